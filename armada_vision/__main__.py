@@ -1,0 +1,5 @@
+import sys
+
+from armada_vision.cli import main
+
+sys.exit(main())

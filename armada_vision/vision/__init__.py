@@ -1,0 +1,1 @@
+"""Vision: calibration from ArUco markers and detection of lying pyramids. OpenCV runs here."""
