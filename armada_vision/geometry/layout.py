@@ -115,3 +115,26 @@ class TableLayout:
             ],
             "play_area": [list(p) for p in self.play_area_mm],
         }
+
+
+def standard_layout(width_mm: float, depth_mm: float, name: str | None = None,
+                    marker_mm: float = 50.0, dictionary: str = "DICT_4X4_50") -> TableLayout:
+    """A table ``width_mm`` × ``depth_mm`` with its origin at the near-left corner: eight markers
+    (ids 0–7: corners, then edge midpoints) in a band round the edge, the play area inside it.
+
+    >>> lay = standard_layout(600, 600)
+    >>> len(lay.markers), lay.play_area_mm[0], lay.play_area_mm[2]
+    (8, (80.0, 80.0), (520.0, 520.0))
+    """
+    c = marker_mm / 2 + 5.0                  # marker centre 5 mm from the table edge
+    inset = marker_mm + 30.0                 # play area starts 20 mm beyond the markers
+    xs, ys = (c, width_mm / 2, width_mm - c), (c, depth_mm / 2, depth_mm - c)
+    centres = [(xs[0], ys[0]), (xs[2], ys[0]), (xs[2], ys[2]), (xs[0], ys[2]),
+               (xs[1], ys[0]), (xs[2], ys[1]), (xs[1], ys[2]), (xs[0], ys[1])]
+    markers = tuple(Marker(i, (float(x), float(y)), marker_mm, 0.0)
+                    for i, (x, y) in enumerate(centres))
+    area = ((inset, inset), (width_mm - inset, inset), (width_mm - inset, depth_mm - inset),
+            (inset, depth_mm - inset))
+    area = tuple((float(x), float(y)) for x, y in area)
+    label = name or f"{width_mm / 10:g}×{depth_mm / 10:g} cm table"
+    return TableLayout(label, dictionary, markers, area)
