@@ -1,0 +1,243 @@
+"""Tie the image to the table: ArUco markers of the layout → camera pose (and intrinsics).
+
+With a camera file the pose comes from ``cv2.solvePnP`` on every visible marker corner (the
+table is the plane z = 0). Without one, the focal length is estimated from the same corners
+(``cv2.calibrateCamera`` on the single view, principal point at the image centre, square
+pixels, no distortion); when the view is too close to straight-down for that to be determined,
+a typical webcam focal length is assumed instead. Either way the result says so
+(``intrinsics_source``) and carries a larger uncertainty.
+
+Frames: table mm (+y away from the viewer, +z up), image px (OpenCV, y down).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from armada_vision.geometry.camera import CameraIntrinsics
+from armada_vision.geometry.layout import TableLayout
+from armada_vision.vision.types import CalibrationInfo, VisionFailure
+
+# Assumed focal length (× image width) when it cannot be estimated: ~60° horizontal view.
+DEFAULT_FOCAL_PER_WIDTH = 0.87
+# Views closer than this to straight-down do not determine the focal length.
+MIN_TILT_FOR_FOCAL_DEG = 12.0
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class TableCalibration:
+    """Camera intrinsics and pose of one image relative to the table (z = 0 plane, mm).
+
+    ``focal_rel_sigma``: relative uncertainty of the focal length (0 when given by a camera
+    file); it scales the error of anything measured above the table plane.
+    """
+
+    camera: CameraIntrinsics
+    rvec: tuple[float, float, float]
+    tvec: tuple[float, float, float]
+    info: CalibrationInfo
+    corner_sigma_px: float
+    focal_rel_sigma: float = 0.0
+
+    @property
+    def R(self) -> np.ndarray:
+        return cv2.Rodrigues(np.array(self.rvec, dtype=float))[0]
+
+    @property
+    def camera_center_mm(self) -> np.ndarray:
+        """Camera centre in the table frame (mm); z is its height above the table."""
+        return (-self.R.T @ np.array(self.tvec, dtype=float)).ravel()
+
+    @property
+    def tilt_deg(self) -> float:
+        """Angle between the optical axis and straight down, degrees."""
+        axis_table = self.R.T @ np.array([0.0, 0.0, 1.0])
+        return math.degrees(math.acos(min(1.0, max(-1.0, -axis_table[2]))))
+
+    def project(self, points_mm: np.ndarray) -> np.ndarray:
+        """Table points (N, 3) mm, or (N, 2) on the table plane → image px (N, 2), with the
+        camera's distortion."""
+        pts = np.asarray(points_mm, dtype=np.float64).reshape(-1, np.shape(points_mm)[-1])
+        if pts.shape[1] == 2:
+            pts = np.column_stack((pts, np.zeros(len(pts))))
+        out, _ = cv2.projectPoints(pts, np.array(self.rvec), np.array(self.tvec),
+                                   self.camera.K, self.camera.dist)
+        return out.reshape(-1, 2)
+
+    def image_to_table(self, points_px: np.ndarray, z_mm: float = 0.0) -> np.ndarray:
+        """Image px (N, 2) → table mm (N, 2) on the plane at height ``z_mm``."""
+        pts = np.asarray(points_px, dtype=np.float64).reshape(-1, 1, 2)
+        rays = cv2.undistortPoints(pts, self.camera.K, self.camera.dist).reshape(-1, 2)
+        d_cam = np.column_stack((rays, np.ones(len(rays))))
+        R = self.R
+        d_tab = d_cam @ R  # R.T @ d for each row
+        c = self.camera_center_mm
+        lam = (z_mm - c[2]) / d_tab[:, 2]
+        return c[:2] + lam[:, None] * d_tab[:, :2]
+
+    def mm_per_px(self, point_mm: tuple[float, float]) -> float:
+        """Table mm covered by one image pixel near ``point_mm`` (geometric mean of axes)."""
+        p = np.array([[point_mm[0], point_mm[1]], [point_mm[0] + 1, point_mm[1]],
+                      [point_mm[0], point_mm[1] + 1]])
+        q = self.project(p)
+        a = np.linalg.norm(q[1] - q[0])
+        b = np.linalg.norm(q[2] - q[0])
+        return 1.0 / math.sqrt(max(a * b, 1e-12))
+
+
+def aruco_dictionary(name: str) -> cv2.aruco.Dictionary:
+    """The OpenCV predefined dictionary called ``name``; ValueError names the field."""
+    code = getattr(cv2.aruco, name, None)
+    if not isinstance(code, int):
+        raise ValueError(f"dictionary: unknown OpenCV ArUco dictionary {name!r}")
+    return cv2.aruco.getPredefinedDictionary(code)
+
+
+def _detector(dictionary: str) -> cv2.aruco.ArucoDetector:
+    params = cv2.aruco.DetectorParameters()
+    params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
+    params.cornerRefinementWinSize = 5
+    params.cornerRefinementMaxIterations = 50
+    params.cornerRefinementMinAccuracy = 0.01
+    return cv2.aruco.ArucoDetector(aruco_dictionary(dictionary), params)
+
+
+def find_markers(gray: np.ndarray, layout: TableLayout) -> dict[int, np.ndarray]:
+    """Markers of the layout visible in a grayscale image: id → (4, 2) corners, image px,
+    in OpenCV's corner order. Ids that are not in the layout are ignored."""
+    corners, ids, _ = _detector(layout.dictionary).detectMarkers(gray)
+    known = {m.id for m in layout.markers}
+    found: dict[int, np.ndarray] = {}
+    if ids is None:
+        return found
+    for c, i in zip(corners, ids.ravel(), strict=True):
+        i = int(i)
+        if i in known and i not in found:
+            found[i] = c.reshape(4, 2).astype(np.float64)
+    return found
+
+
+def exposure_failure(gray: np.ndarray) -> VisionFailure | None:
+    """A failure when the image is too dark or blown out to read, else None."""
+    mean = float(gray.mean())
+    if mean < 18.0 or float(np.percentile(gray, 99)) < 40.0:
+        return VisionFailure("too_dark", f"image too dark to read (mean brightness {mean:.0f}/255)")
+    blown = float(np.mean(gray >= 250))
+    if blown > 0.6:
+        return VisionFailure("blown_out", f"image blown out ({blown:.0%} of pixels saturated)")
+    return None
+
+
+def _estimate_focal(obj: np.ndarray, img: np.ndarray, size: tuple[int, int]
+                    ) -> tuple[float, float] | None:
+    """Focal length (px) and its relative σ from one planar view, or None if undetermined."""
+    w, h = size
+    f0 = DEFAULT_FOCAL_PER_WIDTH * w
+    K0 = np.array([[f0, 0, (w - 1) / 2], [0, f0, (h - 1) / 2], [0, 0, 1]])
+    flags = (cv2.CALIB_USE_INTRINSIC_GUESS | cv2.CALIB_FIX_PRINCIPAL_POINT
+             | cv2.CALIB_FIX_ASPECT_RATIO | cv2.CALIB_ZERO_TANGENT_DIST | cv2.CALIB_FIX_K1
+             | cv2.CALIB_FIX_K2 | cv2.CALIB_FIX_K3)
+    try:
+        res = cv2.calibrateCameraExtended(
+            [obj.astype(np.float32)], [img.astype(np.float32).reshape(-1, 1, 2)], (w, h), K0,
+            np.zeros(5), flags=flags)
+    except cv2.error:
+        return None
+    K, std = res[1], res[5]
+    f = float(K[0, 0])
+    f_std = float(std.ravel()[0]) if std is not None and std.size else float("inf")
+    if not (0.2 * w < f < 8.0 * w) or not math.isfinite(f_std):
+        return None
+    return f, f_std / f
+
+
+def _solve_pose(obj: np.ndarray, img: np.ndarray, cam: CameraIntrinsics
+                ) -> tuple[np.ndarray, np.ndarray, float]:
+    """PnP on the table plane, refined with Levenberg–Marquardt; returns rvec, tvec and the
+    RMS reprojection error (px)."""
+    ok, rvec, tvec = cv2.solvePnP(obj, img, cam.K, cam.dist, flags=cv2.SOLVEPNP_IPPE)
+    if not ok:
+        ok, rvec, tvec = cv2.solvePnP(obj, img, cam.K, cam.dist, flags=cv2.SOLVEPNP_ITERATIVE)
+    rvec, tvec = cv2.solvePnPRefineLM(obj, img, cam.K, cam.dist, rvec, tvec)
+    proj, _ = cv2.projectPoints(obj, rvec, tvec, cam.K, cam.dist)
+    rms = float(np.sqrt(np.mean(np.sum((proj.reshape(-1, 2) - img) ** 2, axis=1))))
+    return rvec.ravel(), tvec.ravel(), rms
+
+
+def calibrate(image_bgr: np.ndarray, layout: TableLayout,
+              camera: CameraIntrinsics | None = None) -> TableCalibration | VisionFailure:
+    """Camera pose relative to the table from the layout's visible ArUco markers.
+
+    ``image_bgr``: 8-bit BGR (or grayscale) image. Needs 2+ markers (8+ corners). Returns a
+    :class:`TableCalibration`, or a :class:`VisionFailure` (``unreadable``, ``too_dark``,
+    ``blown_out``, ``too_few_markers``, ``bad_calibration``) with a one-line reason.
+    """
+    if not isinstance(image_bgr, np.ndarray) or image_bgr.ndim not in (2, 3) or image_bgr.size == 0:
+        return VisionFailure("unreadable", "image is empty or not an image array")
+    gray = image_bgr if image_bgr.ndim == 2 else cv2.cvtColor(image_bgr, cv2.COLOR_BGR2GRAY)
+    if gray.dtype != np.uint8:
+        return VisionFailure("unreadable", f"image has pixel type {gray.dtype}, expected 8-bit")
+    h, w = gray.shape
+    bad = exposure_failure(gray)
+    if bad is not None:
+        return bad
+    found = find_markers(gray, layout)
+    if len(found) < 2:
+        return VisionFailure(
+            "too_few_markers",
+            f"{len(found)} of the layout's {len(layout.markers)} markers visible; need 2 or more")
+    ids = tuple(sorted(found))
+    obj2 = np.concatenate([layout.marker(i).corners_mm() for i in ids])
+    obj = np.column_stack((obj2, np.zeros(len(obj2))))
+    img = np.concatenate([found[i] for i in ids])
+
+    source, focal_rel_sigma = "given", 0.0
+    if camera is None:
+        source = "estimated"
+        f0 = DEFAULT_FOCAL_PER_WIDTH * w
+        est = _estimate_focal(obj, img, (w, h))
+        cam0 = CameraIntrinsics((w, h), ((f0, 0.0, (w - 1) / 2), (0.0, f0, (h - 1) / 2),
+                                         (0.0, 0.0, 1.0)))
+        f, focal_rel_sigma = f0, 0.3
+        if est is not None:
+            # Only trust the estimate if the view is tilted enough to determine it.
+            rv = _solve_pose(obj, img, cam0)[0]
+            axis = cv2.Rodrigues(rv)[0].T @ np.array([0.0, 0.0, 1.0])
+            tilt = math.degrees(math.acos(min(1.0, max(-1.0, -axis[2]))))
+            if tilt >= MIN_TILT_FOR_FOCAL_DEG:
+                f, focal_rel_sigma = est[0], max(est[1], 0.03)
+        camera = CameraIntrinsics((w, h), ((f, 0.0, (w - 1) / 2), (0.0, f, (h - 1) / 2),
+                                           (0.0, 0.0, 1.0)))
+    elif tuple(camera.image_size) != (w, h):
+        return VisionFailure(
+            "bad_calibration",
+            f"camera file is for {camera.image_size[0]}×{camera.image_size[1]} images, "
+            f"this image is {w}×{h}")
+    try:
+        rvec, tvec, rms = _solve_pose(obj, img, camera)
+    except cv2.error as e:
+        return VisionFailure("bad_calibration", f"camera pose could not be solved ({e.msg})")
+    if not np.all(np.isfinite(tvec)) or rms > 5.0:
+        return VisionFailure("bad_calibration",
+                             f"markers do not fit the layout (reprojection error {rms:.1f} px)")
+    R = cv2.Rodrigues(rvec)[0]
+    if (-R.T @ tvec)[2] <= 0:
+        return VisionFailure("bad_calibration", "camera appears to be below the table")
+    # Homography table mm → image px on the undistorted plane, for warping and the file format.
+    H_img_from_table = camera.K @ np.column_stack((R[:, 0], R[:, 1], tvec))
+    H_table_from_image = np.linalg.inv(H_img_from_table)
+    H_table_from_image /= H_table_from_image[2, 2]
+    info = CalibrationInfo(
+        markers_found=ids, reprojection_error_px=rms,
+        H_table_from_image=tuple(tuple(float(v) for v in r) for r in H_table_from_image),
+        intrinsics_source=source, rvec=tuple(float(v) for v in rvec),
+        tvec=tuple(float(v) for v in tvec))
+    # Corner σ: the residual, with a floor for what sub-pixel refinement cannot do better.
+    dof = max(2 * len(img) - 6, 1)
+    corner_sigma = max(rms * math.sqrt(2 * len(img) / dof), 0.05)
+    return TableCalibration(camera, info.rvec, info.tvec, info, corner_sigma,  # type: ignore[arg-type]
+                            focal_rel_sigma)
