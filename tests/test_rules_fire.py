@@ -10,7 +10,7 @@ import shapely
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from armada_vision.geometry import SIDES, NOMINAL_PIECES, Pose, Size
+from armada_vision.geometry import NOMINAL_PIECES, SIDES, Pose, Size
 from armada_vision.rules import DEFAULT_CONFIG, Obstacle, PlayArea, RulesConfig, Ship, Table
 from armada_vision.rules.fire import (
     adjudicate_shot,
