@@ -1,0 +1,172 @@
+"""Top-down view of the table and what in it is not table.
+
+The image is warped onto the table plane (``cv2.remap`` through the calibrated camera, lens
+distortion included) at a fixed scale, so pieces have the same size everywhere. The table's
+own look (wood grain, felt, cloth, light falloff) is estimated from the view itself with a
+robust, coarse background model; a pixel's foreground score is its colour distance from that
+background in Lab, scaled by the table's local texture, with darkening discounted so that
+shadows do not count as objects.
+
+Frames: table mm (+y away from the viewer); view px as defined by :class:`ViewGrid`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from armada_vision.geometry.layout import TableLayout
+from armada_vision.vision.calibrate import TableCalibration
+from armada_vision.vision.fit import ViewGrid
+
+# How much a darkening counts against a brightening or a colour change (shadows darken).
+DARKEN_WEIGHT = 0.2
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class TableView:
+    """The table seen from straight above: BGR view, its grid, and the mask of pixels that
+    belong to the table's markers (not to be read as objects)."""
+
+    image_bgr: np.ndarray
+    grid: ViewGrid
+    marker_mask: np.ndarray
+    valid_mask: np.ndarray  # pixels the camera actually saw
+
+
+def view_bounds_mm(layout: TableLayout, margin_mm: float = 10.0
+                   ) -> tuple[float, float, float, float]:
+    """(x0, y0, x1, y1) table mm covering the markers and the play area."""
+    pts = [c for m in layout.markers for c in m.corners_mm()] + list(layout.play_area_mm)
+    a = np.asarray(pts, dtype=float)
+    lo, hi = a.min(axis=0) - margin_mm, a.max(axis=0) + margin_mm
+    return float(lo[0]), float(lo[1]), float(hi[0]), float(hi[1])
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Rectifier:
+    """Precomputed remap from the camera image to a top-down view (reuse while the camera
+    does not move)."""
+
+    grid: ViewGrid
+    map_x: np.ndarray
+    map_y: np.ndarray
+    valid: np.ndarray
+    marker_mask: np.ndarray
+
+    def view(self, image_bgr: np.ndarray) -> TableView:
+        out = cv2.remap(image_bgr, self.map_x, self.map_y, cv2.INTER_LINEAR,
+                        borderMode=cv2.BORDER_REPLICATE)
+        return TableView(out, self.grid, self.marker_mask, self.valid)
+
+
+def make_rectifier(calib: TableCalibration, layout: TableLayout, px_per_mm: float = 1.5,
+                   margin_mm: float = 10.0) -> Rectifier:
+    """Remap maps for the view of the layout's markers and play area at ``px_per_mm``."""
+    x0, y0, x1, y1 = view_bounds_mm(layout, margin_mm)
+    cols = int(np.ceil((x1 - x0) * px_per_mm))
+    rows = int(np.ceil((y1 - y0) * px_per_mm))
+    grid = ViewGrid(x0, y1, px_per_mm, (rows, cols))
+    # Project a coarse grid and interpolate: the maps are smooth, projecting every pixel is slow.
+    step = 8
+    cu = np.arange(0, cols + step, step, dtype=np.float64)
+    cv = np.arange(0, rows + step, step, dtype=np.float64)
+    uu, vv = np.meshgrid(cu, cv)
+    mm = grid.to_mm(np.column_stack((uu.ravel(), vv.ravel())))
+    px = calib.project(mm).reshape(len(cv), len(cu), 2).astype(np.float32)
+    full_x = cv2.resize(px[..., 0], (len(cu) * step, len(cv) * step),
+                        interpolation=cv2.INTER_LINEAR)
+    full_y = cv2.resize(px[..., 1], (len(cu) * step, len(cv) * step),
+                        interpolation=cv2.INTER_LINEAR)
+    # cv2.resize aligns pixel areas; shift so that coarse sample k lands on fine pixel k·step.
+    M = np.float32([[1, 0, (step - 1) / 2], [0, 1, (step - 1) / 2]])
+    full_x = cv2.warpAffine(full_x, M, (cols, rows), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                            borderMode=cv2.BORDER_REPLICATE)
+    full_y = cv2.warpAffine(full_y, M, (cols, rows), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                            borderMode=cv2.BORDER_REPLICATE)
+    w, h = calib.camera.image_size
+    valid = ((full_x >= 0) & (full_x <= w - 1) & (full_y >= 0) & (full_y <= h - 1))
+    markers = np.zeros((rows, cols), np.uint8)
+    for m in layout.markers:
+        # The printed marker has a white margin round its black square; mask both.
+        c = np.asarray(m.center_mm)
+        corners = c + (m.corners_mm() - c) * 1.45
+        cv2.fillConvexPoly(markers, np.round(grid.to_px(corners)).astype(np.int32), 1)
+    return Rectifier(grid, full_x, full_y, valid, markers.astype(bool))
+
+
+def foreground(view: TableView, *, coarse_mm: float = 4.0) -> tuple[np.ndarray, np.ndarray]:
+    """Foreground score of every view pixel (float32, ~0 table, ≥1 clearly not table) and
+    the coarse background Lab estimate (float32, view size)."""
+    img = view.image_bgr.astype(np.float32) / 255.0
+    lab = cv2.cvtColor(img, cv2.COLOR_BGR2Lab)
+    rows, cols = lab.shape[:2]
+    k = max(round(coarse_mm * view.grid.px_per_mm), 1)
+    small = cv2.resize(lab, (max(cols // k, 1), max(rows // k, 1)), interpolation=cv2.INTER_AREA)
+    ignore = cv2.resize((view.marker_mask | ~view.valid_mask).astype(np.float32),
+                        (small.shape[1], small.shape[0]), interpolation=cv2.INTER_AREA) > 0.05
+    # Pass 1: median over ~40 mm ignores pieces that do not crowd the window.
+    # medianBlur wants 8 bits for a kernel this large: quantise Lab to 0.5 units, shifted.
+    q8 = np.clip((small + np.float32([0, 64, 64])) * 2.0, 0, 255).astype(np.uint8)
+    med = cv2.medianBlur(q8, 9).astype(np.float32) / 2.0 - np.float32([0, 64, 64])
+    bg = med
+    for _ in range(2):
+        d = _distance(small, bg)
+        noise = _noise(d, ignore)
+        keep = (~ignore & (d < 2.5 * noise)).astype(np.float32)
+        keep = cv2.erode(keep, np.ones((3, 3), np.uint8))
+        num = cv2.GaussianBlur(small * keep[..., None], (0, 0), 3.0)
+        den = cv2.GaussianBlur(keep, (0, 0), 3.0)[..., None]
+        bg = np.where(den > 0.02, num / np.maximum(den, 1e-6), med)
+    d_small = _distance(small, bg)
+    noise = _noise(d_small, ignore)
+    bg_full = cv2.resize(bg, (cols, rows), interpolation=cv2.INTER_LINEAR)
+    d = _distance(lab, bg_full)
+    score = d / (3.0 * noise)
+    score[view.marker_mask | ~view.valid_mask] = 0.0
+    return score.astype(np.float32), bg_full
+
+
+def _distance(lab: np.ndarray, bg: np.ndarray) -> np.ndarray:
+    dl = lab[..., 0] - bg[..., 0]
+    dl = np.where(dl < 0, dl * DARKEN_WEIGHT, dl)
+    return np.sqrt(dl * dl + (lab[..., 1] - bg[..., 1]) ** 2 + (lab[..., 2] - bg[..., 2]) ** 2)
+
+
+def _noise(d: np.ndarray, ignore: np.ndarray) -> float:
+    vals = d[~ignore]
+    if vals.size == 0:
+        return 1.0
+    return float(max(np.percentile(vals, 60) * 1.5, 1.0))
+
+
+def blobs(score: np.ndarray, grid: ViewGrid, *, min_area_mm2: float = 80.0,
+          threshold: float = 2.0) -> tuple[np.ndarray, list[np.ndarray]]:
+    """Binary object mask (uint8) and one boolean mask per connected object region that does
+    not run off the view (those are the table's edge or the floor, or an arm reaching in)."""
+    mask = (score > threshold).astype(np.uint8)
+    r = max(round(0.7 * grid.px_per_mm), 1)
+    ker = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, ker)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, ker)
+    # Fill holes: a translucent piece can look like its own bright outline.
+    n, lab, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    inv = (mask == 0).astype(np.uint8)
+    nh, hl, hstats, _ = cv2.connectedComponentsWithStats(inv, connectivity=4)
+    min_px = min_area_mm2 * grid.px_per_mm**2
+    for i in range(1, nh):
+        x, y, w, h, a = hstats[i]
+        touches = x == 0 or y == 0 or x + w >= mask.shape[1] or y + h >= mask.shape[0]
+        if not touches and a < 4 * min_px:
+            mask[hl == i] = 1
+    n, lab, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    rows, cols = mask.shape
+    out = []
+    for i in range(1, n):
+        x, y, w, h, a = stats[i]
+        if a < min_px or x == 0 or y == 0 or x + w >= cols or y + h >= rows:
+            continue
+        out.append(lab == i)
+    return mask, out
