@@ -1,0 +1,453 @@
+"""The recorder: turns settled tables and taps on the phone into logged events.
+
+It is fed what the tracker sees (``observe``: lying pieces with stable track ids, and whether
+the table is settled / a hand is over it) and what players declare (``declare_shot``,
+``record_hit``, ``end_turn``, ``undo``, ``correct``). Nothing is judged while pieces move or a
+hand is over the table. When the table settles, the settled pieces are matched to the ships of
+the game (by track id, else the nearest piece of the same size within reach) and compared with
+the table as last recorded:
+
+- one ship moved: the move is judged (turn rules of §3, then the geometry of §4) and logged with
+  its reconstructed steps; an illegal move is followed by a ``flagged`` event;
+- a ship with damage equal to its pips gone from the table: ``sinking``;
+- pieces back where a pending flag found them: ``correction`` (restored);
+- anything else (two ships moved at once, a ship gone unsunk, a piece nobody owns): ``flagged``,
+  for the players to confirm or correct.
+
+Every event goes to the store (one transaction each) before the recorder moves on, so a killed
+process resumes with ``Recorder.resume(store, game_id)``. Poses are table-frame mm.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import math
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+from armada_vision.gamelog.events import (
+    Change,
+    Correction,
+    Damage,
+    Event,
+    Flagged,
+    GameStarted,
+    Move,
+    Result,
+    SetupChecked,
+    Shot,
+    Sinking,
+    TurnEnd,
+    Undo,
+)
+from armada_vision.gamelog.judge import DEFAULT_JUDGE, Judge
+from armada_vision.gamelog.state import (
+    ACTIONS_PER_TURN,
+    LogState,
+    apply_event,
+    check_move_action,
+    check_shot_action,
+    judging_table,
+    replay_state,
+    stray_label,
+    stray_size,
+)
+from armada_vision.gamelog.store import GameStore
+from armada_vision.geometry.pieces import Size
+from armada_vision.geometry.pose import Pose, angle_diff_deg
+from armada_vision.rules.config import DEFAULT_CONFIG, RulesConfig
+from armada_vision.rules.table import Ship
+from armada_vision.rules.verdict import Verdict
+from armada_vision.vision.types import DetectedPiece
+
+Point = tuple[float, float]
+
+
+def now_iso() -> str:
+    return _dt.datetime.now(_dt.UTC).isoformat(timespec="milliseconds")
+
+
+def name_ships(pieces: Iterable[DetectedPiece], owner: Callable[[DetectedPiece], str | None]
+               ) -> tuple[Ship, ...]:
+    """Ships for the pieces in the play area that ``owner`` gives a player: ids by size letter
+    and order along the table (``L1``, ``L2``, ``M1``, … by x then y, table mm).
+
+    >>> from armada_vision.geometry.pose import Pose
+    >>> p = [DetectedPiece(Size.LARGE, "red", Pose(300, 50, 90), (0, 0), 0.3, 0.4, True),
+    ...      DetectedPiece(Size.LARGE, "red", Pose(100, 50, 90), (0, 0), 0.3, 0.4, True)]
+    >>> [(s.id, s.pose.x_mm) for s in name_ships(p, lambda d: "A")]
+    [('L1', 100.0), ('L2', 300.0)]
+    """
+    ordered = sorted((d for d in pieces if d.in_play_area and owner(d) is not None),
+                     key=lambda d: (d.size.value, d.pose.x_mm, d.pose.y_mm))
+    count: dict[Size, int] = {}
+    ships = []
+    for d in ordered:
+        count[d.size] = count.get(d.size, 0) + 1
+        ships.append(Ship(f"{d.size.value[0].upper()}{count[d.size]}", str(owner(d)), d.size,
+                          d.pose, 0, d.sigma_mm, d.sigma_deg, d.color))
+    return tuple(ships)
+
+
+class Recorder:
+    """Records one game. Build with :meth:`start` (new game) or :meth:`resume` (after a
+    restart); ``store`` may be None for an in-memory log (tests, previews).
+
+    ``still_mm`` / ``still_deg``: how far a piece may drift between settled views (beyond 3σ)
+    and still count as not moved. ``judge``: the rules used (default: the rules core).
+    """
+
+    def __init__(self, store: GameStore | None, events: Sequence[Event], *,
+                 judge: Judge = DEFAULT_JUDGE, still_mm: float = 1.5, still_deg: float = 2.0,
+                 clock: Callable[[], str] = now_iso) -> None:
+        if not events or not isinstance(events[0], GameStarted):
+            raise ValueError("events: a recorder needs a log that begins with a game start")
+        self.store, self.judge, self.clock = store, judge, clock
+        self.still_mm, self.still_deg = still_mm, still_deg
+        self._events: list[Event] = list(events)
+        self._by_n = {e.n: e for e in self._events}
+        self._state = replay_state(self._events)
+        self._start: GameStarted = events[0]
+        self._track_to_ship: dict[str, str] = {}
+
+    # -- construction
+    @classmethod
+    def start(cls, store: GameStore | None, *, game_id: str, players: Sequence[str],
+              ships: Sequence[Ship], play_area: Sequence[Point], variant: str = "basic",
+              table: str = "table", calibration: str = "", date: str | None = None,
+              config: RulesConfig = DEFAULT_CONFIG, flagships: Sequence[str] = (),
+              pieces: Sequence[DetectedPiece] = (), **kw: Any) -> Recorder:
+        """Log a game start and return its recorder. ``pieces``: the detections the ships were
+        named from, so their track ids are known from the first frame."""
+        clock = kw.get("clock", now_iso)
+        at = clock()
+        start = GameStarted(game_id=game_id, n=1, at=at, players=tuple(players),
+                            date=date or at[:10], ships=tuple(ships),
+                            play_area=tuple((float(x), float(y)) for x, y in play_area),
+                            variant=variant, table=table, calibration=calibration,
+                            config=config, flagships=tuple(flagships))
+        if store is not None:
+            store.append(start)
+        rec = cls(store, [start], **kw)
+        rec._map_tracks(pieces)
+        return rec
+
+    @classmethod
+    def resume(cls, store: GameStore, game_id: str, **kw: Any) -> Recorder:
+        """The recorder of a game already in ``store``, in the state its events leave it."""
+        events = store.events(game_id)
+        if not events:
+            raise ValueError(f"game_id: no game {game_id!r} in {store.path}")
+        return cls(store, events, **kw)
+
+    # -- what the outside reads
+    @property
+    def events(self) -> tuple[Event, ...]:
+        return tuple(self._events)
+
+    @property
+    def state(self) -> LogState:
+        return self._state
+
+    @property
+    def game_id(self) -> str:
+        return self._start.game_id
+
+    @property
+    def config(self) -> RulesConfig:
+        return self._start.config
+
+    # -- logging
+    def _log(self, cls: type[Event], **fields: Any) -> Event:
+        e = cls(game_id=self.game_id, n=len(self._events) + 1, at=self.clock(), **fields)
+        if self.store is not None:
+            self.store.append(e)  # committed before the recorder's own state moves on
+        self._events.append(e)
+        self._by_n[e.n] = e
+        self._state = (replay_state(self._events) if isinstance(e, Undo)
+                       else apply_event(self._state, e, self._by_n))
+        return e
+
+    # -- the phone
+    def check_setup(self, verdict: Verdict, warnings: Sequence[str] = ()) -> SetupChecked:
+        """Log the setup check's verdict (rules.md §2), computed by the rules' setup module."""
+        return self._log(SetupChecked, verdict=verdict, warnings=tuple(warnings))
+
+    def declare_shot(self, shooter: str, target: str) -> Verdict:
+        """Judge and log a shot declared on the phone. A yes is a hit: its damage (and a
+        result, and the turn's end after the third action) are logged with it."""
+        s = self._state
+        v = check_shot_action(s, shooter, target)
+        if v is None:
+            v = self.judge.shot(judging_table(s), shooter, target, self.config)
+        shot = self._log(Shot, player=s.player, shooter=shooter, target=target, verdict=v)
+        if v.yes:
+            self._damage(target, shooter, shot.n)
+            self._maybe_end_turn(shot.n)
+        return v
+
+    def record_hit(self, target: str, by: str | None = None, note: str = "") -> list[Event]:
+        """A hit the players rule themselves (e.g. a shot in doubt they agree hit): one damage
+        to ``target``, not counted as an action. Returns the events logged."""
+        if not self._state.table.has_ship(target):
+            raise ValueError(f"target: no ship {target!r} on the table")
+        n0 = len(self._events)
+        self._damage(target, by, None)
+        return self._events[n0:]
+
+    def end_turn(self) -> TurnEnd:
+        """The player taps 'end turn'."""
+        return self._log(TurnEnd, player=self._state.player, reason="tap")
+
+    def undo(self, note: str = "") -> Undo | None:
+        """Take back the last action (with what it caused); None when there is nothing to take
+        back. Undoing a move does not move the piece: put it back, or the next settled view
+        records the move again."""
+        undone = self._state.undone
+        for e in reversed(self._events):
+            if isinstance(e, Undo | GameStarted) or e.n in undone:
+                continue
+            root = e
+            while root.cause is not None and root.cause in self._by_n:
+                root = self._by_n[root.cause]
+            if isinstance(root, GameStarted) or root.n in undone:
+                continue
+            return self._log(Undo, target=root.n, note=note)
+        return None
+
+    def correct(self, flag_n: int, resolution: str, changes: Sequence[Change] = (),
+                note: str = "") -> Correction:
+        """The players' answer to flag ``flag_n``: ``accept`` (it stands), ``revert`` (the
+        pieces go back where they were: the table is expected to follow), or ``set`` with the
+        poses in ``changes``."""
+        flag = self._by_n.get(flag_n)
+        if not isinstance(flag, Flagged) or flag_n not in self._state.pending:
+            raise ValueError(f"flag: event {flag_n} is not a pending flag")
+        if resolution == "revert" and not changes:
+            changes = tuple(Change(ship, self._current_pose(ship), before)
+                            for ship, before in self._revert_targets(flag).items())
+        return self._log(Correction, target=flag_n, resolution=resolution,
+                         changes=tuple(changes), note=note)
+
+    # -- the camera
+    def observe_track(self, track: Any, frame: str = "") -> list[Event]:
+        """Feed a tracker state (``vision.track.TrackState``: its ``pieces`` or
+        ``detections.pieces``, ``settled`` and ``occluded``/``moving`` flags)."""
+        pieces = getattr(track, "pieces", None)
+        if pieces is None:
+            pieces = getattr(getattr(track, "detections", None), "pieces", ())
+        return self.observe(pieces or (), settled=bool(getattr(track, "settled", False)),
+                            occluded=bool(getattr(track, "occluded", False)
+                                          or getattr(track, "moving", False)), frame=frame)
+
+    def observe(self, pieces: Sequence[DetectedPiece], *, settled: bool = True,
+                occluded: bool = False, frame: str = "") -> list[Event]:
+        """Compare a settled view of the table with the recorded one and log what changed.
+        Returns the events logged (none while unsettled or occluded)."""
+        if not settled or occluded:
+            return []
+        n0 = len(self._events)
+        s = self._state
+        found = self._match(pieces)
+        moved: dict[str, DetectedPiece] = {}
+        vanished: list[str] = []
+        back: dict[str, DetectedPiece] = {}
+        for ship in s.table.ships:
+            d = found.get(ship.id)
+            if d is None:
+                if ship.id not in s.missing:
+                    vanished.append(ship.id)
+            elif ship.id in s.missing:
+                back[ship.id] = d
+            elif not self._same_place(ship.pose, d):
+                moved[ship.id] = d
+        extras = self._extras(pieces, found)
+
+        for sid in [v for v in vanished if s.table.ship(v).sunk]:
+            self._log(Sinking, ship=sid, frame=frame)
+            vanished.remove(sid)
+        if not (moved or vanished or back or extras):
+            return self._events[n0:]
+
+        seen = {**moved, **back}
+        if not vanished and not extras and self._restores_flag(seen, frame):
+            return self._events[n0:]
+        if len(moved) == 1 and not (vanished or back or extras):
+            ((sid, d),) = moved.items()
+            self._move(sid, d, frame)
+            return self._events[n0:]
+
+        changes = [Change(sid, s.table.ship(sid).pose, d.pose) for sid, d in moved.items()]
+        changes += [Change(sid, s.table.ship(sid).pose, None) for sid in vanished]
+        changes += [Change(sid, None, d.pose) for sid, d in back.items()]
+        n_next = len(self._events) + 1
+        changes += [Change(stray_label(d.size, n_next), None, d.pose) for d in extras]
+        self._log(Flagged, reason=self._describe(moved, vanished, back, extras),
+                  changes=tuple(changes), frame=frame)
+        return self._events[n0:]
+
+    # -- internals
+    def _move(self, sid: str, d: DetectedPiece, frame: str) -> None:
+        s = self._state
+        ship = s.table.ship(sid)
+        v = check_move_action(s, sid)
+        if v is None:
+            v = self.judge.move(judging_table(s), sid, d.pose, self.config)
+        mv = self._log(Move, player=s.player, ship=sid, before=ship.pose, after=d.pose,
+                       verdict=v, sigma_mm=d.sigma_mm, sigma_deg=d.sigma_deg, frame=frame)
+        if v.yes:
+            self._maybe_end_turn(mv.n)
+        else:
+            self._log(Flagged, reason=f"illegal move of {sid}: {v.reason}", cause=mv.n,
+                      frame=frame)
+
+    def _damage(self, target: str, by: str | None, cause: int | None) -> None:
+        ship = self._state.table.ship(target)
+        dmg = self._log(Damage, ship=target, damage=ship.damage + 1, by=by, cause=cause)
+        if self._state.result is None:
+            decided = self._decided()
+            if decided is not None:
+                self._log(Result, winner=decided[0], reason=decided[1], cause=dmg.n)
+
+    def _decided(self) -> tuple[str, str] | None:
+        """(winner, reason) when one player is left: every other fleet sunk, or its flagship."""
+        s = self._state
+        lost: dict[str, str] = {}
+        for p in s.players:
+            fleet = [x.id for x in self._start.ships if x.player == p]
+            if fleet and not s.alive(p):
+                lost[p] = f"{p}'s fleet is sunk"
+            for f in self._start.flagships:
+                if f in fleet and f not in s.alive(p):
+                    lost[p] = f"{p}'s flagship {f} is sunk"
+        left = [p for p in s.players if p not in lost]
+        if lost and len(left) == 1:
+            return left[0], "; ".join(lost.values())
+        return None
+
+    def _maybe_end_turn(self, cause: int) -> None:
+        s = self._state
+        if s.actions >= ACTIONS_PER_TURN and s.result is None:
+            self._log(TurnEnd, player=s.player, reason="actions", cause=cause)
+
+    def _current_pose(self, ship: str) -> Pose | None:
+        s = self._state
+        if ship.startswith("?"):
+            return dict(s.strays).get(ship)
+        if not s.table.has_ship(ship) or ship in s.missing:
+            return None
+        return s.table.ship(ship).pose
+
+    def _revert_targets(self, flag: Flagged) -> dict[str, Pose | None]:
+        """Where the pieces a flag is about stood before it."""
+        cause = self._by_n.get(flag.cause) if flag.cause is not None else None
+        if isinstance(cause, Move):
+            return {cause.ship: cause.before}
+        return {c.ship: c.before for c in flag.changes}
+
+    def _restores_flag(self, seen: dict[str, DetectedPiece], frame: str) -> bool:
+        """Pieces put back where a pending flag found them: log the correction."""
+        for flag_n in reversed(self._state.pending):
+            flag = self._by_n[flag_n]
+            assert isinstance(flag, Flagged)
+            targets = {k: v for k, v in self._revert_targets(flag).items()
+                       if not k.startswith("?")}
+            if not targets or set(targets) != set(seen):
+                continue
+            if all(p is not None and self._near(p, seen[k], loose=True)
+                   for k, p in targets.items()):
+                changes = tuple(Change(k, self._current_pose(k), seen[k].pose) for k in targets)
+                self._log(Correction, target=flag_n, resolution="restored", changes=changes,
+                          note=f"pieces back as before (frame {frame})" if frame else "")
+                return True
+        return False
+
+    def _near(self, pose: Pose, d: DetectedPiece, loose: bool = False) -> bool:
+        tol_mm = 3 * d.sigma_mm + self.still_mm
+        tol_deg = 3 * d.sigma_deg + self.still_deg
+        if loose:  # a piece put back by hand: the placement tolerance of §4
+            tol_mm += self.config.place_tol_mm
+            tol_deg += self.config.place_tol_deg
+        return (math.dist(pose.stern_mm, d.pose.stern_mm) <= tol_mm
+                and abs(angle_diff_deg(pose.heading_deg, d.pose.heading_deg)) <= tol_deg)
+
+    def _same_place(self, pose: Pose, d: DetectedPiece) -> bool:
+        return self._near(pose, d)
+
+    def _map_tracks(self, pieces: Iterable[DetectedPiece]) -> None:
+        for d in pieces:
+            if d.track_id is None:
+                continue
+            for ship in self._state.table.ships:
+                if ship.size == d.size and self._near(ship.pose, d):
+                    self._track_to_ship[d.track_id] = ship.id
+
+    def _reach_mm(self, size: Size) -> float:
+        """Farthest a ship's stern can go in one move, with room for placement."""
+        d = self.config.pieces.dims(size)
+        return size.max_steps * d.footprint_length_mm + 2 * self.config.place_tol_mm + 10.0
+
+    def _match(self, pieces: Sequence[DetectedPiece]) -> dict[str, DetectedPiece]:
+        """Ship id → its piece in this view: by track id first, then the nearest unclaimed
+        piece of the same size (and colour, when both are known) within a move's reach."""
+        table = self._state.table
+        found: dict[str, DetectedPiece] = {}
+        claimed: set[int] = set()
+        for i, d in enumerate(pieces):
+            sid = self._track_to_ship.get(d.track_id) if d.track_id is not None else None
+            if sid is not None and table.has_ship(sid) and sid not in found:
+                found[sid] = d
+                claimed.add(i)
+        pairs = []
+        for ship in table.ships:
+            if ship.id in found:
+                continue
+            for i, d in enumerate(pieces):
+                if i in claimed or not d.in_play_area or d.size != ship.size:
+                    continue
+                if "unknown" not in (d.color, ship.color) and d.color != ship.color:
+                    continue
+                dist = math.dist(ship.pose.stern_mm, d.pose.stern_mm)
+                if dist <= self._reach_mm(ship.size):
+                    pairs.append((dist, ship.id, i))
+        for _dist, sid, i in sorted(pairs):
+            if sid in found or i in claimed:
+                continue
+            found[sid] = pieces[i]
+            claimed.add(i)
+            if pieces[i].track_id is not None:
+                self._track_to_ship = {t: s for t, s in self._track_to_ship.items() if s != sid}
+                self._track_to_ship[pieces[i].track_id] = sid
+        return found
+
+    def _extras(self, pieces: Sequence[DetectedPiece], found: dict[str, DetectedPiece]
+                ) -> list[DetectedPiece]:
+        """Pieces in the play area that are no ship's and no known stray's."""
+        mine = {id(d) for d in found.values()}
+        strays = list(self._state.strays)
+        out = []
+        for d in pieces:
+            if id(d) in mine or not d.in_play_area:
+                continue
+            hit = next((k for k, (label, pose) in enumerate(strays)
+                        if stray_size(label) == d.size and self._near(pose, d, loose=True)),
+                       None)
+            if hit is None:
+                out.append(d)
+            else:
+                strays.pop(hit)
+        return out
+
+    def _describe(self, moved: dict[str, DetectedPiece], vanished: list[str],
+                  back: dict[str, DetectedPiece], extras: list[DetectedPiece]) -> str:
+        parts = []
+        if len(moved) > 1:
+            parts.append(f"{len(moved)} ships moved at once: {', '.join(sorted(moved))}")
+        elif moved:
+            parts.append(f"{next(iter(moved))} moved")
+        parts += [f"{sid} left the table without being sunk" for sid in vanished]
+        parts += [f"{sid} is back on the table" for sid in back]
+        parts += [f"a {d.size.value} piece nobody owns appeared at "
+                  f"({d.pose.x_mm:.0f}, {d.pose.y_mm:.0f}) mm" for d in extras]
+        return "; ".join(parts) + ": please confirm or correct"
+

@@ -1,0 +1,40 @@
+"""Detections built from known poses: drive the recorder without a camera.
+
+A tracker reports lying pieces with stable track ids; these helpers build the same
+``DetectedPiece`` lists from ships whose poses are known (a scripted game, or a rendered
+sequence's ground truth), so the recorder can be played and tested without OpenCV. Poses are
+table-frame mm.
+
+>>> from armada_vision.geometry.pose import Pose
+>>> from armada_vision.rules.table import Ship
+>>> (d,) = detections_of([Ship("L1", "A", "large", Pose(100, 100, 0))])
+>>> d.track_id, d.size.value, [round(c, 3) for c in d.tip_mm]
+('t-L1', 'large', [146.229, 100.0])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from armada_vision.geometry.pieces import Size
+from armada_vision.geometry.pose import Pose
+from armada_vision.rules.config import DEFAULT_CONFIG, RulesConfig
+from armada_vision.rules.table import Ship
+from armada_vision.vision.types import DetectedPiece
+
+
+def detected(size: Size | str, pose: Pose, *, track_id: str | None = None,
+             color: str = "unknown", sigma_mm: float = 0.3, sigma_deg: float = 0.4,
+             in_play_area: bool = True, config: RulesConfig = DEFAULT_CONFIG) -> DetectedPiece:
+    """One lying piece as a tracker would report it."""
+    z = Size.parse(size)
+    tip = pose.tip_mm(config.pieces.dims(z).footprint_length_mm)
+    return DetectedPiece(z, color, pose, tip, sigma_mm, sigma_deg, in_play_area,
+                         track_id=track_id)
+
+
+def detections_of(ships: Iterable[Ship], *, sigma_mm: float = 0.3, sigma_deg: float = 0.4,
+                  config: RulesConfig = DEFAULT_CONFIG) -> list[DetectedPiece]:
+    """The pieces of ``ships`` as detections, track id ``t-<ship id>``."""
+    return [detected(s.size, s.pose, track_id=f"t-{s.id}", color=s.color, sigma_mm=sigma_mm,
+                     sigma_deg=sigma_deg, config=config) for s in ships]
