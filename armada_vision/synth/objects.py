@@ -1,0 +1,266 @@
+"""3-D things on the table turned into paints (image px) and shadow casters (table mm).
+
+Every object gives ``Drawable(depth_mm, paints, casters)``: paints in the ideal canvas, drawn
+far to near; casters are (N, 3) table-mm point sets whose shadows fall on the table.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from armada_vision.geometry.pieces import PieceDims
+from armada_vision.geometry.shapes import body_local_3d
+from armada_vision.synth.draw import Paint
+from armada_vision.synth.materials import (
+    CHIT_COLORS,
+    COIN,
+    DIE_COLORS,
+    MATERIALS,
+    SKIN,
+    Material,
+)
+from armada_vision.synth.project import IdealView
+from armada_vision.synth.scene import Chit, Coin, Die, Hand, PieceSpec
+
+WALL_MM = 1.3  # plastic wall thickness: the bright rim of the open base
+
+
+@dataclass(slots=True)
+class Drawable:
+    depth_mm: float
+    paints: list[Paint]
+    casters: list[np.ndarray]
+    shadow_transmit: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    on_top: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Light:
+    """Unit vector towards the light (table frame), ambient and key strengths."""
+
+    to_light: np.ndarray
+    ambient: float = 0.55
+    key: float = 0.55
+
+
+def piece_vertices(spec: PieceSpec, d: PieceDims) -> tuple[np.ndarray, tuple, int | None]:
+    """Table-mm vertices, faces and the index of the open face (None: not visible)."""
+    if spec.upright:
+        hw, c = d.half_w_mm, spec.pose.direction
+        local = np.array([[-hw, -hw], [hw, -hw], [hw, hw], [-hw, hw]])
+        rot = np.array([[c[0], -c[1]], [c[1], c[0]]])
+        base = local @ rot.T + spec.pose.stern_mm
+        v = np.vstack([np.column_stack([base, np.zeros(4)]),
+                       [[spec.pose.x_mm, spec.pose.y_mm, d.height_mm]]])
+        faces = ((0, 1, 4), (1, 2, 4), (2, 3, 4), (3, 0, 4), (3, 2, 1, 0))
+        return v, faces, 4
+    v_local, faces = body_local_3d(d)
+    xy = spec.pose.to_table(v_local[:, :2])
+    return np.column_stack([xy, v_local[:, 2]]), faces, 4
+
+
+def _normal(v: np.ndarray, face: tuple, centroid: np.ndarray) -> np.ndarray:
+    a, b, c = v[face[0]], v[face[1]], v[face[2]]
+    n = np.cross(b - a, c - a)
+    n /= np.linalg.norm(n)
+    return n if n @ (v[list(face)].mean(axis=0) - centroid) > 0 else -n
+
+
+def _inner_strips(poly: np.ndarray, width_px: float) -> list[np.ndarray]:
+    """Thin quads inside a convex polygon along each of its edges (bright plastic edges)."""
+    c = poly.mean(axis=0)
+    out = []
+    for i in range(len(poly)):
+        a, b = poly[i], poly[(i + 1) % len(poly)]
+        e = b - a
+        ln = float(np.hypot(*e))
+        if ln < 1e-6:
+            continue
+        n = np.array([-e[1], e[0]]) / ln
+        if n @ (c - a) < 0:
+            n = -n
+        # Pull the inner edge's ends towards the centre so strips stay inside the face.
+        out.append(np.array([a, b, b + (c - b) * min(1.0, width_px / max(
+            np.hypot(*(c - b)), 1e-6)) * 1.5, a + (c - a) * min(1.0, width_px / max(
+            np.hypot(*(c - a)), 1e-6)) * 1.5]))
+    return out
+
+
+def piece_drawable(spec: PieceSpec, d: PieceDims, view: IdealView, light: Light,
+                   cam_center: np.ndarray, px_per_mm: float) -> Drawable:
+    """A pyramid: inner walls first (seen through the open base or the plastic), then the
+    outer walls, with bright edges and a bright rim round the open base."""
+    v, faces, open_face = piece_vertices(spec, d)
+    mat: Material = MATERIALS[spec.color]
+    centroid = v.mean(axis=0)
+    px = view.project(v)
+    T = np.asarray(mat.transmit)
+    refl = np.asarray(mat.reflect)
+    back, front = [], []
+    for k, f in enumerate(faces):
+        n = _normal(v, f, centroid)
+        to_cam = cam_center - v[list(f)].mean(axis=0)
+        to_cam /= np.linalg.norm(to_cam)
+        facing = float(n @ to_cam)
+        poly = px[list(f)]
+        if facing <= 0:
+            # Inside of the far wall: lit by what comes through the near walls.
+            inner = max(0.0, float(-n @ light.to_light))
+            k_r = 0.30 if mat.opaque else 0.18
+            add = refl * k_r * (0.5 + 0.5 * inner)
+            back.append(Paint(poly, mul=tuple(T * 0.96), add=tuple(add)))
+        elif k != open_face:
+            diff = max(0.0, float(n @ light.to_light))
+            half = light.to_light + to_cam
+            half /= np.linalg.norm(half)
+            spec_ = 235.0 * max(0.0, float(n @ half)) ** 60
+            fres = 0.04 + 0.5 * (1.0 - facing) ** 5
+            k_r = 1.0 if mat.opaque else 0.32
+            add = refl * k_r * (light.ambient + light.key * diff) + (spec_ + 120.0 * fres)
+            mul = T * (1.0 - fres)
+            # Light leaving the wall is bent: the table behind looks shifted.
+            shift = (0.0, 0.0)
+            if not mat.opaque:
+                nd = view.project(np.array([v[f[0]], v[f[0]] + n]))
+                dn = nd[1] - nd[0]
+                s = 0.9 * px_per_mm * (1.0 - facing)
+                ln = float(np.hypot(*dn))
+                if ln > 1e-6:
+                    shift = (float(-dn[0] / ln * s), float(-dn[1] / ln * s))
+            front.append(Paint(poly, mul=tuple(mul), add=tuple(add), shift_px=shift))
+            edge_w = max(0.6, 0.5 * px_per_mm)
+            glow = tuple(np.minimum(refl * 0.35 + 45.0, 255.0) * (0.5 if mat.opaque else 1.0))
+            front += [Paint(q, mul=(1.0, 1.0, 1.0), add=glow)
+                      for q in _inner_strips(poly, edge_w)]
+        else:
+            # The rim of the open base: the walls' cut edges, bright where light pipes out.
+            rim_w = max(0.7, WALL_MM * px_per_mm * (0.3 + 0.7 * facing))
+            rim = tuple(np.minimum(refl * (0.9 if mat.opaque else 0.8) + 60.0, 255.0))
+            front += [Paint(q, mul=tuple(T * 0.5), add=rim) for q in _inner_strips(poly, rim_w)]
+    depth = float(np.linalg.norm(centroid - cam_center))
+    shadow_t = tuple(float(x) for x in T * 0.85)
+    return Drawable(depth, back + front, [v], shadow_t)
+
+
+def _circle(center: tuple[float, float], r: float, z: float, n: int = 40) -> np.ndarray:
+    a = np.linspace(0, 2 * np.pi, n, endpoint=False)
+    return np.column_stack([center[0] + r * np.cos(a), center[1] + r * np.sin(a),
+                            np.full(n, z)])
+
+
+def _hull_px(px: np.ndarray) -> np.ndarray:
+    import cv2  # local: keeps this module's top light
+
+    return cv2.convexHull(px.astype(np.float32)).reshape(-1, 2).astype(np.float64)
+
+
+def disc_drawable(extra: Chit | Coin, view: IdealView, light: Light,
+                  cam_center: np.ndarray) -> Drawable:
+    """Chits and coins: a short cylinder, side then top."""
+    if isinstance(extra, Coin):
+        color, thick = np.asarray(COIN, float), extra.thickness_mm
+    else:
+        color, thick = np.asarray(CHIT_COLORS.get(extra.color, (40, 40, 190)), float), 1.5
+    bottom = _circle(extra.center_mm, extra.radius_mm, 0.0)
+    top = _circle(extra.center_mm, extra.radius_mm, thick)
+    side = _hull_px(view.project(np.vstack([bottom, top])))
+    shade = light.ambient + light.key * float(light.to_light[2])
+    paints = [Paint(side, add=tuple(color * 0.55)),
+              Paint(view.project(top), add=tuple(np.minimum(color * shade, 255)))]
+    if isinstance(extra, Chit):
+        ring = _circle(extra.center_mm, extra.radius_mm * 0.45, thick + 0.01, 24)
+        paints.append(Paint(view.project(ring), add=(230.0, 230.0, 230.0)))
+    else:
+        rim = _circle(extra.center_mm, extra.radius_mm * 0.85, thick + 0.01)
+        paints.append(Paint(view.project(rim), mul=(1.0, 1.0, 1.0), add=(-12.0, -12.0, -12.0)))
+    depth = float(np.linalg.norm(np.array([*extra.center_mm, thick]) - cam_center))
+    return Drawable(depth, paints, [np.vstack([bottom, top])])
+
+
+def die_drawable(die: Die, view: IdealView, light: Light, cam_center: np.ndarray) -> Drawable:
+    """A cube with its pips on top."""
+    h = die.side_mm / 2
+    a = math.radians(die.yaw_deg)
+    rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
+    sq = np.array([[-h, -h], [h, -h], [h, h], [-h, h]]) @ rot.T + die.center_mm
+    v = np.vstack([np.column_stack([sq, np.zeros(4)]),
+                   np.column_stack([sq, np.full(4, die.side_mm)])])
+    faces = ((4, 5, 6, 7), (0, 1, 5, 4), (1, 2, 6, 5), (2, 3, 7, 6), (3, 0, 4, 7))
+    color = np.asarray(DIE_COLORS.get(die.color, (225, 225, 225)), float)
+    centroid = v.mean(axis=0)
+    px = view.project(v)
+    paints = []
+    for f in faces:
+        n = _normal(v, f, centroid)
+        to_cam = cam_center - v[list(f)].mean(axis=0)
+        if n @ to_cam <= 0:
+            continue
+        shade = light.ambient + light.key * max(0.0, float(n @ light.to_light))
+        paints.append(Paint(px[list(f)], add=tuple(np.minimum(color * shade, 255))))
+    ink = (30.0, 30.0, 30.0) if color.mean() > 128 else (230.0, 230.0, 230.0)
+    g = die.side_mm * 0.27
+    layout = {1: [(0, 0)], 2: [(-1, -1), (1, 1)], 3: [(-1, -1), (0, 0), (1, 1)],
+              4: [(-1, -1), (1, -1), (-1, 1), (1, 1)],
+              5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)],
+              6: [(-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)]}
+    for i, j in layout.get(die.value, layout[6]):
+        c = np.array([i * g, j * g]) @ rot.T + die.center_mm
+        paints.append(Paint(view.project(_circle((c[0], c[1]), die.side_mm * 0.08,
+                                                 die.side_mm + 0.01, 16)), add=ink))
+    depth = float(np.linalg.norm(centroid - cam_center))
+    return Drawable(depth, paints, [v])
+
+
+def hand_parts(hand: Hand) -> list[np.ndarray]:
+    """Convex 3-D parts (table mm) of an arm and hand: forearm segments, palm, fingers."""
+    p0 = np.array(hand.to_mm, float)
+    p1 = np.array(hand.from_mm, float)
+    u = p1 - p0
+    ln = float(np.linalg.norm(u))
+    u = u / ln if ln > 1e-6 else np.array([0.0, -1.0])
+    n = np.array([-u[1], u[0]])
+    z0 = hand.height_mm
+    parts = []
+    # Forearm: rising towards where it enters, widening a little.
+    steps = np.linspace(45.0, max(ln, 60.0) + 200.0, 6)
+    for a, b in itertools.pairwise(steps):
+        wa, wb = 34.0 + 0.04 * a, 34.0 + 0.04 * b
+        za, zb = z0 + 0.25 * a, z0 + 0.25 * b
+        ca, cb = p0 + u * a, p0 + u * b
+        parts.append(np.array([[*(ca + n * wa), za], [*(cb + n * wb), zb],
+                               [*(cb - n * wb), zb], [*(ca - n * wa), za]]))
+    # Palm: an ellipse around p0.
+    t = np.linspace(0, 2 * np.pi, 28, endpoint=False)
+    palm = p0 + np.outer(np.cos(t) * 52.0, u) + np.outer(np.sin(t) * 44.0, n)
+    parts.append(np.column_stack([palm, np.full(len(t), z0)]))
+    # Fingers: four slightly spread capsules pointing away from the arm, and a thumb.
+    for k, off in enumerate((-27.0, -9.0, 9.0, 27.0)):
+        ang = math.radians((k - 1.5) * 6.0)
+        dirv = -u * math.cos(ang) + n * math.sin(ang)
+        side = np.array([-dirv[1], dirv[0]])
+        base = p0 - u * 38.0 + n * off
+        tip = base + dirv * (62.0 + (8.0 if k in (1, 2) else 0.0))
+        w = 8.0
+        parts.append(np.array([[*(base + side * w), z0], [*(tip + side * w), z0 - 8.0],
+                               [*(tip - side * w), z0 - 8.0], [*(base - side * w), z0]]))
+    tb = p0 + n * 40.0
+    tt = tb - u * 35.0 + n * 30.0
+    parts.append(np.array([[*(tb - u * 10), z0], [*(tt - u * 8), z0 - 5], [*(tt + u * 8), z0 - 5],
+                           [*(tb + u * 10), z0]]))
+    return parts
+
+
+def hand_drawable(hand: Hand, view: IdealView, light: Light,
+                  cam_center: np.ndarray) -> Drawable:
+    parts = hand_parts(hand)
+    skin = np.asarray(SKIN)
+    paints = []
+    for i, part in enumerate(parts):
+        shade = 0.85 + 0.1 * math.sin(i * 1.7)
+        paints.append(Paint(_hull_px(view.project(part)),
+                            add=tuple(np.minimum(skin * shade, 255))))
+    return Drawable(0.0, paints, parts, on_top=True)
