@@ -1,0 +1,111 @@
+"""``armada-vision serve``: the referee server and phone page (the default command).
+
+With no source it plays the demo sequence in a loop, so a fresh install shows the product.
+Control (hits, undo, turns, uploads) needs the join token printed at start as a URL and a QR
+code; without it the page is read-only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import socket
+from pathlib import Path
+from typing import Any
+
+from armada_vision.cli import CliError, read_json
+
+
+def add_parser(sub: Any) -> None:
+    p = sub.add_parser("serve", help="run the referee server and phone page (default: demo)",
+                       description=__doc__)
+    p.add_argument("--source", default="demo",
+                   help="webcam:N, a video file, a folder of frames, or demo (default)")
+    p.add_argument("--layout", help="table layout JSON or built-in name (60x60, 90x60, 120x90); "
+                                    "default: the folder's layout.json")
+    p.add_argument("--camera", help="camera JSON (intrinsics); default: the folder's "
+                                    "camera.json, else estimated")
+    p.add_argument("--host", default="0.0.0.0", help="address to listen on (default: all, "
+                                                     "so phones on the network can connect)")
+    p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    p.add_argument("--fps", type=float, default=10.0,
+                   help="playback rate of a folder or video source (default 10)")
+    p.add_argument("--no-qr", action="store_true", help="do not print the QR code")
+    p.set_defaults(run=run)
+
+
+def lan_address() -> str:
+    """This machine's address on the local network (no packet is sent), or 127.0.0.1."""
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            s.connect(("10.255.255.255", 1))
+            return str(s.getsockname()[0])
+    except OSError:
+        return "127.0.0.1"
+
+
+def _resolve(args: argparse.Namespace) -> tuple[Any, Any, Any]:
+    from armada_vision.geometry.camera import CameraIntrinsics
+    from armada_vision.vision.layouts import load_layout
+    from armada_vision.web.demo import ensure_demo
+    from armada_vision.web.sources import SourceSpec, open_source
+
+    spec = SourceSpec.parse(args.source)
+    folder: Path | None = None
+    if spec.kind == "demo":
+        folder = ensure_demo()
+        spec = SourceSpec("folder", str(folder))
+    elif spec.kind == "folder":
+        folder = Path(str(spec.target))
+    if args.fps is not None and not 0 < args.fps <= 120:
+        raise CliError("--fps: expected a rate between 0 and 120 frames/s")
+    if args.layout:
+        layout = load_layout(args.layout)
+    elif folder is not None and (folder / "layout.json").is_file():
+        layout = load_layout(folder / "layout.json")
+    else:
+        raise CliError("--layout: a table layout is needed for this source (e.g. --layout 60x60)")
+    camera = None
+    cam_path = Path(args.camera) if args.camera else (
+        folder / "camera.json" if folder is not None else None)
+    if cam_path is not None and (args.camera or cam_path.is_file()):
+        try:
+            camera = CameraIntrinsics.from_dict(read_json(cam_path, "camera"))
+        except ValueError as e:
+            raise CliError(f"camera {cam_path}: {e}") from None
+    source = open_source(spec, fps=args.fps)
+    if folder is not None:
+        source.name = "demo" if args.source == "demo" else source.name
+    return source, layout, camera
+
+
+def run(args: argparse.Namespace) -> int:
+    import logging
+
+    import uvicorn
+
+    from armada_vision.web.app import create_app
+    from armada_vision.web.images import qr_text
+
+    if not 0 < args.port < 65536:
+        raise CliError("--port: expected 1–65535")
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
+    source, layout, camera = _resolve(args)
+    # A recorded game starts over when it loops; a folder may be a still life, so it does not.
+    app = create_app(source, layout, camera=camera,
+                     restart_on_loop=args.source == "demo" or " video " in f" {source.name}")
+    token = app.state.armada.token
+    host = lan_address() if args.host in ("0.0.0.0", "::") else args.host
+    base = f"http://{host}:{args.port}/"
+    control = f"{base}?token={token}"
+    print(f"armada-vision: serving {source.name} on table {json.dumps(layout.name)}")
+    print(f"  watch (read-only, anyone on the network): {base}")
+    print(f"  play (control: record hits, undo, end turns, upload photos): {control}")
+    if not args.no_qr:
+        qr = qr_text(control)
+        if qr:
+            print("  scan to join with control:")
+            print(qr)
+    print("  Ctrl-C stops the server.", flush=True)
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    return 0

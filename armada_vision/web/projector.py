@@ -1,0 +1,564 @@
+"""The projector page's server side: what to draw on the felt, and the capture handshake.
+
+``router`` (FastAPI) serves the full-screen page ``/projector`` and its JSON API under
+``/api/projector/``. A :class:`ProjectorController` (one per app, ``app.state.projector``) holds
+the calibration (``H_projector_from_table``), the style, the overlays in table mm and the page's
+mode (``overlays`` | ``blank`` | ``pattern``). The page long-polls ``/api/projector/frame`` and
+gets every overlay already mapped to projector px, so it only draws.
+
+Capture handshake: a capture that must not see projected light calls
+``controller.request_mode("blank")`` (or uses ``with controller.blanked():``); the page draws
+black, waits two animation frames and acknowledges; the call returns the wall-clock time of the
+acknowledgement, and frames captured after it are free of projection. With no page open the
+call times out and returns None, so capture never hangs on the projector.
+
+Frames: overlays are built in table mm (+x right, +y away from the viewer) and sent in
+projector px (x right, y down, pixel centres at integers).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+import time
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager, suppress
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from fastapi import APIRouter, HTTPException, Request
+from fastapi.responses import FileResponse, Response
+
+from armada_vision.geometry.layout import TableLayout
+from armada_vision.geometry.pieces import PieceDims
+from armada_vision.geometry.pose import Pose
+from armada_vision.geometry.shapes import footprint
+from armada_vision.vision.projector import (
+    DEFAULT_COLORS,
+    LAYERS,
+    Overlay,
+    ProjectorCalibration,
+    ProjectorPattern,
+    ProjectorStyle,
+    apply_homography,
+)
+from armada_vision.web.hub import Hub
+
+STATIC = Path(__file__).resolve().parent / "static"
+MODES = ("overlays", "blank", "pattern")
+DEFAULT_SIZE = (1280, 800)
+
+Rings = Sequence[Sequence[Sequence[float]]]
+
+
+# --- overlays from what the referee knows -------------------------------------------------
+
+def _rings(poly: Rings) -> tuple[tuple[tuple[float, float], ...], ...]:
+    return tuple(tuple((float(p[0]), float(p[1])) for p in ring) for ring in poly if len(ring))
+
+
+def overlays_from_zones(zones: Mapping[str, Any]) -> list[Overlay]:
+    """Overlays from the zones JSON of ``web.referee.zones`` (table mm): ``reach`` and ``step``
+    as lists of polygons, ``firing`` as ``{side: [polygon, ...]}``; a polygon is a list of
+    rings, exterior first.
+
+    >>> sq = [[[0, 0], [10, 0], [10, 10], [0, 10]]]
+    >>> [o.layer for o in overlays_from_zones({"step": [sq], "firing": {"port": [sq]}})]
+    ['step', 'firing']
+    """
+    out: list[Overlay] = []
+    for key in ("reach", "step"):
+        out.extend(Overlay(key, _rings(poly)) for poly in zones.get(key) or ())
+    firing = zones.get("firing") or {}
+    for side in sorted(firing):
+        out.extend(Overlay("firing", _rings(poly)) for poly in firing[side] or ())
+    return [o for o in out if o.rings_mm]
+
+
+def overlays_from_verdict(verdict: Mapping[str, Any]) -> list[Overlay]:
+    """The ruler (triangle) and line of fire (polygon) of a shot verdict's JSON (table mm)."""
+    out = []
+    for key in ("ruler", "line_of_fire"):
+        pts = verdict.get(key)
+        if pts and len(pts) >= 3:
+            out.append(Overlay(key, (tuple((float(x), float(y)) for x, y in pts),)))
+    return out
+
+
+def overlays_from_move(before: Pose, steps: Iterable[Pose], dims: PieceDims) -> list[Overlay]:
+    """The last move: the footprint outline at the start and after every step, and the path of
+    sterns (each step's stern is the previous tip) as an open line; table mm."""
+    poses = [before, *steps]
+    if len(poses) < 2:
+        return []
+    outlines = tuple(tuple(footprint(p, dims).exterior.coords)[:-1] for p in poses)
+    path = (*tuple(p.stern_mm for p in poses), poses[-1].tip_mm(dims.footprint_length_mm))
+    return [Overlay("last_move", (ring,)) for ring in outlines] + [
+        Overlay("last_move", (path,), closed=False)]
+
+
+def _pose_json(d: Mapping[str, Any]) -> Pose:
+    return Pose(float(d["stern"][0]), float(d["stern"][1]), float(d["heading"]))
+
+
+def overlays_from_last_move(move: Mapping[str, Any], dims: PieceDims) -> list[Overlay]:
+    """Overlays for the session's ``last_move`` entry (``before``, ``after`` and the verdict's
+    ``steps`` when it has them, else the straight before → after)."""
+    before = _pose_json(move["before"])
+    steps = [_pose_json(s) for s in move.get("steps") or ()] or [_pose_json(move["after"])]
+    return overlays_from_move(before, steps, dims)
+
+
+# --- the controller -------------------------------------------------------------------------
+
+class ProjectorController:
+    """What the projector shows, shared by the server threads and the page (thread-safe).
+
+    >>> c = ProjectorController()
+    >>> c.set_overlays([Overlay("step", (((0, 0), (10, 0), (0, 10)),))])
+    >>> c.frame_json()["mode"], len(c.frame_json()["overlays"])
+    ('overlays', 0)
+    """
+
+    def __init__(self, calibration: ProjectorCalibration | None = None,
+                 style: ProjectorStyle | None = None,
+                 pattern_size: tuple[int, int] = DEFAULT_SIZE) -> None:
+        self.hub = Hub()
+        self._lock = threading.Condition()
+        self.calibration = calibration
+        self.style = style or ProjectorStyle()
+        self.pattern = ProjectorPattern.fit(calibration.projector_size if calibration
+                                            else pattern_size)
+        self.overlays: tuple[Overlay, ...] = ()
+        self.mode = "overlays"
+        self.request_id = 0
+        self.acked_id = 0
+        self.acked_at = 0.0
+        self.status: dict[str, Any] = {}
+        self.selected: str | None = None
+        self.verdict: dict[str, Any] | None = None
+        self._synced: tuple[Any, ...] | None = None
+        self._publish()
+
+    # -- setting what is shown
+    def set_overlays(self, overlays: Iterable[Overlay]) -> None:
+        with self._lock:
+            self.overlays = tuple(overlays)
+        self._publish()
+
+    def set_style(self, style: ProjectorStyle) -> None:
+        with self._lock:
+            self.style = style
+        self._publish()
+
+    def set_calibration(self, calibration: ProjectorCalibration | None,
+                        status: Mapping[str, Any] | None = None) -> None:
+        with self._lock:
+            self.calibration = calibration
+            if calibration is not None and calibration.projector_size != self.pattern.size_px:
+                self.pattern = ProjectorPattern.fit(calibration.projector_size)
+            if status is not None:
+                self.status = dict(status)
+        self._publish()
+
+    def set_pattern_size(self, size_px: tuple[int, int]) -> None:
+        """The projector's resolution as the page reports it (before any calibration)."""
+        with self._lock:
+            if self.calibration is None and tuple(size_px) != self.pattern.size_px:
+                self.pattern = ProjectorPattern.fit(size_px)
+        self._publish()
+
+    def select(self, ship_id: str | None, verdict: Mapping[str, Any] | None = None) -> None:
+        """Which ship's zones to show and which shot verdict's ruler (None: none)."""
+        with self._lock:
+            self.selected = ship_id
+            self.verdict = dict(verdict) if verdict else None
+            self._synced = None
+
+    def sync(self, session: Any) -> bool:
+        """Recompute the overlays from the web server's session when it changed (its
+        ``version``, the selection or the verdict); True when they were recomputed. The
+        selection is ours if set, else the session's ``selected`` if it has one."""
+        with self._lock:
+            sel = self.selected or getattr(session, "selected", None)
+            verdict = self.verdict or getattr(session, "last_shot", None)
+            key = (getattr(session, "version", None), sel, json.dumps(verdict, sort_keys=True,
+                                                                      default=str))
+            if key == self._synced:
+                return False
+            self._synced = key
+        self.set_overlays(overlays_from_session(session, sel, verdict))
+        return True
+
+    # -- handshake
+    def request_mode(self, mode: str, timeout_s: float = 1.0) -> float | None:
+        """Ask the page to show ``mode``; the wall-clock time it confirmed (frames captured
+        later show it), or None when no page confirmed within ``timeout_s``."""
+        if mode not in MODES:
+            raise ValueError(f"mode: expected one of {', '.join(MODES)}, got {mode!r}")
+        with self._lock:
+            self.mode = mode
+            self.request_id += 1
+            rid = self.request_id
+        self._publish()
+        with self._lock:
+            ok = self._lock.wait_for(lambda: self.acked_id >= rid, timeout_s)
+            return self.acked_at if ok else None
+
+    def ack(self, request_id: int) -> None:
+        """The page has shown what request ``request_id`` asked for."""
+        with self._lock:
+            if request_id > self.acked_id and request_id <= self.request_id:
+                self.acked_id, self.acked_at = request_id, time.time()
+                self._lock.notify_all()
+
+    @contextmanager
+    def blanked(self, timeout_s: float = 1.0) -> Iterator[float | None]:
+        """``with controller.blanked() as t:`` the projector is black inside the block (frames
+        captured after ``t`` see no projection; ``t`` is None if no page confirmed)."""
+        t = self.request_mode("blank", timeout_s)
+        try:
+            yield t
+        finally:
+            with self._lock:
+                self.mode = "overlays"
+                self.request_id += 1
+            self._publish()
+
+    # -- what the page gets
+    def frame_json(self) -> dict[str, Any]:
+        """Everything the page draws: mode, size, style, overlays in projector px."""
+        with self._lock:
+            cal, style, overlays = self.calibration, self.style, self.overlays
+            out: dict[str, Any] = {
+                "version": self.hub.version + 1, "mode": self.mode,
+                "request_id": self.request_id,
+                "size": list(cal.projector_size if cal else self.pattern.size_px),
+                "calibrated": cal is not None, "style": style.to_dict(),
+                "status": self.status,
+            }
+        if cal is not None:
+            out["calibration"] = cal.to_dict()
+        drawn = []
+        if cal is not None:
+            for ov in overlays:
+                if ov.layer in style.hidden:
+                    continue
+                rings = [np.round(apply_homography(cal.H, r), 2).tolist()
+                         for r in ov.rings_mm if len(r) >= 2]
+                drawn.append({"layer": ov.layer, "closed": ov.closed, "rings_px": rings})
+        out["overlays"] = drawn
+        return out
+
+    def _publish(self) -> None:
+        self.hub.publish_state(json.dumps(self.frame_json()).encode())
+
+
+def overlays_from_session(session: Any, ship_id: str | None,
+                          verdict: Mapping[str, Any] | None = None) -> list[Overlay]:
+    """Overlays for the web server's ``Session``: the selected ship's zones
+    (``session.zones``), the last shot's ruler and line of fire, and ``session.last_move``.
+    A ship that is not (or no longer) on the table just leaves its zones out."""
+    out: list[Overlay] = []
+    if ship_id:
+        with suppress(LookupError, ValueError):
+            out.extend(overlays_from_zones(session.zones(ship_id)))
+    if verdict:
+        out.extend(overlays_from_verdict(verdict))
+    move = getattr(session, "last_move", None)
+    if move:
+        try:
+            table = session.table()
+            dims = session.config.pieces.dims(table.ship(move["ship"]).size)
+        except (LookupError, KeyError, ValueError, AttributeError):
+            dims = None
+        if dims is not None:
+            out.extend(overlays_from_last_move(move, dims))
+    return out
+
+
+def controller_for(app: Any) -> ProjectorController:
+    """The app's controller, created on first use (``app.state.projector``)."""
+    ctrl = getattr(app.state, "projector", None)
+    if ctrl is None:
+        ctrl = ProjectorController()
+        app.state.projector = ctrl
+    return ctrl
+
+
+# --- calibration through the page ------------------------------------------------------------
+
+Grab = Callable[[float], "np.ndarray | None"]
+
+
+def run_calibration(ctrl: ProjectorController, grab: Grab, layout: TableLayout,
+                    camera: Any = None, timeout_s: float = 3.0) -> dict[str, Any]:
+    """Show the pattern, grab a frame, blank, grab another, fit and store the calibration.
+
+    ``grab(after_t)`` returns a full-resolution BGR camera frame captured after wall-clock
+    ``after_t`` (or None). Returns the status JSON (residual in mm, or the reason it failed).
+    """
+    from armada_vision.vision.calibrate import calibrate
+    from armada_vision.vision.projector import calibrate_projector
+    from armada_vision.vision.types import VisionFailure
+
+    try:
+        t_on = ctrl.request_mode("pattern", timeout_s)
+        if t_on is None:
+            return {"ok": False, "reason": "the projector page did not show the pattern"}
+        on = grab(t_on)
+        t_off = ctrl.request_mode("blank", timeout_s)
+        off = grab(t_off) if t_off is not None else None
+    finally:
+        with ctrl._lock:
+            ctrl.mode = "overlays"
+            ctrl.request_id += 1
+        ctrl._publish()
+    if on is None or off is None:
+        return {"ok": False, "reason": "no camera frame after the pattern was shown"}
+    table = calibrate(off, layout, camera)
+    if isinstance(table, VisionFailure):
+        return {"ok": False, "reason": f"table calibration: {table.reason}"}
+    cal = calibrate_projector(on, ctrl.pattern, table, image_off=off)
+    if isinstance(cal, VisionFailure):
+        status = {"ok": False, "reason": cal.reason}
+        ctrl.set_calibration(ctrl.calibration, status)
+        return status
+    status = {"ok": True, "residual_mean_mm": round(cal.residual_mean_mm, 3),
+              "residual_max_mm": round(cal.residual_max_mm, 3), "points": cal.points,
+              "at": time.time()}
+    ctrl.set_calibration(cal, status)
+    return status
+
+
+# --- the router -----------------------------------------------------------------------------
+
+router = APIRouter()
+
+
+def _ctrl(request: Request) -> ProjectorController:
+    return controller_for(request.app)
+
+
+@router.get("/projector", include_in_schema=False)
+def projector_page() -> FileResponse:
+    return FileResponse(STATIC / "projector.html", media_type="text/html")
+
+
+@router.get("/projector.js", include_in_schema=False)
+def projector_js() -> FileResponse:
+    return FileResponse(STATIC / "projector.js", media_type="text/javascript")
+
+
+@router.get("/projector.css", include_in_schema=False)
+def projector_css() -> FileResponse:
+    return FileResponse(STATIC / "projector.css", media_type="text/css")
+
+
+@router.get("/api/projector/frame")
+async def frame(request: Request, since: int = 0, wait_s: float = 20.0) -> Response:
+    """The newest frame JSON; waits (long poll, ≤ ``wait_s``) until it is newer than ``since``."""
+    ctrl = _ctrl(request)
+    hub = ctrl.hub
+    session = getattr(request.app.state, "session", None)
+    deadline = time.monotonic() + max(0.0, min(wait_s, 30.0))
+    key = hub.subscribe()
+    try:
+        while True:
+            if session is not None:   # the table moved on: new zones, new last move
+                await asyncio.to_thread(ctrl.sync, session)
+            left = deadline - time.monotonic()
+            if hub.version > since or left <= 0:
+                break
+            await hub.wait_newer(key, since, min(left, 0.5))
+    finally:
+        hub.unsubscribe(key)
+    body = hub.state or b"{}"
+    return Response(body, media_type="application/json",
+                    headers={"X-Version": str(hub.version), "Cache-Control": "no-store"})
+
+
+@router.post("/api/projector/ack")
+async def ack(request: Request) -> dict[str, Any]:
+    """The page confirms it shows request ``request_id`` (and may report its ``size``)."""
+    body = await _json(request)
+    rid = body.get("request_id")
+    if isinstance(rid, bool) or not isinstance(rid, int) or rid < 0:
+        raise HTTPException(422, "request_id: expected a whole number ≥ 0")
+    ctrl = _ctrl(request)
+    size = body.get("size")
+    if size is not None:
+        ctrl.set_pattern_size(_size(size))
+    ctrl.ack(rid)
+    return {"ok": True}
+
+
+@router.get("/api/projector/pattern.png")
+def pattern_png(request: Request) -> Response:
+    """The calibration pattern at the projector's resolution (show it at 1:1 on the canvas)."""
+    import cv2
+
+    _ok, buf = cv2.imencode(".png", _ctrl(request).pattern.image())
+    return Response(buf.tobytes(), media_type="image/png", headers={"Cache-Control": "no-store"})
+
+
+@router.get("/api/projector/style")
+def get_style(request: Request) -> dict[str, Any]:
+    return _ctrl(request).style.to_dict()
+
+
+@router.put("/api/projector/style")
+async def put_style(request: Request) -> dict[str, Any]:
+    """Change colours, brightness, fill opacity, line width or hidden layers (any subset)."""
+    ctrl = _ctrl(request)
+    ctrl.set_style(style_from_json(await _json(request), ctrl.style))
+    return ctrl.style.to_dict()
+
+
+@router.get("/api/projector/calibration")
+def get_calibration(request: Request) -> dict[str, Any]:
+    ctrl = _ctrl(request)
+    if ctrl.calibration is None:
+        raise HTTPException(404, "the projector is not calibrated")
+    return ctrl.calibration.to_dict()
+
+
+@router.put("/api/projector/calibration")
+async def put_calibration(request: Request) -> dict[str, Any]:
+    """Load a calibration file (``armada-vision projector calibrate`` writes one)."""
+    try:
+        cal = ProjectorCalibration.from_dict(await _json(request))
+    except ValueError as e:
+        raise HTTPException(422, str(e)) from None
+    _ctrl(request).set_calibration(cal, {"ok": True, "source": "uploaded"})
+    return cal.to_dict()
+
+
+@router.post("/api/projector/overlays")
+async def post_overlays(request: Request) -> dict[str, Any]:
+    """Replace the overlays: ``{"overlays": [{"layer", "rings": [[[x, y], ...]], "closed"}]}``
+    (table mm), or ``{"zones": ..., "verdict": ..., "last_move": ...}`` as the referee gives
+    them."""
+    body = await _json(request)
+    try:
+        overlays = overlays_from_json(body)
+    except (ValueError, KeyError, TypeError, IndexError) as e:
+        raise HTTPException(422, f"overlays: {e}") from None
+    _ctrl(request).set_overlays(overlays)
+    return {"ok": True, "overlays": len(overlays)}
+
+
+@router.post("/api/projector/select")
+async def post_select(request: Request) -> dict[str, Any]:
+    """``{"ship": id or null, "verdict": shot verdict JSON or null}``: what the projector
+    shows from the server's session (its zones, the ruler and line of fire, the last move)."""
+    body = await _json(request)
+    ship = body.get("ship")
+    verdict = body.get("verdict")
+    if ship is not None and not isinstance(ship, str):
+        raise HTTPException(422, "ship: expected a ship id or null")
+    if verdict is not None and not isinstance(verdict, dict):
+        raise HTTPException(422, "verdict: expected a verdict object or null")
+    ctrl = _ctrl(request)
+    ctrl.select(ship, verdict)
+    session = getattr(request.app.state, "session", None)
+    if session is not None:
+        await asyncio.to_thread(ctrl.sync, session)
+    return {"ok": True, "ship": ship}
+
+
+@router.post("/api/projector/calibrate")
+async def post_calibrate(request: Request) -> dict[str, Any]:
+    """Run the calibration through the page and the server's camera (needs
+    ``app.state.projector_grab`` and ``app.state.layout``, set by the server)."""
+    ctrl = _ctrl(request)
+    grab = getattr(request.app.state, "projector_grab", None)
+    layout = getattr(request.app.state, "layout", None)
+    if grab is None or layout is None:
+        raise HTTPException(409, "no live camera: calibrate with `armada-vision projector "
+                                 "calibrate` and upload the file")
+    camera = getattr(request.app.state, "camera", None)
+    return await asyncio.to_thread(run_calibration, ctrl, grab, layout, camera)
+
+
+async def _json(request: Request) -> dict[str, Any]:
+    try:
+        body = await request.json()
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        raise HTTPException(422, "body: expected a JSON object") from None
+    if not isinstance(body, dict):
+        raise HTTPException(422, "body: expected a JSON object")
+    return body
+
+
+def _size(v: Any) -> tuple[int, int]:
+    if (not isinstance(v, list | tuple) or len(v) != 2
+            or not all(isinstance(x, int) and not isinstance(x, bool) and 64 <= x <= 16384
+                       for x in v)):
+        raise HTTPException(422, "size: expected [width, height] in whole pixels (≥ 64)")
+    return (int(v[0]), int(v[1]))
+
+
+def style_from_json(body: Mapping[str, Any], base: ProjectorStyle | None = None
+                    ) -> ProjectorStyle:
+    """A style from (a subset of) its JSON form; bad fields raise HTTPException(422)."""
+    base = base or ProjectorStyle()
+    kw: dict[str, Any] = {}
+    for key, lo, hi in (("brightness", 0.0, 1.0), ("fill_alpha", 0.0, 1.0),
+                        ("line_px", 0.5, 40.0)):
+        if key in body:
+            v = body[key]
+            if isinstance(v, bool) or not isinstance(v, int | float) or not lo <= v <= hi:
+                raise HTTPException(422, f"{key}: expected a number in [{lo:g}, {hi:g}]")
+            kw[key] = float(v)
+    if "colors" in body:
+        cols = body["colors"]
+        if not isinstance(cols, dict):
+            raise HTTPException(422, "colors: expected {layer: '#rrggbb'}")
+        merged = dict(base.colors)
+        for layer, c in cols.items():
+            if layer not in DEFAULT_COLORS:
+                raise HTTPException(422, f"colors.{layer}: unknown layer")
+            if not (isinstance(c, str) and len(c) == 7 and c[0] == "#"
+                    and all(ch in "0123456789abcdefABCDEF" for ch in c[1:])):
+                raise HTTPException(422, f"colors.{layer}: expected '#rrggbb'")
+            merged[layer] = c.lower()
+        kw["colors"] = tuple(merged.items())
+    if "hidden" in body:
+        hid = body["hidden"]
+        if not isinstance(hid, list) or not all(h in LAYERS for h in hid):
+            raise HTTPException(422, f"hidden: expected a list of layers ({', '.join(LAYERS)})")
+        kw["hidden"] = tuple(hid)
+    return replace(base, **kw)
+
+
+def overlays_from_json(body: Mapping[str, Any], dims: PieceDims | None = None) -> list[Overlay]:
+    """Overlays from a POST body (see :func:`post_overlays`); table mm."""
+    out: list[Overlay] = []
+    for i, o in enumerate(body.get("overlays") or ()):
+        if not isinstance(o, dict):
+            raise ValueError(f"overlays[{i}]: expected an object")
+        out.append(Overlay(str(o.get("layer")), _rings(o.get("rings") or ()),
+                           bool(o.get("closed", True))))
+    if body.get("zones"):
+        out.extend(overlays_from_zones(body["zones"]))
+    if body.get("verdict"):
+        out.extend(overlays_from_verdict(body["verdict"]))
+    if body.get("last_move"):
+        from armada_vision.geometry.pieces import NOMINAL_PIECES, Size
+
+        size = body["last_move"].get("size", "large")
+        out.extend(overlays_from_last_move(body["last_move"],
+                                           dims or NOMINAL_PIECES.dims(Size.parse(size))))
+    return out
+
+
+__all__ = [
+    "ProjectorController", "controller_for", "overlays_from_json", "overlays_from_last_move",
+    "overlays_from_move", "overlays_from_session", "overlays_from_verdict",
+    "overlays_from_zones", "router",
+    "run_calibration", "style_from_json",
+]

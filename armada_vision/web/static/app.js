@@ -1,0 +1,446 @@
+// armada-vision phone page: live frames, overlays drawn from table-mm geometry mapped through
+// the calibration's homography (H_image_from_table, image px with y down), taps → verdicts.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+const SVGNS = "http://www.w3.org/2000/svg";
+const PLAYER_COLORS = { A: "#ff6b5b", B: "#4fa8ff" };
+const NAMED = { red: "#ff4d4d", yellow: "#ffe14d", green: "#3ddc84", blue: "#4f8dff",
+  black: "#cfd6df", orange: "#ff9f1c", cyan: "#3ee6e6", purple: "#b36bff", white: "#ffffff",
+  clear: "#a0e0ff" };
+const TAP_RADIUS_SCREEN_PX = 34;
+
+const app = {
+  token: null, control: false, view: "live",
+  live: null, photo: null,          // latest states of each view
+  selected: null, zones: null, shot: null,
+  frameSeq: 0, frameLoading: false, wantedSeq: 0, lagMs: [],
+  lastMoveAt: null,
+};
+
+// ---- token: from the join URL once, then kept on this phone ---------------------------------
+(function readToken() {
+  const url = new URL(location.href);
+  const t = url.searchParams.get("token");
+  if (t) {
+    localStorage.setItem("armada-token", t);
+    url.searchParams.delete("token");
+    history.replaceState(null, "", url.pathname + url.search + url.hash);
+  }
+  app.token = localStorage.getItem("armada-token");
+})();
+
+async function api(method, path, body, isForm) {
+  const headers = {};
+  if (app.token) headers["X-Armada-Token"] = app.token;
+  const opts = { method, headers };
+  if (body !== undefined) {
+    if (isForm) opts.body = body;
+    else { headers["Content-Type"] = "application/json"; opts.body = JSON.stringify(body); }
+  }
+  let res, data;
+  try {
+    res = await fetch(path, opts);
+    data = await res.json();
+  } catch (e) {
+    return { ok: false, status: 0, data: { error: "the server cannot be reached" } };
+  }
+  return { ok: res.ok, status: res.status, data };
+}
+
+// ---- geometry: table mm → image px -----------------------------------------------------------
+function state() { return app.view === "photo" ? app.photo : app.live; }
+function H() { const s = state(); return s && s.H_image_from_table; }
+function toPx(p) {
+  const h = H();
+  const w = h[2][0] * p[0] + h[2][1] * p[1] + h[2][2];
+  return [(h[0][0] * p[0] + h[0][1] * p[1] + h[0][2]) / w,
+          (h[1][0] * p[0] + h[1][1] * p[1] + h[1][2]) / w];
+}
+function ringPath(ring) {
+  return ring.map((p, i) => (i ? "L" : "M") + toPx(p).map((v) => v.toFixed(1)).join(",")).join("")
+    + "Z";
+}
+function polysPath(polys) { return polys.map((rings) => rings.map(ringPath).join("")).join(""); }
+function el(tag, attrs, parent, text) {
+  const e = document.createElementNS(SVGNS, tag);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+  if (text !== undefined) e.textContent = text;
+  if (parent) parent.appendChild(e);
+  return e;
+}
+function clear(g) { while (g.firstChild) g.removeChild(g.firstChild); }
+function scale() {  // image px per screen px
+  const s = state();
+  const w = $("stage").clientWidth || 1;
+  return s && s.image_size ? s.image_size[0] / w : 1;
+}
+function playerColor(ship) {
+  return PLAYER_COLORS[ship.player] || NAMED[ship.player] || NAMED[ship.color] || "#ddd";
+}
+function shipById(id) { const s = state(); return s && (s.ships || []).find((x) => x.id === id); }
+function centroid(ship) {
+  const a = toPx(ship.stern), b = toPx(ship.tip);
+  return [(2 * a[0] + b[0]) / 3, (2 * a[1] + b[1]) / 3];
+}
+function footprint(pose, size) {  // triangle of rules.md §1 in table mm
+  const d = (state().pieces || {})[size] || { w: 25.4, s: 46.229 };
+  const h = pose.heading * Math.PI / 180, c = Math.cos(h), s = Math.sin(h);
+  const [x, y] = pose.stern, hw = d.w / 2;
+  return [[x + s * hw, y - c * hw], [x + c * d.s, y + s * d.s], [x - s * hw, y + c * hw]];
+}
+
+// ---- drawing ----------------------------------------------------------------------------------
+function draw() {
+  const s = state();
+  const svg = $("overlay");
+  ["g-area", "g-markers", "g-zones", "g-ships", "g-verdict", "g-labels"].forEach((g) => clear($(g)));
+  if (!s || !s.image_size) return;
+  svg.setAttribute("viewBox", `0 0 ${s.image_size[0]} ${s.image_size[1]}`);
+  svg.setAttribute("preserveAspectRatio", "none");
+  $("stage").style.aspectRatio = `${s.image_size[0]} / ${s.image_size[1]}`;
+  if (!s.H_image_from_table) return;
+  const k = scale();
+  el("path", { d: ringPath(s.play_area), fill: "none", stroke: "#ffffff88",
+    "stroke-width": 1.5, "stroke-dasharray": "6 4" }, $("g-area"));
+  for (const m of s.markers || []) {
+    el("path", { d: ringPath(m.corners), fill: "#35c46a33", stroke: "#35c46a",
+      "stroke-width": 1.5, class: "marker" }, $("g-markers"));
+  }
+  drawZones();
+  for (const ship of s.ships || []) {
+    const sel = ship.id === app.selected;
+    const col = playerColor(ship);
+    el("path", { d: ringPath(ship.outline), fill: col + (sel ? "66" : "33"), stroke: col,
+      "stroke-width": sel ? 3 : 2, class: "ship", "data-id": ship.id }, $("g-ships"));
+    const [cx, cy] = centroid(ship);
+    const label = ship.id + (ship.damage ? " " + "✕".repeat(ship.damage) : "");
+    el("text", { x: cx, y: cy - 14 * k, "font-size": 13 * k, "text-anchor": "middle",
+      fill: "#fff", stroke: "#000", "stroke-width": 3, "paint-order": "stroke",
+      "font-weight": 700, class: "ship-label" }, $("g-labels"), label);
+  }
+  drawVerdict();
+}
+
+function drawZones() {
+  const z = app.zones;
+  if (!z || z.ship !== app.selected) return;
+  const g = $("g-zones");
+  const layers = [["reach", "#6f7dff", "22"], ["step", "#3ee6d0", "40"],
+    ["port", "#ff9f1c", "40", "firing"], ["starboard", "#e84dff", "40", "firing"]];
+  for (const [name, col, alpha, group] of layers) {
+    const polys = group ? (z.firing || {})[name] : z[name];
+    if (!polys || !polys.length) continue;
+    el("path", { d: polysPath(polys), fill: col + alpha, stroke: col, "stroke-width": 1.5,
+      "fill-rule": "evenodd", class: "zone zone-" + name }, g);
+  }
+}
+
+function drawVerdict() {
+  const g = $("g-verdict");
+  const v = app.shot;
+  if (v && v.shooter === app.selected) {
+    const target = shipById(v.target);
+    if (target) {
+      el("path", { d: ringPath(target.outline), fill: "none", stroke: "#ffd23f",
+        "stroke-width": 3, "stroke-dasharray": "5 3" }, g);
+    }
+    if (v.line_of_fire) {
+      el("path", { d: ringPath(v.line_of_fire), fill: "#ffffff30", stroke: "#ffffff",
+        "stroke-width": 1, class: "line-of-fire" }, g);
+    }
+    if (v.ruler) {
+      const col = v.verdict === "yes" ? "#35c46a" : v.in_doubt ? "#ffb020" : "#ff5d5d";
+      el("path", { d: ringPath(v.ruler), fill: col + "55", stroke: col, "stroke-width": 2.5,
+        class: "ruler" }, g);
+    }
+  }
+  const m = app.view === "live" ? app.live && app.live.last_move : null;
+  if (m && m.steps && app.showMove) {
+    const ship = shipById(m.ship);
+    const size = ship ? ship.size : "small";
+    let prev = m.before;
+    for (const [i, st] of m.steps.entries()) {
+      const bad = m.failed_step && i + 1 >= m.failed_step;
+      el("path", { d: ringPath(footprint(st, size)), fill: "none",
+        stroke: bad ? "#ff5d5d" : "#ffd23f", "stroke-width": 2, "stroke-dasharray": "4 3",
+        class: "move-step" }, g);
+      const a = toPx(prev.stern), b = toPx(st.stern);
+      el("line", { x1: a[0], y1: a[1], x2: b[0], y2: b[1], stroke: "#ffd23f",
+        "stroke-width": 1.5 }, g);
+      prev = st;
+    }
+  }
+}
+
+// ---- cards ---------------------------------------------------------------------------------
+function esc(t) {
+  return String(t ?? "").replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;",
+    '"': "&quot;" }[c]));
+}
+function fmt(v, unit) { return v === null || v === undefined ? "–" : `${v.toFixed(2)} ${unit}`; }
+function verdictWord(v) { return v.verdict === "yes" ? "YES" : v.in_doubt ? "NO (in doubt)" : "NO"; }
+function verdictClass(v) { return v.verdict === "yes" ? "yes" : v.in_doubt ? "doubt" : "no"; }
+
+function renderCard() {
+  const card = $("card");
+  const ship = app.selected && shipById(app.selected);
+  if (!ship) {
+    card.innerHTML = `<p class="hint" id="hint">Tap a ship to see where it can go and what it
+      can hit; then tap an enemy ship to ask whether the shot hits.</p>`;
+    return;
+  }
+  let html = `<div class="row"><h2>${esc(ship.id)} · ${esc(ship.size)} · player
+    ${esc(ship.player)}</h2><button class="btn small" id="close-sel">✕</button></div>
+    <p class="figs">damage ${ship.damage}/${ship.pips} · heading ${ship.heading.toFixed(1)}° ·
+    σ ${ship.sigma_mm.toFixed(2)} mm</p>`;
+  const v = app.shot;
+  if (v && v.shooter === ship.id) {
+    html += `<div class="verdict ${verdictClass(v)}" id="verdict">${verdictWord(v)}</div>
+      <p class="reason" id="reason">${esc(v.shooter)} → ${esc(v.target)}: ${esc(v.reason)}</p>
+      <p class="figs">margin ${fmt(v.margin_mm, "mm")} · allowance ${fmt(v.allowance_mm, "mm")}
+      ${v.side ? "· " + esc(v.side) + " broadside" : ""} · decided by ${esc(v.decided_by)}</p>`;
+    if (v.verdict === "yes") {
+      html += `<button class="btn hit" id="hit-btn" ${v.can_record ? "" : "disabled"}>
+        ${app.control ? "" : "🔒 "}Record hit on ${esc(v.target)}</button>`;
+      if (v.turn_note) html += `<p class="figs">${esc(v.turn_note)}</p>`;
+    }
+  } else if (v && v.pending) {
+    html += `<p class="hint">Asking…</p>`;
+  } else {
+    const z = app.zones && app.zones.ship === ship.id ? app.zones : null;
+    html += `<p class="hint">${z ? "Zones shown." : "Loading zones…"} Tap an enemy ship to
+      shoot at it.</p>`;
+    if (z && z.notes && z.notes.length) html += `<p class="figs">${esc(z.notes.join("; "))}</p>`;
+  }
+  card.innerHTML = html;
+  $("close-sel").onclick = () => select(null);
+  const hb = $("hit-btn");
+  if (hb) hb.onclick = () => control("/api/hit", { shooter: v.shooter, target: v.target,
+    view: app.view === "photo" ? "upload" : "live" });
+}
+
+function renderMove() {
+  const m = app.live && app.live.last_move;
+  const card = $("move-card");
+  if (!m || app.view !== "live") { card.hidden = true; return; }
+  card.hidden = false;
+  const steps = m.steps ? `${m.steps.length} step(s)` : "";
+  card.innerHTML = `<div class="row"><h2>Move of ${esc(m.ship)}</h2>
+    <span class="verdict ${verdictClass(m)}" style="font-size:20px">${verdictWord(m)}</span></div>
+    <p class="reason" id="move-reason">${esc(m.reason)}</p>
+    <p class="figs">${steps} ${m.failed_step ? "· fails at step " + m.failed_step : ""}
+    ${m.blocker ? "· blocked by " + esc(m.blocker) : ""} · margin ${fmt(m.margin_mm, "mm")}
+    ${m.turn_note ? "<br>" + esc(m.turn_note) : ""}</p>
+    <button class="btn small" id="show-move">${app.showMove ? "Hide" : "Show"} steps</button>`;
+  $("show-move").onclick = () => { app.showMove = !app.showMove; renderMove(); draw(); };
+}
+
+function renderTurn() {
+  const s = app.live;
+  if (!s) return;
+  const t = s.turn;
+  $("turn-title").textContent = `Turn ${t.number} · ${t.player} to play`;
+  $("actions").textContent = `${t.actions_left} action${t.actions_left === 1 ? "" : "s"} left`;
+  const fired = Object.entries(t.fired).map(([k, n]) => `${k}×${n}`).join(", ");
+  $("turn-detail").textContent = `moved: ${t.moved.join(", ") || "none"} · fired: ${fired || "none"}`;
+  const list = $("ships");
+  clear(list);
+  const ships = (state() || s).ships || [];
+  for (const ship of ships) {
+    const li = document.createElement("li");
+    if (ship.id === app.selected) li.className = "sel";
+    li.innerHTML = `<span class="dot" style="background:${playerColor(ship)}"></span>
+      <span class="id" data-id="${esc(ship.id)}">${esc(ship.id)}</span>
+      <span class="dmg" title="damage">${"●".repeat(ship.damage)}${"○".repeat(
+        Math.max(0, ship.pips - ship.damage))}</span>
+      <button class="btn small" data-d="-1" aria-label="less damage on ${esc(ship.id)}">−</button>
+      <button class="btn small" data-d="1" aria-label="more damage on ${esc(ship.id)}">+</button>`;
+    li.querySelector(".id").onclick = () => select(ship.id);
+    li.querySelectorAll("button").forEach((b) => {
+      b.onclick = () => control("/api/damage", { ship: ship.id, delta: Number(b.dataset.d) });
+    });
+    list.appendChild(li);
+  }
+  $("undo-btn").disabled = !s.can_undo;
+  const log = $("log");
+  clear(log);
+  for (const line of (s.log || []).slice().reverse()) {
+    const li = document.createElement("li");
+    li.textContent = line;
+    log.appendChild(li);
+  }
+}
+
+function renderStatus() {
+  const s = state();
+  const c = $("calib");
+  if (!s) return;
+  const cal = s.calibration || {};
+  if (cal.ok) {
+    c.className = "pill ok";
+    c.textContent = `${(cal.markers_found || []).length} markers · ${
+      (cal.reprojection_error_px ?? 0).toFixed(2)} px`;
+  } else {
+    c.className = "pill bad";
+    c.textContent = cal.reason || "not calibrated";
+  }
+  c.title = cal.reason || "calibration";
+  const m = $("mode");
+  m.className = "pill " + (app.control ? "ok" : "");
+  m.textContent = app.control ? "control" : "read-only";
+}
+
+function renderAll() { renderStatus(); draw(); renderCard(); renderMove(); renderTurn(); }
+
+// ---- taps and actions -----------------------------------------------------------------------
+function nearestShip(evt) {
+  const s = state();
+  if (!s || !s.H_image_from_table) return null;
+  const svg = $("overlay");
+  const pt = svg.createSVGPoint();
+  pt.x = evt.clientX; pt.y = evt.clientY;
+  const p = pt.matrixTransform(svg.getScreenCTM().inverse());
+  let best = null, bestD = TAP_RADIUS_SCREEN_PX * scale();
+  for (const ship of s.ships || []) {
+    const pts = [centroid(ship), toPx(ship.stern), toPx(ship.tip)];
+    for (const q of pts) {
+      const d = Math.hypot(q[0] - p.x, q[1] - p.y);
+      if (d < bestD) { bestD = d; best = ship; }
+    }
+  }
+  return best;
+}
+
+function tapShip(ship) {
+  const cur = app.selected && shipById(app.selected);
+  if (!ship) return select(null);
+  if (cur && cur.id !== ship.id && cur.player !== ship.player) return askShot(cur.id, ship.id);
+  return select(ship.id === app.selected ? null : ship.id);
+}
+
+async function select(id) {
+  app.selected = id; app.shot = null;
+  if (!id) { app.zones = null; renderAll(); return; }
+  if (!app.zones || app.zones.ship !== id) app.zones = null;
+  renderAll();
+  const view = app.view === "photo" ? "upload" : "live";
+  const r = await api("GET", `/api/ships/${encodeURIComponent(id)}/zones?view=${view}`);
+  if (app.selected !== id) return;
+  if (r.ok) app.zones = r.data; else showError(r.data.error);
+  renderAll();
+}
+
+async function askShot(shooter, target) {
+  app.shot = { shooter, target, pending: true };
+  renderCard();
+  const view = app.view === "photo" ? "upload" : "live";
+  const r = await api("POST", "/api/shot", { shooter, target, view });
+  if (r.ok) app.shot = r.data; else { app.shot = null; showError(r.data.error); }
+  renderAll();
+}
+
+async function control(path, body) {
+  const r = await api("POST", path, body);
+  if (!r.ok) { showError(r.data.error || `refused (${r.status})`); return r; }
+  $("control-msg").hidden = true;
+  const st = r.data.state;
+  if (st && st.view === "live") app.live = Object.assign({}, app.live, st);
+  if (st && st.view === "upload") app.photo = st;
+  if (path === "/api/hit") app.shot = null;
+  renderAll();
+  return r;
+}
+
+function showError(msg) {
+  const e = $("control-msg");
+  e.textContent = msg;
+  e.hidden = false;
+}
+
+$("overlay").addEventListener("click", (evt) => tapShip(nearestShip(evt)));
+$("undo-btn").onclick = () => control("/api/undo");
+$("end-btn").onclick = () => control("/api/turn/end");
+$("live-btn").onclick = () => setView("live");
+$("photo").addEventListener("change", async (evt) => {
+  const f = evt.target.files[0];
+  if (!f) return;
+  const fd = new FormData();
+  fd.append("file", f);
+  $("lag").textContent = "uploading…";
+  const r = await api("POST", "/api/upload", fd, true);
+  evt.target.value = "";
+  if (!r.ok) { showError(r.data.error); $("lag").textContent = ""; return; }
+  app.photo = r.data;
+  setView("photo");
+});
+
+function setView(v) {
+  app.view = v; app.selected = null; app.zones = null; app.shot = null;
+  $("view-badge").hidden = v !== "photo";
+  $("live-btn").hidden = v !== "photo";
+  if (v === "photo") $("frame").src = "/api/upload.jpg?n=" + Date.now();
+  else requestFrame(app.wantedSeq, true);
+  renderAll();
+}
+
+// ---- live frames and pushed state --------------------------------------------------------------
+function requestFrame(seq, force) {
+  if (app.view !== "live") return;
+  app.wantedSeq = Math.max(app.wantedSeq, seq);
+  if (app.frameLoading && !force) return;
+  if (app.wantedSeq <= app.frameSeq && !force) return;
+  app.frameLoading = true;
+  app.loadingSeq = app.wantedSeq;
+  $("frame").src = "/api/frame.jpg?seq=" + app.wantedSeq;
+}
+$("frame").addEventListener("load", () => {
+  app.frameLoading = false;
+  if (app.view !== "live") return;
+  app.frameSeq = app.loadingSeq;
+  if (app.capturedAt) {
+    const lag = Date.now() - app.capturedAt[app.frameSeq];
+    if (isFinite(lag)) {
+      app.lagMs.push(lag);
+      if (app.lagMs.length > 30) app.lagMs.shift();
+      const med = app.lagMs.slice().sort((a, b) => a - b)[app.lagMs.length >> 1];
+      const s = app.live || {};
+      $("lag").textContent = `frame lag ${med.toFixed(0)} ms · vision ${s.vision_ms ?? "–"} ms`;
+    }
+  }
+  document.body.dataset.frameSeq = String(app.frameSeq);
+  if (app.wantedSeq > app.frameSeq) requestFrame(app.wantedSeq);
+});
+$("frame").addEventListener("error", () => { app.frameLoading = false; });
+
+function onState(s) {
+  const first = !app.live;
+  const prevMove = app.live && app.live.last_move;
+  app.live = s;
+  if (s.last_move && (!prevMove || prevMove.at !== s.last_move.at)) app.showMove = true;
+  if (app.selected && !shipById(app.selected)) { app.selected = null; app.zones = null; }
+  document.body.dataset.stateVersion = String(s.version);
+  if (app.view === "live" || first) renderAll(); else renderTurn();
+}
+
+function connect() {
+  const es = new EventSource("/api/events");
+  app.capturedAt = {};
+  es.addEventListener("frame", (e) => {
+    const f = JSON.parse(e.data);
+    app.capturedAt[f.seq] = f.captured_at * 1000;
+    delete app.capturedAt[f.seq - 120];
+    requestFrame(f.seq);
+  });
+  es.addEventListener("state", (e) => onState(JSON.parse(e.data)));
+  es.onerror = () => { $("calib").className = "pill warn"; $("calib").textContent = "reconnecting…"; };
+}
+
+async function start() {
+  const r = await api("GET", "/api/auth");
+  app.control = !!(r.ok && r.data.control);
+  if (app.token && !app.control) localStorage.removeItem("armada-token");
+  connect();
+}
+window.addEventListener("resize", () => draw());
+start();
