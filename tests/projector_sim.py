@@ -1,0 +1,105 @@
+"""Simulation helpers for the projector tests and benchmark: a table, a camera and a projector
+with known poses, rendered by ``armada_vision.synth.render`` (its ``ProjectorSpec`` adds the
+projector's light onto the table). Ground truth (the true ``H_projector_from_table``) comes from
+the poses we chose, never from the detector.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import cv2
+import numpy as np
+import shapely
+
+from armada_vision.geometry.layout import TableLayout, standard_layout
+from armada_vision.synth.render import render
+from armada_vision.synth.scene import CameraSpec, PieceSpec, ProjectorSpec, SceneSpec
+from armada_vision.vision.projector import H_image_from_table_pose, apply_homography
+
+PROJECTOR_SIZE = (1280, 800)
+
+
+@dataclass(frozen=True, slots=True)
+class Rig:
+    """Layout, camera and projector (a pinhole with pose, table → device) of one table."""
+
+    layout: TableLayout
+    camera: CameraSpec
+    projector: CameraSpec
+    table_mm: tuple[float, float]
+
+    @property
+    def H_projector_from_table(self) -> np.ndarray:
+        p = self.projector
+        return H_image_from_table_pose(p.intrinsics.K, p.rvec, p.tvec)
+
+    def moved(self, dx_mm: float, dy_mm: float = 0.0) -> Rig:
+        """The same rig with the projector shifted (its aim moves by about dx, dy on the
+        table)."""
+        R = self.projector.R
+        t = np.asarray(self.projector.tvec) - R @ np.array([dx_mm, dy_mm, 0.0])
+        return replace(self, projector=replace(self.projector, tvec=tuple(float(v) for v in t)))
+
+
+def projector_over(table_mm: tuple[float, float], seed: int) -> CameraSpec:
+    """A 1280 × 800 projector about a metre above the table centre, covering the play area;
+    ``seed`` varies its height, tilt, yaw and aim."""
+    rng = np.random.default_rng([seed, 7])
+    w, d = table_mm
+    aim = (w / 2 + rng.uniform(-30, 30), d / 2 + rng.uniform(-20, 20))
+    height = float(rng.uniform(950, 1150)) * max(w, 1.5 * d) / 900.0
+    return CameraSpec.looking_at(PROJECTOR_SIZE, aim, height, tilt_deg=float(rng.uniform(5, 20)),
+                                 yaw_deg=float(rng.uniform(-8, 8)), fov_deg=48.0)
+
+
+def make_rig(seed: int = 0, table_mm: tuple[float, float] = (900.0, 600.0)) -> Rig:
+    """A table, a 1920 × 1080 camera looking down at it and a projector over it."""
+    layout = standard_layout(*table_mm)
+    w, d = table_mm
+    cam = CameraSpec.looking_at((1920, 1080), (w / 2, d / 2), 800.0 * w / 900.0, tilt_deg=12.0,
+                                fov_deg=70.0)
+    return Rig(layout, cam, projector_over(table_mm, seed), table_mm)
+
+
+def with_projector(spec: SceneSpec, projector: CameraSpec, image_bgr: np.ndarray | None,
+                   gain: float = 0.6) -> SceneSpec:
+    """``spec`` with ``image_bgr`` projected through ``projector`` (None: projector off)."""
+    if image_bgr is None:
+        return replace(spec, projector=None)
+    return replace(spec, projector=ProjectorSpec(image_bgr, projector.intrinsics,
+                                                 projector.rvec, projector.tvec, gain))
+
+
+def camera_image(rig: Rig, projector_bgr: np.ndarray | None, *, gain: float = 0.6,
+                 pieces: tuple[PieceSpec, ...] = (), seed: int = 0,
+                 noise_sigma: float = 1.5) -> np.ndarray:
+    """The camera's view of the table with ``projector_bgr`` shown (None: projector off)."""
+    spec = SceneSpec(rig.layout, rig.camera, pieces, surface="felt", seed=seed,
+                     noise_sigma=noise_sigma, table_mm=rig.table_mm)
+    return render(with_projector(spec, rig.projector, projector_bgr, gain)).image_bgr
+
+
+def lit_region(rig: Rig) -> np.ndarray:
+    """Play area clipped to what the projector covers (table mm, (N, 2))."""
+    w, h = rig.projector.intrinsics.image_size
+    corners = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], float)
+    foot = apply_homography(np.linalg.inv(rig.H_projector_from_table), corners)
+    region = shapely.Polygon(rig.layout.play_area_mm).intersection(shapely.Polygon(foot))
+    return np.asarray(region.exterior.coords)[:-1]
+
+
+def lit_edges_px(lit: np.ndarray, dark: np.ndarray, upsample: int = 4) -> np.ndarray:
+    """Edge of the largest lit region in a camera image, found from the lit − dark difference
+    at half its brightness, to 1/``upsample`` px: (N, 2) image px."""
+    diff = (cv2.cvtColor(lit, cv2.COLOR_BGR2GRAY).astype(np.float32)
+            - cv2.cvtColor(dark, cv2.COLOR_BGR2GRAY).astype(np.float32))
+    diff = cv2.GaussianBlur(diff, (0, 0), 0.7)
+    level = 0.5 * float(np.percentile(diff, 99.5))
+    h, w = diff.shape
+    big = cv2.resize(diff, (w * upsample, h * upsample), interpolation=cv2.INTER_LINEAR)
+    mask = (big > level).astype(np.uint8)
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    c = max(contours, key=cv2.contourArea).reshape(-1, 2).astype(float)
+    # resized pixel centre i ↔ original (i + 0.5) / upsample − 0.5
+    return (c + 0.5) / upsample - 0.5
