@@ -38,3 +38,18 @@ def detections_of(ships: Iterable[Ship], *, sigma_mm: float = 0.3, sigma_deg: fl
     """The pieces of ``ships`` as detections, track id ``t-<ship id>``."""
     return [detected(s.size, s.pose, track_id=f"t-{s.id}", color=s.color, sigma_mm=sigma_mm,
                      sigma_deg=sigma_deg, config=config) for s in ships]
+
+
+def stepped(pose: Pose, size: Size | str, turns_deg: Iterable[float], *,
+            config: RulesConfig = DEFAULT_CONFIG) -> Pose:
+    """Where a ship ends after steps turning by ``turns_deg`` each (rules.md §4.1: each new
+    stern on the old tip), table mm.
+
+    >>> stepped(Pose(0, 0, 0), "large", [90.0]).heading_deg
+    90.0
+    """
+    s = config.pieces.dims(Size.parse(size)).footprint_length_mm
+    for t in turns_deg:
+        x, y = pose.tip_mm(s)
+        pose = Pose(x, y, pose.heading_deg + t)
+    return pose
