@@ -1,14 +1,11 @@
 """Name a piece's colour: one of the ten Looney colours, or ``unknown``.
 
-Translucent plastic shows the table through it, so the colour is judged from what the piece
-does to the light: the ratio of the piece's pixels to the table's own colour there (its
-transmission), together with how bright and saturated it looks. Opaque black and white are
-told apart by brightness against the table.
+Judged from the median colour inside the piece's footprint against the table's own colour
+under it: hue for the coloured plastics (strongly saturated whatever the table), brightness
+for black and white, and "looks like a paler, dimmer table" for clear plastic.
 """
 
 from __future__ import annotations
-
-import math
 
 import cv2
 import numpy as np
@@ -19,28 +16,31 @@ from armada_vision.vision.segment import TableView
 COLORS = ("red", "yellow", "green", "blue", "black", "orange", "cyan", "purple", "white",
           "clear")
 
-# Hue (OpenCV degrees/2 scale, 0–180) of each chromatic colour's transmission.
-_HUES = {"red": 0.0, "orange": 14.0, "yellow": 28.0, "green": 60.0, "cyan": 90.0,
-         "blue": 115.0, "purple": 145.0}
 
 
-def _inner_mask(view: TableView, poly_mm: shapely.Polygon, shrink: float = 0.55) -> np.ndarray:
+def _inner_pixels(view: TableView, poly_mm: shapely.Polygon, shrink: float = 0.55
+                  ) -> tuple[tuple[slice, slice], np.ndarray]:
+    """The view's pixels well inside the polygon (table mm): a crop and its mask."""
     c = np.array(poly_mm.centroid.coords[0])
     pts = np.asarray(poly_mm.exterior.coords)[:-1]
-    pts = c + (pts - c) * shrink
-    mask = np.zeros(view.image_bgr.shape[:2], np.uint8)
-    cv2.fillPoly(mask, [np.round(view.grid.to_px(pts)).astype(np.int32)], 1)
-    return mask.astype(bool)
+    px = view.grid.to_px(c + (pts - c) * shrink)
+    rows, cols = view.image_bgr.shape[:2]
+    c0, r0 = np.clip(np.floor(px.min(axis=0)).astype(int), 0, (cols, rows))
+    c1, r1 = np.clip(np.ceil(px.max(axis=0)).astype(int) + 1, 0, (cols, rows))
+    mask = np.zeros((max(r1 - r0, 0), max(c1 - c0, 0)), np.uint8)
+    if mask.size:
+        cv2.fillPoly(mask, [np.round(px - (c0, r0)).astype(np.int32)], 1)
+    return (slice(r0, r1), slice(c0, c1)), mask.astype(bool)
 
 
 def piece_color_stats(view: TableView, poly_mm: shapely.Polygon, bg_lab: np.ndarray
                       ) -> tuple[np.ndarray, np.ndarray] | None:
     """Median BGR (0–255) inside the piece and the table's BGR there, or None if unseen."""
-    m = _inner_mask(view, poly_mm)
+    sl, m = _inner_pixels(view, poly_mm)
     if m.sum() < 4:
         return None
-    px = np.median(view.image_bgr[m].astype(np.float32), axis=0)
-    bg = np.median(bg_lab[m], axis=0).astype(np.float32).reshape(1, 1, 3)
+    px = np.median(view.image_bgr[sl][m].astype(np.float32), axis=0)
+    bg = np.median(bg_lab[sl][m], axis=0).astype(np.float32).reshape(1, 1, 3)
     bg_bgr = cv2.cvtColor(bg, cv2.COLOR_Lab2BGR).reshape(3) * 255.0
     return px, bg_bgr
 
@@ -54,33 +54,41 @@ def classify_color(view: TableView, poly_mm: shapely.Polygon, bg_lab: np.ndarray
     return name_color(px, bg)
 
 
+def _hsv(bgr: np.ndarray) -> tuple[float, float, float]:
+    h, sat, v = cv2.cvtColor(np.uint8([[np.clip(bgr, 0, 255)]]), cv2.COLOR_BGR2HSV)[0, 0]
+    return float(h), float(sat), float(v)
+
+
+# Hue bins (OpenCV scale 0–180) of the chromatic colours, as upper bounds in order.
+_HUE_BINS = ((5.0, "red"), (17.0, "orange"), (45.0, "yellow"), (80.0, "green"),
+             (107.0, "cyan"), (125.0, "blue"), (160.0, "purple"), (181.0, "red"))
+
+
 def name_color(piece_bgr: np.ndarray, table_bgr: np.ndarray) -> str:
     """Colour name from the piece's median BGR and the table's BGR under it (0–255).
+
+    Opaque black is dark and grey; white is a grey at least about as bright as the table;
+    clear plastic looks like a dimmer, paler table; the others by hue.
 
     >>> name_color(np.array([30., 30., 200.]), np.array([150., 170., 190.]))
     'red'
     >>> name_color(np.array([20., 20., 22.]), np.array([150., 170., 190.]))
     'black'
+    >>> name_color(np.array([120., 122., 124.]), np.array([200., 204., 206.]))
+    'clear'
     """
-    p = np.maximum(np.asarray(piece_bgr, float), 1.0)
-    t = np.maximum(np.asarray(table_bgr, float), 1.0)
-    v_p = float(p.max())
-    hsv = cv2.cvtColor(np.uint8([[np.clip(p, 0, 255)]]), cv2.COLOR_BGR2HSV)[0, 0]
-    sat_p = float(hsv[1]) / 255.0
-    if v_p < 60 and sat_p < 0.5:
+    h, s, v = _hsv(np.asarray(piece_bgr, float))
+    ht, st, vt = _hsv(np.asarray(table_bgr, float))
+    if v < 60 and s < 90:
         return "black"
-    # Transmission: how the piece filters the table's light, normalised to its brightest band.
-    tr = p / t
-    tr_n = tr / tr.max()
-    sat_t = 1.0 - float(tr_n.min())
-    bright = float(np.mean(p) / np.mean(t))
-    if sat_t < 0.18 and sat_p < 0.25:
-        return "white" if bright > 1.12 else "clear"
-    hue = cv2.cvtColor(np.uint8([[np.clip(tr_n * 255, 0, 255)]]), cv2.COLOR_BGR2HSV)[0, 0, 0]
-    best, dist = "unknown", math.inf
-    for name, h in _HUES.items():
-        dh = abs(float(hue) - h)
-        dh = min(dh, 180.0 - dh)
-        if dh < dist:
-            best, dist = name, dh
-    return best if dist < 20 else "unknown"
+    if s < 40:
+        return "white" if v >= max(0.85 * vt, 120.0) else "clear"
+    dh = min(abs(h - ht), 180.0 - abs(h - ht))
+    if st > 40 and dh < 8 and s < st + 20:
+        return "clear"
+    if s < 90:
+        return "unknown"
+    for bound, name in _HUE_BINS:
+        if h < bound:
+            return name
+    return "unknown"

@@ -129,13 +129,15 @@ def _fit_lying(fg: np.ndarray, grid: ViewGrid, pieces: PieceSet, init: Pose, len
                 best = Candidate(z, False, f, outline_mm(loc, _params(f.pose), cam_mm))
             if f.cost < 0.5 * GOOD_COST:
                 break
+        if best is not None and best.fit.cost < 0.5 * GOOD_COST:
+            break
     return best
 
 
 def _fit_upright(fg: np.ndarray, grid: ViewGrid, pieces: PieceSet, part: np.ndarray,
-                 cam_mm: np.ndarray) -> Candidate | None:
+                 part_grid: ViewGrid, cam_mm: np.ndarray) -> Candidate | None:
     ys, xs = np.nonzero(part)
-    pts = grid.to_mm(np.column_stack((xs, ys)).astype(np.float64)).astype(np.float32)
+    pts = part_grid.to_mm(np.column_stack((xs, ys)).astype(np.float64)).astype(np.float32)
     (cx, cy), (w, h), ang = cv2.minAreaRect(pts)
     # The base is the end of the region nearest the camera's foot; apex leans away from it.
     foot = np.array([cx, cy])
@@ -183,13 +185,12 @@ def _dedupe(cands: list[Candidate]) -> list[Candidate]:
 
 def detect(image_bgr: np.ndarray, layout: TableLayout, camera: CameraIntrinsics | None = None,
            *, pieces: PieceSet = NOMINAL_PIECES, calibration: TableCalibration | None = None,
-           rectifier: Rectifier | None = None, px_per_mm: float = 1.5,
-           region_mm: tuple[float, float, float, float] | None = None
+           rectifier: Rectifier | None = None, px_per_mm: float = 1.5
            ) -> Detections | VisionFailure:
     """Every pyramid lying flat in ``image_bgr`` (8-bit BGR), in table mm.
 
-    ``calibration``/``rectifier``: reuse them while the camera has not moved (tracking);
-    ``region_mm`` = (x0, y0, x1, y1): look only there (table mm). Returns
+    ``calibration``/``rectifier``: reuse them while the camera has not moved (tracking).
+    Returns
     :class:`Detections`, or a :class:`VisionFailure` when the image cannot be read or tied to
     the table.
     """
@@ -227,21 +228,22 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     max_area = 1.4 * (big.base_w_mm * big.footprint_length_mm / 2 + 2 * big.base_w_mm * 3)
     cands: list[Candidate] = []
     uprights: list[Candidate] = []
-    for region in regions:
+    for sub, region in regions:
         area = region.sum() / grid.px_per_mm**2
         if area > 12 * max_area:
             continue  # a hand or an arm: nothing in it can be judged
-        for part in _region_seeds(region, grid, max_area):
-            guess = _initial_poses(part, grid)
+        for part in _region_seeds(region, sub, max_area):
+            guess = _initial_poses(part, sub)
             if guess is None:
                 continue
             init, length, _width = guess
             lying = _fit_lying(fg, grid, pieces, init, length, cam_mm)
-            up = _fit_upright(fg, grid, pieces, part, cam_mm)
-            if up is not None and up.fit.cost < GOOD_COST and (
-                    lying is None or up.fit.cost < 0.8 * lying.fit.cost):
-                uprights.append(up)
-                continue
+            if lying is None or lying.fit.cost > GOOD_COST:
+                up = _fit_upright(fg, grid, pieces, part, sub, cam_mm)
+                if up is not None and up.fit.cost < GOOD_COST and (
+                        lying is None or up.fit.cost < 0.8 * lying.fit.cost):
+                    uprights.append(up)
+                    continue
             if lying is None or lying.fit.cost > MAX_COST or lying.fit.coverage < MIN_COVERAGE:
                 continue
             cands.append(lying)

@@ -119,16 +119,33 @@ def _points(pts: np.ndarray, a: np.ndarray, b: np.ndarray, t: np.ndarray) -> np.
     return pts[a] + (pts[b] - pts[a]) * t[:, None]
 
 
+def _bilinear(img: np.ndarray, u: np.ndarray, v: np.ndarray) -> np.ndarray:
+    """Sample a float image at sub-pixel (u, v); outside the image counts as 0."""
+    rows, cols = img.shape
+    u0 = np.floor(u).astype(np.intp)
+    v0 = np.floor(v).astype(np.intp)
+    fu, fv = u - u0, v - v0
+    inside = (u0 >= 0) & (v0 >= 0) & (u0 < cols - 1) & (v0 < rows - 1)
+    u0 = np.clip(u0, 0, cols - 2)
+    v0 = np.clip(v0, 0, rows - 2)
+    a = img[v0, u0]
+    b = img[v0, u0 + 1]
+    c = img[v0 + 1, u0]
+    d = img[v0 + 1, u0 + 1]
+    out = (a * (1 - fu) + b * fu) * (1 - fv) + (c * (1 - fu) + d * fu) * fv
+    return np.where(inside, out, 0.0)
+
+
 def _edge_offsets(fg: np.ndarray, grid: ViewGrid, p_mm: np.ndarray, n_mm: np.ndarray,
                   search_mm: float) -> tuple[np.ndarray, np.ndarray]:
     """Along each outward normal, the signed distance (mm) to the nearest inside→outside
     crossing of the foreground map's mid level, and whether one was found with contrast."""
     step = 0.25 / grid.px_per_mm
     ts = np.arange(-search_mm, search_mm + 1e-9, step)
-    q = p_mm[:, None, :] + ts[None, :, None] * n_mm[:, None, :]
-    uv = grid.to_px(q.reshape(-1, 2)).astype(np.float32)
-    prof = cv2.remap(fg, uv[:, 0].reshape(len(p_mm), -1), uv[:, 1].reshape(len(p_mm), -1),
-                     cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0.0)
+    ppm = grid.px_per_mm
+    u = (p_mm[:, 0:1] + ts[None, :] * n_mm[:, 0:1] - grid.x0_mm) * ppm
+    v = (grid.y1_mm - p_mm[:, 1:2] - ts[None, :] * n_mm[:, 1:2]) * ppm
+    prof = _bilinear(fg, u, v)
     mid = len(ts) // 2
     inner = prof[:, : mid + 1].max(axis=1)
     outer = prof[:, mid:].min(axis=1)
@@ -139,8 +156,8 @@ def _edge_offsets(fg: np.ndarray, grid: ViewGrid, p_mm: np.ndarray, n_mm: np.nda
     j = np.arange(len(ts) - 1)
     dist = np.where(cross, np.abs(j - mid + 0.5), np.inf)
     best = dist.argmin(axis=1)
-    ok &= np.isfinite(dist[np.arange(len(p_mm)), best])
     r = np.arange(len(p_mm))
+    ok &= np.isfinite(dist[r, best])
     f0, f1 = prof[r, best], prof[r, best + 1]
     frac = np.clip((f0 - level) / np.maximum(f0 - f1, 1e-6), 0.0, 1.0)
     off = ts[best] + frac * step
@@ -160,13 +177,19 @@ def fit_pose(fg: np.ndarray, grid: ViewGrid, local_3d: np.ndarray, init: Pose,
     ok = np.zeros(0, bool)
     J = np.zeros((0, 3))
     search = search_mm
+    hull_key: tuple = ()
+    a = b = np.zeros(0, int)
+    t = np.zeros(0)
     for it in range(iterations):
         pts = seen_on_table(local_3d, p, camera_mm)
         hull = cv2.convexHull(pts.astype(np.float32), clockwise=False,
                               returnPoints=False).ravel()
         if len(hull) < 3:
             break
-        a, b, t = _samples(hull, pts, step_mm)
+        key = tuple(hull)
+        if key != hull_key:
+            a, b, t = _samples(hull, pts, step_mm)
+            hull_key = key
         m0 = _points(pts, a, b, t)
         e = pts[b] - pts[a]
         e /= np.linalg.norm(e, axis=1)[:, None]

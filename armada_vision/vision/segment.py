@@ -143,30 +143,27 @@ def _noise(d: np.ndarray, ignore: np.ndarray) -> float:
 
 
 def blobs(score: np.ndarray, grid: ViewGrid, *, min_area_mm2: float = 80.0,
-          threshold: float = 2.0) -> tuple[np.ndarray, list[np.ndarray]]:
-    """Binary object mask (uint8) and one boolean mask per connected object region that does
-    not run off the view (those are the table's edge or the floor, or an arm reaching in)."""
+          threshold: float = 2.0, pad_px: int = 4
+          ) -> tuple[np.ndarray, list[tuple[ViewGrid, np.ndarray]]]:
+    """Binary object mask (uint8) and, per connected object region that does not run off the
+    view (those are the table's edge or the floor, or an arm reaching in), its bounding box as
+    a sub-grid of the view with the region's boolean mask cropped to it."""
     mask = (score > threshold).astype(np.uint8)
     r = max(round(0.7 * grid.px_per_mm), 1)
     ker = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, ker)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, ker)
-    # Fill holes: a translucent piece can look like its own bright outline.
     n, lab, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    inv = (mask == 0).astype(np.uint8)
-    nh, hl, hstats, _ = cv2.connectedComponentsWithStats(inv, connectivity=4)
     min_px = min_area_mm2 * grid.px_per_mm**2
-    for i in range(1, nh):
-        x, y, w, h, a = hstats[i]
-        touches = x == 0 or y == 0 or x + w >= mask.shape[1] or y + h >= mask.shape[0]
-        if not touches and a < 4 * min_px:
-            mask[hl == i] = 1
-    n, lab, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     rows, cols = mask.shape
     out = []
     for i in range(1, n):
         x, y, w, h, a = stats[i]
         if a < min_px or x == 0 or y == 0 or x + w >= cols or y + h >= rows:
             continue
-        out.append(lab == i)
+        c0, r0 = max(x - pad_px, 0), max(y - pad_px, 0)
+        c1, r1 = min(x + w + pad_px, cols), min(y + h + pad_px, rows)
+        sub = ViewGrid(grid.x0_mm + c0 / grid.px_per_mm, grid.y1_mm - r0 / grid.px_per_mm,
+                       grid.px_per_mm, (r1 - r0, c1 - c0))
+        out.append((sub, lab[r0:r1, c0:c1] == i))
     return mask, out
