@@ -1,0 +1,91 @@
+"""``armada-vision adjudicate`` and ``zones`` through a real subprocess (interfaces.md)."""
+
+from __future__ import annotations
+
+import copy
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.test_scene import GOOD
+
+
+def run(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "armada_vision", *args],
+                          capture_output=True, text=True, timeout=120)
+
+
+def write(tmp_path: Path, data: object, name: str = "scene.json") -> str:
+    p = tmp_path / name
+    p.write_text(json.dumps(data) if not isinstance(data, str) else data, encoding="utf-8")
+    return str(p)
+
+
+def test_good_scene_prints_one_result_per_query(tmp_path: Path) -> None:
+    out = run("adjudicate", write(tmp_path, GOOD))
+    assert out.returncode == 0, out.stderr
+    results = json.loads(out.stdout)["results"]
+    assert len(results) == len(GOOD["queries"])
+    for r in results:
+        assert {"verdict", "in_doubt", "reason", "margin_mm"} <= set(r)
+        assert r["verdict"] in ("yes", "no")
+    shot = results[0]
+    assert shot["verdict"] == "yes" and shot["side"] == "port"
+    assert len(shot["ruler"]) == 3 and shot["margin_mm"] > shot["allowance_mm"]
+    assert shot["query"] == GOOD["queries"][0]
+
+
+BAD = [
+    ("heading", lambda d: d["ships"][1].update(heading="north"), "ships[1].heading"),
+    ("missing play area", lambda d: d.pop("play_area"), "play_area"),
+    ("unknown target", lambda d: d["queries"][0]["shot"].update(target="X"),
+     "queries[0].shot.target"),
+    ("bad size", lambda d: d["ships"][0].update(size="jumbo"), "ships[0].size"),
+]
+
+
+@pytest.mark.parametrize("name,mutate,field", BAD, ids=[b[0] for b in BAD])
+def test_malformed_scene_one_line_naming_the_field(tmp_path: Path, name, mutate, field) -> None:
+    d = copy.deepcopy(GOOD)
+    mutate(d)
+    out = run("adjudicate", write(tmp_path, d))
+    assert out.returncode != 0
+    assert out.stdout == ""
+    lines = out.stderr.strip().splitlines()
+    assert len(lines) == 1 and field in lines[0]
+    assert "Traceback" not in out.stderr
+
+
+@pytest.mark.parametrize("text,needle", [("{not json", "not valid JSON"), ("[1, 2]", "scene")])
+def test_unreadable_files(tmp_path: Path, text: str, needle: str) -> None:
+    out = run("adjudicate", write(tmp_path, text))
+    assert out.returncode != 0 and needle in out.stderr and len(out.stderr.splitlines()) == 1
+    missing = run("adjudicate", str(tmp_path / "nope.json"))
+    assert missing.returncode != 0 and "no such file" in missing.stderr
+
+
+def test_overlapping_ships_give_a_state_verdict_not_a_traceback(tmp_path: Path) -> None:
+    d = copy.deepcopy(GOOD)
+    d["ships"][1]["stern"] = [305, 300]
+    out = run("adjudicate", write(tmp_path, d))
+    assert out.returncode == 0, out.stderr
+    results = json.loads(out.stdout)["results"]
+    assert results[0]["verdict"] == "no" and results[0]["decided_by"] == "state"
+    assert "overlap" in results[0]["reason"]
+
+
+def test_example_readable_and_json() -> None:
+    text = run("adjudicate", "--example")
+    assert text.returncode == 0, text.stderr
+    assert text.stdout.startswith("1. shot ") and "YES" in text.stdout
+    js = run("adjudicate", "--example", "--json")
+    assert js.returncode == 0
+    assert len(json.loads(js.stdout)["results"]) == len(text.stdout.strip().splitlines())
+
+
+def test_no_scene_and_no_example_is_an_error() -> None:
+    out = run("adjudicate")
+    assert out.returncode != 0 and "--example" in out.stderr
