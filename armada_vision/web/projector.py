@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from fastapi import APIRouter, HTTPException, Request
+from fastapi import APIRouter, Depends, HTTPException, Request
 from fastapi.responses import FileResponse, Response
 
 from armada_vision.geometry.layout import TableLayout
@@ -343,6 +343,19 @@ def _ctrl(request: Request) -> ProjectorController:
     return controller_for(request.app)
 
 
+def require_control(request: Request) -> None:
+    """Changing what the projector shows needs the referee's join token (``X-Armada-Token``)
+    when the app is the referee server; a bare app (tests, a projector-only server) is open."""
+    server = getattr(request.app.state, "armada", None)
+    expected = getattr(server, "token", None)
+    if expected is None:
+        return
+    from armada_vision.web.security import TOKEN_HEADER, token_ok
+
+    if not token_ok(request.headers.get(TOKEN_HEADER), expected):
+        raise HTTPException(403, "control needs the join token: open the URL shown at start-up")
+
+
 @router.get("/projector", include_in_schema=False)
 def projector_page() -> FileResponse:
     return FileResponse(STATIC / "projector.html", media_type="text/html")
@@ -363,7 +376,7 @@ async def frame(request: Request, since: int = 0, wait_s: float = 20.0) -> Respo
     """The newest frame JSON; waits (long poll, ≤ ``wait_s``) until it is newer than ``since``."""
     ctrl = _ctrl(request)
     hub = ctrl.hub
-    session = getattr(request.app.state, "session", None)
+    session = _session(request.app)
     deadline = time.monotonic() + max(0.0, min(wait_s, 30.0))
     key = hub.subscribe()
     try:
@@ -410,7 +423,7 @@ def get_style(request: Request) -> dict[str, Any]:
     return _ctrl(request).style.to_dict()
 
 
-@router.put("/api/projector/style")
+@router.put("/api/projector/style", dependencies=[Depends(require_control)])
 async def put_style(request: Request) -> dict[str, Any]:
     """Change colours, brightness, fill opacity, line width or hidden layers (any subset)."""
     ctrl = _ctrl(request)
@@ -426,7 +439,7 @@ def get_calibration(request: Request) -> dict[str, Any]:
     return ctrl.calibration.to_dict()
 
 
-@router.put("/api/projector/calibration")
+@router.put("/api/projector/calibration", dependencies=[Depends(require_control)])
 async def put_calibration(request: Request) -> dict[str, Any]:
     """Load a calibration file (``armada-vision projector calibrate`` writes one)."""
     try:
@@ -437,7 +450,7 @@ async def put_calibration(request: Request) -> dict[str, Any]:
     return cal.to_dict()
 
 
-@router.post("/api/projector/overlays")
+@router.post("/api/projector/overlays", dependencies=[Depends(require_control)])
 async def post_overlays(request: Request) -> dict[str, Any]:
     """Replace the overlays: ``{"overlays": [{"layer", "rings": [[[x, y], ...]], "closed"}]}``
     (table mm), or ``{"zones": ..., "verdict": ..., "last_move": ...}`` as the referee gives
@@ -451,37 +464,95 @@ async def post_overlays(request: Request) -> dict[str, Any]:
     return {"ok": True, "overlays": len(overlays)}
 
 
-@router.post("/api/projector/select")
+@router.post("/api/projector/select", dependencies=[Depends(require_control)])
 async def post_select(request: Request) -> dict[str, Any]:
-    """``{"ship": id or null, "verdict": shot verdict JSON or null}``: what the projector
-    shows from the server's session (its zones, the ruler and line of fire, the last move)."""
+    """``{"ship": id or null, "verdict": shot verdict JSON or null}`` or ``{"ship": id,
+    "shot": {"shooter": id, "target": id}}`` (the session adjudicates it): what the projector
+    shows from the server's session (the ship's zones, the ruler and line of fire, the last
+    move)."""
     body = await _json(request)
     ship = body.get("ship")
     verdict = body.get("verdict")
+    session = _session(request.app)
+    shot = body.get("shot")
+    if shot is not None:
+        if (not isinstance(shot, dict) or not isinstance(shot.get("shooter"), str)
+                or not isinstance(shot.get("target"), str)):
+            raise HTTPException(422, "shot: expected {shooter: id, target: id}")
+        if session is None:
+            raise HTTPException(409, "shot: no referee session to adjudicate it")
+        try:
+            verdict = await asyncio.to_thread(session.shot, shot["shooter"], shot["target"])
+        except (LookupError, ValueError) as e:
+            raise HTTPException(422, f"shot: {e.args[0] if e.args else e}") from None
     if ship is not None and not isinstance(ship, str):
         raise HTTPException(422, "ship: expected a ship id or null")
     if verdict is not None and not isinstance(verdict, dict):
         raise HTTPException(422, "verdict: expected a verdict object or null")
     ctrl = _ctrl(request)
     ctrl.select(ship, verdict)
-    session = getattr(request.app.state, "session", None)
     if session is not None:
         await asyncio.to_thread(ctrl.sync, session)
-    return {"ok": True, "ship": ship}
+    else:
+        ctrl.set_overlays(overlays_from_verdict(verdict) if verdict else ())
+    return {"ok": True, "ship": ship, "verdict": verdict}
 
 
-@router.post("/api/projector/calibrate")
+@router.post("/api/projector/calibrate", dependencies=[Depends(require_control)])
 async def post_calibrate(request: Request) -> dict[str, Any]:
-    """Run the calibration through the page and the server's camera (needs
-    ``app.state.projector_grab`` and ``app.state.layout``, set by the server)."""
+    """Run the calibration through the page and the server's live camera."""
     ctrl = _ctrl(request)
-    grab = getattr(request.app.state, "projector_grab", None)
-    layout = getattr(request.app.state, "layout", None)
+    grab, layout, camera = _server_parts(request.app)
     if grab is None or layout is None:
         raise HTTPException(409, "no live camera: calibrate with `armada-vision projector "
                                  "calibrate` and upload the file")
-    camera = getattr(request.app.state, "camera", None)
     return await asyncio.to_thread(run_calibration, ctrl, grab, layout, camera)
+
+
+def _session(app: Any) -> Any:
+    """The referee session of the web server (``app.state.armada.session``), if any."""
+    server = getattr(app.state, "armada", None)
+    return getattr(server, "session", None) or getattr(app.state, "session", None)
+
+
+def _server_parts(app: Any) -> tuple[Grab | None, TableLayout | None, Any]:
+    """(grab, layout, camera) from the web server: ``grab(after_t)`` waits for a camera frame
+    captured after ``after_t``. It takes the pipeline's raw frame when the pipeline offers one
+    (``latest_frame() -> (bgr, captured_at)``), else decodes the pushed JPEG and scales it back
+    to the source size (coarser: the JPEG is narrower than the camera)."""
+    server = getattr(app.state, "armada", None)
+    grab = getattr(app.state, "projector_grab", None)
+    layout = getattr(server, "layout", None) or getattr(app.state, "layout", None)
+    pipeline = getattr(server, "pipeline", None)
+    analyser = getattr(pipeline, "analyser", None)
+    camera = getattr(analyser, "camera", None) or getattr(app.state, "camera", None)
+    if grab is None and pipeline is not None:
+        grab = _pipeline_grab(server)
+    return grab, layout, camera
+
+
+def _pipeline_grab(server: Any, timeout_s: float = 3.0) -> Grab:
+    import cv2
+
+    def grab(after_t: float) -> np.ndarray | None:
+        deadline = time.monotonic() + timeout_s
+        while time.monotonic() < deadline:
+            latest = getattr(server.pipeline, "latest_frame", None)
+            if callable(latest):
+                got = latest()
+                if got is not None and got[1] > after_t:
+                    return got[0]
+            else:
+                pkt = server.hub.frame
+                if pkt is not None and pkt.captured_at > after_t:
+                    img = cv2.imdecode(np.frombuffer(pkt.jpeg, np.uint8), cv2.IMREAD_COLOR)
+                    if img is not None and (img.shape[1], img.shape[0]) != pkt.image_size:
+                        img = cv2.resize(img, pkt.image_size, interpolation=cv2.INTER_CUBIC)
+                    return img
+            time.sleep(0.03)
+        return None
+
+    return grab
 
 
 async def _json(request: Request) -> dict[str, Any]:

@@ -16,6 +16,25 @@ let local = {};            // style overrides of this screen (query params, the 
 let acked = 0;             // newest request_id acknowledged
 let pattern = { id: -1, img: null };
 
+// The join token (needed to change style or calibrate on the referee server): from ?token=
+// once, then kept like the phone page keeps it.
+const token = (() => {
+  const url = new URL(location.href);
+  const t = url.searchParams.get("token");
+  if (t) {
+    localStorage.setItem("armada-token", t);
+    url.searchParams.delete("token");
+    history.replaceState(null, "", url);
+  }
+  return localStorage.getItem("armada-token");
+})();
+
+function headers() {
+  const h = { "Content-Type": "application/json" };
+  if (token) h["X-Armada-Token"] = token;
+  return h;
+}
+
 function queryOverrides() {
   const q = new URLSearchParams(location.search);
   const o = { colors: {} };
@@ -168,8 +187,8 @@ function buildPanel() {
     draw();
   });
   document.getElementById("save").onclick = async () => {
-    const r = await fetch("/api/projector/style", { method: "PUT",
-      headers: { "Content-Type": "application/json" }, body: JSON.stringify(style()) });
+    const r = await fetch("/api/projector/style", { method: "PUT", headers: headers(),
+                                                     body: JSON.stringify(style()) });
     statusEl.textContent = r.ok ? "saved" : "not saved: " + (await r.text());
   };
   document.getElementById("calibrate").onclick = calibrate;
@@ -188,11 +207,11 @@ function fillPanel() {
 async function calibrate() {
   statusEl.textContent = "calibrating…";
   try {
-    const r = await fetch("/api/projector/calibrate", { method: "POST" });
+    const r = await fetch("/api/projector/calibrate", { method: "POST", headers: headers() });
     const j = await r.json();
     statusEl.textContent = j.ok ? `calibrated: ${j.residual_mean_mm} mm mean, `
       + `${j.residual_max_mm} mm max residual (${j.points} corners)`
-      : "calibration failed: " + (j.reason || j.detail);
+      : "calibration failed: " + (j.reason || j.error || j.detail);
   } catch (e) { statusEl.textContent = "calibration failed: " + e; }
 }
 
