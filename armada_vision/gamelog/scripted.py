@@ -53,3 +53,41 @@ def stepped(pose: Pose, size: Size | str, turns_deg: Iterable[float], *,
         x, y = pose.tip_mm(s)
         pose = Pose(x, y, pose.heading_deg + t)
     return pose
+
+
+class ScriptedTable:
+    """A table whose pieces a test moves by hand: ``view()`` is what a tracker would report.
+
+    >>> from armada_vision.rules.table import Ship
+    >>> t = ScriptedTable([Ship("M1", "B", "medium", Pose(300, 300, 180))])
+    >>> t.step("M1", [0, 0]).x_mm < 300 - 72, len(t.view())
+    (True, 1)
+    >>> t.remove("M1"); t.view()
+    []
+    """
+
+    def __init__(self, ships: Iterable[Ship], *, config: RulesConfig = DEFAULT_CONFIG,
+                 sigma_mm: float = 0.3, sigma_deg: float = 0.4) -> None:
+        self.config = config
+        self.sizes = {s.id: s.size for s in ships}
+        self.poses: dict[str, Pose | None] = {s.id: s.pose for s in ships}
+        self.extras: list[DetectedPiece] = []
+        self.sigma_mm, self.sigma_deg = sigma_mm, sigma_deg
+
+    def step(self, ship_id: str, turns_deg: Iterable[float]) -> Pose:
+        pose = self.poses[ship_id]
+        assert pose is not None, f"{ship_id} is off the table"
+        self.poses[ship_id] = stepped(pose, self.sizes[ship_id], turns_deg, config=self.config)
+        return self.poses[ship_id]
+
+    def place(self, ship_id: str, pose: Pose | None) -> None:
+        self.poses[ship_id] = pose
+
+    def remove(self, ship_id: str) -> None:
+        self.poses[ship_id] = None
+
+    def view(self) -> list[DetectedPiece]:
+        out = [detected(self.sizes[k], p, track_id=f"t-{k}", sigma_mm=self.sigma_mm,
+                        sigma_deg=self.sigma_deg, config=self.config)
+               for k, p in self.poses.items() if p is not None]
+        return out + list(self.extras)

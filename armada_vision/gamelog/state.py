@@ -246,11 +246,9 @@ def apply_event(state: LogState | None, e: Event, by_n: dict[int, Event] | None 
 
 def _undone(events: Sequence[Event]) -> frozenset[int]:
     """Numbers of events taken back by an undo, with everything they caused."""
-    undone: set[int] = set()
-    for e in events:
-        if isinstance(e, Undo):
-            undone.add(e.target)
-        elif e.cause is not None and e.cause in undone:
+    undone = {e.target for e in events if isinstance(e, Undo)}
+    for e in events:  # a cause always comes before what it causes: one pass finds them all
+        if e.cause is not None and e.cause in undone:
             undone.add(e.n)
     return frozenset(undone)
 
