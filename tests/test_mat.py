@@ -297,10 +297,15 @@ def test_builtin_layouts_match_standard_layout_and_calibration_files(name: str) 
     ("{", "not valid JSON"),
     ('{"dictionary": "DICT_4X4_50", "markers": []}', "markers: at least 4"),
     ('{"dictionary": 5}', "dictionary"),
+    ('{"dictionary": "DICT_9X9_1", "markers": MARKERS, "play_area": [[0,0],[1,0],[1,1]]}',
+     "dictionary: 'DICT_9X9_1' is not an OpenCV predefined ArUco dictionary"),
+    ('{"dictionary": "DICT_4X4_50", "markers": MARKERS, "play_area": [[0,0],[1,0],[1,1]]}',
+     r"markers\[3\].id: 50 is not in DICT_4X4_50"),
 ])
 def test_load_layout_names_the_problem(tmp_path: Path, text: str, message: str) -> None:
     p = tmp_path / "bad.json"
-    p.write_text(text)
+    markers = [{"id": i, "center": [i * 60.0, 0.0], "size": 50.0} for i in (0, 1, 2, 50)]
+    p.write_text(text.replace("MARKERS", json.dumps(markers)))
     with pytest.raises(ValueError, match=f"layout {re.escape(str(p))}: .*{message}"):
         load_layout(p)
     with pytest.raises(ValueError, match="not a built-in layout"):

@@ -46,9 +46,22 @@ def layout_from_text(text: str, source: str) -> TableLayout:
     except json.JSONDecodeError as e:
         raise ValueError(f"layout {source}: not valid JSON (line {e.lineno}: {e.msg})") from None
     try:
-        return TableLayout.from_dict(data)
+        layout = TableLayout.from_dict(data)
+        check_dictionary(layout)
     except ValueError as e:
         raise ValueError(f"layout {source}: {e}") from None
+    return layout
+
+
+def check_dictionary(layout: TableLayout) -> None:
+    """ValueError unless the dictionary is OpenCV's and holds every marker id."""
+    from armada_vision.vision.intrinsics import dictionary_size  # cv2: only when checking
+
+    n = dictionary_size(layout.dictionary)
+    for i, m in enumerate(layout.markers):
+        if m.id >= n:
+            raise ValueError(f"markers[{i}].id: {m.id} is not in {layout.dictionary} "
+                             f"(ids 0–{n - 1})")
 
 
 def load_layout(name_or_path: str | Path) -> TableLayout:

@@ -29,8 +29,8 @@ from armada_vision.vision.intrinsics import (
     DEFAULT_BOARD,
     CharucoSpec,
     aruco_dictionary,
-    dictionary_size,
 )
+from armada_vision.vision.layouts import check_dictionary
 from armada_vision.vision.pdf import PdfDocument, PdfPage
 
 PAPERS_MM = {"a4": (210.0, 297.0), "a3": (297.0, 420.0), "letter": (215.9, 279.4)}
@@ -133,14 +133,6 @@ def _page_furniture(page: PdfPage, title: str, note: str = PRINT_NOTE) -> None:
     page.text(MARGIN_MM + SCALE_BAR_MM + 6, MARGIN_MM + 1, "check: 100 mm", size_pt=7)
 
 
-def _check_layout(layout: TableLayout) -> None:
-    n = dictionary_size(layout.dictionary)
-    for i, m in enumerate(layout.markers):
-        if m.id >= n:
-            raise ValueError(f"markers[{i}].id: {m.id} is not in {layout.dictionary} "
-                             f"(ids 0–{n - 1})")
-
-
 LABEL_MM = 9.0   # two label lines under each cut-out
 
 
@@ -151,7 +143,7 @@ def marker_sheets(layout: TableLayout, paper: str = "a4") -> bytes:
     cut line, its id and the table-frame centre and rotation where it goes."""
     if paper not in PAPERS_MM:
         raise ValueError(f"paper: expected one of {', '.join(PAPERS_MM)} or tiles, got {paper!r}")
-    _check_layout(layout)
+    check_dictionary(layout)
     pw, ph = PAPERS_MM[paper]
     top = ph - MARGIN_MM - 14          # below title and note
     bottom = MARGIN_MM + 12            # above the scale bar
@@ -219,7 +211,7 @@ def tiled_mat(layout: TableLayout) -> bytes:
 
     Table frame → page: page = table − (x0, y0) + tile-area corner, so +y is up the page. Where a
     neighbour tile overlaps, a dashed line marks its edge: glue the neighbour's edge on it."""
-    _check_layout(layout)
+    check_dictionary(layout)
     tiles = tile_grid(layout)
     x_min, y_min, x_max, y_max = table_extent_mm(layout)
     ax, ay, aw, ah = TILE_AREA_MM
