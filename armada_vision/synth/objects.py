@@ -91,7 +91,7 @@ def _inner_strips(poly: np.ndarray, width_px: float) -> list[np.ndarray]:
 
 
 def piece_drawable(spec: PieceSpec, d: PieceDims, view: IdealView, light: Light,
-                   cam_center: np.ndarray, px_per_mm: float) -> Drawable:
+                   cam_center: np.ndarray, px_per_mm: float, effects: bool = True) -> Drawable:
     """A pyramid: inner walls first (seen through the open base or the plastic), then the
     outer walls, with bright edges and a bright rim round the open base."""
     v, faces, open_face = piece_vertices(spec, d)
@@ -124,7 +124,7 @@ def piece_drawable(spec: PieceSpec, d: PieceDims, view: IdealView, light: Light,
             mul = T * (1.0 - fres)
             # Light leaving the wall is bent: the table behind looks shifted.
             shift = (0.0, 0.0)
-            if not mat.opaque:
+            if effects and not mat.opaque:
                 nd = view.project(np.array([v[f[0]], v[f[0]] + n]))
                 dn = nd[1] - nd[0]
                 s = 0.9 * px_per_mm * (1.0 - facing)
@@ -132,11 +132,13 @@ def piece_drawable(spec: PieceSpec, d: PieceDims, view: IdealView, light: Light,
                 if ln > 1e-6:
                     shift = (float(-dn[0] / ln * s), float(-dn[1] / ln * s))
             front.append(Paint(poly, mul=tuple(mul), add=tuple(add), shift_px=shift))
+            if not effects:
+                continue
             edge_w = max(0.6, 0.5 * px_per_mm)
             glow = tuple(np.minimum(refl * 0.35 + 45.0, 255.0) * (0.5 if mat.opaque else 1.0))
             front += [Paint(q, mul=(1.0, 1.0, 1.0), add=glow)
                       for q in _inner_strips(poly, edge_w)]
-        else:
+        elif effects:
             # The rim of the open base: the walls' cut edges, bright where light pipes out.
             rim_w = max(0.7, WALL_MM * px_per_mm * (0.3 + 0.7 * facing))
             rim = tuple(np.minimum(refl * (0.9 if mat.opaque else 0.8) + 60.0, 255.0))

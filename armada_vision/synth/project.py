@@ -77,6 +77,13 @@ def _ideal_view(size, camera_matrix, dist_coeffs, rvec, tvec) -> IdealView:
     crit = (cv2.TERM_CRITERIA_COUNT | cv2.TERM_CRITERIA_EPS, 100, 1e-10)
     und = cv2.undistortPoints(pts, K, np.asarray(dist_coeffs, dtype=float), None, K,
                               criteria=crit).reshape(len(gy), len(gx), 2)
+    # The model must be invertible over the image (strong k1 alone folds back at the corners).
+    rays = cv2.undistortPoints(pts, K, np.asarray(dist_coeffs, dtype=float), criteria=crit)
+    back, _ = cv2.projectPoints(np.concatenate([rays, np.ones((len(rays), 1, 1))], axis=2),
+                                np.zeros(3), np.zeros(3), K, np.asarray(dist_coeffs, float))
+    if np.abs(back - pts).max() > 0.01:
+        raise ValueError("dist_coeffs: the lens model folds over inside the image; "
+                         "it cannot be inverted there")
     # Grow the ideal canvas so it holds every point the distorted image sees (capped at 2×).
     lo = np.floor(und.reshape(-1, 2).min(axis=0)) - 2
     hi = np.ceil(und.reshape(-1, 2).max(axis=0)) + 2

@@ -66,8 +66,8 @@ def random_scene(seed: int, *, image_size: tuple[int, int] = (1920, 1080),
     height = float(rng.uniform(800, 1400))
     dist = (0.0,) * 5
     if distort:
-        k1 = float(rng.uniform(-0.32, -0.08))
-        dist = (k1, float(rng.uniform(0.0, 0.12)), float(rng.uniform(-1e-3, 1e-3)),
+        k1 = float(rng.uniform(-0.28, -0.05))
+        dist = (k1, float(rng.uniform(0.03, 0.1)), float(rng.uniform(-1e-3, 1e-3)),
                 float(rng.uniform(-1e-3, 1e-3)), 0.0)
     camera = fit_camera(image_size, table, height, tilt, float(rng.uniform(-4, 4)), dist)
     n = int(rng.integers(4, 11)) if n_pieces is None else int(n_pieces)

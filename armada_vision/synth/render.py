@@ -77,7 +77,8 @@ def render(spec: SceneSpec) -> Rendered:
     # Light: a soft key light with falloff and vignetting, shadows, projector.
     illum = _illumination(view, H, table_w, table_d, light)
     drawables = _drawables(spec, view, light, cam_center, scale)
-    shade = _shadows(drawables, view, H, light, scale, (ch, cw))
+    shade = (_shadows(drawables, view, H, light, scale, (ch, cw)) if spec.effects
+             else np.ones((ch, cw, 3), np.float32))
     lit = img * (illum[..., None] * shade)
     if spec.projector is not None:
         lit += img / 255.0 * _projector_light(spec, H, (cw, ch))
@@ -247,8 +248,8 @@ def _illum_at(illum: np.ndarray, dr: Drawable) -> float:
 
 def _drawables(spec: SceneSpec, view: IdealView, light: Light, cam_center: np.ndarray,
                scale: float) -> list[Drawable]:
-    out = [piece_drawable(p, spec.piece_set.dims(p.size), view, light, cam_center, scale)
-           for p in spec.pieces]
+    out = [piece_drawable(p, spec.piece_set.dims(p.size), view, light, cam_center, scale,
+                          spec.effects) for p in spec.pieces]
     for e in spec.extras:
         if isinstance(e, Chit | Coin):
             out.append(disc_drawable(e, view, light, cam_center))

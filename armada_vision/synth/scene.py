@@ -198,6 +198,8 @@ class SceneSpec:
     piece_set: PieceSet = NOMINAL_PIECES
     table_mm: tuple[float, float] | None = None   # table extent; None: from the layout
     light_dir: tuple[float, float, float] = (-0.35, -0.45, 1.0)  # towards the light, table frame
+    # False: flat-shaded geometry only (no shadows, bright edges or refraction), for checks.
+    effects: bool = True
 
     def __post_init__(self) -> None:
         if self.surface not in SURFACES:
