@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -352,3 +353,22 @@ def test_make_mat_bad_input_one_line(tmp_path: Path, args: list[str], message: s
     lines = r.stderr.strip().splitlines()
     assert len(lines) == 1 and message in lines[0], r.stderr
     assert not out.exists()
+
+
+# --- an independent renderer, when installed (poppler-utils); not required ----------------------
+
+@pytest.mark.skipif(shutil.which("pdftoppm") is None, reason="pdftoppm (poppler-utils) absent")
+def test_poppler_renders_markers_at_true_scale(tmp_path: Path) -> None:
+    layout = standard_layout(600, 600)
+    pdf = tmp_path / "m.pdf"
+    pdf.write_bytes(mat.marker_sheets(layout, "a4"))
+    dpi = 100
+    subprocess.run(["pdftoppm", "-r", str(dpi), "-gray", "-png", str(pdf), str(tmp_path / "p")],
+                   check=True, timeout=60)
+    found: dict[int, np.ndarray] = {}
+    for png in sorted(tmp_path.glob("p-*.png")):
+        found.update(detect_markers(cv2.imread(str(png), cv2.IMREAD_GRAYSCALE), "DICT_4X4_50"))
+    assert set(found) == {m.id for m in layout.markers}
+    for c in found.values():
+        side = np.linalg.norm(np.diff(np.vstack([c, c[:1]]), axis=0), axis=1)
+        assert side == pytest.approx([50 / 25.4 * dpi] * 4, abs=1.5)
