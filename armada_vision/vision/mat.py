@@ -177,8 +177,9 @@ def marker_sheets(layout: TableLayout, paper: str = "a4") -> bytes:
         label_y = y_top - m.size_mm - 2 * q - 4
         page.text(x, label_y, f"id {m.id}: centre x {m.center_mm[0]:g}, y {m.center_mm[1]:g} mm",
                   size_pt=7, bold=True)
-        page.text(x, label_y - 3.5, f"rotation {m.rotation_deg:g}° CCW; 'near' side toward you",
-                  size_pt=6)
+        turn = m.rotation_deg % 360
+        page.text(x, label_y - 3.5, "'near' side toward you" + (
+            f", then turn {turn:g}° counter-clockwise" if turn else " (rotation 0)"), size_pt=6)
         x += cw + gap
         row_h = max(row_h, chh)
     return doc.to_bytes()
