@@ -107,10 +107,14 @@ class GameStore:
             if verify != "none":
                 self.verify_rows()
         except sqlite3.DatabaseError as e:
+            where = self._first_bad_row()
             self._db.close()
-            raise GameLogError(f"{self.path}: not a readable game log ({e})") from None
-        except GameLogError:
+            raise GameLogError(f"{self.path}: not a readable game log ({e}){where}") from None
+        except GameLogError as e:
+            where = "" if "row seq=" in str(e) else self._first_bad_row()
             self._db.close()
+            if where:
+                raise GameLogError(f"{e}{where}") from None
             raise
 
     # -- lifecycle
@@ -129,7 +133,46 @@ class GameStore:
         pragma = "integrity_check" if full else "quick_check"
         problems = [r[0] for r in self._db.execute(f"PRAGMA {pragma}(20)")]
         if problems != ["ok"]:
-            raise GameLogError(f"{self.path}: database damaged: {'; '.join(problems[:3])}")
+            text = "; ".join(" ".join(p.split()) for p in problems[:3])
+            raise GameLogError(f"{self.path}: database damaged: {text}")
+
+    def _first_bad_row(self) -> str:
+        """Best effort on a damaged file: read rows one by one (each by its key, so only its
+        own b-tree path is touched) and name the first that cannot be read."""
+        try:
+            top = self._db.execute("SELECT seq FROM sqlite_sequence WHERE name = 'events'"
+                                   ).fetchone()
+        except sqlite3.DatabaseError:
+            top = None
+        if top is None:
+            return self._truncation()
+        for seq in range(1, int(top[0]) + 1):
+            try:
+                row = self._db.execute("SELECT seq, game_id, n, kind, event, crc, created "
+                                       "FROM events WHERE seq = ?", (seq,)).fetchone()
+                if row is not None:
+                    self._decode(row)
+            except (sqlite3.DatabaseError, GameLogError):
+                return f"; row seq={seq} is the first that cannot be read"
+        return ""
+
+    def _truncation(self) -> str:
+        """Compare the file's length with the size its SQLite header records."""
+        try:
+            with open(self.path, "rb") as f:
+                head = f.read(100)
+            size = self.path.stat().st_size
+        except OSError:
+            return ""
+        if len(head) < 100 or not head.startswith(b"SQLite format 3\x00"):
+            return ""
+        page = int.from_bytes(head[16:18], "big") or 65536
+        pages = int.from_bytes(head[28:32], "big")
+        valid = head[24:28] == head[92:96]  # the recorded size is current only then
+        if valid and size < page * pages:
+            return (f"; the file is {size} bytes but its header says {page * pages}: "
+                    "it was truncated")
+        return ""
 
     def verify_rows(self) -> int:
         """Read every row back (checksum, JSON, numbering); returns the number of rows."""
