@@ -1,0 +1,451 @@
+"""One step of a ship (rules.md §4): exact legal turn intervals, why the rest is out, the zone.
+
+Coordinates are table-frame millimetres (+x right, +y away from the viewer); turns φ are degrees
+counter-clockwise relative to the old heading.
+
+A step puts the new stern on the old tip and turns by φ (§4.1). The new silhouette is then a rigid
+rotation about that pivot, so its clearance against a fixed polygon crosses the doubt allowance
+``a`` only at *critical angles*: a moving vertex at distance ``a`` from a fixed vertex (circle –
+circle) or from a fixed edge's line (circle – line), or a fixed vertex at distance ``a`` from a
+moving edge's line. Those are solved in closed form, sorted, and every sub-interval between them is
+classified by one clearance evaluation at its middle. The result is exact up to float rounding, not
+a sampling.
+
+Doubt (§7): against another ship the allowance is ``allowance_mm([σ_self, σ_other], floor)``,
+against an obstacle ``[σ_self, obstacle.sigma_mm]``, against the play-area edge ``[σ_self]``. The
+turn limit of §4.2 is an angle; it is given room to spare by the allowance between two positions
+of the same ship, ``allowance_mm([σ_self, σ_self], floor)``, turned into degrees at the piece's
+length s (the tip's swing, as §7 turns sigma_deg into mm): a small ship may turn 74° (limit
+74.85°, allowance 0.54°) but not 74.5°.
+
+>>> from armada_vision.rules.table import PlayArea, Ship, Table
+>>> from armada_vision.geometry import Pose, Size
+>>> t = Table(PlayArea.rectangle(0, 0, 600, 600), (Ship("S1", "A", Size.SMALL, Pose(300, 300, 0)),))
+>>> opt = step_options(t, "S1")
+>>> [(round(lo, 2), round(hi, 2)) for lo, hi in opt.legal_deg]
+[(-74.31, 74.31)]
+>>> adjudicate_step(t, "S1", Pose(326.385, 300, 74.0)).verdict
+'yes'
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import shapely
+
+from armada_vision.geometry.pieces import PieceDims
+from armada_vision.geometry.pose import Pose
+from armada_vision.geometry.shapes import silhouette_local
+from armada_vision.rules import angles
+from armada_vision.rules.angles import Intervals
+from armada_vision.rules.config import DEFAULT_CONFIG, RulesConfig
+from armada_vision.rules.doubt import allowance_mm
+from armada_vision.rules.table import Ship, Table
+from armada_vision.rules.verdict import Verdict
+
+PLAY_AREA = "play_area"
+TURN = "turn"
+
+
+@dataclass(frozen=True, slots=True)
+class Blocked:
+    """A turn interval (degrees, relative to the old heading) that is out, and why.
+
+    ``by``: the blocking object's id, ``play_area`` or ``turn`` (§4.2, including the doubt band
+    just inside the limit). ``clearance_mm``: the clearance at the interval's middle (negative:
+    overlap depth; None for ``turn``); ``allowance_mm``: the doubt allowance it had to beat.
+    """
+
+    lo_deg: float
+    hi_deg: float
+    by: str
+    clearance_mm: float | None
+    allowance_mm: float
+
+
+@dataclass(frozen=True, slots=True)
+class StepOptions:
+    """Every legal turn of one step of ship ``ship_id`` from ``from_pose``.
+
+    - ``stern_mm``: the new stern (the old tip), table mm.
+    - ``base_heading_deg``: the old heading.
+    - ``legal_deg``: open turn intervals, relative to the old heading, legal with room to spare.
+    - ``blocked``: the turn intervals that are out, with the object (or rule) in the way.
+    - ``allowance_mm``: the doubt allowance per object considered (``turn``: the self allowance
+      in mm; ``play_area``: against the edge).
+    - ``turn_limit_deg``: |φ| must stay below this (max turn of §4.2 less the allowance).
+    """
+
+    ship_id: str
+    from_pose: Pose
+    stern_mm: tuple[float, float]
+    base_heading_deg: float
+    legal_deg: Intervals
+    blocked: tuple[Blocked, ...]
+    allowance_mm: tuple[tuple[str, float], ...]
+    turn_limit_deg: float
+    strict_sweep: bool = False
+
+    @property
+    def stuck(self) -> bool:
+        """§4.5: no legal step at all."""
+        return not self.legal_deg
+
+    def is_legal(self, turn_deg: float) -> bool:
+        return angles.contains(self.legal_deg, turn_deg)
+
+    def pose(self, turn_deg: float) -> Pose:
+        """The placement after turning by ``turn_deg``."""
+        return Pose(self.stern_mm[0], self.stern_mm[1], self.base_heading_deg + turn_deg)
+
+    def blocked_by(self, turn_deg: float) -> Blocked | None:
+        """What rules out ``turn_deg`` (closed intervals: an end is out too)."""
+        for b in self.blocked:
+            if b.lo_deg <= turn_deg <= b.hi_deg:
+                return b
+        return None
+
+
+class StepEnv:
+    """Everything one moving ship must keep clear of, with per-object allowances, indexed.
+
+    Built once per ship and reused for every step of a move or a reachable region. The moving
+    ship itself is left out: its earlier positions are empty table (§4.3), only rule 2 applies.
+    """
+
+    __slots__ = ("R", "a_area", "a_max", "a_self", "a_self_deg", "allow", "area", "area_boundary",
+                 "area_ring", "dims", "geoms", "hulls", "ids", "local", "max_turn_deg",
+                 "rings", "ship", "tree")
+
+    def __init__(self, table: Table, ship: Ship, config: RulesConfig) -> None:
+        self.ship = ship
+        self.dims: PieceDims = ship.dims(config)
+        sigma = ship.sigma_total_mm(config)
+        floor = config.doubt_floor_mm
+        ids, geoms, allow = [], [], []
+        for o in table.ships:
+            if o.id != ship.id:
+                ids.append(o.id)
+                geoms.append(o.silhouette(config))
+                allow.append(allowance_mm([sigma, o.sigma_total_mm(config)], floor))
+        for ob in table.obstacles:
+            ids.append(ob.id)
+            geoms.append(ob.shape)
+            allow.append(allowance_mm([sigma, ob.sigma_mm], floor))
+        self.ids = tuple(ids)
+        self.geoms = np.array(geoms, dtype=object)
+        shapely.prepare(self.geoms)
+        self.allow = np.array(allow, dtype=float)
+        self.tree = shapely.STRtree(self.geoms)
+        self.rings = [np.asarray(g.exterior.coords, dtype=float) for g in geoms]
+        self.hulls = [np.asarray(g.convex_hull.exterior.coords, dtype=float)[:-1] for g in geoms]
+        self.area = table.play_area.shape
+        shapely.prepare(self.area)
+        self.area_boundary = self.area.boundary
+        self.area_ring = np.asarray(self.area.exterior.coords, dtype=float)
+        self.a_area = allowance_mm([sigma], floor)
+        self.a_self = allowance_mm([sigma, sigma], floor)
+        self.a_self_deg = math.degrees(self.a_self / self.dims.footprint_length_mm)
+        self.a_max = float(max([self.a_area, *allow]))
+        self.local = silhouette_local(self.dims)
+        self.R = float(np.max(np.hypot(self.local[:, 0], self.local[:, 1])))
+        self.max_turn_deg = self.dims.max_turn_deg
+
+    @classmethod
+    def for_ship(cls, table: Table, ship_id: str, config: RulesConfig) -> StepEnv:
+        return cls(table, ship_of(table, ship_id), config)
+
+    @property
+    def turn_limit_deg(self) -> float:
+        return self.max_turn_deg - self.a_self_deg
+
+    def near(self, pivot: tuple[float, float]) -> list[int]:
+        """Indices of objects a silhouette turning about ``pivot`` could come within reach of."""
+        pt = shapely.Point(pivot)
+        idx = self.tree.query(pt, predicate="dwithin", distance=self.R + self.a_max)
+        if len(idx) == 0:
+            return []
+        d = shapely.distance(self.geoms[idx], pt)
+        return [int(i) for i, di in zip(idx, d, strict=True) if di <= self.R + self.allow[i]]
+
+    def area_matters(self, pivot: tuple[float, float]) -> bool:
+        """Whether the play-area edge is within reach of a silhouette turning about ``pivot``."""
+        pt = shapely.Point(pivot)
+        return not (self.area.contains(pt)
+                    and self.area_boundary.distance(pt) > self.R + self.a_area)
+
+    def silhouettes(self, xs: np.ndarray, ys: np.ndarray, headings_deg: np.ndarray) -> np.ndarray:
+        """Silhouette polygons (table mm) for arrays of stern x, y and heading."""
+        return shapely.polygons(self.silhouette_coords(xs, ys, headings_deg))
+
+    def silhouette_coords(self, xs, ys, headings_deg) -> np.ndarray:
+        h = np.radians(np.asarray(headings_deg, dtype=float))
+        c, s = np.cos(h)[:, None], np.sin(h)[:, None]
+        v = self.local
+        x = np.asarray(xs, dtype=float)[:, None] + c * v[:, 0] - s * v[:, 1]
+        y = np.asarray(ys, dtype=float)[:, None] + s * v[:, 0] + c * v[:, 1]
+        return np.stack([x, y], axis=-1)
+
+    def evaluate(self, xs, ys, headings_deg) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Rule-3 check of many placements at once.
+
+        Returns per placement: ``slack`` (clearance − allowance of the tightest object, mm;
+        +inf when nothing is within reach; a yes needs slack > 0), ``which`` (object index, −1
+        for the play-area edge, −2 for nothing) and the raw ``clearance`` (mm, 0 when touching
+        or overlapping; see :meth:`signed_clearance` for depth).
+        """
+        polys = self.silhouettes(xs, ys, headings_deg)
+        n = len(polys)
+        slack = np.full(n, np.inf)
+        which = np.full(n, -2, dtype=int)
+        clear = np.full(n, np.inf)
+        if len(self.ids):
+            pi, oi = self.tree.query(polys, predicate="dwithin", distance=self.a_max)
+            if len(pi):
+                d = shapely.distance(polys[pi], self.geoms[oi])
+                sl = d - self.allow[oi]
+                order = np.argsort(-sl)  # assign ascending slack last so the minimum wins
+                pi, oi, d, sl = pi[order], oi[order], d[order], sl[order]
+                for p, o, dd, s in zip(pi, oi, d, sl, strict=True):
+                    if s < slack[p]:
+                        slack[p], which[p], clear[p] = s, o, dd
+        inside = shapely.contains(self.area, polys)
+        da = shapely.distance(polys, self.area_boundary)
+        da = np.where(inside, da, 0.0)
+        sa = da - self.a_area
+        worse = sa < slack
+        slack = np.where(worse, sa, slack)
+        which = np.where(worse, -1, which)
+        clear = np.where(worse, da, clear)
+        return slack, which, clear
+
+    def signed_clearance(self, pose: Pose, which: int) -> float:
+        """Clearance (mm) of the silhouette at ``pose`` from object ``which`` (−1: play-area edge):
+        positive gap, or minus the overlap depth (how far it would have to move out)."""
+        coords = self.silhouette_coords([pose.x_mm], [pose.y_mm], [pose.heading_deg])[0]
+        poly = shapely.Polygon(coords)
+        if which == -1:
+            if self.area.contains(poly):
+                return float(self.area_boundary.distance(poly))
+            out = shapely.distance(shapely.points(coords), self.area)
+            return -float(np.max(out))
+        d = float(shapely.distance(poly, self.geoms[which]))
+        if d > 0:
+            return d
+        return -_sat_depth(coords, self.hulls[which])
+
+    def blocker_name(self, which: int) -> str:
+        return PLAY_AREA if which == -1 else self.ids[which]
+
+    def allowance_of(self, which: int) -> float:
+        return self.a_area if which == -1 else float(self.allow[which])
+
+
+def ship_of(table: Table, ship_id: str) -> Ship:
+    try:
+        return table.ship(ship_id)
+    except KeyError:
+        raise ValueError(f"ship: no ship with id {ship_id!r} on the table") from None
+
+
+def _sat_depth(a: np.ndarray, b: np.ndarray) -> float:
+    """Penetration depth of two convex polygons (vertex arrays, table mm): the smallest push
+    along an edge normal of either that separates them (separating-axis theorem)."""
+    best = np.inf
+    for poly in (a, b):
+        e = np.roll(poly, -1, axis=0) - poly
+        n = np.column_stack([e[:, 1], -e[:, 0]])
+        ln = np.hypot(n[:, 0], n[:, 1])
+        n = n[ln > 1e-12] / ln[ln > 1e-12, None]
+        pa, pb = a @ n.T, b @ n.T
+        overlap = np.minimum(pa.max(0), pb.max(0)) - np.maximum(pa.min(0), pb.min(0))
+        best = min(best, float(overlap.min()))
+    return max(best, 0.0)
+
+
+def critical_turns_deg(local: np.ndarray, pivot: tuple[float, float], base_heading_deg: float,
+                       ring: np.ndarray, dist_mm: float) -> np.ndarray:
+    """Turns φ (degrees, relative to ``base_heading_deg``, in (−180, 180]) at which a polygon
+    ``local`` (ship frame) placed with its origin on ``pivot`` (table mm) is at distance
+    ``dist_mm`` from a vertex or an edge line of the closed ``ring`` (table mm).
+
+    >>> sq = np.array([[10., -1], [12, -1], [12, 1], [10, 1], [10, -1]])
+    >>> stick = np.array([[0., -0.1], [11, 0], [0, 0.1]])
+    >>> phis = critical_turns_deg(stick, (0.0, 0.0), 0.0, sq, 0.0)
+    >>> round(math.degrees(math.acos(10 / 11)), 2)   # the tip (r = 11) crosses the line x = 10
+    24.62
+    >>> bool(np.isclose(phis, 24.62, atol=0.01).any())
+    True
+    """
+    v = np.asarray(local, dtype=float)
+    f = np.asarray(ring, dtype=float)
+    h = math.radians(base_heading_deg)
+    a = float(dist_mm)
+    r = np.hypot(v[:, 0], v[:, 1])
+    alpha = np.arctan2(v[:, 1], v[:, 0])
+    keep = r > 1e-12
+    r, alpha = r[keep], alpha[keep]
+    dv = f[:-1] - np.asarray(pivot, dtype=float)
+    d = np.hypot(dv[:, 0], dv[:, 1])
+    delta = np.arctan2(dv[:, 1], dv[:, 0])
+    out = []
+
+    def both(center, cosval, shift):
+        ok = np.abs(cosval) <= 1.0
+        w = np.arccos(np.clip(cosval, -1.0, 1.0))
+        out.append(((center + w) - shift)[ok])
+        out.append(((center - w) - shift)[ok])
+
+    # (A) moving vertex i at distance a from fixed vertex j: law of cosines.
+    with np.errstate(divide="ignore", invalid="ignore"):
+        cos_a = (r[:, None] ** 2 + d[None, :] ** 2 - a * a) / (2.0 * r[:, None] * d[None, :])
+    both(delta[None, :], cos_a, h + alpha[:, None])
+    # (B) moving vertex on a line parallel to fixed edge j at distance a: r·cos(θ − ψ) = c ± a.
+    e = f[1:] - f[:-1]
+    le = np.hypot(e[:, 0], e[:, 1])
+    good = le > 1e-12
+    n = np.column_stack([e[good, 1], -e[good, 0]]) / le[good, None]
+    psi = np.arctan2(n[:, 1], n[:, 0])
+    c = np.sum(n * dv[good], axis=1)
+    for sgn in (1.0, -1.0):
+        both(psi[None, :], (c[None, :] + sgn * a) / r[:, None], h + alpha[:, None])
+    # (C) fixed vertex j, seen from the moving frame it turns the other way (angle δ − h − φ),
+    # at distance a from moving edge k's line: d·cos(γ − μ) = e ± a, φ = δ − h − γ.
+    ve = np.roll(v, -1, axis=0) - v
+    lv = np.hypot(ve[:, 0], ve[:, 1])
+    gv = lv > 1e-12
+    m = np.column_stack([ve[gv, 1], -ve[gv, 0]]) / lv[gv, None]
+    mu = np.arctan2(m[:, 1], m[:, 0])
+    ek = np.sum(m * v[gv], axis=1)
+    dpos = d > 1e-12
+    for sgn in (1.0, -1.0):
+        cosv = (ek[:, None] + sgn * a) / np.where(dpos, d, np.inf)[None, :]
+        ok = (np.abs(cosv) <= 1.0) & dpos[None, :]
+        w = np.arccos(np.clip(cosv, -1.0, 1.0))
+        for gamma in (mu[:, None] + w, mu[:, None] - w):
+            out.append((delta[None, :] - h - gamma)[ok])
+    phi = np.concatenate([o.ravel() for o in out]) if out else np.empty(0)
+    phi = np.degrees(np.angle(np.exp(1j * phi)))  # wrap to (−180, 180]
+    return phi
+
+
+def _classify(env: StepEnv, pivot, base, lim, cands, check) -> list[tuple[float, float, float]]:
+    """Split (−lim, lim) at the critical turns; return the blocked pieces (lo, hi, clearance)."""
+    cuts = np.unique(np.concatenate([[-lim, lim], cands[(cands > -lim) & (cands < lim)]]))
+    mids = (cuts[:-1] + cuts[1:]) / 2.0
+    polys = env.silhouettes(np.full(len(mids), pivot[0]), np.full(len(mids), pivot[1]),
+                            base + mids)
+    bad, clear = check(polys)
+    out: list[tuple[float, float, float]] = []
+    for lo, hi, b, cl in zip(cuts[:-1], cuts[1:], bad, clear, strict=True):
+        if not b:
+            continue
+        if out and out[-1][1] == lo:
+            out[-1] = (out[-1][0], hi, min(out[-1][2], cl))
+        else:
+            out.append((float(lo), float(hi), float(cl)))
+    return out
+
+
+def options_at(env: StepEnv, pose: Pose, strict_sweep: bool = False) -> StepOptions:
+    """Step options of ``env``'s ship from ``pose`` (table mm): the exact interval computation."""
+    dims = env.dims
+    pivot = pose.tip_mm(dims.footprint_length_mm)
+    base = pose.heading_deg
+    lim = env.turn_limit_deg
+    blocked: list[Blocked] = []
+    if lim > 0:
+        blocked.append(Blocked(-180.0, -lim, TURN, None, env.a_self))
+        blocked.append(Blocked(lim, 180.0, TURN, None, env.a_self))
+    else:
+        blocked.append(Blocked(-180.0, 180.0, TURN, None, env.a_self))
+    allow: list[tuple[str, float]] = [(TURN, env.a_self)]
+    legal: Intervals = ((-lim, lim),) if lim > 0 else ()
+    if legal:
+        for j in env.near(pivot):
+            g, a = env.geoms[j], float(env.allow[j])
+            allow.append((env.ids[j], a))
+            cands = critical_turns_deg(env.local, pivot, base, env.rings[j], a)
+
+            def check(polys, g=g, a=a):
+                d = shapely.distance(polys, g)
+                return d <= a, d
+
+            for lo, hi, cl in _classify(env, pivot, base, lim, cands, check):
+                blocked.append(Blocked(lo, hi, env.ids[j], cl, a))
+        if env.area_matters(pivot):
+            allow.append((PLAY_AREA, env.a_area))
+            cands = critical_turns_deg(env.local, pivot, base, env.area_ring, env.a_area)
+
+            def check_area(polys):
+                inside = shapely.contains(env.area, polys)
+                d = np.where(inside, shapely.distance(polys, env.area_boundary), 0.0)
+                return d <= env.a_area, d
+
+            for lo, hi, cl in _classify(env, pivot, base, lim, cands, check_area):
+                blocked.append(Blocked(lo, hi, PLAY_AREA, cl, env.a_area))
+        legal = angles.subtract(legal, tuple((b.lo_deg, b.hi_deg) for b in blocked))
+        if strict_sweep:
+            # The piece turns about the pivot from straight ahead to φ: every turn in between
+            # must be clear, so only the legal interval holding 0 counts (§4.4, strict option).
+            legal = angles.component_containing(legal, 0.0)
+    return StepOptions(env.ship.id, pose, (float(pivot[0]), float(pivot[1])), base, legal,
+                       tuple(sorted(blocked, key=lambda b: (b.lo_deg, b.hi_deg))),
+                       tuple(allow), lim, strict_sweep)
+
+
+def step_options(table: Table, ship_id: str, config: RulesConfig = DEFAULT_CONFIG, *,
+                 from_pose: Pose | None = None) -> StepOptions:
+    """Exact legal turn intervals of one step of ``ship_id`` (from its pose on the table, or from
+    ``from_pose``, table mm), with what blocks the rest (rules.md §4.1–4.3, §7)."""
+    env = StepEnv.for_ship(table, ship_id, config)
+    return options_at(env, from_pose or env.ship.pose, config.strict_sweep)
+
+
+def fan_polygon(pivot: tuple[float, float], base_heading_deg: float, lo_deg: float,
+                hi_deg: float, dims: PieceDims, resolution_deg: float = 1.0) -> shapely.Polygon:
+    """Union of the footprints with stern on ``pivot`` (table mm) for every turn in
+    [lo, hi] (degrees, relative to ``base_heading_deg``): the starboard side of the first
+    footprint, the tip's arc (chords at most ``resolution_deg`` apart), the port side of the
+    last. Exact but for the chords and a sliver (< 0.4 mm) near the stern corners."""
+    s, hw = dims.footprint_length_mm, dims.half_w_mm
+    a, b = base_heading_deg + lo_deg, base_heading_deg + hi_deg
+    n = max(1, math.ceil((b - a) / max(resolution_deg, 1e-3)))
+    arc = np.radians(np.linspace(a, b, n + 1))
+    px, py = pivot
+    pts = [(px, py), (px + hw * math.cos(math.radians(a - 90)),
+                      py + hw * math.sin(math.radians(a - 90)))]
+    pts += list(zip(px + s * np.cos(arc), py + s * np.sin(arc), strict=True))
+    pts.append((px + hw * math.cos(math.radians(b + 90)), py + hw * math.sin(math.radians(b + 90))))
+    return shapely.Polygon(pts)
+
+
+def zone_of(options: StepOptions, dims: PieceDims, resolution_deg: float = 1.0):
+    """Footprint union of the legal placements of ``options`` (table mm)."""
+    fans = [fan_polygon(options.stern_mm, options.base_heading_deg, lo, hi, dims, resolution_deg)
+            for lo, hi in options.legal_deg]
+    if not fans:
+        return shapely.Polygon()
+    return fans[0] if len(fans) == 1 else shapely.union_all(fans)
+
+
+def step_zone(table: Table, ship_id: str, config: RulesConfig = DEFAULT_CONFIG, *,
+              resolution_deg: float = 1.0):
+    """Union of the footprints of every legal one-step placement (table mm), for drawing; the
+    tip's arc is drawn with chords at most ``resolution_deg`` apart. Empty when stuck."""
+    env = StepEnv.for_ship(table, ship_id, config)
+    opts = options_at(env, env.ship.pose, config.strict_sweep)
+    return zone_of(opts, env.dims, resolution_deg)
+
+
+def adjudicate_step(table: Table, ship_id: str, new_pose: Pose,
+                    config: RulesConfig = DEFAULT_CONFIG, *, from_pose: Pose | None = None
+                    ) -> Verdict:
+    """Is ``new_pose`` (table mm) one legal step of ``ship_id`` from its pose (or ``from_pose``),
+    within the placement tolerance? The verdict of a one-step move (see ``move.py``)."""
+    from armada_vision.rules.move import adjudicate_steps
+
+    return adjudicate_steps(table, ship_id, new_pose, config, max_steps=1, from_pose=from_pose)
