@@ -165,6 +165,15 @@ def test_views_without_the_board_are_skipped_and_too_few_fail(
     assert isinstance(mixed, VisionFailure) and mixed.code == "image_size"
 
 
+def test_square_on_views_are_rejected_not_trusted() -> None:
+    """Board always facing the camera: focal length is unobservable, the RMS is still tiny."""
+    poses = [(0, 0, a, dx, dy, 480) for a, dx, dy in
+             ((0, 0, 0), (30, 50, 20), (60, -60, -20), (90, 20, -40), (120, -30, 40))]
+    result = calibrate_intrinsics(render_views(DEFAULT_BOARD, K_TRUE, None, poses))
+    assert isinstance(result, VisionFailure) and result.code == "calibration_failed"
+    assert "tilted" in result.reason
+
+
 def test_find_board_matches_rendered_corners(distorted_views: list[np.ndarray]) -> None:
     """Found corners agree with the renderer's projection of the board corners (< 0.5 px)."""
     view = find_board(distorted_views[0], DEFAULT_BOARD)

@@ -168,6 +168,15 @@ def calibrate_intrinsics(images: Sequence[np.ndarray], spec: CharucoSpec = DEFAU
     rms, K, dist, _rvecs, _tvecs = cv2.calibrateCamera(obj_pts, img_pts, (w, h), None, None)
     if not (math.isfinite(rms) and np.all(np.isfinite(K)) and K[0, 0] > 0 and K[1, 1] > 0):
         return VisionFailure("calibration_failed", "the solver did not converge")
+    # Views all facing the camera square-on leave the focal length free: the solver then returns
+    # a tiny RMS with an absurd K. Reject a field of view outside 10°–160°, unequal pixel scales
+    # or an optical centre off the image, and say what photos are missing.
+    fx, fy, cx, cy = K[0, 0], K[1, 1], K[0, 2], K[1, 2]
+    fov_deg = math.degrees(2 * math.atan(w / (2 * fx)))
+    if not (10 <= fov_deg <= 160 and 0.8 <= fx / fy <= 1.25 and 0 < cx < w and 0 < cy < h):
+        return VisionFailure("calibration_failed", f"implausible result (fx {fx:.0f}, fy {fy:.0f}, "
+                             f"cx {cx:.0f}, cy {cy:.0f} px): photograph the board tilted 20–40° "
+                             "in different directions")
     cam = CameraIntrinsics((int(w), int(h)), tuple(tuple(float(v) for v in row) for row in K),
                            tuple(float(v) for v in np.ravel(dist)))
     return IntrinsicsResult(cam, float(rms), tuple(used), tuple(skipped))
