@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+import math
 import subprocess
 import sys
 from pathlib import Path
@@ -89,3 +90,38 @@ def test_example_readable_and_json() -> None:
 def test_no_scene_and_no_example_is_an_error() -> None:
     out = run("adjudicate")
     assert out.returncode != 0 and "--example" in out.stderr
+
+
+def test_zones_svg_is_drawn_to_scale(tmp_path: Path) -> None:
+    """zones: the SVG parses, has a mm scale bar, and the ship's footprint measured against the
+    bar has the size of §1 (a large's stern edge is 25.4 mm)."""
+    import re
+    import xml.etree.ElementTree as ET
+
+    from armada_vision.rules.scene import load_example, scene_to_dict
+
+    scene = write(tmp_path, scene_to_dict(load_example()))
+    svg = tmp_path / "zones.svg"
+    out = run("zones", scene, "--ship", "L1", "--svg", str(svg))
+    assert out.returncode == 0, out.stderr
+    root = ET.parse(svg).getroot()
+    ns = {"s": "http://www.w3.org/2000/svg"}
+    texts = [t.text for t in root.iter("{http://www.w3.org/2000/svg}text")]
+    bar_label = next(t for t in texts if t and t.endswith(" mm") and t.split()[0].isdigit())
+    bar_mm = float(bar_label.split()[0])
+    bar = next(r for r in root.iterfind(".//s:rect", ns) if r.get("height") == "6")
+    k = float(bar.get("width")) / bar_mm
+    footprints = [p for p in root.iterfind(".//s:path", ns)
+                  if p.get("stroke") == "none" and p.get("fill-opacity") == "0.6"]
+    assert len(footprints) == 5                          # every ship of the example
+    pts = [tuple(map(float, m)) for m in re.findall(r"([\d.]+),([\d.]+)", footprints[0].get("d"))]
+    stern_edge_px = math.dist(pts[0], pts[2])
+    assert stern_edge_px / k == pytest.approx(25.4, abs=0.05)
+    assert any("firing zone, port" in (t or "") for t in texts)
+    assert any("one-step zone" in (t or "") for t in texts)
+
+
+def test_zones_bad_ship_is_one_line(tmp_path: Path) -> None:
+    out = run("zones", write(tmp_path, GOOD), "--ship", "Q7", "--svg", str(tmp_path / "z.svg"))
+    assert out.returncode != 0 and "--ship" in out.stderr and len(out.stderr.splitlines()) == 1
+    assert not (tmp_path / "z.svg").exists()
