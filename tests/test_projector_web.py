@@ -194,6 +194,33 @@ def test_selection_shows_the_ships_zones_the_ruler_and_the_last_move() -> None:
     assert {o.layer for o in ctrl.overlays} == {"last_move"}
 
 
+def test_light_is_kept_clear_of_the_ships_on_the_table() -> None:
+    """The projection must not fall on the pieces the camera measures: every drawn shape stays
+    ``clear_mm`` away from every ship's silhouette (here the selected ship's own firing zones
+    and the last move's outline touch it)."""
+    import shapely
+
+    ctrl = ProjectorController(ProjectorCalibration.from_dict(CAL))
+    table = _table()
+    session = FakeSession(table)
+    ctrl.select("M1")
+    ctrl.sync(session)
+    inv = np.linalg.inv(np.array(H_SIMPLE))
+
+    def gaps(frame):
+        for o in frame["overlays"]:
+            for ring in o["rings_px"]:
+                q = np.column_stack((np.array(ring), np.ones(len(ring)))) @ inv.T
+                line = shapely.LineString(q[:, :2] / q[:, 2:3])
+                yield min(line.distance(s.silhouette(DEFAULT_CONFIG)) for s in table.ships)
+
+    frame = ctrl.frame_json()
+    assert len(frame["overlays"]) >= 3
+    assert min(gaps(frame)) >= ctrl.style.clear_mm - 0.05
+    ctrl.set_style(ProjectorStyle(clear_mm=0.0))
+    assert min(gaps(ctrl.frame_json())) < 0.5  # unclipped, the firing zones start on the ship
+
+
 def test_select_endpoint_with_the_referee_server_needs_the_token() -> None:
     from armada_vision.web.app import create_app
 
@@ -209,7 +236,7 @@ def test_select_endpoint_with_the_referee_server_needs_the_token() -> None:
         assert r.status_code == 200, r.text
         f = c.get("/api/projector/frame").json()
         ruler = next(o for o in f["overlays"] if o["layer"] == "ruler")
-        assert ruler["rings_px"][0][2] == [20.0, 620.0]   # (5, 40) mm → (2·5+10, −2·40+700)
+        assert [20.0, 620.0] in ruler["rings_px"][0]   # (5, 40) mm → (2·5+10, −2·40+700)
         assert c.get("/projector").status_code == 200
 
 

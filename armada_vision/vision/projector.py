@@ -368,14 +368,16 @@ class Overlay:
 @dataclass(frozen=True, slots=True)
 class ProjectorStyle:
     """How overlays look: colours per layer (``#rrggbb``), overall ``brightness`` (0–1),
-    fill opacity ``fill_alpha`` (0–1; 0 draws outlines only), outline width ``line_px``, and
-    ``hidden`` layers."""
+    fill opacity ``fill_alpha`` (0–1; 0 draws outlines only), outline width ``line_px``,
+    ``hidden`` layers, and ``clear_mm``: how far the light is kept off every ship on the table
+    (so the projection does not fall on the pieces the camera measures; 0: not at all)."""
 
     colors: tuple[tuple[str, str], ...] = tuple(DEFAULT_COLORS.items())
     brightness: float = 0.8
     fill_alpha: float = 0.25
     line_px: float = 3.0
     hidden: tuple[str, ...] = ()
+    clear_mm: float = 6.0
 
     def color(self, layer: str) -> str:
         return dict(self.colors).get(layer, "#ffffff")
@@ -390,7 +392,7 @@ class ProjectorStyle:
     def to_dict(self) -> dict[str, Any]:
         return {"colors": dict(self.colors), "brightness": self.brightness,
                 "fill_alpha": self.fill_alpha, "line_px": self.line_px,
-                "hidden": list(self.hidden)}
+                "hidden": list(self.hidden), "clear_mm": self.clear_mm}
 
 
 _SHIFT = 4  # cv2 fixed-point bits: vertices to 1/16 px

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import shapely
 from fastapi import APIRouter, Depends, HTTPException, Request
 from fastapi.responses import FileResponse, Response
 
@@ -100,6 +101,36 @@ def overlays_from_move(before: Pose, steps: Iterable[Pose], dims: PieceDims) -> 
         Overlay("last_move", (path,), closed=False)]
 
 
+def cut_out(overlays: Iterable[Overlay], keep_out: shapely.Geometry) -> list[Overlay]:
+    """The overlays with ``keep_out`` (table mm) removed: polygons lose the area, lines the
+    stretches inside it. Used to keep projected light off the pieces on the table.
+
+    >>> sq = Overlay("reach", (((0, 0), (10, 0), (10, 10), (0, 10)),))
+    >>> left = cut_out([sq], shapely.box(5, 0, 20, 20))
+    >>> [round(shapely.Polygon(o.rings_mm[0]).area) for o in left]
+    [50]
+    """
+    if keep_out is None or keep_out.is_empty:
+        return list(overlays)
+    out: list[Overlay] = []
+    for ov in overlays:
+        if ov.closed:
+            geom = shapely.Polygon(ov.rings_mm[0], ov.rings_mm[1:]).buffer(0)
+        else:
+            geom = shapely.MultiLineString([r for r in ov.rings_mm if len(r) >= 2])
+        rest = geom.difference(keep_out)
+        for part in getattr(rest, "geoms", [rest]):
+            if part.is_empty:
+                continue
+            if isinstance(part, shapely.Polygon):
+                rings = (tuple(part.exterior.coords),
+                         *(tuple(r.coords) for r in part.interiors))
+                out.append(Overlay(ov.layer, rings, True))
+            elif isinstance(part, shapely.LineString):
+                out.append(Overlay(ov.layer, (tuple(part.coords),), False))
+    return out
+
+
 def _pose_json(d: Mapping[str, Any]) -> Pose:
     return Pose(float(d["stern"][0]), float(d["stern"][1]), float(d["heading"]))
 
@@ -138,6 +169,7 @@ class ProjectorController:
         self.acked_id = 0
         self.acked_at = 0.0
         self.status: dict[str, Any] = {}
+        self.keep_out: shapely.Geometry | None = None
         self.selected: str | None = None
         self.verdict: dict[str, Any] | None = None
         self._synced: tuple[Any, ...] | None = None
@@ -147,6 +179,13 @@ class ProjectorController:
     def set_overlays(self, overlays: Iterable[Overlay]) -> None:
         with self._lock:
             self.overlays = tuple(overlays)
+        self._publish()
+
+    def set_keep_out(self, shapes_mm: Iterable[shapely.Geometry]) -> None:
+        """Where the pieces are (table mm): light is kept ``style.clear_mm`` off them."""
+        shapes = [g for g in shapes_mm if g is not None and not g.is_empty]
+        with self._lock:
+            self.keep_out = shapely.union_all(shapes) if shapes else None
         self._publish()
 
     def set_style(self, style: ProjectorStyle) -> None:
@@ -190,6 +229,14 @@ class ProjectorController:
             if key == self._synced:
                 return False
             self._synced = key
+        try:
+            table = session.table()
+            cfg = session.config
+            pieces = [s.silhouette(cfg) for s in table.ships] + [o.shape for o in table.obstacles]
+        except (LookupError, AttributeError):
+            pieces = []
+        with self._lock:
+            self.keep_out = shapely.union_all(pieces) if pieces else None
         self.set_overlays(overlays_from_session(session, sel, verdict))
         return True
 
@@ -233,6 +280,7 @@ class ProjectorController:
         """Everything the page draws: mode, size, style, overlays in projector px."""
         with self._lock:
             cal, style, overlays = self.calibration, self.style, self.overlays
+            keep = self.keep_out
             out: dict[str, Any] = {
                 "version": self.hub.version + 1, "mode": self.mode,
                 "request_id": self.request_id,
@@ -244,6 +292,8 @@ class ProjectorController:
             out["calibration"] = cal.to_dict()
         drawn = []
         if cal is not None:
+            if keep is not None and style.clear_mm > 0:
+                overlays = tuple(cut_out(overlays, keep.buffer(style.clear_mm)))
             for ov in overlays:
                 if ov.layer in style.hidden:
                     continue
@@ -579,7 +629,7 @@ def style_from_json(body: Mapping[str, Any], base: ProjectorStyle | None = None
     base = base or ProjectorStyle()
     kw: dict[str, Any] = {}
     for key, lo, hi in (("brightness", 0.0, 1.0), ("fill_alpha", 0.0, 1.0),
-                        ("line_px", 0.5, 40.0)):
+                        ("line_px", 0.5, 40.0), ("clear_mm", 0.0, 50.0)):
         if key in body:
             v = body[key]
             if isinstance(v, bool) or not isinstance(v, int | float) or not lo <= v <= hi:
@@ -628,8 +678,8 @@ def overlays_from_json(body: Mapping[str, Any], dims: PieceDims | None = None) -
 
 
 __all__ = [
-    "ProjectorController", "controller_for", "overlays_from_json", "overlays_from_last_move",
-    "overlays_from_move", "overlays_from_session", "overlays_from_verdict",
-    "overlays_from_zones", "router",
-    "run_calibration", "style_from_json",
+    "ProjectorController", "controller_for", "cut_out", "overlays_from_json",
+    "overlays_from_last_move", "overlays_from_move", "overlays_from_session",
+    "overlays_from_verdict", "overlays_from_zones", "router", "run_calibration",
+    "style_from_json",
 ]
