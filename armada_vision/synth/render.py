@@ -67,7 +67,8 @@ def render(spec: SceneSpec) -> Rendered:
 
     # Table albedo: texture warped by the plane homography, markers on paper drawn exactly.
     ppm = float(np.clip(round(scale * 2) / 2, 0.5, 3.0))
-    tex = _texture(spec.surface, spec.seed, round(table_w), round(table_d), ppm)
+    tex = _texture(spec.surface, spec.seed if spec.table_seed is None else spec.table_seed,
+                   round(table_w), round(table_d), ppm)
     T_tex = np.array([[ppm, 0, -0.5], [0, -ppm, round(table_d) * ppm - 0.5], [0, 0, 1]])
     img = cv2.warpPerspective(tex, H @ np.linalg.inv(T_tex), (cw, ch), flags=cv2.INTER_LINEAR,
                               borderMode=cv2.BORDER_CONSTANT, borderValue=FLOOR)

@@ -200,6 +200,7 @@ class SceneSpec:
     light_dir: tuple[float, float, float] = (-0.35, -0.45, 1.0)  # towards the light, table frame
     # False: flat-shaded geometry only (no shadows, bright edges or refraction), for checks.
     effects: bool = True
+    table_seed: int | None = None   # seeds the table texture (None: ``seed``); frames share it
 
     def __post_init__(self) -> None:
         if self.surface not in SURFACES:
