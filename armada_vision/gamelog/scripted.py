@@ -16,10 +16,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from armada_vision.gamelog.events import Change
+from armada_vision.gamelog.recorder import Recorder
+from armada_vision.gamelog.store import GameStore
 from armada_vision.geometry.pieces import Size
 from armada_vision.geometry.pose import Pose
 from armada_vision.rules.config import DEFAULT_CONFIG, RulesConfig
 from armada_vision.rules.table import Ship
+from armada_vision.rules.verdict import Verdict
 from armada_vision.vision.types import DetectedPiece
 
 
@@ -91,3 +95,43 @@ class ScriptedTable:
                         sigma_deg=self.sigma_deg, config=self.config)
                for k, p in self.poses.items() if p is not None]
         return out + list(self.extras)
+
+
+def scripted_game(store: GameStore | None = None, game_id: str = "club-7") -> Recorder:
+    """A short game with every kind of event, recorded with the real rules on a 600 mm
+    square play area: a hit and a sinking, legal and illegal moves, a flag put right by
+    putting the piece back, a knocked piece and a stray, a correction, an undo."""
+    ships = (Ship("L1", "A", "large", Pose(100, 100, 0)),
+             Ship("L2", "A", "large", Pose(100, 400, 0)),
+             Ship("M1", "B", "medium", Pose(450, 450, 180)),
+             Ship("S1", "B", "small", Pose(110, 140, 0)))
+    table = ScriptedTable(ships)
+    rec = Recorder.start(store, game_id=game_id, players=("A", "B"), ships=ships,
+                         play_area=((0, 0), (600, 0), (600, 600), (0, 600)),
+                         table="60×60 cm table", date="2026-11-23",
+                         calibration='markers 0–7, "good" 0.21 px', pieces=table.view())
+    rec.check_setup(Verdict(True, False, "fleets are 305 mm apart", "distance",
+                            margin_mm=51.0, allowance_mm=0.5), warnings=("M1 near the edge",))
+    rec.declare_shot("L1", "S1")                            # hit, S1 sunk
+    table.remove("S1")
+    rec.observe(table.view(), frame="f10")                 # sinking
+    table.step("L1", [10.0])
+    rec.observe(table.view(), frame="f20")                 # legal move
+    rec.declare_shot("L1", "M1")                            # out of range: miss
+    rec.end_turn()
+    table.step("M1", [10.0, -20.0])
+    rec.observe(table.view(), frame="f30")                 # legal 2-step move
+    m1 = table.poses["M1"]
+    table.step("M1", [0.0])
+    rec.observe(table.view(), frame="f40")                 # moved twice: illegal, flagged
+    table.place("M1", m1)
+    rec.observe(table.view(), frame="f50")                 # put back: restored
+    table.step("L2", [0.0])
+    table.extras.append(detected("small", Pose(300, 250, 30)))
+    flag = rec.observe(table.view(), frame="f60")[-1]      # A's ship moved + a stray: flagged
+    rec.correct(flag.n, "set", changes=(Change("L2", table.poses["L2"], Pose(100, 400, 0)),),
+                note="L2 was knocked {by a sleeve}; put back")
+    rec.record_hit("L2", by="M1", note="agreed")
+    rec.undo(note="no, it missed")
+    rec.end_turn()
+    return rec
