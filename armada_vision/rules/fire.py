@@ -173,7 +173,31 @@ def broadside(ship: Ship, side: Side, config: RulesConfig = DEFAULT_CONFIG) -> B
     slide = ruler_slide_mm(d, r)
     r0 = ship.pose.to_table(ruler_local(d, r, side, 0.0))
     u = r0[2] - r0[0]
-    return Broadside(side, r0, u / np.linalg.norm(u), slide)
+    u = u / np.linalg.norm(u)
+    r0.setflags(write=False)
+    u.setflags(write=False)
+    return Broadside(side, r0, u, slide)
+
+
+# Shapes of a ship depend only on its (frozen) value and the config: cache them, since a table
+# is asked many questions between two moves.
+@lru_cache(maxsize=512)
+def _silhouette(ship: Ship, config: RulesConfig) -> shapely.Polygon:
+    return ship.silhouette(config)
+
+
+@lru_cache(maxsize=256)
+def _footprint(ship: Ship, config: RulesConfig) -> tuple[shapely.Polygon, np.ndarray]:
+    fp = ship.footprint(config)
+    pts = np.asarray(fp.exterior.coords)[:-1]
+    pts.setflags(write=False)
+    return fp, pts
+
+
+@lru_cache(maxsize=256)
+def _broadsides(ship: Ship, config: RulesConfig) -> tuple[list[Broadside], list[shapely.Polygon]]:
+    sides = [broadside(ship, side, config) for side in SIDES]
+    return sides, [bs.zone() for bs in sides]
 
 
 def firing_zones(table: Table, ship_id: str,
@@ -376,11 +400,9 @@ def adjudicate_shot(table: Table, shooter_id: str, target_id: str,
         return Verdict.no(f"{shooter.id}'s long side is shorter than the ruler's base "
                           f"({-slide:.2f} mm short): it cannot lay the ruler", decided_by="range")
 
-    tgt = target.footprint(config)
-    tgt_pts = np.asarray(tgt.exterior.coords)[:-1]
+    tgt, tgt_pts = _footprint(target, config)
     origin = np.array(shooter.pose.stern_mm)
-    sides = [broadside(shooter, side, config) for side in SIDES]
-    zones = [bs.zone() for bs in sides]
+    sides, zones = _broadsides(shooter, config)
 
     gaps = shapely.distance(tgt, np.array(zones, dtype=object))
     deepest = []
@@ -409,18 +431,29 @@ def adjudicate_shot(table: Table, shooter_id: str, target_id: str,
                               allowance_mm=a_range, doubt_reason=reason, ruler=ruler,
                               side=bs_best.side)
 
-    # Pieces that could come near any line of fire: those near either firing zone.
+    # Pieces that could come near any line of fire: those near either firing zone. A cheap
+    # stern-distance test first (a zone lies within s_shooter + s_ruler of the stern), so
+    # that far ships never have their silhouettes built.
+    reach = shooter.dims(config).footprint_length_mm + config.ruler.footprint_length_mm
     blockers: list[_Blocker] = []
     for s in table.ships:
         if s.id in (shooter.id, target.id) or s.sunk:
             continue
-        a = allowance_mm([sig_s, sig_t, s.sigma_total_mm(config)], config.doubt_floor_mm)
-        blockers.append(_Blocker(s.id, s.silhouette(config), a))
+        sig = s.sigma_total_mm(config)
+        a = allowance_mm([sig_s, sig_t, sig], config.doubt_floor_mm)
+        far = reach + s.dims(config).footprint_length_mm + a + 1.0
+        if math.hypot(s.pose.x_mm - origin[0], s.pose.y_mm - origin[1]) > far:
+            continue
+        blockers.append(_Blocker(s.id, _silhouette(s, config), a))
     for o in table.obstacles:
         a = allowance_mm([sig_s, sig_t, o.sigma_mm], config.doubt_floor_mm)
         blockers.append(_Blocker(o.id, o.shape, a))
-    near_zone = shapely.union_all(zones)
-    blockers = [b for b in blockers if shapely.dwithin(b.shape, near_zone, b.allowance_mm + 1.0)]
+    if blockers:
+        shapes = np.array([b.shape for b in blockers], dtype=object)
+        reach_mm = np.array([b.allowance_mm + 1.0 for b in blockers])
+        near = shapely.dwithin(shapes, zones[0], reach_mm) | shapely.dwithin(shapes, zones[1],
+                                                                             reach_mm)
+        blockers = [b for b, keep in zip(blockers, near, strict=True) if keep]
 
     # The deepest placement of each side that is in range; search the slide if it is blocked.
     chosen: list[_Placement] = []
