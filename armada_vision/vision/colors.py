@@ -33,21 +33,19 @@ def _inner_pixels(view: TableView, poly_mm: shapely.Polygon, shrink: float = 0.5
     return (slice(r0, r1), slice(c0, c1)), mask.astype(bool)
 
 
-def piece_color_stats(view: TableView, poly_mm: shapely.Polygon, bg_lab: np.ndarray
+def piece_color_stats(view: TableView, poly_mm: shapely.Polygon, bg_bgr: np.ndarray
                       ) -> tuple[np.ndarray, np.ndarray] | None:
     """Median BGR (0–255) inside the piece and the table's BGR there, or None if unseen."""
     sl, m = _inner_pixels(view, poly_mm)
     if m.sum() < 4:
         return None
     px = np.median(view.image_bgr[sl][m].astype(np.float32), axis=0)
-    bg = np.median(bg_lab[sl][m], axis=0).astype(np.float32).reshape(1, 1, 3)
-    bg_bgr = cv2.cvtColor(bg, cv2.COLOR_Lab2BGR).reshape(3) * 255.0
-    return px, bg_bgr
+    return px, np.median(bg_bgr[sl][m], axis=0).astype(np.float32)
 
 
-def classify_color(view: TableView, poly_mm: shapely.Polygon, bg_lab: np.ndarray) -> str:
+def classify_color(view: TableView, poly_mm: shapely.Polygon, bg_bgr: np.ndarray) -> str:
     """Colour name of the piece whose footprint (or outline) is ``poly_mm`` (table mm)."""
-    stats = piece_color_stats(view, poly_mm, bg_lab)
+    stats = piece_color_stats(view, poly_mm, bg_bgr)
     if stats is None:
         return "unknown"
     px, bg = stats

@@ -14,7 +14,7 @@ Frames: table mm (+y away from the viewer); the view's pixels are a fixed scale 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -79,13 +79,16 @@ def outline_mm(local_3d: np.ndarray, params: np.ndarray, camera_mm: np.ndarray) 
     return pts[hull]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class FitResult:
     """A fitted pose with its uncertainty and how well the outline matched.
 
     ``sigma_mm``: stern position σ (largest axis); ``sigma_deg``: heading σ; ``rms_px``: robust
     rms of the edge distances (view px); ``coverage``: share of the outline with an edge found;
-    ``cost``: mean robust cost per outline sample, misses counted fully (lower is better).
+    ``cost``: mean robust cost per outline sample, misses counted fully (lower is better),
+    samples whose outside is foreground left out. ``sample_cost`` (NaN where the outside is
+    foreground, "hidden") and ``probe_mm`` (a point just outside each sample, table mm) let a
+    caller count a hidden sample as a miss unless another accepted piece explains it.
     """
 
     pose: Pose
@@ -95,6 +98,14 @@ class FitResult:
     coverage: float
     cost: float
     n_samples: int
+    sample_cost: np.ndarray = field(default_factory=lambda: np.zeros(0), repr=False)
+    probe_mm: np.ndarray = field(default_factory=lambda: np.zeros((0, 2)), repr=False)
+
+    def cost_given(self, explained: np.ndarray) -> float:
+        """Cost when the hidden samples flagged in ``explained`` (bool per sample) are excused
+        and the other hidden ones count as misses."""
+        c = np.where(np.isnan(self.sample_cost) & ~explained, 2.0, self.sample_cost)
+        return float(np.nanmean(c)) if np.any(~np.isnan(c)) else 99.0
 
 
 def _samples(hull_vertex_idx: np.ndarray, pts_mm: np.ndarray, step_mm: float
@@ -137,9 +148,10 @@ def _bilinear(img: np.ndarray, u: np.ndarray, v: np.ndarray) -> np.ndarray:
 
 
 def _edge_offsets(fg: np.ndarray, grid: ViewGrid, p_mm: np.ndarray, n_mm: np.ndarray,
-                  search_mm: float) -> tuple[np.ndarray, np.ndarray]:
+                  search_mm: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Along each outward normal, the signed distance (mm) to the nearest inside→outside
-    crossing of the foreground map's mid level, and whether one was found with contrast."""
+    crossing of the foreground map's mid level, whether one was found with contrast, and
+    whether the outside is itself foreground (a touching neighbour hides the edge)."""
     step = 0.25 / grid.px_per_mm
     ts = np.arange(-search_mm, search_mm + 1e-9, step)
     ppm = grid.px_per_mm
@@ -161,7 +173,8 @@ def _edge_offsets(fg: np.ndarray, grid: ViewGrid, p_mm: np.ndarray, n_mm: np.nda
     f0, f1 = prof[r, best], prof[r, best + 1]
     frac = np.clip((f0 - level) / np.maximum(f0 - f1, 1e-6), 0.0, 1.0)
     off = ts[best] + frac * step
-    return off, ok
+    blocked = ~ok & (prof[:, mid:].mean(axis=1) > 0.5)
+    return off, ok, blocked
 
 
 def fit_pose(fg: np.ndarray, grid: ViewGrid, local_3d: np.ndarray, init: Pose,
@@ -175,6 +188,7 @@ def fit_pose(fg: np.ndarray, grid: ViewGrid, local_3d: np.ndarray, init: Pose,
     w = np.zeros(0)
     res = np.zeros(0)
     ok = np.zeros(0, bool)
+    blocked = np.zeros(0, bool)
     J = np.zeros((0, 3))
     search = search_mm
     hull_key: tuple = ()
@@ -195,7 +209,7 @@ def fit_pose(fg: np.ndarray, grid: ViewGrid, local_3d: np.ndarray, init: Pose,
         e /= np.linalg.norm(e, axis=1)[:, None]
         # Counter-clockwise in table mm (y up): the outside is to the right of the edge.
         n = np.column_stack((e[:, 1], -e[:, 0]))
-        off, ok = _edge_offsets(fg, grid, m0, n, search)
+        off, ok, blocked = _edge_offsets(fg, grid, m0, n, search)
         J = np.zeros((len(m0), 3))
         for k in range(3):
             dp = np.zeros(3)
@@ -216,11 +230,13 @@ def fit_pose(fg: np.ndarray, grid: ViewGrid, local_3d: np.ndarray, init: Pose,
         search = max(search * 0.6, 1.5)
         if np.abs(dp[:2]).max() < 0.005 and abs(dp[2]) < 1e-4 and it >= 2:
             break
-    return _result(p, res, ok, w, J, grid, huber_px)
+    probe = m0 + 1.5 * n if len(res) else np.zeros((0, 2))
+    return _result(p, res, ok, w, J, grid, huber_px, blocked, probe)
 
 
 def _result(p: np.ndarray, res: np.ndarray, ok: np.ndarray, w: np.ndarray, J: np.ndarray,
-            grid: ViewGrid, huber_px: float) -> FitResult:
+            grid: ViewGrid, huber_px: float, blocked: np.ndarray, probe: np.ndarray
+            ) -> FitResult:
     pose = Pose(float(p[0]), float(p[1]), math.degrees(p[2]))
     n = len(res)
     if n == 0 or ok.sum() < 6:
@@ -231,7 +247,13 @@ def _result(p: np.ndarray, res: np.ndarray, ok: np.ndarray, w: np.ndarray, J: np
     # Robust cost per sample: Huber on found edges, a full miss (2 px²) otherwise.
     hub = np.where(np.abs(r_px) <= huber_px, 0.5 * r_px**2,
                    huber_px * (np.abs(r_px) - 0.5 * huber_px))
-    cost = float(np.mean(np.where(good, np.minimum(hub, 2.0), 2.0)))
+    # Where a touching neighbour hides the edge, the sample neither helps nor counts as a miss.
+    judged = ~blocked | good
+    if judged.sum() < 6:
+        return FitResult(pose, 99.0, 99.0, rms, 0.0, 99.0, n)
+    per = np.where(good, np.minimum(hub, 2.0), 2.0)
+    per = np.where(judged, per, np.nan)
+    cost = float(np.nanmean(per))
     dof = max(good.sum() - 3, 1)
     s2 = float(np.sum(w * res**2) / dof)
     # Neighbouring samples share pixels: count ~one independent sample per pixel of outline.
@@ -243,4 +265,8 @@ def _result(p: np.ndarray, res: np.ndarray, ok: np.ndarray, w: np.ndarray, J: np
         return FitResult(pose, 99.0, 99.0, rms, float(ok.mean()), cost, n)
     sig_xy = math.sqrt(max(np.linalg.eigvalsh(cov[:2, :2]).max(), 0.0))
     sig_deg = math.degrees(math.sqrt(max(cov[2, 2], 0.0)))
-    return FitResult(pose, sig_xy, sig_deg, rms, float(good.mean()), cost, n)
+    # σ grows when much of the outline is hidden: fewer edges constrain the pose.
+    hidden = 1.0 - float(judged.mean())
+    k = 1.0 / max(1.0 - hidden, 0.3)
+    return FitResult(pose, sig_xy * k, sig_deg * k, rms, float(good[judged].mean()), cost, n,
+                     per, probe)

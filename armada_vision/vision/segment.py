@@ -3,8 +3,8 @@
 The image is warped onto the table plane (``cv2.remap`` through the calibrated camera, lens
 distortion included) at a fixed scale, so pieces have the same size everywhere. The table's
 own look (wood grain, felt, cloth, light falloff) is estimated from the view itself with a
-robust, coarse background model; a pixel's foreground score is its colour distance from that
-background in Lab, scaled by the table's local texture, with darkening discounted so that
+robust, coarse background model; a pixel's foreground score is how far its colour is from a
+scaled copy of the table's (a shadow only scales it), relative to the table's own texture, so
 shadows do not count as objects.
 
 Frames: table mm (+y away from the viewer); view px as defined by :class:`ViewGrid`.
@@ -21,8 +21,8 @@ from armada_vision.geometry.layout import TableLayout
 from armada_vision.vision.calibrate import TableCalibration
 from armada_vision.vision.fit import ViewGrid
 
-# How much a darkening counts against a brightening or a colour change (shadows darken).
-DARKEN_WEIGHT = 0.2
+# Shadows darken the table to no less than this share of its light.
+SHADOW_MIN = 0.35
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -99,18 +99,16 @@ def make_rectifier(calib: TableCalibration, layout: TableLayout, px_per_mm: floa
 
 def foreground(view: TableView, *, coarse_mm: float = 4.0) -> tuple[np.ndarray, np.ndarray]:
     """Foreground score of every view pixel (float32, ~0 table, ≥1 clearly not table) and
-    the coarse background Lab estimate (float32, view size)."""
-    img = view.image_bgr.astype(np.float32) / 255.0
-    lab = cv2.cvtColor(img, cv2.COLOR_BGR2Lab)
-    rows, cols = lab.shape[:2]
+    the coarse background (table) colour estimate, BGR float32 0–255, view size."""
+    img = view.image_bgr.astype(np.float32)
+    rows, cols = img.shape[:2]
     k = max(round(coarse_mm * view.grid.px_per_mm), 1)
-    small = cv2.resize(lab, (max(cols // k, 1), max(rows // k, 1)), interpolation=cv2.INTER_AREA)
+    small = cv2.resize(img, (max(cols // k, 1), max(rows // k, 1)), interpolation=cv2.INTER_AREA)
     ignore = cv2.resize((view.marker_mask | ~view.valid_mask).astype(np.float32),
                         (small.shape[1], small.shape[0]), interpolation=cv2.INTER_AREA) > 0.05
-    # Pass 1: median over ~40 mm ignores pieces that do not crowd the window.
-    # medianBlur wants 8 bits for a kernel this large: quantise Lab to 0.5 units, shifted.
-    q8 = np.clip((small + np.float32([0, 64, 64])) * 2.0, 0, 255).astype(np.uint8)
-    med = cv2.medianBlur(q8, 9).astype(np.float32) / 2.0 - np.float32([0, 64, 64])
+    # Pass 1: a median over ~36 mm ignores pieces that do not crowd the window; then the
+    # table is re-estimated from what looks like table only, twice.
+    med = cv2.medianBlur(np.clip(small, 0, 255).astype(np.uint8), 9).astype(np.float32)
     bg = med
     for _ in range(2):
         d = _distance(small, bg)
@@ -120,19 +118,23 @@ def foreground(view: TableView, *, coarse_mm: float = 4.0) -> tuple[np.ndarray, 
         num = cv2.GaussianBlur(small * keep[..., None], (0, 0), 3.0)
         den = cv2.GaussianBlur(keep, (0, 0), 3.0)[..., None]
         bg = np.where(den > 0.02, num / np.maximum(den, 1e-6), med)
-    d_small = _distance(small, bg)
-    noise = _noise(d_small, ignore)
+    noise = _noise(_distance(small, bg), ignore)
     bg_full = cv2.resize(bg, (cols, rows), interpolation=cv2.INTER_LINEAR)
-    d = _distance(lab, bg_full)
-    score = d / (3.0 * noise)
+    score = _distance(img, bg_full) / (3.0 * noise)
     score[view.marker_mask | ~view.valid_mask] = 0.0
     return score.astype(np.float32), bg_full
 
 
-def _distance(lab: np.ndarray, bg: np.ndarray) -> np.ndarray:
-    dl = lab[..., 0] - bg[..., 0]
-    dl = np.where(dl < 0, dl * DARKEN_WEIGHT, dl)
-    return np.sqrt(dl * dl + (lab[..., 1] - bg[..., 1]) ** 2 + (lab[..., 2] - bg[..., 2]) ** 2)
+def _distance(img: np.ndarray, bg: np.ndarray) -> np.ndarray:
+    """How unlike the table a pixel is, in % of the table's brightness. A shadow only scales
+    the table's colour down, so the colour change beyond a common scale counts fully, a
+    brightening counts, and a darkening only beyond what a shadow does (to ×0.35) counts."""
+    bb = np.sum(bg * bg, axis=-1) + 1.0
+    k = np.sum(img * bg, axis=-1) / bb
+    resid = img - k[..., None] * bg
+    chroma = np.sqrt(np.sum(resid * resid, axis=-1) / bb) * 100.0
+    light = np.where(k > 1.0, (k - 1.0) * 100.0, np.maximum(SHADOW_MIN - k, 0.0) * 150.0)
+    return np.sqrt(chroma * chroma + light * light)
 
 
 def _noise(d: np.ndarray, ignore: np.ndarray) -> float:
