@@ -6,7 +6,6 @@ far to near; casters are (N, 3) table-mm point sets whose shadows fall on the ta
 
 from __future__ import annotations
 
-import itertools
 import math
 from dataclasses import dataclass
 
@@ -117,10 +116,10 @@ def piece_drawable(spec: PieceSpec, d: PieceDims, view: IdealView, light: Light,
             diff = max(0.0, float(n @ light.to_light))
             half = light.to_light + to_cam
             half /= np.linalg.norm(half)
-            spec_ = 235.0 * max(0.0, float(n @ half)) ** 60
-            fres = 0.04 + 0.5 * (1.0 - facing) ** 5
+            spec_ = 110.0 * max(0.0, float(n @ half)) ** 24
+            fres = 0.04 + 0.4 * (1.0 - facing) ** 5
             k_r = 1.0 if mat.opaque else 0.32
-            add = refl * k_r * (light.ambient + light.key * diff) + (spec_ + 120.0 * fres)
+            add = refl * k_r * (light.ambient + light.key * diff) + (spec_ + 90.0 * fres)
             mul = T * (1.0 - fres)
             # Light leaving the wall is bent: the table behind looks shifted.
             shift = (0.0, 0.0)
@@ -135,7 +134,7 @@ def piece_drawable(spec: PieceSpec, d: PieceDims, view: IdealView, light: Light,
             if not effects:
                 continue
             edge_w = max(0.6, 0.5 * px_per_mm)
-            glow = tuple(np.minimum(refl * 0.35 + 45.0, 255.0) * (0.5 if mat.opaque else 1.0))
+            glow = tuple(np.minimum(refl * 0.28 + 28.0, 255.0) * (0.5 if mat.opaque else 1.0))
             front += [Paint(q, mul=(1.0, 1.0, 1.0), add=glow)
                       for q in _inner_strips(poly, edge_w)]
         elif effects:
@@ -217,8 +216,17 @@ def die_drawable(die: Die, view: IdealView, light: Light, cam_center: np.ndarray
     return Drawable(depth, paints, [v])
 
 
+def _capsule(a: np.ndarray, b: np.ndarray, r: float, za: float, zb: float,
+             n: int = 12) -> np.ndarray:
+    """3-D points whose hull (seen from above) is a capsule from a to b (table mm)."""
+    t = np.linspace(0, 2 * np.pi, n, endpoint=False)
+    ring = np.column_stack([np.cos(t), np.sin(t)]) * r
+    return np.vstack([np.column_stack([ring + a, np.full(n, za)]),
+                      np.column_stack([ring + b, np.full(n, zb)])])
+
+
 def hand_parts(hand: Hand) -> list[np.ndarray]:
-    """Convex 3-D parts (table mm) of an arm and hand: forearm segments, palm, fingers."""
+    """Convex 3-D parts (table mm) of an arm and hand: forearm, palm, four fingers, thumb."""
     p0 = np.array(hand.to_mm, float)
     p1 = np.array(hand.from_mm, float)
     u = p1 - p0
@@ -226,33 +234,25 @@ def hand_parts(hand: Hand) -> list[np.ndarray]:
     u = u / ln if ln > 1e-6 else np.array([0.0, -1.0])
     n = np.array([-u[1], u[0]])
     z0 = hand.height_mm
-    parts = []
-    # Forearm: rising towards where it enters, widening a little.
-    steps = np.linspace(45.0, max(ln, 60.0) + 200.0, 6)
-    for a, b in itertools.pairwise(steps):
-        wa, wb = 34.0 + 0.04 * a, 34.0 + 0.04 * b
-        za, zb = z0 + 0.25 * a, z0 + 0.25 * b
-        ca, cb = p0 + u * a, p0 + u * b
-        parts.append(np.array([[*(ca + n * wa), za], [*(cb + n * wb), zb],
-                               [*(cb - n * wb), zb], [*(ca - n * wa), za]]))
-    # Palm: an ellipse around p0.
+    # Forearm: from the wrist, rising towards where it enters and widening a little.
+    far = max(ln, 60.0) + 200.0
+    wrist, elbow = p0 + u * 40.0, p0 + u * far
+    forearm = np.array([[*(wrist + n * 30.0), z0 + 5], [*(elbow + n * 44.0), z0 + 0.25 * far],
+                        [*(elbow - n * 44.0), z0 + 0.25 * far], [*(wrist - n * 30.0), z0 + 5]])
+    parts = [np.vstack([forearm, _capsule(wrist, wrist, 30.0, z0 + 5, z0 + 5)])]
+    # Palm: a rounded oblong around p0.
     t = np.linspace(0, 2 * np.pi, 28, endpoint=False)
-    palm = p0 + np.outer(np.cos(t) * 52.0, u) + np.outer(np.sin(t) * 44.0, n)
+    palm = p0 + np.outer(np.cos(t) * 50.0, u) + np.outer(np.sin(t) * 42.0, n)
     parts.append(np.column_stack([palm, np.full(len(t), z0)]))
-    # Fingers: four slightly spread capsules pointing away from the arm, and a thumb.
-    for k, off in enumerate((-27.0, -9.0, 9.0, 27.0)):
-        ang = math.radians((k - 1.5) * 6.0)
+    # Fingers: slightly spread capsules pointing away from the arm, then the thumb.
+    for k, (off, length) in enumerate(((-27.0, 55.0), (-9.0, 68.0), (9.0, 72.0),
+                                       (27.0, 62.0))):
+        ang = math.radians((k - 1.5) * 5.0)
         dirv = -u * math.cos(ang) + n * math.sin(ang)
-        side = np.array([-dirv[1], dirv[0]])
-        base = p0 - u * 38.0 + n * off
-        tip = base + dirv * (62.0 + (8.0 if k in (1, 2) else 0.0))
-        w = 8.0
-        parts.append(np.array([[*(base + side * w), z0], [*(tip + side * w), z0 - 8.0],
-                               [*(tip - side * w), z0 - 8.0], [*(base - side * w), z0]]))
-    tb = p0 + n * 40.0
-    tt = tb - u * 35.0 + n * 30.0
-    parts.append(np.array([[*(tb - u * 10), z0], [*(tt - u * 8), z0 - 5], [*(tt + u * 8), z0 - 5],
-                           [*(tb + u * 10), z0]]))
+        base = p0 - u * 36.0 + n * off
+        parts.append(_capsule(base, base + dirv * length, 8.0, z0, z0 - 10.0))
+    tb = p0 + n * 36.0 + u * 5.0
+    parts.append(_capsule(tb, tb - u * 30.0 + n * 32.0, 10.0, z0, z0 - 6.0))
     return parts
 
 
@@ -262,7 +262,11 @@ def hand_drawable(hand: Hand, view: IdealView, light: Light,
     skin = np.asarray(SKIN)
     paints = []
     for i, part in enumerate(parts):
-        shade = 0.85 + 0.1 * math.sin(i * 1.7)
-        paints.append(Paint(_hull_px(view.project(part)),
-                            add=tuple(np.minimum(skin * shade, 255))))
+        hull = _hull_px(view.project(part))
+        shade = (0.82, 0.95, 0.9, 0.93, 0.95, 0.92, 0.88)[min(i, 6)]
+        if i >= 2:   # fingers: a darker rim where they meet their neighbours
+            paints.append(Paint(hull, add=tuple(skin * 0.62)))
+            c = hull.mean(axis=0)
+            hull = c + (hull - c) * 0.9
+        paints.append(Paint(hull, add=tuple(np.minimum(skin * shade, 255))))
     return Drawable(0.0, paints, parts, on_top=True)

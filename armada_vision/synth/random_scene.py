@@ -57,19 +57,22 @@ def random_scene(seed: int, *, image_size: tuple[int, int] = (1920, 1080),
                  surface: str | None = None, table: tuple[float, float] = (600, 600),
                  upright: int = 0, outside: int = 0, colors: tuple[str, ...] | None = None,
                  piece_set: PieceSet = NOMINAL_PIECES, noise_sigma: float = 2.0,
-                 jpeg_quality: int | None = None) -> SceneSpec:
+                 jpeg_quality: int | None = None, yaw_deg: float | None = None,
+                 height_mm: float | None = None, hand: bool | None = None) -> SceneSpec:
     """A random table scene (see module doc). ``outside``: how many pieces to put partly outside
-    the play area (still on the table, off the markers); ``upright``: pieces standing up."""
+    the play area (still on the table, off the markers); ``upright``: pieces standing up;
+    ``hand``: a hand reaching in (None: at random when ``extras``)."""
     rng = np.random.default_rng([seed, 1])
     layout = standard_layout(*table)
     tilt = float(rng.uniform(0, 35)) if tilt_deg is None else float(tilt_deg)
-    height = float(rng.uniform(800, 1400))
+    height = float(rng.uniform(800, 1400)) if height_mm is None else float(height_mm)
     dist = (0.0,) * 5
     if distort:
         k1 = float(rng.uniform(-0.28, -0.05))
         dist = (k1, float(rng.uniform(0.03, 0.1)), float(rng.uniform(-1e-3, 1e-3)),
                 float(rng.uniform(-1e-3, 1e-3)), 0.0)
-    camera = fit_camera(image_size, table, height, tilt, float(rng.uniform(-4, 4)), dist)
+    yaw = float(rng.uniform(-4, 4)) if yaw_deg is None else float(yaw_deg)
+    camera = fit_camera(image_size, table, height, tilt, yaw, dist)
     n = int(rng.integers(4, 11)) if n_pieces is None else int(n_pieces)
     palette = colors or COLORS
     blockers = [_marker_zone(layout)]
@@ -78,8 +81,8 @@ def random_scene(seed: int, *, image_size: tuple[int, int] = (1920, 1080),
     table_poly = shapely.box(0, 0, *table).buffer(-8.0)
     for i in range(n):
         size = Size(rng.choice([z.value for z in Size]))
-        color = palette[i % len(palette)] if colors is None and i < len(palette) and \
-            rng.random() < 0.5 else str(rng.choice(palette))
+        # Given colours are used in turn (so a scene can show each once); otherwise at random.
+        color = colors[i % len(colors)] if colors else str(rng.choice(palette))
         d = piece_set.dims(size)
         want_out = i < outside
         want_touch = touching and placed and i % 2 == 1
@@ -129,7 +132,9 @@ def random_scene(seed: int, *, image_size: tuple[int, int] = (1920, 1080),
                 break
     extra_list: tuple = ()
     if extras:
-        extra_list = _random_extras(rng, placed, piece_set, table, area)
+        extra_list = _random_extras(rng, placed, piece_set, table, area, hand)
+    elif hand:
+        extra_list = _random_extras(rng, placed, piece_set, table, area, True, n_things=0)
     return SceneSpec(layout=layout, camera=camera, pieces=tuple(placed),
                      surface=surface or str(rng.choice(SURFACES)), extras=extra_list,
                      noise_sigma=noise_sigma, jpeg_quality=jpeg_quality, seed=seed,
@@ -180,7 +185,8 @@ def _touching_pose(other: PieceSpec, ps: PieceSet, d, rng: np.random.Generator,
 
 
 def _random_extras(rng: np.random.Generator, placed: list[PieceSpec], ps: PieceSet,
-                   table: tuple[float, float], area: shapely.Polygon) -> tuple:
+                   table: tuple[float, float], area: shapely.Polygon, hand: bool | None,
+                   n_things: int | None = None) -> tuple:
     taken = [_poly_of(p, ps).buffer(3.0) for p in placed]
     out = []
     minx, miny, maxx, maxy = area.bounds
@@ -189,7 +195,7 @@ def _random_extras(rng: np.random.Generator, placed: list[PieceSpec], ps: PieceS
               lambda c: Coin(c, float(rng.uniform(9.5, 13.0))),
               lambda c: Die(c, 16.0, float(rng.uniform(0, 90)), int(rng.integers(1, 7)),
                             str(rng.choice(["white", "red", "black"])))]
-    for k in range(int(rng.integers(2, 5))):
+    for k in range(int(rng.integers(2, 5)) if n_things is None else n_things):
         make = makers[k % len(makers)]
         for _ in range(100):
             c = (float(rng.uniform(minx, maxx)), float(rng.uniform(miny, maxy)))
@@ -198,7 +204,7 @@ def _random_extras(rng: np.random.Generator, placed: list[PieceSpec], ps: PieceS
                 out.append(make(c))
                 taken.append(disc)
                 break
-    if rng.random() < 0.6:
+    if rng.random() < 0.6 if hand is None else hand:
         x = float(rng.uniform(0.3, 0.7) * table[0])
         out.append(Hand((x + float(rng.uniform(-80, 80)), -250.0),
                         (x, float(rng.uniform(0.25, 0.55) * table[1])),

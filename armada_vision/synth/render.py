@@ -161,7 +161,9 @@ def truth(spec: SceneSpec) -> dict[str, Any]:
         "upright": upright,
         "extras": extras,
         "markers": markers,
-        "projector": spec.projector is not None,
+        "projector": None if spec.projector is None else {
+            **spec.projector.intrinsics.to_dict(), "rvec": list(spec.projector.rvec),
+            "tvec": list(spec.projector.tvec), "gain": spec.projector.gain},
     }
 
 
