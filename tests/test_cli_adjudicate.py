@@ -11,7 +11,20 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_scene import GOOD
+# The scene of tests/test_scene.py (copied: test modules are not importable from each other
+# under every pytest import mode).
+GOOD = {
+    "play_area": [[0, 0], [600, 0], [600, 600], [0, 600]],
+    "ships": [
+        {"id": "L1", "player": "A", "size": "large", "stern": [300, 300], "heading": 0,
+         "damage": 0, "sigma_mm": 0.1, "sigma_deg": 0.2},
+        {"id": "S1", "player": "B", "size": "small", "stern": [310, 340], "heading": 0},
+    ],
+    "objects": [{"id": "rock", "polygon": [[100, 100], [120, 100], [110, 120]]}],
+    "queries": [{"shot": {"from": "L1", "target": "S1"}},
+                {"move": {"ship": "S1", "to": {"stern": [336.385, 340], "heading": 0}}},
+                {"setup": {}}],
+}
 
 
 def run(*args: str) -> subprocess.CompletedProcess:
