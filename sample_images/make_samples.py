@@ -21,7 +21,7 @@ from armada_vision.geometry.pose import Pose
 from armada_vision.synth import COLORS, CameraSpec, PieceSpec, ProjectorSpec, SceneSpec, render
 from armada_vision.synth.io import write_scene
 from armada_vision.synth.random_scene import random_scene
-from armada_vision.synth.sequence import build_sequence, write_sequence
+from armada_vision.synth.sequence import DEMO, build_sequence, write_sequence
 
 HERE = Path(__file__).resolve().parent
 HD, FHD, UHD = (1280, 720), (1920, 1080), (3840, 2160)
@@ -153,15 +153,15 @@ STILLS: dict[str, tuple[str, str, bool, Callable[[], SceneSpec]]] = {
 }
 
 SEQUENCES = {
-    "demo": ("demo: red vs blue, every move legal; `armada-vision serve` plays it", 1,
-             dict(foul=False, max_frames=120, surface="wood")),
+    "demo": ("demo: red vs blue, every move legal; `armada-vision serve` plays it", DEMO["seed"],
+             {k: v for k, v in DEMO.items() if k not in ("seed", "name")}),
     "skirmish": ("one deliberately illegal step (§4.2 turn of 84°), flagged in events.json", 2,
                  dict(foul=True, max_frames=70, surface="felt")),
 }
 
 
 def make_still(name: str) -> None:
-    what, tests, cam_file, build = STILLS[name]
+    _what, _tests, cam_file, build = STILLS[name]
     r = render(build())
     write_scene(r, HERE / "stills", name, camera_file=cam_file)
 

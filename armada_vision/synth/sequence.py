@@ -395,6 +395,14 @@ def events_json(seq: Sequence) -> dict[str, Any]:
             "frames": [frame_truth(seq, i) for i in range(len(seq.frames))]}
 
 
+DEMO = {"seed": 1, "name": "demo", "foul": False, "max_frames": 120, "surface": "wood"}
+
+
+def write_demo(out_dir: str | Path) -> dict[str, Path]:
+    """Render the demo game (the one in sample_images/sequences/demo) into ``out_dir``."""
+    return write_sequence(build_sequence(**DEMO), out_dir, jpeg_quality=80, noise_sigma=1.2)
+
+
 def render_sequence(seed: int, *, image_size: tuple[int, int] = (1280, 720),
                     surface: str | None = None, max_frames: int | None = None,
                     name: str = "demo", foul: bool = False) -> Sequence:
