@@ -67,8 +67,10 @@ def test_any_move_round_trips_exactly(before, after, margin, yes, reason, steps,
     assert event_from_json(json.loads(json.dumps(e.to_json()))) == e
 
 
-@settings(max_examples=40, deadline=None)
-@given(note=texts, target=st.integers(1, 10**6))
+@settings(max_examples=80, deadline=None)
+@given(note=texts | st.sampled_from(['a "b" c', "x=y z", "[1, 2", "{}", " lead", "12", "null",
+                                     "tab\there", "line\u2028sep", "é è"]),
+       target=st.integers(1, 10**6))
 def test_free_text_never_breaks_the_one_line_form(note: str, target: int) -> None:
     e = Correction(game_id="g", n=target + 1, target=target, resolution="accept", note=note)
     line = str(e)
@@ -151,7 +153,7 @@ def test_notation_header_and_lines() -> None:
     head, body = text.split("\n\n")
     assert '[Game "club-7"]' in head and '[Players "A B"]' in head
     assert '[Fleet "A: L1 L2"]' in head and '[Fleet "B: M1 S1"]' in head
-    assert '[Table "60×60 cm table"]' in head and "[Setup \"ok: fleets" in head
+    assert '[Table "60×60 cm table"]' in head and "[Setup \"error: enemies L1 and S1" in head
     lines = body.splitlines()
     assert lines[0].startswith("1. A: L1 x S1 port hit depth 5.1mm; S1 sunk; L1 move 1 step "
                                "(+10°) legal margin")

@@ -17,7 +17,7 @@ Each event has a JSON form (``to_json`` / ``event_from_json``) and a one-line te
 True
 >>> c = Correction(game_id="g1", n=9, target=8, resolution="accept", note="we agree")
 >>> str(c)
-'correction game_id=g1 n=9 target=8 resolution=accept note="we\\\\u0020agree"'
+'correction game_id=g1 n=9 target=8 resolution=accept note="we agree"'
 >>> parse_event(str(c)) == c
 True
 """
@@ -337,31 +337,53 @@ def event_from_json(d: object) -> Event:
 
 
 def _token(v: Any) -> str:
-    """A value as one space-free token: a bare word when that cannot be misread, else compact
-    ASCII JSON with spaces escaped (they only occur inside JSON strings)."""
-    if isinstance(v, str) and v and v.isascii() and v.isprintable() and not any(
-            c in v for c in ' "='):
+    """A value as one token: a bare word when that cannot be misread, else compact ASCII JSON
+    (whose strings may hold spaces: the parser reads a JSON value whole)."""
+    if isinstance(v, str) and v and v.isascii() and v.isprintable() and v[0] not in '"[{' \
+            and not any(c in v for c in ' "='):
         try:
             json.loads(v)
         except ValueError:
             return v
-    return json.dumps(v, separators=(",", ":"), ensure_ascii=True).replace(" ", "\\u0020")
+    return json.dumps(v, separators=(",", ":"), ensure_ascii=True)
+
+
+_DECODER = json.JSONDecoder()
 
 
 def parse_event(line: str) -> Event:
     """An event from its one-line text form (``str(event)``); ValueError names the bad part."""
-    words = line.split()
+    words = line.split(None, 1)
     if not words:
         raise ValueError("event: empty line")
-    d: dict[str, Any] = {"kind": words[0]}
-    for w in words[1:]:
-        key, sep, value = w.partition("=")
-        if not sep or not key:
-            raise ValueError(f"{words[0]}: expected key=value, got {w!r}")
+    kind, rest = words[0], (words[1] if len(words) > 1 else "")
+    d: dict[str, Any] = {"kind": kind}
+    i, end = 0, len(rest)
+    while True:
+        while i < end and rest[i].isspace():
+            i += 1
+        if i >= end:
+            return event_from_json(d)
+        eq = rest.find("=", i)
+        key = rest[i:eq] if eq > i else ""
+        if not key or any(c.isspace() for c in key):
+            raise ValueError(f"{kind}: expected key=value at {rest[i:i + 20]!r}")
         if key in d:
-            raise ValueError(f"{words[0]}.{key}: given twice")
-        try:
-            d[key] = json.loads(value)
-        except ValueError:
-            d[key] = value
-    return event_from_json(d)
+            raise ValueError(f"{kind}.{key}: given twice")
+        i = eq + 1
+        if i < end and rest[i] in '"[{':
+            try:
+                d[key], i = _DECODER.raw_decode(rest, i)
+            except ValueError:
+                raise ValueError(f"{kind}.{key}: not a valid JSON value") from None
+            if i < end and not rest[i].isspace():
+                raise ValueError(f"{kind}.{key}: expected a space after the value")
+        else:
+            j = i
+            while j < end and not rest[j].isspace():
+                j += 1
+            word, i = rest[i:j], j
+            try:
+                d[key] = json.loads(word)
+            except ValueError:
+                d[key] = word

@@ -23,10 +23,12 @@ class Judge(Protocol):
     def shot(self, table: Table, shooter_id: str, target_id: str,
              config: RulesConfig) -> Verdict: ...
 
+    def setup(self, table: Table, config: RulesConfig) -> tuple[Verdict, tuple[str, ...]]: ...
+
 
 class RulesJudge:
-    """The project's rules core: ``rules.move.adjudicate_move`` and
-    ``rules.fire.adjudicate_shot``, imported when first used."""
+    """The project's rules core: ``rules.move.adjudicate_move``,
+    ``rules.fire.adjudicate_shot`` and ``rules.setup.check_setup``, imported when first used."""
 
     def move(self, table: Table, ship_id: str, after: Pose, config: RulesConfig) -> Verdict:
         try:
@@ -44,6 +46,17 @@ class RulesJudge:
             return Verdict.no("shots cannot be judged: the firing rules are not installed",
                               decided_by="unavailable")
         return adjudicate_shot(table, shooter_id, target_id, config)
+
+
+    def setup(self, table: Table, config: RulesConfig) -> tuple[Verdict, tuple[str, ...]]:
+        """The setup verdict and the warnings' messages."""
+        try:
+            from armada_vision.rules.setup import check_setup
+        except ImportError:
+            return (Verdict.no("setup cannot be checked: the setup rules are not installed",
+                               decided_by="unavailable"), ())
+        report = check_setup(table, config)
+        return report.verdict(), tuple(w.message for w in report.warnings)
 
 
 DEFAULT_JUDGE = RulesJudge()

@@ -169,8 +169,12 @@ class Recorder:
         return e
 
     # -- the phone
-    def check_setup(self, verdict: Verdict, warnings: Sequence[str] = ()) -> SetupChecked:
-        """Log the setup check's verdict (rules.md §2), computed by the rules' setup module."""
+    def check_setup(self, verdict: Verdict | None = None, warnings: Sequence[str] = ()
+                    ) -> SetupChecked:
+        """Log the setup check (rules.md §2): by default the rules' own check of the table as
+        recorded (``judge.setup``); or a verdict given by the caller."""
+        if verdict is None:
+            verdict, warnings = self.judge.setup(judging_table(self._state), self.config)
         return self._log(SetupChecked, verdict=verdict, warnings=tuple(warnings))
 
     def declare_shot(self, shooter: str, target: str) -> Verdict:

@@ -1,8 +1,8 @@
 """Re-adjudicate a recorded game with the current rules and list where they now disagree.
 
-Every move and shot is judged again on the table as the log had it just before (the fold of
-the earlier events, ``judging_table``), with the game's own rules configuration. A ruling
-disagrees when yes/no or in-doubt changed, or its deciding margin moved by more than
+Every setup check, move and shot is judged again on the table as the log had it just before
+(the fold of the earlier events, ``judging_table``), with the game's own rules configuration.
+A ruling disagrees when yes/no or in-doubt changed, or its deciding margin moved by more than
 ``margin_tol_mm`` (the rules changed, or a log was edited by hand).
 """
 
@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from armada_vision.gamelog.events import Event, GameStarted, Move, Shot
+from armada_vision.gamelog.events import Event, GameStarted, Move, SetupChecked, Shot
 from armada_vision.gamelog.jsonl import read_jsonl
 from armada_vision.gamelog.judge import DEFAULT_JUDGE, Judge
 from armada_vision.gamelog.state import (
@@ -77,7 +77,7 @@ def _agree(a: Verdict, b: Verdict, tol: float) -> bool:
 
 def readjudicate(events: Sequence[Event], judge: Judge = DEFAULT_JUDGE, *,
                  margin_tol_mm: float = 0.05) -> ReplayReport:
-    """Judge every move and shot of one game again (see the module docstring)."""
+    """Judge every setup check, move and shot of one game again (see the module docstring)."""
     pairs = states_after_each_event(events)
     start = events[0]
     assert isinstance(start, GameStarted)  # states_after_each_event checked it
@@ -92,6 +92,9 @@ def readjudicate(events: Sequence[Event], judge: Judge = DEFAULT_JUDGE, *,
             now = check_shot_action(before, e.shooter, e.target) or judge.shot(
                 judging_table(before), e.shooter, e.target, config)
             what = f"{e.shooter} x {e.target}"
+        elif isinstance(e, SetupChecked):
+            now, _warnings = judge.setup(judging_table(before), config)
+            what = "setup"
         else:
             continue
         checked = now.decided_by != "unavailable"

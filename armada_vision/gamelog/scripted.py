@@ -23,7 +23,6 @@ from armada_vision.geometry.pieces import Size
 from armada_vision.geometry.pose import Pose
 from armada_vision.rules.config import DEFAULT_CONFIG, RulesConfig
 from armada_vision.rules.table import Ship
-from armada_vision.rules.verdict import Verdict
 from armada_vision.vision.types import DetectedPiece
 
 
@@ -110,8 +109,7 @@ def scripted_game(store: GameStore | None = None, game_id: str = "club-7") -> Re
                          play_area=((0, 0), (600, 0), (600, 600), (0, 600)),
                          table="60×60 cm table", date="2026-11-23",
                          calibration='markers 0–7, "good" 0.21 px', pieces=table.view())
-    rec.check_setup(Verdict(True, False, "fleets are 305 mm apart", "distance",
-                            margin_mm=51.0, allowance_mm=0.5), warnings=("M1 near the edge",))
+    rec.check_setup()                                       # S1 starts far too close to L1
     rec.declare_shot("L1", "S1")                            # hit, S1 sunk
     table.remove("S1")
     rec.observe(table.view(), frame="f10")                 # sinking
