@@ -251,7 +251,7 @@ def _add_routes(app: FastAPI, server: Server) -> None:
             raise HTTPException(413, f"file: more than the {MAX_UPLOAD_BYTES} byte limit")
         data = await file.read(MAX_UPLOAD_BYTES + 1)
         try:
-            image = decode_upload(data)
+            image = decode_upload(data, max_bytes=MAX_UPLOAD_BYTES)
         except BadImage as e:
             raise HTTPException(415 if "not a" in str(e) else 413 if "limit" in str(e)
                                 else 422, str(e)) from None

@@ -53,10 +53,12 @@ def players_for(pieces: Iterable[DetectedPiece]) -> dict[str, str]:
 
 
 def build_table(pieces: Iterable[DetectedPiece], upright: Iterable[UprightPiece],
-                layout: TableLayout, damage: Mapping[str, int]) -> Table:
+                layout: TableLayout, damage: Mapping[str, int], include_sunk: bool = False
+                ) -> Table:
     """The table the rules see: tracked lying pieces in the play area are ships (sunk ones left
     out, they leave the table), upright pieces in the play area are obstacles; pieces outside
-    the play area (the spares, the ruler) are not on the table."""
+    the play area (the spares, the ruler) are not on the table. ``include_sunk``: keep the
+    sunk ships too (to draw them, never to judge with)."""
     pieces = [p for p in pieces if p.track_id is not None]
     owner = players_for(pieces)
     area = PlayArea(layout.play_area_mm)
@@ -67,7 +69,7 @@ def build_table(pieces: Iterable[DetectedPiece], upright: Iterable[UprightPiece]
         ship = Ship(p.track_id, owner[p.track_id], p.size, p.pose,  # type: ignore[arg-type]
                     min(damage.get(p.track_id, 0), p.size.pips),  # type: ignore[arg-type]
                     p.sigma_mm, p.sigma_deg, p.color if p.color else "unknown")
-        if not ship.sunk:
+        if include_sunk or not ship.sunk:
             ships.append(ship)
     obstacles = []
     shape = area.shape
@@ -130,15 +132,27 @@ def zones(table: Table, ship_id: str, config: RulesConfig,
     except Unavailable:
         out["firing"] = {side: geometry_json(firing_zone(ship.pose, ship.dims(config),
                                                          config.ruler, side)) for side in SIDES}
-    for key, module, fn in (("step", "step", "step_zone"), ("reach", "move", "reachable_region")):
-        try:
-            f = getattr(_rules(module), fn)
-        except (Unavailable, AttributeError) as e:
+    for key, modules, fn in (("step", ("step",), "step_zone"),
+                             ("reach", ("reach", "move"), "reachable_region")):
+        f = _first(modules, fn)
+        if f is None:
             out[key] = []
-            out["notes"].append(f"{key} zone not available: {e}")
+            out["notes"].append(f"{key} zone not available yet")
             continue
         out[key] = geometry_json(f(table, ship_id, config, resolution_deg=resolution_deg))
     return out
+
+
+def _first(modules: tuple[str, ...], name: str) -> Any:
+    """The function ``name`` from the first of ``rules.<module>`` that has it, or None."""
+    for module in modules:
+        try:
+            f = getattr(_rules(module), name, None)
+        except Unavailable:
+            continue
+        if f is not None:
+            return f
+    return None
 
 
 def shot(table: Table, shooter_id: str, target_id: str, config: RulesConfig) -> Verdict:

@@ -301,8 +301,7 @@ class Session:
         if a.failure is not None:
             cal.update(code=a.failure.code, reason=a.failure.reason)
         found = set(a.calibration.markers_found) if a.calibration else set()
-        seen = {s.id for s in table.ships}
-        sunk = [p.track_id for p in a.pieces if p.in_play_area and p.track_id not in seen]
+        everything = referee.build_table(a.pieces, a.upright, self.layout, damage, True)
         out.update(
             frame_seq=a.frame_seq, captured_at=a.captured_at, image_size=list(a.image_size),
             settled=a.settled, vision_ms=round(a.elapsed_ms, 1), calibration=cal,
@@ -310,7 +309,7 @@ class Session:
             markers=[{"id": m.id, "corners": m.corners_mm().round(2).tolist()}
                      for m in self.layout.markers if m.id in found],
             ships=[referee.ship_json(s, self.config) for s in table.ships],
-            sunk=sunk,
+            sunk=[referee.ship_json(s, self.config) for s in everything.ships if s.sunk],
             obstacles=[{"id": o.id, "polygon": [list(p) for p in o.polygon_mm]}
                        for o in table.obstacles],
             off_table=[p.to_json() for p in a.pieces if not p.in_play_area],

@@ -15,7 +15,7 @@ const app = {
   live: null, photo: null,          // latest states of each view
   selected: null, zones: null, shot: null,
   frameSeq: 0, frameLoading: false, wantedSeq: 0, lagMs: [],
-  lastMoveAt: null,
+  lastMoveAt: null, fit: true,
 };
 
 // ---- token: from the join URL once, then kept on this phone ---------------------------------
@@ -72,7 +72,7 @@ function el(tag, attrs, parent, text) {
 function clear(g) { while (g.firstChild) g.removeChild(g.firstChild); }
 function scale() {  // image px per screen px
   const s = state();
-  const w = $("stage").clientWidth || 1;
+  const w = $("canvas").clientWidth || 1;
   return s && s.image_size ? s.image_size[0] / w : 1;
 }
 function playerColor(ship) {
@@ -98,7 +98,7 @@ function draw() {
   if (!s || !s.image_size) return;
   svg.setAttribute("viewBox", `0 0 ${s.image_size[0]} ${s.image_size[1]}`);
   svg.setAttribute("preserveAspectRatio", "none");
-  $("stage").style.aspectRatio = `${s.image_size[0]} / ${s.image_size[1]}`;
+  frameTo(s);
   if (!s.H_image_from_table) return;
   const k = scale();
   el("path", { d: ringPath(s.play_area), fill: "none", stroke: "#ffffff88",
@@ -122,6 +122,25 @@ function draw() {
   drawVerdict();
 }
 
+// Fit the table: crop the view to the markers and play area (image px), so ships are big
+// enough to tap on a phone; the canvas (image + overlay) is scaled and shifted inside the stage.
+function frameTo(s) {
+  const [W, Hh] = s.image_size;
+  let box = [0, 0, W, Hh];
+  if (app.fit && s.H_image_from_table) {
+    const pts = s.play_area.concat(...(s.markers || []).map((m) => m.corners)).map(toPx);
+    const xs = pts.map((p) => p[0]), ys = pts.map((p) => p[1]);
+    const pad = 0.03 * Math.max(Math.max(...xs) - Math.min(...xs), Math.max(...ys) - Math.min(...ys));
+    box = [Math.max(0, Math.min(...xs) - pad), Math.max(0, Math.min(...ys) - pad),
+           Math.min(W, Math.max(...xs) + pad), Math.min(Hh, Math.max(...ys) + pad)];
+  }
+  const bw = box[2] - box[0], bh = box[3] - box[1];
+  $("stage").style.aspectRatio = `${bw} / ${bh}`;
+  const c = $("canvas").style;
+  c.width = (100 * W / bw) + "%"; c.height = (100 * Hh / bh) + "%";
+  c.left = (-100 * box[0] / bw) + "%"; c.top = (-100 * box[1] / bh) + "%";
+}
+
 function drawZones() {
   const z = app.zones;
   if (!z || z.ship !== app.selected) return;
@@ -139,7 +158,7 @@ function drawZones() {
 function drawVerdict() {
   const g = $("g-verdict");
   const v = app.shot;
-  if (v && v.shooter === app.selected) {
+  if (v && !v.pending && v.shooter === app.selected) {
     const target = shipById(v.target);
     if (target) {
       el("path", { d: ringPath(target.outline), fill: "none", stroke: "#ffd23f",
@@ -195,18 +214,19 @@ function renderCard() {
     <p class="figs">damage ${ship.damage}/${ship.pips} · heading ${ship.heading.toFixed(1)}° ·
     σ ${ship.sigma_mm.toFixed(2)} mm</p>`;
   const v = app.shot;
-  if (v && v.shooter === ship.id) {
+  if (v && v.pending) {
+    html += `<p class="hint">Asking whether ${esc(v.shooter)} can hit ${esc(v.target)}…</p>`;
+  } else if (v && v.shooter === ship.id) {
     html += `<div class="verdict ${verdictClass(v)}" id="verdict">${verdictWord(v)}</div>
       <p class="reason" id="reason">${esc(v.shooter)} → ${esc(v.target)}: ${esc(v.reason)}</p>
       <p class="figs">margin ${fmt(v.margin_mm, "mm")} · allowance ${fmt(v.allowance_mm, "mm")}
       ${v.side ? "· " + esc(v.side) + " broadside" : ""} · decided by ${esc(v.decided_by)}</p>`;
     if (v.verdict === "yes") {
       html += `<button class="btn hit" id="hit-btn" ${v.can_record ? "" : "disabled"}>
-        ${app.control ? "" : "🔒 "}Record hit on ${esc(v.target)}</button>`;
+        Record hit on ${esc(v.target)}</button>`;
+      if (!app.control) html += `<p class="figs">Read-only: recording needs the join link.</p>`;
       if (v.turn_note) html += `<p class="figs">${esc(v.turn_note)}</p>`;
     }
-  } else if (v && v.pending) {
-    html += `<p class="hint">Asking…</p>`;
   } else {
     const z = app.zones && app.zones.ship === ship.id ? app.zones : null;
     html += `<p class="hint">${z ? "Zones shown." : "Loading zones…"} Tap an enemy ship to
@@ -260,6 +280,15 @@ function renderTurn() {
     li.querySelectorAll("button").forEach((b) => {
       b.onclick = () => control("/api/damage", { ship: ship.id, delta: Number(b.dataset.d) });
     });
+    list.appendChild(li);
+  }
+  for (const ship of (state() || s).sunk || []) {
+    const li = document.createElement("li");
+    li.className = "sunk";
+    li.innerHTML = `<span class="dot" style="background:${playerColor(ship)}"></span>
+      <span class="id">${esc(ship.id)}</span><span class="dmg">sunk: take it off the table</span>
+      <button class="btn small" aria-label="less damage on ${esc(ship.id)}">−</button>`;
+    li.querySelector("button").onclick = () => control("/api/damage", { ship: ship.id, delta: -1 });
     list.appendChild(li);
   }
   $("undo-btn").disabled = !s.can_undo;
@@ -316,6 +345,7 @@ function tapShip(ship) {
   const cur = app.selected && shipById(app.selected);
   if (!ship) return select(null);
   if (cur && cur.id !== ship.id && cur.player !== ship.player) return askShot(cur.id, ship.id);
+  if (cur && cur.id === ship.id && app.shot) { app.shot = null; renderAll(); return; }
   return select(ship.id === app.selected ? null : ship.id);
 }
 
@@ -362,6 +392,12 @@ $("overlay").addEventListener("click", (evt) => tapShip(nearestShip(evt)));
 $("undo-btn").onclick = () => control("/api/undo");
 $("end-btn").onclick = () => control("/api/turn/end");
 $("live-btn").onclick = () => setView("live");
+$("fit-btn").onclick = () => {
+  app.fit = !app.fit;
+  $("fit-btn").textContent = app.fit ? "Full frame" : "Fit table";
+  $("fit-btn").setAttribute("aria-pressed", String(app.fit));
+  draw();
+};
 $("photo").addEventListener("change", async (evt) => {
   const f = evt.target.files[0];
   if (!f) return;

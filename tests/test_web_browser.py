@@ -1,0 +1,194 @@
+"""End-to-end: the phone page in a real headless Chromium (Debian's, never a download) at a
+390×844 phone viewport, against a live server on 127.0.0.1 fed by rendered frames."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+PHONE = {"width": 390, "height": 844}
+TOKEN = "test-join-token-123"
+SHOTS = Path(os.environ.get("ARMADA_SCREENSHOTS", "/tmp/armada-web-screens"))
+
+pytestmark = pytest.mark.browser
+
+if not (os.path.exists(CHROMIUM) and shutil.which(CHROMIUM)):
+    if os.environ.get("CI"):
+        pytest.fail(f"CI: {CHROMIUM} is missing (apt-get install chromium)", pytrace=False)
+    pytest.skip(f"{CHROMIUM} is missing", allow_module_level=True)
+playwright_api = pytest.importorskip("playwright.sync_api")
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture()
+def live_server(rendered_scene) -> Iterator[tuple[str, object]]:
+    """uvicorn in a background thread on a free loopback port; yields (base URL, app)."""
+    import uvicorn
+    from conftest import TruthAnalyser
+
+    from armada_vision.web.app import create_app
+    from armada_vision.web.sources import FolderSource
+
+    app = create_app(FolderSource(rendered_scene.folder, fps=8), rendered_scene.layout,
+                     analyser=TruthAnalyser(rendered_scene), token=TOKEN)
+    port = _free_port()
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.time() + 20
+    while not server.started:
+        if time.time() > deadline:
+            pytest.fail("the server did not start")
+        time.sleep(0.05)
+    try:
+        yield f"http://127.0.0.1:{port}", app
+    finally:
+        server.should_exit = True
+        thread.join(10)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    with playwright_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+def _phone(browser, url: str):
+    ctx = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True,
+                              has_touch=True)
+    page = ctx.new_page()
+    page.goto(url)
+    page.wait_for_function("Number(document.body.dataset.frameSeq || 0) >= 1", timeout=20000)
+    page.wait_for_selector("#g-ships path.ship", state="attached", timeout=20000)
+    return ctx, page
+
+
+def _tap_ship(page, ship_id: str) -> None:
+    """Tap the ship where it is drawn: its centroid, image px → screen via the SVG's CTM."""
+    xy = page.evaluate("""(id) => {
+        const ship = app.live.ships.find((s) => s.id === id);
+        const [x, y] = centroid(ship);
+        const svg = document.getElementById('overlay');
+        const p = svg.createSVGPoint(); p.x = x; p.y = y;
+        const q = p.matrixTransform(svg.getScreenCTM());
+        return [q.x, q.y];
+    }""", ship_id)
+    page.mouse.click(xy[0], xy[1])
+
+
+def _shot(page, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+
+
+def test_page_loads_with_overlays(browser, live_server) -> None:
+    url, _app = live_server
+    ctx, page = _phone(browser, url)
+    try:
+        assert page.locator("#g-ships path.ship").count() == 3
+        assert page.locator("#g-markers path.marker").count() == 8
+        assert "8 markers" in page.locator("#calib").inner_text()
+        labels = page.locator("#g-labels text").all_text_contents()
+        assert sorted(labels) == ["L1", "M1", "S1"]
+        assert page.locator("#mode").inner_text() == "read-only"
+        # The view fits the phone's width (no sideways scrolling), zoomed to the table, and the
+        # overlay lies exactly on the frame.
+        stage = page.locator("#stage").bounding_box()
+        assert stage["width"] <= PHONE["width"]
+        assert page.evaluate("document.scrollingElement.scrollWidth") <= PHONE["width"]
+        assert page.locator("#frame").bounding_box() == page.locator("#overlay").bounding_box()
+        assert page.locator("#frame").bounding_box()["width"] > stage["width"]
+        _shot(page, "1-live")
+    finally:
+        ctx.close()
+
+
+def test_tap_ship_shows_zones_then_shot_verdict(browser, live_server) -> None:
+    url, _app = live_server
+    ctx, page = _phone(browser, url)
+    try:
+        _tap_ship(page, "L1")
+        page.wait_for_selector("#g-zones path.zone-port", state="attached", timeout=20000)
+        assert page.locator("#g-zones path.zone-starboard").count() == 1
+        assert page.locator("#g-zones path.zone-step").count() == 1
+        assert "L1" in page.locator("#card h2").inner_text()
+        _shot(page, "2-zones")
+        _tap_ship(page, "S1")                      # an enemy: the shot L1 → S1 (§5)
+        page.wait_for_selector("#verdict", timeout=20000)
+        assert page.locator("#verdict").inner_text() == "YES"
+        assert "in range" in page.locator("#reason").inner_text()
+        assert page.locator("#g-verdict path.ruler").count() == 1
+        assert page.locator("#g-verdict path.line-of-fire").count() == 1
+        _shot(page, "3-shot-yes")
+        _tap_ship(page, "L1")                      # back to the shooter
+        _tap_ship(page, "M1")                      # far away: no
+        page.wait_for_function(
+            "document.getElementById('verdict') && "
+            "document.getElementById('reason').innerText.includes('M1')", timeout=20000)
+        assert page.locator("#verdict").inner_text().startswith("NO")
+        _shot(page, "4-shot-no")
+    finally:
+        ctx.close()
+
+
+def test_control_without_token_is_refused(browser, live_server) -> None:
+    url, app = live_server
+    ctx, page = _phone(browser, url)
+    try:
+        _tap_ship(page, "L1")
+        _tap_ship(page, "S1")
+        page.wait_for_selector("#hit-btn", timeout=20000)
+        page.click("#hit-btn")
+        page.wait_for_selector("#control-msg:not([hidden])", timeout=10000)
+        assert "join token" in page.locator("#control-msg").inner_text()
+        page.click("#end-btn")
+        assert "join token" in page.locator("#control-msg").inner_text()
+        turn = app.state.armada.session.turn
+        assert turn.damage_of("S1") == 0 and turn.number == 1
+        _shot(page, "5-read-only-refused")
+    finally:
+        ctx.close()
+
+
+def test_with_token_a_hit_is_recorded_and_undone(browser, live_server) -> None:
+    url, app = live_server
+    ctx, page = _phone(browser, f"{url}/?token={TOKEN}")
+    try:
+        page.wait_for_function("document.getElementById('mode').innerText === 'control'")
+        assert "token" not in page.url                 # the token leaves the address bar
+        _tap_ship(page, "L1")
+        _tap_ship(page, "S1")
+        page.wait_for_selector("#hit-btn:not([disabled])", timeout=20000)
+        page.click("#hit-btn")
+        # A Small has one pip: one hit sinks it and it leaves the table (§5).
+        page.wait_for_function("!app.live.ships.some((s) => s.id === 'S1')", timeout=10000)
+        assert app.state.armada.session.turn.damage_of("S1") == 1
+        assert "2 actions left" in page.locator("#actions").inner_text()
+        _shot(page, "6-hit-recorded")
+        page.click("#undo-btn")
+        page.wait_for_function("app.live.ships.some((s) => s.id === 'S1')", timeout=10000)
+        assert app.state.armada.session.turn.damage_of("S1") == 0
+        page.click("#end-btn")
+        page.wait_for_function("app.live.turn.player === 'B'", timeout=10000)
+        assert "B to play" in page.locator("#turn-title").inner_text()
+    finally:
+        ctx.close()
