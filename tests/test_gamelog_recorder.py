@@ -159,7 +159,8 @@ def test_a_hit_sinks_a_small_and_its_removal_is_a_sinking() -> None:
     table.remove("S1")
     (sink,) = rec.observe(table.view())
     assert isinstance(sink, Sinking) and sink.ship == "S1"
-    assert rec.state.sunk == ("S1",) and not rec.state.table.has_ship("S1")
+    assert [x.id for x in rec.state.sunk] == ["S1"] and not rec.state.table.has_ship("S1")
+    assert rec.state.sunk[0].damage == 1 and rec.state.is_sunk("S1")
 
 
 def test_shots_against_the_turn_rules_are_no() -> None:
@@ -306,3 +307,50 @@ def test_resume_after_restart_gives_the_same_state(tmp_path) -> None:
         mv, end = again.observe(table.view())          # third action: the turn ends
         assert mv.n == n + 1 and mv.verdict.yes and end.kind == "turn_end"
         assert len(store.events("club-1")) == n + 2
+
+
+def test_the_log_state_is_a_rules_game_state_too() -> None:
+    """The fold reads like rules.game.GameState and converts to one: the rules' own
+    transitions agree with what the recorder logged."""
+    from armada_vision.rules import game
+
+    rec, table = new_game()
+    gs = rec.state.game_state
+    assert isinstance(gs, game.GameState) and gs.current_player == "A" == rec.state.current_player
+    after = table.step("L1", [10.0])
+    v_rules, gs2 = game.apply_move(gs, "L1", after)
+    (mv,) = rec.observe(table.view())
+    assert v_rules.yes == mv.verdict.yes
+    assert gs2.table.ship("L1").pose == rec.state.game_state.table.ship("L1").pose
+    assert gs2.actions_used == rec.state.actions_used == 1
+    rec.declare_shot("L2", "S1")                     # out of range from L2: a miss
+    v_rules, _ = game.apply_shot(rec.state.game_state, "L2", "S1")
+    assert v_rules.yes == rec.events[-1].verdict.yes is False
+    rec.end_turn()
+    assert rec.state.game_state.current_player == "B" and rec.state.game_state.turn == 2
+
+
+def test_a_hit_sinks_at_once_in_the_game_state_before_the_piece_is_lifted() -> None:
+    ships = (Ship("L1", "A", "large", Pose(100, 100, 0)),
+             Ship("S1", "B", "small", Pose(110, 140, 0)))
+    rec = Recorder.start(None, game_id="g", players=("A", "B"), ships=ships, play_area=AREA)
+    rec.declare_shot("L1", "S1")
+    gs = rec.state.game_state
+    assert rec.state.table.has_ship("S1")              # still on the felt
+    assert not gs.table.has_ship("S1") and gs.is_sunk("S1")
+    from armada_vision.rules.game import victory
+    assert victory(gs).winner == gs.outcome.winner == "A"
+
+
+def test_a_sunk_flagship_decides_the_game() -> None:
+    """§6 capture the flagship."""
+    ships = (Ship("L1", "A", "large", Pose(100, 100, 0)),
+             Ship("L2", "A", "large", Pose(100, 400, 0)),
+             Ship("M1", "B", "medium", Pose(450, 450, 180)),
+             Ship("S1", "B", "small", Pose(110, 140, 0)))
+    rec = Recorder.start(None, game_id="g", players=("A", "B"), ships=ships, play_area=AREA,
+                         flagships=("S1", "L2"), variant="flagship")
+    rec.declare_shot("L1", "S1")
+    res = rec.events[-1]
+    assert isinstance(res, Result) and res.winner == "A" and "flagship S1" in res.reason
+    assert rec.state.game_state.outcome.winner == "A"

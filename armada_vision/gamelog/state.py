@@ -44,7 +44,8 @@ from armada_vision.geometry.pieces import Size
 from armada_vision.geometry.pose import Pose
 from armada_vision.geometry.shapes import silhouette
 from armada_vision.rules.config import DEFAULT_CONFIG, RulesConfig
-from armada_vision.rules.table import Obstacle, PlayArea, Table
+from armada_vision.rules.game import CaptureFlag, Flag, GameState, Outcome, SinkAll
+from armada_vision.rules.table import Obstacle, PlayArea, Ship, Table
 from armada_vision.rules.verdict import Verdict
 
 ACTIONS_PER_TURN = 3
@@ -58,12 +59,16 @@ class LogError(ValueError):
 class LogState:
     """A game after some events.
 
-    - ``table``: ships where last seen (table mm), with their damage; sunk ships that left the
-      table are in ``sunk``; ``missing``: ships gone from view without a sinking (flag pending).
+    - ``table``: ships where last seen (table mm), with their damage (a ship sunk by a hit stays
+      until it is seen gone); ``sunk``: ships that left the table, with their final damage;
+      ``missing``: ships gone from view without a sinking (flag pending).
     - ``player`` / ``turn``: whose turn, 1-based turn count; ``actions``: used this turn;
       ``moved``: ships moved this turn; ``fired``: (ship, shots) this turn.
     - ``pending``: numbers of unresolved flags; ``strays``: pieces on the table belonging to no
       ship, as (label, pose); ``result``: the Result event once decided; ``last_n``.
+
+    It reads like the rules' ``GameState`` (``current_player``, ``actions_used``, ``shots``,
+    ``outcome``, ``fleet``, ``is_sunk``), and :attr:`game_state` is one.
     """
 
     game_id: str
@@ -76,7 +81,7 @@ class LogState:
     actions: int = 0
     moved: frozenset[str] = frozenset()
     fired: tuple[tuple[str, int], ...] = ()
-    sunk: tuple[str, ...] = ()
+    sunk: tuple[Ship, ...] = ()
     missing: frozenset[str] = frozenset()
     pending: tuple[int, ...] = ()
     strays: tuple[tuple[str, Pose], ...] = ()
@@ -87,8 +92,50 @@ class LogState:
     def shots_fired(self, ship_id: str) -> int:
         return dict(self.fired).get(ship_id, 0)
 
+    # -- read like rules.game.GameState
+    @property
+    def current_player(self) -> str:
+        return self.player
+
+    @property
+    def actions_used(self) -> int:
+        return self.actions
+
+    @property
+    def shots(self) -> tuple[tuple[str, int], ...]:
+        return self.fired
+
+    @property
+    def outcome(self) -> Outcome | None:
+        return None if self.result is None else Outcome(self.result.winner, self.result.reason)
+
+    def fleet(self, player: str) -> tuple[Ship, ...]:
+        return tuple(s for s in self.table.ships if s.player == player)
+
+    def is_sunk(self, ship_id: str) -> bool:
+        return any(s.id == ship_id for s in self.sunk) or (
+            self.table.has_ship(ship_id) and self.table.ship(ship_id).sunk)
+
+    @property
+    def game_state(self) -> GameState:
+        """The rules' ``GameState`` of this moment: ships sunk by a hit are off its table (as
+        the rules have it) even before they are seen removed; missing ships are left out."""
+        table = judging_table(self)
+        gone = tuple(s for s in table.ships if s.sunk)
+        for s in gone:
+            table = table.without_ship(s.id)
+        flags = tuple(Flag(self.owner(f) or "", f) for f in self.flagships if self.owner(f))
+        victory = CaptureFlag(flags) if flags else SinkAll()
+        current = self.players.index(self.player) if self.player in self.players else 0
+        return GameState(table, self.players, self.config, victory, (), current, self.turn,
+                         self.actions, self.moved, self.fired, (*self.sunk, *gone),
+                         self.outcome)
+
     def owner(self, ship_id: str) -> str | None:
-        return self.table.ship(ship_id).player if self.table.has_ship(ship_id) else None
+        """The player of a ship on the table or sunk; None for an unknown id."""
+        if self.table.has_ship(ship_id):
+            return self.table.ship(ship_id).player
+        return next((s.player for s in self.sunk if s.id == ship_id), None)
 
     def alive(self, player: str) -> tuple[str, ...]:
         """Ids of ``player``'s ships not sunk (damage below pips)."""
@@ -224,7 +271,8 @@ def apply_event(state: LogState | None, e: Event, by_n: dict[int, Event] | None 
     if isinstance(e, Sinking):
         if not s.table.has_ship(e.ship):
             raise LogError(f"event {e.n}: sinking of unknown ship {e.ship!r}")
-        return replace(s, table=s.table.without_ship(e.ship), sunk=(*s.sunk, e.ship),
+        return replace(s, table=s.table.without_ship(e.ship),
+                       sunk=(*s.sunk, s.table.ship(e.ship)),
                        missing=s.missing - {e.ship})
     if isinstance(e, TurnEnd):
         order = s.players
