@@ -354,3 +354,26 @@ def test_a_sunk_flagship_decides_the_game() -> None:
     res = rec.events[-1]
     assert isinstance(res, Result) and res.winner == "A" and "flagship S1" in res.reason
     assert rec.state.game_state.outcome.winner == "A"
+
+
+def test_tracker_states_are_fed_by_their_flags() -> None:
+    """observe_track reads a vision.track.TrackState: unsettled, occluded, moving or failed
+    views are not judged."""
+    from armada_vision.vision.track import TrackState
+    from armada_vision.vision.types import VisionFailure
+
+    rec, table = new_game()
+    table.step("L1", [0.0])
+    pieces = tuple(table.view())
+
+    def track(**kw) -> TrackState:
+        base = {"t_s": 1.0, "pieces": pieces, "upright": (), "settled": True, "moving": False,
+                "occluded": False}
+        return TrackState(**{**base, **kw})
+
+    assert rec.observe_track(track(settled=False)) == []
+    assert rec.observe_track(track(occluded=True)) == []
+    assert rec.observe_track(track(moving=True)) == []
+    assert rec.observe_track(track(failure=VisionFailure("too_dark", "too dark"))) == []
+    (mv,) = rec.observe_track(track(), frame="frame_0007.jpg")
+    assert mv.ship == "L1" and mv.frame == "frame_0007.jpg"

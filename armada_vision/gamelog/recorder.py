@@ -236,7 +236,10 @@ class Recorder:
     # -- the camera
     def observe_track(self, track: Any, frame: str = "") -> list[Event]:
         """Feed a tracker state (``vision.track.TrackState``: its ``pieces`` or
-        ``detections.pieces``, ``settled`` and ``occluded``/``moving`` flags)."""
+        ``detections.pieces``, ``settled`` and ``occluded``/``moving`` flags). A state with a
+        vision ``failure`` is not judged."""
+        if getattr(track, "failure", None) is not None:
+            return []
         pieces = getattr(track, "pieces", None)
         if pieces is None:
             pieces = getattr(getattr(track, "detections", None), "pieces", ())
