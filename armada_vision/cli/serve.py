@@ -28,8 +28,9 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--host", default="0.0.0.0", help="address to listen on (default: all, "
                                                      "so phones on the network can connect)")
     p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
-    p.add_argument("--fps", type=float, default=10.0,
-                   help="playback rate of a folder or video source (default 10)")
+    p.add_argument("--fps", type=float, default=None,
+                   help="playback rate of a folder or video source (default: the folder's "
+                        "events.json rate, else 10)")
     p.add_argument("--no-qr", action="store_true", help="do not print the QR code")
     p.set_defaults(run=run)
 
@@ -44,7 +45,21 @@ def lan_address() -> str:
         return "127.0.0.1"
 
 
-def _resolve(args: argparse.Namespace) -> tuple[Any, Any, Any]:
+def _sequence_info(folder: Path | None) -> tuple[float | None, dict[str, str]]:
+    """Frame rate and colour → player of a recorded sequence, from its events.json if any."""
+    if folder is None or not (folder / "events.json").is_file():
+        return None, {}
+    try:
+        info = json.loads((folder / "events.json").read_text(encoding="utf-8"))
+        fps = info.get("fps")
+        players = {str(v["color"]): str(k) for k, v in (info.get("players") or {}).items()
+                   if isinstance(v, dict) and "color" in v}
+        return (float(fps) if isinstance(fps, int | float) and fps > 0 else None), players
+    except (OSError, ValueError, TypeError, AttributeError):
+        return None, {}
+
+
+def _resolve(args: argparse.Namespace) -> tuple[Any, Any, Any, dict[str, str]]:
     from armada_vision.geometry.camera import CameraIntrinsics
     from armada_vision.vision.layouts import load_layout
     from armada_vision.web.demo import ensure_demo
@@ -59,6 +74,7 @@ def _resolve(args: argparse.Namespace) -> tuple[Any, Any, Any]:
         folder = Path(str(spec.target))
     if args.fps is not None and not 0 < args.fps <= 120:
         raise CliError("--fps: expected a rate between 0 and 120 frames/s")
+    seq_fps, color_players = _sequence_info(folder)
     if args.layout:
         layout = load_layout(args.layout)
     elif folder is not None and (folder / "layout.json").is_file():
@@ -73,10 +89,10 @@ def _resolve(args: argparse.Namespace) -> tuple[Any, Any, Any]:
             camera = CameraIntrinsics.from_dict(read_json(cam_path, "camera"))
         except ValueError as e:
             raise CliError(f"camera {cam_path}: {e}") from None
-    source = open_source(spec, fps=args.fps)
-    if folder is not None:
-        source.name = "demo" if args.source == "demo" else source.name
-    return source, layout, camera
+    source = open_source(spec, fps=args.fps or seq_fps or 10.0)
+    if args.source == "demo":
+        source.name = "demo"
+    return source, layout, camera, color_players
 
 
 def run(args: argparse.Namespace) -> int:
@@ -90,10 +106,11 @@ def run(args: argparse.Namespace) -> int:
     if not 0 < args.port < 65536:
         raise CliError("--port: expected 1–65535")
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
-    source, layout, camera = _resolve(args)
+    source, layout, camera, color_players = _resolve(args)
     # A recorded game starts over when it loops; a folder may be a still life, so it does not.
-    app = create_app(source, layout, camera=camera,
-                     restart_on_loop=args.source == "demo" or " video " in f" {source.name}")
+    app = create_app(source, layout, camera=camera, color_players=color_players,
+                     restart_on_loop=args.source == "demo" or source.name.startswith("video")
+                     or bool(color_players))
     token = app.state.armada.token
     host = lan_address() if args.host in ("0.0.0.0", "::") else args.host
     base = f"http://{host}:{args.port}/"

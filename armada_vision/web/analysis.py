@@ -145,20 +145,42 @@ def _angle(d: float) -> float:
 
 
 class VisionAnalyser:
-    """The real analyser: ``vision.detect`` on each frame, then stable ids and settling."""
+    """The real analyser: the vision layer's ``Tracker`` (detection only when something changed
+    and then stood still, stable ids, settling, occlusion; calibration kept until the camera is
+    bumped). Without a tracker it falls back to ``detect`` on every frame with an ``IdKeeper``.
+    """
 
     def __init__(self, layout: TableLayout, camera: CameraIntrinsics | None = None) -> None:
-        from armada_vision.vision.detect import detect  # cv2 work lives in the vision layer
-
-        self._detect = detect
         self.layout, self.camera = layout, camera
         self.ids = IdKeeper()
+        self._t0 = time.monotonic()
+        self.reset()
+
+    def reset(self) -> None:
+        self.ids.reset()
+        try:
+            from armada_vision.vision.track import Tracker
+        except ImportError:
+            self.tracker = None
+        else:
+            self.tracker = Tracker(self.layout, self.camera)
 
     def __call__(self, frame_bgr: np.ndarray, frame_seq: int,
                  captured_at: float) -> FrameAnalysis:
         t0 = time.perf_counter()
         h, w = frame_bgr.shape[:2]
-        result = self._detect(frame_bgr, self.layout, self.camera)
+        if self.tracker is not None:
+            st = self.tracker.update(frame_bgr, time.monotonic() - self._t0)
+            elapsed = (time.perf_counter() - t0) * 1e3
+            if st.calibration is None and st.failure is not None:
+                return FrameAnalysis(frame_seq, captured_at, (w, h), failure=st.failure,
+                                     elapsed_ms=elapsed)
+            return FrameAnalysis(frame_seq, captured_at, (w, h), tuple(st.pieces),
+                                 tuple(st.upright), st.calibration, None,
+                                 st.settled and not st.occluded, elapsed)
+        from armada_vision.vision.detect import detect  # cv2 work lives in the vision layer
+
+        result = detect(frame_bgr, self.layout, self.camera)
         elapsed = (time.perf_counter() - t0) * 1e3
         if isinstance(result, VisionFailure):
             self.ids.settled = False
@@ -169,5 +191,27 @@ class VisionAnalyser:
         return FrameAnalysis(frame_seq, captured_at, (w, h), pieces, tuple(result.upright),
                              result.calibration, None, self.ids.settled, elapsed)
 
-    def reset(self) -> None:
-        self.ids.reset()
+
+class StillAnalyser:
+    """For uploaded photos: ``detect`` on each photo (a phone is not the calibrated camera,
+    so the intrinsics are estimated), ids kept from photo to photo by an ``IdKeeper``; a photo
+    is settled by nature."""
+
+    def __init__(self, layout: TableLayout) -> None:
+        self.layout = layout
+        self.ids = IdKeeper(settle_frames=1)
+
+    def __call__(self, frame_bgr: np.ndarray, frame_seq: int,
+                 captured_at: float) -> FrameAnalysis:
+        from armada_vision.vision.detect import detect
+
+        t0 = time.perf_counter()
+        h, w = frame_bgr.shape[:2]
+        result = detect(frame_bgr, self.layout, None)
+        elapsed = (time.perf_counter() - t0) * 1e3
+        if isinstance(result, VisionFailure):
+            return FrameAnalysis(frame_seq, captured_at, (w, h), failure=result,
+                                 elapsed_ms=elapsed)
+        pieces = self.ids.assign(tuple(result.pieces))
+        return FrameAnalysis(frame_seq, captured_at, (w, h), pieces, tuple(result.upright),
+                             result.calibration, None, True, elapsed)

@@ -68,10 +68,12 @@ class Server:
     def __init__(self, source: FrameSource | None, layout: TableLayout,
                  analyser: Analyser | None, upload_analyser: Analyser | None,
                  config: RulesConfig, token: str, jpeg_width: int, fps: float | None,
-                 restart_on_loop: bool = False) -> None:
+                 restart_on_loop: bool = False,
+                 color_players: dict[str, str] | None = None) -> None:
         self.layout, self.config, self.token = layout, config, token
         self.hub = Hub()
-        self.session = Session(layout, config, source_name=source.name if source else "photos")
+        self.session = Session(layout, config, source_name=source.name if source else "photos",
+                               color_players=dict(color_players or {}))
         self.upload_analyser = upload_analyser
         self.upload_jpeg: bytes | None = None
         self.upload_seq = 0
@@ -95,19 +97,20 @@ def create_app(source: FrameSource | None, layout: TableLayout, *,
                camera: CameraIntrinsics | None = None, analyser: Analyser | None = None,
                upload_analyser: Analyser | None = None, config: RulesConfig = DEFAULT_CONFIG,
                token: str | None = None, jpeg_width: int = 1280,
-               fps: float | None = None, restart_on_loop: bool = False) -> FastAPI:
+               fps: float | None = None, restart_on_loop: bool = False,
+               color_players: dict[str, str] | None = None) -> FastAPI:
     """The referee app. ``analyser`` defaults to the vision layer's detector with ``camera``;
     uploads use ``upload_analyser`` (default: the detector without intrinsics, since a phone is
     not the calibrated camera). ``token`` defaults to a fresh random one (``app.state.armada
     .token``). ``source=None``: photos only. ``restart_on_loop``: a looping recording of a
     game (the demo) starts a new game each time round."""
     if analyser is None:
-        from armada_vision.web.analysis import VisionAnalyser
+        from armada_vision.web.analysis import StillAnalyser, VisionAnalyser
 
         analyser = VisionAnalyser(layout, camera)
-        upload_analyser = upload_analyser or VisionAnalyser(layout, None)
+        upload_analyser = upload_analyser or StillAnalyser(layout)
     server = Server(source, layout, analyser, upload_analyser or analyser, config,
-                    token or new_token(), jpeg_width, fps, restart_on_loop)
+                    token or new_token(), jpeg_width, fps, restart_on_loop, color_players)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:

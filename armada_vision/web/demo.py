@@ -17,7 +17,7 @@ def repo_demo() -> Path | None:
     here = Path(__file__).resolve().parents[2]
     for base in (here, Path.cwd()):
         folder = base.joinpath(*DEMO_PARTS)
-        if folder.is_dir() and any(folder.glob("frame_*")):
+        if (folder / "layout.json").is_file() and any(folder.glob("frame_*")):
             return folder
     return None
 

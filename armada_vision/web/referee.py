@@ -34,10 +34,12 @@ def _rules(module: str) -> Any:
         raise Unavailable(f"rules.{module} is not available: {e}") from None
 
 
-def players_for(pieces: Iterable[DetectedPiece]) -> dict[str, str]:
-    """Owner of every tracked piece. With two or more known colours the colour is the player
-    (multi-stash, rules.md §2); with one stash size tells the fleets apart: the Larges are
-    player A, the Mediums and Smalls player B.
+def players_for(pieces: Iterable[DetectedPiece],
+                color_players: Mapping[str, str] | None = None) -> dict[str, str]:
+    """Owner of every tracked piece. ``color_players`` (colour → player) names the owners of a
+    multi-stash game; otherwise with two or more known colours the colour is the player
+    (rules.md §2), and with one stash size tells the fleets apart: the Larges are player A,
+    the Mediums and Smalls player B.
 
     >>> from armada_vision.geometry.pose import Pose
     >>> L = DetectedPiece(Size.LARGE, "red", Pose(0, 0, 0), (46, 0), 0, 0, True, track_id="L1")
@@ -47,20 +49,22 @@ def players_for(pieces: Iterable[DetectedPiece]) -> dict[str, str]:
     """
     pieces = [p for p in pieces if p.track_id is not None]
     colours = {p.color for p in pieces if p.color != "unknown"}
+    if color_players and colours & set(color_players):
+        return {p.track_id: color_players.get(p.color, p.color) for p in pieces}  # type: ignore[misc]
     if len(colours) >= 2:
         return {p.track_id: p.color for p in pieces}  # type: ignore[misc]
     return {p.track_id: ("A" if p.size == Size.LARGE else "B") for p in pieces}  # type: ignore[misc]
 
 
 def build_table(pieces: Iterable[DetectedPiece], upright: Iterable[UprightPiece],
-                layout: TableLayout, damage: Mapping[str, int], include_sunk: bool = False
-                ) -> Table:
+                layout: TableLayout, damage: Mapping[str, int], include_sunk: bool = False,
+                color_players: Mapping[str, str] | None = None) -> Table:
     """The table the rules see: tracked lying pieces in the play area are ships (sunk ones left
     out, they leave the table), upright pieces in the play area are obstacles; pieces outside
     the play area (the spares, the ruler) are not on the table. ``include_sunk``: keep the
     sunk ships too (to draw them, never to judge with)."""
     pieces = [p for p in pieces if p.track_id is not None]
-    owner = players_for(pieces)
+    owner = players_for(pieces, color_players)
     area = PlayArea(layout.play_area_mm)
     ships = []
     for p in pieces:

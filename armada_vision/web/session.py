@@ -124,6 +124,7 @@ class Session:
     layout: TableLayout
     config: RulesConfig
     source_name: str = ""
+    color_players: dict[str, str] = field(default_factory=dict)
     turn: TurnState = field(default_factory=TurnState)
     views: dict[str, FrameAnalysis] = field(default_factory=dict)
     history: deque = field(default_factory=lambda: deque(maxlen=200))
@@ -146,7 +147,8 @@ class Session:
         a = self.analysis(view)
         with self._lock:
             damage = dict(self.turn.damage)
-        return referee.build_table(a.pieces, a.upright, self.layout, damage)
+        return referee.build_table(a.pieces, a.upright, self.layout, damage,
+                                   color_players=self.color_players)
 
     def zones(self, ship_id: str, view: str = "live") -> dict[str, Any]:
         table = self.table(view)
@@ -293,7 +295,8 @@ class Session:
             out.update(frame_seq=None, ships=[], calibration={"ok": False,
                        "reason": "waiting for the first frame"})
             return out
-        table = referee.build_table(a.pieces, a.upright, self.layout, damage)
+        table = referee.build_table(a.pieces, a.upright, self.layout, damage,
+                                    color_players=self.color_players)
         H = a.H_image_from_table
         cal: dict[str, Any] = {"ok": a.failure is None and H is not None}
         if a.calibration is not None:
@@ -301,7 +304,8 @@ class Session:
         if a.failure is not None:
             cal.update(code=a.failure.code, reason=a.failure.reason)
         found = set(a.calibration.markers_found) if a.calibration else set()
-        everything = referee.build_table(a.pieces, a.upright, self.layout, damage, True)
+        everything = referee.build_table(a.pieces, a.upright, self.layout, damage, True,
+                                         self.color_players)
         out.update(
             frame_seq=a.frame_seq, captured_at=a.captured_at, image_size=list(a.image_size),
             settled=a.settled, vision_ms=round(a.elapsed_ms, 1), calibration=cal,
