@@ -139,8 +139,8 @@ class SetupChecked(Event):
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Move(Event):
     """A ship seen moved between two settled tables: poses before and after (table mm) with
-    the after pose's σ, the verdict (its ``steps`` are the reconstructed steps) and the frame
-    the after pose was seen in."""
+    their σ (``before_sigma_*``, and ``sigma_*`` for the after pose), the verdict (its ``steps``
+    are the reconstructed steps) and the frame the after pose was seen in."""
 
     kind: ClassVar[str] = "move"
     player: str
@@ -150,6 +150,8 @@ class Move(Event):
     verdict: Verdict
     sigma_mm: float = 0.0
     sigma_deg: float = 0.0
+    before_sigma_mm: float = 0.0
+    before_sigma_deg: float = 0.0
     frame: str = ""
 
     @property

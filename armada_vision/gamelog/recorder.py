@@ -119,6 +119,9 @@ class Recorder:
               pieces: Sequence[DetectedPiece] = (), **kw: Any) -> Recorder:
         """Log a game start and return its recorder. ``pieces``: the detections the ships were
         named from, so their track ids are known from the first frame."""
+        if store is not None and store.next_n(game_id) != 1:
+            raise ValueError(f"game_id: game {game_id!r} is already in {store.path}; "
+                             "resume it or choose another id")
         clock = kw.get("clock", now_iso)
         at = clock()
         start = GameStarted(game_id=game_id, n=1, at=at, players=tuple(players),
@@ -301,7 +304,9 @@ class Recorder:
         if v is None:
             v = self.judge.move(judging_table(s), sid, d.pose, self.config)
         mv = self._log(Move, player=s.player, ship=sid, before=ship.pose, after=d.pose,
-                       verdict=v, sigma_mm=d.sigma_mm, sigma_deg=d.sigma_deg, frame=frame)
+                       verdict=v, sigma_mm=d.sigma_mm, sigma_deg=d.sigma_deg,
+                       before_sigma_mm=ship.sigma_mm, before_sigma_deg=ship.sigma_deg,
+                       frame=frame)
         if v.yes:
             self._maybe_end_turn(mv.n)
         else:
