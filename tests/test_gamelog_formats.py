@@ -202,3 +202,33 @@ def test_bad_notation_names_the_line() -> None:
         parse_notation(text)
     with pytest.raises(ValueError, match="line 1: expected"):
         parse_notation("hello\n")
+
+
+def test_timeline_for_a_page_is_strict_json_with_the_state_after_each_event() -> None:
+    from armada_vision.gamelog.notation import timeline_json
+
+    timeline = timeline_json(GAME)
+    json.dumps(timeline, allow_nan=False)                  # a browser can parse it
+    assert [t["event"]["n"] for t in timeline] == [e.n for e in GAME]
+    final = replay_state(GAME)
+    last = timeline[-1]["state"]
+    assert last["player"] == final.player and last["turn"] == final.turn
+    assert {s["id"] for s in last["ships"]} == {s.id for s in final.table.ships}
+    undone = [t["event"]["n"] for t in timeline if t["undone"]]
+    assert undone == sorted(final.undone) and undone
+    move = next(t for t in timeline if t["event"]["kind"] == "move")
+    l1 = next(s for s in move["state"]["ships"] if s["id"] == "L1")
+    assert l1["stern"] == move["event"]["after"][:2]
+
+
+def test_timeline_has_no_infinity() -> None:
+    from armada_vision.gamelog.notation import timeline_json
+
+    last = GAME[-1]                                        # replaced by an odd shot
+    odd = Shot(game_id=last.game_id, n=last.n, player="B", shooter="M1", target="L1",
+               verdict=Verdict.no("nothing to measure", decided_by="range",
+                                  margin_mm=-math.inf))
+    events = [*GAME[:-1], odd]
+    out = timeline_json(events)[-1]
+    assert out["event"]["verdict"]["margin_mm"] is None
+    json.dumps(out, allow_nan=False)

@@ -22,9 +22,11 @@ separated by ``;``. Reasons are ``{comments}``. Angles are degrees, margins mill
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from armada_vision.gamelog.events import (
     Correction,
@@ -40,7 +42,7 @@ from armada_vision.gamelog.events import (
     TurnEnd,
     Undo,
 )
-from armada_vision.gamelog.state import states_after_each_event
+from armada_vision.gamelog.state import LogState, states_after_each_event
 from armada_vision.geometry.pose import angle_diff_deg
 from armada_vision.rules.verdict import Verdict
 
@@ -262,3 +264,57 @@ def parse_notation(text: str) -> Notation:
         except ValueError as e:
             raise ValueError(f"line {i}: {e}") from None
     return Notation(header, tuple(actions))
+
+
+def state_to_json(state: LogState) -> dict[str, Any]:
+    """A folded state as JSON for a page that draws the table (table mm, degrees): ships with
+    stern, tip, heading, damage and σ; whose turn; actions used; sunk, missing and stray
+    pieces; pending flags; the result."""
+    cfg = state.config
+    ships = []
+    for s in state.table.ships:
+        tip = s.tip_mm(cfg)
+        ships.append({"id": s.id, "player": s.player, "size": s.size.value, "color": s.color,
+                      "stern": [s.pose.x_mm, s.pose.y_mm], "tip": [tip[0], tip[1]],
+                      "heading": s.pose.heading_deg, "damage": s.damage, "sunk": s.sunk,
+                      "missing": s.id in state.missing, "sigma_mm": s.sigma_mm,
+                      "sigma_deg": s.sigma_deg})
+    return {"game_id": state.game_id, "players": list(state.players), "player": state.player,
+            "turn": state.turn, "actions": state.actions, "moved": sorted(state.moved),
+            "fired": dict(state.fired), "ships": ships, "sunk": [s.id for s in state.sunk],
+            "strays": [{"label": k, "stern": [p.x_mm, p.y_mm], "heading": p.heading_deg}
+                       for k, p in state.strays],
+            "play_area": [list(p) for p in state.table.play_area.polygon_mm],
+            "pending_flags": list(state.pending),
+            "result": None if state.result is None else {"winner": state.result.winner,
+                                                         "reason": state.result.reason},
+            "last_n": state.last_n}
+
+
+def timeline_json(events: Sequence[Event]) -> list[dict[str, Any]]:
+    """For a page stepping through a game: per event its JSON, its notation token (None when
+    the notation leaves it implicit), whether it was undone, and the state after it. Strict
+    JSON: non-finite numbers become null.
+
+    >>> from armada_vision.gamelog.events import GameStarted, TurnEnd
+    >>> start = GameStarted(game_id="g", n=1, players=("A", "B"), date="2026-11-23",
+    ...                     ships=(), play_area=((0, 0), (9, 0), (9, 9)))
+    >>> [(t["event"]["kind"], t["text"], t["state"]["player"])
+    ...  for t in timeline_json([start, TurnEnd(game_id="g", n=2, player="A")])]
+    [('started', None, 'A'), ('turn_end', 'end', 'B')]
+    """
+    pairs = states_after_each_event(events)
+    undone = pairs[-1][1].undone if pairs else frozenset()
+    return [_strict({"event": e.to_json(), "text": action_text(e), "undone": e.n in undone,
+                     "state": state_to_json(s)}) for e, s in pairs]
+
+
+def _strict(v: Any) -> Any:
+    """Non-finite floats (an unbounded margin) as None: browsers' JSON has no Infinity."""
+    if isinstance(v, float):
+        return v if math.isfinite(v) else None
+    if isinstance(v, dict):
+        return {k: _strict(x) for k, x in v.items()}
+    if isinstance(v, list | tuple):
+        return [_strict(x) for x in v]
+    return v
