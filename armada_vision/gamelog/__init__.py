@@ -23,8 +23,16 @@ from armada_vision.gamelog.events import (
     event_from_json,
     parse_event,
 )
+from armada_vision.gamelog.jsonl import dumps_jsonl, loads_jsonl, read_jsonl, write_jsonl
 from armada_vision.gamelog.judge import Judge, RulesJudge
+from armada_vision.gamelog.notation import (
+    parse_notation,
+    state_to_json,
+    timeline_json,
+    to_notation,
+)
 from armada_vision.gamelog.recorder import Recorder, name_ships
+from armada_vision.gamelog.replay import ReplayReport, load_games, readjudicate
 from armada_vision.gamelog.state import (
     LogError,
     LogState,
@@ -50,6 +58,7 @@ __all__ = [
     "LogState",
     "Move",
     "Recorder",
+    "ReplayReport",
     "Result",
     "RulesJudge",
     "SetupChecked",
@@ -58,10 +67,20 @@ __all__ = [
     "StoredEvent",
     "TurnEnd",
     "Undo",
+    "dumps_jsonl",
     "event_from_json",
     "judging_table",
+    "load_games",
+    "loads_jsonl",
     "name_ships",
     "parse_event",
+    "parse_notation",
+    "read_jsonl",
+    "readjudicate",
     "replay_state",
+    "state_to_json",
     "states_after_each_event",
+    "timeline_json",
+    "to_notation",
+    "write_jsonl",
 ]
