@@ -186,3 +186,16 @@ def test_a_file_that_is_not_a_database_is_refused(tmp_path: Path) -> None:
     path.write_text("these are my notes, not a game log\n" * 100)
     with pytest.raises(GameLogError, match="not a readable game log"):
         GameStore(path)
+
+
+def test_an_atomic_import_stores_all_or_nothing(tmp_path: Path) -> None:
+    path = tmp_path / "log.sqlite"
+    good = [start("a"), TurnEnd(game_id="a", n=2, player="A")]
+    bad = [start("b"), TurnEnd(game_id="b", n=2, player="A"), TurnEnd(game_id="b", n=4,
+                                                                       player="B")]
+    with GameStore(path) as store:
+        assert store.extend(good, atomic=True) == 2
+        with pytest.raises(GameLogError, match="turn_end b#4: expected event number 3"):
+            store.extend(bad, atomic=True)
+        assert store.events("b") == []
+        assert store.events("a") == good

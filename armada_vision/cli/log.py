@@ -76,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
                 clash = sorted({e.game_id for e in events} & existing)
                 if clash:
                     raise CliError(f"{args.jsonl}: game {clash[0]!r} is already in {args.db}")
-                store.extend(events)
+                store.extend(events, atomic=True)   # all or nothing
             n_games = len({e.game_id for e in events})
             print(f"imported {len(events)} events of {n_games} game(s) into {args.db}")
             return 0

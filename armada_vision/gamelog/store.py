@@ -221,38 +221,49 @@ class GameStore:
     def append(self, event: Event) -> int:
         """Store one event in its own transaction; returns its ``seq``. The event must carry the
         next number of its game (1 for a game start) so the log has no gaps."""
-        text = encode_event(event)
+        return self._write([event])[0]
+
+    def extend(self, events: list[Event], *, atomic: bool = False) -> int:
+        """Append several events, each in its own transaction, or (``atomic``: an import) all
+        in one, so a failure stores none of them. Returns how many."""
+        if atomic:
+            self._write(events)
+        else:
+            for e in events:
+                self._write([e])
+        return len(events)
+
+    def _write(self, events: list[Event]) -> list[int]:
         created = _dt.datetime.now(_dt.UTC).isoformat(timespec="milliseconds")
         db = self._db
+        seqs = []
+        event = events[0] if events else None
         try:
             db.execute("BEGIN IMMEDIATE")
             try:
-                (last,) = db.execute("SELECT COALESCE(MAX(n), 0) FROM events WHERE game_id = ?",
-                                     (event.game_id,)).fetchone()
-                if event.n != last + 1:
-                    raise GameLogError(f"{self.path}: {event.kind} {event.game_id}#{event.n}: "
-                                       f"expected event number {last + 1}")
-                if (event.n == 1) != isinstance(event, GameStarted):
-                    raise GameLogError(f"{self.path}: {event.kind} {event.game_id}#{event.n}: "
-                                       "a game starts with its start event, and only once")
-                cur = db.execute(
-                    "INSERT INTO events (game_id, n, kind, event, crc, created) "
-                    "VALUES (?, ?, ?, ?, ?, ?)",
-                    (event.game_id, event.n, event.kind, text, _crc(text), created))
+                for event in events:
+                    text = encode_event(event)
+                    (last,) = db.execute("SELECT COALESCE(MAX(n), 0) FROM events "
+                                         "WHERE game_id = ?", (event.game_id,)).fetchone()
+                    where = f"{self.path}: {event.kind} {event.game_id}#{event.n}"
+                    if event.n != last + 1:
+                        raise GameLogError(f"{where}: expected event number {last + 1}")
+                    if (event.n == 1) != isinstance(event, GameStarted):
+                        raise GameLogError(f"{where}: a game starts with its start event, "
+                                           "and only once")
+                    cur = db.execute(
+                        "INSERT INTO events (game_id, n, kind, event, crc, created) "
+                        "VALUES (?, ?, ?, ?, ?, ?)",
+                        (event.game_id, event.n, event.kind, text, _crc(text), created))
+                    seqs.append(int(cur.lastrowid))
             except BaseException:
                 db.execute("ROLLBACK")
                 raise
             db.execute("COMMIT")
         except sqlite3.Error as e:
-            raise GameLogError(f"{self.path}: cannot store {event.kind} "
-                               f"{event.game_id}#{event.n} ({e})") from None
-        return int(cur.lastrowid)
-
-    def extend(self, events: list[Event]) -> int:
-        """Append several events (each in its own transaction); returns how many."""
-        for e in events:
-            self.append(e)
-        return len(events)
+            what = "" if event is None else f" {event.kind} {event.game_id}#{event.n}"
+            raise GameLogError(f"{self.path}: cannot store{what} ({e})") from None
+        return seqs
 
     # -- reading
     def rows(self, game_id: str) -> list[StoredEvent]:
