@@ -35,11 +35,11 @@ from functools import lru_cache
 import numpy as np
 import shapely
 
-from armada_vision.geometry.pieces import PieceDims
+from armada_vision.geometry.pieces import PieceDims, Size
 from armada_vision.geometry.shapes import SIDES, Side, firing_zone, ruler_local, ruler_slide_mm
 from armada_vision.rules.config import DEFAULT_CONFIG, RulesConfig
 from armada_vision.rules.doubt import allowance_mm
-from armada_vision.rules.table import Ship, Table
+from armada_vision.rules.table import Obstacle, Ship, Table
 from armada_vision.rules.verdict import Verdict
 
 # Offsets tried when the deepest placement is obstructed: a grid this fine (mm of slide), then
@@ -159,12 +159,35 @@ class Broadside:
     slide_dir: np.ndarray       # (2,) unit vector along the long side
     slide_mm: float             # e − w_ruler: the offset runs over [0, slide_mm]
 
+    @property
+    def halfplanes(self) -> tuple[np.ndarray, np.ndarray]:
+        """Inward normals and offsets of the ruler at offset 0 (see :func:`halfplanes`)."""
+        return _ruler_halfplanes(self)
+
     def ruler(self, offset_mm: float) -> np.ndarray:
         return self.ruler0 + offset_mm * self.slide_dir
 
     def zone(self) -> shapely.Polygon:
         last = self.ruler(self.slide_mm)
         return shapely.Polygon([self.ruler0[0], self.ruler0[1], last[1], last[2]])
+
+
+@lru_cache(maxsize=512)
+def _ruler_halfplanes_key(key: tuple[float, ...]) -> tuple[np.ndarray, np.ndarray]:
+    N, h = halfplanes(np.array(key).reshape(3, 2))
+    N.setflags(write=False)
+    h.setflags(write=False)
+    return N, h
+
+
+def _ruler_halfplanes(bs: Broadside) -> tuple[np.ndarray, np.ndarray]:
+    return _ruler_halfplanes_key(tuple(bs.ruler0.ravel().tolist()))
+
+
+def _shifted(hp: tuple[np.ndarray, np.ndarray], origin: np.ndarray):
+    """Half-planes of a polygon moved by −origin: the offsets drop by N·origin."""
+    N, h = hp
+    return N, h - N @ origin
 
 
 def broadside(ship: Ship, side: Side, config: RulesConfig = DEFAULT_CONFIG) -> Broadside:
@@ -184,6 +207,11 @@ def broadside(ship: Ship, side: Side, config: RulesConfig = DEFAULT_CONFIG) -> B
 @lru_cache(maxsize=512)
 def _silhouette(ship: Ship, config: RulesConfig) -> shapely.Polygon:
     return ship.silhouette(config)
+
+
+@lru_cache(maxsize=256)
+def _obstacle_shape(obstacle: Obstacle) -> shapely.Polygon:
+    return obstacle.shape
 
 
 @lru_cache(maxsize=256)
@@ -218,7 +246,7 @@ def max_depth(bs: Broadside, target_fp: np.ndarray, origin: np.ndarray) -> tuple
     """Exact max over offset t and point p ∈ target of the distance from p to the ruler's
     boundary (negative when the target misses every placement). Returns (depth, t).
     ``origin`` is subtracted from all coordinates first to keep the numbers small."""
-    N, h = halfplanes(bs.ruler0 - origin)
+    N, h = _shifted(bs.halfplanes, origin)
     M, g = halfplanes(target_fp - origin)
     nu = N @ bs.slide_dir
     # z = (x, y, t, d). Ruler edge i at offset t: N_i·p − h_i − t·(N_i·u) ≥ d.
@@ -235,7 +263,7 @@ def max_depth(bs: Broadside, target_fp: np.ndarray, origin: np.ndarray) -> tuple
 def depth_at(bs: Broadside, target_fp: np.ndarray, offsets: np.ndarray,
              origin: np.ndarray) -> np.ndarray:
     """Depth of the target in the ruler at each fixed offset (mm), exactly, vectorised."""
-    N, h = halfplanes(bs.ruler0 - origin)
+    N, h = _shifted(bs.halfplanes, origin)
     M, g = halfplanes(target_fp - origin)
     nu = N @ bs.slide_dir
     A = np.vstack((np.column_stack((-N, np.ones(len(N)))),
@@ -435,19 +463,20 @@ def adjudicate_shot(table: Table, shooter_id: str, target_id: str,
     # stern-distance test first (a zone lies within s_shooter + s_ruler of the stern), so
     # that far ships never have their silhouettes built.
     reach = shooter.dims(config).footprint_length_mm + config.ruler.footprint_length_mm
+    length = {z: config.pieces.dims(z).footprint_length_mm for z in Size}
     blockers: list[_Blocker] = []
     for s in table.ships:
-        if s.id in (shooter.id, target.id) or s.sunk:
+        if s.id in (shooter.id, target.id) or s.damage >= s.size.pips:
             continue
-        sig = s.sigma_total_mm(config)
-        a = allowance_mm([sig_s, sig_t, sig], config.doubt_floor_mm)
-        far = reach + s.dims(config).footprint_length_mm + a + 1.0
+        sig = s.sigma_mm + length[s.size] * math.radians(s.sigma_deg)   # §7 piece σ
+        a = 2.0 * math.sqrt(sig_s * sig_s + sig_t * sig_t + sig * sig) + config.doubt_floor_mm
+        far = reach + length[s.size] + a + 1.0
         if math.hypot(s.pose.x_mm - origin[0], s.pose.y_mm - origin[1]) > far:
             continue
         blockers.append(_Blocker(s.id, _silhouette(s, config), a))
     for o in table.obstacles:
         a = allowance_mm([sig_s, sig_t, o.sigma_mm], config.doubt_floor_mm)
-        blockers.append(_Blocker(o.id, o.shape, a))
+        blockers.append(_Blocker(o.id, _obstacle_shape(o), a))
     if blockers:
         shapes = np.array([b.shape for b in blockers], dtype=object)
         reach_mm = np.array([b.allowance_mm + 1.0 for b in blockers])
