@@ -188,8 +188,9 @@ def _add_routes(app: FastAPI, server: Server) -> None:
     def health() -> dict[str, Any]:
         return server.stats()
 
-    @app.get("/api/frame.jpg")
-    def frame() -> Response:
+    async def frame(_request: Request) -> Response:
+        """The newest JPEG. A plain route (no validation or thread hand-off): every phone asks
+        for it after each frame event, so it must cost next to nothing."""
         packet = server.hub.frame
         if packet is None:
             raise HTTPException(503, "no frame yet")
@@ -197,8 +198,10 @@ def _add_routes(app: FastAPI, server: Server) -> None:
             "Cache-Control": "no-store", "X-Frame-Seq": str(packet.seq),
             "X-Captured-At": f"{packet.captured_at:.6f}"})
 
+    app.router.add_route("/api/frame.jpg", frame, methods=["GET"], include_in_schema=False)
+
     @app.get("/api/upload.jpg")
-    def upload_image() -> Response:
+    async def upload_image() -> Response:
         if server.upload_jpeg is None:
             raise HTTPException(404, "no photo uploaded yet")
         return Response(server.upload_jpeg, media_type="image/jpeg",
@@ -206,10 +209,13 @@ def _add_routes(app: FastAPI, server: Server) -> None:
 
     @app.get("/api/events")
     async def events(max_events: Annotated[int, Query(ge=0, le=100_000)] = 0,
+                     max_fps: Annotated[float, Query(gt=0, le=60)] = 15.0,
                      ) -> StreamingResponse:
         """Server-sent events: ``frame`` (seq, captured_at) and ``state`` (the live JSON).
-        Only the newest of each is ever sent; ``max_events`` > 0 ends the stream (tests)."""
-        return StreamingResponse(_event_stream(server, max_events),
+        Only the newest of each is ever sent, frames at most ``max_fps`` a second (a phone
+        needs no more, and ten phones must not slow the pipeline); ``max_events`` > 0 ends the
+        stream (tests)."""
+        return StreamingResponse(_event_stream(server, max_events, 1.0 / max_fps),
                                  media_type="text/event-stream",
                                  headers={"Cache-Control": "no-store",
                                           "X-Accel-Buffering": "no"})
@@ -272,11 +278,13 @@ def _analyse_upload(server: Server, image: Any) -> dict[str, Any]:
     return server.session.state_json("upload")
 
 
-async def _event_stream(server: Server, max_events: int) -> AsyncIterator[bytes]:
+async def _event_stream(server: Server, max_events: int,
+                        frame_period_s: float) -> AsyncIterator[bytes]:
     hub = server.hub
     key = hub.subscribe()
     sent = 0
     frame_seen, state_seen, version = -1, None, -1
+    next_frame_t = 0.0
     try:
         yield b"retry: 1000\n\n"
         while max_events == 0 or sent < max_events:
@@ -284,6 +292,11 @@ async def _event_stream(server: Server, max_events: int) -> AsyncIterator[bytes]
             packet, state = hub.frame, hub.state
             chunk = b""
             if packet is not None and packet.seq != frame_seen:
+                now = time.monotonic()
+                if now < next_frame_t:
+                    await asyncio.sleep(next_frame_t - now)
+                    packet = hub.frame or packet
+                next_frame_t = max(now, next_frame_t) + frame_period_s
                 frame_seen = packet.seq
                 chunk += (b"event: frame\ndata: " + json.dumps(
                     {"seq": packet.seq, "captured_at": packet.captured_at,

@@ -93,8 +93,11 @@ def encode_jpeg(image_bgr: np.ndarray, max_width: int = 1280, quality: int = 75)
     """JPEG for the phones, scaled down to ``max_width`` (the overlays use the original size)."""
     h, w = image_bgr.shape[:2]
     if w > max_width:
+        # INTER_AREA is the better filter but slow for non-integer factors (44 ms vs 8 ms for
+        # 1920 → 1280); bilinear is fine for a factor under 2.
+        interp = cv2.INTER_AREA if w >= 2 * max_width else cv2.INTER_LINEAR
         image_bgr = cv2.resize(image_bgr, (max_width, round(h * max_width / w)),
-                               interpolation=cv2.INTER_AREA)
+                               interpolation=interp)
     ok, buf = cv2.imencode(".jpg", image_bgr, [cv2.IMWRITE_JPEG_QUALITY, quality])
     if not ok:
         raise RuntimeError("JPEG encoding failed")
