@@ -286,50 +286,37 @@ def critical_turns_deg(local: np.ndarray, pivot: tuple[float, float], base_headi
     a = float(dist_mm)
     r = np.hypot(v[:, 0], v[:, 1])
     alpha = np.arctan2(v[:, 1], v[:, 0])
-    keep = r > 1e-12
-    r, alpha = r[keep], alpha[keep]
+    r, alpha = r[r > 1e-12], alpha[r > 1e-12]
     dv = f[:-1] - np.asarray(pivot, dtype=float)
-    d = np.hypot(dv[:, 0], dv[:, 1])
+    d = np.maximum(np.hypot(dv[:, 0], dv[:, 1]), 1e-12)
     delta = np.arctan2(dv[:, 1], dv[:, 0])
-    out = []
-
-    def both(center, cosval, shift):
-        ok = np.abs(cosval) <= 1.0
-        w = np.arccos(np.clip(cosval, -1.0, 1.0))
-        out.append(((center + w) - shift)[ok])
-        out.append(((center - w) - shift)[ok])
-
-    # (A) moving vertex i at distance a from fixed vertex j: law of cosines.
-    with np.errstate(divide="ignore", invalid="ignore"):
-        cos_a = (r[:, None] ** 2 + d[None, :] ** 2 - a * a) / (2.0 * r[:, None] * d[None, :])
-    both(delta[None, :], cos_a, h + alpha[:, None])
-    # (B) moving vertex on a line parallel to fixed edge j at distance a: r·cos(θ − ψ) = c ± a.
     e = f[1:] - f[:-1]
-    le = np.hypot(e[:, 0], e[:, 1])
-    good = le > 1e-12
-    n = np.column_stack([e[good, 1], -e[good, 0]]) / le[good, None]
+    le = np.maximum(np.hypot(e[:, 0], e[:, 1]), 1e-12)
+    n = np.column_stack([e[:, 1], -e[:, 0]]) / le[:, None]
     psi = np.arctan2(n[:, 1], n[:, 0])
-    c = np.sum(n * dv[good], axis=1)
-    for sgn in (1.0, -1.0):
-        both(psi[None, :], (c[None, :] + sgn * a) / r[:, None], h + alpha[:, None])
-    # (C) fixed vertex j, seen from the moving frame it turns the other way (angle δ − h − φ),
-    # at distance a from moving edge k's line: d·cos(γ − μ) = e ± a, φ = δ − h − γ.
+    c = np.sum(n * dv, axis=1)
     ve = np.roll(v, -1, axis=0) - v
-    lv = np.hypot(ve[:, 0], ve[:, 1])
-    gv = lv > 1e-12
-    m = np.column_stack([ve[gv, 1], -ve[gv, 0]]) / lv[gv, None]
+    m = np.column_stack([ve[:, 1], -ve[:, 0]]) / np.maximum(np.hypot(ve[:, 0], ve[:, 1]),
+                                                           1e-12)[:, None]
     mu = np.arctan2(m[:, 1], m[:, 0])
-    ek = np.sum(m * v[gv], axis=1)
-    dpos = d > 1e-12
-    for sgn in (1.0, -1.0):
-        cosv = (ek[:, None] + sgn * a) / np.where(dpos, d, np.inf)[None, :]
-        ok = (np.abs(cosv) <= 1.0) & dpos[None, :]
-        w = np.arccos(np.clip(cosv, -1.0, 1.0))
-        for gamma in (mu[:, None] + w, mu[:, None] - w):
-            out.append((delta[None, :] - h - gamma)[ok])
-    phi = np.concatenate([o.ravel() for o in out]) if out else np.empty(0)
-    phi = np.degrees(np.angle(np.exp(1j * phi)))  # wrap to (−180, 180]
-    return phi
+    ek = np.sum(m * v, axis=1)
+    # Every family is φ = base ± acos(cos):
+    # (A) moving vertex i at distance a from fixed vertex j (law of cosines);
+    # (B) moving vertex i on a line parallel to fixed edge j at distance a: r·cos(θ − ψ) = c ± a;
+    # (C) fixed vertex j, which the moving frame sees turning the other way (angle δ − h − φ),
+    #     on a line parallel to moving edge k at distance a: d·cos(γ − μ) = e ± a, φ = δ − h − γ.
+    ra, al = r[:, None], alpha[:, None]
+    bases = [delta[None, :] - h - al, psi[None, :] - h - al, psi[None, :] - h - al,
+             delta[None, :] - h - mu[:, None], delta[None, :] - h - mu[:, None]]
+    coss = [(ra ** 2 + d[None, :] ** 2 - a * a) / (2.0 * ra * d[None, :]),
+            (c[None, :] + a) / ra, (c[None, :] - a) / ra,
+            (ek[:, None] + a) / d[None, :], (ek[:, None] - a) / d[None, :]]
+    base = np.concatenate([b.ravel() for b in bases])
+    cosv = np.concatenate([x.ravel() for x in coss])
+    ok = np.abs(cosv) <= 1.0
+    base, w = base[ok], np.arccos(cosv[ok])
+    phi = np.concatenate([base + w, base - w])
+    return np.degrees((phi + np.pi) % (2.0 * np.pi) - np.pi)
 
 
 def _classify(env: StepEnv, pivot, base, lim, cands, check) -> list[tuple[float, float, float]]:
