@@ -48,24 +48,25 @@ def _partial_view() -> SceneSpec:
     return dataclasses.replace(base, camera=cam)
 
 
-def _all_colours(seed: int, size, surface: str, tilt: float) -> SceneSpec:
+def _all_colours(seed: int, size, surface: str, tilt: float,
+                 jpeg: int | None = None) -> SceneSpec:
     return random_scene(seed, image_size=size, n_pieces=10, colors=COLORS, surface=surface,
-                        tilt_deg=tilt)
+                        tilt_deg=tilt, jpeg_quality=jpeg)
 
 
 def _black_white() -> SceneSpec:
     return random_scene(22, image_size=FHD, n_pieces=8, colors=("black", "white"),
-                        surface="felt", tilt_deg=10)
+                        surface="felt", tilt_deg=10, jpeg_quality=92)
 
 
 def _clear_on_laminate() -> SceneSpec:
     return random_scene(23, image_size=FHD, n_pieces=7, colors=("clear", "white", "yellow"),
-                        surface="laminate", tilt_deg=18)
+                        surface="laminate", tilt_deg=18, jpeg_quality=95)
 
 
 def _crowded() -> SceneSpec:
-    spec = random_scene(17, image_size=FHD, n_pieces=16, tilt_deg=12, surface="cloth")
-    return spec
+    return random_scene(17, image_size=FHD, n_pieces=16, tilt_deg=12, surface="cloth",
+                        jpeg_quality=92)
 
 
 def _single_large_topdown() -> SceneSpec:
@@ -101,7 +102,7 @@ STILLS: dict[str, tuple[str, str, bool, Callable[[], SceneSpec]]] = {
                         True, lambda: random_scene(8, image_size=HD, touching=True, n_pieces=8,
                                                    tilt_deg=0)),
     "s09_colours_fhd_wood": ("1920×1080, all ten colours, wood, JPEG", "colour naming", True,
-                             lambda: _all_colours(9, FHD, "wood", 12)),
+                             lambda: _all_colours(9, FHD, "wood", 12, 92)),
     "s10_colours_hd_laminate": ("1280×720, all ten colours, laminate, PNG",
                                 "colour on a light table", True,
                                 lambda: _all_colours(10, HD, "laminate", 5)),
@@ -135,7 +136,7 @@ STILLS: dict[str, tuple[str, str, bool, Callable[[], SceneSpec]]] = {
                     lambda: random_scene(24, image_size=HD, tilt_deg=12, jpeg_quality=45)),
     "s22_black_white_fhd_felt": ("1920×1080, black and white pieces on felt, JPEG",
                                  "opaque pieces", True, _black_white),
-    "s23_clear_fhd_laminate": ("1920×1080, clear, white and yellow on laminate, PNG",
+    "s23_clear_fhd_laminate": ("1920×1080, clear, white and yellow on laminate, JPEG 95",
                                "low-contrast pieces", True, _clear_on_laminate),
     "s24_everything_fhd": ("1920×1080, 28° tilt, distortion, touching, extras, upright, JPEG",
                            "all at once", True,
@@ -156,7 +157,7 @@ SEQUENCES = {
     "demo": ("demo: red vs blue, every move legal; `armada-vision serve` plays it", DEMO["seed"],
              {k: v for k, v in DEMO.items() if k not in ("seed", "name")}),
     "skirmish": ("one deliberately illegal step (§4.2 turn of 84°), flagged in events.json", 2,
-                 dict(foul=True, max_frames=70, surface="felt")),
+                 dict(foul=True, max_frames=135, surface="felt")),
 }
 
 
@@ -192,8 +193,9 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--only", help="render only this still")
     ap.add_argument("--no-sequences", action="store_true")
+    ap.add_argument("--sequences-only", action="store_true")
     args = ap.parse_args(argv)
-    names = [args.only] if args.only else list(STILLS)
+    names = [args.only] if args.only else [] if args.sequences_only else list(STILLS)
     for name in names:
         print("still", name, flush=True)
         make_still(name)
@@ -203,7 +205,7 @@ def main(argv: list[str] | None = None) -> int:
             out = HERE / "sequences" / name
             shutil.rmtree(out, ignore_errors=True)
             seq = build_sequence(seed, name=name, **kw)
-            write_sequence(seq, out, jpeg_quality=80, noise_sigma=1.2)
+            write_sequence(seq, out, jpeg_quality=75, noise_sigma=1.2)
     (HERE / "README.md").write_text(readme(), encoding="utf-8")
     return 0
 

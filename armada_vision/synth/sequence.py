@@ -8,9 +8,9 @@ game log to flag). Shots are staged only when the ruler covers the target at lea
 a line of fire 4 mm clear (§5), so every hit is a clear yes. Between actions the table settles
 (no hand); during them a hand comes in from the player's side. Frames: table mm truth per frame.
 
->>> seq = build_sequence(1, max_frames=12)
->>> len(seq.frames), seq.frames[0].settled
-(12, True)
+>>> seq = build_sequence(1, max_frames=40)
+>>> len(seq.frames) <= 40, seq.frames[0].settled, seq.frames[-1].settled
+(True, True, True)
 """
 
 from __future__ import annotations
@@ -278,7 +278,7 @@ def build_sequence(seed: int, *, name: str = "demo", image_size: tuple[int, int]
     layout = standard_layout(*table)
     camera = fit_camera(image_size, table, 1100.0, tilt_deg, 0.0)
     seq = Sequence(name, seed, layout, camera, surface or str(rng.choice(["wood", "felt"])))
-    g = _Game(seq, rng, max_frames)
+    g = _Game(seq, rng, None)
     x0 = float(rng.uniform(-30, 30))
     fleet = {"A": [("L1", Size.LARGE, 220), ("L2", Size.LARGE, 350)],
              "B": [("M1", Size.MEDIUM, 180), ("S1", Size.SMALL, 260), ("S2", Size.SMALL, 330),
@@ -339,8 +339,20 @@ def build_sequence(seed: int, *, name: str = "demo", image_size: tuple[int, int]
             break
     g.settle(2)
     if max_frames is not None:
-        del seq.frames[max_frames:]
+        _truncate(seq, max_frames)
     return seq
+
+
+def _truncate(seq: Sequence, max_frames: int) -> None:
+    """Keep at most ``max_frames`` frames, cut where the table has settled after a whole action
+    (so the events kept all happened in the frames kept)."""
+    f = seq.frames
+    cut = max(k for k in range(1, min(max_frames, len(f)) + 1)
+              if (f[k - 1].settled and (k == len(f) or not f[k].settled))
+              or k == 1)
+    del f[cut:]
+    seq.events = [e for e in seq.events if e["frame"] < cut
+                  or (e["frame"] == cut and e["type"] in ("turn_end", "victory"))]
 
 
 def _broadside_goal(g: _Game, ship: Piece, target: Piece):
@@ -395,12 +407,12 @@ def events_json(seq: Sequence) -> dict[str, Any]:
             "frames": [frame_truth(seq, i) for i in range(len(seq.frames))]}
 
 
-DEMO = {"seed": 1, "name": "demo", "foul": False, "max_frames": 120, "surface": "wood"}
+DEMO = {"seed": 1, "name": "demo", "foul": False, "max_frames": None, "surface": "wood"}
 
 
 def write_demo(out_dir: str | Path) -> dict[str, Path]:
     """Render the demo game (the one in sample_images/sequences/demo) into ``out_dir``."""
-    return write_sequence(build_sequence(**DEMO), out_dir, jpeg_quality=80, noise_sigma=1.2)
+    return write_sequence(build_sequence(**DEMO), out_dir, jpeg_quality=75, noise_sigma=1.2)
 
 
 def render_sequence(seed: int, *, image_size: tuple[int, int] = (1280, 720),
