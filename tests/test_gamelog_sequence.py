@@ -16,19 +16,21 @@ import pytest
 
 from armada_vision.gamelog import (
     Correction,
-    Damage,
     Flagged,
     GameStore,
     Move,
     Recorder,
     Result,
     Shot,
-    Sinking,
-    TurnEnd,
     replay_state,
 )
 from armada_vision.gamelog.replay import readjudicate
-from armada_vision.gamelog.truth import record_from_truth
+from armada_vision.gamelog.truth import (
+    log_actions,
+    observable_events,
+    record_from_truth,
+    truth_actions,
+)
 from armada_vision.geometry.pose import angle_diff_deg
 
 synth_sequence = pytest.importorskip("armada_vision.synth.sequence")
@@ -36,52 +38,11 @@ ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = sorted((ROOT / "sample_images" / "sequences").glob("*/events.json"))
 
 
-def observable(truth: dict[str, Any]) -> list[dict[str, Any]]:
-    """The true events a camera could see completed: a sequence cut at a frame budget may list
-    a move whose frames end before the table settles again."""
-    settled = [f["index"] for f in truth["frames"] if f["settled"]]
-    last = max(settled, default=-1)
-    return [e for e in truth["events"] if e["type"] != "move" or e["frame"] < last]
-
-
-def truth_actions(truth: dict[str, Any]) -> list[tuple]:
-    out = []
-    for e in observable(truth):
-        t = e["type"]
-        if t == "move":
-            out.append(("move", e["ship"], bool(e["legal"])))
-        elif t == "shot":
-            out.append(("shot", e["shooter"], e["target"], bool(e["hit"])))
-        elif t == "damage":
-            out.append(("damage", e["ship"], e["damage"]))
-        elif t == "sunk":
-            out.append(("sinking", e["ship"]))
-        elif t == "turn_end":
-            out.append(("turn_end", e["player"]))
-    return out
-
-
-def log_actions(rec: Recorder) -> list[tuple]:
-    out = []
-    for e in rec.events:
-        if isinstance(e, Move):
-            out.append(("move", e.ship, e.verdict.yes))
-        elif isinstance(e, Shot):
-            out.append(("shot", e.shooter, e.target, e.verdict.yes))
-        elif isinstance(e, Damage):
-            out.append(("damage", e.ship, e.damage))
-        elif isinstance(e, Sinking):
-            out.append(("sinking", e.ship))
-        elif isinstance(e, TurnEnd):
-            out.append(("turn_end", e.player))
-    return out
-
-
 def check_against_truth(rec: Recorder, truth: dict[str, Any]) -> None:
-    assert log_actions(rec) == truth_actions(truth)
+    assert log_actions(rec.events) == truth_actions(truth)
     events = rec.events
     moves = [e for e in events if isinstance(e, Move)]
-    true_moves = [e for e in observable(truth) if e["type"] == "move"]
+    true_moves = [e for e in observable_events(truth) if e["type"] == "move"]
     for mv, tm in zip(moves, true_moves, strict=True):
         # the logged after-pose is the truth's final pose (up to the simulated noise)
         (x, y), h = tm["to"]["stern"], tm["to"]["heading"]

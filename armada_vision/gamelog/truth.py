@@ -13,7 +13,7 @@ from typing import Any
 
 import shapely
 
-from armada_vision.gamelog.events import Flagged, Move
+from armada_vision.gamelog.events import Damage, Event, Flagged, Move, Shot, Sinking, TurnEnd
 from armada_vision.gamelog.judge import DEFAULT_JUDGE, Judge
 from armada_vision.gamelog.recorder import Recorder
 from armada_vision.gamelog.store import GameStore
@@ -114,3 +114,48 @@ def record_from_truth(truth: Mapping[str, Any], play_area: Sequence[Point], *,
         if e["type"] == "turn_end" and rec.state.player == e["player"]:
             rec.end_turn()
     return rec
+
+
+def observable_events(truth: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    """The true events a camera could see completed: a sequence cut at a frame budget may list
+    a move whose frames end before the table settles again."""
+    last = max((f["index"] for f in truth["frames"] if f["settled"]), default=-1)
+    return [e for e in truth["events"] if e["type"] != "move" or e["frame"] < last]
+
+
+def truth_actions(truth: Mapping[str, Any]) -> list[tuple]:
+    """The true events as comparable tuples: ``("move", ship, legal)``, ``("shot", shooter,
+    target, hit)``, ``("damage", ship, total)``, ``("sinking", ship)``, ``("turn_end",
+    player)``."""
+    out: list[tuple] = []
+    for e in observable_events(truth):
+        t = e["type"]
+        if t == "move":
+            out.append(("move", e["ship"], bool(e["legal"])))
+        elif t == "shot":
+            out.append(("shot", e["shooter"], e["target"], bool(e["hit"])))
+        elif t == "damage":
+            out.append(("damage", e["ship"], e["damage"]))
+        elif t == "sunk":
+            out.append(("sinking", e["ship"]))
+        elif t == "turn_end":
+            out.append(("turn_end", e["player"]))
+    return out
+
+
+def log_actions(events: Sequence[Event]) -> list[tuple]:
+    """The logged events as the tuples of :func:`truth_actions` (flags, corrections, undos and
+    results left out)."""
+    out: list[tuple] = []
+    for e in events:
+        if isinstance(e, Move):
+            out.append(("move", e.ship, e.verdict.yes))
+        elif isinstance(e, Shot):
+            out.append(("shot", e.shooter, e.target, e.verdict.yes))
+        elif isinstance(e, Damage):
+            out.append(("damage", e.ship, e.damage))
+        elif isinstance(e, Sinking):
+            out.append(("sinking", e.ship))
+        elif isinstance(e, TurnEnd):
+            out.append(("turn_end", e.player))
+    return out
