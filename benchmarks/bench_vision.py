@@ -52,11 +52,13 @@ class Tally:
     failures: int = 0
     images: int = 0
     misses: list[str] = field(default_factory=list)
+    scores: list[float] = field(default_factory=list)
 
     def add(self, other: Tally) -> None:
         for k in ("truth", "found", "matched", "size_ok", "color_ok", "failures", "images"):
             setattr(self, k, getattr(self, k) + getattr(other, k))
-        for k in ("stern_mm", "tip_mm", "heading_deg", "sigma_ratio", "cold_ms", "misses"):
+        for k in ("stern_mm", "tip_mm", "heading_deg", "sigma_ratio", "cold_ms", "misses",
+                  "scores"):
             getattr(self, k).extend(getattr(other, k))
 
 
@@ -100,10 +102,11 @@ def match(truth: dict, det: Detections | VisionFailure, label: str = "") -> Tall
         t.tip_mm.append(et)
         t.heading_deg.append(abs(angle_diff_deg(d.pose.heading_deg, p["heading"])))
         t.sigma_ratio.append(es / max(d.sigma_mm, 1e-6))
+        t.scores.append(d.score)
     for i, d in enumerate(det.pieces):
         if i not in used:
             t.misses.append(f"{label}: false {d.size.value} {d.color} at "
-                            f"({d.pose.x_mm:.0f}, {d.pose.y_mm:.0f})")
+                            f"({d.pose.x_mm:.0f}, {d.pose.y_mm:.0f}), fit score {d.score:.2f}")
     return t
 
 

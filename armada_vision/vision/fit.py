@@ -130,7 +130,7 @@ def _points(pts: np.ndarray, a: np.ndarray, b: np.ndarray, t: np.ndarray) -> np.
     return pts[a] + (pts[b] - pts[a]) * t[:, None]
 
 
-def _bilinear(img: np.ndarray, u: np.ndarray, v: np.ndarray) -> np.ndarray:
+def sample_map(img: np.ndarray, u: np.ndarray, v: np.ndarray) -> np.ndarray:
     """Sample a float image at sub-pixel (u, v); outside the image counts as 0."""
     rows, cols = img.shape
     u0 = np.floor(u).astype(np.intp)
@@ -157,7 +157,7 @@ def _edge_offsets(fg: np.ndarray, grid: ViewGrid, p_mm: np.ndarray, n_mm: np.nda
     ppm = grid.px_per_mm
     u = (p_mm[:, 0:1] + ts[None, :] * n_mm[:, 0:1] - grid.x0_mm) * ppm
     v = (grid.y1_mm - p_mm[:, 1:2] - ts[None, :] * n_mm[:, 1:2]) * ppm
-    prof = _bilinear(fg, u, v)
+    prof = sample_map(fg, u, v)
     mid = len(ts) // 2
     inner = prof[:, : mid + 1].max(axis=1)
     outer = prof[:, mid:].min(axis=1)

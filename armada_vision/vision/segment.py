@@ -63,8 +63,10 @@ class Rectifier:
 
 
 def make_rectifier(calib: TableCalibration, layout: TableLayout, px_per_mm: float = 1.5,
-                   margin_mm: float = 10.0) -> Rectifier:
-    """Remap maps for the view of the layout's markers and play area at ``px_per_mm``."""
+                   margin_mm: float = -2.0) -> Rectifier:
+    """Remap maps for the view of the layout's markers and play area at ``px_per_mm``. The
+    view ends ``margin_mm`` beyond the outermost marker corners (default: just inside them,
+    where a mat or table ends, so its edge is not an object)."""
     x0, y0, x1, y1 = view_bounds_mm(layout, margin_mm)
     cols = int(np.ceil((x1 - x0) * px_per_mm))
     rows = int(np.ceil((y1 - y0) * px_per_mm))
@@ -144,6 +146,19 @@ def _noise(d: np.ndarray, ignore: np.ndarray) -> float:
     return float(max(np.percentile(vals, 60) * 1.5, 1.0))
 
 
+def fill_holes(mask: np.ndarray) -> np.ndarray:
+    """A 0/1 uint8 mask with its enclosed holes filled (a translucent piece can show as its
+    own bright outline)."""
+    padded = cv2.copyMakeBorder(mask, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0)
+    outside = padded.copy()
+    ff = np.zeros((padded.shape[0] + 2, padded.shape[1] + 2), np.uint8)
+    cv2.floodFill(outside, ff, (0, 0), 1)
+    holes = outside[1:-1, 1:-1] == 0
+    out = mask.copy()
+    out[holes] = 1
+    return out
+
+
 def blobs(score: np.ndarray, grid: ViewGrid, *, min_area_mm2: float = 80.0,
           threshold: float = 2.0, pad_px: int = 4
           ) -> tuple[np.ndarray, list[tuple[ViewGrid, np.ndarray]]]:
@@ -155,6 +170,7 @@ def blobs(score: np.ndarray, grid: ViewGrid, *, min_area_mm2: float = 80.0,
     ker = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, ker)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, ker)
+    mask = fill_holes(mask)
     n, lab, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     min_px = min_area_mm2 * grid.px_per_mm**2
     rows, cols = mask.shape

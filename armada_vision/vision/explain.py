@@ -1,0 +1,284 @@
+"""Which pieces explain an object region of the top-down view.
+
+A region is one piece, or several touching (or a piece and a chit...). Candidate poses come
+from the region's shape (principal axis, stern on the wide end), from its sharp corners
+(a tip lies on the table and survives any camera and any neighbour), and from whatever the
+chosen pieces leave unexplained. Every candidate is fitted for the plausible sizes
+(:func:`armada_vision.vision.fit.fit_pose`). Then a greedy choice keeps the candidates whose
+outline edges are found, where an edge hidden by foreground counts as found only when another
+chosen piece (or a shadow-weak foreground) explains it: a smaller model snug inside a bigger
+piece explains nothing and loses. Footprints of the chosen pieces never overlap.
+
+Frames: table mm (+y away from the viewer); view px per :class:`ViewGrid`.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+
+import cv2
+import numpy as np
+import shapely
+
+from armada_vision.geometry.pieces import PieceSet, Size
+from armada_vision.geometry.pose import Pose
+from armada_vision.geometry.shapes import footprint
+from armada_vision.vision.fit import (
+    FitResult,
+    ViewGrid,
+    fit_pose,
+    lying_local_3d,
+    outline_mm,
+    sample_map,
+    upright_local_3d,
+)
+
+# Mean robust cost per outline sample (px², a miss counts 2): a piece is good below GOOD_COST;
+# up to MAX_COST it is kept as doubtful (its σ inflated so the rules answer no).
+GOOD_COST = 0.35
+MAX_COST = 0.8
+# Foreground score above which the outside of an edge is solid (a piece), not a shadow.
+SOLID_SCORE = 6.0
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Candidate:
+    """One fitted hypothesis: a lying piece of ``size`` (or an upright one), its fit, its
+    outline as the camera sees it on the table plane (mm) and, per outline sample, whether
+    the outside there is solid foreground."""
+
+    size: Size
+    upright: bool
+    fit: FitResult
+    outline_mm: np.ndarray
+    solid_outside: np.ndarray
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Scene:
+    """What the fits need: the foreground map (0–1) and raw score of the view, its grid, the
+    piece dimensions and the camera centre (table mm)."""
+
+    fg: np.ndarray
+    score: np.ndarray
+    grid: ViewGrid
+    pieces: PieceSet
+    camera_mm: np.ndarray
+
+    def fit(self, size: Size, init: Pose, *, upright: bool = False,
+            iterations: int = 8) -> Candidate:
+        d = self.pieces.dims(size)
+        loc = upright_local_3d(d) if upright else lying_local_3d(d)
+        f = fit_pose(self.fg, self.grid, loc, init, self.camera_mm, iterations=iterations)
+        p = self.grid.to_px(f.probe_mm) if len(f.probe_mm) else np.zeros((0, 2))
+        solid = sample_map(self.score, p[:, 0], p[:, 1]) > SOLID_SCORE
+        params = np.array([f.pose.x_mm, f.pose.y_mm, math.radians(f.pose.heading_deg)])
+        return Candidate(size, upright, f, outline_mm(loc, params, self.camera_mm), solid)
+
+    @property
+    def max_area_mm2(self) -> float:
+        """Largest view area one lying piece can cover (its outline plus parallax)."""
+        big = self.pieces.dims(Size.LARGE)
+        return 1.4 * (big.base_w_mm * big.footprint_length_mm / 2 + 6 * big.base_w_mm)
+
+    @property
+    def small_area_mm2(self) -> float:
+        d = self.pieces.dims(Size.SMALL)
+        return d.base_w_mm * d.footprint_length_mm / 2
+
+
+def axis_guess(part: np.ndarray, grid: ViewGrid) -> tuple[Pose, float] | None:
+    """Pose guess from a region's principal axis, stern on the wide end, and its length (mm)."""
+    ys, xs = np.nonzero(part)
+    if len(xs) < 10:
+        return None
+    mm = grid.to_mm(np.column_stack((xs, ys)).astype(np.float64))
+    c = mm.mean(axis=0)
+    q = mm - c
+    u = np.linalg.eigh(q.T @ q / len(q))[1][:, 1]
+    t = q @ u
+    v = q @ np.array([-u[1], u[0]])
+    t0, t1 = float(t.min()), float(t.max())
+    band = 0.2 * (t1 - t0)
+    w_lo = np.ptp(v[t < t0 + band]) if np.any(t < t0 + band) else 0.0
+    w_hi = np.ptp(v[t > t1 - band]) if np.any(t > t1 - band) else 0.0
+    if w_hi > w_lo:
+        u, t0, t1 = -u, -t1, -t0
+    stern = c + u * t0
+    return Pose(float(stern[0]), float(stern[1]), math.degrees(math.atan2(u[1], u[0]))), t1 - t0
+
+
+def tip_guesses(part: np.ndarray, grid: ViewGrid, max_angle_deg: float = 100.0
+                ) -> list[tuple[np.ndarray, float]]:
+    """Sharp convex corners of a region's outline, where a tip may be: (tip table mm, heading
+    guess in degrees). The angle at each outline point is measured to the points ~5 mm along
+    either way; local minima under ``max_angle_deg`` count."""
+    contours, _ = cv2.findContours(part.astype(np.uint8), cv2.RETR_EXTERNAL,
+                                   cv2.CHAIN_APPROX_NONE)
+    out: list[tuple[np.ndarray, float]] = []
+    for c in contours:
+        if len(c) < 24:
+            continue
+        mm = grid.to_mm(c.reshape(-1, 2).astype(np.float64))
+        seg = np.linalg.norm(np.diff(mm, axis=0, append=mm[:1]), axis=1)
+        k = max(round(5.0 / max(float(seg.mean()), 1e-6)), 2)
+        a = np.roll(mm, k, axis=0) - mm
+        b = np.roll(mm, -k, axis=0) - mm
+        cosang = np.sum(a * b, axis=1) / np.maximum(
+            np.linalg.norm(a, axis=1) * np.linalg.norm(b, axis=1), 1e-12)
+        ang = np.degrees(np.arccos(np.clip(cosang, -1.0, 1.0)))
+        # Convex (pointing out of the region): the chord's midpoint lies inside the region.
+        mid = grid.to_px(mm + 0.25 * (a + b))
+        ui = np.clip(np.round(mid[:, 0]).astype(int), 0, part.shape[1] - 1)
+        vi = np.clip(np.round(mid[:, 1]).astype(int), 0, part.shape[0] - 1)
+        convex = part[vi, ui]
+        n = len(mm)
+        for i in np.argsort(ang):
+            if ang[i] > max_angle_deg:
+                break
+            idx = np.arange(i - k, i + k + 1) % n
+            if not convex[i] or ang[i] > ang[idx].min() + 1e-9:
+                continue
+            if any(np.linalg.norm(mm[i] - t) < 6.0 for t, _ in out):
+                continue
+            inward = a[i] / np.linalg.norm(a[i]) + b[i] / np.linalg.norm(b[i])
+            out.append((mm[i], math.degrees(math.atan2(-inward[1], -inward[0]))))
+    return out
+
+
+def fits_from_axis(scene: Scene, init: Pose, length_mm: float) -> list[Candidate]:
+    """Fits of every size from the region's axis guess (the length misleads when a shadow or a
+    neighbour is part of the region), each the better of both ways round when not good."""
+    out = []
+    for z in Size:
+        c = scene.fit(z, init)
+        if c.fit.cost > GOOD_COST:
+            tip = init.tip_mm(length_mm)
+            c2 = scene.fit(z, Pose(tip[0], tip[1], init.heading_deg + 180.0))
+            c = min(c, c2, key=lambda x: x.fit.cost)
+        out.append(c)
+    return out
+
+
+def fits_from_tip(scene: Scene, tip: np.ndarray, heading_deg: float) -> list[Candidate]:
+    """Fits of every size with its tip at ``tip`` (table mm): a short fit screens each size,
+    the promising ones are fitted fully."""
+    h = math.radians(heading_deg)
+    out = []
+    for z in Size:
+        s = scene.pieces.dims(z).footprint_length_mm
+        p0 = Pose(tip[0] - s * math.cos(h), tip[1] - s * math.sin(h), heading_deg)
+        c = scene.fit(z, p0, iterations=3)
+        if c.fit.cost <= 2 * MAX_COST:
+            out.append(scene.fit(z, c.fit.pose))
+    return out
+
+
+def _footprint(c: Candidate, scene: Scene) -> shapely.Polygon:
+    return footprint(c.fit.pose, scene.pieces.dims(c.size))
+
+
+def clashes(c: Candidate, others: list[Candidate], scene: Scene) -> bool:
+    """Whether ``c``'s footprint overlaps any of ``others``' beyond fitting noise (lying
+    pieces' footprints cannot overlap)."""
+    fp = _footprint(c, scene)
+    return any(fp.intersection(o).area >= 0.15 * min(fp.area, o.area)
+               for o in (_footprint(k, scene) for k in others))
+
+
+def joint_cost(c: Candidate, others: list[Candidate]) -> float:
+    """``c``'s cost where a hidden edge is excused only by a shadow-weak outside or by another
+    chosen piece's outline."""
+    probe = c.fit.probe_mm
+    explained = ~c.solid_outside
+    for o in others:
+        poly = shapely.Polygon(o.outline_mm).buffer(1.0)
+        explained |= shapely.contains_xy(poly, probe[:, 0], probe[:, 1])
+    return c.fit.cost_given(explained)
+
+
+def select(cands: list[Candidate], scene: Scene) -> list[Candidate]:
+    """Greedy choice: lowest joint cost first, never two clashing footprints; then each kept
+    fit is re-scored against all the others (its ``fit.cost`` becomes that joint cost)."""
+    pool = [c for c in cands if c.fit.cost <= MAX_COST]
+    chosen: list[Candidate] = []
+    while pool:
+        scored = [(joint_cost(c, chosen), c) for c in pool]
+        j, best = min(scored, key=lambda x: x[0])
+        if j > MAX_COST:
+            break
+        chosen.append(best)
+        pool = [c for c in pool if c is not best and not clashes(c, [best], scene)]
+    out = []
+    for c in chosen:
+        j = joint_cost(c, [o for o in chosen if o is not c])
+        if j <= MAX_COST:
+            out.append(replace(c, fit=replace(c.fit, cost=j)))
+    return out
+
+
+def unexplained_mask(part: np.ndarray, grid: ViewGrid, chosen: list[Candidate],
+                     grow_mm: float = 1.0) -> np.ndarray:
+    """The region's pixels outside every chosen outline (grown by ``grow_mm``)."""
+    cover = np.zeros(part.shape, np.uint8)
+    for c in chosen:
+        cv2.fillPoly(cover, [np.round(grid.to_px(c.outline_mm)).astype(np.int32)], 1)
+    r = max(round(grow_mm * grid.px_per_mm), 1)
+    cover = cv2.dilate(cover, np.ones((2 * r + 1, 2 * r + 1), np.uint8))
+    return part & (cover == 0)
+
+
+def explain_region(scene: Scene, region: np.ndarray, sub: ViewGrid) -> list[Candidate]:
+    """The lying pieces that together explain one region (``region`` on the sub-grid
+    ``sub`` of the view)."""
+    area = region.sum() / sub.px_per_mm**2
+    min_left = 0.6 * scene.small_area_mm2
+    cands: list[Candidate] = []
+    guess = axis_guess(region, sub) if area <= scene.max_area_mm2 else None
+    if guess is not None:
+        cands += fits_from_axis(scene, *guess)
+        chosen = select(cands, scene)
+        left = unexplained_mask(region, sub, chosen).sum() / sub.px_per_mm**2
+        if chosen and left <= min_left and all(c.fit.cost <= GOOD_COST for c in chosen):
+            return chosen
+    # Several pieces (or a piece and something else) touch: start from every tip.
+    for tip, heading in tip_guesses(region, sub):
+        cands += fits_from_tip(scene, tip, heading)
+    chosen = select(cands, scene)
+    for _ in range(3):
+        rest = unexplained_mask(region, sub, chosen).astype(np.uint8)
+        n, lab, stats, _c = cv2.connectedComponentsWithStats(rest, connectivity=8)
+        added = 0
+        for i in range(1, n):
+            if stats[i, cv2.CC_STAT_AREA] / sub.px_per_mm**2 < min_left:
+                continue
+            g = axis_guess(lab == i, sub)
+            if g is None:
+                continue
+            for c in fits_from_axis(scene, *g):
+                if not clashes(c, chosen, scene):
+                    cands.append(c)
+                    added += 1
+        if not added:
+            break
+        chosen = select(cands, scene)
+    return chosen
+
+
+def upright_fit(scene: Scene, region: np.ndarray, sub: ViewGrid) -> Candidate | None:
+    """A pyramid standing on its base that explains the region, or None."""
+    ys, xs = np.nonzero(region)
+    pts = sub.to_mm(np.column_stack((xs, ys)).astype(np.float64)).astype(np.float32)
+    (cx, cy), (w, h), ang = cv2.minAreaRect(pts)
+    foot = np.array([cx, cy])
+    z = min(Size, key=lambda s: abs(scene.pieces.dims(s).base_w_mm - min(w, h)))
+    d = scene.pieces.dims(z)
+    # The apex appears pushed away from the camera's foot: start the base short of the centre.
+    cam = scene.camera_mm
+    away = foot - cam[:2]
+    dist = float(np.linalg.norm(away))
+    away /= max(dist, 1e-9)
+    start = foot - away * (d.height_mm * dist / cam[2] / 2)
+    c = scene.fit(z, Pose(float(start[0]), float(start[1]), ang), upright=True)
+    return c if joint_cost(c, []) <= GOOD_COST else None
