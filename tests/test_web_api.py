@@ -180,7 +180,7 @@ def test_hit_damage_sinks_and_undo_restores(client) -> None:
     assert s["turn"]["actions_left"] == 2 and s["turn"]["fired"] == {"L1": 1}
     assert s["can_undo"]
     r = client.post("/api/undo", headers=CTRL)
-    assert r.json()["undone"] == "L1 hits S1"
+    assert r.json()["undone"].startswith("L1 x S1")
     s = client.get("/api/state").json()
     assert "S1" in [x["id"] for x in s["ships"]] and s["turn"]["actions_left"] == 3
     assert client.post("/api/undo", headers=CTRL).status_code == 409   # nothing left to undo
@@ -196,22 +196,24 @@ def test_a_miss_cannot_be_recorded_and_turn_rules_apply(client) -> None:
     assert v["verdict"] == "yes" and not v["can_record"] and "B's turn" in v["turn_note"]
 
 
-def test_a_large_fires_at_most_three_times_in_three_actions(client) -> None:
-    for _ in range(2):
-        assert client.post("/api/damage", json={"ship": "M1", "delta": -1},
-                           headers=CTRL).status_code == 200
-    # three hits on a ship that cannot sink from them: damage the Medium by hand instead
-    for n in range(3):
-        r = client.post("/api/hit", json={"shooter": "L1", "target": "S1"}, headers=CTRL)
-        assert r.status_code == 200, r.text
-        client.post("/api/damage", json={"ship": "S1", "delta": -1}, headers=CTRL)
-        assert client.get("/api/state").json()["turn"]["actions_left"] == 2 - n
-    r = client.post("/api/hit", json={"shooter": "L1", "target": "S1"}, headers=CTRL)
-    assert r.status_code == 409                           # §3: three actions a turn
+def test_a_small_fires_once_a_turn(client) -> None:
+    """§3: a ship fires fewer times a turn than it has pips; a Small has one."""
+    client.post("/api/turn/end", headers=CTRL)                     # B's turn
+    v = client.post("/api/shot", json={"shooter": "S1", "target": "L1"}).json()
+    assert v["verdict"] == "yes" and v["side"] == "starboard" and v["can_record"]
+    r = client.post("/api/hit", json={"shooter": "S1", "target": "L1"}, headers=CTRL)
+    assert r.status_code == 200
+    s = r.json()["state"]
+    assert s["turn"]["actions_left"] == 2 and s["turn"]["fired"] == {"S1": 1}
+    assert {x["id"]: x["damage"] for x in s["ships"]}["L1"] == 1
+    v = client.post("/api/shot", json={"shooter": "S1", "target": "L1"}).json()
+    assert v["verdict"] == "yes" and not v["can_record"] and "pips" in v["turn_note"]
+    r = client.post("/api/hit", json={"shooter": "S1", "target": "L1"}, headers=CTRL)
+    assert r.status_code == 409 and "pips" in r.json()["error"]
 
 
-@pytest.mark.parametrize("body", [{"ship": "M1", "delta": 2}, {"ship": "M1", "delta": 0},
-                                  {"ship": "M 1", "delta": 1}, {"ship": "M1"}])
+@pytest.mark.parametrize("body", [{"ship": "M1", "delta": 2}, {"ship": "M1", "delta": -1},
+                                  {"ship": "M 1", "delta": 1}, {"delta": 1}])
 def test_damage_counter_validates(client, body) -> None:
     r = client.post("/api/damage", json=body, headers=CTRL)
     assert r.status_code == 422 and r.json()["error"]

@@ -162,8 +162,9 @@ def test_control_without_token_is_refused(browser, live_server) -> None:
         assert "join token" in page.locator("#control-msg").inner_text()
         page.click("#end-btn")
         assert "join token" in page.locator("#control-msg").inner_text()
-        turn = app.state.armada.session.turn
-        assert turn.damage_of("S1") == 0 and turn.number == 1
+        state = app.state.armada.session.state_json()
+        assert state["turn"]["number"] == 1 and not state["can_undo"]
+        assert {x["id"]: x["damage"] for x in state["ships"]}["S1"] == 0
         _shot(page, "5-read-only-refused")
     finally:
         ctx.close()
@@ -181,12 +182,12 @@ def test_with_token_a_hit_is_recorded_and_undone(browser, live_server) -> None:
         page.click("#hit-btn")
         # A Small has one pip: one hit sinks it and it leaves the table (§5).
         page.wait_for_function("!app.live.ships.some((s) => s.id === 'S1')", timeout=10000)
-        assert app.state.armada.session.turn.damage_of("S1") == 1
+        assert [x["id"] for x in app.state.armada.session.state_json()["sunk"]] == ["S1"]
         assert "2 actions left" in page.locator("#actions").inner_text()
         _shot(page, "6-hit-recorded")
         page.click("#undo-btn")
         page.wait_for_function("app.live.ships.some((s) => s.id === 'S1')", timeout=10000)
-        assert app.state.armada.session.turn.damage_of("S1") == 0
+        assert app.state.armada.session.state_json()["sunk"] == []
         page.click("#end-btn")
         page.wait_for_function("app.live.turn.player === 'B'", timeout=10000)
         assert "B to play" in page.locator("#turn-title").inner_text()

@@ -55,11 +55,12 @@ class ShotRequest(BaseModel):
 
 
 class DamageRequest(BaseModel):
-    """A manual damage counter change of one step (the page's +/− buttons)."""
+    """One damage the players rule themselves (the page's + button); taking damage back is
+    done with undo, so the log keeps what happened."""
 
     model_config = ConfigDict(extra="forbid")
     ship: ShipId
-    delta: Literal[-1, 1]
+    delta: Literal[1] = 1
 
 
 class Server:
@@ -69,11 +70,12 @@ class Server:
                  analyser: Analyser | None, upload_analyser: Analyser | None,
                  config: RulesConfig, token: str, jpeg_width: int, fps: float | None,
                  restart_on_loop: bool = False,
-                 color_players: dict[str, str] | None = None) -> None:
+                 color_players: dict[str, str] | None = None,
+                 store_path: str | Path | None = None) -> None:
         self.layout, self.config, self.token = layout, config, token
         self.hub = Hub()
         self.session = Session(layout, config, source_name=source.name if source else "photos",
-                               color_players=dict(color_players or {}))
+                               color_players=dict(color_players or {}), store_path=store_path)
         self.upload_analyser = upload_analyser
         self.upload_jpeg: bytes | None = None
         self.upload_seq = 0
@@ -98,7 +100,8 @@ def create_app(source: FrameSource | None, layout: TableLayout, *,
                upload_analyser: Analyser | None = None, config: RulesConfig = DEFAULT_CONFIG,
                token: str | None = None, jpeg_width: int = 1280,
                fps: float | None = None, restart_on_loop: bool = False,
-               color_players: dict[str, str] | None = None) -> FastAPI:
+               color_players: dict[str, str] | None = None,
+               store_path: str | Path | None = None) -> FastAPI:
     """The referee app. ``analyser`` defaults to the vision layer's detector with ``camera``;
     uploads use ``upload_analyser`` (default: the detector without intrinsics, since a phone is
     not the calibrated camera). ``token`` defaults to a fresh random one (``app.state.armada
@@ -110,7 +113,8 @@ def create_app(source: FrameSource | None, layout: TableLayout, *,
         analyser = VisionAnalyser(layout, camera)
         upload_analyser = upload_analyser or StillAnalyser(layout)
     server = Server(source, layout, analyser, upload_analyser or analyser, config,
-                    token or new_token(), jpeg_width, fps, restart_on_loop, color_players)
+                    token or new_token(), jpeg_width, fps, restart_on_loop, color_players,
+                    store_path)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -121,6 +125,7 @@ def create_app(source: FrameSource | None, layout: TableLayout, *,
         finally:
             if server.pipeline is not None:
                 await asyncio.to_thread(server.pipeline.stop)
+            await asyncio.to_thread(server.session.close)
 
     app = FastAPI(title="armada-vision", lifespan=lifespan, docs_url=None, redoc_url=None,
                   openapi_url=None)
@@ -249,7 +254,7 @@ def _add_routes(app: FastAPI, server: Server) -> None:
 
     @app.post("/api/damage", dependencies=[Depends(require_control)])
     def damage(req: DamageRequest) -> dict[str, Any]:
-        guard(session.adjust_damage, req.ship, req.delta)
+        guard(session.add_damage, req.ship)
         server.publish_state()
         return {"state": session.state_json()}
 

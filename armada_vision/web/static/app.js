@@ -260,10 +260,18 @@ function renderTurn() {
   const s = app.live;
   if (!s) return;
   const t = s.turn;
-  $("turn-title").textContent = `Turn ${t.number} · ${t.player} to play`;
-  $("actions").textContent = `${t.actions_left} action${t.actions_left === 1 ? "" : "s"} left`;
-  const fired = Object.entries(t.fired).map(([k, n]) => `${k}×${n}`).join(", ");
-  $("turn-detail").textContent = `moved: ${t.moved.join(", ") || "none"} · fired: ${fired || "none"}`;
+  if (!t.started) {
+    $("turn-title").textContent = "Waiting for the game";
+    $("actions").textContent = "";
+    $("turn-detail").textContent = "A game starts when the table has settled with two fleets.";
+  } else {
+    $("turn-title").textContent = t.result ? `${t.result.winner} wins`
+      : `Turn ${t.number} · ${t.player} to play`;
+    $("actions").textContent = `${t.actions_left} action${t.actions_left === 1 ? "" : "s"} left`;
+    const fired = Object.entries(t.fired).map(([k, n]) => `${k}×${n}`).join(", ");
+    $("turn-detail").textContent = `moved: ${t.moved.join(", ") || "none"} · fired: ${
+      fired || "none"}` + (t.pending_flags.length ? ` · ${t.pending_flags.length} flag(s) to settle` : "");
+  }
   const list = $("ships");
   clear(list);
   const ships = (state() || s).ships || [];
@@ -274,21 +282,17 @@ function renderTurn() {
       <span class="id" data-id="${esc(ship.id)}">${esc(ship.id)}</span>
       <span class="dmg" title="damage">${"●".repeat(ship.damage)}${"○".repeat(
         Math.max(0, ship.pips - ship.damage))}</span>
-      <button class="btn small" data-d="-1" aria-label="less damage on ${esc(ship.id)}">−</button>
-      <button class="btn small" data-d="1" aria-label="more damage on ${esc(ship.id)}">+</button>`;
+      <button class="btn small" aria-label="rule one damage on ${esc(ship.id)}"
+        title="a hit the players rule themselves">+1</button>`;
     li.querySelector(".id").onclick = () => select(ship.id);
-    li.querySelectorAll("button").forEach((b) => {
-      b.onclick = () => control("/api/damage", { ship: ship.id, delta: Number(b.dataset.d) });
-    });
+    li.querySelector("button").onclick = () => control("/api/damage", { ship: ship.id });
     list.appendChild(li);
   }
   for (const ship of (state() || s).sunk || []) {
     const li = document.createElement("li");
     li.className = "sunk";
     li.innerHTML = `<span class="dot" style="background:${playerColor(ship)}"></span>
-      <span class="id">${esc(ship.id)}</span><span class="dmg">sunk: take it off the table</span>
-      <button class="btn small" aria-label="less damage on ${esc(ship.id)}">−</button>`;
-    li.querySelector("button").onclick = () => control("/api/damage", { ship: ship.id, delta: -1 });
+      <span class="id">${esc(ship.id)}</span><span class="dmg">sunk: take it off the table</span>`;
     list.appendChild(li);
   }
   $("undo-btn").disabled = !s.can_undo;
