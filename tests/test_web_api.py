@@ -418,3 +418,36 @@ def test_upload_reads_no_path_from_the_client(client, rendered_scene) -> None:
     r = client.post("/api/upload", files={"file": ("../../etc/passwd", io.BytesIO(data),
                                                    "image/png")}, headers=CTRL)
     assert r.status_code == 200 and r.json()["view"] == "upload"
+
+
+def test_demo_is_rendered_into_the_cache_when_no_checkout_has_it(tmp_path, monkeypatch) -> None:
+    import armada_vision.synth.sequence as sequence
+    import armada_vision.web.demo as demo
+
+    calls = []
+
+    def fake_write_demo(out_dir) -> None:   # the real one renders 120 frames
+        calls.append(out_dir)
+        (out_dir / "frame_0000.jpg").write_bytes(b"\xff\xd8\xff")
+        (out_dir / "layout.json").write_text("{}")
+
+    monkeypatch.setattr(demo, "repo_demo", lambda: None)
+    monkeypatch.setattr(sequence, "write_demo", fake_write_demo)
+    cache = tmp_path / "cache" / "demo"
+    assert demo.ensure_demo(cache) == cache and calls == [cache]
+    assert demo.ensure_demo(cache) == cache and len(calls) == 1     # rendered once
+
+
+def test_serve_prints_the_join_url_and_qr(monkeypatch, capsys, rendered_scene) -> None:
+    import uvicorn
+
+    from armada_vision.cli import main
+
+    seen = {}
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: seen.update(app=app, **kw))
+    assert main(["serve", "--source", str(rendered_scene.folder), "--db", "-",
+                 "--host", "127.0.0.1", "--port", "8123"]) == 0
+    out = capsys.readouterr().out
+    token = seen["app"].state.armada.token
+    assert f"http://127.0.0.1:8123/?token={token}" in out and "█" in out
+    assert seen["port"] == 8123 and "in memory" in out

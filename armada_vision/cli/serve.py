@@ -31,6 +31,9 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--fps", type=float, default=None,
                    help="playback rate of a folder or video source (default: the folder's "
                         "events.json rate, else 10)")
+    p.add_argument("--db", default=None,
+                   help="SQLite game log (default ~/.local/share/armada-vision/games.sqlite; "
+                        "'-' keeps the log in memory)")
     p.add_argument("--no-qr", action="store_true", help="do not print the QR code")
     p.set_defaults(run=run)
 
@@ -95,6 +98,22 @@ def _resolve(args: argparse.Namespace) -> tuple[Any, Any, Any, dict[str, str]]:
     return source, layout, camera, color_players
 
 
+def _db_path(arg: str | None) -> Path | None:
+    import os
+
+    if arg == "-":
+        return None
+    if arg:
+        return Path(arg)
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    path = Path(base) / "armada-vision" / "games.sqlite"
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise CliError(f"--db: cannot create {path.parent} ({e.strerror})") from None
+    return path
+
+
 def run(args: argparse.Namespace) -> int:
     import logging
 
@@ -107,8 +126,9 @@ def run(args: argparse.Namespace) -> int:
         raise CliError("--port: expected 1–65535")
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
     source, layout, camera, color_players = _resolve(args)
+    db = _db_path(args.db)
     # A recorded game starts over when it loops; a folder may be a still life, so it does not.
-    app = create_app(source, layout, camera=camera, color_players=color_players,
+    app = create_app(source, layout, camera=camera, color_players=color_players, store_path=db,
                      restart_on_loop=args.source == "demo" or source.name.startswith("video")
                      or bool(color_players))
     token = app.state.armada.token
@@ -123,6 +143,7 @@ def run(args: argparse.Namespace) -> int:
         if qr:
             print("  scan to join with control:")
             print(qr)
+    print(f"  game log: {db if db is not None else 'in memory only'}")
     print("  Ctrl-C stops the server.", flush=True)
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
     return 0
