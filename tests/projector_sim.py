@@ -103,3 +103,50 @@ def lit_edges_px(lit: np.ndarray, dark: np.ndarray, upsample: int = 4) -> np.nda
     c = max(contours, key=cv2.contourArea).reshape(-1, 2).astype(float)
     # resized pixel centre i ↔ original (i + 0.5) / upsample − 0.5
     return (c + 0.5) / upsample - 0.5
+
+
+class SimPage:
+    """The projector page in simulation: a thread that follows the controller like the browser
+    page does (draws the mode it is asked for, then acknowledges), and the image it shows."""
+
+    def __init__(self, ctrl, size_px: tuple[int, int] = PROJECTOR_SIZE) -> None:
+        import threading
+
+        self.ctrl, self.size = ctrl, size_px
+        self.image = np.zeros((size_px[1], size_px[0], 3), np.uint8)
+        self.shown: list[str] = []
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def _draw(self, frame: dict) -> np.ndarray:
+        from armada_vision.vision.projector import Overlay, ProjectorStyle, draw_overlays
+
+        w, h = frame["size"]
+        if frame["mode"] == "blank":
+            return np.zeros((h, w, 3), np.uint8)
+        if frame["mode"] == "pattern":
+            return self.ctrl.pattern.image()
+        st = frame["style"]
+        style = ProjectorStyle(tuple(st["colors"].items()), st["brightness"], st["fill_alpha"],
+                               st["line_px"], tuple(st["hidden"]), st["clear_mm"])
+        ovs = [Overlay(o["layer"], tuple(tuple(map(tuple, r)) for r in o["rings_px"]),
+                       o["closed"]) for o in frame["overlays"]]
+        return draw_overlays(ovs, np.eye(3), (w, h), style)  # rings are already projector px
+
+    def _run(self) -> None:
+        import json as _json
+
+        seen = -1
+        while not self._stop.is_set():
+            if self.ctrl.hub.version != seen:
+                seen = self.ctrl.hub.version
+                frame = _json.loads(self.ctrl.hub.state)
+                self.image = self._draw(frame)
+                self.shown.append(frame["mode"])
+                self.ctrl.ack(frame["request_id"])
+            self._stop.wait(0.005)
+
+    def close(self) -> None:
+        self._stop.set()
+        self._thread.join(2.0)
