@@ -1,0 +1,175 @@
+"""Geometric invariants of steps and moves (rules.md §4, §7), checked with hypothesis."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from armada_vision.geometry import Pose, Size, footprint, silhouette
+from armada_vision.rules import DEFAULT_CONFIG, Obstacle, PlayArea, Ship, Table
+from armada_vision.rules import angles as iv
+from armada_vision.rules.move import adjudicate_move
+from armada_vision.rules.step import StepEnv, step_options
+
+SETTINGS = settings(max_examples=40, deadline=None,
+                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+
+sizes = st.sampled_from(list(Size))
+sigmas = st.floats(0.0, 0.4)
+
+
+@st.composite
+def scenes(draw):
+    """A ship at the centre with 0–3 neighbours and maybe a rock within step reach, the play
+    area edge sometimes close. Table mm."""
+    size = draw(sizes)
+    me = Ship("M", "A", size, Pose(300.0, 300.0, draw(st.floats(0, 360))),
+              sigma_mm=draw(sigmas), sigma_deg=draw(st.floats(0, 0.3)))
+    s = me.dims(DEFAULT_CONFIG).footprint_length_mm
+    tip = np.array(me.tip_mm(DEFAULT_CONFIG))
+    ships = [me]
+    for i in range(draw(st.integers(0, 3))):
+        ang = draw(st.floats(0, 2 * math.pi))
+        r = draw(st.floats(15.0, 2.2 * s + 30.0))
+        p = tip + r * np.array([math.cos(ang), math.sin(ang)])
+        other = Ship(f"E{i}", "B", draw(sizes), Pose(p[0], p[1], draw(st.floats(0, 360))),
+                     sigma_mm=draw(sigmas))
+        if all(other.silhouette(DEFAULT_CONFIG).distance(o.silhouette(DEFAULT_CONFIG)) > 0.5
+               for o in ships):
+            ships.append(other)
+    obstacles = []
+    if draw(st.booleans()):
+        ang = draw(st.floats(0, 2 * math.pi))
+        c = tip + draw(st.floats(8.0, s + 10.0)) * np.array([math.cos(ang), math.sin(ang)])
+        half = draw(st.floats(1.0, 6.0))
+        rock = Obstacle("rock", tuple(map(tuple, c + half * np.array(
+            [[-1, -1], [1, -1], [1, 1], [-1, 1]]))))
+        if rock.shape.distance(me.silhouette(DEFAULT_CONFIG)) > 0.5:
+            obstacles.append(rock)
+    edge = draw(st.floats(300.0 + s * 0.5, 300.0 + 3 * s))
+    area = PlayArea.rectangle(300.0 - 3 * s - 50, 300.0 - 3 * s - 50, edge, 300.0 + 3 * s + 50)
+    assume(area.shape.contains(me.silhouette(DEFAULT_CONFIG)))
+    return Table(area, tuple(ships), tuple(obstacles))
+
+
+def sampled_legal(table: Table, n: int = 6001) -> tuple[np.ndarray, np.ndarray]:
+    env = StepEnv.for_ship(table, "M", DEFAULT_CONFIG)
+    me = table.ship("M")
+    lim = env.max_turn_deg
+    phis = np.linspace(-lim + 1e-6, lim - 1e-6, n)
+    tip = me.tip_mm(DEFAULT_CONFIG)
+    slack, _, _ = env.evaluate(np.full(n, tip[0]), np.full(n, tip[1]),
+                               me.pose.heading_deg + phis)
+    return phis, (slack > 0) & (np.abs(phis) < env.turn_limit_deg)
+
+
+@SETTINGS
+@given(scenes())
+def test_exact_intervals_agree_with_fine_sampling(table):
+    """§4.3: the closed-form critical angles give the same legal set as 6001 samples, except
+    within 0.05° of an interval end."""
+    opt = step_options(table, "M")
+    phis, ok = sampled_legal(table)
+    exact = np.array([iv.contains(opt.legal_deg, p) for p in phis])
+    ends = np.array([e for lo_hi in opt.legal_deg for e in lo_hi] +
+                    [-opt.turn_limit_deg, opt.turn_limit_deg])
+    mismatch = phis[exact != ok]
+    assert all(np.min(np.abs(ends - p)) < 0.05 for p in mismatch)
+
+
+@SETTINGS
+@given(scenes(), st.floats(0.01, 0.99))
+def test_a_legal_step_never_overlaps_the_previous_footprint(table, frac):
+    """§4.2: whatever is legal keeps the new footprint off the old one."""
+    opt = step_options(table, "M")
+    assume(opt.legal_deg)
+    lo, hi = opt.legal_deg[int(frac * len(opt.legal_deg))]
+    phi = lo + frac * (hi - lo)
+    d = table.ship("M").dims(DEFAULT_CONFIG)
+    old = footprint(table.ship("M").pose, d)
+    assert footprint(opt.pose(phi), d).intersection(old).area < 1e-6
+
+
+def rigid(table: Table, pose: Pose, ang_deg: float, dx: float, dy: float):
+    """The same table (ships, obstacles, play area) and query pose turned about the origin by
+    ``ang_deg`` and shifted by (dx, dy)."""
+    a = math.radians(ang_deg)
+    c, s = math.cos(a), math.sin(a)
+
+    def pt(p):
+        return (c * p[0] - s * p[1] + dx, s * p[0] + c * p[1] + dy)
+
+    def ps(p: Pose) -> Pose:
+        x, y = pt(p.stern_mm)
+        return Pose(x, y, p.heading_deg + ang_deg)
+
+    ships = tuple(Ship(o.id, o.player, o.size, ps(o.pose), sigma_mm=o.sigma_mm,
+                       sigma_deg=o.sigma_deg) for o in table.ships)
+    obs = tuple(Obstacle(o.id, tuple(pt(p) for p in o.polygon_mm), o.sigma_mm)
+                for o in table.obstacles)
+    area = PlayArea(tuple(pt(p) for p in table.play_area.polygon_mm))
+    return Table(area, ships, obs), ps(pose)
+
+
+@SETTINGS
+@given(scenes(), st.floats(0, 360), st.floats(-500, 500), st.floats(-500, 500),
+       st.lists(st.floats(-70, 70), min_size=1, max_size=4))
+def test_verdicts_do_not_depend_on_where_the_table_is(table, ang, dx, dy, turns):
+    """Translating and turning everything (and the query) changes no verdict."""
+    me = table.ship("M")
+    turns = turns[:me.size.max_steps]
+    s = me.dims(DEFAULT_CONFIG).footprint_length_mm
+    p = me.pose
+    for t in turns:
+        tip = p.tip_mm(s)
+        p = Pose(tip[0], tip[1], p.heading_deg + t)
+    t2, p2 = rigid(table, p, ang, dx, dy)
+    o1, o2 = step_options(table, "M"), step_options(t2, "M")
+    assert len(o1.legal_deg) == len(o2.legal_deg)
+    for (a1, b1), (a2, b2) in zip(o1.legal_deg, o2.legal_deg, strict=True):
+        assert abs(a1 - a2) < 1e-6 and abs(b1 - b2) < 1e-6
+    v1, v2 = adjudicate_move(table, "M", p), adjudicate_move(t2, "M", p2)
+    assert (v1.yes, v1.decided_by, v1.blocker) == (v2.yes, v2.decided_by, v2.blocker)
+
+
+@SETTINGS
+@given(scenes(), st.lists(st.floats(-76, 76), min_size=1, max_size=4),
+       st.floats(-2.5, 2.5), st.floats(-2.5, 2.5), st.floats(-4, 4))
+def test_never_yes_without_room_to_spare(table, turns, ex, ey, eh):
+    """§7: a yes has every margin above its allowance, checked independently with shapely:
+    each step's silhouette clear of every other object, inside the play area, turns within the
+    limit and the end within the placement tolerance."""
+    me = table.ship("M")
+    cfg = DEFAULT_CONFIG
+    d = me.dims(cfg)
+    s = d.footprint_length_mm
+    p = me.pose
+    for t in turns[:me.size.max_steps]:
+        tip = p.tip_mm(s)
+        p = Pose(tip[0], tip[1], p.heading_deg + t)
+    after = Pose(p.x_mm + ex, p.y_mm + ey, p.heading_deg + eh)
+    v = adjudicate_move(table, "M", after)
+    if v.margin_mm is not None and v.allowance_mm is not None and \
+            abs(v.margin_mm) <= v.allowance_mm:
+        assert not v.yes and v.in_doubt
+    if not v.yes:
+        return
+    assert v.margin_mm > v.allowance_mm
+    env = StepEnv(table, me, cfg)
+    prev = me.pose
+    for q in v.steps:
+        sil = silhouette(q, d)
+        for j, g in enumerate(env.geoms):
+            assert sil.distance(g) > env.allow[j]
+        assert table.play_area.shape.contains(sil)
+        assert table.play_area.shape.exterior.distance(sil) > env.a_area
+        turn = abs((q.heading_deg - prev.heading_deg + 180) % 360 - 180)
+        assert d.max_turn_deg - turn > env.a_self_deg
+        assert math.dist(q.stern_mm, prev.tip_mm(s)) < 1e-6
+        prev = q
+    assert cfg.place_tol_mm - math.dist(prev.stern_mm, after.stern_mm) > env.a_self
+    dh = abs((after.heading_deg - prev.heading_deg + 180) % 360 - 180)
+    assert cfg.place_tol_deg - dh > env.a_self_deg
