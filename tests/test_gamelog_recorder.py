@@ -377,3 +377,23 @@ def test_tracker_states_are_fed_by_their_flags() -> None:
     assert rec.observe_track(track(failure=VisionFailure("too_dark", "too dark"))) == []
     (mv,) = rec.observe_track(track(), frame="frame_0007.jpg")
     assert mv.ship == "L1" and mv.frame == "frame_0007.jpg"
+
+
+def test_two_unknown_pieces_at_once_are_two_strays() -> None:
+    rec, table = new_game()
+    table.extras += [detected("small", Pose(300, 300, 45)), detected("small", Pose(350, 200, 0))]
+    (flag,) = rec.observe(table.view())
+    assert len(rec.state.strays) == 2 and len(flag.changes) == 2
+    assert rec.observe(table.view()) == []
+
+
+def test_a_rules_failure_is_a_flagged_no_not_a_crash() -> None:
+    class Broken(Scripted):
+        def move(self, table, ship_id, after, config):
+            raise ZeroDivisionError("bad luck")
+
+    rec, table = new_game(judge=Broken(Verdict.no("x", decided_by="x")))
+    table.step("L1", [0.0])
+    mv, flag = rec.observe(table.view())
+    assert mv.verdict.decided_by == "error" and "ZeroDivisionError" in mv.verdict.reason
+    assert isinstance(flag, Flagged)

@@ -184,9 +184,8 @@ class Recorder:
         """Judge and log a shot declared on the phone. A yes is a hit: its damage (and a
         result, and the turn's end after the third action) are logged with it."""
         s = self._state
-        v = check_shot_action(s, shooter, target)
-        if v is None:
-            v = self.judge.shot(judging_table(s), shooter, target, self.config)
+        v = check_shot_action(s, shooter, target) or self._judged(
+            self.judge.shot, judging_table(s), shooter, target, self.config)
         shot = self._log(Shot, player=s.player, shooter=shooter, target=target, verdict=v)
         if v.yes:
             self._damage(target, shooter, shot.n)
@@ -291,7 +290,8 @@ class Recorder:
         changes += [Change(sid, s.table.ship(sid).pose, None) for sid in vanished]
         changes += [Change(sid, None, d.pose) for sid, d in back.items()]
         n_next = len(self._events) + 1
-        changes += [Change(stray_label(d.size, n_next), None, d.pose) for d in extras]
+        changes += [Change(stray_label(d.size, n_next, k), None, d.pose)
+                    for k, d in enumerate(extras)]
         self._log(Flagged, reason=self._describe(moved, vanished, back, extras),
                   changes=tuple(changes), frame=frame)
         return self._events[n0:]
@@ -300,9 +300,8 @@ class Recorder:
     def _move(self, sid: str, d: DetectedPiece, frame: str) -> None:
         s = self._state
         ship = s.table.ship(sid)
-        v = check_move_action(s, sid)
-        if v is None:
-            v = self.judge.move(judging_table(s), sid, d.pose, self.config)
+        v = check_move_action(s, sid) or self._judged(
+            self.judge.move, judging_table(s), sid, d.pose, self.config)
         mv = self._log(Move, player=s.player, ship=sid, before=ship.pose, after=d.pose,
                        verdict=v, sigma_mm=d.sigma_mm, sigma_deg=d.sigma_deg,
                        before_sigma_mm=ship.sigma_mm, before_sigma_deg=ship.sigma_deg,
@@ -312,6 +311,16 @@ class Recorder:
         else:
             self._log(Flagged, reason=f"illegal move of {sid}: {v.reason}", cause=mv.n,
                       frame=frame)
+
+    @staticmethod
+    def _judged(fn: Callable[..., Verdict], *args: Any) -> Verdict:
+        """A ruling; should the rules fail on a table they were not written for, the game is
+        not lost: the failure becomes a no the players see (and the move a flag)."""
+        try:
+            return fn(*args)
+        except Exception as e:  # a recorder must not die mid-game
+            return Verdict.no(f"the rules could not judge this ({type(e).__name__}: {e})",
+                              decided_by="error")
 
     def _damage(self, target: str, by: str | None, cause: int | None) -> None:
         ship = self._state.table.ship(target)

@@ -145,9 +145,10 @@ class LogState:
 STRAY_SIGMA_MM = 0.5  # a stray's pose σ is not kept; this is a typical detection σ
 
 
-def stray_label(size: Size, n: int) -> str:
-    """Label of a piece that belongs to no ship, first seen in event ``n``: ``?small-12``."""
-    return f"?{Size.parse(size).value}-{n}"
+def stray_label(size: Size, n: int, k: int = 0) -> str:
+    """Label of a piece that belongs to no ship, the ``k``-th first seen in event ``n``:
+    ``?small-12``, ``?small-12.1``, …"""
+    return f"?{Size.parse(size).value}-{n}" + (f".{k}" if k else "")
 
 
 def stray_size(label: str) -> Size:
