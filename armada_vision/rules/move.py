@@ -4,10 +4,11 @@ Coordinates are table-frame millimetres (+x right, +y away from the viewer), hea
 
 A move from ``before`` to ``after`` is legal when some sequence of 1…N legal steps (N = 4 / 2 / 1
 for small / medium / large) ends within the placement tolerance of ``after``: the stern within
-``place_tol_mm − a`` and the heading within ``place_tol_deg − a°``, each on its own, where ``a`` is
-the allowance between two positions of the same ship, ``allowance_mm([σ, σ], floor)``, and ``a°``
-is ``a`` turned into degrees at the piece's length s (the tip's swing, as §7 turns sigma_deg into
-mm).
+``place_tol_mm − a`` and the heading within ``place_tol_deg − a°``, each on its own. ``a`` is the
+allowance between two positions of the same ship, ``allowance_mm([σ, σ], floor)`` with σ the
+piece's §7 σ; ``a°`` is its angular counterpart ``2·√2·sigma_deg + floor/s`` in degrees (the
+heading σ of both positions, the floor turned into degrees at the piece's length s), so a
+pose σ of 0.3 mm / 0.3° leaves 0.5 mm and 1.6° of the default 2 mm / 3°.
 
 Reconstruction. Step j puts stern S_j = S_{j−1} + s·u(h_{j−1}); the first new stern S_1 is the old
 tip. With k steps the stern ends at S_1 + s·(u(h_1) + … + u(h_{k−1})): the last two links are
@@ -386,7 +387,10 @@ class _Reconstruction:
         return Verdict.no(reason, decided_by="distance", margin_mm=margin, allowance_mm=self.a)
 
     def _too_sharp(self, margin_deg: float, step: int, k: int) -> Verdict:
-        return Verdict.no(
+        # Doubt is judged in degrees; the mm figures are the same angles at the piece's length.
+        return Verdict(
+            False, abs(margin_deg) <= self.a_deg,
             f"turn too sharp at step {step} of {k}: needs {self.mt - margin_deg:.1f}°, "
-            f"limit {self.mt:.2f}°", decided_by="turn", margin_deg=margin_deg,
-            margin_mm=self.s * math.radians(margin_deg), allowance_mm=self.a, failed_step=step)
+            f"limit {self.mt:.2f}°", "turn", margin_deg=margin_deg,
+            margin_mm=self.s * math.radians(margin_deg),
+            allowance_mm=self.s * math.radians(self.a_deg), failed_step=step)

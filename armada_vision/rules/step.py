@@ -13,10 +13,10 @@ a sampling.
 
 Doubt (§7): against another ship the allowance is ``allowance_mm([σ_self, σ_other], floor)``,
 against an obstacle ``[σ_self, obstacle.sigma_mm]``, against the play-area edge ``[σ_self]``. The
-turn limit of §4.2 is an angle; it is given room to spare by the allowance between two positions
-of the same ship, ``allowance_mm([σ_self, σ_self], floor)``, turned into degrees at the piece's
-length s (the tip's swing, as §7 turns sigma_deg into mm): a small ship may turn 74° (limit
-74.85°, allowance 0.54°) but not 74.5°.
+turn limit of §4.2 is an angle between two headings of the same ship; it keeps room to spare of
+``2·√2·sigma_deg + floor/s`` (in degrees: §7's formula on the heading σ of both positions, the
+floor turned into degrees at the piece's length s, the tip's swing). With σ = 0 a small ship may
+turn 74° (limit 74.85°, allowance 0.54°) but not 74.5°.
 
 >>> from armada_vision.rules.table import PlayArea, Ship, Table
 >>> from armada_vision.geometry import Pose, Size
@@ -148,7 +148,11 @@ class StepEnv:
         self.area_ring = np.asarray(self.area.exterior.coords, dtype=float)
         self.a_area = allowance_mm([sigma], floor)
         self.a_self = allowance_mm([sigma, sigma], floor)
-        self.a_self_deg = math.degrees(self.a_self / self.dims.footprint_length_mm)
+        # Angles compare two headings of this ship: §7's formula on the heading σ alone, with
+        # the floor turned into degrees at s (turning sigma_mm into degrees too would count the
+        # stern's σ as a heading error: 0.3 mm + 0.3° would already eat a 3° tolerance).
+        self.a_self_deg = (2.0 * math.sqrt(2.0) * ship.sigma_deg
+                           + math.degrees(floor / self.dims.footprint_length_mm))
         self.a_max = float(max([self.a_area, *allow]))
         self.local = silhouette_local(self.dims)
         self.R = float(np.max(np.hypot(self.local[:, 0], self.local[:, 1])))
