@@ -44,8 +44,11 @@ def live_server(rendered_scene) -> Iterator[tuple[str, object]]:
     from armada_vision.web.app import create_app
     from armada_vision.web.sources import FolderSource
 
+    analyser = TruthAnalyser(rendered_scene)
     app = create_app(FolderSource(rendered_scene.folder, fps=8), rendered_scene.layout,
-                     analyser=TruthAnalyser(rendered_scene), token=TOKEN)
+                     analyser=analyser, upload_analyser=TruthAnalyser(rendered_scene),
+                     token=TOKEN)
+    app.state.test_analyser = analyser
     port = _free_port()
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
@@ -191,5 +194,53 @@ def test_with_token_a_hit_is_recorded_and_undone(browser, live_server) -> None:
         page.click("#end-btn")
         page.wait_for_function("app.live.turn.player === 'B'", timeout=10000)
         assert "B to play" in page.locator("#turn-title").inner_text()
+    finally:
+        ctx.close()
+
+
+def test_a_settled_move_shows_its_verdict_and_steps(browser, live_server) -> None:
+    """§4: when the table settles with M1 one step on (on B's turn), the page shows the move
+    verdict and draws the reconstructed step."""
+    from armada_vision.geometry.pose import Pose
+
+    url, app = live_server
+    ctx, page = _phone(browser, f"{url}/?token={TOKEN}")
+    try:
+        page.wait_for_function("app.live.turn.started === true", timeout=20000)
+        page.click("#end-btn")
+        page.wait_for_function("app.live.turn.player === 'B'", timeout=10000)
+        analyser = app.state.test_analyser
+        analyser.pieces = [(size, Pose(450.0, 486.307, 150.0) if size == "medium" else pose)
+                           for size, pose in analyser.pieces]
+        page.wait_for_selector("#move-card:not([hidden])", timeout=20000)
+        assert "M1" in page.locator("#move-card h2").inner_text()
+        assert page.locator("#move-card .verdict").inner_text() == "YES"
+        assert page.locator("#g-verdict path.move-step").count() == 1
+        assert "moved: M1" in page.locator("#turn-detail").inner_text()
+        _shot(page, "7-move")
+    finally:
+        ctx.close()
+
+
+def test_a_photo_is_uploaded_and_judged(browser, live_server, rendered_scene, tmp_path) -> None:
+    import cv2
+
+    url, _app = live_server
+    photo = tmp_path / "photo.jpg"
+    cv2.imwrite(str(photo), rendered_scene.frames[2])
+    ctx, page = _phone(browser, f"{url}/?token={TOKEN}")
+    try:
+        page.wait_for_function("document.getElementById('mode').innerText === 'control'")
+        page.set_input_files("#photo", str(photo))
+        page.wait_for_selector("#view-badge:not([hidden])", timeout=20000)
+        page.wait_for_function("app.photo && app.photo.ships.length === 3", timeout=20000)
+        assert "/api/upload.jpg" in page.locator("#frame").get_attribute("src")
+        page.wait_for_function(
+            "document.getElementById('frame').complete && "
+            "document.getElementById('frame').naturalWidth === 960", timeout=10000)
+        assert page.locator("#g-ships path.ship").count() == 3
+        _shot(page, "8-photo")
+        page.click("#live-btn")
+        page.wait_for_selector("#view-badge", state="hidden", timeout=10000)
     finally:
         ctx.close()
