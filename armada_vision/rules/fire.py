@@ -257,7 +257,19 @@ def max_depth(bs: Broadside, target_fp: np.ndarray, origin: np.ndarray) -> tuple
     ))
     b = np.concatenate((-h, -g, [0.0, max(bs.slide_mm, 0.0)]))
     val, z = lp_max_many(A, b[None, :], np.array([0.0, 0.0, 0.0, 1.0]))
-    return float(val[0]), float(z[0, 2])
+    depth = float(val[0])
+    if depth <= 0 or bs.slide_mm <= 0:
+        return depth, float(z[0, 2])
+    # The deepest offsets often form an interval; report its middle, so that the placement
+    # does not depend on which vertex the enumeration met first (and is the same however the
+    # table is turned).
+    A2 = np.vstack((A, [[0, 0, 0, -1.0]]))
+    b2 = np.concatenate((b, [-(depth - 1e-9)]))
+    hi, _ = lp_max_many(A2, b2[None, :], np.array([0.0, 0.0, 1.0, 0.0]))
+    lo, _ = lp_max_many(A2, b2[None, :], np.array([0.0, 0.0, -1.0, 0.0]))
+    if not (np.isfinite(hi[0]) and np.isfinite(lo[0])):
+        return depth, float(z[0, 2])
+    return depth, float(np.clip((hi[0] - lo[0]) / 2, 0.0, bs.slide_mm))
 
 
 def depth_at(bs: Broadside, target_fp: np.ndarray, offsets: np.ndarray,
