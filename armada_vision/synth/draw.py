@@ -38,9 +38,9 @@ class Paint:
     extra: dict = field(default_factory=dict)
 
 
-def _to_ss(poly_px: np.ndarray, x0: int, y0: int) -> np.ndarray:
+def _to_ss(poly_px: np.ndarray, x0: int, y0: int, ss: int = SS) -> np.ndarray:
     # Pixel i of the S× grid covers image x in [x0 + i/S − 0.5, x0 + (i+1)/S − 0.5).
-    return (np.asarray(poly_px, dtype=np.float64).reshape(-1, 2) - (x0, y0) + 0.5) * SS - 0.5
+    return (np.asarray(poly_px, dtype=np.float64).reshape(-1, 2) - (x0, y0) + 0.5) * ss - 0.5
 
 
 def _fixed(ss: np.ndarray) -> np.ndarray:
@@ -73,8 +73,10 @@ def shrink_for_fill(poly: np.ndarray) -> np.ndarray | None:
     return out if a2 * area2 > 0 else None
 
 
-def composite(img: np.ndarray, paints: list[Paint], pad: int = 2) -> None:
-    """Draw ``paints`` in order onto float32 BGR ``img`` (in place)."""
+def composite(img: np.ndarray, paints: list[Paint], pad: int = 2,
+              max_fine_px: int = 250_000) -> None:
+    """Draw ``paints`` in order onto float32 BGR ``img`` (in place). Regions larger than
+    ``max_fine_px`` pixels (a hand and arm) are supersampled less finely."""
     if not paints:
         return
     h, w = img.shape[:2]
@@ -87,31 +89,47 @@ def composite(img: np.ndarray, paints: list[Paint], pad: int = 2) -> None:
     y1 = min(int(np.ceil(allpts[:, 1].max())) + reach + 1, h)
     if x1 <= x0 or y1 <= y0:
         return
+    area = (x1 - x0) * (y1 - y0)
+    S = SS if area <= max_fine_px else 2 if area <= 4 * max_fine_px else 1
     roi = img[y0:y1, x0:x1]
-    big = cv2.resize(roi, ((x1 - x0) * SS, (y1 - y0) * SS), interpolation=cv2.INTER_NEAREST)
-    mask = np.zeros(big.shape[:2], np.uint8)
+    big = cv2.resize(roi, ((x1 - x0) * S, (y1 - y0) * S), interpolation=cv2.INTER_NEAREST)
+    bh, bw = big.shape[:2]
+    mask = np.zeros((bh, bw), np.uint8)
     for p in paints:
-        mask[:] = 0
-        ss = _to_ss(p.poly_px, x0, y0)
-        if p.line_px > 0:
-            cv2.polylines(mask, [_fixed(ss)], p.closed, 1, max(1, round(p.line_px * SS)),
-                          cv2.LINE_8, _SHIFT)
-        else:
+        ss = _to_ss(p.poly_px, x0, y0, S)
+        lw = max(1, round(p.line_px * S)) if p.line_px > 0 else 0
+        if not lw:
             ss = shrink_for_fill(ss)
             if ss is None:
                 continue
-            cv2.fillConvexPoly(mask, _fixed(ss), 1, cv2.LINE_8, _SHIFT)
-        ys, xs = np.nonzero(mask)
+        # Work in the paint's own window of the supersampled region.
+        bx0 = max(int(np.floor(ss[:, 0].min())) - lw - 1, 0)
+        by0 = max(int(np.floor(ss[:, 1].min())) - lw - 1, 0)
+        bx1 = min(int(np.ceil(ss[:, 0].max())) + lw + 2, bw)
+        by1 = min(int(np.ceil(ss[:, 1].max())) + lw + 2, bh)
+        if bx1 <= bx0 or by1 <= by0:
+            continue
+        sub = mask[by0:by1, bx0:bx1]
+        sub[:] = 0
+        pts = _fixed(ss - (bx0, by0))
+        if lw:
+            cv2.polylines(sub, [pts], p.closed, 1, lw, cv2.LINE_8, _SHIFT)
+        else:
+            cv2.fillConvexPoly(sub, pts, 1, cv2.LINE_8, _SHIFT)
+        ys, xs = np.nonzero(sub)
         if len(ys) == 0:
             continue
+        ys += by0
+        xs += bx0
         mul = np.asarray(p.mul, np.float32)
         add = np.asarray(p.add, np.float32)
         if p.shift_px != (0.0, 0.0) and np.any(mul):
-            dx, dy = (round(v * SS) for v in p.shift_px)
-            sx = np.clip(xs - dx, 0, big.shape[1] - 1)
-            sy = np.clip(ys - dy, 0, big.shape[0] - 1)
-            src = big[sy, sx]
-        else:
+            dx, dy = (round(v * S) for v in p.shift_px)
+            src = big[np.clip(ys - dy, 0, bh - 1), np.clip(xs - dx, 0, bw - 1)]
+        elif np.any(mul):
             src = big[ys, xs]
+        else:
+            big[ys, xs] = add
+            continue
         big[ys, xs] = src * mul + add
     img[y0:y1, x0:x1] = cv2.resize(big, (x1 - x0, y1 - y0), interpolation=cv2.INTER_AREA)

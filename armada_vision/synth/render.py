@@ -265,29 +265,33 @@ def _drawables(spec: SceneSpec, view: IdealView, light: Light, cam_center: np.nd
 
 def _shadows(drawables: list[Drawable], view: IdealView, H: np.ndarray, light: Light,
              scale: float, shape: tuple[int, int]) -> np.ndarray:
-    """Per-pixel, per-channel light left after shadows (1 = unshadowed), soft-edged."""
-    amount = np.zeros((*shape, 3), np.float32)
+    """Per-pixel, per-channel light left after shadows (1 = unshadowed), soft-edged. Drawn
+    and blurred at half resolution (they are soft anyway), then enlarged."""
+    h2, w2 = (shape[0] + 1) // 2, (shape[1] + 1) // 2
+    amount = np.zeros((h2, w2, 3), np.float32)
+    contact = np.zeros((h2, w2), np.float32)
     L = light.to_light
-    contact = np.zeros(shape, np.float32)
+    half = np.diag([0.5, 0.5, 1.0]) @ np.array([[1, 0, -0.5], [0, 1, -0.5], [0, 0, 1.0]])
+    Hh = half @ H          # table mm → half-resolution px (pixel centres kept consistent)
     for dr in drawables:
         strength = (1.0 - np.asarray(dr.shadow_transmit)) * light.key / (
             light.ambient + light.key) * 0.9
         for pts in dr.casters:
             flat = pts[:, :2] - pts[:, 2:3] / L[2] * L[:2]
-            q = np.column_stack([flat, np.ones(len(flat))]) @ H.T
-            px = q[:, :2] / q[:, 2:3]
-            hull = cv2.convexHull(np.round(px * 16).astype(np.int32))
+            q = np.column_stack([flat, np.ones(len(flat))]) @ Hh.T
+            hull = cv2.convexHull(np.round(q[:, :2] / q[:, 2:3] * 16).astype(np.int32))
             cv2.fillConvexPoly(amount, hull, tuple(float(s) for s in strength),
                                cv2.LINE_AA, 4)
             low = pts[pts[:, 2] < 2.0]
             if len(low) >= 3 and not dr.on_top:
-                q = np.column_stack([low[:, :2], np.ones(len(low))]) @ H.T
+                q = np.column_stack([low[:, :2], np.ones(len(low))]) @ Hh.T
                 cp = cv2.convexHull(np.round(q[:, :2] / q[:, 2:3] * 16).astype(np.int32))
                 cv2.fillConvexPoly(contact, cp, 0.35, cv2.LINE_AA, 4)
-    sigma = max(1.0, 1.2 * scale)
-    amount = cv2.GaussianBlur(amount, (0, 0), sigma)
-    contact = cv2.GaussianBlur(contact, (0, 0), max(0.8, 0.8 * scale))
-    return (1.0 - amount) * (1.0 - contact[..., None])
+    amount = cv2.GaussianBlur(amount, (0, 0), max(0.5, 0.6 * scale))
+    contact = cv2.GaussianBlur(contact, (0, 0), max(0.4, 0.4 * scale))
+    out = (1.0 - amount) * (1.0 - contact[..., None])
+    big = cv2.resize(out, (w2 * 2, h2 * 2), interpolation=cv2.INTER_LINEAR)
+    return np.ascontiguousarray(big[:shape[0], :shape[1]])
 
 
 def _projector_light(spec: SceneSpec, H: np.ndarray, size: tuple[int, int]) -> np.ndarray:

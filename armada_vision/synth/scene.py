@@ -114,8 +114,9 @@ class CameraSpec:
         down = np.cross(fwd, right)
         R = np.vstack([right, down, fwd])
         center = np.array([target_mm[0], target_mm[1], 0.0]) - fwd * (height_mm / math.cos(t))
-        tvec = -R @ center
         rvec = cv2.Rodrigues(R)[0].ravel()
+        # The pose is what rvec says (Rodrigues is ill-conditioned near 180°): t from R(rvec).
+        tvec = -cv2.Rodrigues(rvec)[0] @ center
         f = (w / 2.0) / math.tan(math.radians(fov_deg) / 2.0)
         K = ((f, 0.0, (w - 1) / 2.0), (0.0, f, (h - 1) / 2.0), (0.0, 0.0, 1.0))
         intr = CameraIntrinsics((w, h), K, tuple(float(v) for v in dist_coeffs))
