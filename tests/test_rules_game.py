@@ -157,3 +157,18 @@ def test_no_victory_before_the_line_is_crossed() -> None:
 def test_new_game_rejects_ships_of_strangers() -> None:
     with pytest.raises(ValueError, match="players"):
         new_game(table(), ("A", "Z"))
+
+
+def test_teams_share_victory_and_do_not_fire_on_each_other() -> None:
+    """§2/§6: with teams, a teammate is no target, and a team wins when every enemy is sunk."""
+    t = table(Ship("C1", "C", "small", Pose(280, 240, 90)))
+    g = new_game(t, ("A", "B", "C"), teams={"A": "north", "C": "north", "B": "south"})
+    v, _ = apply_shot(g, "L1", "C1")
+    assert (v.verdict, v.decided_by) == ("no", "action") and "own fleet" in v.reason
+    for _ in range(3):
+        v, g = apply_shot(g, "L1", "L9")
+        assert v.yes, v.reason
+    g = end_turn(end_turn(end_turn(g)))          # B, C pass; A again
+    assert g.current_player == "A"
+    v, g = apply_shot(g, "L1", "S1")
+    assert v.yes and g.outcome is not None and g.outcome.winner == "north"
