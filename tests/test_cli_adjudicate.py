@@ -138,3 +138,13 @@ def test_zones_bad_ship_is_one_line(tmp_path: Path) -> None:
     out = run("zones", write(tmp_path, GOOD), "--ship", "Q7", "--svg", str(tmp_path / "z.svg"))
     assert out.returncode != 0 and "--ship" in out.stderr and len(out.stderr.splitlines()) == 1
     assert not (tmp_path / "z.svg").exists()
+
+
+def test_scene_on_stdin() -> None:
+    out = subprocess.run([sys.executable, "-m", "armada_vision", "adjudicate", "-"],
+                         input=json.dumps(GOOD), capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert len(json.loads(out.stdout)["results"]) == len(GOOD["queries"])
+    bad = subprocess.run([sys.executable, "-m", "armada_vision", "adjudicate", "-"],
+                         input="{", capture_output=True, text=True, timeout=120)
+    assert bad.returncode != 0 and "stdin" in bad.stderr

@@ -139,3 +139,10 @@ def test_bundled_example_loads_and_has_every_kind_of_answer() -> None:
     assert ("yes", "range") in kinds
     assert ("no", "obstruction") in kinds
     assert ("no", "range") in kinds
+
+
+def test_move_target_may_be_given_by_its_tip() -> None:
+    d = copy.deepcopy(GOOD)
+    d["queries"][1]["move"]["to"] = {"stern": [336.385, 340], "tip": [336.385, 400]}
+    q = parse_scene(d).queries[1]
+    assert q.to.heading_deg == pytest.approx(90.0)

@@ -17,7 +17,7 @@ from armada_vision.cli import CliError, read_json
 def add_parser(sub: Any) -> None:
     p = sub.add_parser("adjudicate", help="answer the shot/move queries of a scene file",
                        description=__doc__.splitlines()[0])
-    p.add_argument("scene", nargs="?", help="scene JSON file (interfaces.md)")
+    p.add_argument("scene", nargs="?", help="scene JSON file (interfaces.md); - for stdin")
     p.add_argument("--example", action="store_true",
                    help="use the bundled example scene instead of a file")
     fmt = p.add_mutually_exclusive_group()
@@ -25,6 +25,13 @@ def add_parser(sub: Any) -> None:
                      help="print JSON (the default for a scene file)")
     fmt.add_argument("--text", action="store_true", help="print readable text")
     p.set_defaults(run=run)
+
+
+def _read_stdin() -> Any:
+    try:
+        return json.loads(sys.stdin.read())
+    except json.JSONDecodeError as e:
+        raise CliError(f"scene on stdin: not valid JSON (line {e.lineno}: {e.msg})") from None
 
 
 def result_json(query: Any, verdict: Any) -> dict[str, Any]:
@@ -55,7 +62,8 @@ def run(args: argparse.Namespace) -> int:
         as_json = args.json
     else:
         try:
-            scene = parse_scene(read_json(args.scene, "scene"))
+            scene = parse_scene(_read_stdin() if args.scene == "-" else
+                                read_json(args.scene, "scene"))
         except ValueError as e:
             raise CliError(f"scene {args.scene}: {e}") from None
         as_json = not args.text

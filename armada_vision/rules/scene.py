@@ -7,8 +7,8 @@ is not malformed: every query then gets a ``no`` verdict that says so (decided_b
 
 Beyond interfaces.md a scene may carry ``pieces`` (caliper dimensions, as
 ``PieceSet.from_dict``), ``config`` (overrides of :class:`RulesConfig` fields), a ship ``tip``
-instead of its ``heading``, a ship ``color``, an object ``sigma_mm``, and a ``{"setup": {}}``
-query (the §2 setup check of the whole table).
+(or a move's ``to.tip``) instead of a ``heading``, a ship ``color``, an object ``sigma_mm``,
+and a ``{"setup": {}}`` query (the §2 setup check of the whole table).
 
 >>> scene = parse_scene({"play_area": [[0, 0], [600, 0], [600, 600], [0, 600]],
 ...     "ships": [{"id": "L1", "player": "A", "size": "large", "stern": [300, 300],
@@ -220,8 +220,14 @@ def _query(v: object, field: str, table: Table) -> Query:
         b = _obj(body, f"{field}.move")
         sid = ship_ref(b.get("ship"), f"{field}.move.ship")
         to = _obj(b.get("to"), f"{field}.move.to")
-        x, y = _point(to.get("stern"), f"{field}.move.to.stern")
-        return MoveQuery(sid, Pose(x, y, _num(to.get("heading"), f"{field}.move.to.heading")))
+        f = f"{field}.move.to"
+        x, y = _point(to.get("stern"), f"{f}.stern")
+        if "heading" in to or "tip" not in to:
+            return MoveQuery(sid, Pose(x, y, _num(to.get("heading"), f"{f}.heading")))
+        tx, ty = _point(to["tip"], f"{f}.tip")
+        if math.hypot(tx - x, ty - y) < 1e-9:
+            raise ValueError(f"{f}.tip: the tip is on the stern")
+        return MoveQuery(sid, Pose.from_stern_tip((x, y), (tx, ty)))
     if kind == "setup":
         _obj(body, f"{field}.setup")
         return SetupQuery()
