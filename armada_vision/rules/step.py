@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 import shapely
@@ -125,23 +126,34 @@ class StepEnv:
         self.dims: PieceDims = ship.dims(config)
         sigma = ship.sigma_total_mm(config)
         floor = config.doubt_floor_mm
-        ids, geoms, allow = [], [], []
-        for o in table.ships:
-            if o.id != ship.id:
-                ids.append(o.id)
-                geoms.append(o.silhouette(config))
-                allow.append(allowance_mm([sigma, o.sigma_total_mm(config)], floor))
-        for ob in table.obstacles:
-            ids.append(ob.id)
-            geoms.append(ob.shape)
-            allow.append(allowance_mm([sigma, ob.sigma_mm], floor))
+        others = [o for o in table.ships if o.id != ship.id]
+        ids = [o.id for o in others] + [ob.id for ob in table.obstacles]
+        allow = [allowance_mm([sigma, o.sigma_total_mm(config)], floor) for o in others]
+        allow += [allowance_mm([sigma, ob.sigma_mm], floor) for ob in table.obstacles]
+        # Other ships' silhouettes, transformed all at once per size (convex: hull = outline).
+        coords: list[np.ndarray] = [np.empty((0, 2))] * len(others)
+        for size in {o.size for o in others}:
+            idx = [i for i, o in enumerate(others) if o.size == size]
+            pose = np.array([[others[i].pose.x_mm, others[i].pose.y_mm,
+                              math.radians(others[i].pose.heading_deg)] for i in idx])
+            loc = silhouette_local(config.pieces.dims(size))
+            c, s = np.cos(pose[:, 2])[:, None], np.sin(pose[:, 2])[:, None]
+            xy = np.stack([pose[:, :1] + c * loc[:, 0] - s * loc[:, 1],
+                           pose[:, 1:2] + s * loc[:, 0] + c * loc[:, 1]], axis=-1)
+            for k, i in enumerate(idx):
+                coords[i] = xy[k]
+        geoms = list(shapely.polygons(coords)) if coords else []
+        geoms += [ob.shape for ob in table.obstacles]
         self.ids = tuple(ids)
         self.geoms = np.array(geoms, dtype=object)
         shapely.prepare(self.geoms)
         self.allow = np.array(allow, dtype=float)
         self.tree = shapely.STRtree(self.geoms)
-        self.rings = [np.asarray(g.exterior.coords, dtype=float) for g in geoms]
-        self.hulls = [np.asarray(g.convex_hull.exterior.coords, dtype=float)[:-1] for g in geoms]
+        self.rings = [np.vstack([c, c[:1]]) for c in coords]
+        self.rings += [np.asarray(g.exterior.coords, dtype=float) for g in geoms[len(coords):]]
+        self.hulls = list(coords) + [
+            np.asarray(g.convex_hull.exterior.coords, dtype=float)[:-1]
+            for g in geoms[len(coords):]]
         self.area = table.play_area.shape
         shapely.prepare(self.area)
         self.area_boundary = self.area.boundary
@@ -160,7 +172,10 @@ class StepEnv:
 
     @classmethod
     def for_ship(cls, table: Table, ship_id: str, config: RulesConfig) -> StepEnv:
-        return cls(table, ship_of(table, ship_id), config)
+        """The environment of ``ship_id``; the last few are cached, since a page asking for
+        the options, the zone and a verdict of the same ship on the same table is common."""
+        ship_of(table, ship_id)
+        return _env_cached(table, ship_id, config)
 
     @property
     def turn_limit_deg(self) -> float:
@@ -246,6 +261,11 @@ class StepEnv:
 
     def allowance_of(self, which: int) -> float:
         return self.a_area if which == -1 else float(self.allow[which])
+
+
+@lru_cache(maxsize=16)
+def _env_cached(table: Table, ship_id: str, config: RulesConfig) -> StepEnv:
+    return StepEnv(table, table.ship(ship_id), config)
 
 
 def ship_of(table: Table, ship_id: str) -> Ship:
@@ -405,12 +425,9 @@ def fan_polygon(pivot: tuple[float, float], base_heading_deg: float, lo_deg: flo
     s, hw = dims.footprint_length_mm, dims.half_w_mm
     a, b = base_heading_deg + lo_deg, base_heading_deg + hi_deg
     n = max(1, math.ceil((b - a) / max(resolution_deg, 1e-3)))
-    arc = np.radians(np.linspace(a, b, n + 1))
-    px, py = pivot
-    pts = [(px, py), (px + hw * math.cos(math.radians(a - 90)),
-                      py + hw * math.sin(math.radians(a - 90)))]
-    pts += list(zip(px + s * np.cos(arc), py + s * np.sin(arc), strict=True))
-    pts.append((px + hw * math.cos(math.radians(b + 90)), py + hw * math.sin(math.radians(b + 90))))
+    ang = np.radians(np.concatenate([[0.0, a - 90.0], np.linspace(a, b, n + 1), [b + 90.0]]))
+    rad = np.concatenate([[0.0, hw], np.full(n + 1, s), [hw]])
+    pts = np.column_stack([pivot[0] + rad * np.cos(ang), pivot[1] + rad * np.sin(ang)])
     return shapely.Polygon(pts)
 
 
