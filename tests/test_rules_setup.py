@@ -15,6 +15,7 @@ from armada_vision.rules.setup import (
     check_setup,
     melee_game,
     multi_stash_game,
+    owner_of,
 )
 
 AREA = PlayArea.rectangle(0, 0, 900, 900)
@@ -141,3 +142,24 @@ def test_play_area_spares_flat_and_fleet_on_table() -> None:
 def test_setup_distance_is_configurable() -> None:
     r = check_setup(two_ships(200.0), RulesConfig(setup_error_mm=150, setup_warn_mm=180))
     assert r.ok and not r.warnings
+
+
+OWNER_CASES = {
+    "§2 basic game: size tells the fleets apart": (basic_game("A", "B"), "medium", "red", "B"),
+    "§2 advanced: the fleet with that size": (
+        advanced_game("A", "B", {"large": 2, "small": 2}, {"medium": 3}), "small", "x", "A"),
+    "§2 advanced: a size in neither fleet has no owner": (
+        advanced_game("A", "B", {"large": 2}, {"medium": 3}), "small", "x", None),
+    "§2 multi-stash: colour tells the fleets apart": (
+        multi_stash_game([Fleet("A", 4, 4, 0, "red"), Fleet("B", 0, 0, 4, "blue")]),
+        "large", "Red", "A"),
+    "§2 multi-stash: an unknown colour has no owner": (
+        multi_stash_game([Fleet("A", 4, 4, 0, "red"), Fleet("B", 0, 0, 4, "blue")]),
+        "large", "unknown", None),
+}
+
+
+@pytest.mark.parametrize("name", list(OWNER_CASES))
+def test_owner_of_a_piece(name: str) -> None:
+    plan, size, color, owner = OWNER_CASES[name]
+    assert owner_of(plan, size, color) == owner

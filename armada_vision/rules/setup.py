@@ -91,6 +91,24 @@ class FleetPlan:
         return dict(self.teams).get(player, player)
 
 
+def owner_of(plan: FleetPlan, size: Size | str, color: str = "unknown") -> str | None:
+    """Which player a piece of this size and colour belongs to (§2): with one stash (basic,
+    advanced) size tells the fleets apart; with a stash each (multi-stash, melee) colour does.
+    None when no fleet (or more than one) fits.
+
+    >>> owner_of(basic_game("A", "B"), "small"), owner_of(basic_game("A", "B"), "large")
+    ('B', 'A')
+    >>> owner_of(melee_game([("A", "red"), ("B", "blue")]), "small", "blue")
+    'B'
+    """
+    z = Size.parse(size)
+    if plan.variant in ("basic", "advanced"):
+        fits = [f.player for f in plan.fleets if f.count(z) > 0]
+    else:
+        fits = [f.player for f in plan.fleets if f.color == str(color).lower()]
+    return fits[0] if len(fits) == 1 else None
+
+
 def basic_game(player_a: str, player_b: str, *, large_player: str | None = None,
                first_player: str | None = None) -> FleetPlan:
     """§2 basic game: one stash; one player takes the 4 large, the other 4 medium + 4 small.
