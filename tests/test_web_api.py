@@ -451,3 +451,23 @@ def test_serve_prints_the_join_url_and_qr(monkeypatch, capsys, rendered_scene) -
     token = seen["app"].state.armada.token
     assert f"http://127.0.0.1:8123/?token={token}" in out and "█" in out
     assert seen["port"] == 8123 and "in memory" in out
+
+
+def test_a_vision_failure_reaches_the_page_as_a_reason(rendered_scene) -> None:
+    from armada_vision.vision.types import VisionFailure
+    from armada_vision.web.analysis import FrameAnalysis
+
+    def blind(frame, seq, t):
+        return FrameAnalysis(seq, t, (frame.shape[1], frame.shape[0]),
+                             failure=VisionFailure("too_few_markers", "only 1 marker visible"))
+
+    app = create_app(FolderSource(rendered_scene.folder, fps=30), rendered_scene.layout,
+                     analyser=blind, token=TOKEN)
+    with TestClient(app) as c:
+        s = _wait(lambda: (st := c.get("/api/state").json())["frame_seq"] and st)
+        assert s["calibration"] == {"ok": False, "code": "too_few_markers",
+                                    "reason": "only 1 marker visible"}
+        assert s["ships"] == [] and s["H_image_from_table"] is None
+        assert s["turn"]["started"] is False
+        r = c.post("/api/turn/end", headers=CTRL)
+        assert r.status_code == 409 and "not started" in r.json()["error"]

@@ -248,7 +248,7 @@ def _add_routes(app: FastAPI, server: Server) -> None:
 
     @app.post("/api/turn/end", dependencies=[Depends(require_control)])
     def end_turn() -> dict[str, Any]:
-        session.end_turn()
+        guard(session.end_turn)
         server.publish_state()
         return {"state": session.state_json()}
 
