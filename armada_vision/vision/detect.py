@@ -33,6 +33,7 @@ from armada_vision.vision.explain import (
     explain_region,
     upright_fit,
 )
+from armada_vision.vision.fit import ViewGrid
 from armada_vision.vision.segment import (
     Rectifier,
     TableView,
@@ -42,6 +43,12 @@ from armada_vision.vision.segment import (
 )
 from armada_vision.vision.types import DetectedPiece, Detections, UprightPiece, VisionFailure
 
+# The 0–1 map the outline is fitted to is scaled per object region: 1 from FG_HIGH × the
+# region's typical (80th percentile) score, 0 below FG_LOW × that (but at least the table's
+# noise level), so a vivid piece's tinted shadow falls below its mid level while a faint clear
+# piece still spans the whole range.
+FG_HIGH = 0.5
+FG_LOW = 0.25
 # Regions bigger than this many large pieces are an arm or a hand: nothing in them is judged.
 HAND_AREA_PIECES = 12
 
@@ -57,6 +64,21 @@ def calibration_sigma_mm(calib: TableCalibration, at_mm: tuple[float, float],
     rise = d.base_rise_mm
     parallax = rise * math.hypot(at_mm[0] - c[0], at_mm[1] - c[1]) / max(c[2] - rise, 1.0)
     return math.hypot(s_cal, calib.focal_rel_sigma * parallax * 0.5)
+
+
+def region_foreground(score: np.ndarray, regions: list[tuple[ViewGrid, np.ndarray]],
+                      grid: ViewGrid) -> np.ndarray:
+    """The 0–1 foreground map for fitting, scaled per region (see FG_HIGH)."""
+    fg = np.clip((score - 1.0) / 3.0, 0.0, 1.0)
+    for sub, region in regions:
+        r0 = round((grid.y1_mm - sub.y1_mm) * grid.px_per_mm)
+        c0 = round((sub.x0_mm - grid.x0_mm) * grid.px_per_mm)
+        sl = (slice(r0, r0 + region.shape[0]), slice(c0, c0 + region.shape[1]))
+        typical = float(np.percentile(score[sl][region], 80))
+        hi = max(FG_HIGH * typical, 2.0)
+        lo = max(FG_LOW * typical, 1.0)
+        fg[sl] = np.clip((score[sl] - lo) / (hi - lo), 0.0, 1.0)
+    return fg
 
 
 def detect(image_bgr: np.ndarray, layout: TableLayout, camera: CameraIntrinsics | None = None,
@@ -98,7 +120,7 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     """Lying and upright pieces in a top-down view of the table (table mm)."""
     score, bg = foreground(view)
     _, regions = blobs(score, view.grid)
-    scene = Scene(np.clip((score - 1.0) / 3.0, 0.0, 1.0), score, view.grid, pieces,
+    scene = Scene(region_foreground(score, regions, view.grid), score, view.grid, pieces,
                   calib.camera_center_mm)
     lying: list[Candidate] = []
     standing: list[Candidate] = []
@@ -131,6 +153,7 @@ def _piece(c: Candidate, calib: TableCalibration, view: TableView, bg: np.ndarra
         # Doubtful: a wrong pose must never look certain.
         k = 1.0 + 10.0 * (c.fit.cost - GOOD_COST) / (MAX_COST - GOOD_COST)
         s_mm, s_deg = s_mm * k + 0.5, s_deg * k + 0.5
+    s_mm, s_deg = min(s_mm, 99.0), min(s_deg, 99.0)
     fp = footprint(pose, d)
     outline_px = calib.project(c.outline_mm)
     return DetectedPiece(c.size, classify_color(view, fp, bg), pose,

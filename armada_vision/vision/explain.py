@@ -37,9 +37,9 @@ from armada_vision.vision.fit import (
 # Mean robust cost per outline sample (px², a miss counts 2): a piece is good below GOOD_COST;
 # up to MAX_COST it is kept as doubtful (its σ inflated so the rules answer no).
 GOOD_COST = 0.35
-MAX_COST = 0.8
-# Foreground score above which the outside of an edge is solid (a piece), not a shadow.
-SOLID_SCORE = 6.0
+MAX_COST = 0.65
+# Foreground (0–1 map) above which the outside of an edge is solid (a piece), not a shadow.
+SOLID_FG = 0.7
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -72,7 +72,7 @@ class Scene:
         loc = upright_local_3d(d) if upright else lying_local_3d(d)
         f = fit_pose(self.fg, self.grid, loc, init, self.camera_mm, iterations=iterations)
         p = self.grid.to_px(f.probe_mm) if len(f.probe_mm) else np.zeros((0, 2))
-        solid = sample_map(self.score, p[:, 0], p[:, 1]) > SOLID_SCORE
+        solid = sample_map(self.fg, p[:, 0], p[:, 1]) > SOLID_FG
         params = np.array([f.pose.x_mm, f.pose.y_mm, math.radians(f.pose.heading_deg)])
         return Candidate(size, upright, f, outline_mm(loc, params, self.camera_mm), solid)
 
@@ -198,17 +198,34 @@ def joint_cost(c: Candidate, others: list[Candidate]) -> float:
     return c.fit.cost_given(explained)
 
 
-def select(cands: list[Candidate], scene: Scene) -> list[Candidate]:
-    """Greedy choice: lowest joint cost first, never two clashing footprints; then each kept
-    fit is re-scored against all the others (its ``fit.cost`` becomes that joint cost)."""
+def _covered_px(c: Candidate, region: np.ndarray, sub: ViewGrid) -> np.ndarray:
+    mask = np.zeros(region.shape, np.uint8)
+    cv2.fillPoly(mask, [np.round(sub.to_px(c.outline_mm)).astype(np.int32)], 1)
+    return region & (mask > 0)
+
+
+def select(cands: list[Candidate], scene: Scene, region: np.ndarray, sub: ViewGrid
+           ) -> list[Candidate]:
+    """Greedy choice, never two clashing footprints: among the good fits (joint cost), the one
+    that explains most of the region not yet explained (a smaller model snug inside a bigger
+    piece explains less); when none is good, the lowest joint cost up to MAX_COST. Each kept fit
+    is then re-scored against all the others (its ``fit.cost`` becomes that joint cost)."""
     pool = [c for c in cands if c.fit.cost <= MAX_COST]
+    cover = {id(c): _covered_px(c, region, sub) for c in pool}
+    explained = np.zeros(region.shape, bool)
     chosen: list[Candidate] = []
     while pool:
         scored = [(joint_cost(c, chosen), c) for c in pool]
-        j, best = min(scored, key=lambda x: x[0])
-        if j > MAX_COST:
-            break
+        good = [(j, c) for j, c in scored if j <= GOOD_COST]
+        if good:
+            best = max(good, key=lambda x: (np.count_nonzero(cover[id(x[1])] & ~explained),
+                                            -x[0]))[1]
+        else:
+            j, best = min(scored, key=lambda x: x[0])
+            if j > MAX_COST:
+                break
         chosen.append(best)
+        explained |= cover[id(best)]
         pool = [c for c in pool if c is not best and not clashes(c, [best], scene)]
     out = []
     for c in chosen:
@@ -238,14 +255,14 @@ def explain_region(scene: Scene, region: np.ndarray, sub: ViewGrid) -> list[Cand
     guess = axis_guess(region, sub) if area <= scene.max_area_mm2 else None
     if guess is not None:
         cands += fits_from_axis(scene, *guess)
-        chosen = select(cands, scene)
+        chosen = select(cands, scene, region, sub)
         left = unexplained_mask(region, sub, chosen).sum() / sub.px_per_mm**2
         if chosen and left <= min_left and all(c.fit.cost <= GOOD_COST for c in chosen):
             return chosen
     # Several pieces (or a piece and something else) touch: start from every tip.
     for tip, heading in tip_guesses(region, sub):
         cands += fits_from_tip(scene, tip, heading)
-    chosen = select(cands, scene)
+    chosen = select(cands, scene, region, sub)
     for _ in range(3):
         rest = unexplained_mask(region, sub, chosen).astype(np.uint8)
         n, lab, stats, _c = cv2.connectedComponentsWithStats(rest, connectivity=8)
@@ -262,7 +279,7 @@ def explain_region(scene: Scene, region: np.ndarray, sub: ViewGrid) -> list[Cand
                     added += 1
         if not added:
             break
-        chosen = select(cands, scene)
+        chosen = select(cands, scene, region, sub)
     return chosen
 
 
