@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from armada_vision.geometry import Pose
+from armada_vision.geometry import NOMINAL_PIECES, Pose
 from armada_vision.rules import PlayArea, Ship, Table
 from armada_vision.rules.game import (
     Breakthrough,
@@ -172,3 +174,50 @@ def test_teams_share_victory_and_do_not_fire_on_each_other() -> None:
     assert g.current_player == "A"
     v, g = apply_shot(g, "L1", "S1")
     assert v.yes and g.outcome is not None and g.outcome.winner == "north"
+
+
+# --- property: any sequence of actions keeps the §3 limits ------------------------------------
+
+ops = st.lists(st.one_of(
+    st.tuples(st.just("move"), st.integers(0, 4), st.integers(1, 4)),
+    st.tuples(st.just("shot"), st.integers(0, 4), st.integers(0, 4)),
+    st.tuples(st.just("end"), st.just(0), st.just(0)),
+), min_size=1, max_size=25)
+
+
+@settings(max_examples=30, deadline=None)
+@given(ops)
+def test_any_sequence_of_actions_keeps_the_turn_limits(seq) -> None:
+    """§3/§5: whatever is tried, at most three actions a turn, a ship moves once and fires at
+    most its pips a turn, refused actions change nothing, sunk ships are off the table."""
+    t = table(Ship("M1", "A", "medium", Pose(250, 340, 0)),
+              Ship("S2", "B", "small", Pose(360, 330, 180)))
+    g = new_game(t, ("A", "B"))
+    for kind, i, j in seq:
+        ids = [s.id for s in g.table.ships] + [s.id for s in g.sunk]
+        if kind == "end":
+            g = end_turn(g)
+            continue
+        a = ids[i % len(ids)]
+        if kind == "move":
+            if not g.table.has_ship(a):
+                v, g2 = apply_move(g, a, Pose(0, 0, 0))
+            else:
+                s = g.table.ship(a)
+                n = min(j, s.size.max_steps)
+                length = NOMINAL_PIECES.dims(s.size).footprint_length_mm
+                tip = s.pose.tip_mm(length * n)
+                v, g2 = apply_move(g, a, Pose(tip[0], tip[1], s.pose.heading_deg))
+        else:
+            v, g2 = apply_shot(g, a, ids[j % len(ids)])
+        if not v.yes:
+            assert g2 == g
+        else:
+            assert g2.actions_used == g.actions_used + 1
+        g = g2
+        assert g.actions_used <= 3
+        assert all(n <= g.table.ship(sid).pips if g.table.has_ship(sid) else True
+                   for sid, n in g.shots)
+        assert all(m in {s.id for s in g.table.ships} | {s.id for s in g.sunk} for m in g.moved)
+        assert all(not g.table.has_ship(s.id) and s.damage == s.pips for s in g.sunk)
+        assert all(s.damage < s.pips for s in g.table.ships)
