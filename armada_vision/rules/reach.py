@@ -6,18 +6,17 @@ The region is the union of every reachable placement's footprint, every intermed
 (§4.3, §4.4). It is built by expanding step by step from the ship's pose, with three economies:
 
 - **Free space is precomputed.** Far from every object and edge, what 1…r steps can reach from a
-  pose is the same shape in that pose's frame: F_r = fan ∪ ⋃_φ T_φ(F_{r−1}), with the turns φ
-  sampled every ``resolution_deg``. F_r and its pieces per 5° bin of the first turn are computed
-  once per piece size and resolution and cached.
+  pose is the same shape in that pose's frame: F_r = fan ∪ ⋃_φ T_φ(F_{r−1}), the turns φ sampled
+  every ``resolution_deg``. F_1…F_N are computed once per piece size and resolution and cached.
 - **Only what can touch something is expanded.** A pose whose r-step free region, grown by the
   silhouette's overhang, stays clear of every object by more than its allowance (and inside the
-  play area) contributes F_r placed at that pose; a bin of first turns that stays clear
-  contributes its piece. The rest get the exact legal intervals of ``step.options_at`` and their
-  turns are sampled every ``resolution_deg``.
-- The strict sweep (§4.4) changes nothing in free space, where every turn is clear; near
-  things it narrows the exact intervals of ``options_at``.
+  play area) contributes F_r placed at that pose. The others get the exact legal intervals of
+  ``step.options_at`` (their zone is drawn from them) and their turns are sampled every
+  ``resolution_deg`` for the next step. The strict sweep (§4.4) changes nothing in free space,
+  where every turn is clear; near things it narrows those intervals.
 - **Near-identical states merge**: poses whose sterns share a cell of s·resolution (the tip's
   travel for one resolution step) and whose headings share a ``resolution_deg`` bin are one.
+  Above ``max_states`` per step the grid coarsens (doubling) until they fit.
 
 The result is exact up to that resolution: arcs are chords at most ``resolution_deg`` apart and
 intermediate turns are sampled at that step.
@@ -35,7 +34,6 @@ from __future__ import annotations
 
 import math
 from functools import lru_cache
-from itertools import pairwise
 
 import numpy as np
 import shapely
@@ -47,9 +45,6 @@ from armada_vision.rules.step import StepEnv, fan_polygon, options_at, step_zone
 from armada_vision.rules.table import Table
 
 __all__ = ["reachable_region", "step_zone"]
-
-BIN_DEG = 5.0
-
 
 def _samples(lo: float, hi: float, res: float) -> np.ndarray:
     """Turns from lo to hi (both ends, which bound the drawn closure) at most ``res`` apart."""
@@ -69,30 +64,17 @@ def _place(geom, x: float, y: float, heading_deg: float):
 
 
 @lru_cache(maxsize=32)
-def _free_shapes(w: float, h: float, lim: float, res: float, n: int):
-    """Free-space regions in a pose frame: F[r] (1…r steps, r = 1…n) and P[r][b], the part of
-    F[r] beyond the first step reached with the first turn in bin b (r ≥ 2)."""
+def _free_shapes(w: float, h: float, lim: float, res: float, n: int) -> dict[int, object]:
+    """Free-space regions in a pose frame (stern origin, heading +x): F[r] is where the
+    footprint can be after 1…r steps, r = 1…n."""
     dims = PieceDims(w, h)
     s = dims.footprint_length_mm
-    edges = _bins(lim)
     F = {1: fan_polygon((s, 0.0), 0.0, -lim, lim, dims, res)}
-    P: dict[int, list] = {}
     for r in range(2, n + 1):
-        pieces = []
-        for lo, hi in edges:
-            copies = [_place(F[r - 1], s, 0.0, phi) for phi in _samples(lo, hi, res)]
-            pieces.append(shapely.union_all(copies))
-        P[r] = pieces
-        F[r] = shapely.union_all([F[1], *pieces])
-    for geoms in [list(F.values()), *P.values()]:
-        shapely.prepare(np.array(geoms, dtype=object))
-    return F, P
-
-
-def _bins(lim: float) -> list[tuple[float, float]]:
-    k = max(1, math.ceil(2 * lim / BIN_DEG))
-    e = np.linspace(-lim, lim, k + 1)
-    return [(float(a), float(b)) for a, b in pairwise(e)]
+        copies = [_place(F[r - 1], s, 0.0, phi) for phi in _samples(-lim, lim, res)]
+        F[r] = shapely.union_all([F[1], *copies])
+    shapely.prepare(np.array(list(F.values()), dtype=object))
+    return F
 
 
 def _clear(env: StepEnv, geoms: np.ndarray, grow_mm: float) -> np.ndarray:
@@ -140,49 +122,57 @@ def reachable_region(table: Table, ship_id: str, config: RulesConfig = DEFAULT_C
         return shapely.Polygon()
     s, res = dims.footprint_length_mm, float(resolution_deg)
     strict = config.strict_sweep
-    F, P = _free_shapes(dims.base_w_mm, dims.height_mm, round(lim, 9), res, n)
-    edges = _bins(lim)
+    F = _free_shapes(dims.base_w_mm, dims.height_mm, round(lim, 9), res, n)
     grow = _overhang_mm(dims)
     cell = s * math.radians(res)
     parts: list = []
-    frontier = [env.ship.pose]
+    p0 = env.ship.pose
+    X, Y, H = np.array([p0.x_mm]), np.array([p0.y_mm]), np.array([p0.heading_deg])
     for depth in range(n):
         r = n - depth
-        if not frontier:
+        if not len(X):
             break
-        xs = np.array([p.x_mm for p in frontier])
-        ys = np.array([p.y_mm for p in frontier])
-        hs = np.radians([p.heading_deg for p in frontier])
-        tips = np.column_stack([xs + s * np.cos(hs), ys + s * np.sin(hs)])
-        roomy = _roomy(env, tips, r * s + grow)
-        placed = np.array([_place(F[r], p.x_mm, p.y_mm, p.heading_deg) for p in frontier],
-                          dtype=object)
-        free = roomy | _clear(env, placed, grow)
+        hr = np.radians(H)
+        tips = np.column_stack([X + s * np.cos(hr), Y + s * np.sin(hr)])
+        placed = _place_many(F[r], X, Y, H)
+        free = _roomy(env, tips, r * s + grow)
+        free[~free] = _clear(env, placed[~free], grow)
         parts.extend(placed[free])
-        children: list[Pose] = []
-        for pose in (p for p, f in zip(frontier, free, strict=True) if not f):
-            opts = options_at(env, pose, strict)
+        busy = np.flatnonzero(~free)
+        cx, cy, ch = [], [], []
+        for i in busy:
+            opts = options_at(env, Pose(X[i], Y[i], H[i]), strict)
             if not opts.legal_deg:
                 continue
             parts.append(zone_of(opts, dims, res))
             if r == 1:
                 continue
-            pieces = np.array([_place(g, pose.x_mm, pose.y_mm, pose.heading_deg)
-                               for g in P[r]], dtype=object)
-            ok = _clear(env, pieces, grow)
-            for (lo, hi), piece, good in zip(edges, pieces, ok, strict=True):
-                inside = any(a <= lo and hi <= b for a, b in opts.legal_deg)
-                if good and inside:
-                    parts.append(piece)
-                    continue
-                for a, b in opts.legal_deg:
-                    la, hb = max(a, lo), min(b, hi)
-                    if hb > la:
-                        children.extend(opts.pose(float(phi)) for phi in _samples(la, hb, res))
-        frontier = _merge(children, cell, res, max_states)
+            phis = np.concatenate([_samples(a, c, res) for a, c in opts.legal_deg])
+            cx.append(np.full(len(phis), tips[i, 0]))
+            cy.append(np.full(len(phis), tips[i, 1]))
+            ch.append(H[i] + phis)
+        if not cx:
+            break
+        X, Y, H = _merge(np.concatenate(cx), np.concatenate(cy), np.concatenate(ch) % 360.0,
+                         cell, res, max_states)
     if not parts:
         return shapely.Polygon()
     return shapely.union_all(parts)
+
+
+def _place_many(geom, xs: np.ndarray, ys: np.ndarray, headings_deg: np.ndarray) -> np.ndarray:
+    """``geom`` (pose frame) placed at many poses (table mm) at once."""
+    if not len(xs):
+        return np.array([], dtype=object)
+    if geom.geom_type != "Polygon" or len(geom.interiors):
+        return np.array([_place(geom, x, y, h) for x, y, h in zip(xs, ys, headings_deg,
+                                                                   strict=True)], dtype=object)
+    loc = np.asarray(geom.exterior.coords)
+    a = np.radians(headings_deg)[:, None]
+    c, s = np.cos(a), np.sin(a)
+    xy = np.stack([xs[:, None] + c * loc[:, 0] - s * loc[:, 1],
+                   ys[:, None] + s * loc[:, 0] + c * loc[:, 1]], axis=-1)
+    return shapely.polygons(xy)
 
 
 def _overhang_mm(d: PieceDims) -> float:
@@ -194,16 +184,19 @@ def _overhang_mm(d: PieceDims) -> float:
     return max(0.0, (nx * c + ny * hw - hw * s) / ln) + 1e-6
 
 
-def _merge(poses: list[Pose], cell_mm: float, bin_deg: float, budget: int) -> list[Pose]:
+def _merge(xs: np.ndarray, ys: np.ndarray, hs: np.ndarray, cell_mm: float, bin_deg: float,
+           budget: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """One pose per (stern cell, heading bin): near-identical states expand alike. Over
     ``budget`` states the grid doubles until they fit (coarser near crowded places)."""
-    if not poses:
-        return []
-    arr = np.array([(p.x_mm, p.y_mm, p.heading_deg) for p in poses])
     while True:
-        keys = np.column_stack([np.floor(arr[:, 0] / cell_mm), np.floor(arr[:, 1] / cell_mm),
-                                np.floor(arr[:, 2] / bin_deg)]).astype(np.int64)
-        _, first = np.unique(keys, axis=0, return_index=True)
+        kx = np.floor(xs / cell_mm).astype(np.int64)
+        ky = np.floor(ys / cell_mm).astype(np.int64)
+        kh = np.floor(hs / bin_deg).astype(np.int64)
+        kx -= kx.min()
+        ky -= ky.min()
+        key = (kx * (int(ky.max()) + 1) + ky) * (int(kh.max()) + 1) + kh
+        _, first = np.unique(key, return_index=True)
         if len(first) <= budget:
-            return [poses[i] for i in np.sort(first)]
+            first = np.sort(first)
+            return xs[first], ys[first], hs[first]
         cell_mm, bin_deg = cell_mm * 2.0, bin_deg * 2.0
