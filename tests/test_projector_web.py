@@ -163,6 +163,9 @@ class FakeSession:
     def table(self, view: str = "live") -> Table:
         return self._table
 
+    def close(self) -> None:  # the server closes its session on shutdown
+        pass
+
     def zones(self, ship_id: str) -> dict:
         return referee.zones(self._table, ship_id, self.config, resolution_deg=5.0)
 
