@@ -94,6 +94,26 @@ def lp_max_many(A: np.ndarray, B: np.ndarray, c: np.ndarray) -> tuple[np.ndarray
     return vals, args
 
 
+def feasible_vertices(A: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Every vertex (K', n) of the polyhedron A z ≤ b (A is (m, n)), by enumerating the n-row
+    subsets of its constraints. Empty (0, n) when it has none.
+
+    >>> A = np.array([[1.0, 0], [0, 1], [-1, 0], [0, -1]])
+    >>> sorted(map(tuple, feasible_vertices(A, np.array([1.0, 1, 0, 0])).tolist()))
+    [(0.0, 0.0), (0.0, 1.0), (1.0, 0.0), (1.0, 1.0)]
+    """
+    A = np.asarray(A, dtype=float)
+    b = np.asarray(b, dtype=float)
+    m, n = A.shape
+    idx = _combos(m, n)
+    sub = A[idx]
+    good = np.abs(np.linalg.det(sub)) > 1e-10
+    idx, sub = idx[good], sub[good]
+    z = np.linalg.solve(sub, b[idx][..., None])[..., 0]
+    ok = np.all(z @ A.T <= b + 1e-9 * (1.0 + np.abs(b).max()), axis=1)
+    return z[ok] + 0.0      # + 0.0 turns -0.0 into 0.0
+
+
 def halfplanes(points: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Inward unit normals N (k, 2) and offsets h (k,) of a convex polygon (any orientation),
     so that the signed distance of p to edge i, positive inside, is N[i]·p − h[i]."""
@@ -256,20 +276,13 @@ def max_depth(bs: Broadside, target_fp: np.ndarray, origin: np.ndarray) -> tuple
         [[0, 0, -1, 0], [0, 0, 1, 0]],
     ))
     b = np.concatenate((-h, -g, [0.0, max(bs.slide_mm, 0.0)]))
-    val, z = lp_max_many(A, b[None, :], np.array([0.0, 0.0, 0.0, 1.0]))
-    depth = float(val[0])
-    if depth <= 0 or bs.slide_mm <= 0:
-        return depth, float(z[0, 2])
-    # The deepest offsets often form an interval; report its middle, so that the placement
-    # does not depend on which vertex the enumeration met first (and is the same however the
-    # table is turned).
-    A2 = np.vstack((A, [[0, 0, 0, -1.0]]))
-    b2 = np.concatenate((b, [-(depth - 1e-9)]))
-    hi, _ = lp_max_many(A2, b2[None, :], np.array([0.0, 0.0, 1.0, 0.0]))
-    lo, _ = lp_max_many(A2, b2[None, :], np.array([0.0, 0.0, -1.0, 0.0]))
-    if not (np.isfinite(hi[0]) and np.isfinite(lo[0])):
-        return depth, float(z[0, 2])
-    return depth, float(np.clip((hi[0] - lo[0]) / 2, 0.0, bs.slide_mm))
+    z = feasible_vertices(A, b)
+    depth = float(z[:, 3].max())
+    # The deepest offsets often form an interval (the optimal face, whose vertices are among
+    # these): report its middle, so the placement does not depend on the order the vertices
+    # were met in (nor on how the table is turned).
+    t = z[z[:, 3] >= depth - 1e-9, 2]
+    return depth, float(np.clip((t.min() + t.max()) / 2, 0.0, max(bs.slide_mm, 0.0)))
 
 
 def depth_at(bs: Broadside, target_fp: np.ndarray, offsets: np.ndarray,
