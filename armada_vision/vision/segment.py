@@ -23,6 +23,8 @@ from armada_vision.vision.fit import ViewGrid
 
 # Shadows darken the table to no less than this share of its light.
 SHADOW_MIN = 0.35
+# Brightening the table's own grain and sheen can do (wood is striped light and dark).
+BRIGHT_TOL = 0.0
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -130,12 +132,14 @@ def foreground(view: TableView, *, coarse_mm: float = 4.0) -> tuple[np.ndarray, 
 def _distance(img: np.ndarray, bg: np.ndarray) -> np.ndarray:
     """How unlike the table a pixel is, in % of the table's brightness. A shadow only scales
     the table's colour down, so the colour change beyond a common scale counts fully, a
-    brightening counts, and a darkening only beyond what a shadow does (to ×0.35) counts."""
+    brightening beyond the grain's own and a darkening beyond what a shadow does (to ×0.35)
+    count."""
     bb = np.sum(bg * bg, axis=-1) + 1.0
     k = np.sum(img * bg, axis=-1) / bb
     resid = img - k[..., None] * bg
     chroma = np.sqrt(np.sum(resid * resid, axis=-1) / bb) * 100.0
-    light = np.where(k > 1.0, (k - 1.0) * 100.0, np.maximum(SHADOW_MIN - k, 0.0) * 150.0)
+    light = np.where(k > 1.0, np.maximum(k - 1.0 - BRIGHT_TOL, 0.0) * 100.0,
+                     np.maximum(SHADOW_MIN - k, 0.0) * 150.0)
     return np.sqrt(chroma * chroma + light * light)
 
 
