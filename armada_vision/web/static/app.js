@@ -136,6 +136,7 @@ function frameTo(s) {
   }
   const bw = box[2] - box[0], bh = box[3] - box[1];
   $("stage").style.aspectRatio = `${bw} / ${bh}`;
+  $("stage").style.setProperty("--ar", String(bw / bh));
   const c = $("canvas").style;
   c.width = (100 * W / bw) + "%"; c.height = (100 * Hh / bh) + "%";
   c.left = (-100 * box[0] / bw) + "%"; c.top = (-100 * box[1] / bh) + "%";
