@@ -186,17 +186,30 @@ def _overhang_mm(d: PieceDims) -> float:
 
 def _merge(xs: np.ndarray, ys: np.ndarray, hs: np.ndarray, cell_mm: float, bin_deg: float,
            budget: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """One pose per (stern cell, heading bin): near-identical states expand alike. Over
-    ``budget`` states the grid doubles until they fit (coarser near crowded places)."""
+    """One pose per (stern cell, heading bin): near-identical states expand alike.
+
+    Over ``budget`` states the grid coarsens (doubling), but the two extreme headings of every
+    stern cell are always kept: the region's outline comes from the sharpest turns, and a
+    representative from the middle of a wide heading bin would cut it short."""
     while True:
         kx = np.floor(xs / cell_mm).astype(np.int64)
         ky = np.floor(ys / cell_mm).astype(np.int64)
-        kh = np.floor(hs / bin_deg).astype(np.int64)
         kx -= kx.min()
         ky -= ky.min()
-        key = (kx * (int(ky.max()) + 1) + ky) * (int(kh.max()) + 1) + kh
+        kc = kx * (int(ky.max()) + 1) + ky
+        kh = np.floor(hs / bin_deg).astype(np.int64)
+        key = kc * (int(kh.max()) + 1) + kh
         _, first = np.unique(key, return_index=True)
-        if len(first) <= budget:
-            first = np.sort(first)
-            return xs[first], ys[first], hs[first]
+        # Extreme headings per stern cell, measured from the cell's first heading (no wrap).
+        _, inv = np.unique(kc, return_inverse=True)
+        ref = np.zeros(inv.max() + 1)
+        ref[inv[::-1]] = hs[::-1]
+        rel = (hs - ref[inv] + 180.0) % 360.0 - 180.0
+        order = np.lexsort((rel, inv))
+        cells = inv[order]
+        lo = order[np.r_[True, cells[1:] != cells[:-1]]]
+        hi = order[np.r_[cells[1:] != cells[:-1], True]]
+        keep = np.unique(np.concatenate([first, lo, hi]))
+        if len(keep) <= budget or cell_mm > 1e3:
+            return xs[keep], ys[keep], hs[keep]
         cell_mm, bin_deg = cell_mm * 2.0, bin_deg * 2.0
