@@ -108,6 +108,8 @@ def run(args: argparse.Namespace) -> int:
     if args.action == "simulate":
         return _simulate(args.seed, args.gain)
 
+    stored = (ProjectorCalibration.from_dict(read_json(args.calibration, "calibration"))
+              if args.action == "check" else None)
     on = _image(args.image, "image")
     off = _image(args.off, "--off image") if args.off else None
     if off is not None and off.shape != on.shape:
@@ -123,8 +125,8 @@ def run(args: argparse.Namespace) -> int:
             Path(args.output).write_text(json.dumps(out, indent=2) + "\n", encoding="utf-8")
         print(json.dumps(out))
         return 0
-    cal = ProjectorCalibration.from_dict(read_json(args.calibration, "calibration"))
-    chk = check_projector(on, ProjectorPattern.fit(cal.projector_size), table, cal,
+    assert stored is not None
+    chk = check_projector(on, ProjectorPattern.fit(stored.projector_size), table, stored,
                           image_off=off, moved_mm=args.moved_mm)
     if isinstance(chk, VisionFailure):
         raise CliError(chk.reason, 1)
