@@ -16,7 +16,7 @@ from armada_vision.cli import CliError, read_json
 
 def add_parser(sub: Any) -> None:
     p = sub.add_parser("adjudicate", help="answer the shot/move queries of a scene file",
-                       description=__doc__.splitlines()[0])
+                       description=__doc__.splitlines()[0].split(": ", 1)[1])
     p.add_argument("scene", nargs="?", help="scene JSON file (interfaces.md); - for stdin")
     p.add_argument("--example", action="store_true",
                    help="use the bundled example scene instead of a file")

@@ -26,7 +26,7 @@ STYLE = {
 
 def add_parser(sub: Any) -> None:
     p = sub.add_parser("zones", help="draw a ship's step, move and firing zones as SVG",
-                       description=__doc__.splitlines()[0])
+                       description=__doc__.splitlines()[0].split(": ", 1)[1])
     p.add_argument("scene", help="scene JSON file (interfaces.md)")
     p.add_argument("--ship", required=True, help="id of the ship to draw the zones of")
     p.add_argument("--svg", required=True, help="output SVG file")
