@@ -49,6 +49,10 @@ from armada_vision.vision.types import DetectedPiece, Detections, UprightPiece, 
 # piece still spans the whole range.
 FG_HIGH = 0.5
 FG_LOW = 0.25
+# σ reported = SIGMA_GAIN × (fit and calibration σ) + floor.
+SIGMA_GAIN = 2.0
+SIGMA_FLOOR_MM = 0.1
+SIGMA_FLOOR_DEG = 0.1
 # Regions bigger than this many large pieces are an arm or a hand: nothing in them is judged.
 HAND_AREA_PIECES = 12
 
@@ -147,8 +151,12 @@ def _piece(c: Candidate, calib: TableCalibration, view: TableView, bg: np.ndarra
     d = pieces.dims(c.size)
     pose = c.fit.pose
     s_cal = calibration_sigma_mm(calib, pose.stern_mm, d)
-    s_mm = math.hypot(c.fit.sigma_mm, s_cal) + 0.03
-    s_deg = math.hypot(c.fit.sigma_deg, math.degrees(2 * s_cal / d.footprint_length_mm))
+    # The fit's covariance sees only edge noise; the outline model's own mismatch (rounded
+    # tips, refraction at the edges, blur) is about as large again, so σ is doubled and
+    # floored (measured: see docs/vision.md, "σ").
+    s_mm = SIGMA_GAIN * math.hypot(c.fit.sigma_mm, s_cal) + SIGMA_FLOOR_MM
+    s_deg = SIGMA_GAIN * math.hypot(c.fit.sigma_deg, math.degrees(
+        2 * s_cal / d.footprint_length_mm)) + SIGMA_FLOOR_DEG
     if c.fit.cost > GOOD_COST:
         # Doubtful: a wrong pose must never look certain.
         k = 1.0 + 10.0 * (c.fit.cost - GOOD_COST) / (MAX_COST - GOOD_COST)

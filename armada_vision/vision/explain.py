@@ -252,7 +252,8 @@ def explain_region(scene: Scene, region: np.ndarray, sub: ViewGrid) -> list[Cand
     area = region.sum() / sub.px_per_mm**2
     min_left = 0.6 * scene.small_area_mm2
     cands: list[Candidate] = []
-    guess = axis_guess(region, sub) if area <= scene.max_area_mm2 else None
+    # A shadow can make a lone piece's region bigger than the piece: try its axis anyway.
+    guess = axis_guess(region, sub) if area <= 2.5 * scene.max_area_mm2 else None
     if guess is not None:
         cands += fits_from_axis(scene, *guess)
         chosen = select(cands, scene, region, sub)

@@ -1,0 +1,119 @@
+"""Calibration from the layout's ArUco markers: against cameras we chose (truth from the scene
+description, never from the detector), with and without camera.json, partial occlusion and
+unreadable input."""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from vision_helpers import look_at, marker_table_image
+
+from armada_vision.geometry.camera import CameraIntrinsics
+from armada_vision.geometry.layout import standard_layout
+from armada_vision.vision.calibrate import TableCalibration, calibrate
+from armada_vision.vision.types import VisionFailure
+
+LAYOUT = standard_layout(600, 600)
+CAM = CameraIntrinsics((1280, 720), ((900.0, 0.0, 639.5), (0.0, 900.0, 359.5), (0.0, 0.0, 1.0)))
+
+
+def _pose(tilt_deg: float, dist_mm: float = 1000.0):
+    t = math.radians(tilt_deg)
+    eye = [300.0, 300.0 - dist_mm * math.sin(t), dist_mm * math.cos(t)]
+    return eye, look_at(eye, [300.0, 300.0, 0.0])
+
+
+@pytest.fixture(scope="module")
+def tilted_image():
+    eye, (rvec, tvec) = _pose(25.0)
+    return eye, marker_table_image(LAYOUT, CAM, rvec, tvec)
+
+
+def test_camera_file_gives_the_true_camera_position(tilted_image):
+    eye, img = tilted_image
+    cal = calibrate(img, LAYOUT, CAM)
+    assert isinstance(cal, TableCalibration)
+    assert cal.info.markers_found == tuple(range(8))
+    assert cal.info.intrinsics_source == "given"
+    assert cal.info.reprojection_error_px < 1.0
+    assert np.linalg.norm(cal.camera_center_mm - eye) < 5.0  # of 1000 mm
+    assert abs(cal.tilt_deg - 25.0) < 0.5
+
+
+def test_without_camera_file_the_focal_length_is_estimated_and_said_so(tilted_image):
+    eye, img = tilted_image
+    cal = calibrate(img, LAYOUT, None)
+    assert isinstance(cal, TableCalibration)
+    assert cal.info.intrinsics_source == "estimated"
+    assert cal.focal_rel_sigma > 0.0
+    assert abs(cal.camera.fx - 900.0) / 900.0 < 0.05
+    assert np.linalg.norm(cal.camera_center_mm - eye) < 60.0
+    # A point on the table still maps back to itself closely.
+    back = cal.image_to_table(cal.project(np.array([[250.0, 350.0]])))
+    assert np.allclose(back, [[250.0, 350.0]], atol=1e-6)
+
+
+def test_straight_down_without_camera_file_falls_back_to_a_typical_focal_length():
+    _eye, (rvec, tvec) = _pose(0.0)
+    cal = calibrate(marker_table_image(LAYOUT, CAM, rvec, tvec), LAYOUT, None)
+    assert isinstance(cal, TableCalibration)
+    assert cal.info.intrinsics_source == "estimated"
+    assert cal.focal_rel_sigma >= 0.3  # undetermined focal length: large σ, honestly
+    # The table plane itself is still right: marker corners map back to the layout.
+    corners = LAYOUT.marker(2).corners_mm()
+    assert np.allclose(cal.image_to_table(cal.project(corners)), corners, atol=1e-6)
+    sample = cal.image_to_table(cal.project(np.array([[300.0, 300.0]])))
+    assert np.allclose(sample, [[300.0, 300.0]], atol=1.0)
+
+
+def test_two_visible_markers_are_enough():
+    eye, (rvec, tvec) = _pose(20.0)
+    img = marker_table_image(LAYOUT, CAM, rvec, tvec, hide=(0, 1, 2, 3, 4, 5))
+    cal = calibrate(img, LAYOUT, CAM)
+    assert isinstance(cal, TableCalibration)
+    assert cal.info.markers_found == (6, 7)
+    assert np.linalg.norm(cal.camera_center_mm - eye) < 25.0
+
+
+def test_one_marker_is_too_few():
+    _eye, (rvec, tvec) = _pose(10.0)
+    img = marker_table_image(LAYOUT, CAM, rvec, tvec, hide=tuple(range(1, 8)))
+    out = calibrate(img, LAYOUT, CAM)
+    assert isinstance(out, VisionFailure) and out.code == "too_few_markers"
+    assert "1 of the layout's 8 markers" in out.reason
+
+
+@pytest.mark.parametrize("level, code", [(4, "too_dark"), (255, "blown_out")])
+def test_dark_or_blown_out_images_fail_with_a_reason(level, code):
+    out = calibrate(np.full((720, 1280, 3), level, np.uint8), LAYOUT, CAM)
+    assert isinstance(out, VisionFailure) and out.code == code
+
+
+def test_wrong_image_size_for_the_camera_file_is_reported(tilted_image):
+    _eye, img = tilted_image
+    small = cv2.resize(img, (640, 360))
+    out = calibrate(small, LAYOUT, CAM)
+    assert isinstance(out, VisionFailure) and out.code == "bad_calibration"
+
+
+def test_empty_input_is_unreadable():
+    out = calibrate(np.zeros((0, 0, 3), np.uint8), LAYOUT, CAM)
+    assert isinstance(out, VisionFailure) and out.code == "unreadable"
+
+
+@pytest.fixture(scope="module")
+def calib_for_roundtrip(tilted_image):
+    return calibrate(tilted_image[1], LAYOUT, CAM)
+
+
+@settings(max_examples=40, deadline=None)
+@given(x=st.floats(0, 600), y=st.floats(0, 600), z=st.floats(0, 30))
+def test_image_to_table_inverts_project_on_any_plane(calib_for_roundtrip, x, y, z):
+    cal = calib_for_roundtrip
+    px = cal.project(np.array([[x, y, z]]))
+    assert np.allclose(cal.image_to_table(px, z_mm=z), [[x, y]], atol=1e-5)

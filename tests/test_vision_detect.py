@@ -1,0 +1,172 @@
+"""Detection on rendered scenes against the renderer's truth (never the detector's own output):
+counts, sizes, pose errors within the targets' thresholds, touching pieces, upright pieces,
+distractors, camera.json vs estimated intrinsics; and the outline fit on exact outlines."""
+
+from __future__ import annotations
+
+import math
+import statistics
+
+import cv2
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from armada_vision.geometry.layout import standard_layout
+from armada_vision.geometry.pieces import NOMINAL_PIECES, Size
+from armada_vision.geometry.pose import Pose
+from armada_vision.geometry.shapes import silhouette
+from armada_vision.synth.random_scene import fit_camera
+from armada_vision.synth.render import render
+from armada_vision.synth.scene import Chit, Coin, Die, PieceSpec, SceneSpec
+from armada_vision.vision.detect import detect
+from armada_vision.vision.fit import ViewGrid, fit_pose, lying_local_3d, outline_mm
+from armada_vision.vision.types import Detections
+from benchmarks.bench_vision import match
+
+LAYOUT = standard_layout(600, 600)
+SIX = (PieceSpec("large", "red", Pose(150, 160, 20)),
+       PieceSpec("medium", "blue", Pose(300, 150, 100)),
+       PieceSpec("small", "yellow", Pose(430, 180, 200)),
+       PieceSpec("large", "green", Pose(180, 400, 290)),
+       PieceSpec("medium", "orange", Pose(320, 330, 45)),
+       PieceSpec("small", "purple", Pose(440, 420, 135)))
+
+
+def _render(pieces, tilt_deg, surface, extras=()):
+    cam = fit_camera((1280, 720), (600, 600), 1000.0, tilt_deg)
+    return render(SceneSpec(LAYOUT, cam, tuple(pieces), surface=surface, extras=tuple(extras)))
+
+
+@pytest.fixture(scope="module", params=[(0.0, "wood"), (25.0, "felt"), (30.0, "laminate")],
+                ids=["top-wood", "tilt25-felt", "tilt30-laminate"])
+def six_pieces(request):
+    tilt, surface = request.param
+    r = _render(SIX, tilt, surface)
+    return r, detect(r.image_bgr, r.layout, r.camera)
+
+
+def test_every_lying_piece_is_found_once_with_its_size(six_pieces):
+    r, det = six_pieces
+    assert isinstance(det, Detections)
+    t = match(r.truth, det)
+    assert (t.matched, t.found, t.truth) == (6, 6, 6), t.misses
+    assert t.size_ok == 6
+
+
+def test_pose_errors_meet_the_targets(six_pieces):
+    # Targets: stern/tip median ≤ 0.5 mm, p95 ≤ 1.5 mm; heading median ≤ 0.5°, p95 ≤ 1.5°.
+    r, det = six_pieces
+    t = match(r.truth, det)
+    assert statistics.median(t.stern_mm) <= 0.5 and max(t.stern_mm) <= 1.5
+    assert statistics.median(t.tip_mm) <= 0.5 and max(t.tip_mm) <= 1.5
+    assert statistics.median(t.heading_deg) <= 0.5 and max(t.heading_deg) <= 1.5
+
+
+def test_sigma_is_honest(six_pieces):
+    # A pose error many σ out would be a wrong pose presented as certain.
+    r, det = six_pieces
+    t = match(r.truth, det)
+    assert all(ratio < 5.0 for ratio in t.sigma_ratio), t.sigma_ratio
+
+
+def test_colours_are_named(six_pieces):
+    r, det = six_pieces
+    t = match(r.truth, det)
+    assert t.color_ok >= 5, t.misses
+
+
+def test_detections_serialise_per_the_interface(six_pieces):
+    _r, det = six_pieces
+    out = det.to_json("shot.png")
+    assert out["image"] == "shot.png" and out["image_size"] == [1280, 720]
+    assert set(out["calibration"]) >= {"markers_found", "reprojection_error_px"}
+    p = out["pieces"][0]
+    assert set(p) >= {"size", "color", "stern", "tip", "heading", "sigma_mm", "sigma_deg",
+                      "in_play_area"}
+    assert 0.0 <= p["heading"] < 360.0
+
+
+def _side_by_side(size_a: str, size_b: str, gap_mm: float) -> tuple[PieceSpec, PieceSpec]:
+    """Two pieces of one colour lying antiparallel, long sides ``gap_mm`` apart."""
+    a = PieceSpec(size_a, "red", Pose(250, 300, 0))
+    da, db = NOMINAL_PIECES.dims(size_a), NOMINAL_PIECES.dims(size_b)
+    for dy in np.arange(5.0, 60.0, 0.05):
+        b = PieceSpec(size_b, "red", Pose(250, 300 + dy, 180))
+        if silhouette(a.pose, da).distance(silhouette(b.pose, db)) > gap_mm:
+            return a, b
+    raise AssertionError("no placement")
+
+
+@pytest.mark.parametrize("sizes", [("large", "large"), ("medium", "small")])
+def test_touching_pieces_of_one_colour_come_out_separately(sizes):
+    a, b = _side_by_side(*sizes, gap_mm=0.5)
+    r = _render([a, b, PieceSpec("medium", "blue", Pose(400, 420, 30))], 20.0, "felt")
+    det = detect(r.image_bgr, r.layout, r.camera)
+    t = match(r.truth, det)
+    assert (t.matched, t.found) == (3, 3), t.misses
+    assert max(t.stern_mm) <= 1.0 and t.size_ok == 3
+
+
+@pytest.fixture(scope="module")
+def cluttered():
+    pieces = [PieceSpec("large", "green", Pose(200, 200, 45)),
+              PieceSpec("medium", "yellow", Pose(400, 300, 0), upright=True),
+              PieceSpec("small", "blue", Pose(300, 420, 250))]
+    extras = [Chit((350, 200)), Coin((200, 400)), Die((450, 450), yaw_deg=20)]
+    r = _render(pieces, 20.0, "wood", extras)
+    return r, detect(r.image_bgr, r.layout, r.camera)
+
+
+def test_upright_pieces_chits_coins_and_dice_are_not_ships(cluttered):
+    r, det = cluttered
+    t = match(r.truth, det)
+    assert (t.matched, t.found, t.truth) == (2, 2, 2), t.misses
+    upright = r.truth["upright"][0]["center"]
+    assert all(math.dist(p.pose.stern_mm, upright) > 30 for p in det.pieces)
+
+
+def test_estimated_intrinsics_work_with_larger_sigma():
+    r = _render(SIX[:3], 25.0, "cloth")
+    given_ = detect(r.image_bgr, r.layout, r.camera)
+    est = detect(r.image_bgr, r.layout, None)
+    assert isinstance(est, Detections) and isinstance(given_, Detections)
+    assert est.calibration.intrinsics_source == "estimated"
+    t_est, t_given = match(r.truth, est), match(r.truth, given_)
+    assert t_est.matched == t_given.matched == 3
+    assert max(t_est.stern_mm) <= 2.0
+    assert statistics.mean(p.sigma_mm for p in est.pieces) > statistics.mean(
+        p.sigma_mm for p in given_.pieces)
+
+
+def test_a_blank_table_has_no_pieces():
+    r = _render([], 10.0, "felt")
+    det = detect(r.image_bgr, r.layout, r.camera)
+    assert isinstance(det, Detections) and det.pieces == ()
+
+
+# -- the outline fit on exact, anti-aliased outlines (no renderer) ---------------------------
+
+def _raster(outline: np.ndarray, grid: ViewGrid, ss: int = 8) -> np.ndarray:
+    rows, cols = grid.shape
+    big = np.zeros((rows * ss, cols * ss), np.uint8)
+    pts = (grid.to_px(outline) + 0.5) * ss - 0.5
+    cv2.fillPoly(big, [np.round(pts * 16).astype(np.int32)], 255, cv2.LINE_AA, 4)
+    return cv2.resize(big, (cols, rows), interpolation=cv2.INTER_AREA).astype(np.float32) / 255
+
+
+@settings(max_examples=15, deadline=None)
+@given(size=st.sampled_from(list(Size)), heading=st.floats(0, 360),
+       cam_x=st.floats(-300, 300), tilt_y=st.floats(-600, 0),
+       dx=st.floats(-2, 2), dy=st.floats(-2, 2), dh=st.floats(-6, 6))
+def test_fit_recovers_the_pose_from_an_exact_outline(size, heading, cam_x, tilt_y, dx, dy, dh):
+    grid = ViewGrid(40.0, 160.0, 1.5, (180, 180))
+    cam = np.array([100.0 + cam_x, 100.0 + tilt_y, 900.0])
+    loc = lying_local_3d(NOMINAL_PIECES.dims(size))
+    truth = np.array([100.0, 100.0, math.radians(heading)])
+    fg = _raster(outline_mm(loc, truth, cam), grid)
+    f = fit_pose(fg, grid, loc, Pose(100.0 + dx, 100.0 + dy, heading + dh), cam)
+    assert math.hypot(f.pose.x_mm - 100.0, f.pose.y_mm - 100.0) < 0.1
+    assert abs((f.pose.heading_deg - heading + 180.0) % 360.0 - 180.0) < 0.3
+    assert f.cost < 0.05 and f.coverage > 0.95
