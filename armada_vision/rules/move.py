@@ -47,6 +47,8 @@ from armada_vision.rules.verdict import Verdict
 
 _SEARCH_DEG = 1.0        # grid of the free (earliest) headings of 4+ step moves
 _FINAL_CANDIDATES = 4    # chains whose last step gets the exact interval treatment
+_BATCH = 48              # chains whose intermediate steps are checked at a time
+_MAX_FINISHES = 12       # last-step treatments per step count before giving up
 
 
 @dataclass(frozen=True, slots=True)
@@ -308,14 +310,27 @@ class _Reconstruction:
                 i = int(np.argmax(tm))
                 if best_turn is None or tm[i] > best_turn[0]:
                     best_turn = (float(tm[i]), int(tstep[i]), k)
-                chains = chains[tm > self.a_deg]
+                ok = tm > self.a_deg
+                chains, err, tm = chains[ok], err[ok], tm[ok]
                 if not len(chains):
                     continue
-                isl, istep, iwh = self._intermediate_slack(chains)
-                pre = np.minimum(isl, self.rho - err[tm > self.a_deg])
-                order = np.argsort(-pre)[:_FINAL_CANDIDATES]
-                finished.extend(self._finish(chains[j], (float(isl[j]), int(istep[j]),
-                                                          int(iwh[j]))) for j in order)
+                # Most promising first (turn and placement room), checked in batches: a clear
+                # table rarely needs more than the first batch.
+                kin = np.minimum(self.s * np.radians(tm - self.a_deg), self.rho - err)
+                by_kin = np.argsort(-kin)
+                budget = _MAX_FINISHES
+                for b0 in range(0, len(by_kin), _BATCH):
+                    sel = by_kin[b0:b0 + _BATCH]
+                    isl, istep, iwh = self._intermediate_slack(chains[sel])
+                    pre = np.minimum(isl, kin[sel])
+                    order = np.argsort(-pre)[:_FINAL_CANDIDATES]
+                    if b0:   # later batches: only chains whose earlier steps are clear
+                        order = order[isl[order] > 0][:budget]
+                    budget -= len(order)
+                    finished.extend(self._finish(chains[sel[j]], (float(isl[j]), int(istep[j]),
+                                                                  int(iwh[j]))) for j in order)
+                    if any(c.failed_step is None for c in finished) or budget <= 0:
+                        break
                 if any(c.failed_step is None for c in finished):
                     break
             if any(c.failed_step is None for c in finished):
