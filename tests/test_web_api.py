@@ -471,3 +471,12 @@ def test_a_vision_failure_reaches_the_page_as_a_reason(rendered_scene) -> None:
         assert s["turn"]["started"] is False
         r = c.post("/api/turn/end", headers=CTRL)
         assert r.status_code == 409 and "not started" in r.json()["error"]
+
+
+def test_the_first_player_can_be_chosen(rendered_scene) -> None:
+    """§2: one player chooses the fleets, the other who goes first."""
+    app = create_app(FolderSource(rendered_scene.folder, fps=30), rendered_scene.layout,
+                     analyser=TruthAnalyser(rendered_scene), token=TOKEN, first_player="B")
+    with TestClient(app) as c:
+        turn = _wait(lambda: (t := c.get("/api/state").json()["turn"])["started"] and t)
+        assert turn["player"] == "B" and turn["players"] == ["B", "A"]

@@ -48,21 +48,25 @@ def lan_address() -> str:
         return "127.0.0.1"
 
 
-def _sequence_info(folder: Path | None) -> tuple[float | None, dict[str, str]]:
-    """Frame rate and colour → player of a recorded sequence, from its events.json if any."""
+def _sequence_info(folder: Path | None) -> tuple[float | None, dict[str, str], str | None]:
+    """Frame rate, colour → player and the first player of a recorded sequence, from its
+    events.json if any (the first event's player moves first)."""
     if folder is None or not (folder / "events.json").is_file():
-        return None, {}
+        return None, {}, None
     try:
         info = json.loads((folder / "events.json").read_text(encoding="utf-8"))
         fps = info.get("fps")
         players = {str(v["color"]): str(k) for k, v in (info.get("players") or {}).items()
                    if isinstance(v, dict) and "color" in v}
-        return (float(fps) if isinstance(fps, int | float) and fps > 0 else None), players
+        events = info.get("events") or []
+        first = events[0].get("player") if events and isinstance(events[0], dict) else None
+        fps = float(fps) if isinstance(fps, int | float) and fps > 0 else None
+        return fps, players, (str(first) if first else None)
     except (OSError, ValueError, TypeError, AttributeError):
-        return None, {}
+        return None, {}, None
 
 
-def _resolve(args: argparse.Namespace) -> tuple[Any, Any, Any, dict[str, str]]:
+def _resolve(args: argparse.Namespace) -> tuple[Any, Any, Any, dict[str, str], str | None]:
     from armada_vision.geometry.camera import CameraIntrinsics
     from armada_vision.vision.layouts import load_layout
     from armada_vision.web.demo import ensure_demo
@@ -77,7 +81,7 @@ def _resolve(args: argparse.Namespace) -> tuple[Any, Any, Any, dict[str, str]]:
         folder = Path(str(spec.target))
     if args.fps is not None and not 0 < args.fps <= 120:
         raise CliError("--fps: expected a rate between 0 and 120 frames/s")
-    seq_fps, color_players = _sequence_info(folder)
+    seq_fps, color_players, first = _sequence_info(folder)
     if args.layout:
         layout = load_layout(args.layout)
     elif folder is not None and (folder / "layout.json").is_file():
@@ -95,7 +99,7 @@ def _resolve(args: argparse.Namespace) -> tuple[Any, Any, Any, dict[str, str]]:
     source = open_source(spec, fps=args.fps or seq_fps or 10.0)
     if args.source == "demo":
         source.name = "demo"
-    return source, layout, camera, color_players
+    return source, layout, camera, color_players, first
 
 
 def _db_path(arg: str | None) -> Path | None:
@@ -125,10 +129,11 @@ def run(args: argparse.Namespace) -> int:
     if not 0 < args.port < 65536:
         raise CliError("--port: expected 1–65535")
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
-    source, layout, camera, color_players = _resolve(args)
+    source, layout, camera, color_players, first = _resolve(args)
     db = _db_path(args.db)
     # A recorded game starts over when it loops; a folder may be a still life, so it does not.
     app = create_app(source, layout, camera=camera, color_players=color_players, store_path=db,
+                     first_player=first,
                      restart_on_loop=args.source == "demo" or source.name.startswith("video")
                      or bool(color_players))
     token = app.state.armada.token

@@ -71,11 +71,13 @@ class Server:
                  config: RulesConfig, token: str, jpeg_width: int, fps: float | None,
                  restart_on_loop: bool = False,
                  color_players: dict[str, str] | None = None,
-                 store_path: str | Path | None = None) -> None:
+                 store_path: str | Path | None = None,
+                 first_player: str | None = None) -> None:
         self.layout, self.config, self.token = layout, config, token
         self.hub = Hub()
         self.session = Session(layout, config, source_name=source.name if source else "photos",
-                               color_players=dict(color_players or {}), store_path=store_path)
+                               color_players=dict(color_players or {}), store_path=store_path,
+                               first_player=first_player)
         self.upload_analyser = upload_analyser
         self.upload_jpeg: bytes | None = None
         self.upload_seq = 0
@@ -101,7 +103,8 @@ def create_app(source: FrameSource | None, layout: TableLayout, *,
                token: str | None = None, jpeg_width: int = 1280,
                fps: float | None = None, restart_on_loop: bool = False,
                color_players: dict[str, str] | None = None,
-               store_path: str | Path | None = None) -> FastAPI:
+               store_path: str | Path | None = None,
+               first_player: str | None = None) -> FastAPI:
     """The referee app. ``analyser`` defaults to the vision layer's detector with ``camera``;
     uploads use ``upload_analyser`` (default: the detector without intrinsics, since a phone is
     not the calibrated camera). ``token`` defaults to a fresh random one (``app.state.armada
@@ -114,7 +117,7 @@ def create_app(source: FrameSource | None, layout: TableLayout, *,
         upload_analyser = upload_analyser or StillAnalyser(layout)
     server = Server(source, layout, analyser, upload_analyser or analyser, config,
                     token or new_token(), jpeg_width, fps, restart_on_loop, color_players,
-                    store_path)
+                    store_path, first_player)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:

@@ -53,6 +53,7 @@ class Session:
     source_name: str = ""
     color_players: dict[str, str] = field(default_factory=dict)
     store_path: str | Path | None = None
+    first_player: str | None = None
     views: dict[str, FrameAnalysis] = field(default_factory=dict)
     recorder: Recorder | None = None
     last_move: dict[str, Any] | None = None
@@ -211,6 +212,9 @@ class Session:
             players = tuple(sorted({s.player for s in table.ships}))
             if len(players) < 2:
                 return
+            if self.first_player in players:       # turn order: the first player, then on
+                i = players.index(self.first_player)
+                players = players[i:] + players[:i]
             if self._store is None and self.store_path is not None:
                 self._store = GameStore(self.store_path)
             self.games += 1
