@@ -92,6 +92,7 @@ class Tracker:
         self._last_motion_t = -math.inf
         self._state: TrackState | None = None
         self._counter: dict[str, int] = {}
+        self._marker_small: np.ndarray | None = None
 
     # -- identities -------------------------------------------------------------------------
 
@@ -105,6 +106,10 @@ class Tracker:
         """``new`` detections with ids carried over from ``old`` (see module doc)."""
         out: list[DetectedPiece | None] = [None] * len(new)
         free_old = [o for o in old if o.track_id is not None]
+        for o in free_old:  # never hand out an id that is already taken
+            letter, num = o.track_id[:1], o.track_id[1:]  # type: ignore[index]
+            if num.isdigit():
+                self._counter[letter] = max(self._counter.get(letter, 0), int(num))
         # 1. Still where it was.
         for i, p in enumerate(new):
             best = None
@@ -149,6 +154,15 @@ class Tracker:
             return cal
         self._calib = cal
         self._rect = make_rectifier(cal, self.layout)
+        # Where the markers are in the change-detection image: motion there may be a bump.
+        h, w = frame_bgr.shape[:2]
+        sw = min(SMALL_WIDTH, w)
+        scale = sw / w
+        mask = np.zeros((max(round(h * scale), 1), sw), np.uint8)
+        for m in self.layout.markers:
+            q = cal.project(m.corners_mm()) * scale
+            cv2.fillConvexPoly(mask, np.round(q).astype(np.int32), 1)
+        self._marker_small = mask.astype(bool)
         return None
 
     def _markers_moved(self, frame_bgr: np.ndarray) -> bool:
@@ -181,8 +195,10 @@ class Tracker:
             moving = bool(motion.any())
             if moving:
                 self._last_motion_t = t_s
-            # A large part of the whole frame moving at once: the camera, not a piece.
-            if motion.mean() > 0.3 and self._markers_moved(frame_bgr):
+            # The markers' pixels changing: the camera was bumped (or a hand is over one).
+            if (self._marker_small is not None and self._marker_small.shape == motion.shape
+                    and np.any(motion & self._marker_small)
+                    and self._markers_moved(frame_bgr)):
                 fail = self._calibrate(frame_bgr)
                 if fail is not None:
                     return self._remember(small, TrackState(t_s, (), (), False, True, False,
