@@ -157,7 +157,7 @@ SEQUENCES = {
     "demo": ("demo: red vs blue, every move legal; `armada-vision serve` plays it", DEMO["seed"],
              {k: v for k, v in DEMO.items() if k not in ("seed", "name")}),
     "skirmish": ("one deliberately illegal step (§4.2 turn of 84°), flagged in events.json", 2,
-                 dict(foul=True, max_frames=135, surface="felt")),
+                 dict(foul=True, max_frames=106, surface="felt")),
 }
 
 
@@ -194,13 +194,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--only", help="render only this still")
     ap.add_argument("--no-sequences", action="store_true")
     ap.add_argument("--sequences-only", action="store_true")
+    ap.add_argument("--sequence", help="render only this sequence")
     args = ap.parse_args(argv)
-    names = [args.only] if args.only else [] if args.sequences_only else list(STILLS)
+    names = ([args.only] if args.only else [] if args.sequences_only or args.sequence
+             else list(STILLS))
     for name in names:
         print("still", name, flush=True)
         make_still(name)
     if not args.only and not args.no_sequences:
         for name, (_what, seed, kw) in SEQUENCES.items():
+            if args.sequence and name != args.sequence:
+                continue
             print("sequence", name, flush=True)
             out = HERE / "sequences" / name
             shutil.rmtree(out, ignore_errors=True)
