@@ -191,16 +191,26 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--seconds", type=float, default=8.0)
     ap.add_argument("--clients", type=int, default=10)
+    ap.add_argument("--repeat", type=int, default=2, help="repetitions (the worst is judged)")
     ap.add_argument("--no-write", action="store_true")
     args = ap.parse_args(argv)
 
     frames, layout, what = load_frames()
-    one = measure(frames, layout, 1, args.seconds, 15.0)
-    print("1 phone, 15 fps source:", one, flush=True)
-    none = measure(frames, layout, 0, args.seconds, 30.0)
-    print("no phone, 30 fps source:", none, flush=True)
-    many = measure(frames, layout, args.clients, args.seconds, 30.0)
-    print(f"{args.clients} phones, 30 fps source:", many, flush=True)
+    n = args.clients
+    runs: list[tuple[str, str, dict[str, float]]] = []
+    for r in range(1, args.repeat + 1):
+        for name, clients, fps in (("1 phone", 1, 15.0), ("no phone", 0, 30.0),
+                                   (f"{n} phones", n, 30.0)):
+            res = measure(frames, layout, clients, args.seconds, fps)
+            print(f"#{r} {name}, {fps:g} fps source:", res, flush=True)
+            runs.append((f"#{r} {name}", f"{fps:g} fps", res))
+    ones = [x for name, _s, x in runs if name.endswith(" 1 phone")]
+    nones = [x for name, _s, x in runs if name.endswith("no phone")]
+    manys = [x for name, _s, x in runs if name.endswith(f" {n} phones")]
+    # judged on the worst repetition
+    one = max(ones, key=lambda x: x.get("lat_median_ms", float("inf")))
+    none = min(nones, key=lambda x: x["capture_fps"])
+    many = min(manys, key=lambda x: x["capture_fps"])
 
     def ok(v: float, target: float, low: bool) -> str:
         return "met" if (v <= target if low else v >= target) else "NOT met"
@@ -213,23 +223,23 @@ def main(argv: list[str] | None = None) -> int:
         return (f"| {name} | {src} | {r['capture_fps']:.1f} | {r['vision_fps']:.1f} | {phone} | "
                 f"{ms(r, 'lat_median_ms')} | {ms(r, 'lat_p90_ms')} |")
 
-    n = args.clients
     lat1, latn = one.get("lat_median_ms", float("inf")), many.get("lat_median_ms", float("inf"))
     body = "\n".join([
         "## Web server and phone page (`benchmarks/bench_web.py`)",
         "",
         "Loopback: uvicorn in a thread, simulated phones in a separate process (server-sent",
-        "events plus fetching the newest JPEG, as the page does). Frames: " + what + "; JPEG for",
-        "phones 1280 px wide. Vision: the real analyser (the vision tracker: detection runs when",
-        "the table changed and then stood still). Latency: the capture thread has the frame →",
-        "the phone has received the whole JPEG.",
+        "events plus fetching the newest JPEG, as the page does).",
+        f"Frames: {what}; JPEG for phones 1280 px wide.",
+        "Vision: the real analyser (the vision tracker: detection runs when the table changed",
+        "and then stood still, so most frames cost a difference image). Latency: the capture",
+        "thread has the frame → the phone has received the whole JPEG. Each run repeated "
+        f"{args.repeat}×; the targets are judged on the worst repetition.",
         "",
         "| run | source | capture+publish fps | vision fps | phone frames/s | latency median "
         "| latency p90 |",
         "|---|---|---|---|---|---|---|",
-        row("1 phone", "15 fps", one),
-        row("no phone", "30 fps", none),
-        row(f"{n} phones", "30 fps", many, " each"),
+        *(row(name, src, x, " each" if name.endswith("phones") else "")
+          for name, src, x in runs),
         "",
         f"- Frame-to-phone latency at 1920×1080, median: {lat1:.0f} ms "
         f"(target ≤ 150 ms: {ok(lat1, 150, True)}); with {n} phones {latn:.0f} ms.",
