@@ -39,7 +39,7 @@ def aruco_errors(img: np.ndarray, truth: dict) -> np.ndarray:
     p.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
     det.setDetectorParameters(p)
     corners, ids, _ = det.detectMarkers(img)
-    true = {m["id"]: np.array(m["corners_px"]) for m in truth["markers"]}
+    true = {m["id"]: np.array(m["corners_px"]) for m in truth["markers"] if not m["occluded"]}
     errs = []
     for c, i in zip(corners, [] if ids is None else ids.ravel(), strict=False):
         if int(i) in true:
@@ -66,17 +66,17 @@ def main(argv: list[str] | None = None) -> int:
             times.append(time.perf_counter() - t0)
             e = aruco_errors(r.image_bgr, r.truth)
             found += len(e) // 4
-            expected += len(spec.layout.markers)
+            expected += sum(not m["occluded"] for m in r.truth["markers"])
             all_err.append(e)
             print(label, seed, f"{times[-1]:.2f} s", flush=True)
         med = statistics.median(times)
         target = verdict_line(med, 2.0, "s") if label == "1920×1080" else f"{med:.3g} s"
         rows.append(f"| {label} | {len(times)} | {target} | {min(times):.2f} s | "
                     f"{max(times):.2f} s |")
-    seq = build_sequence(1, max_frames=8)
+    seq = build_sequence(1, max_frames=30)
     render(frame_spec(seq, 0))                       # warm: texture and distortion map cached
     ft = []
-    for i in range(1, len(seq.frames)):
+    for i in range(1, min(len(seq.frames), 13)):
         t0 = time.perf_counter()
         render(frame_spec(seq, i))
         ft.append(time.perf_counter() - t0)
@@ -93,11 +93,13 @@ def main(argv: list[str] | None = None) -> int:
         f"Sequence frames (1280×720, table texture cached, hand in most frames): median "
         f"{statistics.median(ft):.2f} s over {len(ft)} frames.",
         "",
-        f"ArUco check on the same renders: {found}/{expected} markers found; sub-pixel corners "
+        f"ArUco check on the same renders: {found}/{expected} markers not under the hand found; "
+        "sub-pixel corners "
         f"vs the truth's projection: RMS {np.sqrt(np.mean(err ** 2)):.3f} px, median "
         f"{np.median(err):.3f} px, max {err.max():.3f} px. (The drawn squares themselves are",
-        "exact to < 0.15 px by line fits, tests/test_synth_accuracy.py; the remainder is the",
-        "detector's corner refinement and the sensor noise.)",
+        "exact to < 0.15 px by line fits, tests/test_synth_accuracy.py; the detector shows the",
+        "same error, RMS 0.22 px, on markers warped independently at 16× supersampling: it is",
+        "its L-corner refinement, not the drawing.)",
     ])
     path = write_section("synth", body)
     print(body)

@@ -39,7 +39,9 @@ from armada_vision.synth.project import IdealView, ideal_view
 from armada_vision.synth.scene import Chit, Coin, Die, Hand, SceneSpec
 from armada_vision.synth.texture import table_texture
 
-MARGIN_FRACTION = 0.08  # white paper round each marker (fraction of its side): 4 mm of 50
+# White paper round each marker, in marker cells: narrower quiet zones pull OpenCV's sub-pixel
+# corner refinement towards the paper's corners (measured: 3 px errors at half a cell).
+MARGIN_CELLS = 1.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,9 +69,12 @@ def render(spec: SceneSpec) -> Rendered:
 
     # Table albedo: texture warped by the plane homography, markers on paper drawn exactly.
     ppm = float(np.clip(round(scale * 2) / 2, 0.5, 3.0))
+    # The table top reaches ``table_margin_mm`` beyond the layout's extent on every side.
+    ext = round(spec.table_margin_mm)
     tex = _texture(spec.surface, spec.seed if spec.table_seed is None else spec.table_seed,
-                   round(table_w), round(table_d), ppm)
-    T_tex = np.array([[ppm, 0, -0.5], [0, -ppm, round(table_d) * ppm - 0.5], [0, 0, 1]])
+                   round(table_w) + 2 * ext, round(table_d) + 2 * ext, ppm)
+    T_tex = np.array([[ppm, 0, ext * ppm - 0.5], [0, -ppm, (round(table_d) + ext) * ppm - 0.5],
+                      [0, 0, 1]])
     img = cv2.warpPerspective(tex, H @ np.linalg.inv(T_tex), (cw, ch), flags=cv2.INTER_LINEAR,
                               borderMode=cv2.BORDER_CONSTANT, borderValue=FLOOR)
     for m in spec.layout.markers:
@@ -150,8 +155,12 @@ def truth(spec: SceneSpec) -> dict[str, Any]:
             if isinstance(e, Die):
                 item.update({"side": e.side_mm, "value": e.value})
         extras.append(item)
-    markers = [{"id": m.id, "corners_px": cam.project(
-        np.column_stack([m.corners_mm(), np.zeros(4)])).tolist()} for m in spec.layout.markers]
+    markers = []
+    for m in spec.layout.markers:
+        c = cam.project(np.column_stack([m.corners_mm(), np.zeros(4)]))
+        quad = shapely.Polygon(c).buffer(3.0)
+        markers.append({"id": m.id, "corners_px": c.tolist(),
+                        "occluded": any(quad.intersects(hp) for hp in hand_polys)})
     return {
         "image_size": list(cam.intrinsics.image_size),
         "camera": cam.to_dict(),
@@ -202,7 +211,7 @@ def _marker_paints(dictionary: str, marker_id: int, corners_mm: np.ndarray,
         q = np.column_stack([pts, np.ones(4)]) @ H.T
         return q[:, :2] / q[:, 2:3]
 
-    m = MARGIN_FRACTION * cells
+    m = MARGIN_CELLS
     grow = 0.004  # white cells overlap their white neighbours (not the black) by a hair
     paints = [Paint(quad(-m, -m, cells + m, cells + m), add=PAPER),
               Paint(quad(0, 0, cells, cells), add=INK)]

@@ -202,6 +202,7 @@ class SceneSpec:
     # False: flat-shaded geometry only (no shadows, bright edges or refraction), for checks.
     effects: bool = True
     table_seed: int | None = None   # seeds the table texture (None: ``seed``); frames share it
+    table_margin_mm: float = 40.0   # the table top reaches this far beyond the layout's extent
 
     def __post_init__(self) -> None:
         if self.surface not in SURFACES:
