@@ -76,6 +76,15 @@ class Scene:
         params = np.array([f.pose.x_mm, f.pose.y_mm, math.radians(f.pose.heading_deg)])
         return Candidate(size, upright, f, outline_mm(loc, params, self.camera_mm), solid)
 
+    def strong(self, region: np.ndarray, sub: ViewGrid) -> np.ndarray:
+        """The region's pixels that are clearly object (fit map ≥ 0.5), not faint shadow."""
+        r0 = round((self.grid.y1_mm - sub.y1_mm) * self.grid.px_per_mm)
+        c0 = round((sub.x0_mm - self.grid.x0_mm) * self.grid.px_per_mm)
+        crop = self.fg[r0:r0 + region.shape[0], c0:c0 + region.shape[1]]
+        if crop.shape != region.shape:
+            return region
+        return region & (crop >= 0.5)
+
     @property
     def max_area_mm2(self) -> float:
         """Largest view area one lying piece can cover (its outline plus parallax)."""
@@ -148,16 +157,22 @@ def tip_guesses(part: np.ndarray, grid: ViewGrid, max_angle_deg: float = 100.0
 
 
 def fits_from_axis(scene: Scene, init: Pose, length_mm: float) -> list[Candidate]:
-    """Fits of every size from the region's axis guess (the length misleads when a shadow or a
-    neighbour is part of the region), each the better of both ways round when not good."""
+    """Fits from the region's axis guess, the size nearest its length first, each the better
+    of both ways round when not good. A clean fit (good, nothing solid hidden along its
+    outline) ends the search; otherwise every size is tried (a shadow or a neighbour in the
+    region misleads the length)."""
     out = []
-    for z in Size:
+    for z in sorted(Size, key=lambda z: abs(scene.pieces.dims(z).footprint_length_mm
+                                            - length_mm)):
         c = scene.fit(z, init)
         if c.fit.cost > GOOD_COST:
             tip = init.tip_mm(length_mm)
             c2 = scene.fit(z, Pose(tip[0], tip[1], init.heading_deg + 180.0))
             c = min(c, c2, key=lambda x: x.fit.cost)
         out.append(c)
+        hidden_solid = np.isnan(c.fit.sample_cost) & c.solid_outside
+        if c.fit.cost <= GOOD_COST and hidden_solid.mean() < 0.05:
+            break
     return out
 
 
@@ -251,13 +266,14 @@ def explain_region(scene: Scene, region: np.ndarray, sub: ViewGrid) -> list[Cand
     ``sub`` of the view)."""
     area = region.sum() / sub.px_per_mm**2
     min_left = 0.6 * scene.small_area_mm2
+    strong = scene.strong(region, sub)
     cands: list[Candidate] = []
     # A shadow can make a lone piece's region bigger than the piece: try its axis anyway.
     guess = axis_guess(region, sub) if area <= 2.5 * scene.max_area_mm2 else None
     if guess is not None:
         cands += fits_from_axis(scene, *guess)
         chosen = select(cands, scene, region, sub)
-        left = unexplained_mask(region, sub, chosen).sum() / sub.px_per_mm**2
+        left = unexplained_mask(strong, sub, chosen).sum() / sub.px_per_mm**2
         if chosen and left <= min_left and all(c.fit.cost <= GOOD_COST for c in chosen):
             return chosen
     # Several pieces (or a piece and something else) touch: start from every tip.
@@ -265,22 +281,19 @@ def explain_region(scene: Scene, region: np.ndarray, sub: ViewGrid) -> list[Cand
         cands += fits_from_tip(scene, tip, heading)
     chosen = select(cands, scene, region, sub)
     for _ in range(3):
-        rest = unexplained_mask(region, sub, chosen).astype(np.uint8)
+        # What the chosen pieces leave unexplained, piece by piece, while that helps.
+        rest = unexplained_mask(strong, sub, chosen).astype(np.uint8)
         n, lab, stats, _c = cv2.connectedComponentsWithStats(rest, connectivity=8)
-        added = 0
+        before = len(chosen)
         for i in range(1, n):
             if stats[i, cv2.CC_STAT_AREA] / sub.px_per_mm**2 < min_left:
                 continue
             g = axis_guess(lab == i, sub)
-            if g is None:
-                continue
-            for c in fits_from_axis(scene, *g):
-                if not clashes(c, chosen, scene):
-                    cands.append(c)
-                    added += 1
-        if not added:
-            break
+            if g is not None:
+                cands += [c for c in fits_from_axis(scene, *g) if not clashes(c, chosen, scene)]
         chosen = select(cands, scene, region, sub)
+        if len(chosen) <= before:
+            break
     return chosen
 
 

@@ -152,7 +152,7 @@ def _edge_offsets(fg: np.ndarray, grid: ViewGrid, p_mm: np.ndarray, n_mm: np.nda
     """Along each outward normal, the signed distance (mm) to the nearest inside→outside
     crossing of the foreground map's mid level, whether one was found with contrast, and
     whether the outside is itself foreground (a touching neighbour hides the edge)."""
-    step = 0.25 / grid.px_per_mm
+    step = 0.5 / grid.px_per_mm
     ts = np.arange(-search_mm, search_mm + 1e-9, step)
     ppm = grid.px_per_mm
     u = (p_mm[:, 0:1] + ts[None, :] * n_mm[:, 0:1] - grid.x0_mm) * ppm
@@ -179,7 +179,7 @@ def _edge_offsets(fg: np.ndarray, grid: ViewGrid, p_mm: np.ndarray, n_mm: np.nda
 
 def fit_pose(fg: np.ndarray, grid: ViewGrid, local_3d: np.ndarray, init: Pose,
              camera_mm: np.ndarray, *, search_mm: float = 4.0, iterations: int = 8,
-             step_mm: float = 0.7, huber_px: float = 0.7) -> FitResult:
+             step_mm: float = 1.0, huber_px: float = 0.7) -> FitResult:
     """Fit (x, y, heading) of a body to the edges of ``fg`` (float32 foreground map of the
     view, ~1 inside pieces and ~0 on the table). ``init`` and the result are table mm; the
     fit is over the outline the camera at ``camera_mm`` (table mm) sees."""
