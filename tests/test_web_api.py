@@ -480,3 +480,11 @@ def test_the_first_player_can_be_chosen(rendered_scene) -> None:
     with TestClient(app) as c:
         turn = _wait(lambda: (t := c.get("/api/state").json()["turn"])["started"] and t)
         assert turn["player"] == "B" and turn["players"] == ["B", "A"]
+
+
+def test_pages_carry_security_headers(client) -> None:
+    r = client.get("/")
+    assert r.status_code == 200 and "<svg" in r.text
+    assert r.headers["referrer-policy"] == "no-referrer"          # the join URL has the token
+    assert "script-src 'self'" in r.headers["content-security-policy"]
+    assert client.get("/api/state").headers["x-content-type-options"] == "nosniff"

@@ -133,6 +133,20 @@ def create_app(source: FrameSource | None, layout: TableLayout, *,
     app = FastAPI(title="armada-vision", lifespan=lifespan, docs_url=None, redoc_url=None,
                   openapi_url=None)
     app.state.armada = server
+
+    @app.middleware("http")
+    async def security_headers(request: Request, call_next: Any) -> Response:
+        response = await call_next(request)
+        # The join URL carries the token: never leak it in a Referer; no framing, no sniffing.
+        response.headers.setdefault("Referrer-Policy", "no-referrer")
+        response.headers.setdefault("X-Content-Type-Options", "nosniff")
+        response.headers.setdefault("X-Frame-Options", "DENY")
+        response.headers.setdefault(
+            "Content-Security-Policy",
+            "default-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; "
+            "script-src 'self'; connect-src 'self'; frame-ancestors 'none'")
+        return response
+
     _add_error_handlers(app)
     _add_routes(app, server)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
