@@ -16,6 +16,8 @@ from armada_vision.rules.step import (
     TURN,
     StepEnv,
     adjudicate_step,
+    legal_many,
+    options_at,
     step_options,
     step_zone,
 )
@@ -253,3 +255,23 @@ def test_env_evaluate_agrees_with_shapely_distance():
     assert env.ids[which[0]] == "E1"
     assert clear[0] == pytest.approx(gap)
     assert slack[0] == pytest.approx(gap - env.allowance_of(int(which[0])))
+
+
+def test_batched_legal_sets_equal_the_one_pose_computation():
+    """§4.3: ``legal_many`` (used by the reachable region) gives exactly ``options_at``'s sets,
+    near ships, a rock and the play-area edge."""
+    rng = np.random.default_rng(11)
+    me = Ship("S1", "A", Size.SMALL, Pose(80.0, 300.0, 0.0))
+    others = [Ship(f"E{i}", "B", Size.MEDIUM, Pose(60.0 + 40 * i, 250.0 + 35 * (i % 2), 40.0 * i))
+              for i in range(1, 4)]
+    rock = Obstacle("rock", ((120.0, 330.0), (128.0, 330.0), (128.0, 338.0), (120.0, 338.0)))
+    t = table_with(me, *others, rock)
+    env = StepEnv.for_ship(t, "S1", DEFAULT_CONFIG)
+    xs, ys = rng.uniform(20, 200, 150), rng.uniform(220, 380, 150)
+    hs = rng.uniform(0, 360, 150)
+    batched = legal_many(env, xs, ys, hs)
+    for x, y, h, got in zip(xs, ys, hs, batched, strict=True):
+        want = options_at(env, Pose(x, y, h)).legal_deg
+        assert len(got) == len(want)
+        for (a, b), (c, d) in zip(got, want, strict=True):
+            assert abs(a - c) < 1e-7 and abs(b - d) < 1e-7

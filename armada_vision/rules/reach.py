@@ -39,9 +39,8 @@ import numpy as np
 import shapely
 
 from armada_vision.geometry.pieces import PieceDims
-from armada_vision.geometry.pose import Pose
 from armada_vision.rules.config import DEFAULT_CONFIG, RulesConfig
-from armada_vision.rules.step import StepEnv, fan_polygon, options_at, step_zone, zone_of
+from armada_vision.rules.step import StepEnv, fan_polygon, legal_many, step_zone
 from armada_vision.rules.table import Table
 
 __all__ = ["reachable_region", "step_zone"]
@@ -139,15 +138,21 @@ def reachable_region(table: Table, ship_id: str, config: RulesConfig = DEFAULT_C
         free[~free] = _clear(env, placed[~free], grow)
         parts.extend(placed[free])
         busy = np.flatnonzero(~free)
+        if not len(busy):
+            break
+        legal = legal_many(env, X[busy], Y[busy], H[busy], strict)
+        rows = [(i, a, c) for i, lg in zip(busy, legal, strict=True) for a, c in lg]
+        if not rows:
+            break
+        ri = np.array([r_[0] for r_ in rows])
+        lo = np.array([r_[1] for r_ in rows])
+        hi = np.array([r_[2] for r_ in rows])
+        parts.extend(_fans(tips[ri], H[ri], lo, hi, dims, res, lim))
+        if r == 1:
+            break
         cx, cy, ch = [], [], []
-        for i in busy:
-            opts = options_at(env, Pose(X[i], Y[i], H[i]), strict)
-            if not opts.legal_deg:
-                continue
-            parts.append(zone_of(opts, dims, res))
-            if r == 1:
-                continue
-            phis = np.concatenate([_samples(a, c, res) for a, c in opts.legal_deg])
+        for i, a, c in rows:
+            phis = _samples(a, c, res)
             cx.append(np.full(len(phis), tips[i, 0]))
             cy.append(np.full(len(phis), tips[i, 1]))
             ch.append(H[i] + phis)
@@ -158,6 +163,22 @@ def reachable_region(table: Table, ship_id: str, config: RulesConfig = DEFAULT_C
     if not parts:
         return shapely.Polygon()
     return shapely.union_all(parts)
+
+
+def _fans(pivots: np.ndarray, bases_deg: np.ndarray, lo_deg: np.ndarray, hi_deg: np.ndarray,
+          dims: PieceDims, res: float, lim: float) -> np.ndarray:
+    """:func:`step.fan_polygon` for many (pivot, base heading, turn interval) at once, every arc
+    with the point count of the widest so that the polygons build as one array."""
+    s, hw = dims.footprint_length_mm, dims.half_w_mm
+    k = max(2, math.ceil(2 * lim / res) + 1)
+    a, b = bases_deg + lo_deg, bases_deg + hi_deg
+    t = np.linspace(0.0, 1.0, k)
+    arc = a[:, None] + (b - a)[:, None] * t[None, :]
+    ang = np.radians(np.column_stack([np.zeros_like(a), a - 90.0, arc, b + 90.0]))
+    rad = np.concatenate([[0.0, hw], np.full(k, s), [hw]])[None, :]
+    xy = np.stack([pivots[:, :1] + rad * np.cos(ang), pivots[:, 1:] + rad * np.sin(ang)],
+                  axis=-1)
+    return shapely.polygons(xy)
 
 
 def _place_many(geom, xs: np.ndarray, ys: np.ndarray, headings_deg: np.ndarray) -> np.ndarray:

@@ -304,43 +304,110 @@ def critical_turns_deg(local: np.ndarray, pivot: tuple[float, float], base_headi
     >>> bool(np.isclose(phis, 24.62, atol=0.01).any())
     True
     """
+    phi = critical_turns_many(local, np.asarray([pivot], dtype=float),
+                              np.array([base_heading_deg], dtype=float), ring, dist_mm)[0]
+    return phi[np.isfinite(phi)]
+
+
+def critical_turns_many(local: np.ndarray, pivots: np.ndarray, base_headings_deg: np.ndarray,
+                        ring: np.ndarray, dist_mm: float) -> np.ndarray:
+    """:func:`critical_turns_deg` for M pivots (table mm) and base headings at once: an (M, K)
+    array of turns in degrees, NaN where a family has no solution."""
     v = np.asarray(local, dtype=float)
     f = np.asarray(ring, dtype=float)
-    h = math.radians(base_heading_deg)
+    h = np.radians(np.asarray(base_headings_deg, dtype=float))[:, None, None]
     a = float(dist_mm)
     r = np.hypot(v[:, 0], v[:, 1])
     alpha = np.arctan2(v[:, 1], v[:, 0])
     r, alpha = r[r > 1e-12], alpha[r > 1e-12]
-    dv = f[:-1] - np.asarray(pivot, dtype=float)
-    d = np.maximum(np.hypot(dv[:, 0], dv[:, 1]), 1e-12)
-    delta = np.arctan2(dv[:, 1], dv[:, 0])
+    dv = f[None, :-1, :] - np.asarray(pivots, dtype=float)[:, None, :]          # (M, m, 2)
+    d = np.maximum(np.hypot(dv[..., 0], dv[..., 1]), 1e-12)[:, None, :]        # (M, 1, m)
+    delta = np.arctan2(dv[..., 1], dv[..., 0])[:, None, :]
     e = f[1:] - f[:-1]
     le = np.maximum(np.hypot(e[:, 0], e[:, 1]), 1e-12)
     n = np.column_stack([e[:, 1], -e[:, 0]]) / le[:, None]
-    psi = np.arctan2(n[:, 1], n[:, 0])
-    c = np.sum(n * dv, axis=1)
+    psi = np.arctan2(n[:, 1], n[:, 0])[None, None, :]
+    c = np.einsum("mk,imk->im", n, dv)[:, None, :]
     ve = np.roll(v, -1, axis=0) - v
-    m = np.column_stack([ve[:, 1], -ve[:, 0]]) / np.maximum(np.hypot(ve[:, 0], ve[:, 1]),
-                                                           1e-12)[:, None]
-    mu = np.arctan2(m[:, 1], m[:, 0])
-    ek = np.sum(m * v, axis=1)
+    lv = np.maximum(np.hypot(ve[:, 0], ve[:, 1]), 1e-12)
+    mm = np.column_stack([ve[:, 1], -ve[:, 0]]) / lv[:, None]
+    mu = np.arctan2(mm[:, 1], mm[:, 0])[None, :, None]
+    ek = np.sum(mm * v, axis=1)[None, :, None]
+    ra, al = r[None, :, None], alpha[None, :, None]
     # Every family is φ = base ± acos(cos):
     # (A) moving vertex i at distance a from fixed vertex j (law of cosines);
     # (B) moving vertex i on a line parallel to fixed edge j at distance a: r·cos(θ − ψ) = c ± a;
     # (C) fixed vertex j, which the moving frame sees turning the other way (angle δ − h − φ),
     #     on a line parallel to moving edge k at distance a: d·cos(γ − μ) = e ± a, φ = δ − h − γ.
-    ra, al = r[:, None], alpha[:, None]
-    bases = [delta[None, :] - h - al, psi[None, :] - h - al, psi[None, :] - h - al,
-             delta[None, :] - h - mu[:, None], delta[None, :] - h - mu[:, None]]
-    coss = [(ra ** 2 + d[None, :] ** 2 - a * a) / (2.0 * ra * d[None, :]),
-            (c[None, :] + a) / ra, (c[None, :] - a) / ra,
-            (ek[:, None] + a) / d[None, :], (ek[:, None] - a) / d[None, :]]
-    base = np.concatenate([b.ravel() for b in bases])
-    cosv = np.concatenate([x.ravel() for x in coss])
-    ok = np.abs(cosv) <= 1.0
-    base, w = base[ok], np.arccos(cosv[ok])
-    phi = np.concatenate([base + w, base - w])
+    bases = [delta - h - al, psi - h - al, psi - h - al, delta - h - mu, delta - h - mu]
+    coss = [(ra ** 2 + d ** 2 - a * a) / (2.0 * ra * d), (c + a) / ra, (c - a) / ra,
+            (ek + a) / d, (ek - a) / d]
+    m_ = len(pivots)
+    base = np.concatenate([np.broadcast_to(b, np.broadcast_shapes(b.shape, x.shape)).reshape(
+        m_, -1) for b, x in zip(bases, coss, strict=True)], axis=1)
+    cosv = np.concatenate([np.broadcast_to(x, np.broadcast_shapes(b.shape, x.shape)).reshape(
+        m_, -1) for b, x in zip(bases, coss, strict=True)], axis=1)
+    w = np.where(np.abs(cosv) <= 1.0, np.arccos(np.clip(cosv, -1.0, 1.0)), np.nan)
+    phi = np.concatenate([base + w, base - w], axis=1)
     return np.degrees((phi + np.pi) % (2.0 * np.pi) - np.pi)
+
+
+def legal_many(env: StepEnv, xs: np.ndarray, ys: np.ndarray, headings_deg: np.ndarray,
+               strict_sweep: bool = False) -> list[Intervals]:
+    """Exact legal turn intervals of one step from each of M poses (table mm) at once: the same
+    sets as :func:`options_at` (without the explanations), batched per object so a reachable
+    region near crowded places costs a few array operations per object, not per pose."""
+    xs, ys = np.asarray(xs, dtype=float), np.asarray(ys, dtype=float)
+    hs = np.asarray(headings_deg, dtype=float)
+    m_ = len(xs)
+    s = env.dims.footprint_length_mm
+    hr = np.radians(hs)
+    piv = np.column_stack([xs + s * np.cos(hr), ys + s * np.sin(hr)])
+    lim = env.turn_limit_deg
+    if lim <= 0:
+        return [() for _ in range(m_)]
+    blocked: list[list[tuple[float, float]]] = [[] for _ in range(m_)]
+    pts = shapely.points(piv)
+    jobs: list[tuple[np.ndarray, np.ndarray, float, object]] = []
+    if len(env.ids):
+        pi, oi = env.tree.query(pts, predicate="dwithin", distance=env.R + env.a_max)
+        if len(pi):
+            dd = shapely.distance(env.geoms[oi], pts[pi])
+            keep = dd <= env.R + env.allow[oi]
+            pi, oi = pi[keep], oi[keep]
+            for j in np.unique(oi):
+                jobs.append((pi[oi == j], env.rings[j], float(env.allow[j]), env.geoms[j]))
+    inside = shapely.contains(env.area, pts)
+    near_edge = ~inside | (shapely.distance(pts, env.area_boundary) <= env.R + env.a_area)
+    if near_edge.any():
+        jobs.append((np.flatnonzero(near_edge), env.area_ring, env.a_area, None))
+    for idx, ring, a, geom in jobs:
+        cand = critical_turns_many(env.local, piv[idx], hs[idx], ring, a)
+        cand = np.where(np.isfinite(cand) & (np.abs(cand) < lim), cand, lim)
+        cuts = np.sort(np.concatenate([np.full((len(idx), 1), -lim), cand,
+                                       np.full((len(idx), 1), lim)], axis=1), axis=1)
+        mids = (cuts[:, :-1] + cuts[:, 1:]) / 2.0
+        wide = (cuts[:, 1:] - cuts[:, :-1]) > 1e-12
+        row, col = np.nonzero(wide)
+        polys = env.silhouettes(piv[idx][row, 0], piv[idx][row, 1],
+                                hs[idx][row] + mids[row, col])
+        if geom is None:
+            ok = shapely.contains(env.area, polys)
+            dist = np.where(ok, shapely.distance(polys, env.area_boundary), 0.0)
+        else:
+            dist = shapely.distance(polys, geom)
+        bad = dist <= a
+        for rr, cc in zip(row[bad], col[bad], strict=True):
+            blocked[idx[rr]].append((float(cuts[rr, cc]), float(cuts[rr, cc + 1])))
+    out: list[Intervals] = []
+    for i in range(m_):
+        legal = angles.subtract(((-lim, lim),), tuple(angles.normalize(blocked[i])))
+        # Slivers between two critical angles a rounding error apart were never evaluated.
+        legal = tuple((lo, hi) for lo, hi in legal if hi - lo > 1e-9)
+        if strict_sweep:
+            legal = angles.component_containing(legal, 0.0)
+        out.append(legal)
+    return out
 
 
 def _classify(env: StepEnv, pivot, base, lim, cands, check) -> list[tuple[float, float, float]]:
