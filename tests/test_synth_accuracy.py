@@ -146,3 +146,22 @@ def test_aruco_detector_finds_markers_at_their_true_corners(seed: int, distort: 
                      for m in r.truth["markers"]])
     assert np.sqrt(np.mean(errs ** 2)) < 0.3
     assert errs.max() < 0.5
+
+
+@pytest.mark.parametrize(("size", "heading", "tilt"), [
+    (Size.LARGE, 17.0, 0.0), (Size.MEDIUM, 133.0, 20.0), (Size.SMALL, 251.0, 35.0)])
+def test_with_lighting_effects_a_black_piece_edge_moves_less_than_half_a_pixel(
+        size, heading, tilt) -> None:
+    """Shadows and the bright edge strips shift a black piece's measured corners by < 0.45 px:
+    what a detector sees stays near the geometry (rules.md §1 silhouette)."""
+    spec = single_piece_scene(size, heading, tilt, effects=True)
+    r = render(spec)
+    gray = cv2.cvtColor(r.image_bgr, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    v, _, _ = piece_vertices(spec.pieces[0], NOMINAL_PIECES.dims(size))
+    px = spec.camera.project(v)
+    hull = cv2.convexHull(px.astype(np.float32), returnPoints=False).ravel()
+    k = len(hull)
+    lines = [measured_edge_line(gray, px[hull[i]], px[hull[(i + 1) % k]], px.mean(axis=0))
+             for i in range(k)]
+    for i in range(k):
+        assert np.linalg.norm(corner_from_lines(lines[i - 1], lines[i]) - px[hull[i]]) < 0.45
