@@ -3,6 +3,8 @@ project's real rules (rules.move, rules.fire): the log must say what happened on
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from armada_vision.gamelog import (
@@ -397,3 +399,27 @@ def test_a_rules_failure_is_a_flagged_no_not_a_crash() -> None:
     mv, flag = rec.observe(table.view())
     assert mv.verdict.decided_by == "error" and "ZeroDivisionError" in mv.verdict.reason
     assert isinstance(flag, Flagged)
+
+
+def test_a_move_is_judged_with_the_sigma_of_both_poses() -> None:
+    """§7: the allowance between the before and after poses is 2·√(σb² + σa²) + floor; the
+    rules take one σ per ship, so the mover carries the rms of the two."""
+    seen = []
+
+    class Spy(Scripted):
+        def move(self, table, ship_id, after, config):
+            s = table.ship(ship_id)
+            seen.append((s.sigma_mm, s.sigma_deg, s.pose))
+            return Verdict(True, False, "ok", "move", margin_mm=1.0, allowance_mm=0.5,
+                           steps=(after,))
+
+    rec, table = new_game(judge=Spy(Verdict.no("x", decided_by="x")))
+    table.sigma_mm, table.sigma_deg = 0.3, 0.4        # the fleet was placed with σ 0
+    table.step("L1", [0.0])
+    (mv,) = rec.observe(table.view())
+    (sig_mm, sig_deg, pose), = seen
+    assert pose == Pose(100, 100, 0)                   # judged from where it was
+    assert sig_mm == pytest.approx(math.sqrt((0.0 + 0.3**2) / 2))
+    assert sig_deg == pytest.approx(math.sqrt((0.0 + 0.4**2) / 2))
+    assert (mv.before_sigma_mm, mv.sigma_mm) == (0.0, 0.3)
+    assert rec.state.table.ship("L1").sigma_mm == 0.3  # the new pose keeps its own σ

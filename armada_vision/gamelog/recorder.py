@@ -48,6 +48,7 @@ from armada_vision.gamelog.state import (
     check_move_action,
     check_shot_action,
     judging_table,
+    move_table,
     replay_state,
     stray_label,
     stray_size,
@@ -301,7 +302,8 @@ class Recorder:
         s = self._state
         ship = s.table.ship(sid)
         v = check_move_action(s, sid) or self._judged(
-            self.judge.move, judging_table(s), sid, d.pose, self.config)
+            self.judge.move, move_table(s, sid, d.sigma_mm, d.sigma_deg), sid, d.pose,
+            self.config)
         mv = self._log(Move, player=s.player, ship=sid, before=ship.pose, after=d.pose,
                        verdict=v, sigma_mm=d.sigma_mm, sigma_deg=d.sigma_deg,
                        before_sigma_mm=ship.sigma_mm, before_sigma_deg=ship.sigma_deg,

@@ -21,6 +21,7 @@ from armada_vision.gamelog.state import (
     check_move_action,
     check_shot_action,
     judging_table,
+    move_table,
     states_after_each_event,
 )
 from armada_vision.gamelog.store import GameLogError, GameStore
@@ -86,7 +87,7 @@ def readjudicate(events: Sequence[Event], judge: Judge = DEFAULT_JUDGE, *,
     for (_e0, before), (e, _after) in itertools.pairwise(pairs):
         if isinstance(e, Move):
             now = check_move_action(before, e.ship) or judge.move(
-                judging_table(before), e.ship, e.after, config)
+                move_table(before, e.ship, e.sigma_mm, e.sigma_deg), e.ship, e.after, config)
             what = f"{e.ship} move"
         elif isinstance(e, Shot):
             now = check_shot_action(before, e.shooter, e.target) or judge.shot(

@@ -23,6 +23,7 @@ takes back its target and every event caused by it. All poses are table-frame mm
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
@@ -166,6 +167,20 @@ def judging_table(state: LogState) -> Table:
                               .exterior.coords)[:-1], STRAY_SIGMA_MM)
         for label, pose in state.strays)
     return replace(table, obstacles=table.obstacles + strays) if strays else table
+
+
+def move_table(state: LogState, ship_id: str, after_sigma_mm: float,
+               after_sigma_deg: float) -> Table:
+    """The table a move of ``ship_id`` is judged on: :func:`judging_table`, with the mover's σ
+    the root mean square of its before and after σ, so the rules' allowance between its two
+    positions, 2·√(σ² + σ²) + floor, is §7's 2·√(σ_before² + σ_after²) + floor."""
+    table = judging_table(state)
+    if not table.has_ship(ship_id):
+        return table
+    ship = table.ship(ship_id)
+    rms_mm = math.sqrt((ship.sigma_mm ** 2 + after_sigma_mm ** 2) / 2)
+    rms_deg = math.sqrt((ship.sigma_deg ** 2 + after_sigma_deg ** 2) / 2)
+    return table.replace_ship(replace(ship, sigma_mm=rms_mm, sigma_deg=rms_deg))
 
 
 def check_move_action(state: LogState, ship_id: str) -> Verdict | None:
