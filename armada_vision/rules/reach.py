@@ -18,8 +18,9 @@ The region is the union of every reachable placement's footprint, every intermed
   travel for one resolution step) and whose headings share a ``resolution_deg`` bin are one.
   Above ``max_states`` per step the grid coarsens (doubling) until they fit.
 
-The result is exact up to that resolution: arcs are chords at most ``resolution_deg`` apart and
-intermediate turns are sampled at that step.
+The result is exact up to that resolution: intermediate turns are sampled every
+``resolution_deg``; outlines are drawn with chords of at most 4° (``ARC_CHORD_DEG``, a sagitta
+under 0.03 mm) and simplified by 0.02 mm (``SIMPLIFY_MM``).
 
 >>> from armada_vision.rules.table import PlayArea, Ship, Table
 >>> from armada_vision.geometry import Pose, Size
@@ -44,6 +45,10 @@ from armada_vision.rules.step import StepEnv, fan_polygon, legal_many, step_zone
 from armada_vision.rules.table import Table
 
 __all__ = ["reachable_region", "step_zone"]
+
+SIMPLIFY_MM = 0.02   # outline tolerance of the precomputed free-space shapes
+ARC_CHORD_DEG = 4.0  # drawn arcs: chords of at most this (sagitta ≤ 0.03 mm at 46 mm radius)
+
 
 def _samples(lo: float, hi: float, res: float) -> np.ndarray:
     """Turns from lo to hi (both ends, which bound the drawn closure) at most ``res`` apart."""
@@ -71,7 +76,9 @@ def _free_shapes(w: float, h: float, lim: float, res: float, n: int) -> dict[int
     F = {1: fan_polygon((s, 0.0), 0.0, -lim, lim, dims, res)}
     for r in range(2, n + 1):
         copies = [_place(F[r - 1], s, 0.0, phi) for phi in _samples(-lim, lim, res)]
-        F[r] = shapely.union_all([F[1], *copies])
+        # Drop vertices that move the outline by less than SIMPLIFY_MM: placed many times
+        # over, these shapes are what the final union pays for.
+        F[r] = shapely.union_all([F[1], *copies]).simplify(SIMPLIFY_MM)
     shapely.prepare(np.array(list(F.values()), dtype=object))
     return F
 
@@ -124,7 +131,8 @@ def reachable_region(table: Table, ship_id: str, config: RulesConfig = DEFAULT_C
     F = _free_shapes(dims.base_w_mm, dims.height_mm, round(lim, 9), res, n)
     grow = _overhang_mm(dims)
     cell = s * math.radians(res)
-    parts: list = []
+    parts: list = []        # fans drawn from exact intervals near things
+    free_parts: list = []   # free-space regions placed at poses with room round them
     p0 = env.ship.pose
     X, Y, H = np.array([p0.x_mm]), np.array([p0.y_mm]), np.array([p0.heading_deg])
     for depth in range(n):
@@ -136,7 +144,7 @@ def reachable_region(table: Table, ship_id: str, config: RulesConfig = DEFAULT_C
         placed = _place_many(F[r], X, Y, H)
         free = _roomy(env, tips, r * s + grow)
         free[~free] = _clear(env, placed[~free], grow)
-        parts.extend(placed[free])
+        free_parts.extend(placed[free])
         busy = np.flatnonzero(~free)
         if not len(busy):
             break
@@ -160,9 +168,9 @@ def reachable_region(table: Table, ship_id: str, config: RulesConfig = DEFAULT_C
             break
         X, Y, H = _merge(np.concatenate(cx), np.concatenate(cy), np.concatenate(ch) % 360.0,
                          cell, res, max_states)
-    if not parts:
+    if not parts and not free_parts:
         return shapely.Polygon()
-    return shapely.union_all(parts)
+    return shapely.union_all([*free_parts, *parts])
 
 
 def _fans(pivots: np.ndarray, bases_deg: np.ndarray, lo_deg: np.ndarray, hi_deg: np.ndarray,
@@ -170,7 +178,7 @@ def _fans(pivots: np.ndarray, bases_deg: np.ndarray, lo_deg: np.ndarray, hi_deg:
     """:func:`step.fan_polygon` for many (pivot, base heading, turn interval) at once, every arc
     with the point count of the widest so that the polygons build as one array."""
     s, hw = dims.footprint_length_mm, dims.half_w_mm
-    k = max(2, math.ceil(2 * lim / res) + 1)
+    k = max(2, math.ceil(2 * lim / max(res, ARC_CHORD_DEG)) + 1)
     a, b = bases_deg + lo_deg, bases_deg + hi_deg
     t = np.linspace(0.0, 1.0, k)
     arc = a[:, None] + (b - a)[:, None] * t[None, :]
