@@ -156,22 +156,36 @@ def tip_guesses(part: np.ndarray, grid: ViewGrid, max_angle_deg: float = 100.0
     return out
 
 
-def fits_from_axis(scene: Scene, init: Pose, length_mm: float) -> list[Candidate]:
+def fits_from_axis(scene: Scene, init: Pose, length_mm: float,
+                   strong: np.ndarray | None = None, sub: ViewGrid | None = None
+                   ) -> list[Candidate]:
     """Fits from the region's axis guess, the size nearest its length first, each the better
     of both ways round when not good. A clean fit (good, nothing solid hidden along its
-    outline) ends the search; otherwise every size is tried (a shadow or a neighbour in the
-    region misleads the length)."""
+    outline, and explaining the region's ``strong`` pixels when given) ends the search;
+    otherwise every size is tried (a shadow or a neighbour in the region misleads the
+    length)."""
     out = []
     for z in sorted(Size, key=lambda z: abs(scene.pieces.dims(z).footprint_length_mm
                                             - length_mm)):
-        c = scene.fit(z, init)
-        if c.fit.cost > GOOD_COST:
-            tip = init.tip_mm(length_mm)
-            c2 = scene.fit(z, Pose(tip[0], tip[1], init.heading_deg + 180.0))
-            c = min(c, c2, key=lambda x: x.fit.cost)
+        # Stern on the wide end; else the tip on the narrow end (a shadow or the raised base
+        # can stretch the wide end); else the other way round.
+        s = scene.pieces.dims(z).footprint_length_mm
+        tip = init.tip_mm(length_mm)
+        h = math.radians(init.heading_deg)
+        starts = (init, Pose(tip[0] - s * math.cos(h), tip[1] - s * math.sin(h),
+                             init.heading_deg),
+                  Pose(tip[0], tip[1], init.heading_deg + 180.0))
+        c = scene.fit(z, starts[0])
+        for p0 in starts[1:]:
+            if c.fit.cost <= GOOD_COST:
+                break
+            c = min(c, scene.fit(z, p0), key=lambda x: x.fit.cost)
         out.append(c)
         hidden_solid = np.isnan(c.fit.sample_cost) & c.solid_outside
-        if c.fit.cost <= GOOD_COST and hidden_solid.mean() < 0.05:
+        if c.fit.cost <= GOOD_COST and hidden_solid.mean() < 0.05 and (
+                strong is None or sub is None
+                or unexplained_mask(strong, sub, [c]).sum() / sub.px_per_mm**2
+                < 0.3 * scene.small_area_mm2):
             break
     return out
 
@@ -271,7 +285,7 @@ def explain_region(scene: Scene, region: np.ndarray, sub: ViewGrid) -> list[Cand
     # A shadow can make a lone piece's region bigger than the piece: try its axis anyway.
     guess = axis_guess(region, sub) if area <= 2.5 * scene.max_area_mm2 else None
     if guess is not None:
-        cands += fits_from_axis(scene, *guess)
+        cands += fits_from_axis(scene, *guess, strong, sub)
         chosen = select(cands, scene, region, sub)
         left = unexplained_mask(strong, sub, chosen).sum() / sub.px_per_mm**2
         if chosen and left <= min_left and all(c.fit.cost <= GOOD_COST for c in chosen):
@@ -290,7 +304,8 @@ def explain_region(scene: Scene, region: np.ndarray, sub: ViewGrid) -> list[Cand
                 continue
             g = axis_guess(lab == i, sub)
             if g is not None:
-                cands += [c for c in fits_from_axis(scene, *g) if not clashes(c, chosen, scene)]
+                cands += [c for c in fits_from_axis(scene, *g, lab == i, sub)
+                          if not clashes(c, chosen, scene)]
         chosen = select(cands, scene, region, sub)
         if len(chosen) <= before:
             break
