@@ -130,3 +130,35 @@ def test_pattern_fit_rejects_tiny_screens() -> None:
     pat = ProjectorPattern.fit((1920, 1080))
     c = pat.corners_px()
     assert c.min() > 0 and c[:, 0].max() < 1920 and c[:, 1].max() < 1080
+
+
+def test_pieces_on_the_table_and_a_hand_over_the_board_only_cost_corners() -> None:
+    """A busy table: pieces lie on it and a hand reaches over the projected board (only in the
+    board frame). Corners under the hand are lost; the rest still give the true mapping."""
+    from dataclasses import replace
+
+    from projector_sim import with_projector
+
+    from armada_vision.geometry.pieces import Size
+    from armada_vision.geometry.pose import Pose
+    from armada_vision.synth import render
+    from armada_vision.synth.scene import Hand, PieceSpec, SceneSpec
+
+    rig = make_rig(5)
+    pat = ProjectorPattern.fit(rig.projector.intrinsics.image_size)
+    pieces = (PieceSpec(Size.LARGE, "red", Pose(400, 250, 30)),
+              PieceSpec(Size.SMALL, "blue", Pose(520, 330, 100)),
+              PieceSpec(Size.MEDIUM, "yellow", Pose(300, 380, 200)))
+    base = SceneSpec(rig.layout, rig.camera, pieces, surface="felt", seed=5,
+                     table_mm=rig.table_mm)
+    off = render(base).image_bgr
+    on = render(replace(with_projector(base, rig.projector, pat.image()),
+                        extras=(Hand((450, -100), (420, 250), 80),))).image_bgr
+    table = calibrate(off, rig.layout, rig.camera.intrinsics)
+    cal = calibrate_projector(on, pat, table, image_off=off)
+    assert isinstance(cal, ProjectorCalibration), cal
+    clear = calibrate_projector(camera_image(rig, pat.image(), seed=5), pat, table,
+                                image_off=camera_image(rig, None, seed=5))
+    assert isinstance(clear, ProjectorCalibration)
+    assert cal.found < clear.found            # the hand hides corners
+    assert mapping_error_mm(cal, rig.H_projector_from_table, lit_region(rig))[0] <= 1.0

@@ -74,6 +74,7 @@ class ProjectorController:
                  pattern_size: tuple[int, int] = DEFAULT_SIZE) -> None:
         self.hub = Hub()
         self._lock = threading.Condition()
+        self._pub_lock = threading.Lock()  # publishes in order: an older state never lands last
         self.calibration = calibration
         self.style = style or ProjectorStyle()
         self.pattern = ProjectorPattern.fit(calibration.projector_size if calibration
@@ -219,7 +220,8 @@ class ProjectorController:
         return out
 
     def _publish(self) -> None:
-        self.hub.publish_state(json.dumps(self.frame_json()).encode())
+        with self._pub_lock:
+            self.hub.publish_state(json.dumps(self.frame_json()).encode())
 
 
 def controller_for(app: Any) -> ProjectorController:
