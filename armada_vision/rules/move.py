@@ -41,9 +41,12 @@ import shapely
 from armada_vision.geometry.pose import Pose, angle_diff_deg
 from armada_vision.rules import angles
 from armada_vision.rules.config import DEFAULT_CONFIG, RulesConfig
+from armada_vision.rules.reach import reachable_region
 from armada_vision.rules.step import PLAY_AREA, StepEnv, options_at, ship_of
 from armada_vision.rules.table import Table
 from armada_vision.rules.verdict import Verdict
+
+__all__ = ["adjudicate_move", "adjudicate_steps", "reachable_region"]
 
 _SEARCH_DEG = 1.0        # grid of the free (earliest) headings of 4+ step moves
 _FINAL_CANDIDATES = 4    # chains whose last step gets the exact interval treatment

@@ -226,11 +226,12 @@ class StepEnv:
             if len(pi):
                 d = shapely.distance(polys[pi], self.geoms[oi])
                 sl = d - self.allow[oi]
-                order = np.argsort(-sl)  # assign ascending slack last so the minimum wins
+                # Per placement keep its tightest pair: sort by (placement, slack), take firsts.
+                order = np.lexsort((sl, pi))
                 pi, oi, d, sl = pi[order], oi[order], d[order], sl[order]
-                for p, o, dd, s in zip(pi, oi, d, sl, strict=True):
-                    if s < slack[p]:
-                        slack[p], which[p], clear[p] = s, o, dd
+                first = np.r_[True, pi[1:] != pi[:-1]]
+                slack[pi[first]], which[pi[first]], clear[pi[first]] = (
+                    sl[first], oi[first], d[first])
         inside = shapely.contains(self.area, polys)
         da = shapely.distance(polys, self.area_boundary)
         da = np.where(inside, da, 0.0)
