@@ -76,8 +76,10 @@ def browser() -> Iterator[object]:
 
 
 def _phone(browser, url: str):
+    # The tests read page state with evaluated expressions, which the page's CSP forbids;
+    # test_page_runs_under_its_content_security_policy checks the page without the bypass.
     ctx = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True,
-                              has_touch=True)
+                              has_touch=True, bypass_csp=True)
     page = ctx.new_page()
     page.goto(url)
     page.wait_for_function("Number(document.body.dataset.frameSeq || 0) >= 1", timeout=20000)
@@ -125,6 +127,24 @@ def test_page_loads_with_overlays(browser, live_server) -> None:
         ctx.close()
 
 
+def test_page_runs_under_its_content_security_policy(browser, live_server) -> None:
+    url, _app = live_server
+    ctx = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    page = ctx.new_page()
+    problems: list[str] = []
+    page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: problems.append(str(e)))
+    try:
+        page.goto(url)
+        page.wait_for_selector("#g-ships path.ship", state="attached", timeout=20000)
+        page.wait_for_selector("#calib.ok", timeout=20000)
+        page.locator("#ships .id").first.click()
+        page.wait_for_selector("#g-zones path.zone-port", state="attached", timeout=20000)
+        assert problems == []
+    finally:
+        ctx.close()
+
+
 def test_tap_ship_shows_zones_then_shot_verdict(browser, live_server) -> None:
     url, _app = live_server
     ctx, page = _phone(browser, url)
@@ -158,6 +178,7 @@ def test_control_without_token_is_refused(browser, live_server) -> None:
     ctx, page = _phone(browser, url)
     try:
         _tap_ship(page, "L1")
+        page.wait_for_selector("#g-zones path.zone-port", state="attached", timeout=20000)
         _tap_ship(page, "S1")
         page.wait_for_selector("#hit-btn", timeout=20000)
         page.click("#hit-btn")
@@ -180,6 +201,7 @@ def test_with_token_a_hit_is_recorded_and_undone(browser, live_server) -> None:
         page.wait_for_function("document.getElementById('mode').innerText === 'control'")
         assert "token" not in page.url                 # the token leaves the address bar
         _tap_ship(page, "L1")
+        page.wait_for_selector("#g-zones path.zone-port", state="attached", timeout=20000)
         _tap_ship(page, "S1")
         page.wait_for_selector("#hit-btn:not([disabled])", timeout=20000)
         page.click("#hit-btn")
