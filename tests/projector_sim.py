@@ -53,11 +53,12 @@ def projector_over(table_mm: tuple[float, float], seed: int) -> CameraSpec:
                                  yaw_deg=float(rng.uniform(-8, 8)), fov_deg=48.0)
 
 
-def make_rig(seed: int = 0, table_mm: tuple[float, float] = (900.0, 600.0)) -> Rig:
-    """A table, a 1920 × 1080 camera looking down at it and a projector over it."""
+def make_rig(seed: int = 0, table_mm: tuple[float, float] = (900.0, 600.0),
+             camera_px: tuple[int, int] = (1920, 1080)) -> Rig:
+    """A table, a camera (1920 × 1080 by default) looking down at it and a projector over it."""
     layout = standard_layout(*table_mm)
     w, d = table_mm
-    cam = CameraSpec.looking_at((1920, 1080), (w / 2, d / 2), 800.0 * w / 900.0, tilt_deg=12.0,
+    cam = CameraSpec.looking_at(camera_px, (w / 2, d / 2), 800.0 * w / 900.0, tilt_deg=12.0,
                                 fov_deg=70.0)
     return Rig(layout, cam, projector_over(table_mm, seed), table_mm)
 
@@ -150,3 +151,24 @@ class SimPage:
     def close(self) -> None:
         self._stop.set()
         self._thread.join(2.0)
+
+
+class SimCameraSource:
+    """A web ``FrameSource``: each read renders the rig's table lit by what ``page`` shows
+    (the page image is taken when the read starts, like a camera exposing)."""
+
+    def __init__(self, rig: Rig, page: SimPage) -> None:
+        self.rig, self.page = rig, page
+        self.fps: float | None = None
+        self.loop_count = 0
+        self.name = "simulated camera"
+        self.frames = 0
+
+    def read(self) -> np.ndarray:
+        shown = self.page.image.copy()
+        self.frames += 1
+        return camera_image(self.rig, shown if shown.any() else None, seed=self.frames,
+                            noise_sigma=1.5)
+
+    def close(self) -> None:
+        pass

@@ -475,25 +475,38 @@ def _server_parts(app: Any) -> tuple[Grab | None, TableLayout | None, Any]:
     return grab, layout, camera
 
 
-def _pipeline_grab(server: Any, timeout_s: float = 3.0) -> Grab:
+def _pipeline_grab(server: Any, timeout_s: float = 10.0, skip: int = 1) -> Grab:
+    """``grab(after_t)``: a frame from the server's pipeline stamped after ``after_t``, skipping
+    the first ``skip`` such frames: a frame is stamped when it is read, so the first one may
+    have been exposed before the page changed (camera buffers, projector lag)."""
     import cv2
+
+    def latest() -> tuple[Any, float] | None:
+        fn = getattr(server.pipeline, "latest_frame", None)
+        if callable(fn):
+            return fn()
+        pkt = server.hub.frame
+        return None if pkt is None else (pkt, pkt.captured_at)
 
     def grab(after_t: float) -> np.ndarray | None:
         deadline = time.monotonic() + timeout_s
+        seen = 0
+        last_t = after_t
         while time.monotonic() < deadline:
-            latest = getattr(server.pipeline, "latest_frame", None)
-            if callable(latest):
-                got = latest()
-                if got is not None and got[1] > after_t:
-                    return got[0]
-            else:
-                pkt = server.hub.frame
-                if pkt is not None and pkt.captured_at > after_t:
-                    img = cv2.imdecode(np.frombuffer(pkt.jpeg, np.uint8), cv2.IMREAD_COLOR)
-                    if img is not None and (img.shape[1], img.shape[0]) != pkt.image_size:
-                        img = cv2.resize(img, pkt.image_size, interpolation=cv2.INTER_CUBIC)
-                    return img
-            time.sleep(0.03)
+            got = latest()
+            if got is not None and got[1] > last_t:
+                last_t = got[1]
+                seen += 1
+                if seen > skip:
+                    frame = got[0]
+                    if not isinstance(frame, np.ndarray):  # the pushed JPEG: decode, rescale
+                        img = cv2.imdecode(np.frombuffer(frame.jpeg, np.uint8), cv2.IMREAD_COLOR)
+                        if img is not None and (img.shape[1], img.shape[0]) != frame.image_size:
+                            img = cv2.resize(img, frame.image_size,
+                                             interpolation=cv2.INTER_CUBIC)
+                        frame = img
+                    return frame
+            time.sleep(0.02)
         return None
 
     return grab
