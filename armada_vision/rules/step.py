@@ -119,10 +119,11 @@ class StepEnv:
 
     __slots__ = ("R", "a_area", "a_max", "a_self", "a_self_deg", "allow", "area", "area_boundary",
                  "area_ring", "dims", "geoms", "hulls", "ids", "local", "max_turn_deg",
-                 "rings", "ship", "tree")
+                 "own_options", "rings", "ship", "tree")
 
     def __init__(self, table: Table, ship: Ship, config: RulesConfig) -> None:
         self.ship = ship
+        self.own_options: dict[bool, StepOptions] = {}   # from the ship's own pose, by strict
         self.dims: PieceDims = ship.dims(config)
         sigma = ship.sigma_total_mm(config)
         floor = config.doubt_floor_mm
@@ -430,7 +431,18 @@ def _classify(env: StepEnv, pivot, base, lim, cands, check) -> list[tuple[float,
 
 
 def options_at(env: StepEnv, pose: Pose, strict_sweep: bool = False) -> StepOptions:
-    """Step options of ``env``'s ship from ``pose`` (table mm): the exact interval computation."""
+    """Step options of ``env``'s ship from ``pose`` (table mm): the exact interval computation.
+    Those from the ship's own pose are kept on the environment (options, then zone, then a
+    verdict for the same ship is the usual sequence of a page)."""
+    if pose == env.ship.pose:
+        hit = env.own_options.get(strict_sweep)
+        if hit is None:
+            hit = env.own_options[strict_sweep] = _options_at(env, pose, strict_sweep)
+        return hit
+    return _options_at(env, pose, strict_sweep)
+
+
+def _options_at(env: StepEnv, pose: Pose, strict_sweep: bool) -> StepOptions:
     dims = env.dims
     pivot = pose.tip_mm(dims.footprint_length_mm)
     base = pose.heading_deg
