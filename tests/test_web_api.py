@@ -89,6 +89,17 @@ def test_frame_is_the_newest_jpeg_scaled_for_phones(rendered_scene) -> None:
         assert float(r.headers["x-captured-at"]) <= time.time()
 
 
+def test_a_small_reaches_further_than_one_step(client) -> None:
+    """§4: a Small moves up to four steps: its reachable region holds its one-step zone and
+    more."""
+    z = client.get("/api/ships/S1/zones").json()
+    if not (z["step"] and z["reach"]):
+        pytest.skip("rules step_zone / reachable_region not available")
+    step = shapely.unary_union([_poly(p) for p in z["step"]])
+    reach = shapely.unary_union([_poly(p) for p in z["reach"]])
+    assert reach.buffer(0.5).contains(step) and reach.area > 2 * step.area
+
+
 def test_zones_of_a_ship(client) -> None:
     z = client.get("/api/ships/L1/zones").json()
     port, starboard = _poly(z["firing"]["port"][0]), _poly(z["firing"]["starboard"][0])
@@ -102,6 +113,10 @@ def test_zones_of_a_ship(client) -> None:
         assert step.area > 0 and step.distance(tip) < 1.0      # §4.1: a step starts at the tip
         assert not step.intersects(footprint(Pose(250, 300, 0), NOMINAL_PIECES.large)
                                    .buffer(-0.5))
+        if z["reach"]:    # §4: a Large moves one step, so its reach is its one-step zone
+            reach = shapely.unary_union([_poly(p) for p in z["reach"]])
+            assert reach.buffer(0.5).contains(step)
+            assert reach.area == pytest.approx(step.area, rel=0.1)
     else:
         assert any("step" in n for n in z["notes"])
 
