@@ -40,6 +40,13 @@ def test_calibrate_endpoint_through_the_live_pipeline() -> None:
             assert status["residual_mean_mm"] < 0.5
             frame = c.get("/api/projector/frame").json()
             assert frame["calibrated"] and frame["mode"] == "overlays"
+            h = {"X-Armada-Token": "tok"}
+            quiet = c.post("/api/projector/check", headers=h).json()
+            assert quiet["moved"] is False, quiet
+            source.rig = rig.moved(5.0)      # someone knocks the projector
+            moved = c.post("/api/projector/check", headers=h).json()
+            assert moved["moved"] is True and 3.0 < moved["residual_mean_mm"] < 8.0, moved
+            assert "calibrate again" in c.get("/api/projector/frame").json()["status"]["reason"]
     finally:
         page.close()
     assert {"pattern", "blank"} <= set(page.shown)

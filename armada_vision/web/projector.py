@@ -238,6 +238,27 @@ def controller_for(app: Any) -> ProjectorController:
 Grab = Callable[[float], "np.ndarray | None"]
 
 
+def _capture_pair(ctrl: ProjectorController, grab: Grab, timeout_s: float
+                  ) -> tuple[np.ndarray | None, np.ndarray | None, str | None]:
+    """(board frame, dark frame, why not): the page shows the board, then black; the zones
+    come back whatever happens."""
+    try:
+        t_on = ctrl.request_mode("pattern", timeout_s)
+        if t_on is None:
+            return None, None, "the projector page did not show the pattern"
+        on = grab(t_on)
+        t_off = ctrl.request_mode("blank", timeout_s)
+        off = grab(t_off) if t_off is not None else None
+    finally:
+        with ctrl._lock:
+            ctrl.mode = "overlays"
+            ctrl.request_id += 1
+        ctrl._publish()
+    if on is None or off is None:
+        return None, None, "no camera frame after the page changed"
+    return on, off, None
+
+
 def run_calibration(ctrl: ProjectorController, grab: Grab, layout: TableLayout,
                     camera: Any = None, timeout_s: float = 3.0) -> dict[str, Any]:
     """Show the pattern, grab a frame, blank, grab another, fit and store the calibration.
@@ -249,20 +270,9 @@ def run_calibration(ctrl: ProjectorController, grab: Grab, layout: TableLayout,
     from armada_vision.vision.projector import calibrate_projector
     from armada_vision.vision.types import VisionFailure
 
-    try:
-        t_on = ctrl.request_mode("pattern", timeout_s)
-        if t_on is None:
-            return {"ok": False, "reason": "the projector page did not show the pattern"}
-        on = grab(t_on)
-        t_off = ctrl.request_mode("blank", timeout_s)
-        off = grab(t_off) if t_off is not None else None
-    finally:
-        with ctrl._lock:
-            ctrl.mode = "overlays"
-            ctrl.request_id += 1
-        ctrl._publish()
+    on, off, why = _capture_pair(ctrl, grab, timeout_s)
     if on is None or off is None:
-        return {"ok": False, "reason": "no camera frame after the pattern was shown"}
+        return {"ok": False, "reason": why}
     table = calibrate(off, layout, camera)
     if isinstance(table, VisionFailure):
         return {"ok": False, "reason": f"table calibration: {table.reason}"}
@@ -274,6 +284,37 @@ def run_calibration(ctrl: ProjectorController, grab: Grab, layout: TableLayout,
     status = {"ok": True, "residual_mean_mm": round(cal.residual_mean_mm, 3),
               "residual_max_mm": round(cal.residual_max_mm, 3), "points": cal.points,
               "at": time.time()}
+    ctrl.set_calibration(cal, status)
+    return status
+
+
+def run_check(ctrl: ProjectorController, grab: Grab, layout: TableLayout, camera: Any = None,
+              timeout_s: float = 3.0, moved_mm: float | None = None) -> dict[str, Any]:
+    """Re-check the stored calibration on a fresh board/dark pair; ``moved`` when the residual
+    jumped (the projector or the camera was moved: calibrate again)."""
+    from armada_vision.vision.calibrate import calibrate
+    from armada_vision.vision.projector import check_projector
+    from armada_vision.vision.types import VisionFailure
+
+    cal = ctrl.calibration
+    if cal is None:
+        return {"ok": False, "reason": "the projector is not calibrated"}
+    on, off, why = _capture_pair(ctrl, grab, timeout_s)
+    if on is None or off is None:
+        return {"ok": False, "reason": why}
+    table = calibrate(off, layout, camera)
+    if isinstance(table, VisionFailure):
+        return {"ok": False, "reason": f"table calibration: {table.reason}"}
+    chk = check_projector(on, ctrl.pattern, table, cal, image_off=off, moved_mm=moved_mm)
+    if isinstance(chk, VisionFailure):
+        return {"ok": False, "reason": chk.reason}
+    status = {"ok": not chk.moved, "moved": chk.moved,
+              "residual_mean_mm": round(chk.residual_mean_mm, 3),
+              "threshold_mm": round(chk.threshold_mm, 3), "points": chk.points,
+              "at": time.time()}
+    if chk.moved:
+        status["reason"] = (f"the projector has moved ({chk.residual_mean_mm:.1f} mm off): "
+                            "calibrate again")
     ctrl.set_calibration(cal, status)
     return status
 
@@ -453,6 +494,17 @@ async def post_calibrate(request: Request) -> dict[str, Any]:
     return await asyncio.to_thread(run_calibration, ctrl, grab, layout, camera)
 
 
+@router.post("/api/projector/check", dependencies=[Depends(require_control)])
+async def post_check(request: Request) -> dict[str, Any]:
+    """Re-check the calibration through the page and the live camera (``moved`` when the
+    residual jumped)."""
+    ctrl = _ctrl(request)
+    grab, layout, camera = _server_parts(request.app)
+    if grab is None or layout is None:
+        raise HTTPException(409, "no live camera: use `armada-vision projector check`")
+    return await asyncio.to_thread(run_check, ctrl, grab, layout, camera)
+
+
 def _session(app: Any) -> Any:
     """The referee session of the web server (``app.state.armada.session``), if any."""
     server = getattr(app.state, "armada", None)
@@ -566,6 +618,6 @@ def style_from_json(body: Mapping[str, Any], base: ProjectorStyle | None = None
 __all__ = [
     "ProjectorController", "controller_for", "cut_out", "overlays_from_json",
     "overlays_from_last_move", "overlays_from_move", "overlays_from_session",
-    "overlays_from_verdict", "overlays_from_zones", "router", "run_calibration",
+    "overlays_from_verdict", "overlays_from_zones", "router", "run_calibration", "run_check",
     "style_from_json",
 ]

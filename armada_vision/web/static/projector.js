@@ -104,10 +104,13 @@ function draw() {
   if (canvas.width !== w || canvas.height !== h) { canvas.width = w; canvas.height = h; }
   ctx.fillStyle = "#000";
   ctx.fillRect(0, 0, w, h);
-  note.hidden = frame.calibrated || frame.mode !== "overlays";
+  const moved = frame.status && frame.status.moved;
+  note.hidden = (frame.calibrated && !moved) || frame.mode !== "overlays";
   if (!frame.calibrated) {
     note.textContent = "Projector not calibrated: press C (with the camera running) or load a "
       + "calibration file (armada-vision projector calibrate).";
+  } else if (moved) {
+    note.textContent = frame.status.reason + " (press C)";
   }
   if (frame.mode === "pattern") {
     if (pattern.img && pattern.id === frame.request_id) ctx.drawImage(pattern.img, 0, 0, w, h);
@@ -192,6 +195,7 @@ function buildPanel() {
     statusEl.textContent = r.ok ? "saved" : "not saved: " + (await r.text());
   };
   document.getElementById("calibrate").onclick = calibrate;
+  document.getElementById("check").onclick = check;
   document.getElementById("fullscreen").onclick = () => document.documentElement.requestFullscreen();
 }
 
@@ -202,6 +206,16 @@ function fillPanel() {
     panel.querySelector(`[data-layer=${l}]`).checked = !st.hidden.includes(l);
     panel.querySelector(`[data-color=${l}]`).value = st.colors[l] || "#ffffff";
   }
+}
+
+async function check() {
+  statusEl.textContent = "checking…";
+  try {
+    const r = await fetch("/api/projector/check", { method: "POST", headers: headers() });
+    const j = await r.json();
+    statusEl.textContent = j.moved === undefined ? "check failed: " + (j.reason || j.error)
+      : (j.moved ? j.reason : `still calibrated: ${j.residual_mean_mm} mm residual`);
+  } catch (e) { statusEl.textContent = "check failed: " + e; }
 }
 
 async function calibrate() {
@@ -226,6 +240,7 @@ document.addEventListener("keydown", (ev) => {
   if (ev.key === "s" || ev.key === "S") togglePanel();
   if (ev.key === "f" || ev.key === "F") document.documentElement.requestFullscreen();
   if (ev.key === "c" || ev.key === "C") calibrate();
+  if (ev.key === "k" || ev.key === "K") check();
 });
 canvas.addEventListener("dblclick", togglePanel);
 
