@@ -190,8 +190,13 @@ def test_selection_shows_the_ships_zones_the_ruler_and_the_last_move() -> None:
     assert {"firing", "ruler", "line_of_fire", "last_move"} <= set(layers)
     assert layers.count("firing") == 2  # both broadsides (§5)
     assert not ctrl.sync(session)       # nothing changed: nothing recomputed
-    session.version += 1
-    assert ctrl.sync(session)
+    v = ctrl.hub.version
+    session.version += 1                # a new camera frame, the same poses
+    assert not ctrl.sync(session) and ctrl.hub.version == v   # nothing new to publish
+    session._table = session._table.replace_ship(
+        session._table.ship("L1").with_pose(Pose(610.0, 300.0, 180.0)))
+    session.version += 1                # L1 moved: its clearance cut moves with it
+    assert ctrl.sync(session) and ctrl.hub.version > v
     ctrl.select(None)
     ctrl.sync(session)
     assert {o.layer for o in ctrl.overlays} == {"last_move"}

@@ -135,8 +135,9 @@ class ProjectorController:
 
     def sync(self, session: Any) -> bool:
         """Recompute the overlays from the web server's session when it changed (its
-        ``version``, the selection or the verdict); True when they were recomputed. The
-        selection is ours if set, else the session's ``selected`` if it has one."""
+        ``version``, the selection or the verdict); True when what the page shows changed (a
+        new frame of the camera with the same poses publishes nothing). The selection is ours
+        if set, else the session's ``selected`` if it has one."""
         with self._lock:
             sel = self.selected or getattr(session, "selected", None)
             verdict = self.verdict or getattr(session, "last_shot", None)
@@ -151,9 +152,16 @@ class ProjectorController:
             pieces = [s.silhouette(cfg) for s in table.ships] + [o.shape for o in table.obstacles]
         except (LookupError, AttributeError):
             pieces = []
+        keep = shapely.union_all(pieces) if pieces else None
+        overlays = tuple(overlays_from_session(session, sel, verdict))
         with self._lock:
-            self.keep_out = shapely.union_all(pieces) if pieces else None
-        self.set_overlays(overlays_from_session(session, sel, verdict))
+            same_keep = (keep is None and self.keep_out is None) or (
+                keep is not None and self.keep_out is not None
+                and shapely.to_wkb(keep) == shapely.to_wkb(self.keep_out))
+            if same_keep and overlays == self.overlays:
+                return False
+            self.keep_out = keep
+        self.set_overlays(overlays)
         return True
 
     # -- handshake
