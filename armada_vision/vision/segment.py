@@ -21,8 +21,10 @@ from armada_vision.geometry.layout import TableLayout
 from armada_vision.vision.calibrate import TableCalibration
 from armada_vision.vision.fit import ViewGrid
 
-# Shadows darken the table to no less than this share of its light.
-SHADOW_MIN = 0.35
+# Shadows darken the table to no less than this share of its light (deeper: an object).
+SHADOW_MIN = 0.5
+# % of the table's light per unit of darkening beyond a shadow (black plastic is darker).
+DARK_WEIGHT = 300.0
 # Brightening the table's own grain and sheen can do (wood is striped light and dark).
 BRIGHT_TOL = 0.0
 
@@ -132,14 +134,14 @@ def foreground(view: TableView, *, coarse_mm: float = 4.0) -> tuple[np.ndarray, 
 def _distance(img: np.ndarray, bg: np.ndarray) -> np.ndarray:
     """How unlike the table a pixel is, in % of the table's brightness. A shadow only scales
     the table's colour down, so the colour change beyond a common scale counts fully, a
-    brightening beyond the grain's own and a darkening beyond what a shadow does (to ×0.35)
+    brightening beyond the grain's own and a darkening beyond what a shadow does (to ×0.5)
     count."""
     bb = np.sum(bg * bg, axis=-1) + 1.0
     k = np.sum(img * bg, axis=-1) / bb
     resid = img - k[..., None] * bg
     chroma = np.sqrt(np.sum(resid * resid, axis=-1) / bb) * 100.0
     light = np.where(k > 1.0, np.maximum(k - 1.0 - BRIGHT_TOL, 0.0) * 100.0,
-                     np.maximum(SHADOW_MIN - k, 0.0) * 150.0)
+                     np.maximum(SHADOW_MIN - k, 0.0) * DARK_WEIGHT)
     return np.sqrt(chroma * chroma + light * light)
 
 
