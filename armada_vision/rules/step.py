@@ -412,22 +412,38 @@ def legal_many(env: StepEnv, xs: np.ndarray, ys: np.ndarray, headings_deg: np.nd
     return out
 
 
-def _classify(env: StepEnv, pivot, base, lim, cands, check) -> list[tuple[float, float, float]]:
-    """Split (−lim, lim) at the critical turns; return the blocked pieces (lo, hi, clearance)."""
-    cuts = np.unique(np.concatenate([[-lim, lim], cands[(cands > -lim) & (cands < lim)]]))
-    mids = (cuts[:-1] + cuts[1:]) / 2.0
-    polys = env.silhouettes(np.full(len(mids), pivot[0]), np.full(len(mids), pivot[1]),
-                            base + mids)
-    bad, clear = check(polys)
-    out: list[tuple[float, float, float]] = []
-    for lo, hi, b, cl in zip(cuts[:-1], cuts[1:], bad, clear, strict=True):
-        if not b:
-            continue
-        if out and out[-1][1] == lo:
-            out[-1] = (out[-1][0], hi, min(out[-1][2], cl))
-        else:
-            out.append((float(lo), float(hi), float(cl)))
-    return out
+def _critical_mixed(local: np.ndarray, pivot: np.ndarray, base_deg: float, verts: np.ndarray,
+                    a_v: np.ndarray, e0: np.ndarray, e1: np.ndarray, a_e: np.ndarray) -> np.ndarray:
+    """Critical turns (degrees) of one pivot against many fixed vertices and edges at once, each
+    with its own allowance: the families of :func:`critical_turns_many` flattened."""
+    v = local
+    h = math.radians(base_deg)
+    r = np.hypot(v[:, 0], v[:, 1])
+    alpha = np.arctan2(v[:, 1], v[:, 0])
+    r, alpha = r[r > 1e-12][:, None], alpha[r > 1e-12][:, None]
+    dv = verts - pivot
+    d = np.maximum(np.hypot(dv[:, 0], dv[:, 1]), 1e-12)[None, :]
+    delta = np.arctan2(dv[:, 1], dv[:, 0])[None, :]
+    e = e1 - e0
+    le = np.maximum(np.hypot(e[:, 0], e[:, 1]), 1e-12)
+    n = np.column_stack([e[:, 1], -e[:, 0]]) / le[:, None]
+    psi = np.arctan2(n[:, 1], n[:, 0])[None, :]
+    c = np.sum(n * (e0 - pivot), axis=1)[None, :]
+    ve = np.roll(v, -1, axis=0) - v
+    lv = np.maximum(np.hypot(ve[:, 0], ve[:, 1]), 1e-12)
+    mm = np.column_stack([ve[:, 1], -ve[:, 0]]) / lv[:, None]
+    mu = np.arctan2(mm[:, 1], mm[:, 0])[:, None]
+    ek = np.sum(mm * v, axis=1)[:, None]
+    av, ae = a_v[None, :], a_e[None, :]
+    base = np.concatenate([(delta - h - alpha).ravel(), np.tile((psi - h - alpha).ravel(), 2),
+                           np.tile((delta - h - mu).ravel(), 2)])
+    cosv = np.concatenate([((r ** 2 + d ** 2 - av ** 2) / (2.0 * r * d)).ravel(),
+                           ((c + ae) / r).ravel(), ((c - ae) / r).ravel(),
+                           ((ek + av) / d).ravel(), ((ek - av) / d).ravel()])
+    ok = np.abs(cosv) <= 1.0
+    base, w = base[ok], np.arccos(cosv[ok])
+    phi = np.concatenate([base + w, base - w])
+    return np.degrees((phi + np.pi) % (2.0 * np.pi) - np.pi)
 
 
 def options_at(env: StepEnv, pose: Pose, strict_sweep: bool = False) -> StepOptions:
@@ -456,28 +472,48 @@ def _options_at(env: StepEnv, pose: Pose, strict_sweep: bool) -> StepOptions:
     allow: list[tuple[str, float]] = [(TURN, env.a_self)]
     legal: Intervals = ((-lim, lim),) if lim > 0 else ()
     if legal:
-        for j in env.near(pivot):
-            g, a = env.geoms[j], float(env.allow[j])
-            allow.append((env.ids[j], a))
-            cands = critical_turns_deg(env.local, pivot, base, env.rings[j], a)
-
-            def check(polys, g=g, a=a):
-                d = shapely.distance(polys, g)
-                return d <= a, d
-
-            for lo, hi, cl in _classify(env, pivot, base, lim, cands, check):
-                blocked.append(Blocked(lo, hi, env.ids[j], cl, a))
-        if env.area_matters(pivot):
-            allow.append((PLAY_AREA, env.a_area))
-            cands = critical_turns_deg(env.local, pivot, base, env.area_ring, env.a_area)
-
-            def check_area(polys):
+        # Every object within reach (and the edge, when near) at once: one set of critical
+        # angles, one clearance evaluation per sub-interval and object.
+        near = env.near(pivot)
+        edge = env.area_matters(pivot)
+        rings = [env.rings[j] for j in near] + ([env.area_ring] if edge else [])
+        allows = [float(env.allow[j]) for j in near] + ([env.a_area] if edge else [])
+        names = [env.ids[j] for j in near] + ([PLAY_AREA] if edge else [])
+        allow += list(zip(names, allows, strict=True))
+        if rings:
+            verts = np.vstack([rg[:-1] for rg in rings])
+            a_v = np.concatenate([np.full(len(rg) - 1, a) for rg, a in zip(rings, allows,
+                                                                          strict=True)])
+            e0 = np.vstack([rg[:-1] for rg in rings])
+            e1 = np.vstack([rg[1:] for rg in rings])
+            piv = np.asarray(pivot, dtype=float)
+            cands = _critical_mixed(env.local, piv, base, verts, a_v, e0, e1, a_v)
+            cuts = np.unique(np.concatenate([[-lim, lim],
+                                             cands[(cands > -lim) & (cands < lim)]]))
+            mids = (cuts[:-1] + cuts[1:]) / 2.0
+            polys = env.silhouettes(np.full(len(mids), piv[0]), np.full(len(mids), piv[1]),
+                                    base + mids)
+            cols = []
+            if near:
+                cols.append(shapely.distance(polys[:, None], env.geoms[near][None, :]))
+            if edge:
                 inside = shapely.contains(env.area, polys)
-                d = np.where(inside, shapely.distance(polys, env.area_boundary), 0.0)
-                return d <= env.a_area, d
-
-            for lo, hi, cl in _classify(env, pivot, base, lim, cands, check_area):
-                blocked.append(Blocked(lo, hi, PLAY_AREA, cl, env.a_area))
+                cols.append(np.where(inside, shapely.distance(polys, env.area_boundary),
+                                     0.0)[:, None])
+            dist = np.hstack(cols)
+            bad = dist <= np.array(allows)[None, :]
+            for j, name in enumerate(names):
+                run: list[float] | None = None
+                for k in np.flatnonzero(bad[:, j]):
+                    lo, hi, cl = float(cuts[k]), float(cuts[k + 1]), float(dist[k, j])
+                    if run is not None and run[1] == lo:
+                        run[1], run[2] = hi, min(run[2], cl)
+                        continue
+                    if run is not None:
+                        blocked.append(Blocked(run[0], run[1], name, run[2], allows[j]))
+                    run = [lo, hi, cl]
+                if run is not None:
+                    blocked.append(Blocked(run[0], run[1], name, run[2], allows[j]))
         legal = angles.subtract(legal, tuple((b.lo_deg, b.hi_deg) for b in blocked))
         if strict_sweep:
             # The piece turns about the pivot from straight ahead to φ: every turn in between
