@@ -428,3 +428,23 @@ def test_verdicts_agree_with_a_brute_force_scan_of_the_slide() -> None:
                 seen[(v.verdict, v.decided_by)] = seen.get((v.verdict, v.decided_by), 0) + 1
     assert seen.get(("yes", "range"), 0) > 0 and seen.get(("yes", "obstruction"), 0) > 0
     assert seen.get(("no", "obstruction"), 0) + seen.get(("no", "range"), 0) > 0
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.integers(0, 2**31 - 1))
+def test_vectorised_penetration_matches_the_pairwise_one(seed: int) -> None:
+    """§5 obstruction margin: the batched separating-axis depth equals the one-pair version,
+    and moving the piece by that much along the best axis separates them."""
+    from armada_vision.rules.fire import _penetrations, penetration_mm
+
+    rng = np.random.default_rng(seed)
+    polys = [shapely.MultiPoint(rng.uniform(0, 10, (int(rng.integers(3, 9)), 2))).convex_hull
+             for _ in range(8)]
+    polys = [p for p in polys if p.geom_type == "Polygon"]
+    q = np.asarray(shapely.MultiPoint(rng.uniform(3, 8, (6, 2))).convex_hull.exterior.coords)[:-1]
+    batched = _penetrations(np.array(polys, dtype=object), q)
+    single = [penetration_mm(np.asarray(p.exterior.coords)[:-1], q) for p in polys]
+    assert np.allclose(batched, single, atol=1e-9)
+    for p, d in zip(polys, single, strict=True):
+        overlaps = p.intersection(shapely.Polygon(q)).area > 1e-9
+        assert (d > 1e-9) == overlaps

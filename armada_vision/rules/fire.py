@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
@@ -309,6 +309,17 @@ class _Blocker:
     shape: shapely.Geometry
     allowance_mm: float
 
+    @property
+    def hull(self) -> np.ndarray:
+        return _hull_vertices(self.shape)
+
+
+@lru_cache(maxsize=512)
+def _hull_vertices(shape: shapely.Geometry) -> np.ndarray:
+    v = _vertices(shape)
+    v.setflags(write=False)
+    return v
+
 
 @dataclass(frozen=True, slots=True)
 class _Placement:
@@ -320,7 +331,6 @@ class _Placement:
     clearance_mm: float          # signed distance of the limiting blocker (inf: none near)
     blocker: _Blocker | None
     range_allowance_mm: float
-    rank_block_slack: float = math.inf   # ranking stand-in for block_slack (see _clearances)
 
     @property
     def range_slack(self) -> float:
@@ -334,9 +344,6 @@ class _Placement:
     def slack(self) -> float:
         return min(self.range_slack, self.block_slack)
 
-    @property
-    def rank(self) -> float:
-        return min(self.range_slack, self.rank_block_slack)
 
 
 def _lines_of_fire(bs: Broadside, target: shapely.Polygon,
@@ -348,27 +355,69 @@ def _lines_of_fire(bs: Broadside, target: shapely.Polygon,
     return shapely.convex_hull(shapely.union(covered, base))
 
 
+def penetration_mm(p: np.ndarray, q: np.ndarray) -> float:
+    """How far one of two convex polygons (vertex arrays, table mm) must move to clear the
+    other: the minimum translation distance, by the separating-axis test over both polygons'
+    edge normals. Zero or negative when they do not overlap.
+
+    >>> sq = np.array([[0, 0], [10, 0], [10, 10], [0, 10.0]])
+    >>> penetration_mm(sq, sq + [7, 4]), penetration_mm(sq, sq + [12, 0])
+    (3.0, -2.0)
+    """
+    axes = []
+    for poly in (p, q):
+        edge = np.roll(poly, -1, axis=0) - poly
+        length = np.hypot(edge[:, 0], edge[:, 1])
+        keep = length > 1e-12
+        axes.append(np.column_stack((-edge[keep, 1], edge[keep, 0])) / length[keep, None])
+    n = np.vstack(axes)
+    pp, qq = p @ n.T, q @ n.T
+    overlap = np.minimum(pp.max(axis=0) - qq.min(axis=0), qq.max(axis=0) - pp.min(axis=0))
+    return float(overlap.min())
+
+
+def _vertices(g: shapely.Geometry) -> np.ndarray:
+    return np.asarray(g.convex_hull.exterior.coords)[:-1]
+
+
 def _clearances(lofs: np.ndarray, blockers: list[_Blocker]) -> tuple[np.ndarray, np.ndarray]:
-    """Distance (k, B) of each blocker from each line of fire, and a ranking slack: distance
-    minus allowance, or minus the overlap area where they overlap (cheap; the exact signed
-    margin of the placement finally reported is computed by :func:`_signed_clearance`)."""
+    """Signed clearance (k, B) of each blocker from each line of fire — the distance, or minus
+    how far the blocker would have to move to clear it (:func:`penetration_mm`; a non-convex
+    obstacle counts as its convex hull) — and the slack beyond each blocker's allowance."""
     shapes = np.array([b.shape for b in blockers], dtype=object)
     dist = shapely.distance(lofs[:, None], shapes[None, :])
-    slack = dist - np.array([b.allowance_mm for b in blockers])[None, :]
-    hit = dist <= 0.0
-    if hit.any():
-        area = shapely.area(shapely.intersection(lofs[:, None], shapes[None, :]))
-        slack = np.where(hit, -1e3 - area, slack)
-    return dist, slack
+    for j, b in enumerate(blockers):
+        rows = np.nonzero(dist[:, j] <= 0.0)[0]
+        if len(rows):
+            dist[rows, j] = -np.maximum(_penetrations(lofs[rows], b.hull), 0.0)
+    return dist, dist - np.array([b.allowance_mm for b in blockers])[None, :]
 
 
-def _signed_clearance(lof: shapely.Geometry, blocker: _Blocker) -> float:
-    """Distance of the blocker from the line of fire, or minus how deep it reaches into it."""
-    dist = float(shapely.distance(lof, blocker.shape))
-    if dist > 0:
-        return dist
-    overlap = shapely.intersection(lof, blocker.shape)
-    return -max(depth_in_mm(overlap, lof), 0.0) if overlap.area > 0 else 0.0
+def _penetrations(polys: np.ndarray, q: np.ndarray) -> np.ndarray:
+    """:func:`penetration_mm` of each convex polygon in ``polys`` against vertices ``q``, at
+    once: rings are padded to one length by repeating their closing vertex, and a padded
+    (zero-length) edge borrows its ring's first normal, which changes no minimum."""
+    coords, index = shapely.get_coordinates(polys, return_index=True)
+    counts = np.bincount(index, minlength=len(polys))
+    n = int(counts.max())
+    starts = np.concatenate(([0], np.cumsum(counts)[:-1]))
+    pick = np.minimum(np.arange(n)[None, :], counts[:, None] - 1) + starts[:, None]
+    P = coords[pick]                                              # (k, n, 2)
+    edge = np.roll(P, -1, axis=1) - P
+    length = np.hypot(edge[..., 0], edge[..., 1])
+    normal = np.stack((-edge[..., 1], edge[..., 0]), axis=-1)
+    normal = normal / np.maximum(length, 1e-300)[..., None]
+    first = np.argmax(length > 1e-12, axis=1)
+    normal = np.where((length > 1e-12)[..., None], normal,
+                      normal[np.arange(len(P)), first][:, None, :])
+    qe = np.roll(q, -1, axis=0) - q
+    ql = np.hypot(qe[:, 0], qe[:, 1])
+    qn = np.column_stack((-qe[ql > 1e-12, 1], qe[ql > 1e-12, 0])) / ql[ql > 1e-12, None]
+    axes = np.concatenate((normal, np.broadcast_to(qn, (len(P), *qn.shape))), axis=1)
+    pp = np.einsum("kvd,kad->kva", P, axes)
+    qq = np.einsum("vd,kad->kva", q, axes)
+    overlap = np.minimum(pp.max(axis=1) - qq.min(axis=1), qq.max(axis=1) - pp.min(axis=1))
+    return overlap.min(axis=1)
 
 
 def _placements(bs: Broadside, target: shapely.Polygon, target_fp: np.ndarray,
@@ -380,12 +429,12 @@ def _placements(bs: Broadside, target: shapely.Polygon, target_fp: np.ndarray,
         worst = np.argmin(slack, axis=1)
     out = []
     for i, t in enumerate(offsets):
-        blk, clr, rank = None, math.inf, math.inf
+        blk, clr = None, math.inf
         if blockers:
             j = int(worst[i])
-            blk, clr, rank = blockers[j], float(dist[i, j]), float(slack[i, j])
+            blk, clr = blockers[j], float(dist[i, j])
         out.append(_Placement(bs.side, float(t), float(depths[i]), bs.ruler(float(t)),
-                              lofs[i], clr, blk, a_range, rank))
+                              lofs[i], clr, blk, a_range))
     return out
 
 
@@ -400,7 +449,7 @@ def _search(bs: Broadside, target: shapely.Polygon, target_fp: np.ndarray,
     lo, hi = max(0.0, best.offset_mm - SEARCH_STEP_MM), min(L, best.offset_mm + SEARCH_STEP_MM)
     fine = np.linspace(lo, hi, max(2, math.ceil((hi - lo) / REFINE_STEP_MM) + 1))
     better = _best(bs, target, target_fp, fine, blockers, a_range, origin)
-    return better if better.rank > best.rank else best
+    return better if better.slack > best.slack else best
 
 
 def _best(bs, target, target_fp, offsets, blockers, a_range, origin) -> _Placement:
@@ -412,7 +461,7 @@ def _best(bs, target, target_fp, offsets, blockers, a_range, origin) -> _Placeme
                           None, math.inf, None, a_range)
     cands = _placements(bs, target, target_fp, offsets[inside], depths[inside], blockers,
                         a_range)
-    return max(cands, key=lambda p: (p.rank, p.depth_mm))
+    return max(cands, key=lambda p: (p.slack, p.depth_mm))
 
 
 def _pts(a: np.ndarray) -> tuple[tuple[float, float], ...]:
@@ -516,14 +565,12 @@ def adjudicate_shot(table: Table, shooter_id: str, target_id: str,
             continue
         p = _placements(bs, tgt, tgt_pts, np.array([t_side]), np.array([d_side]), blockers,
                         a_range)[0]
-        if p.rank <= 0 and bs.slide_mm > 0:
+        if p.slack <= 0 and bs.slide_mm > 0:
             q = _search(bs, tgt, tgt_pts, blockers, a_range, origin, t_side)
-            if q.rank > p.rank:
+            if q.slack > p.slack:
                 p = q
         chosen.append(p)
-    best = max(chosen, key=lambda p: (p.rank, p.depth_mm))
-    if best.blocker is not None and best.clearance_mm <= 0:
-        best = replace(best, clearance_mm=_signed_clearance(best.line_of_fire, best.blocker))
+    best = max(chosen, key=lambda p: (p.slack, p.depth_mm))
 
     common = dict(ruler=_pts(best.ruler), line_of_fire=_poly_pts(best.line_of_fire),
                   side=best.side)
@@ -544,7 +591,8 @@ def adjudicate_shot(table: Table, shooter_id: str, target_id: str,
                       "allowance")
         else:
             reason = (f"the line of fire of {shooter.id} at {target.id} is blocked by {b.id} "
-                      f"(it reaches {-best.clearance_mm:.2f} mm into it), on every placement")
+                      f"on every placement: at the least blocked one it would have to move "
+                      f"{-best.clearance_mm:.2f} mm to clear it")
         return Verdict.decide(best.block_slack > 0, reason, decided_by="obstruction",
                               margin_mm=best.clearance_mm, allowance_mm=b.allowance_mm,
                               doubt_reason=reason, blocker=b.id, notes=tuple(notes), **common)
