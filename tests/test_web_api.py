@@ -503,3 +503,19 @@ def test_pages_carry_security_headers(client) -> None:
     assert r.headers["referrer-policy"] == "no-referrer"          # the join URL has the token
     assert "script-src 'self'" in r.headers["content-security-policy"]
     assert client.get("/api/state").headers["x-content-type-options"] == "nosniff"
+
+
+def test_motion_and_occlusion_reach_the_page(rendered_scene) -> None:
+    from dataclasses import replace
+
+    truth = TruthAnalyser(rendered_scene)
+
+    def hand_over_table(frame, seq, t):
+        return replace(truth(frame, seq, t), settled=False, moving=True, occluded=True)
+
+    app = create_app(FolderSource(rendered_scene.folder, fps=30), rendered_scene.layout,
+                     analyser=hand_over_table, token=TOKEN)
+    with TestClient(app) as c:
+        s = _wait(lambda: (st := c.get("/api/state").json())["frame_seq"] and st)
+        assert s["occluded"] and s["moving"] and not s["settled"]
+        assert s["turn"]["started"] is False        # nothing is judged under a hand

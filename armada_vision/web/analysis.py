@@ -41,6 +41,8 @@ class FrameAnalysis:
     failure: VisionFailure | None = None
     settled: bool = False
     elapsed_ms: float = 0.0
+    moving: bool = False       # this frame differs from the last one
+    occluded: bool = False     # a hand or an arm is over the table
 
     @property
     def H_image_from_table(self) -> np.ndarray | None:
@@ -177,7 +179,8 @@ class VisionAnalyser:
                                      elapsed_ms=elapsed)
             return FrameAnalysis(frame_seq, captured_at, (w, h), tuple(st.pieces),
                                  tuple(st.upright), st.calibration, None,
-                                 st.settled and not st.occluded, elapsed)
+                                 st.settled and not st.occluded, elapsed,
+                                 bool(st.moving), bool(st.occluded))
         from armada_vision.vision.detect import detect  # cv2 work lives in the vision layer
 
         result = detect(frame_bgr, self.layout, self.camera)

@@ -301,7 +301,8 @@ class Session:
         found = set(a.calibration.markers_found) if a.calibration else set()
         out.update(
             frame_seq=a.frame_seq, captured_at=a.captured_at, image_size=list(a.image_size),
-            settled=a.settled, vision_ms=round(a.elapsed_ms, 1), calibration=cal,
+            settled=a.settled, moving=a.moving, occluded=a.occluded,
+            vision_ms=round(a.elapsed_ms, 1), calibration=cal,
             H_image_from_table=None if H is None else [[float(v) for v in r] for r in H],
             markers=[{"id": m.id, "corners": m.corners_mm().round(2).tolist()}
                      for m in self.layout.markers if m.id in found],

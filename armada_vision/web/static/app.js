@@ -325,7 +325,16 @@ function renderStatus() {
   m.textContent = app.control ? "control" : "read-only";
 }
 
-function renderAll() { renderStatus(); draw(); renderCard(); renderMove(); renderTurn(); }
+function renderMotion() {
+  const s = state();
+  $("motion-badge").hidden = !(s && app.view === "live" && (s.occluded || s.moving));
+  $("motion-badge").textContent = s && s.occluded
+    ? "hand over the table: pieces as last seen still" : "pieces moving: waiting for the table to settle";
+}
+
+function renderAll() {
+  renderStatus(); draw(); renderCard(); renderMove(); renderTurn(); renderMotion();
+}
 
 // ---- taps and actions -----------------------------------------------------------------------
 function nearestShip(evt) {
