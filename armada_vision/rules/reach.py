@@ -85,15 +85,32 @@ def _free_shapes(w: float, h: float, lim: float, res: float, n: int) -> dict[int
 
 def _clear(env: StepEnv, geoms: np.ndarray, grow_mm: float) -> np.ndarray:
     """Which regions (table mm) stay clear, with allowance and ``grow_mm``, of everything."""
-    ok = shapely.contains(env.area, geoms)
-    ok &= shapely.distance(geoms, env.area_boundary) > env.a_area + grow_mm
+    if not len(geoms):
+        return np.zeros(0, dtype=bool)
+    ok = shapely.contains(_shrunk_area(env, grow_mm), geoms)
     if len(env.ids):
         gi, oi = env.tree.query(geoms, predicate="dwithin", distance=env.a_max + grow_mm)
         if len(gi):
-            d = shapely.distance(geoms[gi], env.geoms[oi])
-            hit = d <= env.allow[oi] + grow_mm
+            hit = shapely.dwithin(env.geoms[oi], geoms[gi], env.allow[oi] + grow_mm)
             ok[gi[hit]] = False
     return ok
+
+
+_SHRUNK: dict[tuple[int, float], object] = {}
+
+
+def _shrunk_area(env: StepEnv, grow_mm: float):
+    """The play area less a band of the edge allowance plus ``grow_mm`` (prepared, cached):
+    a region inside it keeps clear of the edge."""
+    key = (id(env), round(grow_mm, 9))
+    hit = _SHRUNK.get(key)
+    if hit is None or hit[0] is not env:
+        if len(_SHRUNK) > 32:
+            _SHRUNK.clear()
+        g = env.area.buffer(-(env.a_area + grow_mm), join_style="mitre")
+        shapely.prepare(g)
+        hit = _SHRUNK[key] = (env, g)
+    return hit[1]
 
 
 def _roomy(env: StepEnv, pivots: np.ndarray, radius: float) -> np.ndarray:
