@@ -10,13 +10,16 @@ The region is the union of every reachable placement's footprint, every intermed
   every ``resolution_deg``. F_1…F_N are computed once per piece size and resolution and cached.
 - **Only what can touch something is expanded.** A pose whose r-step free region, grown by the
   silhouette's overhang, stays clear of every object by more than its allowance (and inside the
-  play area) contributes F_r placed at that pose. The others get the exact legal intervals of
-  ``step.options_at`` (their zone is drawn from them) and their turns are sampled every
-  ``resolution_deg`` for the next step. The strict sweep (§4.4) changes nothing in free space,
+  play area) contributes F_r placed at that pose. The others get their exact legal intervals
+  (``step.legal_many``, the sets of ``step.options_at`` computed for many poses at once), their
+  zone is drawn from them and their turns are sampled every ``resolution_deg`` for the next
+  step. The strict sweep (§4.4) changes nothing in free space,
   where every turn is clear; near things it narrows those intervals.
 - **Near-identical states merge**: poses whose sterns share a cell of s·resolution (the tip's
   travel for one resolution step) and whose headings share a ``resolution_deg`` bin are one.
-  Above ``max_states`` per step the grid coarsens (doubling) until they fit.
+  Above ``max_states`` per step the grid coarsens (doubling) until they fit, always keeping the
+  extreme headings of each stern cell (the outline comes from the sharpest turns); crowded
+  places are then drawn coarser (a few mm) but in bounded time.
 
 The result is exact up to that resolution: intermediate turns are sampled every
 ``resolution_deg``; outlines are drawn with chords of at most 4° (``ARC_CHORD_DEG``, a sagitta
