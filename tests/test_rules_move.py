@@ -201,3 +201,23 @@ def test_reachable_region_of_a_small_ship_grows_with_steps_and_matches_sampling(
     two = reachable_region(t, "S1", max_steps=2, resolution_deg=1.0)
     assert brute.difference(two).area < 0.005 * brute.area
     assert two.difference(brute.buffer(2.0)).area < 0.005 * two.area
+
+
+def test_reachable_region_does_not_jump_a_wall():
+    """§4.4: every intermediate step must be legal, so nothing beyond a wall is reachable even
+    where the final footprint alone would fit."""
+    ship = Ship("M1", "A", Size.MEDIUM, Pose(200.0, 300.0, 0.0))
+    s = NOMINAL_PIECES.medium.footprint_length_mm
+    x0 = 200.0 + 2 * s + 3.0
+    wall = Obstacle("wall", ((x0, 100.0), (x0 + 10, 100.0), (x0 + 10, 500.0), (x0, 500.0)))
+    t = Table(AREA, (ship,), (wall,))
+    region = reachable_region(t, "M1", resolution_deg=2.0)
+    assert not region.intersects(wall.shape)
+    beyond = shapely.box(x0 + 10, 0, 600, 600)
+    assert region.intersection(beyond).area == 0.0
+    # The one-step placements in front of the wall are there.
+    assert region.contains(footprint(walk(ship.pose, Size.MEDIUM, [0.0])[0],
+                                     NOMINAL_PIECES.medium).buffer(-0.1))
+    # Straight on twice ends with the second footprint through the wall.
+    v = adjudicate_move(t, "M1", walk(ship.pose, Size.MEDIUM, [0.0, 0.0])[-1])
+    assert not v.yes and v.blocker == "wall" and v.failed_step == 2
