@@ -94,7 +94,20 @@ def lp_max_many(A: np.ndarray, B: np.ndarray, c: np.ndarray) -> tuple[np.ndarray
     return vals, args
 
 
-def feasible_vertices(A: np.ndarray, b: np.ndarray) -> np.ndarray:
+@lru_cache(maxsize=8)
+def _depth_combos(n_ruler: int, n_target: int) -> np.ndarray:
+    """Row subsets of :func:`max_depth`'s programme that can be regular: at least one ruler row
+    (the only rows with a depth term), never both offset bounds, at most two target rows."""
+    m = n_ruler + n_target + 2
+    idx = _combos(m, 4)
+    has_ruler = (idx < n_ruler).any(axis=1)
+    both_bounds = (idx >= m - 2).sum(axis=1) == 2
+    target_rows = ((idx >= n_ruler) & (idx < m - 2)).sum(axis=1)   # they hold only x and y
+    return idx[has_ruler & ~both_bounds & (target_rows <= 2)]
+
+
+def feasible_vertices(A: np.ndarray, b: np.ndarray,
+                      combos: np.ndarray | None = None) -> np.ndarray:
     """Every vertex (K', n) of the polyhedron A z ≤ b (A is (m, n)), by enumerating the n-row
     subsets of its constraints. Empty (0, n) when it has none.
 
@@ -105,11 +118,16 @@ def feasible_vertices(A: np.ndarray, b: np.ndarray) -> np.ndarray:
     A = np.asarray(A, dtype=float)
     b = np.asarray(b, dtype=float)
     m, n = A.shape
-    idx = _combos(m, n)
+    idx = _combos(m, n) if combos is None else combos
     sub = A[idx]
-    good = np.abs(np.linalg.det(sub)) > 1e-10
-    idx, sub = idx[good], sub[good]
-    z = np.linalg.solve(sub, b[idx][..., None])[..., 0]
+    try:     # usually every subset is regular: one batched solve, no determinants
+        z = np.linalg.solve(sub, b[idx][..., None])[..., 0]
+        if not np.all(np.isfinite(z)):
+            raise np.linalg.LinAlgError
+    except np.linalg.LinAlgError:
+        good = np.abs(np.linalg.det(sub)) > 1e-10
+        idx, sub = idx[good], sub[good]
+        z = np.linalg.solve(sub, b[idx][..., None])[..., 0]
     ok = np.all(z @ A.T <= b + 1e-9 * (1.0 + np.abs(b).max()), axis=1)
     return z[ok] + 0.0      # + 0.0 turns -0.0 into 0.0
 
@@ -204,6 +222,20 @@ def _ruler_halfplanes(bs: Broadside) -> tuple[np.ndarray, np.ndarray]:
     return _ruler_halfplanes_key(tuple(bs.ruler0.ravel().tolist()))
 
 
+@lru_cache(maxsize=512)
+def _halfplanes_key(key: bytes, n: int) -> tuple[np.ndarray, np.ndarray]:
+    N, h = halfplanes(np.frombuffer(key, dtype=float).reshape(n, 2))
+    N.setflags(write=False)
+    h.setflags(write=False)
+    return N, h
+
+
+def _cached_halfplanes(points: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`halfplanes` of a small polygon, memoised on its exact coordinates."""
+    pts = np.ascontiguousarray(points, dtype=float)
+    return _halfplanes_key(pts.tobytes(), len(pts))
+
+
 def _shifted(hp: tuple[np.ndarray, np.ndarray], origin: np.ndarray):
     """Half-planes of a polygon moved by −origin: the offsets drop by N·origin."""
     N, h = hp
@@ -267,7 +299,7 @@ def max_depth(bs: Broadside, target_fp: np.ndarray, origin: np.ndarray) -> tuple
     boundary (negative when the target misses every placement). Returns (depth, t).
     ``origin`` is subtracted from all coordinates first to keep the numbers small."""
     N, h = _shifted(bs.halfplanes, origin)
-    M, g = halfplanes(target_fp - origin)
+    M, g = _shifted(_cached_halfplanes(target_fp), origin)
     nu = N @ bs.slide_dir
     # z = (x, y, t, d). Ruler edge i at offset t: N_i·p − h_i − t·(N_i·u) ≥ d.
     A = np.vstack((
@@ -276,7 +308,7 @@ def max_depth(bs: Broadside, target_fp: np.ndarray, origin: np.ndarray) -> tuple
         [[0, 0, -1, 0], [0, 0, 1, 0]],
     ))
     b = np.concatenate((-h, -g, [0.0, max(bs.slide_mm, 0.0)]))
-    z = feasible_vertices(A, b)
+    z = feasible_vertices(A, b, _depth_combos(len(N), len(M)))
     depth = float(z[:, 3].max())
     # The deepest offsets often form an interval (the optimal face, whose vertices are among
     # these): report its middle, so the placement does not depend on the order the vertices
@@ -289,7 +321,7 @@ def depth_at(bs: Broadside, target_fp: np.ndarray, offsets: np.ndarray,
              origin: np.ndarray) -> np.ndarray:
     """Depth of the target in the ruler at each fixed offset (mm), exactly, vectorised."""
     N, h = _shifted(bs.halfplanes, origin)
-    M, g = halfplanes(target_fp - origin)
+    M, g = _shifted(_cached_halfplanes(target_fp), origin)
     nu = N @ bs.slide_dir
     A = np.vstack((np.column_stack((-N, np.ones(len(N)))),
                    np.column_stack((-M, np.zeros(len(M))))))
