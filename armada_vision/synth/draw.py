@@ -116,20 +116,18 @@ def composite(img: np.ndarray, paints: list[Paint], pad: int = 2,
             cv2.polylines(sub, [pts], p.closed, 1, lw, cv2.LINE_8, _SHIFT)
         else:
             cv2.fillConvexPoly(sub, pts, 1, cv2.LINE_8, _SHIFT)
-        ys, xs = np.nonzero(sub)
-        if len(ys) == 0:
-            continue
-        ys += by0
-        xs += bx0
+        m = sub.view(bool)
+        region = big[by0:by1, bx0:bx1]
         mul = np.asarray(p.mul, np.float32)
         add = np.asarray(p.add, np.float32)
-        if p.shift_px != (0.0, 0.0) and np.any(mul):
-            dx, dy = (round(v * S) for v in p.shift_px)
-            src = big[np.clip(ys - dy, 0, bh - 1), np.clip(xs - dx, 0, bw - 1)]
-        elif np.any(mul):
-            src = big[ys, xs]
-        else:
-            big[ys, xs] = add
+        if not np.any(mul):
+            region[m] = add
             continue
-        big[ys, xs] = src * mul + add
+        src = region
+        if p.shift_px != (0.0, 0.0):
+            dx, dy = (round(v * S) for v in p.shift_px)
+            sx0, sy0 = bx0 - dx, by0 - dy
+            if sx0 >= 0 and sx0 + (bx1 - bx0) <= bw and sy0 >= 0 and sy0 + (by1 - by0) <= bh:
+                src = big[sy0:sy0 + (by1 - by0), sx0:sx0 + (bx1 - bx0)]
+        region[m] = src[m] * mul + add
     img[y0:y1, x0:x1] = cv2.resize(big, (x1 - x0, y1 - y0), interpolation=cv2.INTER_AREA)

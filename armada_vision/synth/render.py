@@ -100,9 +100,13 @@ def render(spec: SceneSpec) -> Rendered:
     w, h = spec.camera.intrinsics.image_size
     img = img[:h, :w] if view.map_x is None else img
     if spec.noise_sigma > 0:
-        noise = rng.standard_normal(img.shape, dtype=np.float32)
-        img = img + noise * (spec.noise_sigma * (0.6 + 0.4 * np.sqrt(np.clip(img, 0, 255) / 64)))
-    out = np.clip(img + 0.5, 0, 255).astype(np.uint8)
+        # Read noise plus shot noise growing with the square root of the signal.
+        sigma = cv2.sqrt(np.maximum(img, 0.0, dtype=np.float32) * np.float32(1 / 64))
+        sigma = sigma * np.float32(0.4 * spec.noise_sigma) + np.float32(0.6 * spec.noise_sigma)
+        img = img + rng.standard_normal(img.shape, dtype=np.float32) * sigma
+    img += np.float32(0.5)
+    np.clip(img, 0, 255, out=img)
+    out = img.astype(np.uint8)
     encoded = None
     if spec.jpeg_quality is not None:
         _ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, spec.jpeg_quality])
