@@ -169,7 +169,10 @@ class _Reconstruction:
             w = math.degrees(math.acos(max(cosw, -1.0)))
             dv = self.target - self.s1
             mid = math.degrees(math.atan2(dv[1], dv[0]))
-            return (mid + w * np.array([0.0, 0.3, -0.3, 0.6, -0.6, 0.9, -0.9]))[:, None]
+            # The exact heading first, then both ways across the tolerance window.
+            side = np.linspace(0.1, 0.95, 9)
+            frac = np.concatenate([[0.0], np.ravel(np.column_stack([side, -side]))])
+            return (mid + w * frac)[:, None]
         tg = self._targets(ring)
         if k == 3:
             p = np.repeat(self.s1[None, :], len(tg), axis=0)
