@@ -202,12 +202,20 @@ function fmt(v, unit) { return v === null || v === undefined ? "–" : `${v.toFi
 function verdictWord(v) { return v.verdict === "yes" ? "YES" : v.in_doubt ? "NO (in doubt)" : "NO"; }
 function verdictClass(v) { return v.verdict === "yes" ? "yes" : v.in_doubt ? "doubt" : "no"; }
 
+// Replace an element's HTML only when it differs; true when it was replaced.
+function setHtml(node, html) {
+  if (node.dataset.html === html) return false;
+  node.dataset.html = html;
+  node.innerHTML = html;
+  return true;
+}
+
 function renderCard() {
   const card = $("card");
   const ship = app.selected && shipById(app.selected);
   if (!ship) {
-    card.innerHTML = `<p class="hint" id="hint">Tap a ship to see where it can go and what it
-      can hit; then tap an enemy ship to ask whether the shot hits.</p>`;
+    setHtml(card, `<p class="hint" id="hint">Tap a ship to see where it can go and what it
+      can hit; then tap an enemy ship to ask whether the shot hits.</p>`);
     return;
   }
   let html = `<div class="row"><h2>${esc(ship.id)} · ${esc(ship.size)} · player
@@ -234,7 +242,7 @@ function renderCard() {
       shoot at it.</p>`;
     if (z && z.notes && z.notes.length) html += `<p class="figs">${esc(z.notes.join("; "))}</p>`;
   }
-  card.innerHTML = html;
+  if (!setHtml(card, html)) return;
   $("close-sel").onclick = () => select(null);
   const hb = $("hit-btn");
   if (hb) hb.onclick = () => control("/api/hit", { shooter: v.shooter, target: v.target,
@@ -247,14 +255,46 @@ function renderMove() {
   if (!m || app.view !== "live") { card.hidden = true; return; }
   card.hidden = false;
   const steps = m.steps ? `${m.steps.length} step(s)` : "";
-  card.innerHTML = `<div class="row"><h2>Move of ${esc(m.ship)}</h2>
+  const html = `<div class="row"><h2>Move of ${esc(m.ship)}</h2>
     <span class="verdict ${verdictClass(m)}" style="font-size:20px">${verdictWord(m)}</span></div>
     <p class="reason" id="move-reason">${esc(m.reason)}</p>
     <p class="figs">${steps} ${m.failed_step ? "· fails at step " + m.failed_step : ""}
     ${m.blocker ? "· blocked by " + esc(m.blocker) : ""} · margin ${fmt(m.margin_mm, "mm")}
     ${m.turn_note ? "<br>" + esc(m.turn_note) : ""}</p>
     <button class="btn small" id="show-move">${app.showMove ? "Hide" : "Show"} steps</button>`;
+  if (!setHtml(card, html)) return;
   $("show-move").onclick = () => { app.showMove = !app.showMove; renderMove(); draw(); };
+}
+
+// The ship list is rebuilt only when it changed, so a pushed state never swaps a button
+// out from under a finger.
+function renderShipList(ships, sunkShips) {
+  const list = $("ships");
+  const key = JSON.stringify([app.selected, ships.map((x) => [x.id, x.player, x.damage]),
+    sunkShips.map((x) => x.id)]);
+  if (list.dataset.key === key) return;
+  list.dataset.key = key;
+  clear(list);
+  for (const ship of ships) {
+    const li = document.createElement("li");
+    if (ship.id === app.selected) li.className = "sel";
+    li.innerHTML = `<span class="dot" style="background:${playerColor(ship)}"></span>
+      <span class="id" data-id="${esc(ship.id)}">${esc(ship.id)}</span>
+      <span class="dmg" title="damage">${"●".repeat(ship.damage)}${"○".repeat(
+        Math.max(0, ship.pips - ship.damage))}</span>
+      <button class="btn small" aria-label="rule one damage on ${esc(ship.id)}"
+        title="a hit the players rule themselves">+1</button>`;
+    li.querySelector(".id").onclick = () => select(ship.id);
+    li.querySelector("button").onclick = () => control("/api/damage", { ship: ship.id });
+    list.appendChild(li);
+  }
+  for (const ship of sunkShips) {
+    const li = document.createElement("li");
+    li.className = "sunk";
+    li.innerHTML = `<span class="dot" style="background:${playerColor(ship)}"></span>
+      <span class="id">${esc(ship.id)}</span><span class="dmg">sunk: take it off the table</span>`;
+    list.appendChild(li);
+  }
 }
 
 function renderTurn() {
@@ -273,29 +313,7 @@ function renderTurn() {
     $("turn-detail").textContent = `moved: ${t.moved.join(", ") || "none"} · fired: ${
       fired || "none"}` + (t.pending_flags.length ? ` · ${t.pending_flags.length} flag(s) to settle` : "");
   }
-  const list = $("ships");
-  clear(list);
-  const ships = (state() || s).ships || [];
-  for (const ship of ships) {
-    const li = document.createElement("li");
-    if (ship.id === app.selected) li.className = "sel";
-    li.innerHTML = `<span class="dot" style="background:${playerColor(ship)}"></span>
-      <span class="id" data-id="${esc(ship.id)}">${esc(ship.id)}</span>
-      <span class="dmg" title="damage">${"●".repeat(ship.damage)}${"○".repeat(
-        Math.max(0, ship.pips - ship.damage))}</span>
-      <button class="btn small" aria-label="rule one damage on ${esc(ship.id)}"
-        title="a hit the players rule themselves">+1</button>`;
-    li.querySelector(".id").onclick = () => select(ship.id);
-    li.querySelector("button").onclick = () => control("/api/damage", { ship: ship.id });
-    list.appendChild(li);
-  }
-  for (const ship of (state() || s).sunk || []) {
-    const li = document.createElement("li");
-    li.className = "sunk";
-    li.innerHTML = `<span class="dot" style="background:${playerColor(ship)}"></span>
-      <span class="id">${esc(ship.id)}</span><span class="dmg">sunk: take it off the table</span>`;
-    list.appendChild(li);
-  }
+  renderShipList((state() || s).ships || [], (state() || s).sunk || []);
   $("undo-btn").disabled = !s.can_undo;
   const log = $("log");
   clear(log);
