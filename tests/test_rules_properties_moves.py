@@ -173,3 +173,21 @@ def test_never_yes_without_room_to_spare(table, turns, ex, ey, eh):
     assert cfg.place_tol_mm - math.dist(prev.stern_mm, after.stern_mm) > env.a_self
     dh = abs((after.heading_deg - prev.heading_deg + 180) % 360 - 180)
     assert cfg.place_tol_deg - dh > env.a_self_deg
+
+
+@settings(max_examples=12, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(scenes())
+def test_reachable_region_keeps_clear_of_everything(table):
+    """§4.3: every footprint in the reachable region belongs to a legal placement, so the region
+    stays inside the play area and keeps each object's allowance (less 0.05 mm of drawing
+    tolerance: chords and simplification)."""
+    from armada_vision.rules.reach import reachable_region
+
+    region = reachable_region(table, "M", resolution_deg=3.0)
+    assume(not region.is_empty)
+    env = StepEnv(table, table.ship("M"), DEFAULT_CONFIG)
+    for g, a in zip(env.geoms, env.allow, strict=True):
+        assert region.distance(g) >= a - 0.05
+    assert table.play_area.shape.buffer(1e-6).contains(region)
+    assert table.play_area.shape.exterior.distance(region) >= env.a_area - 0.05
