@@ -423,3 +423,29 @@ def test_a_move_is_judged_with_the_sigma_of_both_poses() -> None:
     assert sig_deg == pytest.approx(math.sqrt((0.0 + 0.4**2) / 2))
     assert (mv.before_sigma_mm, mv.sigma_mm) == (0.0, 0.3)
     assert rec.state.table.ship("L1").sigma_mm == 0.3  # the new pose keeps its own σ
+
+
+def test_a_move_with_a_piece_coming_back_is_judged_and_the_flag_resolved() -> None:
+    """A detection that drops a ship for one view must not swallow the next move: the ship
+    back where it was resolves its flag, and the move in the same view is judged."""
+    rec, table = new_game()
+    pose_m1 = table.poses["M1"]
+    table.remove("M1")
+    (flag,) = rec.observe(table.view())
+    table.place("M1", pose_m1)
+    table.step("L1", [0.0])
+    corr, mv = rec.observe(table.view())
+    assert isinstance(corr, Correction) and corr.target == flag.n
+    assert corr.resolution == "restored"
+    assert isinstance(mv, Move) and mv.ship == "L1" and mv.verdict.yes
+    assert rec.state.pending == () and rec.state.missing == frozenset()
+
+
+def test_one_move_and_an_unexplained_change_are_judged_and_flagged_apart() -> None:
+    rec, table = new_game()
+    table.step("L1", [0.0])
+    table.remove("M1")
+    mv, flag = rec.observe(table.view())
+    assert isinstance(mv, Move) and mv.verdict.yes and mv.ship == "L1"
+    assert isinstance(flag, Flagged) and flag.cause is None
+    assert [c.ship for c in flag.changes] == ["M1"] and "M1 left the table" in flag.reason

@@ -8,9 +8,10 @@ the game (by track id, else the nearest piece of the same size within reach) and
 the table as last recorded:
 
 - one ship moved: the move is judged (turn rules of §3, then the geometry of §4) and logged with
-  its reconstructed steps; an illegal move is followed by a ``flagged`` event;
+  its reconstructed steps; an illegal move is followed by a ``flagged`` event; anything else
+  that changed in the same view is flagged on its own;
 - a ship with damage equal to its pips gone from the table: ``sinking``;
-- pieces back where a pending flag found them: ``correction`` (restored);
+- pieces back where a pending flag found them: ``correction`` (restored), first;
 - anything else (two ships moved at once, a ship gone unsunk, a piece nobody owns): ``flagged``,
   for the players to confirm or correct.
 
@@ -279,14 +280,21 @@ class Recorder:
         if not (moved or vanished or back or extras):
             return self._events[n0:]
 
-        seen = {**moved, **back}
-        if not vanished and not extras and self._restores_flag(seen, frame):
-            return self._events[n0:]
-        if len(moved) == 1 and not (vanished or back or extras):
+        for sid in self._restore_flags({**moved, **back}, frame):
+            moved.pop(sid, None)
+            back.pop(sid, None)
+        if len(moved) == 1:
+            # One ship moved: judge it; whatever else changed is flagged on its own.
             ((sid, d),) = moved.items()
             self._move(sid, d, frame)
-            return self._events[n0:]
+            moved = {}
+        if moved or vanished or back or extras:
+            self._flag(moved, vanished, back, extras, frame)
+        return self._events[n0:]
 
+    def _flag(self, moved: dict[str, DetectedPiece], vanished: list[str],
+              back: dict[str, DetectedPiece], extras: list[DetectedPiece], frame: str) -> None:
+        s = self._state
         changes = [Change(sid, s.table.ship(sid).pose, d.pose) for sid, d in moved.items()]
         changes += [Change(sid, s.table.ship(sid).pose, None) for sid in vanished]
         changes += [Change(sid, None, d.pose) for sid, d in back.items()]
@@ -295,7 +303,6 @@ class Recorder:
                     for k, d in enumerate(extras)]
         self._log(Flagged, reason=self._describe(moved, vanished, back, extras),
                   changes=tuple(changes), frame=frame)
-        return self._events[n0:]
 
     # -- internals
     def _move(self, sid: str, d: DetectedPiece, frame: str) -> None:
@@ -368,22 +375,24 @@ class Recorder:
             return {cause.ship: cause.before}
         return {c.ship: c.before for c in flag.changes}
 
-    def _restores_flag(self, seen: dict[str, DetectedPiece], frame: str) -> bool:
-        """Pieces put back where a pending flag found them: log the correction."""
+    def _restore_flags(self, seen: dict[str, DetectedPiece], frame: str) -> set[str]:
+        """Pieces put back where pending flags found them: log a correction for each flag whose
+        pieces are all back; returns the ships so explained."""
+        done: set[str] = set()
         for flag_n in reversed(self._state.pending):
             flag = self._by_n[flag_n]
             assert isinstance(flag, Flagged)
             targets = {k: v for k, v in self._revert_targets(flag).items()
                        if not k.startswith("?")}
-            if not targets or set(targets) != set(seen):
+            if not targets or done & set(targets) or not all(
+                    k in seen and p is not None and self._near(p, seen[k], loose=True)
+                    for k, p in targets.items()):
                 continue
-            if all(p is not None and self._near(p, seen[k], loose=True)
-                   for k, p in targets.items()):
-                changes = tuple(Change(k, self._current_pose(k), seen[k].pose) for k in targets)
-                self._log(Correction, target=flag_n, resolution="restored", changes=changes,
-                          note=f"pieces back as before (frame {frame})" if frame else "")
-                return True
-        return False
+            changes = tuple(Change(k, self._current_pose(k), seen[k].pose) for k in targets)
+            self._log(Correction, target=flag_n, resolution="restored", changes=changes,
+                      note=f"pieces back as before (frame {frame})" if frame else "")
+            done |= set(targets)
+        return done
 
     def _near(self, pose: Pose, d: DetectedPiece, loose: bool = False) -> bool:
         tol_mm = 3 * d.sigma_mm + self.still_mm
