@@ -298,17 +298,22 @@ def max_depth(bs: Broadside, target_fp: np.ndarray, origin: np.ndarray) -> tuple
     """Exact max over offset t and point p ∈ target of the distance from p to the ruler's
     boundary (negative when the target misses every placement). Returns (depth, t).
     ``origin`` is subtracted from all coordinates first to keep the numbers small."""
-    N, h = _shifted(bs.halfplanes, origin)
-    M, g = _shifted(_cached_halfplanes(target_fp), origin)
-    nu = N @ bs.slide_dir
-    # z = (x, y, t, d). Ruler edge i at offset t: N_i·p − h_i − t·(N_i·u) ≥ d.
-    A = np.vstack((
-        np.column_stack((-N, nu, np.ones(len(N)))),
-        np.column_stack((-M, np.zeros(len(M)), np.zeros(len(M)))),
-        [[0, 0, -1, 0], [0, 0, 1, 0]],
-    ))
-    b = np.concatenate((-h, -g, [0.0, max(bs.slide_mm, 0.0)]))
-    z = feasible_vertices(A, b, _depth_combos(len(N), len(M)))
+    N, h = bs.halfplanes
+    M, g = _cached_halfplanes(target_fp)
+    nr, nt = len(N), len(M)
+    # z = (x, y, t, d), p = (x, y) + origin. Ruler edge i at offset t: N_i·p − h_i − t·(N_i·u)
+    # ≥ d; the target's edges: M_j·p ≥ g_j; 0 ≤ t ≤ slide. Filled in place: this runs per shot.
+    A = np.zeros((nr + nt + 2, 4))
+    A[:nr, :2] = -N
+    A[:nr, 2] = N @ bs.slide_dir
+    A[:nr, 3] = 1.0
+    A[nr:nr + nt, :2] = -M
+    A[-2, 2], A[-1, 2] = -1.0, 1.0
+    b = np.empty(nr + nt + 2)
+    b[:nr] = N @ origin - h
+    b[nr:nr + nt] = M @ origin - g
+    b[-2], b[-1] = 0.0, max(bs.slide_mm, 0.0)
+    z = feasible_vertices(A, b, _depth_combos(nr, nt))
     depth = float(z[:, 3].max())
     # The deepest offsets often form an interval (the optimal face, whose vertices are among
     # these): report its middle, so the placement does not depend on the order the vertices
