@@ -57,7 +57,8 @@ def test_zones_json_becomes_overlays_of_the_same_area(zone) -> None:
     zones = {"step": referee.geometry_json(zone), "reach": [], "firing": {}}
     out = overlays_from_zones(zones)
     assert [o.layer for o in out] == ["step"]
-    assert math.isclose(_area(out), zone.area, rel_tol=1e-3)
+    # geometry_json rounds vertices to 0.01 mm: the area may move by about perimeter × 0.01
+    assert math.isclose(_area(out), zone.area, abs_tol=zone.length * 0.01)
 
 
 @settings(max_examples=30, deadline=None)
