@@ -254,15 +254,18 @@ function renderMove() {
   const card = $("move-card");
   if (!m || app.view !== "live") { card.hidden = true; return; }
   card.hidden = false;
-  const steps = m.steps ? `${m.steps.length} step(s)` : "";
+  const facts = [m.steps ? `${m.steps.length} step(s)` : "",
+    m.failed_step ? `fails at step ${m.failed_step}` : "",
+    m.blocker ? `blocked by ${esc(m.blocker)}` : "",
+    m.margin_mm !== null && m.margin_mm !== undefined ? `margin ${fmt(m.margin_mm, "mm")}` : "",
+    m.allowance_mm ? `allowance ${fmt(m.allowance_mm, "mm")}` : ""].filter(Boolean);
   const html = `<div class="row"><h2>Move of ${esc(m.ship)}</h2>
     <span class="verdict ${verdictClass(m)}" style="font-size:20px">${verdictWord(m)}</span></div>
     <p class="reason" id="move-reason">${esc(m.reason)}</p>
-    <p class="figs">${steps} ${m.failed_step ? "· fails at step " + m.failed_step : ""}
-    ${m.blocker ? "· blocked by " + esc(m.blocker) : ""} · margin ${fmt(m.margin_mm, "mm")}
-    ${m.turn_note ? "<br>" + esc(m.turn_note) : ""}</p>
-    <button class="btn small" id="show-move">${app.showMove ? "Hide" : "Show"} steps</button>`;
-  if (!setHtml(card, html)) return;
+    <p class="figs">${facts.join(" · ")}${m.turn_note ? "<br>" + esc(m.turn_note) : ""}</p>
+    ${m.steps && m.steps.length ? `<button class="btn small" id="show-move">${
+      app.showMove ? "Hide" : "Show"} steps</button>` : ""}`;
+  if (!setHtml(card, html) || !$("show-move")) return;
   $("show-move").onclick = () => { app.showMove = !app.showMove; renderMove(); draw(); };
 }
 
