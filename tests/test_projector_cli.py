@@ -87,3 +87,13 @@ def test_bad_input_is_one_line_naming_it(photos, capsys) -> None:
         assert main(argv) != 0, argv
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and text in err and "Traceback" not in err, (argv, err)
+
+
+def test_simulate_reports_the_error_against_the_true_mapping(capsys) -> None:
+    assert main(["projector", "simulate", "--seed", "2"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["seed"] == 2 and out["points"] >= 40
+    assert 0.0 < out["true_error_mean_mm"] <= 1.0
+    assert out["true_error_max_mm"] >= out["true_error_mean_mm"]
+    assert main(["projector", "simulate", "--gain", "5"]) == 2
+    assert "--gain" in capsys.readouterr().err
