@@ -519,3 +519,24 @@ def test_motion_and_occlusion_reach_the_page(rendered_scene) -> None:
         s = _wait(lambda: (st := c.get("/api/state").json())["frame_seq"] and st)
         assert s["occluded"] and s["moving"] and not s["settled"]
         assert s["turn"]["started"] is False        # nothing is judged under a hand
+
+
+def test_a_video_file_is_read_and_looped(tmp_path, rendered_scene) -> None:
+    from armada_vision.web.sources import CaptureSource, open_source
+
+    path = tmp_path / "game.avi"
+    h, w = rendered_scene.frames[0].shape[:2]
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 5.0, (w, h))
+    if not writer.isOpened():
+        pytest.skip("this OpenCV build cannot write MJPG video")
+    for f in rendered_scene.frames:
+        writer.write(f)
+    writer.release()
+    src = open_source(SourceSpec.parse(str(path)))
+    assert isinstance(src, CaptureSource) and src.fps == pytest.approx(5.0)
+    frames = [src.read() for _ in range(4)]
+    assert all(f is not None and f.shape == (h, w, 3) for f in frames)
+    assert src.loop_count == 1 and src.name == "video game.avi"
+    src.close()
+    with pytest.raises(ValueError, match="cannot open video"):
+        CaptureSource(str(tmp_path / "nothing.avi"))
