@@ -14,6 +14,8 @@ import pytest
 import shapely
 from conftest import TruthAnalyser
 from fastapi.testclient import TestClient
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from armada_vision.geometry.pieces import NOMINAL_PIECES, Size
 from armada_vision.geometry.pose import Pose
@@ -540,3 +542,58 @@ def test_a_video_file_is_read_and_looped(tmp_path, rendered_scene) -> None:
     src.close()
     with pytest.raises(ValueError, match="cannot open video"):
         CaptureSource(str(tmp_path / "nothing.avi"))
+
+
+# ---- properties ------------------------------------------------------------------------------
+
+@settings(max_examples=25, deadline=None)
+@given(w=st.integers(1, 700), h=st.integers(1, 700), kind=st.sampled_from(["png", "jpeg"]))
+def test_header_size_is_the_decoded_size(w, h, kind) -> None:
+    data = cv2.imencode(".png" if kind == "png" else ".jpg", np.zeros((h, w, 3), np.uint8))[1]
+    data = data.tobytes()
+    assert sniff(data) == kind and header_size(data, kind) == (w, h)
+    assert decode_upload(data).shape[:2] == (h, w)
+
+
+@settings(max_examples=30, deadline=None)
+@given(x=st.floats(-500, 500), y=st.floats(-500, 500), w=st.floats(5, 200),
+       h=st.floats(5, 200), hole=st.floats(0.1, 0.8))
+def test_zone_json_keeps_area_and_holes(x, y, w, h, hole) -> None:
+    from armada_vision.web.referee import geometry_json
+
+    outer = shapely.box(x, y, x + w, y + h)
+    inner = shapely.box(x + w * (1 - hole) / 2, y + h * (1 - hole) / 2,
+                        x + w * (1 + hole) / 2, y + h * (1 + hole) / 2)
+    geom = shapely.MultiPolygon([outer.difference(inner),
+                                 shapely.box(x + 2 * w, y, x + 3 * w, y + h)])
+    polys = geometry_json(geom, nd=6)
+    assert len(polys) == 2 and len(polys[0]) == 2            # the hole travels as a ring
+    back = shapely.unary_union([_poly(p) for p in polys])
+    assert back.area == pytest.approx(geom.area, rel=1e-6, abs=1e-6)
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 10_000), n=st.integers(1, 8), jitter=st.floats(0.0, 5.0))
+def test_ids_survive_jitter_and_order(seed, n, jitter) -> None:
+    """Pieces at least 60 mm apart keep their ids when re-detected a few mm off, in any order."""
+    from armada_vision.vision.types import DetectedPiece
+    from armada_vision.web.analysis import IdKeeper
+
+    rng = np.random.default_rng(seed)
+    sizes = [Size.LARGE, Size.MEDIUM, Size.SMALL]
+    pieces = []
+    for i in range(n):
+        pose = Pose(100.0 + 70.0 * i, 100.0 + 70.0 * (i % 3), float(rng.uniform(0, 360)))
+        pieces.append(DetectedPiece(sizes[i % 3], "red", pose, pose.tip_mm(30.0), 0.3, 0.5, True))
+    keeper = IdKeeper(settle_frames=2)
+    first = {p.pose.stern_mm: p.track_id for p in keeper.assign(tuple(pieces))}
+    moved = []
+    for p in pieces:
+        a = rng.uniform(0, 2 * np.pi)
+        pose = p.pose.moved(jitter * np.cos(a), jitter * np.sin(a), float(rng.uniform(-2, 2)))
+        moved.append((p.pose.stern_mm, DetectedPiece(p.size, p.color, pose, p.tip_mm, 0.3, 0.5,
+                                                     True)))
+    order = rng.permutation(n)
+    again = keeper.assign(tuple(moved[i][1] for i in order))
+    assert [q.track_id for q in again] == [first[moved[i][0]] for i in order]
+    assert len({q.track_id for q in again}) == n
