@@ -235,24 +235,28 @@ def _covered_px(c: Candidate, region: np.ndarray, sub: ViewGrid) -> np.ndarray:
 
 def select(cands: list[Candidate], scene: Scene, region: np.ndarray, sub: ViewGrid
            ) -> list[Candidate]:
-    """Greedy choice, never two clashing footprints: among the good fits (joint cost), the one
-    that explains most of the region not yet explained (a smaller model snug inside a bigger
-    piece explains less); when none is good, the lowest joint cost up to MAX_COST. Each kept fit
-    is then re-scored against all the others (its ``fit.cost`` becomes that joint cost)."""
+    """Greedy choice, never two clashing footprints: next is the candidate with the most
+    explanation per doubt, share of the region's not yet explained pixels × (1 − joint cost
+    / MAX_COST), so a smaller model snug inside a bigger piece (it explains less) or a big
+    model straddling two pieces (it fits badly) loses. Each kept fit is then re-scored against
+    all the others (its ``fit.cost`` becomes that joint cost)."""
     pool = [c for c in cands if c.fit.cost <= MAX_COST]
     cover = {id(c): _covered_px(c, region, sub) for c in pool}
+    total = max(int(np.count_nonzero(region)), 1)
     explained = np.zeros(region.shape, bool)
     chosen: list[Candidate] = []
     while pool:
-        scored = [(joint_cost(c, chosen), c) for c in pool]
-        good = [(j, c) for j, c in scored if j <= GOOD_COST]
-        if good:
-            best = max(good, key=lambda x: (np.count_nonzero(cover[id(x[1])] & ~explained),
-                                            -x[0]))[1]
-        else:
-            j, best = min(scored, key=lambda x: x[0])
+        best, best_u = None, 0.0
+        for c in pool:
+            j = joint_cost(c, chosen)
             if j > MAX_COST:
-                break
+                continue
+            new = np.count_nonzero(cover[id(c)] & ~explained) / total
+            u = new * (1.0 - j / MAX_COST)
+            if best is None or u > best_u:
+                best, best_u = c, u
+        if best is None or best_u <= 0.0:
+            break
         chosen.append(best)
         explained |= cover[id(best)]
         pool = [c for c in pool if c is not best and not clashes(c, [best], scene)]
@@ -286,14 +290,14 @@ def explain_region(scene: Scene, region: np.ndarray, sub: ViewGrid) -> list[Cand
     guess = axis_guess(region, sub) if area <= 2.5 * scene.max_area_mm2 else None
     if guess is not None:
         cands += fits_from_axis(scene, *guess, strong, sub)
-        chosen = select(cands, scene, region, sub)
+        chosen = select(cands, scene, strong, sub)
         left = unexplained_mask(strong, sub, chosen).sum() / sub.px_per_mm**2
         if chosen and left <= min_left and all(c.fit.cost <= GOOD_COST for c in chosen):
             return chosen
     # Several pieces (or a piece and something else) touch: start from every tip.
     for tip, heading in tip_guesses(region, sub):
         cands += fits_from_tip(scene, tip, heading)
-    chosen = select(cands, scene, region, sub)
+    chosen = select(cands, scene, strong, sub)
     for _ in range(3):
         # What the chosen pieces leave unexplained, piece by piece, while that helps.
         rest = unexplained_mask(strong, sub, chosen).astype(np.uint8)
@@ -306,7 +310,7 @@ def explain_region(scene: Scene, region: np.ndarray, sub: ViewGrid) -> list[Cand
             if g is not None:
                 cands += [c for c in fits_from_axis(scene, *g, lab == i, sub)
                           if not clashes(c, chosen, scene)]
-        chosen = select(cands, scene, region, sub)
+        chosen = select(cands, scene, strong, sub)
         if len(chosen) <= before:
             break
     return chosen
