@@ -26,6 +26,10 @@ from armada_vision.synth.project import IdealView
 from armada_vision.synth.scene import Chit, Coin, Die, Hand, PieceSpec
 
 WALL_MM = 1.3  # plastic wall thickness: the bright rim of the open base
+# Windows and lamps low in the room, seen only as glints on the tilted faces: direction towards
+# them (table frame) and strength.
+GLINT_LAMPS = (((0.85, 0.2, 0.45), 0.8), ((-0.6, 0.7, 0.4), 0.7), ((0.2, -0.9, 0.42), 0.6),
+               ((-0.8, -0.3, 0.5), 0.6))
 
 
 @dataclass(slots=True)
@@ -131,6 +135,12 @@ def piece_drawable(spec: PieceSpec, d: PieceDims, view: IdealView, light: Light,
                 if ln > 1e-6:
                     shift = (float(-dn[0] / ln * s), float(-dn[1] / ln * s))
             front.append(Paint(poly, mul=tuple(mul), add=tuple(add), shift_px=shift))
+            # Glints: mirror images of the key light and of two ceiling lamps.
+            for src in ((light.to_light, 1.0), *GLINT_LAMPS) if effects else ():
+                glint = _glint(v[list(f)], n, np.asarray(src[0]) / np.linalg.norm(src[0]),
+                               cam_center, view, src[1])
+                if glint is not None:
+                    front.append(glint)
             if not effects:
                 continue
             edge_w = max(0.6, 0.5 * px_per_mm)
@@ -145,6 +155,40 @@ def piece_drawable(spec: PieceSpec, d: PieceDims, view: IdealView, light: Light,
     depth = float(np.linalg.norm(centroid - cam_center))
     shadow_t = tuple(float(x) for x in T * 0.85)
     return Drawable(depth, back + front, [v], shadow_t)
+
+
+def _glint(face: np.ndarray, n: np.ndarray, to_light: np.ndarray, cam_center: np.ndarray,
+           view: IdealView, strength: float = 1.0, radius_mm: float = 1.4,
+           window_deg: float = 16.0) -> Paint | None:
+    """A bright spot where a face mirrors a lamp into the camera. Lamps are windows of
+    ``window_deg`` half-width, not points, so a face glints when the mirror direction at its
+    centre falls within the window; the spot slides across the face towards the lamp."""
+    c = face.mean(axis=0)
+    to_cam = cam_center - c
+    to_cam /= np.linalg.norm(to_cam)
+    mirror = 2.0 * float(n @ to_cam) * n - to_cam        # direction the face reflects from
+    ang = math.degrees(math.acos(float(np.clip(mirror @ to_light, -1.0, 1.0))))
+    if ang >= window_deg:
+        return None
+    off = to_light - mirror
+    off -= float(off @ n) * n
+    p = c + off * 40.0          # a lamp off the mirror direction moves the spot that way
+    k = len(face)
+    for i in range(k):
+        e0, e1 = face[i], face[(i + 1) % k]
+        inward = np.cross(n, e1 - e0)
+        inward /= np.linalg.norm(inward)
+        if inward @ (c - e0) < 0:
+            inward = -inward
+        if float((p - e0) @ inward) < radius_mm * 1.2:
+            return None
+    u = np.cross(n, [0.0, 0.0, 1.0] if abs(n[2]) < 0.9 else [1.0, 0.0, 0.0])
+    u /= np.linalg.norm(u)
+    w = np.cross(n, u)
+    t = np.linspace(0, 2 * np.pi, 14, endpoint=False)
+    ring = p + radius_mm * (np.outer(np.cos(t), u) + np.outer(np.sin(t), w))
+    a = strength * (1.0 - ang / window_deg)
+    return Paint(view.project(ring), mul=(1.0 - 0.7 * a,) * 3, add=(200.0 * a,) * 3)
 
 
 def _circle(center: tuple[float, float], r: float, z: float, n: int = 40) -> np.ndarray:
