@@ -22,6 +22,7 @@ import asyncio
 import json
 import threading
 import time
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import replace
@@ -84,6 +85,10 @@ class ProjectorController:
         self.request_id = 0
         self.acked_id = 0
         self.acked_at = 0.0
+        # When the table was surely dark: (wall time, lit) changes. Light counts from the
+        # moment it is asked for; darkness only from the page's acknowledgement.
+        self._timeline: deque[tuple[float, bool]] = deque([(0.0, False)], maxlen=256)
+        self._request_dark: dict[int, bool] = {}
         self.status: dict[str, Any] = {}
         self.keep_out: shapely.Geometry | None = None
         self.selected: str | None = None
@@ -184,7 +189,18 @@ class ProjectorController:
         with self._lock:
             if request_id > self.acked_id and request_id <= self.request_id:
                 self.acked_id, self.acked_at = request_id, time.time()
+                if (self._request_dark.get(request_id) and request_id == self.request_id
+                        and self._timeline[-1][1]):
+                    self._timeline.append((self.acked_at, False))
                 self._lock.notify_all()
+
+    def was_dark(self, t: float) -> bool:
+        """True when the table surely had no projected light at wall-clock time ``t``."""
+        with self._lock:
+            for when, lit in reversed(self._timeline):
+                if when <= t:
+                    return not lit
+        return False
 
     @contextmanager
     def blanked(self, timeout_s: float = 1.0) -> Iterator[float | None]:
@@ -229,7 +245,16 @@ class ProjectorController:
 
     def _publish(self) -> None:
         with self._pub_lock:
-            self.hub.publish_state(json.dumps(self.frame_json()).encode())
+            frame = self.frame_json()
+            lit = frame["mode"] == "pattern" or (frame["mode"] == "overlays"
+                                                 and bool(frame["overlays"]))
+            with self._lock:
+                self._request_dark[frame["request_id"]] = not lit
+                if len(self._request_dark) > 64:
+                    self._request_dark.pop(min(self._request_dark))
+                if lit and not self._timeline[-1][1]:
+                    self._timeline.append((time.time(), True))
+            self.hub.publish_state(json.dumps(frame).encode())
 
 
 def controller_for(app: Any) -> ProjectorController:
@@ -239,6 +264,79 @@ def controller_for(app: Any) -> ProjectorController:
         ctrl = ProjectorController()
         app.state.projector = ctrl
     return ctrl
+
+
+class BlankingAnalyser:
+    """Wraps the server's analyser so that moves are judged only on frames without projected
+    light: a frame captured while the projection was on comes back with ``settled=False``
+    (tracking still sees it); when such a frame is settled, the page is asked for black, the
+    next settled frame exposed in the dark passes as it is (the session judges it), and the
+    zones come back. The projection blinks once each time the table comes to rest.
+
+    ``exposure_s``: how long before its time stamp a frame may have been exposed (camera
+    buffering, projector lag). With no page answering, frames pass unchanged, so the referee
+    keeps working without a projector.
+
+    Use: ``ctrl = ProjectorController(); app = create_app(source, layout,
+    analyser=BlankingAnalyser(VisionAnalyser(layout, camera), ctrl)); app.state.projector =
+    ctrl``.
+    """
+
+    def __init__(self, inner: Callable[..., Any], ctrl: ProjectorController,
+                 exposure_s: float = 0.15, timeout_s: float = 1.0,
+                 max_dark_s: float = 3.0) -> None:
+        self.inner, self.ctrl = inner, ctrl
+        self.exposure_s, self.timeout_s, self.max_dark_s = exposure_s, timeout_s, max_dark_s
+        self._need_clean = True
+        self._blanking = False
+        self._blank_started = 0.0
+        self._no_page_until = 0.0
+        self.passed_clean = 0
+        self.held_lit = 0
+
+    def reset(self) -> None:
+        reset = getattr(self.inner, "reset", None)
+        if reset is not None:
+            reset()
+        self._need_clean = True
+
+    def __call__(self, frame_bgr: np.ndarray, frame_seq: int, captured_at: float) -> Any:
+        a = self.inner(frame_bgr, frame_seq, captured_at)
+        if self._blanking and time.time() - self._blank_started > self.max_dark_s:
+            # the table does not come to rest in the dark (a hand hovering): zones back on,
+            # and no new blink for a while
+            self._blanking = False
+            self._no_page_until = time.time() + 2.0 * self.max_dark_s
+            self._set_mode("overlays")
+        if self.ctrl.was_dark(captured_at - self.exposure_s):
+            if getattr(a, "settled", False):
+                self.passed_clean += 1
+                self._need_clean = False
+                if self._blanking:
+                    self._blanking = False
+                    self._set_mode("overlays")
+            return a
+        if time.time() < self._no_page_until:
+            return a                     # no page answers (or no rest in the dark): as it is
+        if not getattr(a, "settled", False):
+            self._need_clean = True      # something moves: the next rest needs a dark frame
+        elif self._need_clean and not self._blanking:
+            self._blanking, self._blank_started = True, time.time()
+            threading.Thread(target=self._blank, daemon=True).start()
+        self.held_lit += 1
+        return replace(a, settled=False)
+
+    def _blank(self) -> None:
+        if self.ctrl.request_mode("blank", self.timeout_s) is None:
+            self._no_page_until = time.time() + 10.0
+            self._blanking = False
+            self._set_mode("overlays")
+
+    def _set_mode(self, mode: str) -> None:
+        with self.ctrl._lock:
+            self.ctrl.mode = mode
+            self.ctrl.request_id += 1
+        self.ctrl._publish()
 
 
 # --- calibration through the page ------------------------------------------------------------
@@ -624,7 +722,7 @@ def style_from_json(body: Mapping[str, Any], base: ProjectorStyle | None = None
 
 
 __all__ = [
-    "ProjectorController", "controller_for", "cut_out", "overlays_from_json",
+    "BlankingAnalyser", "ProjectorController", "controller_for", "cut_out", "overlays_from_json",
     "overlays_from_last_move", "overlays_from_move", "overlays_from_session",
     "overlays_from_verdict", "overlays_from_zones", "router", "run_calibration", "run_check",
     "style_from_json",
