@@ -135,7 +135,11 @@ def random_scene(seed: int, *, image_size: tuple[int, int] = (1920, 1080),
         extra_list = _random_extras(rng, placed, piece_set, table, area, hand)
     elif hand:
         extra_list = _random_extras(rng, placed, piece_set, table, area, True, n_things=0)
+    # Cameras differ: exposure and white balance vary a little from scene to scene.
+    exposure = float(rng.uniform(0.85, 1.12))
+    wb = tuple(float(g) for g in 1.0 + rng.uniform(-0.06, 0.06, 3))
     return SceneSpec(layout=layout, camera=camera, pieces=tuple(placed),
+                     exposure=exposure, white_balance=wb,
                      surface=surface or str(rng.choice(SURFACES)), extras=extra_list,
                      noise_sigma=noise_sigma, jpeg_quality=jpeg_quality, seed=seed,
                      piece_set=piece_set, table_mm=(float(table[0]), float(table[1])))

@@ -99,6 +99,11 @@ def render(spec: SceneSpec) -> Rendered:
     img = view.distort(img)
     w, h = spec.camera.intrinsics.image_size
     img = img[:h, :w] if view.map_x is None else img
+    gain = np.float32(spec.exposure) * np.asarray(spec.white_balance, np.float32)
+    if np.any(gain != 1.0):
+        img = img * gain
+    if spec.blur_px > 0:
+        img = cv2.GaussianBlur(img, (0, 0), spec.blur_px)
     if spec.noise_sigma > 0:
         # Read noise plus shot noise growing with the square root of the signal.
         sigma = cv2.sqrt(np.maximum(img, 0.0, dtype=np.float32) * np.float32(1 / 64))

@@ -203,6 +203,9 @@ class SceneSpec:
     effects: bool = True
     table_seed: int | None = None   # seeds the table texture (None: ``seed``); frames share it
     table_margin_mm: float = 40.0   # the table top reaches this far beyond the layout's extent
+    blur_px: float = 0.5            # lens and sensor softness (Gaussian σ, output px)
+    exposure: float = 1.0           # overall gain of the camera
+    white_balance: tuple[float, float, float] = (1.0, 1.0, 1.0)   # per-channel gain, BGR
 
     def __post_init__(self) -> None:
         if self.surface not in SURFACES:
@@ -212,6 +215,10 @@ class SceneSpec:
             raise ValueError(f"jpeg_quality: expected 1–100, got {self.jpeg_quality}")
         if self.noise_sigma < 0:
             raise ValueError("noise_sigma: must not be negative")
+        if self.blur_px < 0:
+            raise ValueError("blur_px: must not be negative")
+        if not (self.exposure > 0 and all(g > 0 for g in self.white_balance)):
+            raise ValueError("exposure, white_balance: gains must be positive")
 
     def table_extent_mm(self) -> tuple[float, float]:
         """(width, depth) of the table top in mm, origin at its near-left corner."""
