@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from vision_helpers import match
 
 from armada_vision.geometry.layout import standard_layout
 from armada_vision.geometry.pieces import NOMINAL_PIECES, Size
@@ -23,7 +24,6 @@ from armada_vision.synth.scene import Chit, Coin, Die, PieceSpec, SceneSpec
 from armada_vision.vision.detect import detect
 from armada_vision.vision.fit import ViewGrid, fit_pose, lying_local_3d, outline_mm
 from armada_vision.vision.types import Detections
-from benchmarks.bench_vision import match
 
 LAYOUT = standard_layout(600, 600)
 SIX = (PieceSpec("large", "red", Pose(150, 160, 20)),

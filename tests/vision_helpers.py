@@ -6,11 +6,23 @@ pose we chose. Scenes with pieces come from ``armada_vision.synth``.
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 import cv2
 import numpy as np
 
 from armada_vision.geometry.camera import CameraIntrinsics
 from armada_vision.geometry.layout import TableLayout
+
+# One matcher of detections to truth for the tests and the benchmark (repo root on the path
+# whichever way pytest was started).
+_ROOT = str(Path(__file__).resolve().parent.parent)
+if _ROOT not in sys.path:
+    sys.path.insert(0, _ROOT)
+from benchmarks.bench_vision import match  # noqa: E402
+
+__all__ = ["look_at", "marker_table_image", "match"]
 
 
 def look_at(eye_mm, target_mm) -> tuple[np.ndarray, np.ndarray]:
