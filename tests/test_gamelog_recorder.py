@@ -212,7 +212,7 @@ def test_sinking_the_whole_fleet_is_a_result() -> None:
     rec = Recorder.start(None, game_id="g", players=("A", "B"), ships=ships, play_area=AREA)
     rec.declare_shot("L1", "S1")
     res = rec.events[-1]
-    assert isinstance(res, Result) and res.winner == "A" and "fleet is sunk" in res.reason
+    assert isinstance(res, Result) and res.winner == "A" and "sunk" in res.reason
     assert rec.state.result == res
     assert rec.declare_shot("L1", "S1").decided_by == "action"      # the game is over
 
@@ -449,3 +449,19 @@ def test_one_move_and_an_unexplained_change_are_judged_and_flagged_apart() -> No
     assert isinstance(mv, Move) and mv.verdict.yes and mv.ship == "L1"
     assert isinstance(flag, Flagged) and flag.cause is None
     assert [c.ship for c in flag.changes] == ["M1"] and "M1 left the table" in flag.reason
+
+
+def test_breaking_through_the_goal_line_wins() -> None:
+    """§6 breakthrough: A wins when one of his ships crosses the goal line y = 200 mm (the
+    goal side to the left of (0, 200) → (600, 200), i.e. +y)."""
+    ships = (Ship("L1", "A", "large", Pose(300, 170, 90)),
+             Ship("M1", "B", "medium", Pose(450, 450, 180)))
+    table = ScriptedTable(ships)
+    rec = Recorder.start(None, game_id="g", players=("A", "B"), ships=ships, play_area=AREA,
+                         variant="breakthrough", goal_line=((0, 200), (600, 200)),
+                         attacker="A", pieces=table.view())
+    table.step("L1", [0.0])                          # the tip reaches y ≈ 262 mm
+    mv, res = rec.observe(table.view())
+    assert mv.verdict.yes and isinstance(res, Result) and res.winner == "A"
+    assert res.cause == mv.n and "goal line" in res.reason
+    assert replay_state(rec.events).result == res

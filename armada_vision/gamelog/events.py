@@ -109,8 +109,10 @@ class Event:
 @dataclass(frozen=True, slots=True, kw_only=True)
 class GameStarted(Event):
     """A new game: players in turn order, date, the ships as placed (the fleets), variant,
-    table layout name, play area (table mm), calibration summary, rules configuration and
-    flagships (capture-the-flagship variant)."""
+    table layout name, play area (table mm), calibration summary, rules configuration, and how
+    it is won (rules.md §6): by default sink every enemy ship; ``flagships`` (ship ids) for
+    capture the flagship; ``goal_line`` (two points, table mm, goal side to the left of the
+    first → second) and its ``attacker`` for breakthrough."""
 
     kind: ClassVar[str] = "started"
     players: tuple[str, ...]
@@ -122,6 +124,8 @@ class GameStarted(Event):
     calibration: str = ""
     config: RulesConfig = DEFAULT_CONFIG
     flagships: tuple[str, ...] = ()
+    goal_line: tuple[Point, ...] = ()
+    attacker: str = ""
 
     def fleet(self, player: str) -> tuple[Ship, ...]:
         return tuple(s for s in self.ships if s.player == player)

@@ -118,9 +118,11 @@ class Recorder:
               ships: Sequence[Ship], play_area: Sequence[Point], variant: str = "basic",
               table: str = "table", calibration: str = "", date: str | None = None,
               config: RulesConfig = DEFAULT_CONFIG, flagships: Sequence[str] = (),
+              goal_line: Sequence[Point] = (), attacker: str = "",
               pieces: Sequence[DetectedPiece] = (), **kw: Any) -> Recorder:
         """Log a game start and return its recorder. ``pieces``: the detections the ships were
-        named from, so their track ids are known from the first frame."""
+        named from, so their track ids are known from the first frame. ``flagships`` /
+        ``goal_line`` + ``attacker``: the §6 variants (see :class:`GameStarted`)."""
         if store is not None and store.next_n(game_id) != 1:
             raise ValueError(f"game_id: game {game_id!r} is already in {store.path}; "
                              "resume it or choose another id")
@@ -130,7 +132,9 @@ class Recorder:
                             date=date or at[:10], ships=tuple(ships),
                             play_area=tuple((float(x), float(y)) for x, y in play_area),
                             variant=variant, table=table, calibration=calibration,
-                            config=config, flagships=tuple(flagships))
+                            config=config, flagships=tuple(flagships),
+                            goal_line=tuple((float(x), float(y)) for x, y in goal_line),
+                            attacker=attacker)
         if store is not None:
             store.append(start)
         rec = cls(store, [start], **kw)
@@ -316,6 +320,7 @@ class Recorder:
                        before_sigma_mm=ship.sigma_mm, before_sigma_deg=ship.sigma_deg,
                        frame=frame)
         if v.yes:
+            self._check_victory(mv.n)       # a breakthrough is won by moving
             self._maybe_end_turn(mv.n)
         else:
             self._log(Flagged, reason=f"illegal move of {sid}: {v.reason}", cause=mv.n,
@@ -334,26 +339,17 @@ class Recorder:
     def _damage(self, target: str, by: str | None, cause: int | None) -> None:
         ship = self._state.table.ship(target)
         dmg = self._log(Damage, ship=target, damage=ship.damage + 1, by=by, cause=cause)
-        if self._state.result is None:
-            decided = self._decided()
-            if decided is not None:
-                self._log(Result, winner=decided[0], reason=decided[1], cause=dmg.n)
+        self._check_victory(dmg.n)
 
-    def _decided(self) -> tuple[str, str] | None:
-        """(winner, reason) when one player is left: every other fleet sunk, or its flagship."""
-        s = self._state
-        lost: dict[str, str] = {}
-        for p in s.players:
-            fleet = [x.id for x in self._start.ships if x.player == p]
-            if fleet and not s.alive(p):
-                lost[p] = f"{p}'s fleet is sunk"
-            for f in self._start.flagships:
-                if f in fleet and f not in s.alive(p):
-                    lost[p] = f"{p}'s flagship {f} is sunk"
-        left = [p for p in s.players if p not in lost]
-        if lost and len(left) == 1:
-            return left[0], "; ".join(lost.values())
-        return None
+    def _check_victory(self, cause: int) -> None:
+        """Ask the rules (``rules.game.victory``, §6) whether the game is won now."""
+        if self._state.result is not None:
+            return
+        from armada_vision.rules.game import victory
+
+        out = victory(self._state.game_state)
+        if out is not None:
+            self._log(Result, winner=out.winner, reason=out.reason, cause=cause)
 
     def _maybe_end_turn(self, cause: int) -> None:
         s = self._state

@@ -45,7 +45,7 @@ from armada_vision.geometry.pieces import Size
 from armada_vision.geometry.pose import Pose
 from armada_vision.geometry.shapes import silhouette
 from armada_vision.rules.config import DEFAULT_CONFIG, RulesConfig
-from armada_vision.rules.game import CaptureFlag, Flag, GameState, Outcome, SinkAll
+from armada_vision.rules.game import Breakthrough, CaptureFlag, Flag, GameState, Outcome, SinkAll
 from armada_vision.rules.table import Obstacle, PlayArea, Ship, Table
 from armada_vision.rules.verdict import Verdict
 
@@ -77,6 +77,8 @@ class LogState:
     table: Table
     config: RulesConfig = DEFAULT_CONFIG
     flagships: tuple[str, ...] = ()
+    goal_line: tuple[tuple[float, float], ...] = ()
+    attacker: str = ""
     player: str = ""
     turn: int = 1
     actions: int = 0
@@ -126,7 +128,11 @@ class LogState:
         for s in gone:
             table = table.without_ship(s.id)
         flags = tuple(Flag(self.owner(f) or "", f) for f in self.flagships if self.owner(f))
-        victory = CaptureFlag(flags) if flags else SinkAll()
+        victory: SinkAll | CaptureFlag | Breakthrough = SinkAll()
+        if len(self.goal_line) == 2 and self.attacker:
+            victory = Breakthrough(self.attacker, self.goal_line[0], self.goal_line[1])
+        elif flags:
+            victory = CaptureFlag(flags)
         current = self.players.index(self.player) if self.player in self.players else 0
         return GameState(table, self.players, self.config, victory, (), current, self.turn,
                          self.actions, self.moved, self.fired, (*self.sunk, *gone),
@@ -229,8 +235,8 @@ def _check_action(state: LogState, ship_id: str, what: str) -> Verdict | None:
 
 def _start(e: GameStarted) -> LogState:
     table = Table(PlayArea(e.play_area), e.ships)
-    return LogState(e.game_id, e.players, table, e.config, e.flagships, player=e.players[0],
-                    last_n=e.n)
+    return LogState(e.game_id, e.players, table, e.config, e.flagships, e.goal_line,
+                    e.attacker, player=e.players[0], last_n=e.n)
 
 
 def _set_poses(state: LogState, changes: Iterable[Change]) -> LogState:
