@@ -15,6 +15,9 @@ the table as last recorded:
 - anything else (two ships moved at once, a ship gone unsunk, a piece nobody owns): ``flagged``,
   for the players to confirm or correct.
 
+After a hit or a legal move the rules say whether the game is won (``result``, §6); after the
+third action the turn ends (``turn_end``).
+
 Every event goes to the store (one transaction each) before the recorder moves on, so a killed
 process resumes with ``Recorder.resume(store, game_id)``. Poses are table-frame mm.
 """
