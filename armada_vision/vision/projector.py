@@ -332,15 +332,6 @@ def mapping_error_mm(calibration: ProjectorCalibration, H_projector_from_table_t
     return float(d.mean()), float(d.max())
 
 
-def projected_light(projector_bgr: np.ndarray, H_image_from_projector: Any,
-                    image_size: tuple[int, int]) -> np.ndarray:
-    """The projector frame as it falls into a camera image of ``image_size`` (w, h): float32
-    BGR, before the table's reflectance and the camera's gain (a flat-table warp)."""
-    return cv2.warpPerspective(projector_bgr.astype(np.float32),
-                               np.asarray(H_image_from_projector, dtype=float),
-                               (int(image_size[0]), int(image_size[1])), flags=cv2.INTER_LINEAR)
-
-
 # --- What is projected: shapes in table mm, drawn into projector px -------------------------
 
 LAYERS: tuple[str, ...] = ("reach", "step", "firing", "ruler", "line_of_fire", "last_move")
