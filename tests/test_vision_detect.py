@@ -57,11 +57,14 @@ def test_every_lying_piece_is_found_once_with_its_size(six_pieces):
 
 def test_pose_errors_meet_the_targets(six_pieces):
     # Targets: stern/tip median ≤ 0.5 mm, p95 ≤ 1.5 mm; heading median ≤ 0.5°, p95 ≤ 1.5°.
+    # Per scene, the targets' own statistics (p95 interpolated over the six pieces); and no
+    # piece far off.
     r, det = six_pieces
     t = match(r.truth, det)
-    assert statistics.median(t.stern_mm) <= 0.5 and max(t.stern_mm) <= 1.5
-    assert statistics.median(t.tip_mm) <= 0.5 and max(t.tip_mm) <= 1.5
-    assert statistics.median(t.heading_deg) <= 0.5 and max(t.heading_deg) <= 1.5
+    for errs, limit in ((t.stern_mm, 1.5), (t.tip_mm, 1.5), (t.heading_deg, 1.5)):
+        assert statistics.median(errs) <= 0.5, errs
+        assert np.percentile(errs, 95) <= limit, errs
+        assert max(errs) <= 2 * limit, errs
 
 
 def test_sigma_is_honest(six_pieces):

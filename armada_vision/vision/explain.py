@@ -37,7 +37,7 @@ from armada_vision.vision.fit import (
 # Mean robust cost per outline sample (px², a miss counts 2): a piece is good below GOOD_COST;
 # up to MAX_COST it is kept as doubtful (its σ inflated so the rules answer no).
 GOOD_COST = 0.35
-MAX_COST = 0.65
+MAX_COST = 0.58
 # Foreground (0–1 map) above which the outside of an edge is solid (a piece), not a shadow.
 SOLID_FG = 0.7
 
@@ -257,6 +257,9 @@ def select(cands: list[Candidate], scene: Scene, region: np.ndarray, sub: ViewGr
                 best, best_u = c, u
         if best is None or best_u <= 0.0:
             break
+        # The same piece seen from several starts: of its same-size poses, the best fit.
+        twins = [c for c in pool if c.size == best.size and clashes(c, [best], scene)]
+        best = min(twins, key=lambda c: joint_cost(c, chosen))
         chosen.append(best)
         explained |= cover[id(best)]
         pool = [c for c in pool if c is not best and not clashes(c, [best], scene)]
