@@ -177,6 +177,20 @@ def _edge_offsets(fg: np.ndarray, grid: ViewGrid, p_mm: np.ndarray, n_mm: np.nda
     return off, ok, blocked
 
 
+def _jacobian(local_3d: np.ndarray, p: np.ndarray, camera_mm: np.ndarray, a: np.ndarray,
+              b: np.ndarray, t: np.ndarray, n: np.ndarray) -> np.ndarray:
+    """d(normal offset of each outline sample)/d(x, y, heading), analytically: a vertex seen at
+    C + (P − C)·k with k = C_z / (C_z − z) moves k times as far as the vertex itself."""
+    c, s = math.cos(p[2]), math.sin(p[2])
+    k = camera_mm[2] / (camera_mm[2] - local_3d[:, 2])
+    lx, ly = local_3d[:, 0], local_3d[:, 1]
+    dth = np.column_stack((k * (-s * lx - c * ly), k * (c * lx - s * ly)))
+    w_a, w_b = (1.0 - t)[:, None], t[:, None]
+    ka = w_a[:, 0] * k[a] + w_b[:, 0] * k[b]
+    d_th = w_a * dth[a] + w_b * dth[b]
+    return np.column_stack((ka * n[:, 0], ka * n[:, 1], np.sum(d_th * n, axis=1)))
+
+
 def fit_pose(fg: np.ndarray, grid: ViewGrid, local_3d: np.ndarray, init: Pose,
              camera_mm: np.ndarray, *, search_mm: float = 4.0, iterations: int = 8,
              step_mm: float = 1.0, huber_px: float = 0.7) -> FitResult:
@@ -184,7 +198,6 @@ def fit_pose(fg: np.ndarray, grid: ViewGrid, local_3d: np.ndarray, init: Pose,
     view, ~1 inside pieces and ~0 on the table). ``init`` and the result are table mm; the
     fit is over the outline the camera at ``camera_mm`` (table mm) sees."""
     p = np.array([init.x_mm, init.y_mm, math.radians(init.heading_deg)])
-    eps = np.array([0.01, 0.01, 1e-4])
     w = np.zeros(0)
     res = np.zeros(0)
     ok = np.zeros(0, bool)
@@ -210,12 +223,7 @@ def fit_pose(fg: np.ndarray, grid: ViewGrid, local_3d: np.ndarray, init: Pose,
         # Counter-clockwise in table mm (y up): the outside is to the right of the edge.
         n = np.column_stack((e[:, 1], -e[:, 0]))
         off, ok, blocked = _edge_offsets(fg, grid, m0, n, search)
-        J = np.zeros((len(m0), 3))
-        for k in range(3):
-            dp = np.zeros(3)
-            dp[k] = eps[k]
-            mk = _points(seen_on_table(local_3d, p + dp, camera_mm), a, b, t)
-            J[:, k] = np.sum((mk - m0) * n, axis=1) / eps[k]
+        J = _jacobian(local_3d, p, camera_mm, a, b, t, n)
         res = -off  # model point minus edge point, along the normal
         if ok.sum() < 6:
             break
