@@ -37,7 +37,7 @@ def test_looking_at_puts_the_target_on_the_optical_axis(tilt, yaw, height, x, y)
     assert math.degrees(math.atan2(math.hypot(axis[0], axis[1]), -axis[2])) == pytest.approx(
         tilt, abs=1e-3)
     px = cam.project([[x, y, 0.0]])[0]
-    assert px == pytest.approx([959.5, 539.5], abs=1e-6)
+    assert px == pytest.approx([959.5, 539.5], abs=1e-4)   # Rodrigues near 180°: ~1e-6 px
 
 
 def test_untilted_camera_shows_table_x_right_and_y_up() -> None:
