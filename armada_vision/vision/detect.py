@@ -161,6 +161,9 @@ def _piece(c: Candidate, calib: TableCalibration, view: TableView, bg: np.ndarra
         # Doubtful: a wrong pose must never look certain.
         k = 1.0 + 10.0 * (c.fit.cost - GOOD_COST) / (MAX_COST - GOOD_COST)
         s_mm, s_deg = s_mm * k + 0.5, s_deg * k + 0.5
+    # Another size explained the piece almost as well: σ covers both readings.
+    s_mm = max(s_mm, c.ambiguity_mm)
+    s_deg = max(s_deg, c.ambiguity_deg)
     s_mm, s_deg = min(s_mm, 99.0), min(s_deg, 99.0)
     fp = footprint(pose, d)
     outline_px = calib.project(c.outline_mm)

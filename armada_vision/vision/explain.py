@@ -38,6 +38,8 @@ from armada_vision.vision.fit import (
 # up to MAX_COST it is kept as doubtful (its σ inflated so the rules answer no).
 GOOD_COST = 0.35
 MAX_COST = 0.58
+# A fit of another size within this much cost of the chosen one makes the size doubtful.
+AMBIGUITY_COST = 0.3
 # Foreground (0–1 map) above which the outside of an edge is solid (a piece), not a shadow.
 SOLID_FG = 0.7
 
@@ -53,6 +55,8 @@ class Candidate:
     fit: FitResult
     outline_mm: np.ndarray
     solid_outside: np.ndarray
+    ambiguity_mm: float = 0.0
+    ambiguity_deg: float = 0.0
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -271,6 +275,42 @@ def select(cands: list[Candidate], scene: Scene, region: np.ndarray, sub: ViewGr
     return out
 
 
+def size_swaps(scene: Scene, c: Candidate) -> list[Candidate]:
+    """Fits of the other sizes with the tip, or the stern, where ``c``'s is."""
+    tip = c.fit.pose.tip_mm(scene.pieces.dims(c.size).footprint_length_mm)
+    h = math.radians(c.fit.pose.heading_deg)
+    out = []
+    for z in Size:
+        if z == c.size:
+            continue
+        s = scene.pieces.dims(z).footprint_length_mm
+        out.append(scene.fit(z, Pose(tip[0] - s * math.cos(h), tip[1] - s * math.sin(h),
+                                     c.fit.pose.heading_deg)))
+        out.append(scene.fit(z, c.fit.pose))  # same stern
+    return out
+
+
+def with_ambiguity(chosen: list[Candidate], cands: list[Candidate], scene: Scene
+                   ) -> list[Candidate]:
+    """Each chosen piece with how far another size's reading of it lies, when that reading
+    fits nearly as well (the size is then in doubt, and the pose by that much)."""
+    out = []
+    for c in chosen:
+        others = [o for o in chosen if o is not c]
+        amb_mm = amb_deg = 0.0
+        d_c = scene.pieces.dims(c.size).footprint_length_mm
+        for o in cands:
+            if (o.size != c.size and clashes(o, [c], scene)
+                    and joint_cost(o, others) <= c.fit.cost + AMBIGUITY_COST):
+                d_o = scene.pieces.dims(o.size).footprint_length_mm
+                amb_mm = max(amb_mm, math.dist(o.fit.pose.stern_mm, c.fit.pose.stern_mm),
+                             math.dist(o.fit.pose.tip_mm(d_o), c.fit.pose.tip_mm(d_c)))
+                amb_deg = max(amb_deg, abs((o.fit.pose.heading_deg - c.fit.pose.heading_deg
+                                            + 180.0) % 360.0 - 180.0))
+        out.append(replace(c, ambiguity_mm=amb_mm, ambiguity_deg=amb_deg))
+    return out
+
+
 def unexplained_mask(part: np.ndarray, grid: ViewGrid, chosen: list[Candidate],
                      grow_mm: float = 1.0) -> np.ndarray:
     """The region's pixels outside every chosen outline (grown by ``grow_mm``)."""
@@ -296,7 +336,7 @@ def explain_region(scene: Scene, region: np.ndarray, sub: ViewGrid) -> list[Cand
         chosen = select(cands, scene, strong, sub)
         left = unexplained_mask(strong, sub, chosen).sum() / sub.px_per_mm**2
         if chosen and left <= min_left and all(c.fit.cost <= GOOD_COST for c in chosen):
-            return chosen
+            return _finish(scene, chosen, cands)
     # Several pieces (or a piece and something else) touch: start from every tip.
     for tip, heading in tip_guesses(region, sub):
         cands += fits_from_tip(scene, tip, heading)
@@ -316,7 +356,13 @@ def explain_region(scene: Scene, region: np.ndarray, sub: ViewGrid) -> list[Cand
         chosen = select(cands, scene, strong, sub)
         if len(chosen) <= before:
             break
-    return chosen
+    return _finish(scene, chosen, cands)
+
+
+def _finish(scene: Scene, chosen: list[Candidate], cands: list[Candidate]
+            ) -> list[Candidate]:
+    swaps = [f for c in chosen for f in size_swaps(scene, c)]
+    return with_ambiguity(chosen, cands + swaps, scene)
 
 
 def upright_fit(scene: Scene, region: np.ndarray, sub: ViewGrid) -> Candidate | None:
