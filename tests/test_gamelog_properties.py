@@ -114,7 +114,7 @@ def test_a_game_resumed_from_the_store_continues_identically(tmp_path_factory, s
         for op in script[:half]:
             play(rec, table, op)
     with GameStore(path) as store:
-        rec = Recorder.resume(store, "g")
+        rec = Recorder.resume(store, "g", pieces=table.view())
         for op in script[half:]:
             play(rec, table, op)
         stored = store.events("g")

@@ -145,12 +145,18 @@ class Recorder:
         return rec
 
     @classmethod
-    def resume(cls, store: GameStore, game_id: str, **kw: Any) -> Recorder:
-        """The recorder of a game already in ``store``, in the state its events leave it."""
+    def resume(cls, store: GameStore, game_id: str, *, pieces: Sequence[DetectedPiece] = (),
+               **kw: Any) -> Recorder:
+        """The recorder of a game already in ``store``, in the state its events leave it.
+        ``pieces``: the current settled view, so the tracker's ids are tied to the ships again
+        (a restart loses that tie; without it, a ship moved farther than one move's reach
+        before the next view is flagged for the players rather than guessed)."""
         events = store.events(game_id)
         if not events:
             raise ValueError(f"game_id: no game {game_id!r} in {store.path}")
-        return cls(store, events, **kw)
+        rec = cls(store, events, **kw)
+        rec._map_tracks(pieces)
+        return rec
 
     # -- what the outside reads
     @property

@@ -134,9 +134,10 @@ class LogState:
         elif flags:
             victory = CaptureFlag(flags)
         current = self.players.index(self.player) if self.player in self.players else 0
-        return GameState(table, self.players, self.config, victory, (), current, self.turn,
-                         self.actions, self.moved, self.fired, (*self.sunk, *gone),
-                         self.outcome)
+        return GameState(table=table, players=self.players, config=self.config,
+                         victory=victory, teams=(), current=current, turn=self.turn,
+                         actions_used=self.actions, moved=self.moved, shots=self.fired,
+                         sunk=(*self.sunk, *gone), outcome=self.outcome)
 
     def owner(self, ship_id: str) -> str | None:
         """The player of a ship on the table or sunk; None for an unknown id."""
