@@ -266,3 +266,66 @@ def test_a_photo_is_uploaded_and_judged(browser, live_server, rendered_scene, tm
         page.wait_for_selector("#view-badge", state="hidden", timeout=10000)
     finally:
         ctx.close()
+
+
+# ---- the game log, flags and the projector (issues 6 and 7) -------------------------------
+
+def _log_svg(page) -> str:
+    return page.locator("#log-table").inner_html()
+
+
+def _log_labels(page) -> list[str]:
+    return sorted(page.locator("#log-table text.log-label").all_text_contents())
+
+
+def test_log_panel_steps_through_the_game_with_a_drawing(browser, live_server) -> None:
+    """Issue 6: the log lists the actions; ◀ ▶ redraw the table after each one: the shot with
+    its ruler (§5) and S1's damage, the move with its reconstructed step (§4)."""
+    from armada_vision.geometry.pose import Pose
+
+    url, app = live_server
+    server = app.state.armada
+    ctx, page = _phone(browser, url)
+    try:
+        page.wait_for_function("app.live.turn.started === true", timeout=20000)
+        server.session.record_hit("L1", "S1")
+        server.session.end_turn()
+        server.publish_state()
+        analyser = app.state.test_analyser
+        analyser.pieces = [(size, Pose(450.0, 486.307, 150.0) if size == "medium" else pose)
+                           for size, pose in analyser.pieces]
+        page.wait_for_function("app.log && app.log.timeline.some((t) => t.event.kind === 'move')",
+                               timeout=20000)
+        page.wait_for_function("document.querySelectorAll('#log-list li').length === "
+                               "app.log.timeline.length", timeout=5000)
+        items = page.locator("#log-list li").all_text_contents()
+        assert any(t.startswith("L1 x S1") for t in items), items
+        kinds = page.evaluate("app.log.timeline.map((t) => t.event.kind)")
+        # the newest action is shown first: the move with its step
+        assert page.locator("#log-list li.cur").count() == 1
+        i_move, i_shot = kinds.index("move"), kinds.index("shot")
+        while page.evaluate("logIndex()") > i_move:
+            page.click("#log-prev")
+        assert page.locator("#log-table path.log-step").count() == 1
+        assert page.locator("#log-table path.log-ruler").count() == 0
+        assert "M1" in page.locator("#log-caption").inner_text()
+        at_move = _log_svg(page)
+        _shot(page, "9-log-move")
+        while page.evaluate("logIndex()") > i_shot:
+            page.click("#log-prev")
+        assert page.locator("#log-table path.log-ruler").count() == 1
+        assert page.locator("#log-table path.log-step").count() == 0
+        assert _log_svg(page) != at_move
+        page.click("#log-prev")                          # before the shot: S1 undamaged
+        assert "S1" in _log_labels(page) and page.locator("#log-table path.log-ruler").count() == 0
+        page.click("#log-next")
+        page.click("#log-next")                          # the hit's damage: S1 sunk
+        assert any(t.startswith("S1 ✕") for t in _log_labels(page)), _log_labels(page)
+        page.locator("#log-card").scroll_into_view_if_needed()
+        _shot(page, "10-log-shot")
+        assert page.evaluate("document.scrollingElement.scrollWidth") <= PHONE["width"]
+        while not page.locator("#log-next").is_disabled():
+            page.click("#log-next")
+        assert page.evaluate("app.logIdx") is None      # at the end: follows new actions
+    finally:
+        ctx.close()

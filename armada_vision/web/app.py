@@ -275,6 +275,12 @@ def _add_routes(app: FastAPI, server: Server) -> None:
         server.publish_state()
         return {"state": session.state_json()}
 
+    @app.get("/api/log")
+    def game_log() -> dict[str, Any]:
+        """The game so far, to step through: per event its JSON, notation token, whether it
+        was undone and the state after it (table mm); ``pieces``: footprint sizes."""
+        return guard(session.timeline_json)
+
     @app.post("/api/upload", dependencies=[Depends(require_control)])
     async def upload(request: Request, file: Annotated[UploadFile, File()]) -> dict[str, Any]:
         declared = request.headers.get("content-length")

@@ -21,7 +21,7 @@ from typing import Any, TypeVar
 
 from armada_vision.gamelog import GameStarted, Recorder, Undo
 from armada_vision.gamelog.events import Flagged, Move, Result
-from armada_vision.gamelog.notation import action_text
+from armada_vision.gamelog.notation import action_text, timeline_json
 from armada_vision.gamelog.state import ACTIONS_PER_TURN, check_shot_action
 from armada_vision.gamelog.store import GameStore
 from armada_vision.geometry.layout import TableLayout
@@ -65,6 +65,7 @@ class Session:
     _game: ThreadPoolExecutor = field(
         default_factory=lambda: ThreadPoolExecutor(1, thread_name_prefix="armada-game"))
     _store: GameStore | None = None
+    _timeline: tuple[Any, list[dict[str, Any]]] | None = None
 
     def _on_game_thread(self, fn: Callable[..., T], *args: Any) -> T:
         return self._game.submit(fn, *args).result(timeout=60)
@@ -176,6 +177,22 @@ class Session:
         target = next((e for e in rec.events if e.n == u.target), None)
         return _describe(target) if target is not None else f"event {u.target}"
 
+    def timeline_json(self) -> dict[str, Any]:
+        """The game so far for stepping through it: the game log's ``timeline_json`` (per
+        event: event, notation token, undone, state after it), cached until the log grows."""
+        rec = self.recorder
+        pieces = {size.value: {"w": d.base_w_mm, "s": d.footprint_length_mm}
+                  for size in Size for d in (self.config.pieces.dims(size),)}
+        if rec is None:
+            return {"game_id": None, "timeline": [], "pieces": pieces}
+        events = self._on_game_thread(lambda: list(rec.events))
+        key = (rec.game_id, len(events))
+        cached = self._timeline
+        if cached is None or cached[0] != key:
+            cached = (key, timeline_json(events))
+            self._timeline = cached
+        return {"game_id": rec.game_id, "timeline": cached[1], "pieces": pieces}
+
     def _need_game(self) -> Recorder:
         if self.recorder is None:
             raise ActionRefused("the game has not started: waiting for a settled table with "
@@ -283,6 +300,7 @@ class Session:
                 "play_area": [list(p) for p in self.layout.play_area_mm],
                 "turn": self.turn_json(), "last_move": self.last_move,
                 "log": self.log_lines(), "can_undo": self.can_undo(),
+                "log_n": 0 if self.recorder is None else len(self.recorder.events),
                 "pieces": {size.value: {"w": d.base_w_mm, "s": d.footprint_length_mm}
                            for size in Size for d in (self.config.pieces.dims(size),)},
             }

@@ -16,6 +16,7 @@ const app = {
   selected: null, zones: null, shot: null,
   frameSeq: 0, frameLoading: false, wantedSeq: 0, lagMs: [],
   lastMoveAt: null, fit: true,
+  log: null, logIdx: null, logN: -1,   // the game log's timeline; logIdx null: follow the end
 };
 
 // ---- token: from the join URL once, then kept on this phone ---------------------------------
@@ -320,11 +321,13 @@ function renderTurn() {
   $("undo-btn").disabled = !s.can_undo;
   const log = $("log");
   clear(log);
+  log.hidden = !!(app.log && app.log.timeline.length);
   for (const line of (s.log || []).slice().reverse()) {
     const li = document.createElement("li");
     li.textContent = line;
     log.appendChild(li);
   }
+  if ((s.log_n || 0) !== app.logN) loadLog(s.log_n || 0);
 }
 
 function renderStatus() {
@@ -514,4 +517,161 @@ async function start() {
   connect();
 }
 window.addEventListener("resize", () => draw());
+
+// ---- the game log: step through the game, the table drawn (table mm) at each action ---------
+async function loadLog(n) {
+  app.logN = n;
+  const r = await api("GET", "/api/log");
+  if (!r.ok || app.logN !== n) return;
+  const prev = app.log;
+  if (prev && prev.game_id !== r.data.game_id) app.logIdx = null;
+  app.log = r.data;
+  if (app.logIdx !== null && app.logIdx >= r.data.timeline.length) app.logIdx = null;
+  renderLog();
+}
+
+function logIndex() {
+  const t = app.log ? app.log.timeline : [];
+  return app.logIdx === null ? t.length - 1 : app.logIdx;
+}
+
+function stepLog(d) {
+  const t = app.log ? app.log.timeline : [];
+  if (!t.length) return;
+  const i = Math.min(t.length - 1, Math.max(0, logIndex() + d));
+  app.logIdx = i === t.length - 1 ? null : i;   // at the end: follow new actions again
+  renderLog();
+}
+
+function eventLabel(item) {
+  const e = item.event;
+  if (item.text) return item.text;
+  if (e.kind === "started") return `game starts: ${e.players.join(" v ")}`;
+  if (e.kind === "setup") return `setup ${e.verdict.yes ? "checked" : "to check"}`;
+  if (e.kind === "damage") return `${e.ship} damaged (${e.damage})`;
+  if (e.kind === "turn_end") return `${e.player}'s turn ends`;
+  if (e.kind === "result") return `${e.winner} wins`;
+  return e.kind;
+}
+
+function logReason(e) {
+  if (e.verdict && e.verdict.reason) return e.verdict.reason;
+  return e.reason || e.note || "";
+}
+
+function renderLog() {
+  const L = app.log;
+  const t = L ? L.timeline : [];
+  const svg = $("log-table");
+  $("log-prev").disabled = !t.length || logIndex() <= 0;
+  $("log-next").disabled = !t.length || logIndex() >= t.length - 1;
+  if (!t.length) {
+    svg.hidden = true; $("log-pos").textContent = "–"; $("log-caption").textContent = "";
+    clear($("log-list")); document.body.dataset.logStep = ""; return;
+  }
+  const i = logIndex(), item = t[i];
+  $("log-pos").textContent = `${i + 1} / ${t.length}`;
+  const st = item.state;
+  const label = eventLabel(item), why = logReason(item.event);
+  const after = [label.includes(why) ? "" : why,
+    st.result ? `${st.result.winner} wins` : `turn ${st.turn}, ${st.player} to play`];
+  $("log-caption").innerHTML = `<b>#${item.event.n} ${esc(label)}</b>${
+    item.undone ? " (undone)" : ""}<br>${esc(after.filter(Boolean).join(" · "))}`;
+  svg.hidden = false;
+  drawLogTable(svg, item, L.pieces);
+  document.body.dataset.logStep = String(i);
+  const list = $("log-list");
+  const key = `${L.game_id}:${t.length}`;
+  if (list.dataset.key !== key) {
+    list.dataset.key = key;
+    clear(list);
+    t.forEach((it, k) => {
+      const li = document.createElement("li");
+      li.value = it.event.n;
+      li.textContent = eventLabel(it);
+      li.className = (it.undone ? "undone " : "") + (it.event.kind === "flagged" ? "flag" : "");
+      li.onclick = () => { app.logIdx = k === t.length - 1 ? null : k; renderLog(); };
+      list.appendChild(li);
+    });
+  }
+  [...list.children].forEach((li, k) => li.classList.toggle("cur", k === i));
+  const cur = list.children[i];
+  if (cur && cur.scrollIntoView && app.logIdx !== null) cur.scrollIntoView({ block: "nearest" });
+}
+
+// Table mm (+y away from the viewer) → SVG user units (y down): x, maxY − y.
+function drawLogTable(svg, item, pieces) {
+  clear(svg);
+  const st = item.state, e = item.event;
+  const xs = st.play_area.map((p) => p[0]), ys = st.play_area.map((p) => p[1]);
+  const pad = 20, x0 = Math.min(...xs) - pad, y1 = Math.max(...ys) + pad;
+  const w = Math.max(...xs) + pad - x0, h = y1 - (Math.min(...ys) - pad);
+  svg.setAttribute("viewBox", `0 0 ${w.toFixed(1)} ${h.toFixed(1)}`);
+  const P = (p) => [p[0] - x0, y1 - p[1]];
+  const path = (ring, close) => ring.map((p, k) => (k ? "L" : "M") + P(p).map((v) => v.toFixed(1))
+    .join(",")).join("") + (close === false ? "" : "Z");
+  const foot = (pose, size) => {   // rules.md §1 footprint: stern mid-base, tip ahead
+    const d = (pieces || {})[size] || { w: 25.4, s: 46.229 };
+    const [x, y, hd] = Array.isArray(pose) ? pose : [pose.stern[0], pose.stern[1], pose.heading];
+    const a = hd * Math.PI / 180, c = Math.cos(a), s = Math.sin(a), hw = d.w / 2;
+    return [[x + s * hw, y - c * hw], [x + c * d.s, y + s * d.s], [x - s * hw, y + c * hw]];
+  };
+  const sizeOf = (id) => { const sh = st.ships.find((x) => x.id === id); return sh ? sh.size : "small"; };
+  const k = w / 360;   // user units per screen px, about
+  el("path", { d: path(st.play_area), fill: "none", stroke: "#ffffff66", "stroke-width": 1,
+    "stroke-dasharray": "6 4" }, svg);
+  for (const ship of st.ships) {
+    const col = playerColor(ship);
+    const gone = ship.sunk || ship.missing;
+    el("path", { d: path(foot([ship.stern[0], ship.stern[1], ship.heading], ship.size)),
+      fill: gone ? "none" : col + "55", stroke: ship.sunk ? "#ff5d5d" : col,
+      "stroke-width": 1.5, "stroke-dasharray": gone ? "4 3" : "none", class: "log-ship",
+      "data-id": ship.id }, svg);
+    const c = P([(2 * ship.stern[0] + ship.tip[0]) / 3, (2 * ship.stern[1] + ship.tip[1]) / 3]);
+    el("text", { x: c[0], y: c[1] - 10 * k, "font-size": 12 * k, "text-anchor": "middle",
+      fill: "#fff", stroke: "#000", "stroke-width": 3, "paint-order": "stroke",
+      "font-weight": 700, class: "log-label" }, svg,
+      ship.id + (ship.damage ? " " + "✕".repeat(ship.damage) : "") + (ship.sunk ? " sunk" : ""));
+  }
+  for (const s of st.strays || []) {
+    const c = P(s.stern);
+    el("circle", { cx: c[0], cy: c[1], r: 8 * k, fill: "none", stroke: "#ffb020",
+      "stroke-width": 1.5, class: "log-stray" }, svg);
+  }
+  const v = e.verdict || {};
+  if (e.kind === "move") {
+    const size = sizeOf(e.ship);
+    el("path", { d: path(foot(e.before, size)), fill: "none", stroke: "#cfd6df",
+      "stroke-width": 1.5, "stroke-dasharray": "3 3", class: "log-before" }, svg);
+    const xy = (p) => (Array.isArray(p) ? p.slice(0, 2) : p.stern);
+    let prev = e.before;
+    (v.steps && v.steps.length ? v.steps : [e.after]).forEach((stp, n) => {
+      const bad = v.failed_step && n + 1 >= v.failed_step;
+      el("path", { d: path(foot(stp, size)), fill: "none", stroke: bad ? "#ff5d5d" : "#ffd23f",
+        "stroke-width": 2, "stroke-dasharray": "4 3", class: "log-step" }, svg);
+      el("path", { d: path([xy(prev), xy(stp)], false), stroke: "#ffd23f", "stroke-width": 1.5,
+        fill: "none" }, svg);
+      prev = stp;
+    });
+  }
+  if (e.kind === "shot") {
+    if (v.line_of_fire) el("path", { d: path(v.line_of_fire), fill: "#ffffff30",
+      stroke: "#ffffff", "stroke-width": 1, class: "log-line-of-fire" }, svg);
+    if (v.ruler) {
+      const col = v.yes ? "#35c46a" : v.in_doubt ? "#ffb020" : "#ff5d5d";
+      el("path", { d: path(v.ruler), fill: col + "55", stroke: col, "stroke-width": 2,
+        class: "log-ruler" }, svg);
+    }
+  }
+  for (const ch of e.changes || []) {   // a flag's or a correction's changes
+    for (const [pose, col] of [[ch.before, "#cfd6df"], [ch.after, "#ff5d5d"]]) {
+      if (!pose) continue;
+      el("path", { d: path(foot(pose, sizeOf(ch.ship))), fill: "none", stroke: col,
+        "stroke-width": 1.5, "stroke-dasharray": "3 3", class: "log-change" }, svg);
+    }
+  }
+}
+
+$("log-prev").onclick = () => stepLog(-1);
+$("log-next").onclick = () => stepLog(1);
 start();
