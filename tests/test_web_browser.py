@@ -329,3 +329,45 @@ def test_log_panel_steps_through_the_game_with_a_drawing(browser, live_server) -
         assert page.evaluate("app.logIdx") is None      # at the end: follows new actions
     finally:
         ctx.close()
+
+
+def _flag(app) -> int:
+    """Two ships moved in one settled view: flagged for the players."""
+    from armada_vision.geometry.pose import Pose
+
+    analyser = app.state.test_analyser
+    moved = {"large": Pose(260.0, 250.0, 0.0), "medium": Pose(450.0, 500.0, 90.0)}
+    analyser.pieces = [(s, moved.get(s, p)) for s, p in analyser.pieces]
+    deadline = time.time() + 20
+    while time.time() < deadline:
+        flags = app.state.armada.session.flags_json()
+        if flags:
+            return flags[0]["n"]
+        time.sleep(0.05)
+    pytest.fail("no flag")
+
+
+def test_flags_are_settled_on_the_page_with_the_token_only(browser, live_server) -> None:
+    url, app = live_server
+    ro_ctx, ro = _phone(browser, url)
+    ctx, page = _phone(browser, f"{url}/?token={TOKEN}")
+    try:
+        page.wait_for_function("app.live.turn.started === true", timeout=20000)
+        n = _flag(app)
+        for p in (ro, page):
+            p.wait_for_selector(f"#flags li[data-n='{n}']", timeout=20000)
+        assert "moved at once" in ro.locator("#flags li").first.inner_text()
+        ro.click(f"#flags li[data-n='{n}'] .accept")      # read-only: refused
+        ro.wait_for_selector("#control-msg:not([hidden])", timeout=10000)
+        assert "join token" in ro.locator("#control-msg").inner_text()
+        assert app.state.armada.session.flags_json()[0]["n"] == n
+        page.locator("#flags").scroll_into_view_if_needed()
+        _shot(page, "11-flag")
+        page.click(f"#flags li[data-n='{n}'] .revert")
+        page.wait_for_function(f"!app.live.flags.some((f) => f.n === {n})", timeout=10000)
+        page.wait_for_function(
+            "[...document.querySelectorAll('#log-list li')].some((li) => "
+            f"li.textContent.startsWith('correct #{n} revert'))", timeout=10000)
+    finally:
+        ctx.close()
+        ro_ctx.close()

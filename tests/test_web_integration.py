@@ -1,6 +1,6 @@
-"""The phone page's server with the game log: the log to step through (``/api/log``).
-Frames are rendered; poses come from the renderer's truth (``TruthAnalyser``), never
-from the detector."""
+"""The phone page's server with the game log: the log to step through (``/api/log``) and
+flags the players settle (``/api/flags``). Frames are rendered; poses come from the
+renderer's truth (``TruthAnalyser``), never from the detector."""
 
 from __future__ import annotations
 
@@ -107,3 +107,62 @@ def test_log_has_a_move_with_its_steps(game) -> None:
     assert step[:2] == pytest.approx([after.x_mm, after.y_mm], abs=2.0)
     m1 = next(s for s in move["state"]["ships"] if s["id"] == "M1")
     assert m1["stern"] == pytest.approx([after.x_mm, after.y_mm], abs=0.01)
+
+
+# ---- flags the players settle (issue 6) -----------------------------------------------
+
+def _flag_two_ships(c: TestClient, analyser: TruthAnalyser) -> dict:
+    """Two ships moved in one settled view: the recorder cannot judge it and flags it."""
+    _move(analyser, {"large": Pose(260.0, 250.0, 0.0), "medium": Pose(450.0, 500.0, 90.0)})
+    return _wait(lambda: c.get("/api/state").json()["flags"])[0]
+
+
+def test_a_flag_is_listed_and_accepted_with_the_token_only(game) -> None:
+    c, analyser = game
+    flag = _flag_two_ships(c, analyser)
+    assert "moved at once" in flag["reason"] and flag["n"] > 1
+    assert {ch["ship"] for ch in flag["changes"]} == {"L1", "M1"}
+    s = c.get("/api/state").json()
+    assert s["turn"]["pending_flags"] == [flag["n"]]
+    r = c.post("/api/flags", json={"flag": flag["n"], "resolution": "accept"})
+    assert r.status_code == 403 and "token" in r.json()["error"]
+    assert c.get("/api/state").json()["flags"]                    # still pending
+    r = c.post("/api/flags", json={"flag": flag["n"], "resolution": "accept"}, headers=CTRL)
+    assert r.status_code == 200, r.text
+    assert r.json()["state"]["flags"] == [] and r.json()["state"]["turn"]["pending_flags"] == []
+    last = _log(c)[-1]["event"]
+    assert last["kind"] == "correction" and last["target"] == flag["n"]
+    assert last["resolution"] == "accept"
+    # settled: a second answer is refused by the game
+    r = c.post("/api/flags", json={"flag": flag["n"], "resolution": "revert"}, headers=CTRL)
+    assert r.status_code == 409 and r.json()["error"].startswith("flag:")
+
+
+def test_reverting_a_flag_expects_the_pieces_back(game) -> None:
+    c, analyser = game
+    flag = _flag_two_ships(c, analyser)
+    r = c.post("/api/flags", json={"flag": flag["n"], "resolution": "revert", "note": "oops"},
+               headers=CTRL)
+    assert r.status_code == 200, r.text
+    # the state right after the correction has the pieces back (until the camera says
+    # otherwise: the players are to put them back)
+    fix = next(t for t in _log(c) if t["event"]["kind"] == "correction")
+    assert fix["event"]["resolution"] == "revert" and fix["event"]["note"] == "oops"
+    assert fix["event"]["target"] == flag["n"]
+    ships = {s["id"]: s for s in fix["state"]["ships"]}
+    assert ships["L1"]["stern"] == pytest.approx([L_POSE.x_mm, L_POSE.y_mm], abs=0.01)
+    assert ships["M1"]["stern"] == pytest.approx([M_POSE.x_mm, M_POSE.y_mm], abs=0.01)
+
+
+@pytest.mark.parametrize("body, status, field", [
+    ({"flag": 2, "resolution": "set"}, 422, "resolution"),
+    ({"flag": 0, "resolution": "accept"}, 422, "flag"),
+    ({"flag": "two", "resolution": "accept"}, 422, "flag"),
+    ({"flag": 2, "resolution": "accept", "x": 1}, 422, "x"),
+    ({"flag": 2, "resolution": "accept", "note": "n" * 201}, 422, "note"),
+    ({"flag": 2, "resolution": "accept"}, 409, "flag"),          # event 2 is not a flag
+])
+def test_bad_flag_answers_are_clean_errors(game, body, status, field) -> None:
+    c, _ = game
+    r = c.post("/api/flags", json=body, headers=CTRL)
+    assert r.status_code == status and r.json()["error"].startswith(field), r.json()

@@ -63,6 +63,16 @@ class DamageRequest(BaseModel):
     delta: Literal[1] = 1
 
 
+class CorrectionRequest(BaseModel):
+    """The players' answer to a pending flag (the game log's ``Recorder.correct``): ``accept``
+    (it stands) or ``revert`` (the pieces go back where they were)."""
+
+    model_config = ConfigDict(extra="forbid")
+    flag: int = Field(ge=1, le=10_000_000)
+    resolution: Literal["accept", "revert"]
+    note: str = Field(default="", max_length=200)
+
+
 class Server:
     """Everything one running referee holds: session, hub, pipeline, token, upload analyser."""
 
@@ -280,6 +290,12 @@ def _add_routes(app: FastAPI, server: Server) -> None:
         """The game so far, to step through: per event its JSON, notation token, whether it
         was undone and the state after it (table mm); ``pieces``: footprint sizes."""
         return guard(session.timeline_json)
+
+    @app.post("/api/flags", dependencies=[Depends(require_control)])
+    def settle_flag(req: CorrectionRequest) -> dict[str, Any]:
+        what = guard(session.correct, req.flag, req.resolution, req.note)
+        server.publish_state()
+        return {"corrected": what, "state": session.state_json()}
 
     @app.post("/api/upload", dependencies=[Depends(require_control)])
     async def upload(request: Request, file: Annotated[UploadFile, File()]) -> dict[str, Any]:

@@ -177,6 +177,34 @@ class Session:
         target = next((e for e in rec.events if e.n == u.target), None)
         return _describe(target) if target is not None else f"event {u.target}"
 
+    def correct(self, flag_n: int, resolution: str, note: str = "") -> str:
+        """The players settle pending flag ``flag_n``: ``accept`` (it stands) or ``revert``
+        (the pieces go back; the table is expected to follow)."""
+        rec = self._need_game()
+        if flag_n not in rec.state.pending:
+            raise ActionRefused(f"flag: event {flag_n} is not a flag waiting to be settled")
+        try:
+            c = self._on_game_thread(rec.correct, flag_n, resolution, (), note)
+        except ValueError as e:             # settled meanwhile by another phone
+            raise ActionRefused(str(e)) from None
+        self._changed()
+        return _describe(c) or f"correction of #{flag_n}"
+
+    def flags_json(self) -> list[dict[str, Any]]:
+        """The unresolved flags, oldest first: number, reason, the move it judged illegal
+        (``cause``) and the observed changes (table mm, degrees)."""
+        rec = self.recorder
+        if rec is None:
+            return []
+        pending = set(rec.state.pending)
+        out = []
+        for e in rec.events:
+            if isinstance(e, Flagged) and e.n in pending:
+                j = e.to_json()
+                out.append({"n": e.n, "reason": e.reason, "cause": e.cause, "at": e.at,
+                            "changes": j.get("changes", [])})
+        return out
+
     def timeline_json(self) -> dict[str, Any]:
         """The game so far for stepping through it: the game log's ``timeline_json`` (per
         event: event, notation token, undone, state after it), cached until the log grows."""
@@ -300,6 +328,7 @@ class Session:
                 "play_area": [list(p) for p in self.layout.play_area_mm],
                 "turn": self.turn_json(), "last_move": self.last_move,
                 "log": self.log_lines(), "can_undo": self.can_undo(),
+                "flags": self.flags_json(),
                 "log_n": 0 if self.recorder is None else len(self.recorder.events),
                 "pieces": {size.value: {"w": d.base_w_mm, "s": d.footprint_length_mm}
                            for size in Size for d in (self.config.pieces.dims(size),)},

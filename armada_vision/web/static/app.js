@@ -319,6 +319,7 @@ function renderTurn() {
   }
   renderShipList((state() || s).ships || [], (state() || s).sunk || []);
   $("undo-btn").disabled = !s.can_undo;
+  renderFlags(s.flags || []);
   const log = $("log");
   clear(log);
   log.hidden = !!(app.log && app.log.timeline.length);
@@ -328,6 +329,29 @@ function renderTurn() {
     log.appendChild(li);
   }
   if ((s.log_n || 0) !== app.logN) loadLog(s.log_n || 0);
+}
+
+// Flags the players settle: Accept (it stands) or Revert (the pieces go back).
+function renderFlags(flags) {
+  const ul = $("flags");
+  const key = JSON.stringify(flags.map((f) => f.n));
+  if (ul.dataset.key === key) return;
+  ul.dataset.key = key;
+  clear(ul);
+  ul.hidden = !flags.length;
+  for (const f of flags) {
+    const li = document.createElement("li");
+    li.className = "flag";
+    li.dataset.n = String(f.n);
+    li.innerHTML = `<p class="reason">⚑ #${f.n}: ${esc(f.reason)}</p>
+      <button class="btn small accept">Accept</button>
+      <button class="btn small revert">Revert</button>`;
+    li.querySelector(".accept").onclick = () =>
+      control("/api/flags", { flag: f.n, resolution: "accept" });
+    li.querySelector(".revert").onclick = () =>
+      control("/api/flags", { flag: f.n, resolution: "revert" });
+    ul.appendChild(li);
+  }
 }
 
 function renderStatus() {
