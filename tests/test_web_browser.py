@@ -371,3 +371,44 @@ def test_flags_are_settled_on_the_page_with_the_token_only(browser, live_server)
     finally:
         ctx.close()
         ro_ctx.close()
+
+
+def test_the_projector_follows_the_controlling_phone(browser, live_server) -> None:
+    """Issue 7: the ship a controlling phone selects and the shot it asks about are what the
+    projector draws (zones, then the ruler and line of fire); a read-only phone only looks."""
+    from armada_vision.web.projector import controller_for
+
+    url, app = live_server
+    session = app.state.armada.session
+    ro_ctx, ro = _phone(browser, url)
+    try:
+        _tap_ship(ro, "L1")
+        ro.wait_for_selector("#g-zones path.zone-port", state="attached", timeout=20000)
+        time.sleep(0.3)
+        assert session.selected is None
+    finally:
+        ro_ctx.close()
+    ctx, page = _phone(browser, f"{url}/?token={TOKEN}")
+    try:
+        page.wait_for_function("document.getElementById('mode').innerText === 'control'")
+        _tap_ship(page, "L1")
+        page.wait_for_selector("#g-zones path.zone-port", state="attached", timeout=20000)
+        deadline = time.time() + 10
+        while session.selected != "L1" and time.time() < deadline:
+            time.sleep(0.05)
+        ctrl = controller_for(app)
+        ctrl.sync(session)
+        assert {"step", "firing"} <= {o.layer for o in ctrl.overlays}
+        _tap_ship(page, "S1")
+        page.wait_for_selector("#verdict", timeout=20000)
+        while (session.last_shot or {}).get("target") != "S1" and time.time() < deadline:
+            time.sleep(0.05)
+        assert session.last_shot["verdict"] == "yes"
+        ctrl.sync(session)
+        assert {"ruler", "line_of_fire"} <= {o.layer for o in ctrl.overlays}
+        page.click("#close-sel")
+        while session.selected is not None and time.time() < deadline:
+            time.sleep(0.05)
+        assert session.selected is None and session.last_shot is None
+    finally:
+        ctx.close()

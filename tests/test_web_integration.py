@@ -1,20 +1,25 @@
-"""The phone page's server with the game log: the log to step through (``/api/log``) and
-flags the players settle (``/api/flags``). Frames are rendered; poses come from the
-renderer's truth (``TruthAnalyser``), never from the detector."""
+"""The phone page's server with the game log and the projector: the log to step through
+(``/api/log``), flags the players settle (``/api/flags``), the selection and shot verdict that
+the projector follows (``/api/select``), blanking wired into ``serve`` and full-resolution
+frames for projector calibration. Frames are rendered; poses come from the renderer's truth
+(``TruthAnalyser``), never from the detector."""
 
 from __future__ import annotations
 
 import time
 from collections.abc import Iterator
 
+import cv2
+import numpy as np
 import pytest
+import shapely
 from conftest import TruthAnalyser
 from fastapi.testclient import TestClient
 
 from armada_vision.geometry.pieces import NOMINAL_PIECES
 from armada_vision.geometry.pose import Pose
 from armada_vision.web.app import create_app
-from armada_vision.web.sources import FolderSource
+from armada_vision.web.sources import ArraySource, FolderSource
 
 TOKEN = "secret-join-token"
 CTRL = {"X-Armada-Token": TOKEN}
@@ -166,3 +171,131 @@ def test_bad_flag_answers_are_clean_errors(game, body, status, field) -> None:
     c, _ = game
     r = c.post("/api/flags", json=body, headers=CTRL)
     assert r.status_code == status and r.json()["error"].startswith(field), r.json()
+
+
+# ---- the projector follows the phone (issue 7) --------------------------------------------------
+
+def _projector_layers(c: TestClient) -> list[str]:
+    """The overlays (table mm) the projector shows after its page's next poll."""
+    from armada_vision.web.projector import controller_for
+
+    assert c.get("/api/projector/frame", params={"wait_s": 0}).status_code == 200
+    return sorted({o.layer for o in controller_for(c.app).overlays})
+
+
+def test_selection_and_shot_reach_the_projector(game) -> None:
+    c, _ = game
+    session = c.app.state.armada.session
+    assert _projector_layers(c) == []
+    assert c.post("/api/select", json={"ship": "L1"}).status_code == 403
+    r = c.post("/api/select", json={"ship": "L1"}, headers=CTRL)
+    assert r.status_code == 200 and session.selected == "L1" and session.last_shot is None
+    assert _projector_layers(c) == ["firing", "reach", "step"] or \
+        _projector_layers(c) == ["firing", "step"]          # reach when rules provide it
+    r = c.post("/api/select", json={"ship": "L1", "target": "S1"}, headers=CTRL)
+    assert r.json()["shot"]["verdict"] == "yes" and session.last_shot["target"] == "S1"
+    layers = _projector_layers(c)
+    assert "ruler" in layers and "line_of_fire" in layers
+    from armada_vision.web.projector import controller_for
+
+    ruler = next(o for o in controller_for(c.app).overlays if o.layer == "ruler")
+    assert shapely.Polygon(ruler.rings_mm[0]).equals_exact(
+        shapely.Polygon(session.last_shot["ruler"]), 1e-6)
+    assert c.post("/api/select", json={"ship": None}, headers=CTRL).status_code == 200
+    assert _projector_layers(c) == [] and session.selected is None
+
+
+@pytest.mark.parametrize("body, status, field", [
+    ({"ship": "X9"}, 404, "ship"),
+    ({"ship": "L1", "target": "X9"}, 404, "target"),
+    ({"target": "S1"}, 422, "target"),
+    ({"ship": "L1", "target": "L1"}, 422, "target"),
+    ({"ship": "bad id!"}, 422, "ship"),
+])
+def test_bad_selections_are_clean_errors(game, body, status, field) -> None:
+    c, _ = game
+    r = c.post("/api/select", json=body, headers=CTRL)
+    assert r.status_code == status and r.json()["error"].startswith(field), r.json()
+
+
+def test_a_recorded_hit_and_the_last_move_reach_the_projector(game) -> None:
+    c, analyser = game
+    session = c.app.state.armada.session
+    c.post("/api/hit", json={"shooter": "L1", "target": "S1"}, headers=CTRL)
+    assert session.selected == "L1" and session.last_shot["verdict"] == "yes"
+    assert "ruler" in _projector_layers(c)
+    c.post("/api/turn/end", headers=CTRL)
+    _move(analyser, {"medium": Pose(450.0, 450.0 + M_STEP, 150.0)})
+    _wait(lambda: c.get("/api/state").json()["last_move"])
+    assert "last_move" in _projector_layers(c)
+
+
+# ---- serve: blanking and full-resolution frames ---------------------------------------
+
+def test_serve_wires_the_projector_and_blanking(monkeypatch, rendered_scene) -> None:
+    import uvicorn
+
+    from armada_vision.cli import main
+    from armada_vision.web.projector import BlankingAnalyser, ProjectorController
+
+    seen: dict = {}
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: seen.update(app=app))
+    for extra, wrapped in (([], True), (["--no-blanking"], False)):
+        assert main(["serve", "--source", str(rendered_scene.folder), "--db", "-",
+                     "--no-qr", *extra]) == 0
+        app = seen["app"]
+        assert isinstance(app.state.projector, ProjectorController)
+        analyser = app.state.armada.pipeline.analyser
+        assert isinstance(analyser, BlankingAnalyser) == wrapped
+        if wrapped:
+            assert analyser.ctrl is app.state.projector
+        assert app.state.armada.upload_analyser is not analyser
+
+
+@pytest.mark.parametrize("lit", [False, True])
+def test_without_a_projector_page_moves_are_still_judged(rendered_scene, lit) -> None:
+    """With blanking on and no /projector page: nothing projected passes every frame; zones
+    set but no page answering hold a rest only while the blank is tried, then pass it."""
+    from armada_vision.cli.serve import make_app
+    from armada_vision.vision.projector import ProjectorCalibration
+
+    analyser = TruthAnalyser(rendered_scene)
+    app = make_app(FolderSource(rendered_scene.folder, fps=30), rendered_scene.layout,
+                   analyser=analyser, token=TOKEN)
+    ctrl = app.state.projector
+    if lit:
+        ctrl.set_calibration(ProjectorCalibration(
+            (1280, 800), ((2.0, 0.0, 10.0), (0.0, -2.0, 1300.0), (0.0, 0.0, 1.0)),
+            0.1, 0.2, 60, 60))
+    with TestClient(app) as c:
+        _wait(lambda: c.get("/api/state").json()["turn"]["started"])
+        c.post("/api/select", json={"ship": "M1"}, headers=CTRL)
+        assert bool(_projector_layers(c)) and bool(ctrl.frame_json()["overlays"]) == lit
+        time.sleep(0.3)    # frames from now on were exposed after the zones went up
+        c.post("/api/turn/end", headers=CTRL)
+        _move(analyser, {"medium": Pose(450.0, 450.0 + M_STEP, 150.0)})
+        m = _wait(lambda: c.get("/api/state").json()["last_move"], timeout_s=20)
+        assert m["ship"] == "M1" and m["verdict"] == "yes"
+        wrap = app.state.armada.pipeline.analyser
+        assert (wrap.held_lit > 0) == lit
+
+
+def test_latest_frame_is_full_resolution_for_projector_calibration(rendered_scene) -> None:
+    from armada_vision.web.projector import _server_parts
+
+    frames = [f.copy() for f in rendered_scene.frames]
+    app = create_app(ArraySource(frames, fps=30), rendered_scene.layout,
+                     analyser=TruthAnalyser(rendered_scene), token=TOKEN, jpeg_width=480)
+    with TestClient(app) as c:
+        pipeline = app.state.armada.pipeline
+        frame, t = _wait(pipeline.latest_frame)
+        assert frame.shape == frames[0].shape and any(frame is f for f in frames)
+        assert t <= time.time()
+        packet = _wait(lambda: app.state.armada.hub.frame)
+        jpeg = cv2.imdecode(np.frombuffer(packet.jpeg, np.uint8),
+                            cv2.IMREAD_COLOR)
+        assert jpeg.shape[1] == 480                     # the phones' copy is scaled down
+        grab, _layout, _camera = _server_parts(c.app)
+        got = grab(time.time())
+        assert got is not None and got.shape == frames[0].shape
+        assert any(np.array_equal(got, f) for f in frames)     # the camera's own pixels

@@ -35,6 +35,9 @@ def add_parser(sub: Any) -> None:
                    help="SQLite game log (default ~/.local/share/armada-vision/games.sqlite; "
                         "'-' keeps the log in memory)")
     p.add_argument("--no-qr", action="store_true", help="do not print the QR code")
+    p.add_argument("--no-blanking", action="store_true",
+                   help="judge moves on frames taken with the projector lit (by default a "
+                        "connected /projector page blinks black for each settled table)")
     p.set_defaults(run=run)
 
 
@@ -118,12 +121,34 @@ def _db_path(arg: str | None) -> Path | None:
     return path
 
 
+def make_app(source: Any, layout: Any, camera: Any = None, *, blanking: bool = True,
+             analyser: Any = None, **kw: Any) -> Any:
+    """The referee app with its projector: the controller is ``app.state.projector`` (the
+    /projector page follows the phones), and with ``blanking`` the analyser is wrapped so
+    that moves are judged only on frames exposed while the projector was dark. Without a
+    projector page connected, frames pass unchanged. ``analyser``: the live analyser to wrap
+    (default: the vision layer's tracker with ``camera``)."""
+    from armada_vision.web.analysis import StillAnalyser, VisionAnalyser
+    from armada_vision.web.app import create_app
+    from armada_vision.web.projector import BlankingAnalyser, ProjectorController
+
+    ctrl = ProjectorController()
+    if analyser is None:
+        analyser = VisionAnalyser(layout, camera)
+    if blanking:
+        analyser = BlankingAnalyser(analyser, ctrl)
+    app = create_app(source, layout, camera=camera, analyser=analyser,
+                     upload_analyser=StillAnalyser(layout), **kw)
+    app.state.projector = ctrl
+    app.state.camera = camera            # projector calibration through the live camera
+    return app
+
+
 def run(args: argparse.Namespace) -> int:
     import logging
 
     import uvicorn
 
-    from armada_vision.web.app import create_app
     from armada_vision.web.images import qr_text
 
     if not 0 < args.port < 65536:
@@ -132,10 +157,10 @@ def run(args: argparse.Namespace) -> int:
     source, layout, camera, color_players, first = _resolve(args)
     db = _db_path(args.db)
     # A recorded game starts over when it loops; a folder may be a still life, so it does not.
-    app = create_app(source, layout, camera=camera, color_players=color_players, store_path=db,
-                     first_player=first,
-                     restart_on_loop=args.source == "demo" or source.name.startswith("video")
-                     or bool(color_players))
+    app = make_app(source, layout, camera, blanking=not args.no_blanking,
+                   color_players=color_players, store_path=db, first_player=first,
+                   restart_on_loop=args.source == "demo" or source.name.startswith("video")
+                   or bool(color_players))
     token = app.state.armada.token
     host = lan_address() if args.host in ("0.0.0.0", "::") else args.host
     base = f"http://{host}:{args.port}/"
@@ -148,6 +173,7 @@ def run(args: argparse.Namespace) -> int:
         if qr:
             print("  scan to join with control:")
             print(qr)
+    print(f"  projector (full screen on the projector's display): {base}projector")
     print(f"  game log: {db if db is not None else 'in memory only'}")
     print("  Ctrl-C stops the server.", flush=True)
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning")

@@ -63,6 +63,16 @@ class DamageRequest(BaseModel):
     delta: Literal[1] = 1
 
 
+class SelectRequest(BaseModel):
+    """What a controlling phone has selected, for the projector: a ship (None: nothing) and
+    optionally the enemy it asked about (the shot's verdict is shown with its ruler)."""
+
+    model_config = ConfigDict(extra="forbid")
+    ship: ShipId | None = None
+    target: ShipId | None = None
+    view: View = "live"
+
+
 class CorrectionRequest(BaseModel):
     """The players' answer to a pending flag (the game log's ``Recorder.correct``): ``accept``
     (it stands) or ``revert`` (the pieces go back where they were)."""
@@ -296,6 +306,11 @@ def _add_routes(app: FastAPI, server: Server) -> None:
         what = guard(session.correct, req.flag, req.resolution, req.note)
         server.publish_state()
         return {"corrected": what, "state": session.state_json()}
+
+    @app.post("/api/select", dependencies=[Depends(require_control)])
+    def select(req: SelectRequest) -> dict[str, Any]:
+        """The projector follows the controlling phone: its selected ship and shot."""
+        return guard(session.select, req.ship, req.target, req.view)
 
     @app.post("/api/upload", dependencies=[Depends(require_control)])
     async def upload(request: Request, file: Annotated[UploadFile, File()]) -> dict[str, Any]:

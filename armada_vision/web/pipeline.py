@@ -67,6 +67,7 @@ class Pipeline:
         self._stop = threading.Event()
         self._mail = threading.Condition()
         self._mailbox: tuple[np.ndarray, int, float] | None = None
+        self._latest: tuple[np.ndarray, float] | None = None
         self._threads: list[threading.Thread] = []
 
     def start(self) -> None:
@@ -99,6 +100,12 @@ class Pipeline:
                 "vision_skipped": self.vision_skipped, "clients": self.hub.clients,
                 "last_error": self.last_error}
 
+    def latest_frame(self) -> tuple[np.ndarray, float] | None:
+        """The newest frame at the source's full resolution (BGR, image px) and its capture
+        time (epoch s), or None before the first: projector calibration needs the camera's
+        own pixels, not the phones' scaled JPEG. The array is shared: do not write to it."""
+        return self._latest
+
     def _capture_loop(self) -> None:
         seq, loops = 0, self.source.loop_count
         period = 1.0 / self.fps if self.fps else 0.0
@@ -127,6 +134,7 @@ class Pipeline:
                         reset()
             seq += 1
             captured_at = time.time()
+            self._latest = (frame, captured_at)
             with self._mail:        # newest frame replaces one vision has not taken yet
                 if self._mailbox is not None:
                     self.vision_skipped += 1

@@ -57,6 +57,10 @@ class Session:
     views: dict[str, FrameAnalysis] = field(default_factory=dict)
     recorder: Recorder | None = None
     last_move: dict[str, Any] | None = None
+    # What a controlling phone has selected (the projector follows it): a ship, and the
+    # verdict of the last shot asked or recorded.
+    selected: str | None = None
+    last_shot: dict[str, Any] | None = None
     notes: deque = field(default_factory=lambda: deque(maxlen=30))
     version: int = 0
     games: int = 0
@@ -149,6 +153,8 @@ class Session:
             raise ActionRefused(result["turn_note"])
         rec = self._need_game()
         v = self._on_game_thread(rec.declare_shot, shooter_id, target_id)
+        with self._lock:                   # the projector shows the shot just recorded
+            self.selected, self.last_shot = shooter_id, result
         self._changed()
         if not v.yes:
             raise ActionRefused(f"the game log judged the shot a miss: {v.reason}")
@@ -176,6 +182,25 @@ class Session:
         self._changed()
         target = next((e for e in rec.events if e.n == u.target), None)
         return _describe(target) if target is not None else f"event {u.target}"
+
+    def select(self, ship_id: str | None, target_id: str | None = None,
+               view: str = "live") -> dict[str, Any]:
+        """A controlling phone selected ``ship_id`` (None: nothing) and, with ``target_id``,
+        asked about the shot at it: what the projector shows (``selected``, ``last_shot``)."""
+        if ship_id is None:
+            if target_id is not None:
+                raise ValueError("target: a shot needs a ship selected")
+            with self._lock:
+                self.selected, self.last_shot = None, None
+            return {"ship": None, "shot": None}
+        shot = None
+        if target_id is not None:
+            shot = self.shot(ship_id, target_id, view)
+        elif not self.table(view).has_ship(ship_id):
+            raise LookupError(f"ship: no ship {ship_id!r} on the table")
+        with self._lock:
+            self.selected, self.last_shot = ship_id, shot
+        return {"ship": ship_id, "shot": shot}
 
     def correct(self, flag_n: int, resolution: str, note: str = "") -> str:
         """The players settle pending flag ``flag_n``: ``accept`` (it stands) or ``revert``
@@ -236,6 +261,7 @@ class Session:
         """The recorded source looped: the next settled view starts a new game."""
         with self._lock:
             self.recorder, self.last_move = None, None
+            self.selected, self.last_shot = None, None
             self.views.pop("live", None)
             self.notes.append(_stamp("the recording starts over: new game"))
             self.version += 1

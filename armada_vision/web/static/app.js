@@ -407,12 +407,22 @@ function tapShip(ship) {
   const cur = app.selected && shipById(app.selected);
   if (!ship) return select(null);
   if (cur && cur.id !== ship.id && cur.player !== ship.player) return askShot(cur.id, ship.id);
-  if (cur && cur.id === ship.id && app.shot) { app.shot = null; renderAll(); return; }
+  if (cur && cur.id === ship.id && app.shot) {
+    app.shot = null; tellProjector(cur.id, null); renderAll(); return;
+  }
   return select(ship.id === app.selected ? null : ship.id);
+}
+
+// The projector follows the phone that has control (on the live view): its selected ship and
+// the shot it asked about. Read-only phones only look.
+function tellProjector(ship, target) {
+  if (!app.control || app.view !== "live") return;
+  api("POST", "/api/select", target ? { ship, target } : { ship });
 }
 
 async function select(id) {
   app.selected = id; app.shot = null;
+  tellProjector(id, null);
   if (!id) { app.zones = null; renderAll(); return; }
   if (!app.zones || app.zones.ship !== id) app.zones = null;
   renderAll();
@@ -426,6 +436,7 @@ async function select(id) {
 async function askShot(shooter, target) {
   app.shot = { shooter, target, pending: true };
   renderCard();
+  tellProjector(shooter, target);
   const view = app.view === "photo" ? "upload" : "live";
   const r = await api("POST", "/api/shot", { shooter, target, view });
   if (r.ok) app.shot = r.data; else { app.shot = null; showError(r.data.error); }
