@@ -140,6 +140,7 @@ def test_page_runs_under_its_content_security_policy(browser, live_server) -> No
         page.wait_for_selector("#calib.ok", timeout=20000)
         page.locator("#ships .id").first.click()
         page.wait_for_selector("#g-zones path.zone-port", state="attached", timeout=20000)
+        page.wait_for_selector("#log-table:not([hidden]) path.log-ship", timeout=20000)
         assert problems == []
     finally:
         ctx.close()
@@ -298,6 +299,7 @@ def test_log_panel_steps_through_the_game_with_a_drawing(browser, live_server) -
                                timeout=20000)
         page.wait_for_function("document.querySelectorAll('#log-list li').length === "
                                "app.log.timeline.length", timeout=5000)
+        assert page.locator("#log-table").is_visible()
         items = page.locator("#log-list li").all_text_contents()
         assert any(t.startswith("L1 x S1") for t in items), items
         kinds = page.evaluate("app.log.timeline.map((t) => t.event.kind)")

@@ -601,7 +601,7 @@ function renderLog() {
   $("log-prev").disabled = !t.length || logIndex() <= 0;
   $("log-next").disabled = !t.length || logIndex() >= t.length - 1;
   if (!t.length) {
-    svg.hidden = true; $("log-pos").textContent = "–"; $("log-caption").textContent = "";
+    svg.toggleAttribute("hidden", true); $("log-pos").textContent = "–"; $("log-caption").textContent = "";
     clear($("log-list")); document.body.dataset.logStep = ""; return;
   }
   const i = logIndex(), item = t[i];
@@ -612,7 +612,7 @@ function renderLog() {
     st.result ? `${st.result.winner} wins` : `turn ${st.turn}, ${st.player} to play`];
   $("log-caption").innerHTML = `<b>#${item.event.n} ${esc(label)}</b>${
     item.undone ? " (undone)" : ""}<br>${esc(after.filter(Boolean).join(" · "))}`;
-  svg.hidden = false;
+  svg.toggleAttribute("hidden", false);   // an SVG element has no .hidden property
   drawLogTable(svg, item, L.pieces);
   document.body.dataset.logStep = String(i);
   const list = $("log-list");
