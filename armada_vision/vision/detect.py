@@ -53,6 +53,8 @@ FG_LOW = 0.25
 SIGMA_GAIN = 2.0
 SIGMA_FLOOR_MM = 0.1
 SIGMA_FLOOR_DEG = 0.1
+# Colours whose faces can look like the table (see _piece).
+FACES_CAN_VANISH = frozenset({"black", "white", "clear", "unknown"})
 # Regions bigger than this many large pieces are an arm or a hand: nothing in them is judged.
 HAND_AREA_PIECES = 12
 
@@ -83,6 +85,13 @@ def region_foreground(score: np.ndarray, regions: list[tuple[ViewGrid, np.ndarra
         lo = max(FG_LOW * typical, 1.0)
         fg[sl] = np.clip((score[sl] - lo) / (hi - lo), 0.0, 1.0)
     return fg
+
+
+def shade(view_bgr: np.ndarray, bg: np.ndarray) -> np.ndarray:
+    """Brightness of the view over the table's estimate per view pixel (float32; 1 on bare
+    table, below 1 in a shadow)."""
+    return ((view_bgr.sum(axis=2, dtype=np.float32) + 1.0)
+            / (bg.sum(axis=2, dtype=np.float32) + 1.0)).astype(np.float32)
 
 
 def detect(image_bgr: np.ndarray, layout: TableLayout, camera: CameraIntrinsics | None = None,
@@ -125,7 +134,7 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     score, bg = foreground(view)
     _, regions = blobs(score, view.grid)
     scene = Scene(region_foreground(score, regions, view.grid), score, view.grid, pieces,
-                  calib.camera_center_mm)
+                  calib.camera_center_mm, shade(view.image_bgr, bg))
     lying: list[Candidate] = []
     standing: list[Candidate] = []
     for sub, region in regions:
@@ -161,13 +170,17 @@ def _piece(c: Candidate, calib: TableCalibration, view: TableView, bg: np.ndarra
         # Doubtful: a wrong pose must never look certain.
         k = 1.0 + 10.0 * (c.fit.cost - GOOD_COST) / (MAX_COST - GOOD_COST)
         s_mm, s_deg = s_mm * k + 0.5, s_deg * k + 0.5
-    # Another size explained the piece almost as well: σ covers both readings.
-    s_mm = max(s_mm, c.ambiguity_mm)
-    s_deg = max(s_deg, c.ambiguity_deg)
-    s_mm, s_deg = min(s_mm, 99.0), min(s_deg, 99.0)
     fp = footprint(pose, d)
+    color = classify_color(view, fp, bg)
+    # Another size explained the piece almost as well: σ covers both readings. A vivid piece
+    # shows all its faces, so only a reading that covers what it shows is a rival; a black,
+    # white or clear face can vanish against the table, so any nearly as good reading is.
+    vivid = color not in FACES_CAN_VANISH
+    s_mm = max(s_mm, c.covering_ambiguity_mm if vivid else c.ambiguity_mm)
+    s_deg = max(s_deg, c.covering_ambiguity_deg if vivid else c.ambiguity_deg)
+    s_mm, s_deg = min(s_mm, 99.0), min(s_deg, 99.0)
     outline_px = calib.project(c.outline_mm)
-    return DetectedPiece(c.size, classify_color(view, fp, bg), pose,
+    return DetectedPiece(c.size, color, pose,
                          pose.tip_mm(d.footprint_length_mm), s_mm, s_deg,
                          bool(area_poly.covers(fp)),
                          tuple((float(x), float(y)) for x, y in outline_px),

@@ -42,6 +42,11 @@ MAX_COST = 0.58
 AMBIGUITY_COST = 0.3
 # Foreground (0–1 map) above which the outside of an edge is solid (a piece), not a shadow.
 SOLID_FG = 0.7
+# What a piece leaves of its region is its shadow when no point of it lies farther than this
+# (mm) from the rest: the smallest piece is about 9 mm across.
+SHADOW_MAX_HALF_MM = 2.5
+# ... and where the table just outside its hidden edges is at most this bright (× the table).
+SHADOW_SHADE = 0.85
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -57,6 +62,8 @@ class Candidate:
     solid_outside: np.ndarray
     ambiguity_mm: float = 0.0
     ambiguity_deg: float = 0.0
+    covering_ambiguity_mm: float = 0.0
+    covering_ambiguity_deg: float = 0.0
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -69,6 +76,8 @@ class Scene:
     grid: ViewGrid
     pieces: PieceSet
     camera_mm: np.ndarray
+    # The view's brightness over the table's estimate (1 on bare table, < 1 in a shadow).
+    shade: np.ndarray | None = None
 
     def fit(self, size: Size, init: Pose, *, upright: bool = False,
             iterations: int = 8) -> Candidate:
@@ -290,24 +299,36 @@ def size_swaps(scene: Scene, c: Candidate) -> list[Candidate]:
     return out
 
 
-def with_ambiguity(chosen: list[Candidate], cands: list[Candidate], scene: Scene
+def with_ambiguity(chosen: list[Candidate], cands: list[Candidate], scene: Scene,
+                   strong: np.ndarray | None = None, sub: ViewGrid | None = None
                    ) -> list[Candidate]:
     """Each chosen piece with how far another size's reading of it lies, when that reading
-    fits nearly as well (the size is then in doubt, and the pose by that much)."""
+    fits nearly as well (the size is then in doubt, and the pose by that much):
+    ``ambiguity_mm/deg`` over every such reading; ``covering_ambiguity_mm/deg`` only over
+    those that also cover what the chosen piece explains of the region's ``strong`` pixels
+    (on ``sub``). A smaller model snug inside a clearly seen piece leaves a thick part of it
+    unexplained, so for a piece whose faces all show it is no rival reading (a thin crescent
+    left over may be shadow: still a rival)."""
     out = []
     for c in chosen:
+        mine = None if strong is None or sub is None else _covered_px(c, strong, sub)
         others = [o for o in chosen if o is not c]
-        amb_mm = amb_deg = 0.0
+        amb = np.zeros(4)  # mm, deg over all rivals; mm, deg over covering rivals
         d_c = scene.pieces.dims(c.size).footprint_length_mm
         for o in cands:
             if (o.size != c.size and clashes(o, [c], scene)
                     and joint_cost(o, others) <= c.fit.cost + AMBIGUITY_COST):
                 d_o = scene.pieces.dims(o.size).footprint_length_mm
-                amb_mm = max(amb_mm, math.dist(o.fit.pose.stern_mm, c.fit.pose.stern_mm),
-                             math.dist(o.fit.pose.tip_mm(d_o), c.fit.pose.tip_mm(d_c)))
-                amb_deg = max(amb_deg, abs((o.fit.pose.heading_deg - c.fit.pose.heading_deg
-                                            + 180.0) % 360.0 - 180.0))
-        out.append(replace(c, ambiguity_mm=amb_mm, ambiguity_deg=amb_deg))
+                here = np.array([max(math.dist(o.fit.pose.stern_mm, c.fit.pose.stern_mm),
+                                     math.dist(o.fit.pose.tip_mm(d_o), c.fit.pose.tip_mm(d_c))),
+                                 abs((o.fit.pose.heading_deg - c.fit.pose.heading_deg
+                                      + 180.0) % 360.0 - 180.0)])
+                amb[:2] = np.maximum(amb[:2], here)
+                if mine is None or not _thick(unexplained_mask(mine, sub, [o]), sub):
+                    amb[2:] = np.maximum(amb[2:], here)
+        out.append(replace(c, ambiguity_mm=float(amb[0]), ambiguity_deg=float(amb[1]),
+                           covering_ambiguity_mm=float(amb[2]),
+                           covering_ambiguity_deg=float(amb[3])))
     return out
 
 
@@ -336,7 +357,7 @@ def explain_region(scene: Scene, region: np.ndarray, sub: ViewGrid) -> list[Cand
         chosen = select(cands, scene, strong, sub)
         left = unexplained_mask(strong, sub, chosen).sum() / sub.px_per_mm**2
         if chosen and left <= min_left and all(c.fit.cost <= GOOD_COST for c in chosen):
-            return _finish(scene, chosen, cands)
+            return _finish(scene, chosen, cands, strong, sub)
     # Several pieces (or a piece and something else) touch: start from every tip.
     for tip, heading in tip_guesses(region, sub):
         cands += fits_from_tip(scene, tip, heading)
@@ -356,13 +377,51 @@ def explain_region(scene: Scene, region: np.ndarray, sub: ViewGrid) -> list[Cand
         chosen = select(cands, scene, strong, sub)
         if len(chosen) <= before:
             break
-    return _finish(scene, chosen, cands)
+    if not chosen:
+        chosen = shadowed_piece(scene, cands, strong, sub)
+    return _finish(scene, chosen, cands, strong, sub)
 
 
-def _finish(scene: Scene, chosen: list[Candidate], cands: list[Candidate]
+def shadowed_piece(scene: Scene, cands: list[Candidate], strong: np.ndarray, sub: ViewGrid
+                   ) -> list[Candidate]:
+    """A lone piece whose edges on one side are lost in its own (tinted) shadow: the good fit
+    (hidden edges excused) covering most of the region, if what it leaves of the region is
+    nowhere thick enough to hide another piece (a shadow is a thin crescent). The hidden
+    samples stay excused; the fit's σ already grows with the hidden share of the outline."""
+    good = [c for c in cands if not c.upright and c.fit.cost <= GOOD_COST
+            and _hidden_in_shadow(scene, c)]
+    good.sort(key=lambda c: -int(np.count_nonzero(_covered_px(c, strong, sub))))
+    for c in good[:3]:
+        if not _thick(unexplained_mask(strong, sub, [c], grow_mm=0.5), sub):
+            return [c]
+    return []
+
+
+def _thick(mask: np.ndarray, sub: ViewGrid) -> bool:
+    """Whether some pixel of ``mask`` lies farther than SHADOW_MAX_HALF_MM from its edge."""
+    if not mask.any():
+        return False
+    m = cv2.copyMakeBorder(mask.astype(np.uint8), 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0)
+    return float(cv2.distanceTransform(m, cv2.DIST_L2, 3).max()) >= (
+        SHADOW_MAX_HALF_MM * sub.px_per_mm)
+
+
+def _hidden_in_shadow(scene: Scene, c: Candidate) -> bool:
+    """Whether just outside ``c``'s hidden outline samples the table is darker than the
+    table: a shadow, not a clear piece or a glint."""
+    hidden = np.isnan(c.fit.sample_cost)
+    if scene.shade is None or not hidden.any():
+        return scene.shade is None
+    p = scene.grid.to_px(c.fit.probe_mm[hidden])
+    dark = float(np.median(sample_map(scene.shade, p[:, 0], p[:, 1])))
+    return dark <= SHADOW_SHADE
+
+
+def _finish(scene: Scene, chosen: list[Candidate], cands: list[Candidate],
+            strong: np.ndarray | None = None, sub: ViewGrid | None = None
             ) -> list[Candidate]:
     swaps = [f for c in chosen for f in size_swaps(scene, c)]
-    return with_ambiguity(chosen, cands + swaps, scene)
+    return with_ambiguity(chosen, cands + swaps, scene, strong, sub)
 
 
 def upright_fit(scene: Scene, region: np.ndarray, sub: ViewGrid) -> Candidate | None:
