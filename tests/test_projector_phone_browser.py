@@ -60,7 +60,9 @@ def referee(rendered_scene) -> Iterator[tuple[str, object, object]]:
         colors=(("step", "#00ff00"), ("ruler", "#ff0000")), brightness=1.0, fill_alpha=1.0,
         line_px=1.0, clear_mm=0.0, hidden=("reach", "firing", "line_of_fire", "last_move")))
     port = _free_port()
-    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    # as serve runs it: open long polls are cancelled after a short grace, then the app stops
+    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="critical",
+                                        timeout_graceful_shutdown=1))
     thread = threading.Thread(target=srv.run, daemon=True)
     thread.start()
     deadline = time.time() + 20
@@ -72,13 +74,8 @@ def referee(rendered_scene) -> Iterator[tuple[str, object, object]]:
         yield f"http://127.0.0.1:{port}", app, analyser
     finally:
         srv.should_exit = True
-        thread.join(2)
-        if thread.is_alive():
-            # uvicorn waits for the projector page's long poll (up to 20 s) before the app's
-            # shutdown: stop the pipeline here and skip the wait.
-            app.state.armada.pipeline.stop()
-            srv.force_exit = True
-            thread.join(10)
+        thread.join(10)
+        assert not thread.is_alive() and not app.state.armada.pipeline.running
 
 
 def _canvas(pg) -> np.ndarray:

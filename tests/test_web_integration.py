@@ -239,7 +239,7 @@ def test_serve_wires_the_projector_and_blanking(monkeypatch, rendered_scene) -> 
     from armada_vision.web.projector import BlankingAnalyser, ProjectorController
 
     seen: dict = {}
-    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: seen.update(app=app))
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: seen.update(app=app, **kw))
     for extra, wrapped in (([], True), (["--no-blanking"], False)):
         assert main(["serve", "--source", str(rendered_scene.folder), "--db", "-",
                      "--no-qr", *extra]) == 0
@@ -250,6 +250,8 @@ def test_serve_wires_the_projector_and_blanking(monkeypatch, rendered_scene) -> 
         if wrapped:
             assert analyser.ctrl is app.state.projector
         assert app.state.armada.upload_analyser is not analyser
+        # a projector page's open long poll must not hold Ctrl-C for its 20 s
+        assert 0 < seen["timeout_graceful_shutdown"] <= 5
 
 
 @pytest.mark.parametrize("lit", [False, True])

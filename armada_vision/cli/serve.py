@@ -176,5 +176,8 @@ def run(args: argparse.Namespace) -> int:
     print(f"  projector (full screen on the projector's display): {base}projector")
     print(f"  game log: {db if db is not None else 'in memory only'}")
     print("  Ctrl-C stops the server.", flush=True)
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    # Open long polls (the projector page) and event streams would hold a Ctrl-C for up to
+    # 20 s: cancel them after 3 s, then the app's shutdown stops the pipeline.
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning",
+                timeout_graceful_shutdown=3)
     return 0
