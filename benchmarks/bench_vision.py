@@ -48,6 +48,7 @@ class Tally:
     tip_mm: list[float] = field(default_factory=list)
     heading_deg: list[float] = field(default_factory=list)
     sigma_ratio: list[float] = field(default_factory=list)
+    sigma_deg_ratio: list[float] = field(default_factory=list)
     cold_ms: list[float] = field(default_factory=list)
     failures: int = 0
     images: int = 0
@@ -57,8 +58,8 @@ class Tally:
     def add(self, other: Tally) -> None:
         for k in ("truth", "found", "matched", "size_ok", "color_ok", "failures", "images"):
             setattr(self, k, getattr(self, k) + getattr(other, k))
-        for k in ("stern_mm", "tip_mm", "heading_deg", "sigma_ratio", "cold_ms", "misses",
-                  "scores"):
+        for k in ("stern_mm", "tip_mm", "heading_deg", "sigma_ratio", "sigma_deg_ratio",
+                  "cold_ms", "misses", "scores"):
             getattr(self, k).extend(getattr(other, k))
 
 
@@ -102,6 +103,7 @@ def match(truth: dict, det: Detections | VisionFailure, label: str = "") -> Tall
         t.tip_mm.append(et)
         t.heading_deg.append(abs(angle_diff_deg(d.pose.heading_deg, p["heading"])))
         t.sigma_ratio.append(es / max(d.sigma_mm, 1e-6))
+        t.sigma_deg_ratio.append(t.heading_deg[-1] / max(d.sigma_deg, 1e-6))
         t.scores.append(d.score)
     for i, d in enumerate(det.pieces):
         if i not in used:
@@ -260,6 +262,8 @@ def main(argv: list[str] | None = None) -> int:
         f"p95 {_pct(total.sigma_ratio, 95):.2f}; stern errors over 1.5 mm: {len(big)}, of "
         f"which {sum(1 for e, r in big if r <= 2.0)} reported with σ ≥ half the error "
         "(so the doubt allowance of rules.md §7, 2·√(σa² + σb²) + floor, covers them)",
+        f"- heading error / reported σ°: median {_pct(total.sigma_deg_ratio, 50):.2f}, "
+        f"p95 {_pct(total.sigma_deg_ratio, 95):.2f}",
         f"- cold single-image detect (calibration included, one OpenCV thread) median "
         f"{verdict_line(_pct(total.cold_ms, 50), 150, 'ms')} wall clock on the shared "
         f"machine; CPU time of the process: "
