@@ -5,41 +5,27 @@ calibration puts them, blanks and shows the pattern on request and acknowledges.
 from __future__ import annotations
 
 import base64
-import os
-import shutil
-import socket
-import threading
 import time
 from collections.abc import Iterator
 
 import cv2
 import numpy as np
 import pytest
-
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+from browser import chromium, require_chromium, serve
 
 pytestmark = pytest.mark.browser
 
-if not (os.path.exists(CHROMIUM) and shutil.which(CHROMIUM)):
-    pytest.skip(f"{CHROMIUM} is missing", allow_module_level=True)
-playwright_api = pytest.importorskip("playwright.sync_api")
+require_chromium()
+pytest.importorskip("playwright.sync_api")
 
 H_SIMPLE = [[2.0, 0.0, 10.0], [0.0, -2.0, 700.0], [0.0, 0.0, 1.0]]  # px = (2x+10, 700−2y)
 CAL = {"projector_size": [1280, 800], "H_projector_from_table": H_SIMPLE,
        "residual_mean_mm": 0.1, "residual_max_mm": 0.3, "points": 70, "found": 72}
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[tuple[str, object]]:
-    import uvicorn
     from fastapi import FastAPI
 
     from armada_vision.vision.projector import ProjectorCalibration, ProjectorStyle
@@ -55,33 +41,19 @@ def server() -> Iterator[tuple[str, object]]:
     ctrl.set_overlays(overlays_from_json({"overlays": [
         {"layer": "step", "rings": [[[100, 100], [300, 100], [300, 300], [100, 300]]]},
         {"layer": "ruler", "rings": [[[400, 200], [450, 200], [425, 250]]]}]}))
-    port = _free_port()
-    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    deadline = time.time() + 20
-    while not srv.started:
-        if time.time() > deadline:
-            pytest.fail("the server did not start")
-        time.sleep(0.05)
-    try:
-        yield f"http://127.0.0.1:{port}", ctrl
-    finally:
-        srv.should_exit = True
-        thread.join(10)
+    with serve(app) as url:
+        yield url, ctrl
 
 
 @pytest.fixture(scope="module")
 def page(server):
     url, _ctrl = server
-    with playwright_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+    with chromium() as b:
         ctx = b.new_context(viewport={"width": 1280, "height": 800}, device_scale_factor=1)
         pg = ctx.new_page()
         pg.goto(url + "/projector")
         pg.wait_for_function("frame && frame.overlays.length >= 2", timeout=20000)
         yield pg
-        b.close()
 
 
 def _canvas(pg) -> np.ndarray:

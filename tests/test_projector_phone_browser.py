@@ -7,10 +7,6 @@ frame taken after the projector page confirmed black. Poses are the renderer's t
 from __future__ import annotations
 
 import base64
-import os
-import shutil
-import socket
-import threading
 import time
 from collections.abc import Iterator
 
@@ -18,10 +14,8 @@ import cv2
 import numpy as np
 import pytest
 import shapely
+from browser import chromium, require_chromium, serve
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 TOKEN = "test-join-token-proj"
 # table mm → projector px: (x + 340, 700 − y), so the 600 × 600 table fills 340..940 × 100..700
 CAL = {"projector_size": [1280, 800],
@@ -31,20 +25,13 @@ GREEN, RED = (0, 255, 0), (0, 0, 255)
 
 pytestmark = pytest.mark.browser
 
-if not (os.path.exists(CHROMIUM) and shutil.which(CHROMIUM)):
-    pytest.skip(f"{CHROMIUM} is missing", allow_module_level=True)
-playwright_api = pytest.importorskip("playwright.sync_api")
+require_chromium()
+pytest.importorskip("playwright.sync_api")
 
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 @pytest.fixture()
 def referee(rendered_scene) -> Iterator[tuple[str, object, object]]:
-    import uvicorn
     from conftest import TruthAnalyser
 
     from armada_vision.cli.serve import make_app
@@ -59,23 +46,10 @@ def referee(rendered_scene) -> Iterator[tuple[str, object, object]]:
     ctrl.set_style(ProjectorStyle(
         colors=(("step", "#00ff00"), ("ruler", "#ff0000")), brightness=1.0, fill_alpha=1.0,
         line_px=1.0, clear_mm=0.0, hidden=("reach", "firing", "line_of_fire", "last_move")))
-    port = _free_port()
     # as serve runs it: open long polls are cancelled after a short grace, then the app stops
-    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="critical",
-                                        timeout_graceful_shutdown=1))
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    deadline = time.time() + 20
-    while not srv.started:
-        if time.time() > deadline:
-            pytest.fail("the server did not start")
-        time.sleep(0.05)
-    try:
-        yield f"http://127.0.0.1:{port}", app, analyser
-    finally:
-        srv.should_exit = True
-        thread.join(10)
-        assert not thread.is_alive() and not app.state.armada.pipeline.running
+    with serve(app, log_level="critical", timeout_graceful_shutdown=1) as url:
+        yield url, app, analyser
+    assert not app.state.armada.pipeline.running
 
 
 def _canvas(pg) -> np.ndarray:
@@ -114,48 +88,44 @@ def test_the_phone_drives_the_projector_and_moves_are_judged_in_the_dark(
 
     url, app, analyser = referee
     session = app.state.armada.session
-    with playwright_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        try:
-            proj_ctx = b.new_context(viewport={"width": 1280, "height": 800},
-                                     device_scale_factor=1)
-            proj = proj_ctx.new_page()
-            proj.goto(url + "/projector")
-            proj.wait_for_function("typeof frame !== 'undefined' && frame && frame.calibrated",
-                                   timeout=20000)
-            phone_ctx = b.new_context(viewport={"width": 390, "height": 844},
-                                      device_scale_factor=2, is_mobile=True, has_touch=True,
-                                      bypass_csp=True)
-            phone = phone_ctx.new_page()
-            phone.goto(f"{url}/?token={TOKEN}")
-            phone.wait_for_function("app.control && app.live && app.live.turn.started",
-                                    timeout=20000)
-            assert _canvas(proj).max() == 0                 # nothing selected: no light
-            # the phone selects L1: its one-step zone (§4) is lit on the table
-            phone.locator("#ships .id", has_text="L1").click()
-            phone.wait_for_selector("#g-zones path.zone-step", state="attached", timeout=20000)
-            step = session.zones("L1")["step"]
-            _wait_pixel(proj, _px(_inside(step)), GREEN)
-            # then the shot at S1 (§5): the ruler placement too
-            phone.evaluate("askShot('L1', 'S1')")
-            phone.wait_for_selector("#verdict", timeout=20000)
-            ruler = session.last_shot["ruler"]
-            step_g = shapely.union_all([shapely.Polygon(r[0], r[1:]) for r in step])
-            _wait_pixel(proj, _px(_inside([[ruler]], minus=step_g)), RED)
-            # B moves M1 one step while the zones are lit: judged on a dark frame
-            session.end_turn()
-            app.state.armada.publish_state()
-            wrap = app.state.armada.pipeline.analyser
-            clean0, acked0 = wrap.passed_clean, app.state.projector.acked_id
-            analyser.pieces = [(s, Pose(450.0, 486.307, 150.0) if s == "medium" else pose)
-                               for s, pose in analyser.pieces]
-            phone.wait_for_selector("#move-card:not([hidden])", timeout=30000)
-            assert session.last_move["ship"] == "M1" and session.last_move["verdict"] == "yes"
-            assert wrap.held_lit > 0 and wrap.passed_clean > clean0
-            assert app.state.projector.acked_id > acked0    # the page confirmed black
-            # and the zones come back on
-            _wait_pixel(proj, _px(_inside(step)), GREEN)
-            phone_ctx.close()
-            proj_ctx.close()
-        finally:
-            b.close()
+    with chromium() as b:
+        proj_ctx = b.new_context(viewport={"width": 1280, "height": 800},
+                                 device_scale_factor=1)
+        proj = proj_ctx.new_page()
+        proj.goto(url + "/projector")
+        proj.wait_for_function("typeof frame !== 'undefined' && frame && frame.calibrated",
+                               timeout=20000)
+        phone_ctx = b.new_context(viewport={"width": 390, "height": 844},
+                                  device_scale_factor=2, is_mobile=True, has_touch=True,
+                                  bypass_csp=True)
+        phone = phone_ctx.new_page()
+        phone.goto(f"{url}/?token={TOKEN}")
+        phone.wait_for_function("app.control && app.live && app.live.turn.started",
+                                timeout=20000)
+        assert _canvas(proj).max() == 0                 # nothing selected: no light
+        # the phone selects L1: its one-step zone (§4) is lit on the table
+        phone.locator("#ships .id", has_text="L1").click()
+        phone.wait_for_selector("#g-zones path.zone-step", state="attached", timeout=20000)
+        step = session.zones("L1")["step"]
+        _wait_pixel(proj, _px(_inside(step)), GREEN)
+        # then the shot at S1 (§5): the ruler placement too
+        phone.evaluate("askShot('L1', 'S1')")
+        phone.wait_for_selector("#verdict", timeout=20000)
+        ruler = session.last_shot["ruler"]
+        step_g = shapely.union_all([shapely.Polygon(r[0], r[1:]) for r in step])
+        _wait_pixel(proj, _px(_inside([[ruler]], minus=step_g)), RED)
+        # B moves M1 one step while the zones are lit: judged on a dark frame
+        session.end_turn()
+        app.state.armada.publish_state()
+        wrap = app.state.armada.pipeline.analyser
+        clean0, acked0 = wrap.passed_clean, app.state.projector.acked_id
+        analyser.pieces = [(s, Pose(450.0, 486.307, 150.0) if s == "medium" else pose)
+                           for s, pose in analyser.pieces]
+        phone.wait_for_selector("#move-card:not([hidden])", timeout=30000)
+        assert session.last_move["ship"] == "M1" and session.last_move["verdict"] == "yes"
+        assert wrap.held_lit > 0 and wrap.passed_clean > clean0
+        assert app.state.projector.acked_id > acked0    # the page confirmed black
+        # and the zones come back on
+        _wait_pixel(proj, _px(_inside(step)), GREEN)
+        phone_ctx.close()
+        proj_ctx.close()

@@ -4,41 +4,27 @@
 from __future__ import annotations
 
 import os
-import shutil
-import socket
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from browser import chromium, require_chromium, serve
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 PHONE = {"width": 390, "height": 844}
 TOKEN = "test-join-token-123"
 SHOTS = Path(os.environ.get("ARMADA_SCREENSHOTS", "/tmp/armada-web-screens"))
 
 pytestmark = pytest.mark.browser
 
-if not (os.path.exists(CHROMIUM) and shutil.which(CHROMIUM)):
-    if os.environ.get("CI"):
-        pytest.fail(f"CI: {CHROMIUM} is missing (apt-get install chromium)", pytrace=False)
-    pytest.skip(f"{CHROMIUM} is missing", allow_module_level=True)
-playwright_api = pytest.importorskip("playwright.sync_api")
+require_chromium()
+pytest.importorskip("playwright.sync_api")
 
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 @pytest.fixture()
 def live_server(rendered_scene) -> Iterator[tuple[str, object]]:
     """uvicorn in a background thread on a free loopback port; yields (base URL, app)."""
-    import uvicorn
     from conftest import TruthAnalyser
 
     from armada_vision.web.app import create_app
@@ -49,30 +35,14 @@ def live_server(rendered_scene) -> Iterator[tuple[str, object]]:
                      analyser=analyser, upload_analyser=TruthAnalyser(rendered_scene),
                      token=TOKEN)
     app.state.test_analyser = analyser
-    port = _free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.time() + 20
-    while not server.started:
-        if time.time() > deadline:
-            pytest.fail("the server did not start")
-        time.sleep(0.05)
-    try:
-        yield f"http://127.0.0.1:{port}", app
-    finally:
-        server.should_exit = True
-        thread.join(10)
+    with serve(app) as url:
+        yield url, app
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[object]:
-    with playwright_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        try:
-            yield b
-        finally:
-            b.close()
+    with chromium() as b:
+        yield b
 
 
 def _phone(browser, url: str):
