@@ -89,3 +89,16 @@ class TruthAnalyser:
         tracked = self.ids.assign(tuple(pieces))
         return FrameAnalysis(frame_seq, captured_at, (w, h), tracked, (), cal, None,
                              self.ids.settled, 1.0)
+
+
+def wait_until(cond, timeout_s: float = 15.0):
+    """Poll ``cond()`` until it returns something truthy (returned); fail after ``timeout_s``."""
+    import time
+
+    deadline = time.time() + timeout_s
+    while time.time() < deadline:
+        got = cond()
+        if got:
+            return got
+        time.sleep(0.02)
+    raise AssertionError("condition not met in time")

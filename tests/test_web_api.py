@@ -12,7 +12,7 @@ import cv2
 import numpy as np
 import pytest
 import shapely
-from conftest import TruthAnalyser
+from conftest import TruthAnalyser, wait_until
 from fastapi.testclient import TestClient
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -30,14 +30,6 @@ TOKEN = "secret-join-token"
 CTRL = {"X-Armada-Token": TOKEN}
 
 
-def _wait(cond, timeout_s: float = 15.0):
-    deadline = time.time() + timeout_s
-    while time.time() < deadline:
-        got = cond()
-        if got:
-            return got
-        time.sleep(0.02)
-    raise AssertionError("condition not met in time")
 
 
 @pytest.fixture()
@@ -45,7 +37,7 @@ def client(rendered_scene) -> Iterator[TestClient]:
     app = create_app(FolderSource(rendered_scene.folder, fps=30), rendered_scene.layout,
                      analyser=TruthAnalyser(rendered_scene), token=TOKEN)
     with TestClient(app) as c:
-        _wait(lambda: c.get("/api/state").json().get("settled"))
+        wait_until(lambda: c.get("/api/state").json().get("settled"))
         yield c
 
 
@@ -81,13 +73,13 @@ def test_frame_is_the_newest_jpeg_scaled_for_phones(rendered_scene) -> None:
     app = create_app(ArraySource(big, fps=30), rendered_scene.layout,
                      analyser=TruthAnalyser(rendered_scene), token=TOKEN, jpeg_width=1280)
     with TestClient(app) as c:
-        _wait(lambda: c.get("/api/frame.jpg").status_code == 200)
+        wait_until(lambda: c.get("/api/frame.jpg").status_code == 200)
         r = c.get("/api/frame.jpg")
         assert r.headers["content-type"] == "image/jpeg" and r.content[:3] == b"\xff\xd8\xff"
         img = cv2.imdecode(np.frombuffer(r.content, np.uint8), cv2.IMREAD_COLOR)
         assert img.shape[:2] == (720, 1280)
         seq = int(r.headers["x-frame-seq"])
-        _wait(lambda: int(c.get("/api/frame.jpg").headers["x-frame-seq"]) > seq)
+        wait_until(lambda: int(c.get("/api/frame.jpg").headers["x-frame-seq"]) > seq)
         assert float(r.headers["x-captured-at"]) <= time.time()
 
 
@@ -316,7 +308,7 @@ def test_slow_vision_never_holds_back_capture(rendered_scene) -> None:
     app = create_app(ArraySource(list(rendered_scene.frames), fps=None), rendered_scene.layout,
                      analyser=slow, token=TOKEN)
     with TestClient(app) as c:
-        _wait(lambda: c.get("/api/health").json()["frames_analysed"] >= 3)
+        wait_until(lambda: c.get("/api/health").json()["frames_analysed"] >= 3)
         h = c.get("/api/health").json()
     assert h["frames_captured"] > 3 * h["frames_analysed"] and h["vision_skipped"] > 0
 
@@ -332,7 +324,7 @@ def test_a_looping_demo_starts_a_new_game(rendered_scene) -> None:
     app = create_app(ArraySource(list(rendered_scene.frames[:2]), fps=30), rendered_scene.layout,
                      analyser=TruthAnalyser(rendered_scene), token=TOKEN, restart_on_loop=True)
     with TestClient(app) as c:
-        _wait(lambda: any("starts over" in x for x in c.get("/api/state").json()["log"]))
+        wait_until(lambda: any("starts over" in x for x in c.get("/api/state").json()["log"]))
 
 
 def test_a_settled_move_is_judged_and_counted(rendered_scene) -> None:
@@ -343,12 +335,12 @@ def test_a_settled_move_is_judged_and_counted(rendered_scene) -> None:
     app = create_app(FolderSource(rendered_scene.folder, fps=30), rendered_scene.layout,
                      analyser=analyser, token=TOKEN)
     with TestClient(app) as c:
-        _wait(lambda: c.get("/api/state").json().get("settled"))
+        wait_until(lambda: c.get("/api/state").json().get("settled"))
         c.post("/api/turn/end", headers=CTRL)
         m_pose = Pose(450.0, 450.0, 90.0)
         after = Pose(450.0, 450.0 + NOMINAL_PIECES.medium.footprint_length_mm, 150.0)
         analyser.pieces = [(s, after if p == m_pose else p) for s, p in analyser.pieces]
-        s = _wait(lambda: (c.get("/api/state").json()
+        s = wait_until(lambda: (c.get("/api/state").json()
                            if c.get("/api/state").json()["last_move"] else None))
         m = s["last_move"]
         assert m["ship"] == "M1" and m["verdict"] == "yes" and len(m["steps"]) == 1, m
@@ -423,7 +415,7 @@ def test_doubt_shows_in_the_shot_reason(rendered_scene) -> None:
     app = create_app(FolderSource(rendered_scene.folder, fps=30), rendered_scene.layout,
                      analyser=analyser, token=TOKEN)
     with TestClient(app) as c:
-        _wait(lambda: len(c.get("/api/state").json()["ships"]) == 2)
+        wait_until(lambda: len(c.get("/api/state").json()["ships"]) == 2)
         v = c.post("/api/shot", json={"shooter": "L1", "target": "S1"}).json()
     assert v["verdict"] == "no" and v["in_doubt"] and abs(v["margin_mm"]) <= v["allowance_mm"]
     assert not v["can_record"]
@@ -480,7 +472,7 @@ def test_a_vision_failure_reaches_the_page_as_a_reason(rendered_scene) -> None:
     app = create_app(FolderSource(rendered_scene.folder, fps=30), rendered_scene.layout,
                      analyser=blind, token=TOKEN)
     with TestClient(app) as c:
-        s = _wait(lambda: (st := c.get("/api/state").json())["frame_seq"] and st)
+        s = wait_until(lambda: (st := c.get("/api/state").json())["frame_seq"] and st)
         assert s["calibration"] == {"ok": False, "code": "too_few_markers",
                                     "reason": "only 1 marker visible"}
         assert s["ships"] == [] and s["H_image_from_table"] is None
@@ -494,7 +486,7 @@ def test_the_first_player_can_be_chosen(rendered_scene) -> None:
     app = create_app(FolderSource(rendered_scene.folder, fps=30), rendered_scene.layout,
                      analyser=TruthAnalyser(rendered_scene), token=TOKEN, first_player="B")
     with TestClient(app) as c:
-        turn = _wait(lambda: (t := c.get("/api/state").json()["turn"])["started"] and t)
+        turn = wait_until(lambda: (t := c.get("/api/state").json()["turn"])["started"] and t)
         assert turn["player"] == "B" and turn["players"] == ["B", "A"]
 
 
@@ -517,7 +509,7 @@ def test_motion_and_occlusion_reach_the_page(rendered_scene) -> None:
     app = create_app(FolderSource(rendered_scene.folder, fps=30), rendered_scene.layout,
                      analyser=hand_over_table, token=TOKEN)
     with TestClient(app) as c:
-        s = _wait(lambda: (st := c.get("/api/state").json())["frame_seq"] and st)
+        s = wait_until(lambda: (st := c.get("/api/state").json())["frame_seq"] and st)
         assert s["occluded"] and s["moving"] and not s["settled"]
         assert s["turn"]["started"] is False        # nothing is judged under a hand
 

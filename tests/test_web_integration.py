@@ -13,7 +13,7 @@ import cv2
 import numpy as np
 import pytest
 import shapely
-from conftest import TruthAnalyser
+from conftest import TruthAnalyser, wait_until
 from fastapi.testclient import TestClient
 
 from armada_vision.geometry.pieces import NOMINAL_PIECES
@@ -27,14 +27,6 @@ L_POSE, M_POSE = Pose(250.0, 300.0, 0.0), Pose(450.0, 450.0, 90.0)
 M_STEP = NOMINAL_PIECES.medium.footprint_length_mm
 
 
-def _wait(cond, timeout_s: float = 15.0):
-    deadline = time.time() + timeout_s
-    while time.time() < deadline:
-        got = cond()
-        if got:
-            return got
-        time.sleep(0.02)
-    raise AssertionError("condition not met in time")
 
 
 @pytest.fixture()
@@ -43,7 +35,7 @@ def game(rendered_scene) -> Iterator[tuple[TestClient, TruthAnalyser]]:
     app = create_app(FolderSource(rendered_scene.folder, fps=30), rendered_scene.layout,
                      analyser=analyser, token=TOKEN)
     with TestClient(app) as c:
-        _wait(lambda: c.get("/api/state").json()["turn"]["started"])
+        wait_until(lambda: c.get("/api/state").json()["turn"]["started"])
         yield c, analyser
 
 
@@ -103,7 +95,7 @@ def test_log_has_a_move_with_its_steps(game) -> None:
     c.post("/api/turn/end", headers=CTRL)
     after = Pose(450.0, 450.0 + M_STEP, 150.0)
     _move(analyser, {"medium": after})
-    tl = _wait(lambda: (lambda t: t if any(x["event"]["kind"] == "move" for x in t) else None)(
+    tl = wait_until(lambda: (lambda t: t if any(x["event"]["kind"] == "move" for x in t) else None)(
         _log(c)))
     move = next(t for t in tl if t["event"]["kind"] == "move")
     assert move["event"]["ship"] == "M1" and move["event"]["verdict"]["yes"]
@@ -119,7 +111,7 @@ def test_log_has_a_move_with_its_steps(game) -> None:
 def _flag_two_ships(c: TestClient, analyser: TruthAnalyser) -> dict:
     """Two ships moved in one settled view: the recorder cannot judge it and flags it."""
     _move(analyser, {"large": Pose(260.0, 250.0, 0.0), "medium": Pose(450.0, 500.0, 90.0)})
-    return _wait(lambda: c.get("/api/state").json()["flags"])[0]
+    return wait_until(lambda: c.get("/api/state").json()["flags"])[0]
 
 
 def test_a_flag_is_listed_and_accepted_with_the_token_only(game) -> None:
@@ -226,7 +218,7 @@ def test_a_recorded_hit_and_the_last_move_reach_the_projector(game) -> None:
     assert "ruler" in _projector_layers(c)
     c.post("/api/turn/end", headers=CTRL)
     _move(analyser, {"medium": Pose(450.0, 450.0 + M_STEP, 150.0)})
-    _wait(lambda: c.get("/api/state").json()["last_move"])
+    wait_until(lambda: c.get("/api/state").json()["last_move"])
     assert "last_move" in _projector_layers(c)
 
 
@@ -270,13 +262,13 @@ def test_without_a_projector_page_moves_are_still_judged(rendered_scene, lit) ->
             (1280, 800), ((2.0, 0.0, 10.0), (0.0, -2.0, 1300.0), (0.0, 0.0, 1.0)),
             0.1, 0.2, 60, 60))
     with TestClient(app) as c:
-        _wait(lambda: c.get("/api/state").json()["turn"]["started"])
+        wait_until(lambda: c.get("/api/state").json()["turn"]["started"])
         c.post("/api/select", json={"ship": "M1"}, headers=CTRL)
         assert bool(_projector_layers(c)) and bool(ctrl.frame_json()["overlays"]) == lit
         time.sleep(0.3)    # frames from now on were exposed after the zones went up
         c.post("/api/turn/end", headers=CTRL)
         _move(analyser, {"medium": Pose(450.0, 450.0 + M_STEP, 150.0)})
-        m = _wait(lambda: c.get("/api/state").json()["last_move"], timeout_s=20)
+        m = wait_until(lambda: c.get("/api/state").json()["last_move"], timeout_s=20)
         assert m["ship"] == "M1" and m["verdict"] == "yes"
         wrap = app.state.armada.pipeline.analyser
         assert (wrap.held_lit > 0) == lit
@@ -290,10 +282,10 @@ def test_latest_frame_is_full_resolution_for_projector_calibration(rendered_scen
                      analyser=TruthAnalyser(rendered_scene), token=TOKEN, jpeg_width=480)
     with TestClient(app) as c:
         pipeline = app.state.armada.pipeline
-        frame, t = _wait(pipeline.latest_frame)
+        frame, t = wait_until(pipeline.latest_frame)
         assert frame.shape == frames[0].shape and any(frame is f for f in frames)
         assert t <= time.time()
-        packet = _wait(lambda: app.state.armada.hub.frame)
+        packet = wait_until(lambda: app.state.armada.hub.frame)
         jpeg = cv2.imdecode(np.frombuffer(packet.jpeg, np.uint8),
                             cv2.IMREAD_COLOR)
         assert jpeg.shape[1] == 480                     # the phones' copy is scaled down

@@ -365,15 +365,11 @@ def _capture_pair(ctrl: ProjectorController, grab: Grab, timeout_s: float
     return on, off, None
 
 
-def run_calibration(ctrl: ProjectorController, grab: Grab, layout: TableLayout,
-                    camera: Any = None, timeout_s: float = 3.0) -> dict[str, Any]:
-    """Show the pattern, grab a frame, blank, grab another, fit and store the calibration.
-
-    ``grab(after_t)`` returns a full-resolution BGR camera frame captured after wall-clock
-    ``after_t`` (or None). Returns the status JSON (residual in mm, or the reason it failed).
-    """
+def _capture_table(ctrl: ProjectorController, grab: Grab, layout: TableLayout, camera: Any,
+                   timeout_s: float) -> tuple[Any, Any, Any] | dict[str, Any]:
+    """A board/dark frame pair and the table calibration from the dark frame, or the failure
+    status JSON."""
     from armada_vision.vision.calibrate import calibrate
-    from armada_vision.vision.projector import calibrate_projector
     from armada_vision.vision.types import VisionFailure
 
     on, off, why = _capture_pair(ctrl, grab, timeout_s)
@@ -382,6 +378,23 @@ def run_calibration(ctrl: ProjectorController, grab: Grab, layout: TableLayout,
     table = calibrate(off, layout, camera)
     if isinstance(table, VisionFailure):
         return {"ok": False, "reason": f"table calibration: {table.reason}"}
+    return on, off, table
+
+
+def run_calibration(ctrl: ProjectorController, grab: Grab, layout: TableLayout,
+                    camera: Any = None, timeout_s: float = 3.0) -> dict[str, Any]:
+    """Show the pattern, grab a frame, blank, grab another, fit and store the calibration.
+
+    ``grab(after_t)`` returns a full-resolution BGR camera frame captured after wall-clock
+    ``after_t`` (or None). Returns the status JSON (residual in mm, or the reason it failed).
+    """
+    from armada_vision.vision.projector import calibrate_projector
+    from armada_vision.vision.types import VisionFailure
+
+    captured = _capture_table(ctrl, grab, layout, camera, timeout_s)
+    if isinstance(captured, dict):
+        return captured
+    on, off, table = captured
     cal = calibrate_projector(on, ctrl.pattern, table, image_off=off)
     if isinstance(cal, VisionFailure):
         status = {"ok": False, "reason": cal.reason}
@@ -398,19 +411,16 @@ def run_check(ctrl: ProjectorController, grab: Grab, layout: TableLayout, camera
               timeout_s: float = 3.0, moved_mm: float | None = None) -> dict[str, Any]:
     """Re-check the stored calibration on a fresh board/dark pair; ``moved`` when the residual
     jumped (the projector or the camera was moved: calibrate again)."""
-    from armada_vision.vision.calibrate import calibrate
     from armada_vision.vision.projector import check_projector
     from armada_vision.vision.types import VisionFailure
 
     cal = ctrl.calibration
     if cal is None:
         return {"ok": False, "reason": "the projector is not calibrated"}
-    on, off, why = _capture_pair(ctrl, grab, timeout_s)
-    if on is None or off is None:
-        return {"ok": False, "reason": why}
-    table = calibrate(off, layout, camera)
-    if isinstance(table, VisionFailure):
-        return {"ok": False, "reason": f"table calibration: {table.reason}"}
+    captured = _capture_table(ctrl, grab, layout, camera, timeout_s)
+    if isinstance(captured, dict):
+        return captured
+    on, off, table = captured
     chk = check_projector(on, ctrl.pattern, table, cal, image_off=off, moved_mm=moved_mm)
     if isinstance(chk, VisionFailure):
         return {"ok": False, "reason": chk.reason}
