@@ -47,6 +47,8 @@ SOLID_FG = 0.7
 SHADOW_MAX_HALF_MM = 2.5
 # ... and where the table just outside its hidden edges is at most this bright (× the table).
 SHADOW_SHADE = 0.85
+# ... and its shadow hides at most this share of its outline (measured on the demo: 15-40 %).
+SHADOW_MAX_HIDDEN = 0.45
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -384,14 +386,17 @@ def explain_region(scene: Scene, region: np.ndarray, sub: ViewGrid) -> list[Cand
 
 def shadowed_piece(scene: Scene, cands: list[Candidate], strong: np.ndarray, sub: ViewGrid
                    ) -> list[Candidate]:
-    """A lone piece whose edges on one side are lost in its own (tinted) shadow: the good fit
-    (hidden edges excused) covering most of the region, if what it leaves of the region is
-    nowhere thick enough to hide another piece (a shadow is a thin crescent). The hidden
-    samples stay excused; the fit's σ already grows with the hidden share of the outline."""
-    good = [c for c in cands if not c.upright and c.fit.cost <= GOOD_COST
+    """A lone piece whose edges on one side are lost in its own (tinted) shadow: the good or
+    doubtful fit (hidden edges excused) covering most of the region, if what it leaves of
+    the region is nowhere thick enough to hide another piece (a shadow is a thin crescent).
+    The hidden samples stay excused; σ grows with the hidden share of the outline."""
+    good = [c for c in cands if not c.upright and c.fit.cost <= MAX_COST
+            and np.isnan(c.fit.sample_cost).mean() <= SHADOW_MAX_HIDDEN
             and _hidden_in_shadow(scene, c)]
-    good.sort(key=lambda c: -int(np.count_nonzero(_covered_px(c, strong, sub))))
-    for c in good[:3]:
+    # Good fits first; a doubtful one (its σ inflated) only when no good one will do.
+    good.sort(key=lambda c: (c.fit.cost > GOOD_COST,
+                             -int(np.count_nonzero(_covered_px(c, strong, sub)))))
+    for c in good[:6]:
         if not _thick(unexplained_mask(strong, sub, [c], grow_mm=0.5), sub):
             return [c]
     return []
