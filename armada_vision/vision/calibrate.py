@@ -1,5 +1,10 @@
 """Tie the image to the table: ArUco markers of the layout → camera pose (and intrinsics).
 
+Marker corners: OpenCV's detector with sub-pixel refinement finds the markers, then each
+corner is refined from the straight outer edges of its marker (``vision/corners.py``). A marker
+that disagrees with the others' table-plane homography (one half under a hand, whose edge
+OpenCV took for the marker's) is left out of the pose.
+
 With a camera file the pose comes from ``cv2.solvePnP`` on every visible marker corner (the
 table is the plane z = 0). Without one, the focal length is estimated from the same corners
 (``cv2.calibrateCamera`` on the single view, principal point at the image centre, square
@@ -20,12 +25,18 @@ import numpy as np
 
 from armada_vision.geometry.camera import CameraIntrinsics
 from armada_vision.geometry.layout import TableLayout
+from armada_vision.vision.corners import refine_corners
 from armada_vision.vision.types import CalibrationInfo, VisionFailure
 
 # Assumed focal length (× image width) when it cannot be estimated: ~60° horizontal view.
 DEFAULT_FOCAL_PER_WIDTH = 0.87
 # Views closer than this to straight-down do not determine the focal length.
 MIN_TILT_FOR_FOCAL_DEG = 12.0
+# A marker whose worst corner is further than this from the others' homography, and than
+# OUTLIER_FACTOR × the markers' median, is left out; at least MIN_MARKERS_KEPT stay.
+OUTLIER_MIN_PX = 1.0
+OUTLIER_FACTOR = 4.0
+MIN_MARKERS_KEPT = 3
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -106,10 +117,13 @@ def _detector(dictionary: str) -> cv2.aruco.ArucoDetector:
     return cv2.aruco.ArucoDetector(aruco_dictionary(dictionary), params)
 
 
-def find_markers(gray: np.ndarray, layout: TableLayout) -> dict[int, np.ndarray]:
+def find_markers(gray: np.ndarray, layout: TableLayout,
+                 camera: CameraIntrinsics | None = None) -> dict[int, np.ndarray]:
     """Markers of the layout visible in a grayscale image: id → (4, 2) corners, image px,
-    in OpenCV's corner order. Ids that are not in the layout are ignored."""
-    corners, ids, _ = _detector(layout.dictionary).detectMarkers(gray)
+    in OpenCV's corner order, refined from the markers' outer edges (undistorted with
+    ``camera`` when given). Ids that are not in the layout are ignored."""
+    detector = _detector(layout.dictionary)
+    corners, ids, _ = detector.detectMarkers(gray)
     known = {m.id for m in layout.markers}
     found: dict[int, np.ndarray] = {}
     if ids is None:
@@ -118,7 +132,35 @@ def find_markers(gray: np.ndarray, layout: TableLayout) -> dict[int, np.ndarray]
         i = int(i)
         if i in known and i not in found:
             found[i] = c.reshape(4, 2).astype(np.float64)
+    if found:
+        cells = detector.getDictionary().markerSize + 2  # bits plus the one-cell black border
+        refined, _ = refine_corners(gray, np.array(list(found.values())), cells, camera)
+        found = dict(zip(found, refined, strict=True))
     return found
+
+
+def consistent_markers(found: dict[int, np.ndarray], layout: TableLayout,
+                       camera: CameraIntrinsics | None = None) -> tuple[int, ...]:
+    """Ids of the markers that agree with one table-plane homography (fitted to all corners,
+    in undistorted px when ``camera`` is given), dropping the worst one at a time while it is
+    clearly off (over ``OUTLIER_MIN_PX`` and ``OUTLIER_FACTOR`` × the median marker)."""
+    ids = sorted(found)
+    while len(ids) > MIN_MARKERS_KEPT:
+        obj = np.concatenate([layout.marker(i).corners_mm() for i in ids])
+        img = np.concatenate([found[i] for i in ids])
+        if camera is not None:
+            img = cv2.undistortPoints(img.reshape(-1, 1, 2), camera.K, camera.dist,
+                                      P=camera.K).reshape(-1, 2)
+        H, _ = cv2.findHomography(obj, img, 0)
+        if H is None:
+            break
+        proj = cv2.perspectiveTransform(obj.reshape(-1, 1, 2), H).reshape(-1, 2)
+        worst = np.linalg.norm(proj - img, axis=1).reshape(-1, 4).max(axis=1)
+        k = int(np.argmax(worst))
+        if worst[k] <= max(OUTLIER_MIN_PX, OUTLIER_FACTOR * float(np.median(worst))):
+            break
+        ids.pop(k)
+    return tuple(ids)
 
 
 def exposure_failure(gray: np.ndarray) -> VisionFailure | None:
@@ -185,12 +227,17 @@ def calibrate(image_bgr: np.ndarray, layout: TableLayout,
     bad = exposure_failure(gray)
     if bad is not None:
         return bad
-    found = find_markers(gray, layout)
+    if camera is not None and tuple(camera.image_size) != (w, h):
+        return VisionFailure(
+            "bad_calibration",
+            f"camera file is for {camera.image_size[0]}×{camera.image_size[1]} images, "
+            f"this image is {w}×{h}")
+    found = find_markers(gray, layout, camera)
     if len(found) < 2:
         return VisionFailure(
             "too_few_markers",
             f"{len(found)} of the layout's {len(layout.markers)} markers visible; need 2 or more")
-    ids = tuple(sorted(found))
+    ids = consistent_markers(found, layout, camera)
     obj2 = np.concatenate([layout.marker(i).corners_mm() for i in ids])
     obj = np.column_stack((obj2, np.zeros(len(obj2))))
     img = np.concatenate([found[i] for i in ids])
@@ -212,11 +259,6 @@ def calibrate(image_bgr: np.ndarray, layout: TableLayout,
                 f, focal_rel_sigma = est[0], max(est[1], 0.03)
         camera = CameraIntrinsics((w, h), ((f, 0.0, (w - 1) / 2), (0.0, f, (h - 1) / 2),
                                            (0.0, 0.0, 1.0)))
-    elif tuple(camera.image_size) != (w, h):
-        return VisionFailure(
-            "bad_calibration",
-            f"camera file is for {camera.image_size[0]}×{camera.image_size[1]} images, "
-            f"this image is {w}×{h}")
     try:
         rvec, tvec, rms = _solve_pose(obj, img, camera)
     except cv2.error as e:
