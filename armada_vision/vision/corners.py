@@ -3,8 +3,9 @@
 OpenCV's corner refinements look at a small window round each corner; a blurred L-corner's
 gradients there pull the estimate towards the inside of the square (≈ 0.2 px on our renders).
 Here each outer edge is located instead along its whole length: intensity profiles across the
-edge give its 50 % crossing between the black border and the white paper margin, a straight
-line is fitted through those points (in undistorted pixels when the camera is known, where
+edge (from the black border into the white paper margin) each give one edge point, the
+centroid of the intensity gradient round the profile's 50 % crossing; a straight line is
+fitted through those points (in undistorted pixels when the camera is known, where
 the edge really is straight) and neighbouring lines are intersected.
 
 A corner whose edges cannot be measured cleanly (an edge partly under a hand, its margin
@@ -39,8 +40,13 @@ MIN_CONTRAST = 25.0
 # An edge needs this share of its profiles as line inliers, and this RMS distance to the line.
 MIN_INLIER_SHARE = 0.6
 MAX_LINE_RMS_PX = 0.25
-# Lines that would move a corner further than this from OpenCV's are not trusted.
-MAX_SHIFT_PX = 1.5
+# Lines that would move a corner further than this from OpenCV's are not trusted (OpenCV's
+# own corner can be 2 px off on a blurred or heavily compressed image).
+MAX_SHIFT_PX = 3.0
+# Edge position: centroid of the gradient within this distance of the 50 % crossing, counting
+# only what exceeds this share of the profile's steepest step.
+CENTROID_HALF_WIDTH_PX = 3.0
+GRAD_FLOOR = 0.1
 
 
 def _to_ideal(pts_px: np.ndarray, camera: CameraIntrinsics | None) -> np.ndarray:
@@ -101,6 +107,16 @@ def _edge_lines(gray: np.ndarray, quads: np.ndarray, cells: int,
     offs_rows = np.repeat(offs, 4 * k, axis=0)
     step = offs_rows[:, 1] - offs_rows[:, 0]
     off = offs_rows[rows, i] + frac * step
+    # The edge is the centroid of the dark→light gradient near that crossing: unlike the
+    # crossing itself it does not depend on the sampling phase of an axis-aligned edge, nor
+    # on the level estimates. Gradients under GRAD_FLOOR of the profile's peak are noise.
+    grad = np.diff(prof, axis=1)
+    x = (offs_rows[:, 1:] + offs_rows[:, :-1]) / 2
+    wgt = np.clip(grad - GRAD_FLOOR * grad.max(axis=1, keepdims=True), 0.0, None)
+    wgt *= np.abs(x - off[:, None]) <= CENTROID_HALF_WIDTH_PX
+    total = wgt.sum(axis=1)
+    ok &= total > 0
+    off = (wgt * x).sum(axis=1) / np.where(total > 0, total, 1.0)
     edge_pts = along.reshape(-1, 2) + off[:, None] * np.repeat(nrm.reshape(-1, 2), k, axis=0)
     edge_pts = _to_ideal(edge_pts, camera).reshape(n_m * 4, k, 2)
     keep = ok.reshape(n_m * 4, k) & np.repeat(usable.reshape(-1), k).reshape(n_m * 4, k)
