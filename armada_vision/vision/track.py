@@ -1,10 +1,11 @@
 """Follow the pieces through a video: stable identities, motion, occlusion, settling.
 
-Every frame is compared, downscaled and blurred, with the previous frame (motion) and with the
-frame the current detections came from (change). Detection runs only when something changed
-and then stayed still for ``settle_s``, and never while a large changing region (a hand) is
-over the table, so nothing is judged mid-move; in the steady state a frame costs a resize and
-a difference. The camera is re-calibrated only when the markers moved (the camera was bumped).
+Every frame is compared, downscaled and blurred (in colour: a piece can be as bright as the
+table), with the previous frame (motion) and with the frame the current detections came from
+(change). Detection runs only when something changed and then stayed still for ``settle_s``,
+and never while a large changing region (a hand) is over the table, so nothing is judged
+mid-move; in the steady state a frame costs a resize and a difference. The camera is
+re-calibrated only when the markers moved (the camera was bumped).
 
 Identities: a piece that is where it was keeps its id; a piece that appears where a vanished
 piece of the same size (and colour) could have stepped to — its stern on the old tip, or a
@@ -64,11 +65,19 @@ class TrackState:
 
 
 def _small(frame_bgr: np.ndarray) -> np.ndarray:
+    """The frame downscaled to ``SMALL_WIDTH`` px and blurred, in colour (H×W×3, int16): a
+    blue piece on green felt can be as bright as the felt, so grey alone misses its move."""
     h, w = frame_bgr.shape[:2]
-    gray = frame_bgr if frame_bgr.ndim == 2 else cv2.cvtColor(frame_bgr, cv2.COLOR_BGR2GRAY)
+    img = frame_bgr if frame_bgr.ndim == 3 else cv2.cvtColor(frame_bgr, cv2.COLOR_GRAY2BGR)
     sw = min(SMALL_WIDTH, w)
-    small = cv2.resize(gray, (sw, max(round(h * sw / w), 1)), interpolation=cv2.INTER_AREA)
+    small = cv2.resize(img, (sw, max(round(h * sw / w), 1)), interpolation=cv2.INTER_AREA)
     return cv2.GaussianBlur(small, (3, 3), 0).astype(np.int16)
+
+
+def _changed(a: np.ndarray, b: np.ndarray, level: int) -> np.ndarray:
+    """Pixels (of two :func:`_small` images) where any colour channel differs by more than
+    ``level``."""
+    return np.abs(a - b).max(axis=2) > level
 
 
 class Tracker:
@@ -191,7 +200,7 @@ class Tracker:
         moving = False
         changed = 0.0
         if self._prev is not None and self._prev.shape == small.shape:
-            motion = np.abs(small - self._prev) > self.diff_level
+            motion = _changed(small, self._prev, self.diff_level)
             moving = bool(motion.any())
             if moving:
                 self._last_motion_t = t_s
@@ -206,7 +215,7 @@ class Tracker:
                 recal = True
                 self._ref = None
         if self._ref is not None:
-            diff = np.abs(small - self._ref) > self.diff_level
+            diff = _changed(small, self._ref, self.diff_level)
             # A couple of pixels is noise; a piece moved changes more.
             changed = float(diff.mean()) if np.count_nonzero(diff) > 2 else 0.0
         occluded = (changed > self.occlusion_fraction and moving) or (
