@@ -429,19 +429,27 @@ def _finish(scene: Scene, chosen: list[Candidate], cands: list[Candidate],
     return with_ambiguity(chosen, cands + swaps, scene, strong, sub)
 
 
-def upright_fit(scene: Scene, region: np.ndarray, sub: ViewGrid) -> Candidate | None:
-    """A pyramid standing on its base that explains the region, or None."""
+def upright_fit(scene: Scene, region: np.ndarray, sub: ViewGrid, max_cost: float = GOOD_COST
+                ) -> Candidate | None:
+    """A pyramid standing on its base that explains the region (joint cost at most
+    ``max_cost``), or None."""
     ys, xs = np.nonzero(region)
     pts = sub.to_mm(np.column_stack((xs, ys)).astype(np.float64)).astype(np.float32)
-    (cx, cy), (w, h), ang = cv2.minAreaRect(pts)
+    (cx, cy), _size, ang = cv2.minAreaRect(pts)
     foot = np.array([cx, cy])
-    z = min(Size, key=lambda s: abs(scene.pieces.dims(s).base_w_mm - min(w, h)))
-    d = scene.pieces.dims(z)
-    # The apex appears pushed away from the camera's foot: start the base short of the centre.
     cam = scene.camera_mm
     away = foot - cam[:2]
     dist = float(np.linalg.norm(away))
     away /= max(dist, 1e-9)
-    start = foot - away * (d.height_mm * dist / cam[2] / 2)
-    c = scene.fit(z, Pose(float(start[0]), float(start[1]), ang), upright=True)
-    return c if joint_cost(c, []) <= GOOD_COST else None
+    best, best_cost = None, max_cost
+    # Every size: the region's width includes the piece's shadow, so it misleads the size.
+    for z in Size:
+        d = scene.pieces.dims(z)
+        # The apex appears pushed away from the camera's foot: start the base short of the
+        # centre.
+        start = foot - away * (d.height_mm * dist / cam[2] / 2)
+        c = scene.fit(z, Pose(float(start[0]), float(start[1]), ang), upright=True)
+        j = joint_cost(c, [])
+        if j <= best_cost:
+            best, best_cost = c, j
+    return best
