@@ -109,29 +109,36 @@ class FitResult:
 
 
 def _samples(hull_vertex_idx: np.ndarray, pts_mm: np.ndarray, step_mm: float
-             ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Points along the hull edges: indices (a, b) of the edge ends and the fraction t."""
-    a_idx, b_idx, ts = [], [], []
-    n = len(hull_vertex_idx)
+             ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Points along the hull edges: indices (a, b) of the edge ends, the fraction t and the
+    index of the hull edge each lies on."""
+    a_idx: list[int] = []
+    b_idx: list[int] = []
+    ts: list[float] = []
+    edge: list[int] = []
+    hv = hull_vertex_idx.tolist()
+    pts = pts_mm.tolist()
+    n = len(hv)
+    # Plain Python: at most five edges, and numpy's per-call cost dominates arrays this small.
     for i in range(n):
-        a, b = hull_vertex_idx[i], hull_vertex_idx[(i + 1) % n]
-        length = float(np.linalg.norm(pts_mm[b] - pts_mm[a]))
+        a, b = hv[i], hv[(i + 1) % n]
+        dx = pts[b][0] - pts[a][0]
+        dy = pts[b][1] - pts[a][1]
+        length = math.sqrt(dx * dx + dy * dy)
         k = max(int(length / step_mm), 2)
         # Keep off the corners, where the edge normal is ill-defined.
-        t = (np.arange(k) + 0.5) / k
-        t = t[(t * length > 0.8) & ((1 - t) * length > 0.8)]
+        t = [(j + 0.5) / k for j in range(k)]
+        t = [x for x in t if x * length > 0.8 and (1 - x) * length > 0.8]
         a_idx += [a] * len(t)
         b_idx += [b] * len(t)
-        ts += list(t)
-    return np.array(a_idx, int), np.array(b_idx, int), np.array(ts)
-
-
-def _points(pts: np.ndarray, a: np.ndarray, b: np.ndarray, t: np.ndarray) -> np.ndarray:
-    return pts[a] + (pts[b] - pts[a]) * t[:, None]
+        ts += t
+        edge += [i] * len(t)
+    return (np.array(a_idx, np.intp), np.array(b_idx, np.intp), np.array(ts, np.float64),
+            np.array(edge, np.intp))
 
 
 def sample_map(img: np.ndarray, u: np.ndarray, v: np.ndarray) -> np.ndarray:
-    """Sample a float image at sub-pixel (u, v); outside the image counts as 0."""
+    """Sample a float image at sub-pixel (u, v) (bilinear); outside the image counts as 0."""
     rows, cols = img.shape
     u0 = np.floor(u).astype(np.intp)
     v0 = np.floor(v).astype(np.intp)
@@ -147,48 +154,186 @@ def sample_map(img: np.ndarray, u: np.ndarray, v: np.ndarray) -> np.ndarray:
     return np.where(inside, out, 0.0)
 
 
+def _sample_inside(flat: np.ndarray, cols: int, uv: np.ndarray) -> np.ndarray:
+    """:func:`sample_map` at points ``uv`` (2, ...) (u first, then v; view px) known to lie
+    inside the image, on its raveled (C-order) pixels: the same bilinear weights in fewer
+    array passes."""
+    f = np.floor(uv)
+    fr = uv - f
+    # Exact: whole numbers far below 2**53.
+    i = (f[1] * cols + f[0]).astype(np.intp)
+    a = flat.take(i)
+    i += 1
+    b = flat.take(i)
+    i += cols
+    d = flat.take(i)
+    i -= 1
+    c = flat.take(i)
+    fu = fr[0]
+    top = a + (b - a) * fu
+    return top + ((c + (d - c) * fu) - top) * fr[1]
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class _Profile:
+    """Where the edge search samples along a normal: offsets ``ts`` (mm, step ``step``; also
+    shaped (1, S, 1) as ``ts3``), the middle index and the crossing slots j (between samples j
+    and j + 1) nearest the middle first (ties to the lower j, as an argmin over the distances
+    would break them)."""
+
+    ts: np.ndarray
+    ts3: np.ndarray
+    step: float
+    mid: int
+    order: np.ndarray
+
+    @staticmethod
+    def make(search_mm: float, step: float) -> _Profile:
+        ts = np.arange(-search_mm, search_mm + 1e-9, step)
+        mid = len(ts) // 2
+        dist = np.abs(np.arange(len(ts) - 1) - mid + 0.5)
+        return _Profile(ts, ts[None, :, None].copy(), step, mid,
+                        np.argsort(dist, kind="stable"))
+
+
+_PROFILES: dict[tuple[float, float], _Profile] = {}
+
+
+def _profile(search_mm: float, step: float) -> _Profile:
+    key = (search_mm, step)
+    prof = _PROFILES.get(key)
+    if prof is None:
+        prof = _PROFILES[key] = _Profile.make(search_mm, step)
+    return prof
+
+
 def _edge_offsets(fg: np.ndarray, grid: ViewGrid, p_mm: np.ndarray, n_mm: np.ndarray,
                   search_mm: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Along each outward normal, the signed distance (mm) to the nearest inside→outside
     crossing of the foreground map's mid level, whether one was found with contrast, and
-    whether the outside is itself foreground (a touching neighbour hides the edge)."""
-    step = 0.5 / grid.px_per_mm
-    ts = np.arange(-search_mm, search_mm + 1e-9, step)
+    whether the outside is itself foreground (a touching neighbour hides the edge).
+    ``p_mm``, ``n_mm``: points and unit normals, table mm, shaped (2, N) (x row, y row).
+
+    The fit calls this ~6 times per pose and ~100 poses per image, so it is written for few
+    numpy calls, each over long contiguous rows; ``tests/test_fit_fast.py`` checks it
+    against a plain version."""
+    pr = _profile(search_mm, 0.5 / grid.px_per_mm)
+    ts, mid = pr.ts, pr.mid
     ppm = grid.px_per_mm
-    u = (p_mm[:, 0:1] + ts[None, :] * n_mm[:, 0:1] - grid.x0_mm) * ppm
-    v = (grid.y1_mm - p_mm[:, 1:2] - ts[None, :] * n_mm[:, 1:2]) * ppm
-    prof = sample_map(fg, u, v)
-    mid = len(ts) // 2
-    inner = prof[:, : mid + 1].max(axis=1)
-    outer = prof[:, mid:].min(axis=1)
+    rows, cols = fg.shape
+    # (2, S, N): u/v, profile step, sample.
+    uv = p_mm[:, None, :] + pr.ts3 * n_mm[:, None, :]
+    uv[0] -= grid.x0_mm
+    uv[1] -= grid.y1_mm
+    uv[0] *= ppm
+    uv[1] *= -ppm
+    # Every profile point lies within search_mm of its sample (a hair more, for rounding).
+    x_lo, y_lo = p_mm.min(axis=1).tolist()
+    x_hi, y_hi = p_mm.max(axis=1).tolist()
+    r_mm = search_mm + 1e-6
+    if ((x_lo - r_mm - grid.x0_mm) * ppm >= 0 and (x_hi + r_mm - grid.x0_mm) * ppm < cols - 1
+            and (grid.y1_mm - y_hi - r_mm) * ppm >= 0
+            and (grid.y1_mm - y_lo + r_mm) * ppm < rows - 1 and fg.flags.c_contiguous):
+        prof = _sample_inside(fg.reshape(-1), cols, uv)
+    else:
+        prof = sample_map(fg, uv[0], uv[1])
+    # prof is (S, N): numpy reduces across rows of a C-order array far faster than along
+    # short rows.
+    inner = prof[: mid + 1].max(axis=0)
+    outer = prof[mid:].min(axis=0)
     level = 0.5 * (inner + outer)
     ok = (inner - outer) > 0.3
-    above = prof >= level[:, None]
-    cross = above[:, :-1] & ~above[:, 1:]  # inside → outside between j and j+1
-    j = np.arange(len(ts) - 1)
-    dist = np.where(cross, np.abs(j - mid + 0.5), np.inf)
-    best = dist.argmin(axis=1)
-    r = np.arange(len(p_mm))
-    ok &= np.isfinite(dist[r, best])
-    f0, f1 = prof[r, best], prof[r, best + 1]
-    frac = np.clip((f0 - level) / np.maximum(f0 - f1, 1e-6), 0.0, 1.0)
-    off = ts[best] + frac * step
-    blocked = ~ok & (prof[:, mid:].mean(axis=1) > 0.5)
+    above = prof >= level
+    cross = above[:-1] > above[1:]  # inside → outside between j and j + 1
+    # The crossing nearest the middle: the first set slot in nearest-first order.
+    cross_near = cross.take(pr.order, axis=0)
+    first = cross_near.argmax(axis=0)
+    n = prof.shape[1]
+    r = np.arange(n)
+    ok &= cross_near[first, r]
+    best = pr.order[first]
+    i0 = best * n + r
+    flat = prof.reshape(-1)
+    f0, f1 = flat.take(i0), flat.take(i0 + n)
+    frac = np.minimum(np.maximum((f0 - level) / np.maximum(f0 - f1, 1e-6), 0.0), 1.0)
+    off = ts[best] + frac * pr.step
+    blocked = ~ok & (prof[mid:].sum(axis=0) / (len(ts) - mid) > 0.5)
     return off, ok, blocked
 
 
-def _jacobian(local_3d: np.ndarray, p: np.ndarray, camera_mm: np.ndarray, a: np.ndarray,
-              b: np.ndarray, t: np.ndarray, n: np.ndarray) -> np.ndarray:
-    """d(normal offset of each outline sample)/d(x, y, heading), analytically: a vertex seen at
-    C + (P − C)·k with k = C_z / (C_z − z) moves k times as far as the vertex itself."""
-    c, s = math.cos(p[2]), math.sin(p[2])
-    k = camera_mm[2] / (camera_mm[2] - local_3d[:, 2])
-    lx, ly = local_3d[:, 0], local_3d[:, 1]
-    dth = np.column_stack((k * (-s * lx - c * ly), k * (c * lx - s * ly)))
-    w_a, w_b = (1.0 - t)[:, None], t[:, None]
-    ka = w_a[:, 0] * k[a] + w_b[:, 0] * k[b]
-    d_th = w_a * dth[a] + w_b * dth[b]
-    return np.column_stack((ka * n[:, 0], ka * n[:, 1], np.sum(d_th * n, axis=1)))
+@dataclass(frozen=True, slots=True, eq=False)
+class _Body:
+    """A body's vertices (ship frame) ready for the fit. A vertex P at height z is seen on the
+    table at C + (P − C)·k with k = C_z / (C_z − z): at ``base`` + k·(x, y) + R(heading)·``kl``
+    for the body at (x, y, heading), so it moves k times as far as the vertex itself."""
+
+    k: np.ndarray  # (V,)
+    kl: np.ndarray  # (V, 2): k × the vertex's ship-frame (x, y)
+    base: np.ndarray  # (V, 2): C_xy·(1 − k)
+
+    @staticmethod
+    def make(local_3d: np.ndarray, camera_mm: np.ndarray) -> _Body:
+        k = camera_mm[2] / (camera_mm[2] - local_3d[:, 2])
+        return _Body(k, local_3d[:, :2] * k[:, None],
+                     np.asarray(camera_mm[:2], np.float64) * (1.0 - k)[:, None])
+
+    def seen(self, x: float, y: float, c: float, s: float) -> np.ndarray:
+        """Where the vertices are seen on the table (V, 2) mm, as :func:`seen_on_table`."""
+        return self.base + np.multiply.outer(self.k, (x, y)) + self.kl @ np.array(((c, s),
+                                                                                    (-s, c)))
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class _Outline:
+    """Outline samples of one hull (which vertices bound the seen outline), as matrices over
+    the body's vertices, transposed to (V, N) so products give (2, N) rows: ``interp_t``
+    places each sample between its edge's ends (samples = vertices.T @ interp_t),
+    ``edge_vec_t`` gives the hull's edge vectors the same way, ``edge`` is each sample's hull
+    edge, ``ka`` how far a sample moves per mm the body moves and ``q_t`` (2, N) its
+    ship-frame arm (k-weighted), so that d(sample)/d(heading) = R'(heading)·q."""
+
+    key: bytes
+    edge_vec_t: np.ndarray
+    interp_t: np.ndarray
+    edge: np.ndarray
+    ka: np.ndarray
+    q_t: np.ndarray
+
+    @staticmethod
+    def make(hull: np.ndarray, pts: np.ndarray, step_mm: float, body: _Body) -> _Outline:
+        a, b, t, edge = _samples(hull, pts, step_mm)
+        interp = np.zeros((len(pts), len(t)))
+        r = np.arange(len(t))
+        interp[a, r] = 1.0 - t
+        interp[b, r] += t
+        m = len(hull)
+        edge_vec = np.zeros((len(pts), m))
+        edge_vec[np.roll(hull, -1), np.arange(m)] = 1.0
+        edge_vec[hull, np.arange(m)] -= 1.0
+        return _Outline(hull.tobytes(), edge_vec, interp, edge, body.k @ interp,
+                        body.kl.T @ interp)
+
+
+_DAMPING = np.diag([1e-6, 1e-6, 1e-2])
+
+
+def _solve3(A: np.ndarray, g: np.ndarray) -> tuple[float, float, float]:
+    """x with A x = g for a symmetric positive definite 3×3 A (Cholesky in plain floats:
+    np.linalg.solve's checks cost more than the arithmetic)."""
+    (a00, a01, a02), (_, a11, a12), (_, _, a22) = A.tolist()
+    g0, g1, g2 = g.tolist()
+    l00 = math.sqrt(a00)
+    l10, l20 = a01 / l00, a02 / l00
+    l11 = math.sqrt(a11 - l10 * l10)
+    l21 = (a12 - l20 * l10) / l11
+    l22 = math.sqrt(a22 - l20 * l20 - l21 * l21)
+    y0 = g0 / l00
+    y1 = (g1 - l10 * y0) / l11
+    y2 = (g2 - l20 * y0 - l21 * y1) / l22
+    x2 = y2 / l22
+    x1 = (y1 - l21 * x2) / l11
+    x0 = (y0 - l10 * x1 - l20 * x2) / l00
+    return x0, x1, x2
 
 
 def fit_pose(fg: np.ndarray, grid: ViewGrid, local_3d: np.ndarray, init: Pose,
@@ -197,49 +342,59 @@ def fit_pose(fg: np.ndarray, grid: ViewGrid, local_3d: np.ndarray, init: Pose,
     """Fit (x, y, heading) of a body to the edges of ``fg`` (float32 foreground map of the
     view, ~1 inside pieces and ~0 on the table). ``init`` and the result are table mm; the
     fit is over the outline the camera at ``camera_mm`` (table mm) sees."""
-    p = np.array([init.x_mm, init.y_mm, math.radians(init.heading_deg)])
+    # Detection runs ~100 of these per image: what does not change between iterations
+    # (vertex heights, a hull's samples) is computed once, and the loop is kept to few numpy
+    # calls on (2, N) rows (tests/test_fit_fast.py checks it against a plain version).
+    body = _Body.make(local_3d, camera_mm)
+    x, y, th = init.x_mm, init.y_mm, math.radians(init.heading_deg)
     w = np.zeros(0)
     res = np.zeros(0)
     ok = np.zeros(0, bool)
     blocked = np.zeros(0, bool)
-    J = np.zeros((0, 3))
+    jt = np.zeros((3, 0))
+    m0 = n = np.zeros((2, 0))
     search = search_mm
-    hull_key: tuple = ()
-    a = b = np.zeros(0, int)
-    t = np.zeros(0)
+    out: _Outline | None = None
+    scale = huber_px / grid.px_per_mm
     for it in range(iterations):
-        pts = seen_on_table(local_3d, p, camera_mm)
+        c, s = math.cos(th), math.sin(th)
+        pts = body.seen(x, y, c, s)
         hull = cv2.convexHull(pts.astype(np.float32), clockwise=False,
                               returnPoints=False).ravel()
         if len(hull) < 3:
             break
-        key = tuple(hull)
-        if key != hull_key:
-            a, b, t = _samples(hull, pts, step_mm)
-            hull_key = key
-        m0 = _points(pts, a, b, t)
-        e = pts[b] - pts[a]
-        e /= np.linalg.norm(e, axis=1)[:, None]
-        # Counter-clockwise in table mm (y up): the outside is to the right of the edge.
-        n = np.column_stack((e[:, 1], -e[:, 0]))
+        if out is None or hull.tobytes() != out.key:
+            out = _Outline.make(hull, pts, step_mm, body)
+        pts_t = pts.T
+        m0 = pts_t @ out.interp_t
+        e = pts_t @ out.edge_vec_t
+        e /= np.hypot(e[0], e[1])
+        # Counter-clockwise in table mm (y up): the outside is to the right of each edge.
+        n = np.empty((2, len(out.edge)))
+        n[0] = e[1].take(out.edge)
+        np.negative(e[0].take(out.edge), out=n[1])
         off, ok, blocked = _edge_offsets(fg, grid, m0, n, search)
-        J = _jacobian(local_3d, p, camera_mm, a, b, t, n)
         res = -off  # model point minus edge point, along the normal
-        if ok.sum() < 6:
+        if np.count_nonzero(ok) < 6:
             break
-        scale = huber_px / grid.px_per_mm
-        w = np.where(ok, np.minimum(1.0, scale / np.maximum(np.abs(res), 1e-9)), 0.0)
-        # Tukey-like cut: far residuals are other objects' edges.
-        w[np.abs(res) > 4 * scale + 0.5 * search] = 0.0
-        A = J.T @ (w[:, None] * J) + np.diag([1e-6, 1e-6, 1e-2])
-        g = J.T @ (w * res)
-        dp = -np.linalg.solve(A, g)
-        p = p + dp
+        jt = np.empty((3, len(res)))
+        np.multiply(out.ka, n, out=jt[:2])
+        # d(R q)/d(heading) = R' q with R' = ((−s, −c), (c, −s)).
+        tq = np.array(((-s, -c), (c, -s))) @ out.q_t
+        tq *= n
+        np.add(tq[0], tq[1], out=jt[2])
+        ares = np.abs(res)
+        w = np.minimum(1.0, scale / np.maximum(ares, 1e-9))
+        # Tukey-like cut: far residuals are other objects' edges (and no edge: no weight).
+        w[~ok | (ares > 4 * scale + 0.5 * search)] = 0.0
+        wjt = jt * w
+        dx, dy, dth = _solve3(wjt @ jt.T + _DAMPING, wjt @ res)
+        x, y, th = x - dx, y - dy, th - dth
         search = max(search * 0.6, 1.5)
-        if np.abs(dp[:2]).max() < 0.005 and abs(dp[2]) < 1e-4 and it >= 2:
+        if max(abs(dx), abs(dy)) < 0.005 and abs(dth) < 1e-4 and it >= 2:
             break
-    probe = m0 + 1.5 * n if len(res) else np.zeros((0, 2))
-    return _result(p, res, ok, w, J, grid, huber_px, blocked, probe)
+    probe = (m0 + 1.5 * n).T.copy() if len(res) else np.zeros((0, 2))
+    return _result(np.array([x, y, th]), res, ok, w, jt.T, grid, huber_px, blocked, probe)
 
 
 def _result(p: np.ndarray, res: np.ndarray, ok: np.ndarray, w: np.ndarray, J: np.ndarray,

@@ -1,0 +1,193 @@
+"""The fast outline fit (vision/fit.py) against a plain, per-sample version of the same method.
+
+The reference below is written for reading, not speed: one profile per outline sample, a
+Python loop to find the crossing nearest the middle, the Jacobian sample by sample. The
+fast code must agree with it to round-off.
+"""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from armada_vision.geometry.pieces import NOMINAL_PIECES, Size
+from armada_vision.geometry.pose import Pose
+from armada_vision.vision.fit import (
+    ViewGrid,
+    _edge_offsets,
+    _result,
+    _samples,
+    fit_pose,
+    lying_local_3d,
+    outline_mm,
+    sample_map,
+    seen_on_table,
+    upright_local_3d,
+)
+
+
+def _bilinear(img: np.ndarray, u: float, v: float) -> float:
+    rows, cols = img.shape
+    u0, v0 = math.floor(u), math.floor(v)
+    if not (0 <= u0 < cols - 1 and 0 <= v0 < rows - 1):
+        return 0.0
+    fu, fv = u - u0, v - v0
+    top = img[v0, u0] * (1 - fu) + img[v0, u0 + 1] * fu
+    bot = img[v0 + 1, u0] * (1 - fu) + img[v0 + 1, u0 + 1] * fu
+    return float(top * (1 - fv) + bot * fv)
+
+
+def ref_edge_offsets(fg, grid, p_mm, n_mm, search_mm):
+    """Per sample (rows of (N, 2) points and normals): walk the profile, nearest crossing."""
+    step = 0.5 / grid.px_per_mm
+    ts = np.arange(-search_mm, search_mm + 1e-9, step)
+    mid = len(ts) // 2
+    offs, oks, blocked = [], [], []
+    for p, n in zip(p_mm, n_mm, strict=True):
+        pts = p[None, :] + ts[:, None] * n[None, :]
+        prof = np.array([_bilinear(fg, *grid.to_px(q)[0]) for q in pts])
+        inner, outer = prof[: mid + 1].max(), prof[mid:].min()
+        level = 0.5 * (inner + outer)
+        best = None
+        for j in sorted(range(len(ts) - 1), key=lambda j: (abs(j - mid + 0.5), j)):
+            if prof[j] >= level > prof[j + 1]:
+                best = j
+                break
+        ok = inner - outer > 0.3 and best is not None
+        off = 0.0
+        if best is not None:
+            f0, f1 = prof[best], prof[best + 1]
+            off = ts[best] + min(max((f0 - level) / max(f0 - f1, 1e-6), 0.0), 1.0) * step
+        offs.append(off)
+        oks.append(ok)
+        blocked.append(not ok and prof[mid:].mean() > 0.5)
+    return np.array(offs), np.array(oks), np.array(blocked)
+
+
+def ref_fit_pose(fg, grid, local_3d, init, camera_mm, *, search_mm=4.0, iterations=8,
+                 step_mm=1.0, huber_px=0.7):
+    """The same Gauss–Newton, sample by sample, with a numerical Jacobian."""
+    p = np.array([init.x_mm, init.y_mm, math.radians(init.heading_deg)])
+    w = res = np.zeros(0)
+    ok = blocked = np.zeros(0, bool)
+    J = np.zeros((0, 3))
+    m0 = n = np.zeros((0, 2))
+    search = search_mm
+    scale = huber_px / grid.px_per_mm
+    last_hull = None
+
+    def outline(q):
+        pts = seen_on_table(local_3d, q, camera_mm)
+        hull = cv2.convexHull(pts.astype(np.float32), clockwise=False,
+                              returnPoints=False).ravel()
+        return pts, hull
+
+    for it in range(iterations):
+        pts, hull = outline(p)
+        if len(hull) < 3:
+            break
+        if it == 0 or not np.array_equal(hull, last_hull):
+            # Samples are placed when the hull (which vertices bound the outline) changes.
+            a, b, t, _edge = _samples(hull, pts, step_mm)
+            last_hull = hull
+        m0 = pts[a] + (pts[b] - pts[a]) * t[:, None]
+        e = pts[b] - pts[a]
+        e /= np.linalg.norm(e, axis=1)[:, None]
+        n = np.column_stack((e[:, 1], -e[:, 0]))
+        off, ok, blocked = ref_edge_offsets(fg, grid, m0, n, search)
+        # Jacobian of the samples' normal offsets, vertex by vertex: a vertex at height z is
+        # seen at C + (P − C)·k, k = C_z / (C_z − z), so it moves k times as far as P.
+        k = camera_mm[2] / (camera_mm[2] - local_3d[:, 2])
+        c, s = math.cos(p[2]), math.sin(p[2])
+        dvert = np.column_stack((k * (-s * local_3d[:, 0] - c * local_3d[:, 1]),
+                                 k * (c * local_3d[:, 0] - s * local_3d[:, 1])))
+        J = np.zeros((len(a), 3))
+        for i in range(len(a)):
+            ki = (1 - t[i]) * k[a[i]] + t[i] * k[b[i]]
+            dth = (1 - t[i]) * dvert[a[i]] + t[i] * dvert[b[i]]
+            J[i] = (ki * n[i, 0], ki * n[i, 1], dth @ n[i])
+        res = -off
+        if ok.sum() < 6:
+            break
+        w = np.where(ok, np.minimum(1.0, scale / np.maximum(np.abs(res), 1e-9)), 0.0)
+        w[np.abs(res) > 4 * scale + 0.5 * search] = 0.0
+        A = J.T @ (w[:, None] * J) + np.diag([1e-6, 1e-6, 1e-2])
+        dp = -np.linalg.solve(A, J.T @ (w * res))
+        p = p + dp
+        search = max(search * 0.6, 1.5)
+        if np.abs(dp[:2]).max() < 0.005 and abs(dp[2]) < 1e-4 and it >= 2:
+            break
+    probe = m0 + 1.5 * n if len(res) else np.zeros((0, 2))
+    return _result(p, res, ok, w, J, grid, huber_px, blocked, probe)
+
+
+def _raster(outline: np.ndarray, grid: ViewGrid, ss: int = 8) -> np.ndarray:
+    rows, cols = grid.shape
+    big = np.zeros((rows * ss, cols * ss), np.uint8)
+    pts = (grid.to_px(outline) + 0.5) * ss - 0.5
+    cv2.fillPoly(big, [np.round(pts * 16).astype(np.int32)], 255, cv2.LINE_AA, 4)
+    return cv2.resize(big, (cols, rows), interpolation=cv2.INTER_AREA).astype(np.float32) / 255
+
+
+@pytest.mark.parametrize("near_border", [False, True])
+def test_edge_offsets_match_the_plain_walk(near_border):
+    rng = np.random.default_rng(3)
+    grid = ViewGrid(0.0, 100.0, 1.5, (150, 150))
+    # A blurred blob map with noise: crossings at many sub-pixel places, some profiles flat.
+    fg = np.zeros(grid.shape, np.float32)
+    cv2.circle(fg, (75, 75), 40, 1.0, -1)
+    fg = cv2.GaussianBlur(fg, (0, 0), 1.2) + rng.normal(0, 0.05, grid.shape).astype(np.float32)
+    ang = rng.uniform(0, 2 * np.pi, 60)
+    radius = rng.uniform(20, 33, 60)
+    centre = np.array([2.0, 98.0]) if near_border else np.array([50.0, 50.0])
+    p = centre + np.column_stack((np.cos(ang), np.sin(ang))) * (
+        radius[:, None] if not near_border else 1.0)
+    n = np.column_stack((np.cos(ang), np.sin(ang)))
+    for search in (4.0, 2.4, 1.5):
+        off, ok, blocked = _edge_offsets(fg, grid, p.T.copy(), n.T.copy(), search)
+        r_off, r_ok, r_blocked = ref_edge_offsets(fg, grid, p, n, search)
+        assert np.array_equal(ok, r_ok) and np.array_equal(blocked, r_blocked)
+        assert np.allclose(off[ok], r_off[ok], atol=1e-9)
+        assert ok.any() or near_border
+
+
+def test_sample_map_fast_path_is_bilinear():
+    rng = np.random.default_rng(1)
+    img = rng.uniform(0, 1, (40, 50)).astype(np.float32)
+    u, v = rng.uniform(-2, 51, 500), rng.uniform(-2, 41, 500)
+    got = sample_map(img, u, v)
+    want = [_bilinear(img, a, b) for a, b in zip(u, v, strict=True)]
+    assert np.allclose(got, want, atol=1e-12)
+
+
+@settings(max_examples=12, deadline=None)
+@given(size=st.sampled_from(list(Size)), heading=st.floats(0, 360),
+       cam_x=st.floats(-300, 300), tilt_y=st.floats(-600, 0),
+       dx=st.floats(-3, 3), dy=st.floats(-3, 3), dh=st.floats(-8, 8),
+       iterations=st.sampled_from([3, 8]), upright=st.booleans())
+def test_fit_pose_matches_the_plain_version(size, heading, cam_x, tilt_y, dx, dy, dh,
+                                            iterations, upright):
+    grid = ViewGrid(40.0, 160.0, 1.5, (180, 180))
+    cam = np.array([100.0 + cam_x, 100.0 + tilt_y, 900.0])
+    d = NOMINAL_PIECES.dims(size)
+    loc = upright_local_3d(d) if upright else lying_local_3d(d)
+    truth = np.array([100.0, 100.0, math.radians(heading)])
+    # A neighbour's edge and some noise, so that weights, cuts and misses all happen.
+    fg = _raster(outline_mm(loc, truth, cam), grid)
+    cv2.rectangle(fg, (0, 0), (40, 179), 0.9, -1)
+    fg += np.random.default_rng(0).normal(0, 0.03, fg.shape).astype(np.float32)
+    init = Pose(100.0 + dx, 100.0 + dy, heading + dh)
+    fast = fit_pose(fg, grid, loc, init, cam, iterations=iterations)
+    ref = ref_fit_pose(fg, grid, loc, init, cam, iterations=iterations)
+    assert math.hypot(fast.pose.x_mm - ref.pose.x_mm, fast.pose.y_mm - ref.pose.y_mm) < 1e-4
+    assert abs(fast.pose.heading_deg - ref.pose.heading_deg) < 1e-4
+    for k in ("sigma_mm", "sigma_deg", "rms_px", "coverage", "cost"):
+        assert getattr(fast, k) == pytest.approx(getattr(ref, k), rel=1e-4, abs=1e-6), k
+    assert fast.n_samples == ref.n_samples
+    assert np.allclose(fast.probe_mm, ref.probe_mm, atol=1e-4)
+    assert np.array_equal(np.isnan(fast.sample_cost), np.isnan(ref.sample_cost))
