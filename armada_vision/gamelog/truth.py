@@ -7,8 +7,9 @@ demo record a game from a sequence. Everything is table-frame mm.
 
 from __future__ import annotations
 
+import math
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import shapely
@@ -46,6 +47,73 @@ def truth_ships(truth: Mapping[str, Any]) -> tuple[Ship, ...]:
     return tuple(Ship(s["id"], s["player"], Size.parse(s["size"]), _pose(s, f"ships[{i}]"),
                       color=s.get("color", "unknown"))
                  for i, s in enumerate(truth["ships"]))
+
+
+def seen_ships(truth: Mapping[str, Any], pieces: Sequence[DetectedPiece], *,
+               max_mm: float = 15.0) -> tuple[Ship, ...]:
+    """The truth's opening ships (ids, players) as the camera saw them: the pose, σ and colour
+    of the nearest detected piece of the same size whose stern is within ``max_mm`` (table mm),
+    as a live game starts from its first settled view. A ship nobody detected is a
+    ``ValueError`` naming it."""
+    out, used = [], set()
+    for i, s in enumerate(truth["ships"]):
+        size, stern = Size.parse(s["size"]), s["stern"]
+        near = [(math.dist(d.pose.stern_mm, stern), k) for k, d in enumerate(pieces)
+                if d.size == size and k not in used]
+        dist, k = min(near, default=(math.inf, -1))
+        if dist > max_mm:
+            raise ValueError(f"ships[{i}]: {s['id']} ({s['size']}) was not detected within "
+                             f"{max_mm:g} mm of {stern}")
+        used.add(k)
+        d = pieces[k]
+        out.append(Ship(s["id"], s["player"], size, d.pose, 0, d.sigma_mm, d.sigma_deg,
+                        s.get("color", d.color)))
+    return tuple(out)
+
+
+def record_from_views(truth: Mapping[str, Any], views: Iterable[Any],
+                      play_area: Sequence[Point], *, store: GameStore | None = None,
+                      game_id: str | None = None, judge: Judge = DEFAULT_JUDGE,
+                      config: RulesConfig = DEFAULT_CONFIG, accept_flags: bool = False,
+                      table: str = "table") -> Recorder:
+    """Record a rendered sequence as the camera saw it: ``views`` are the tracker's states
+    (``vision.track.TrackState``, one per frame of ``truth["frames"]``, in order). The game
+    starts at the first settled view with the ships where they were seen
+    (:func:`seen_ships`); shots and turn ends are declared at the truth's frames, as a phone
+    would. ``accept_flags``: the players accept every flagged move (the rendered game goes on
+    whatever the log said), so the turn's count of actions follows the truth's."""
+    phone: dict[int, list[Mapping[str, Any]]] = {}
+    for e in truth.get("events", []):
+        if e.get("type") in ("shot", "turn_end"):
+            phone.setdefault(int(e["frame"]), []).append(e)
+    rec: Recorder | None = None
+    frames = truth["frames"]
+    for frame, view in zip(frames, views, strict=False):
+        i = int(frame["index"])
+        if rec is None:
+            if getattr(view, "settled", False) and getattr(view, "failure", None) is None:
+                rec = Recorder.start(
+                    store, game_id=game_id or str(truth.get("sequence", "sequence")),
+                    players=truth_players(truth), ships=seen_ships(truth, view.pieces),
+                    play_area=play_area, table=table, config=config, judge=judge,
+                    pieces=view.pieces)
+            continue
+        for e in phone.get(i, []):
+            if e["type"] == "shot":
+                rec.declare_shot(e["shooter"], e["target"])
+            elif rec.state.player == e["player"] and rec.state.result is None:
+                rec.end_turn()
+        logged = rec.observe_track(view, frame=str(frame.get("file", i)))
+        if accept_flags:
+            for ev in logged:
+                if isinstance(ev, Flagged) and isinstance(rec.events[(ev.cause or 1) - 1], Move):
+                    rec.correct(ev.n, "accept", note="the game went on (rendered sequence)")
+    if rec is None:
+        raise ValueError("views: the table never settled")
+    for e in phone.get(len(frames), []):
+        if e["type"] == "turn_end" and rec.state.player == e["player"]:
+            rec.end_turn()
+    return rec
 
 
 def frame_detections(frame: Mapping[str, Any], play_area: Sequence[Point], *,
