@@ -66,3 +66,16 @@ def test_a_standing_piece_in_its_own_shadow_is_not_a_doubtful_lying_one():
     (up,) = r.truth["upright"]
     assert all(math.dist(p.pose.stern_mm, up["center"]) > 30 for p in det.pieces)
     assert any(math.dist(u.center_mm, up["center"]) < 10 for u in det.upright)
+
+
+# Colour: clear plastic is the table's hue with less of its colour; black may be a glossy grey.
+@pytest.mark.parametrize("seed, size, color, stern", [
+    (1006, "small", "black", (288.7, 457.6)),    # glossy, lighter than "dark" on laminate
+    (1027, "small", "green", (416.0, 467.5)),    # on green felt: same hue, not clear
+    (1029, "small", "clear", (270.0, 432.2)),    # on wood, lit brighter than the table
+    (1030, "medium", "clear", (508.5, 287.0)),   # on dark cloth, as dark as black plastic
+])
+def test_colour_is_named_against_the_table_under_it(seed, size, color, stern):
+    p = found(seed, size, color, stern)
+    assert p is not None
+    assert p.color == color

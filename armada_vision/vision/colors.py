@@ -74,16 +74,24 @@ def name_color(piece_bgr: np.ndarray, table_bgr: np.ndarray) -> str:
     'black'
     >>> name_color(np.array([120., 122., 124.]), np.array([200., 204., 206.]))
     'clear'
+    >>> name_color(np.array([102., 193., 92.]), np.array([38., 98., 34.]))  # on green felt
+    'green'
     """
     h, s, v = _hsv(np.asarray(piece_bgr, float))
     ht, st, vt = _hsv(np.asarray(table_bgr, float))
+    dh = min(abs(h - ht), 180.0 - abs(h - ht))
+    # Clear plastic shows a coloured table through it: the table's hue, some but never more of
+    # its colour (a green piece on green felt has more), not much darker (a black piece is).
+    # Judged before black: on a dark cloth a clear piece is dark too.
+    if (st > 40 and dh < 8 and s >= 0.2 * st and s * v <= 0.8 * st * vt
+            and v >= 0.45 * vt):
+        return "clear"
     if v < 60 and s < 90:
         return "black"
     if s < 40:
+        if v < 0.42 * vt:
+            return "black"  # a grey far darker than the table: black plastic, glossy
         return "white" if v >= max(0.85 * vt, 120.0) else "clear"
-    dh = min(abs(h - ht), 180.0 - abs(h - ht))
-    if st > 40 and dh < 8 and s < st + 20:
-        return "clear"
     if s < 90:
         return "unknown"
     for bound, name in _HUE_BINS:
