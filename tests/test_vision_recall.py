@@ -79,3 +79,12 @@ def test_colour_is_named_against_the_table_under_it(seed, size, color, stern):
     p = found(seed, size, color, stern)
     assert p is not None
     assert p.color == color
+
+
+# Doubtful fits that were noise: on a finger whose region the fit leaves mostly unexplained
+# (seed 1002), and on speckle round an arm's shadow, barely foreground inside (seed 1008).
+@pytest.mark.parametrize("seed, where", [(1002, (316.0, 232.0)), (1008, (307.0, 148.0))])
+def test_no_piece_is_read_into_a_finger_or_speckle(seed, where):
+    r, det = bench_scene(seed)
+    assert all(math.dist(p.pose.stern_mm, where) > 15 for p in det.pieces)
+    assert not any("false" in m for m in match(r.truth, det).misses)
