@@ -285,9 +285,11 @@ def test_the_judge_sees_the_table_before_the_move_without_missing_ships() -> Non
     table.remove("M1")
     rec.observe(table.view())                        # flagged: M1 gone unsunk
     after = table.step("L1", [0.0])
-    mv, _flag = rec.observe(table.view())
+    mv, flag = rec.observe(table.view())
     assert judge.calls == [("L1", after, ("L1", "L2", "S1"))]
     assert mv.verdict.in_doubt and not mv.verdict.yes
+    # A move in doubt is flagged for the players to look at, not called illegal.
+    assert flag.cause == mv.n and flag.reason == "move of L1 in doubt: in doubt"
 
 
 def test_resume_after_restart_gives_the_same_state(tmp_path) -> None:

@@ -332,8 +332,10 @@ class Recorder:
             self._check_victory(mv.n)       # a breakthrough is won by moving
             self._maybe_end_turn(mv.n)
         else:
-            self._log(Flagged, reason=f"illegal move of {sid}: {v.reason}", cause=mv.n,
-                      frame=frame)
+            # In doubt is not illegal: the players are asked to look, not told of a foul.
+            reason = (f"move of {sid} in doubt: {v.reason}" if v.in_doubt
+                      else f"illegal move of {sid}: {v.reason}")
+            self._log(Flagged, reason=reason, cause=mv.n, frame=frame)
 
     @staticmethod
     def _judged(fn: Callable[..., Verdict], *args: Any) -> Verdict:
