@@ -1,9 +1,10 @@
 """Why moves seen on video are judged the way they are: pose error against σ on a rendered
 game sequence, and what the rules (§4 placement tolerance, §7 doubt) can say with them.
 
-Data: a sequence of sample_images/sequences (default: demo). Every settled frame is detected
-(camera file given) and its ships matched to the renderer's truth in events.json (nearest stern
-of the same size within 15 mm); truth never comes from the detector. Reported:
+Data: the sequences of sample_images/sequences (default: demo and skirmish). Every settled
+frame is detected (camera file given) and its ships matched to the renderer's truth in
+events.json (nearest stern of the same size within 15 mm); truth never comes from the
+detector. Reported:
 
 - stern / heading error and σ of the ships over all settled frames, error/σ;
 - bias against frame-to-frame scatter: a piece lying still is seen in many frames with fresh
@@ -15,7 +16,7 @@ of the same size within 15 mm); truth never comes from the detector. Reported:
 - with ``--e2e``: the whole chain (frames → vision.track.Tracker → gamelog.Recorder), actions
   against the truth.
 
-Run: ``python benchmarks/bench_gamelog_video.py [--sequence demo] [--e2e] [--no-write]``;
+Run: ``python benchmarks/bench_gamelog_video.py [--sequence NAME]… [--e2e] [--no-write]``;
 writes the ``gamelog-video`` section of docs/benchmarks.md (minutes of CPU).
 """
 
@@ -236,14 +237,9 @@ def e2e(folder: Path, truth: dict[str, Any]) -> tuple[list[str], float]:
             f"log equals the truth: {la == ta}."], cpu
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--sequence", default="demo",
-                    help="a folder of sample_images/sequences, or the path of one")
-    ap.add_argument("--e2e", action="store_true", help="also run tracker → recorder")
-    ap.add_argument("--no-write", action="store_true", help="print, don't write the doc")
-    args = ap.parse_args(argv)
-    folder = SEQ / args.sequence if (SEQ / args.sequence).is_dir() else Path(args.sequence)
+def report(name: str, e2e_too: bool) -> list[str]:
+    """The measurements of one sequence, as Markdown lines."""
+    folder = SEQ / name if (SEQ / name).is_dir() else Path(name)
     truth = json.loads((folder / "events.json").read_text())
     layout = TableLayout.from_dict(json.loads((folder / "layout.json").read_text()))
     cam = json.loads((folder / "camera.json").read_text())
@@ -251,24 +247,37 @@ def main(argv: list[str] | None = None) -> int:
     rows = detect_settled(folder, truth)
     cpu = time.process_time() - c0
     w, h = cam["image_size"]
-    body = ["## Game log from video (`benchmarks/bench_gamelog_video.py`)", "",
-            f"Sequence `{args.sequence}`: {truth['frame_count']} frames of {w}×{h} JPEG, "
+    body = [f"### `{name}`", "",
+            f"{truth['frame_count']} frames of {w}×{h} JPEG, "
             f"{sum(f['settled'] for f in truth['frames'])} settled; detection of the settled "
-            f"frames {cpu:.0f} s CPU. Truth: the renderer's events.json.", ""]
+            f"frames {cpu:.0f} s CPU.", ""]
     body += [*error_table(rows), "", *averaging_table(rows), ""]
     body += ["Each true move judged by the rules from the tracker's views of it (the mover "
              "alone on the table; §4 tolerance 2 mm / 3°, §7 allowance 2·√(σa² + σb²) + "
              "0.25 mm with σ = σ_mm + s·σ_rad):", ""]
     body += moves_table(rows, truth, layout)
-    if args.e2e:
+    if e2e_too:
         lines, cpu_e = e2e(folder, truth)
         body += ["", *lines, f"({cpu_e:.0f} s CPU.)"]
+    return body
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--sequence", action="append",
+                    help="a folder of sample_images/sequences, or the path of one "
+                         "(repeatable; default: demo and skirmish)")
+    ap.add_argument("--e2e", action="store_true", help="also run tracker → recorder")
+    ap.add_argument("--no-write", action="store_true", help="print, don't write the doc")
+    args = ap.parse_args(argv)
+    body = ["## Game log from video (`benchmarks/bench_gamelog_video.py`)", "",
+            "Rendered sequences; truth: the renderer's events.json, never the detector.", ""]
+    for name in args.sequence or ["demo", "skirmish"]:
+        body += [*report(name, args.e2e), ""]
     text = "\n".join(body)
-    if args.no_write:
-        print(text)
-    else:
+    if not args.no_write:
         print(f"wrote {write_section('gamelog-video', text)}")
-        print(text)
+    print(text)
     return 0
 
 
