@@ -82,8 +82,10 @@ def test_colour_is_named_against_the_table_under_it(seed, size, color, stern):
 
 
 # Doubtful fits that were noise: on a finger whose region the fit leaves mostly unexplained
-# (seed 1002), and on speckle round an arm's shadow, barely foreground inside (seed 1008).
-@pytest.mark.parametrize("seed, where", [(1002, (316.0, 232.0)), (1008, (307.0, 148.0))])
+# (seed 1002), on speckle round an arm's shadow (seed 1008) and on a glint strip beside a
+# yellow piece (seed 1025), both partly table inside.
+@pytest.mark.parametrize("seed, where", [(1002, (316.0, 232.0)), (1008, (307.0, 148.0)),
+                                         (1025, (481.0, 221.0))])
 def test_no_piece_is_read_into_a_finger_or_speckle(seed, where):
     r, det = bench_scene(seed)
     assert all(math.dist(p.pose.stern_mm, where) > 15 for p in det.pieces)
