@@ -214,9 +214,11 @@ def calibrate(image_bgr: np.ndarray, layout: TableLayout,
               camera: CameraIntrinsics | None = None) -> TableCalibration | VisionFailure:
     """Camera pose relative to the table from the layout's visible ArUco markers.
 
-    ``image_bgr``: 8-bit BGR (or grayscale) image. Needs 2+ markers (8+ corners). Returns a
-    :class:`TableCalibration`, or a :class:`VisionFailure` (``unreadable``, ``too_dark``,
-    ``blown_out``, ``too_few_markers``, ``bad_calibration``) with a one-line reason.
+    ``image_bgr``: 8-bit BGR (or grayscale) image. Needs 2+ markers (8+ corners); a marker
+    that disagrees with the others is left out (``info.markers_found`` lists those used).
+    Returns a :class:`TableCalibration`, or a :class:`VisionFailure` (``unreadable``,
+    ``too_dark``, ``blown_out``, ``too_few_markers``, ``bad_calibration``) with a one-line
+    reason.
     """
     if not isinstance(image_bgr, np.ndarray) or image_bgr.ndim not in (2, 3) or image_bgr.size == 0:
         return VisionFailure("unreadable", "image is empty or not an image array")
