@@ -42,6 +42,22 @@ def _bilinear(img: np.ndarray, u: float, v: float) -> float:
     return float(top * (1 - fv) + bot * fv)
 
 
+def ref_samples(hull, pts, step_mm):
+    """Samples edge by edge: k = max(⌊length / step⌋, 2) at t = (j + ½) / k, off the corners."""
+    a_idx, b_idx, ts = [], [], []
+    for i in range(len(hull)):
+        a, b = hull[i], hull[(i + 1) % len(hull)]
+        length = float(np.linalg.norm(pts[b] - pts[a]))
+        k = max(int(length / step_mm), 2)
+        for j in range(k):
+            t = (j + 0.5) / k
+            if t * length > 0.8 and (1 - t) * length > 0.8:
+                a_idx.append(a)
+                b_idx.append(b)
+                ts.append(t)
+    return np.array(a_idx, int), np.array(b_idx, int), np.array(ts)
+
+
 def ref_edge_offsets(fg, grid, p_mm, n_mm, search_mm):
     """Per sample (rows of (N, 2) points and normals): walk the profile, nearest crossing."""
     step = 0.5 / grid.px_per_mm
@@ -93,7 +109,7 @@ def ref_fit_pose(fg, grid, local_3d, init, camera_mm, *, search_mm=4.0, iteratio
             break
         if it == 0 or not np.array_equal(hull, last_hull):
             # Samples are placed when the hull (which vertices bound the outline) changes.
-            a, b, t, _edge = _samples(hull, pts, step_mm)
+            a, b, t = ref_samples(hull, pts, step_mm)
             last_hull = hull
         m0 = pts[a] + (pts[b] - pts[a]) * t[:, None]
         e = pts[b] - pts[a]
@@ -154,6 +170,18 @@ def test_edge_offsets_match_the_plain_walk(near_border):
         assert np.array_equal(ok, r_ok) and np.array_equal(blocked, r_blocked)
         assert np.allclose(off[ok], r_off[ok], atol=1e-9)
         assert ok.any() or near_border
+
+
+def test_samples_match_the_plain_walk():
+    rng = np.random.default_rng(5)
+    for _ in range(50):
+        pts = rng.uniform(0, 60, (5, 2))
+        hull = cv2.convexHull(pts.astype(np.float32), clockwise=False,
+                              returnPoints=False).ravel()
+        a, b, t, edge = _samples(hull, pts, 1.0)
+        ra, rb, rt = ref_samples(hull, pts, 1.0)
+        assert np.array_equal(a, ra) and np.array_equal(b, rb) and np.array_equal(t, rt)
+        assert np.array_equal(hull[edge], a)
 
 
 def test_sample_map_fast_path_is_bilinear():

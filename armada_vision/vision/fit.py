@@ -112,29 +112,21 @@ def _samples(hull_vertex_idx: np.ndarray, pts_mm: np.ndarray, step_mm: float
              ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Points along the hull edges: indices (a, b) of the edge ends, the fraction t and the
     index of the hull edge each lies on."""
-    a_idx: list[int] = []
-    b_idx: list[int] = []
-    ts: list[float] = []
-    edge: list[int] = []
-    hv = hull_vertex_idx.tolist()
-    pts = pts_mm.tolist()
-    n = len(hv)
-    # Plain Python: at most five edges, and numpy's per-call cost dominates arrays this small.
-    for i in range(n):
-        a, b = hv[i], hv[(i + 1) % n]
-        dx = pts[b][0] - pts[a][0]
-        dy = pts[b][1] - pts[a][1]
-        length = math.sqrt(dx * dx + dy * dy)
-        k = max(int(length / step_mm), 2)
-        # Keep off the corners, where the edge normal is ill-defined.
-        t = [(j + 0.5) / k for j in range(k)]
-        t = [x for x in t if x * length > 0.8 and (1 - x) * length > 0.8]
-        a_idx += [a] * len(t)
-        b_idx += [b] * len(t)
-        ts += t
-        edge += [i] * len(t)
-    return (np.array(a_idx, np.intp), np.array(b_idx, np.intp), np.array(ts, np.float64),
-            np.array(edge, np.intp))
+    a = hull_vertex_idx
+    b = np.roll(a, -1)
+    d = pts_mm[b] - pts_mm[a]
+    length = np.sqrt(d[:, 0] * d[:, 0] + d[:, 1] * d[:, 1])
+    k = np.maximum((length / step_mm).astype(np.intp), 2)
+    edge = np.repeat(np.arange(len(a)), k)
+    # j-th of an edge's k samples at t = (j + ½) / k.
+    j = np.arange(len(edge)) - np.repeat(np.cumsum(k) - k, k)
+    kk = k[edge]
+    t = (j + 0.5) / kk
+    ln = length[edge]
+    # Keep off the corners, where the edge normal is ill-defined.
+    keep = (t * ln > 0.8) & ((1 - t) * ln > 0.8)
+    edge, t = edge[keep], t[keep]
+    return a[edge], b[edge], t, edge
 
 
 def sample_map(img: np.ndarray, u: np.ndarray, v: np.ndarray) -> np.ndarray:
@@ -208,11 +200,13 @@ def _profile(search_mm: float, step: float) -> _Profile:
 
 
 def _edge_offsets(fg: np.ndarray, grid: ViewGrid, p_mm: np.ndarray, n_mm: np.ndarray,
-                  search_mm: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+                  search_mm: float, bbox_mm: tuple[float, float, float, float] | None = None
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Along each outward normal, the signed distance (mm) to the nearest inside→outside
     crossing of the foreground map's mid level, whether one was found with contrast, and
     whether the outside is itself foreground (a touching neighbour hides the edge).
-    ``p_mm``, ``n_mm``: points and unit normals, table mm, shaped (2, N) (x row, y row).
+    ``p_mm``, ``n_mm``: points and unit normals, table mm, shaped (2, N) (x row, y row);
+    ``bbox_mm``: (x_lo, y_lo, x_hi, y_hi) around the points when the caller knows one.
 
     The fit calls this ~6 times per pose and ~100 poses per image, so it is written for few
     numpy calls, each over long contiguous rows; ``tests/test_fit_fast.py`` checks it
@@ -228,8 +222,10 @@ def _edge_offsets(fg: np.ndarray, grid: ViewGrid, p_mm: np.ndarray, n_mm: np.nda
     uv[0] *= ppm
     uv[1] *= -ppm
     # Every profile point lies within search_mm of its sample (a hair more, for rounding).
-    x_lo, y_lo = p_mm.min(axis=1).tolist()
-    x_hi, y_hi = p_mm.max(axis=1).tolist()
+    if bbox_mm is None:
+        (x_lo, y_lo), (x_hi, y_hi) = p_mm.min(axis=1).tolist(), p_mm.max(axis=1).tolist()
+    else:
+        x_lo, y_lo, x_hi, y_hi = bbox_mm
     r_mm = search_mm + 1e-6
     if ((x_lo - r_mm - grid.x0_mm) * ppm >= 0 and (x_hi + r_mm - grid.x0_mm) * ppm < cols - 1
             and (grid.y1_mm - y_hi - r_mm) * ppm >= 0
@@ -366,6 +362,7 @@ def fit_pose(fg: np.ndarray, grid: ViewGrid, local_3d: np.ndarray, init: Pose,
         if out is None or hull.tobytes() != out.key:
             out = _Outline.make(hull, pts, step_mm, body)
         pts_t = pts.T
+        xs, ys = pts_t.tolist()
         m0 = pts_t @ out.interp_t
         e = pts_t @ out.edge_vec_t
         e /= np.hypot(e[0], e[1])
@@ -373,7 +370,9 @@ def fit_pose(fg: np.ndarray, grid: ViewGrid, local_3d: np.ndarray, init: Pose,
         n = np.empty((2, len(out.edge)))
         n[0] = e[1].take(out.edge)
         np.negative(e[0].take(out.edge), out=n[1])
-        off, ok, blocked = _edge_offsets(fg, grid, m0, n, search)
+        # The samples lie on the hull: its vertices bound them.
+        off, ok, blocked = _edge_offsets(fg, grid, m0, n, search,
+                                         (min(xs), min(ys), max(xs), max(ys)))
         res = -off  # model point minus edge point, along the normal
         if np.count_nonzero(ok) < 6:
             break
@@ -402,34 +401,41 @@ def _result(p: np.ndarray, res: np.ndarray, ok: np.ndarray, w: np.ndarray, J: np
             ) -> FitResult:
     pose = Pose(float(p[0]), float(p[1]), math.degrees(p[2]))
     n = len(res)
-    if n == 0 or ok.sum() < 6:
-        return FitResult(pose, 99.0, 99.0, 99.0, float(ok.mean()) if n else 0.0, 99.0, n)
+    n_ok = int(np.count_nonzero(ok))
+    if n == 0 or n_ok < 6:
+        return FitResult(pose, 99.0, 99.0, 99.0, n_ok / n if n else 0.0, 99.0, n)
     good = ok & (w > 0)
     r_px = res * grid.px_per_mm
-    rms = float(np.sqrt(np.sum(w * r_px**2) / max(w.sum(), 1e-9)))
+    r2 = r_px * r_px
+    rms = math.sqrt(float(w @ r2) / max(float(w.sum()), 1e-9))
     # Robust cost per sample: Huber on found edges, a full miss (2 px²) otherwise.
-    hub = np.where(np.abs(r_px) <= huber_px, 0.5 * r_px**2,
-                   huber_px * (np.abs(r_px) - 0.5 * huber_px))
+    a_px = np.abs(r_px)
+    hub = np.where(a_px <= huber_px, 0.5 * r2, huber_px * (a_px - 0.5 * huber_px))
     # Where a touching neighbour hides the edge, the sample neither helps nor counts as a miss.
     judged = ~blocked | good
-    if judged.sum() < 6:
+    n_judged = int(np.count_nonzero(judged))
+    if n_judged < 6:
         return FitResult(pose, 99.0, 99.0, rms, 0.0, 99.0, n)
     per = np.where(good, np.minimum(hub, 2.0), 2.0)
-    per = np.where(judged, per, np.nan)
-    cost = float(np.nanmean(per))
-    dof = max(good.sum() - 3, 1)
-    s2 = float(np.sum(w * res**2) / dof)
+    cost = float(np.where(judged, per, 0.0).sum()) / n_judged
+    per[~judged] = np.nan
+    n_good = int(np.count_nonzero(good))
+    dof = max(n_good - 3, 1)
+    s2 = float(w @ (res * res)) / dof
     # Neighbouring samples share pixels: count ~one independent sample per pixel of outline.
     s2 = max(s2, (0.1 / grid.px_per_mm) ** 2) * 2.0
     A = J.T @ (w[:, None] * J) + np.diag([1e-9, 1e-9, 1e-9])
     try:
         cov = s2 * np.linalg.inv(A)
     except np.linalg.LinAlgError:
-        return FitResult(pose, 99.0, 99.0, rms, float(ok.mean()), cost, n)
-    sig_xy = math.sqrt(max(np.linalg.eigvalsh(cov[:2, :2]).max(), 0.0))
-    sig_deg = math.degrees(math.sqrt(max(cov[2, 2], 0.0)))
+        return FitResult(pose, 99.0, 99.0, rms, n_ok / n, cost, n)
+    # Largest eigenvalue of the symmetric 2×2 position block, in closed form.
+    (cxx, cxy, _), (_, cyy, _), (_, _, ctt) = cov.tolist()
+    lam = 0.5 * (cxx + cyy) + math.hypot(0.5 * (cxx - cyy), cxy)
+    sig_xy = math.sqrt(max(lam, 0.0))
+    sig_deg = math.degrees(math.sqrt(max(ctt, 0.0)))
     # σ grows when much of the outline is hidden: fewer edges constrain the pose.
-    hidden = 1.0 - float(judged.mean())
+    hidden = 1.0 - n_judged / n
     k = 1.0 / max(1.0 - hidden, 0.3)
-    return FitResult(pose, sig_xy * k, sig_deg * k, rms, float(good[judged].mean()), cost, n,
-                     per, probe)
+    # (good ⊂ judged, so this is the found share of the judged samples.)
+    return FitResult(pose, sig_xy * k, sig_deg * k, rms, n_good / n_judged, cost, n, per, probe)
