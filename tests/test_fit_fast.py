@@ -187,10 +187,12 @@ def test_samples_match_the_plain_walk():
 def test_sample_map_fast_path_is_bilinear():
     rng = np.random.default_rng(1)
     img = rng.uniform(0, 1, (40, 50)).astype(np.float32)
-    u, v = rng.uniform(-2, 51, 500), rng.uniform(-2, 41, 500)
-    got = sample_map(img, u, v)
-    want = [_bilinear(img, a, b) for a, b in zip(u, v, strict=True)]
-    assert np.allclose(got, want, atol=1e-12)
+    # Some points outside (the masked path), then all inside (the direct path).
+    for lo, hi in ((-2.0, 2.0), (0.0, -1.001)):
+        u, v = rng.uniform(lo, 50 + hi, 500), rng.uniform(lo, 40 + hi, 500)
+        got = sample_map(img, u, v)
+        want = [_bilinear(img, a, b) for a, b in zip(u, v, strict=True)]
+        assert np.allclose(got, want, atol=1e-6)
 
 
 @settings(max_examples=12, deadline=None)

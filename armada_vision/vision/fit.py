@@ -37,14 +37,13 @@ class ViewGrid:
     def to_px(self, points_mm: np.ndarray) -> np.ndarray:
         """Table mm (N, 2) → view px (N, 2)."""
         p = np.asarray(points_mm, dtype=np.float64).reshape(-1, 2)
-        return np.column_stack(((p[:, 0] - self.x0_mm) * self.px_per_mm,
-                                (self.y1_mm - p[:, 1]) * self.px_per_mm))
+        # (y − y1)·(−s) is exactly (y1 − y)·s: one broadcast instead of two columns.
+        return (p - (self.x0_mm, self.y1_mm)) * (self.px_per_mm, -self.px_per_mm)
 
     def to_mm(self, points_px: np.ndarray) -> np.ndarray:
         """View px (N, 2) → table mm (N, 2)."""
         p = np.asarray(points_px, dtype=np.float64).reshape(-1, 2)
-        return np.column_stack((self.x0_mm + p[:, 0] / self.px_per_mm,
-                                self.y1_mm - p[:, 1] / self.px_per_mm))
+        return p / (self.px_per_mm, -self.px_per_mm) + (self.x0_mm, self.y1_mm)
 
 
 def upright_local_3d(d: PieceDims) -> np.ndarray:
@@ -132,6 +131,11 @@ def _samples(hull_vertex_idx: np.ndarray, pts_mm: np.ndarray, step_mm: float
 def sample_map(img: np.ndarray, u: np.ndarray, v: np.ndarray) -> np.ndarray:
     """Sample a float image at sub-pixel (u, v) (bilinear); outside the image counts as 0."""
     rows, cols = img.shape
+    u = np.asarray(u, np.float64)
+    v = np.asarray(v, np.float64)
+    if (u.size and img.flags.c_contiguous and u.min() >= 0 and v.min() >= 0
+            and u.max() < cols - 1 and v.max() < rows - 1):
+        return _sample_inside(img.reshape(-1), cols, np.stack((u, v)))
     u0 = np.floor(u).astype(np.intp)
     v0 = np.floor(v).astype(np.intp)
     fu, fv = u - u0, v - v0

@@ -110,7 +110,8 @@ def foreground(view: TableView, *, coarse_mm: float = 4.0) -> tuple[np.ndarray, 
     rows, cols = img.shape[:2]
     k = max(round(coarse_mm * view.grid.px_per_mm), 1)
     small = cv2.resize(img, (max(cols // k, 1), max(rows // k, 1)), interpolation=cv2.INTER_AREA)
-    ignore = cv2.resize((view.marker_mask | ~view.valid_mask).astype(np.float32),
+    unseen = view.marker_mask | ~view.valid_mask
+    ignore = cv2.resize(unseen.view(np.uint8).astype(np.float32),
                         (small.shape[1], small.shape[0]), interpolation=cv2.INTER_AREA) > 0.05
     # Pass 1: a median over ~36 mm ignores pieces that do not crowd the window; then the
     # table is re-estimated from what looks like table only, twice.
@@ -126,9 +127,15 @@ def foreground(view: TableView, *, coarse_mm: float = 4.0) -> tuple[np.ndarray, 
         bg = np.where(den > 0.02, num / np.maximum(den, 1e-6), med)
     noise = _noise(_distance(small, bg), ignore)
     bg_full = cv2.resize(bg, (cols, rows), interpolation=cv2.INTER_LINEAR)
-    score = _distance(img, bg_full) / (3.0 * noise)
-    score[view.marker_mask | ~view.valid_mask] = 0.0
-    return score.astype(np.float32), bg_full
+    score = _distance(img, bg_full)
+    score /= 3.0 * noise
+    score[unseen] = 0.0
+    return score.astype(np.float32, copy=False), bg_full
+
+
+# Rows per strip of the full-size view in _distance: its dozen temporaries then stay in the
+# cache and under malloc's mmap threshold, instead of a dozen fresh view-sized arrays.
+_STRIP_ROWS = 32
 
 
 def _distance(img: np.ndarray, bg: np.ndarray) -> np.ndarray:
@@ -136,6 +143,17 @@ def _distance(img: np.ndarray, bg: np.ndarray) -> np.ndarray:
     the table's colour down, so the colour change beyond a common scale counts fully, a
     brightening beyond the grain's own and a darkening beyond what a shadow does (to ×0.5)
     count."""
+    rows = img.shape[0]
+    if rows <= 2 * _STRIP_ROWS:
+        return _distance_block(img, bg)
+    # Pixel by pixel, so strip by strip gives the same numbers.
+    out = np.empty(img.shape[:2], np.result_type(img.dtype, bg.dtype))
+    for r in range(0, rows, _STRIP_ROWS):
+        out[r:r + _STRIP_ROWS] = _distance_block(img[r:r + _STRIP_ROWS], bg[r:r + _STRIP_ROWS])
+    return out
+
+
+def _distance_block(img: np.ndarray, bg: np.ndarray) -> np.ndarray:
     # Channel by channel: numpy's reductions over a last axis of 3 are slow.
     i0, i1, i2 = (img[..., c] for c in range(3))
     b0, b1, b2 = (bg[..., c] for c in range(3))
