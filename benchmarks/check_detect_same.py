@@ -61,12 +61,15 @@ def stills(n: int) -> list[Path]:
     return [p for p in paths if "_4k" not in p.stem][:n]
 
 
-def run(path: Path):
-    img = read_image(path)
-    layout = load_layout_file(path.with_suffix(".layout.json"))
+def load(path: Path) -> tuple:
+    """(image, layout, camera or None) of a still."""
     cam_p = path.with_suffix(".camera.json")
-    cam = load_camera_file(cam_p) if cam_p.exists() else None
-    return detect_mod.detect(img, layout, cam)
+    return (read_image(path), load_layout_file(path.with_suffix(".layout.json")),
+            load_camera_file(cam_p) if cam_p.exists() else None)
+
+
+def run(path: Path):
+    return detect_mod.detect(*load(path))
 
 
 def compare(a, b) -> tuple[str, float, float, float, bool]:

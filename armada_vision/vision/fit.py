@@ -219,12 +219,10 @@ def _edge_offsets(fg: np.ndarray, grid: ViewGrid, p_mm: np.ndarray, n_mm: np.nda
     ts, mid = pr.ts, pr.mid
     ppm = grid.px_per_mm
     rows, cols = fg.shape
-    # (2, S, N): u/v, profile step, sample.
-    uv = p_mm[:, None, :] + pr.ts3 * n_mm[:, None, :]
-    uv[0] -= grid.x0_mm
-    uv[1] -= grid.y1_mm
-    uv[0] *= ppm
-    uv[1] *= -ppm
+    # (2, S, N): u/v, profile step, sample; view px = (mm − origin) · (ppm, −ppm).
+    to_px = np.array(((ppm,), (-ppm,)))
+    p_px = (p_mm - np.array(((grid.x0_mm,), (grid.y1_mm,)))) * to_px
+    uv = p_px[:, None, :] + pr.ts3 * (n_mm * to_px)[:, None, :]
     # Every profile point lies within search_mm of its sample (a hair more, for rounding).
     if bbox_mm is None:
         (x_lo, y_lo), (x_hi, y_hi) = p_mm.min(axis=1).tolist(), p_mm.max(axis=1).tolist()
@@ -239,8 +237,8 @@ def _edge_offsets(fg: np.ndarray, grid: ViewGrid, p_mm: np.ndarray, n_mm: np.nda
         prof = sample_map(fg, uv[0], uv[1])
     # prof is (S, N): numpy reduces across rows of a C-order array far faster than along
     # short rows.
-    inner = prof[: mid + 1].max(axis=0)
-    outer = prof[mid:].min(axis=0)
+    inner = np.maximum.reduce(prof[: mid + 1], axis=0)
+    outer = np.minimum.reduce(prof[mid:], axis=0)
     level = 0.5 * (inner + outer)
     ok = (inner - outer) > 0.3
     above = prof >= level
@@ -257,7 +255,7 @@ def _edge_offsets(fg: np.ndarray, grid: ViewGrid, p_mm: np.ndarray, n_mm: np.nda
     f0, f1 = flat.take(i0), flat.take(i0 + n)
     frac = np.minimum(np.maximum((f0 - level) / np.maximum(f0 - f1, 1e-6), 0.0), 1.0)
     off = ts[best] + frac * pr.step
-    blocked = ~ok & (prof[mid:].sum(axis=0) / (len(ts) - mid) > 0.5)
+    blocked = ~ok & (np.add.reduce(prof[mid:], axis=0) > 0.5 * (len(ts) - mid))
     return off, ok, blocked
 
 
