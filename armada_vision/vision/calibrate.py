@@ -5,12 +5,13 @@ corner is refined from the straight outer edges of its marker (``vision/corners.
 that disagrees with the others' table-plane homography (one half under a hand, whose edge
 OpenCV took for the marker's) is left out of the pose.
 
-With a camera file the pose comes from ``cv2.solvePnP`` on every visible marker corner (the
+With a camera file the pose comes from ``cv2.solvePnP`` on every kept marker corner (the
 table is the plane z = 0). Without one, the focal length is estimated from the same corners
 (``cv2.calibrateCamera`` on the single view, principal point at the image centre, square
-pixels, no distortion); when the view is too close to straight-down for that to be determined,
-a typical webcam focal length is assumed instead. Either way the result says so
-(``intrinsics_source``) and carries a larger uncertainty.
+pixels); when the view is too close to straight-down for that to be determined, a typical
+webcam focal length is assumed instead. Then radial distortion k1 is estimated when the
+pinhole model leaves a clear residual. Either way the result says so (``intrinsics_source``)
+and carries a larger uncertainty.
 
 Frames: table mm (+y away from the viewer, +z up), image px (OpenCV, y down).
 """
@@ -30,8 +31,16 @@ from armada_vision.vision.types import CalibrationInfo, VisionFailure
 
 # Assumed focal length (× image width) when it cannot be estimated: ~60° horizontal view.
 DEFAULT_FOCAL_PER_WIDTH = 0.87
-# Views closer than this to straight-down do not determine the focal length.
-MIN_TILT_FOR_FOCAL_DEG = 12.0
+# The focal length estimated from one view is used when its relative σ is at most this and
+# the view is tilted at least this much: closer to straight down it is not determined.
+MAX_FOCAL_REL_SIGMA = 0.2
+MIN_TILT_FOR_FOCAL_DEG = 5.0
+# Typical offset of a webcam's principal point from the image centre, share of the width.
+PRINCIPAL_POINT_REL = 0.015
+# Without a camera file, radial distortion k1 is estimated when the pinhole pose leaves more
+# than this residual; a plausible webcam's |k1| is below MAX_ABS_K1.
+MIN_RMS_FOR_K1_PX = 0.3
+MAX_ABS_K1 = 0.6
 # A marker whose worst corner is further than this from the others' homography, and than
 # OUTLIER_FACTOR × the markers' median, is left out; at least MIN_MARKERS_KEPT stay.
 OUTLIER_MIN_PX = 1.0
@@ -174,27 +183,54 @@ def exposure_failure(gray: np.ndarray) -> VisionFailure | None:
     return None
 
 
+def _single_view_intrinsics(obj: np.ndarray, img: np.ndarray, K0: np.ndarray,
+                            size: tuple[int, int], fix_focal: bool
+                            ) -> tuple[float, float, float, float] | None:
+    """``cv2.calibrateCameraExtended`` on one planar view (principal point fixed, square
+    pixels, k1 the only distortion term): focal (px), its σ (px), k1 and the RMS residual
+    (px); None when OpenCV fails."""
+    flags = (cv2.CALIB_USE_INTRINSIC_GUESS | cv2.CALIB_FIX_PRINCIPAL_POINT
+             | cv2.CALIB_FIX_ASPECT_RATIO | cv2.CALIB_ZERO_TANGENT_DIST | cv2.CALIB_FIX_K2
+             | cv2.CALIB_FIX_K3)
+    if fix_focal:
+        flags |= cv2.CALIB_FIX_FOCAL_LENGTH
+    try:
+        res = cv2.calibrateCameraExtended(
+            [obj.astype(np.float32)], [img.astype(np.float32).reshape(-1, 1, 2)], size, K0,
+            np.zeros(5), flags=flags)
+    except cv2.error:
+        return None
+    K, dist, std = res[1], res[2], res[5]
+    # With a fixed aspect ratio OpenCV reports the focal's σ on fy (index 1), fx's as 0.
+    f_std = float(np.max(std.ravel()[:2])) if std is not None and std.size else float("inf")
+    return float(K[0, 0]), f_std, float(dist.ravel()[0]), float(res[0])
+
+
 def _estimate_focal(obj: np.ndarray, img: np.ndarray, size: tuple[int, int]
                     ) -> tuple[float, float] | None:
     """Focal length (px) and its relative σ from one planar view, or None if undetermined."""
     w, h = size
     f0 = DEFAULT_FOCAL_PER_WIDTH * w
     K0 = np.array([[f0, 0, (w - 1) / 2], [0, f0, (h - 1) / 2], [0, 0, 1]])
-    flags = (cv2.CALIB_USE_INTRINSIC_GUESS | cv2.CALIB_FIX_PRINCIPAL_POINT
-             | cv2.CALIB_FIX_ASPECT_RATIO | cv2.CALIB_ZERO_TANGENT_DIST | cv2.CALIB_FIX_K1
-             | cv2.CALIB_FIX_K2 | cv2.CALIB_FIX_K3)
-    try:
-        res = cv2.calibrateCameraExtended(
-            [obj.astype(np.float32)], [img.astype(np.float32).reshape(-1, 1, 2)], (w, h), K0,
-            np.zeros(5), flags=flags)
-    except cv2.error:
+    est = _single_view_intrinsics(obj, img, K0, size, fix_focal=False)
+    if est is None:
         return None
-    K, std = res[1], res[5]
-    f = float(K[0, 0])
-    f_std = float(std.ravel()[0]) if std is not None and std.size else float("inf")
-    if not (0.2 * w < f < 8.0 * w) or not math.isfinite(f_std):
+    f, f_std = est[0], est[1]
+    if not (0.2 * w < f < 8.0 * w) or not math.isfinite(f_std) or f_std <= 0.0:
         return None
     return f, f_std / f
+
+
+def _estimate_k1(obj: np.ndarray, img: np.ndarray, cam: CameraIntrinsics) -> float:
+    """Radial distortion k1 of a camera without a file, its focal length kept; 0 unless it
+    explains the corners clearly better (residual halved, from over MIN_RMS_FOR_K1_PX)."""
+    rms0 = _solve_pose(obj, img, cam)[2]
+    if rms0 < MIN_RMS_FOR_K1_PX:
+        return 0.0
+    est = _single_view_intrinsics(obj, img, cam.K.copy(), cam.image_size, fix_focal=True)
+    if est is None or est[3] > 0.5 * rms0 or abs(est[2]) > MAX_ABS_K1:
+        return 0.0
+    return est[2]
 
 
 def _solve_pose(obj: np.ndarray, img: np.ndarray, cam: CameraIntrinsics
@@ -208,6 +244,13 @@ def _solve_pose(obj: np.ndarray, img: np.ndarray, cam: CameraIntrinsics
     proj, _ = cv2.projectPoints(obj, rvec, tvec, cam.K, cam.dist)
     rms = float(np.sqrt(np.mean(np.sum((proj.reshape(-1, 2) - img) ** 2, axis=1))))
     return rvec.ravel(), tvec.ravel(), rms
+
+
+def _pinhole(size: tuple[int, int], f: float, k1: float = 0.0) -> CameraIntrinsics:
+    """Camera with focal ``f`` px, principal point at the image centre, radial k1 only."""
+    w, h = size
+    return CameraIntrinsics((w, h), ((f, 0.0, (w - 1) / 2), (0.0, f, (h - 1) / 2),
+                                     (0.0, 0.0, 1.0)), (k1, 0.0, 0.0, 0.0, 0.0))
 
 
 def calibrate(image_bgr: np.ndarray, layout: TableLayout,
@@ -247,20 +290,22 @@ def calibrate(image_bgr: np.ndarray, layout: TableLayout,
     source, focal_rel_sigma = "given", 0.0
     if camera is None:
         source = "estimated"
-        f0 = DEFAULT_FOCAL_PER_WIDTH * w
+        f, focal_rel_sigma = DEFAULT_FOCAL_PER_WIDTH * w, 0.3
         est = _estimate_focal(obj, img, (w, h))
-        cam0 = CameraIntrinsics((w, h), ((f0, 0.0, (w - 1) / 2), (0.0, f0, (h - 1) / 2),
-                                         (0.0, 0.0, 1.0)))
-        f, focal_rel_sigma = f0, 0.3
         if est is not None:
-            # Only trust the estimate if the view is tilted enough to determine it.
-            rv = _solve_pose(obj, img, cam0)[0]
-            axis = cv2.Rodrigues(rv)[0].T @ np.array([0.0, 0.0, 1.0])
+            cam_est = _pinhole((w, h), est[0])
+            axis = cv2.Rodrigues(_solve_pose(obj, img, cam_est)[0])[0].T @ np.array([0, 0, 1.0])
             tilt = math.degrees(math.acos(min(1.0, max(-1.0, -axis[2]))))
-            if tilt >= MIN_TILT_FOR_FOCAL_DEG:
-                f, focal_rel_sigma = est[0], max(est[1], 0.03)
-        camera = CameraIntrinsics((w, h), ((f, 0.0, (w - 1) / 2), (0.0, f, (h - 1) / 2),
-                                           (0.0, 0.0, 1.0)))
+            # The principal point is assumed at the image centre; a real camera's is off by
+            # ~PRINCIPAL_POINT_REL of the width, which moves the estimate by about that share
+            # / tan(tilt). Near straight down OpenCV's own σ can be small and f still wrong.
+            rel = math.hypot(est[1], PRINCIPAL_POINT_REL / math.tan(math.radians(max(tilt, 0.1))))
+            if tilt >= MIN_TILT_FOR_FOCAL_DEG and rel <= MAX_FOCAL_REL_SIGMA:
+                f, focal_rel_sigma = est[0], max(rel, 0.03)
+        camera = _pinhole((w, h), f)
+        k1 = _estimate_k1(obj, img, camera)
+        if k1 != 0.0:
+            camera = _pinhole((w, h), f, k1)
     try:
         rvec, tvec, rms = _solve_pose(obj, img, camera)
     except cv2.error as e:
