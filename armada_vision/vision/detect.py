@@ -30,7 +30,9 @@ from armada_vision.vision.explain import (
     MAX_COST,
     Candidate,
     Scene,
+    clashes,
     explain_region,
+    pieces_at_tips,
     upright_fit,
 )
 from armada_vision.vision.fit import ViewGrid
@@ -143,14 +145,18 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
                 ) -> tuple[list[DetectedPiece], list[UprightPiece]]:
     """Lying and upright pieces in a top-down view of the table (table mm)."""
     score, bg = foreground(view)
-    _, regions = blobs(score, view.grid)
+    mask, regions = blobs(score, view.grid)
     scene = Scene(region_foreground(score, regions, view.grid), score, view.grid, pieces,
                   calib.camera_center_mm, shade(view.image_bgr, bg))
     lying: list[Candidate] = []
     standing: list[Candidate] = []
+    # Regions that are mostly a hand or an arm (running off the view, or too big): only
+    # clean pieces at their sharp corners are taken from them (pieces_at_tips).
+    hands = _off_view(mask, view.grid)
     for sub, region in regions:
         area = region.sum() / sub.px_per_mm**2
         if area > HAND_AREA_PIECES * scene.max_area_mm2:
+            hands.append((sub, region))
             continue
         found = explain_region(scene, region, sub)
         if area <= scene.max_area_mm2 and (not found or (
@@ -162,12 +168,33 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
                 standing.append(up)
                 found = []
         lying += found
+    for sub, region in hands:
+        lying += [c for c in pieces_at_tips(scene, region, sub) if not clashes(c, lying, scene)]
     area_poly = shapely.Polygon(layout.play_area_mm)
     out = [_piece(c, calib, view, bg, pieces, area_poly) for c in lying]
     out.sort(key=lambda p: (p.pose.x_mm, p.pose.y_mm))
     ups = [UprightPiece(c.size, classify_color(view, shapely.Polygon(c.outline_mm), bg),
                         c.fit.pose.stern_mm) for c in standing]
     return out, ups
+
+
+def _off_view(mask: np.ndarray, grid: ViewGrid, pad_px: int = 4
+              ) -> list[tuple[ViewGrid, np.ndarray]]:
+    """The object regions of ``mask`` that run off the view (an arm reaching in), each as a
+    sub-grid of the view and its boolean mask cropped to it."""
+    n, lab, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    rows, cols = mask.shape
+    out = []
+    for i in range(1, n):
+        x, y, w, h, _a = stats[i]
+        if not (x == 0 or y == 0 or x + w >= cols or y + h >= rows):
+            continue
+        c0, r0 = max(x - pad_px, 0), max(y - pad_px, 0)
+        c1, r1 = min(x + w + pad_px, cols), min(y + h + pad_px, rows)
+        sub = ViewGrid(grid.x0_mm + c0 / grid.px_per_mm, grid.y1_mm - r0 / grid.px_per_mm,
+                       grid.px_per_mm, (r1 - r0, c1 - c0))
+        out.append((sub, lab[r0:r1, c0:c1] == i))
+    return out
 
 
 def _piece(c: Candidate, calib: TableCalibration, view: TableView, bg: np.ndarray,

@@ -54,6 +54,15 @@ SHADOW_MAX_HIDDEN = 0.45
 # a quarter of its inside scores below DOUBT_MIN_SCORE (true ones: 25th percentile ≥ 2.75;
 # speckle 1.8, a glint strip filling half a small piece 0.8).
 DOUBT_MAX_LEFT = 0.6
+# Pieces touching a hand's region: only from corners sharper than HAND_TIP_DEG, at least
+# HAND_BORDER_MM inside the view, with at most HAND_MAX_HIDDEN of the outline against it.
+HAND_TIP_DEG = 80.0
+HAND_BORDER_MM = 15.0
+HAND_MAX_HIDDEN = 0.35
+HAND_MAX_COST = 0.15
+# σ (mm) at least of such a piece: its edges against the hand's region were found on a table
+# estimate the hand's colour bled into (seed 1007's orange: stern 1.6 mm off).
+HAND_EDGE_MM = 1.5
 DOUBT_MIN_SCORE = 2.5
 
 
@@ -465,6 +474,63 @@ def _finish(scene: Scene, chosen: list[Candidate], cands: list[Candidate],
             ) -> list[Candidate]:
     swaps = [f for c in chosen for f in size_swaps(scene, c)]
     return with_ambiguity(chosen, cands + swaps, scene, strong, sub)
+
+
+def pieces_at_tips(scene: Scene, part: np.ndarray, sub: ViewGrid) -> list[Candidate]:
+    """Lying pieces in a region that is mostly something else (a hand, an arm and the table
+    its colour bled into): fitted only from the region's sharp corners (a hand has none, a
+    piece's tip is one), and kept only when clean: a good fit with at most HAND_MAX_HIDDEN of
+    its outline against the rest of the region. Footprints never overlap."""
+    cands: list[Candidate] = []
+    rows, cols = scene.grid.shape
+    for tip, heading in tip_guesses(part, sub, max_angle_deg=HAND_TIP_DEG):
+        u, v = scene.grid.to_px(tip[None])[0]
+        margin = HAND_BORDER_MM * scene.grid.px_per_mm
+        if margin <= u <= cols - margin and margin <= v <= rows - margin:
+            cands += fits_from_tip(scene, tip, heading)
+    good = sorted((c for c in cands if c.fit.cost <= HAND_MAX_COST
+                   and np.isnan(c.fit.sample_cost).mean() <= HAND_MAX_HIDDEN),
+                  key=lambda c: c.fit.cost)
+    out: list[Candidate] = []
+    for c in good:
+        if not clashes(c, out, scene):
+            out.append(c)
+    # The rest of a longer piece may be lost in the hand's region: when the region covers
+    # where a longer piece with the same tip would lie, σ covers that reading too.
+    return [_hidden_length(scene, c, part, sub) for c in _finish(scene, out, cands)]
+
+
+def _hidden_length(scene: Scene, c: Candidate, part: np.ndarray, sub: ViewGrid) -> Candidate:
+    """``c`` with its ambiguity raised to HAND_EDGE_MM and to the stern shift of every
+    longer size whose extra length lies (mostly) in ``part``."""
+    d_c = scene.pieces.dims(c.size).footprint_length_mm
+    tip = np.asarray(c.fit.pose.tip_mm(d_c))
+    h = math.radians(c.fit.pose.heading_deg)
+    amb = HAND_EDGE_MM
+    for z in Size:
+        d_z = scene.pieces.dims(z).footprint_length_mm
+        if d_z <= d_c:
+            continue
+        alt = Pose(tip[0] - d_z * math.cos(h), tip[1] - d_z * math.sin(h),
+                   c.fit.pose.heading_deg)
+        extra = footprint(alt, scene.pieces.dims(z)).difference(_footprint(c, scene).buffer(1.0))
+        if extra.is_empty or extra.area < 1.0:
+            continue
+        lo, hi = np.asarray(extra.bounds[:2]), np.asarray(extra.bounds[2:])
+        grid_pts = np.stack(np.meshgrid(np.linspace(lo[0], hi[0], 12),
+                                        np.linspace(lo[1], hi[1], 12)), -1).reshape(-1, 2)
+        pts = grid_pts[shapely.contains_xy(extra, grid_pts[:, 0], grid_pts[:, 1])]
+        if len(pts) == 0:
+            continue
+        px = np.round(sub.to_px(pts)).astype(int)
+        ok = ((px[:, 0] >= 0) & (px[:, 1] >= 0) & (px[:, 0] < part.shape[1])
+              & (px[:, 1] < part.shape[0]))
+        hit = np.zeros(len(px), bool)
+        hit[ok] = part[px[ok, 1], px[ok, 0]]
+        if hit.mean() >= 0.5:
+            amb = max(amb, d_z - d_c)
+    return replace(c, ambiguity_mm=max(amb, c.ambiguity_mm),
+                   covering_ambiguity_mm=max(amb, c.covering_ambiguity_mm))
 
 
 def upright_fit(scene: Scene, region: np.ndarray, sub: ViewGrid, max_cost: float = GOOD_COST
