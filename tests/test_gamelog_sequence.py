@@ -26,9 +26,12 @@ from armada_vision.gamelog import (
 )
 from armada_vision.gamelog.replay import readjudicate
 from armada_vision.gamelog.truth import (
+    frame_detections,
     log_actions,
     observable_events,
     record_from_truth,
+    record_from_views,
+    seen_ships,
     truth_actions,
 )
 from armada_vision.geometry.pose import angle_diff_deg
@@ -108,3 +111,37 @@ def test_sample_sequence_truth_matches_the_log(path: Path) -> None:
     area = [tuple(p) for p in layout["play_area"]]
     rec = record_from_truth(truth, area, noise_seed=0)
     check_against_truth(rec, truth)
+
+
+class _View:
+    """A tracker state as the recorder reads it (duck-typed vision.track.TrackState)."""
+
+    def __init__(self, pieces: list, settled: bool, occluded: bool) -> None:
+        self.pieces, self.settled, self.occluded = tuple(pieces), settled, occluded
+        self.moving, self.failure = False, None
+
+
+def test_views_of_a_sequence_give_the_log_of_its_truth() -> None:
+    """record_from_views (the video path) with views made from the truth frames, σ 0.1 mm /
+    0.1°: the same log as the truth, the game started from the first view's poses and σ."""
+    seq = synth_sequence.build_sequence(1, foul=True)
+    truth = synth_sequence.events_json(seq)
+    area = seq.layout.play_area_mm
+    views = [_View(frame_detections(f, area, sigma_mm=0.1, sigma_deg=0.1), f["settled"],
+                   f["hand"]) for f in truth["frames"]]
+    rec = record_from_views(truth, views, area, accept_flags=True)
+    check_against_truth(rec, truth)
+    start = rec.events[0]
+    assert {s.id for s in start.ships} == {s["id"] for s in truth["ships"]}
+    assert all(s.sigma_mm == 0.1 and s.sigma_deg == 0.1 for s in start.ships)
+
+
+def test_a_ship_the_first_view_lacks_is_named() -> None:
+    seq = synth_sequence.build_sequence(1, max_frames=5)
+    truth = synth_sequence.events_json(seq)
+    pieces = frame_detections(truth["frames"][0], seq.layout.play_area_mm)
+    assert len(seen_ships(truth, pieces)) == len(truth["ships"])
+    missing = truth["ships"][2]["id"]
+    rest = [d for d in pieces if d.track_id != missing]
+    with pytest.raises(ValueError, match=rf"ships\[2\]: {missing} .* was not detected"):
+        seen_ships(truth, rest)
