@@ -103,8 +103,17 @@ def region_foreground(score: np.ndarray, regions: list[tuple[ViewGrid, np.ndarra
 def shade(view_bgr: np.ndarray, bg: np.ndarray) -> np.ndarray:
     """Brightness of the view over the table's estimate per view pixel (float32; 1 on bare
     table, below 1 in a shadow)."""
-    return ((view_bgr.sum(axis=2, dtype=np.float32) + 1.0)
-            / (bg.sum(axis=2, dtype=np.float32) + 1.0)).astype(np.float32)
+    # Channel planes added in place: numpy's sum over a last axis of 3 is ~10x slower, and
+    # adds them in the same order (same numbers).
+    v = view_bgr.astype(np.float32)
+    num = v[..., 0] + v[..., 1]
+    num += v[..., 2]
+    num += 1.0
+    den = bg[..., 0] + bg[..., 1]
+    den += bg[..., 2]
+    den += 1.0
+    num /= den
+    return num
 
 
 def detect(image_bgr: np.ndarray, layout: TableLayout, camera: CameraIntrinsics | None = None,
