@@ -93,14 +93,6 @@ def test_black_and_white_by_their_brightest_faces(seed, size, color, stern):
     assert p.color == color
 
 
-# A white piece lighter than a light table keeps its edges beside a glaring neighbour
-# (LIT_SHADE); a scene of the benchmark run from seed 1036.
-def test_a_white_piece_lighter_than_the_table_is_found():
-    p = found(1043, "small", "white", (330.8, 400.1), seed0=1036)
-    assert p is not None
-    assert (p.size.value, p.color) == ("small", "white")
-
-
 # A piece touching a hand's region (the hand's colour bleeds into the table estimate round
 # it, so the piece's region runs into the arm's and off the view): taken at its sharp tip.
 @pytest.mark.parametrize("seed, size, color, stern", [

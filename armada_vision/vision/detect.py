@@ -56,11 +56,6 @@ from armada_vision.vision.types import DetectedPiece, Detections, UprightPiece, 
 FG_HIGH = 0.5
 FG_LOW = 0.25
 FG_CAP = 9.0
-# Pixels at least this much brighter than the table (× its brightness) are object from a
-# score of 4 whatever else is in the region (measured on seeds 1036-1071: one more white
-# piece found and one false piece fewer at 1.1; at 1.03 white glints on dark cloth cost
-# pieces).
-LIT_SHADE = 1.1
 # σ reported = SIGMA_GAIN × (fit and calibration σ) + floor.
 SIGMA_GAIN = 2.0
 # The heading needs no such doubling (measured on 36 scenes: heading error / σ° had median
@@ -91,7 +86,7 @@ def calibration_sigma_mm(calib: TableCalibration, at_mm: tuple[float, float],
 
 
 def region_foreground(score: np.ndarray, regions: list[tuple[ViewGrid, np.ndarray]],
-                      grid: ViewGrid, light: np.ndarray | None = None) -> np.ndarray:
+                      grid: ViewGrid) -> np.ndarray:
     """The 0–1 foreground map for fitting, scaled per region (see FG_HIGH)."""
     fg = np.clip((score - 1.0) / 3.0, 0.0, 1.0)
     for sub, region in regions:
@@ -102,11 +97,6 @@ def region_foreground(score: np.ndarray, regions: list[tuple[ViewGrid, np.ndarra
         hi = min(max(FG_HIGH * typical, 2.0), FG_CAP)
         lo = min(max(FG_LOW * typical, 1.0), FG_CAP / 2)
         fg[sl] = np.clip((score[sl] - lo) / (hi - lo), 0.0, 1.0)
-    if light is not None:
-        # Brighter than the table is never a shadow: a white face a little lighter than a
-        # light table keeps its edge whatever glares beside it.
-        lit = light >= LIT_SHADE
-        fg[lit] = np.maximum(fg[lit], np.clip((score[lit] - 1.5) / 2.5, 0.0, 1.0))
     return fg
 
 
@@ -165,9 +155,8 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     """Lying and upright pieces in a top-down view of the table (table mm)."""
     score, bg = foreground(view)
     mask, regions = blobs(score, view.grid)
-    light = shade(view.image_bgr, bg)
-    scene = Scene(region_foreground(score, regions, view.grid, light), score, view.grid,
-                  pieces, calib.camera_center_mm, light)
+    scene = Scene(region_foreground(score, regions, view.grid), score, view.grid, pieces,
+                  calib.camera_center_mm, shade(view.image_bgr, bg))
     lying: list[Candidate] = []
     standing: list[Candidate] = []
     # Regions that are mostly a hand or an arm (running off the view, or too big): only
