@@ -97,7 +97,7 @@ def name_color(piece_bgr: np.ndarray, table_bgr: np.ndarray, bright_v: float | N
         return "clear"
     bright = v if bright_v is None else bright_v
     if (v < 60 and s < 90) or s < 40:
-        # Grey. Measured on 72 rendered scenes: black's brightest faces ≤ 141, white's ≥ 163.
+        # Grey. Measured on 72 rendered scenes: black's brightest faces ≤ 141, white's ≥ 162.
         # Clear on a grey table is a dimmer table (its lit faces can be bright too); on a
         # coloured one it would have kept the table's tint (above), so a grey there is black
         # or white.
