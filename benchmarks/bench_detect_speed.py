@@ -4,16 +4,20 @@ Runs ``detect`` (calibration included, nothing reused) on named sample stills at
 and 1920×1080 and splits its CPU time (``time.process_time``) into stages by wrapping the
 functions ``detect`` calls: calibrate, rectifier maps, remap to the view, foreground, blobs,
 the fit map, shade, explaining the regions (the pose fits), upright fits and the rest
-(colour, σ). With ``--ref REV`` the same is measured with the fit, foreground and shade of
-git revision REV patched in (see ``check_detect_same.py``), so before and after share the
-machine and its load. Writes the ``detect-speed`` section of docs/benchmarks.md.
+(colour, σ). With ``--ref REV`` the same is measured with part of the detector taken from git
+revision REV and patched in (see ``check_detect_same.py``; ``--part speed``: the fit,
+foreground and shade; ``--part explain``: explain.py, which hypotheses get fitted), so
+before and after share the machine and its load. Writes the ``detect-speed`` section of
+docs/benchmarks.md.
 
-Usage: ``python benchmarks/bench_detect_speed.py [--ref REV] [--repeats 3] [--no-write]``.
+Usage: ``python benchmarks/bench_detect_speed.py [--ref REV] [--part speed|explain]
+[--repeats 3] [--no-write]``.
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import statistics
 import sys
@@ -27,9 +31,13 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from armada_vision.vision import detect as detect_mod  # noqa: E402
-from armada_vision.vision import explain as explain_mod  # noqa: E402
 from armada_vision.vision import segment as segment_mod  # noqa: E402
-from benchmarks.check_detect_same import STILLS, load, reference_patches  # noqa: E402
+from benchmarks.check_detect_same import (  # noqa: E402
+    STILLS,
+    explain_patches,
+    load,
+    reference_patches,
+)
 from benchmarks.report import write_section  # noqa: E402
 
 TARGET_MS = 150.0
@@ -64,19 +72,22 @@ class StageClock:
     def __enter__(self) -> StageClock:
         for owner, attr, name in STAGES:
             self._wrap(owner, attr, name)
-        f = explain_mod.fit_pose
-        self._saved.append((explain_mod, "fit_pose", f))
+        # The explain module in use (a reference revision's, when patched in).
+        ex = sys.modules[detect_mod.explain_region.__module__]
+        f = ex.fit_pose
+        self._saved.append((ex, "fit_pose", f))
 
         def counted(*a, **k):
             self.fits += 1
             return f(*a, **k)
-        explain_mod.fit_pose = counted
+        ex.fit_pose = counted
         return self
 
     def _wrap(self, owner: object, attr: str, name: str) -> None:
         f = getattr(owner, attr)
         self._saved.append((owner, attr, f))
 
+        @functools.wraps(f)
         def timed(*a, **k):
             t0 = time.process_time()
             try:
@@ -154,6 +165,8 @@ def table(results: dict[str, dict[str, dict[str, object]]]) -> str:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--ref", default=None, help="git revision to compare against")
+    ap.add_argument("--part", choices=("speed", "explain"), default="speed",
+                    help="what --ref patches in")
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--no-write", action="store_true")
     args = ap.parse_args()
@@ -161,7 +174,7 @@ def main() -> int:
     results: dict[str, dict[str, dict[str, object]]] = {}
     load_start = os.getloadavg()[0]
     if args.ref:
-        patches = reference_patches(args.ref)
+        patches = (reference_patches if args.part == "speed" else explain_patches)(args.ref)
         results[f"before ({args.ref})"] = _with(patches, bench, args.repeats)
     results["now"] = bench(args.repeats)
     md = table(results)

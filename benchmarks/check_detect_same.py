@@ -1,13 +1,17 @@
-"""Do the fast fit / foreground / shade give the same detections as a reference revision?
+"""Do the fast fit / foreground / shade, or explain.py, give the same detections as a reference?
 
-Runs ``detect`` on the sample stills twice in one process: once as the working tree has it,
-once with ``fit.py``'s fitting, ``segment.foreground`` and ``detect.shade`` taken from a git
-revision (``--ref``, default the last commit before the speed work) and patched in. Everything
-else (explain.py, colours, thresholds) is the working tree's in both runs, so only the speed
-work can make a difference. Prints per still the pieces found and the largest stern / tip /
-heading / σ differences; exits 1 when a piece is missing or moved by more than the tolerance.
+Runs ``detect`` on the sample stills (and with ``--seeds`` on rendered scenes) twice in one
+process: once as the working tree has it, once with part of the detector taken from a git
+revision (``--ref``) and patched in. ``--part speed`` (default) patches ``fit.py``'s fitting,
+``segment.foreground`` and ``detect.shade`` (ref default: the last commit before that speed
+work); ``--part explain`` patches explain.py (which hypotheses are fitted and chosen). Everything
+else is the working tree's in both runs, so only that part can make a difference (another
+helper's edits to the rest do not). Prints per image the pieces found and the largest stern /
+tip / heading / σ differences; exits 1 when a piece is missing or moved by more than the
+tolerance.
 
-Usage: ``python benchmarks/check_detect_same.py [--ref REV] [--stills N] [--tol-mm 0.01]``.
+Usage: ``python benchmarks/check_detect_same.py [--part speed|explain] [--ref REV]
+[--stills N] [--seeds N] [--seed0 1000] [--tol-mm 0.01]``.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ import argparse
 import subprocess
 import sys
 import types
+from collections.abc import Iterator
 from pathlib import Path
 
 import cv2
@@ -55,6 +60,14 @@ def reference_patches(rev: str) -> dict[tuple[types.ModuleType, str], object]:
             (detect_mod, "shade"): det.shade}
 
 
+def explain_patches(rev: str) -> dict[tuple[types.ModuleType, str], object]:
+    """(module, attribute) → the reference revision's explain.py object that detect uses."""
+    ex = _module_at(rev, "armada_vision/vision/explain.py", "_ref_explain")
+    return {(detect_mod, a): getattr(ex, a)
+            for a in ("Scene", "clashes", "explain_region", "pieces_at_tips", "upright_fit",
+                      "GOOD_COST", "MAX_COST")}
+
+
 def stills(n: int) -> list[Path]:
     paths = sorted(p for p in STILLS.iterdir() if p.suffix in (".png", ".jpg"))
     # 4K stills are slow and add nothing the FHD ones do not test here.
@@ -68,8 +81,15 @@ def load(path: Path) -> tuple:
             load_camera_file(cam_p) if cam_p.exists() else None)
 
 
-def run(path: Path):
-    return detect_mod.detect(*load(path))
+def images(n_stills: int, n_seeds: int, seed0: int) -> Iterator[tuple[str, tuple]]:
+    """(label, detect's arguments) of the stills, then of rendered scenes as bench_vision
+    makes them (truth unused: this compares two detectors)."""
+    for p in stills(n_stills):
+        yield p.stem, load(p)
+    if n_seeds:
+        from benchmarks.bench_vision import rendered_scenes
+        for label, _band, _res, r, use_cam in rendered_scenes(n_seeds, seed0, False):
+            yield label, (r.image_bgr, r.layout, r.camera if use_cam else None)
 
 
 def compare(a, b) -> tuple[str, float, float, float, bool]:
@@ -95,30 +115,36 @@ def compare(a, b) -> tuple[str, float, float, float, bool]:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--ref", default=REF_REV)
+    ap.add_argument("--part", choices=("speed", "explain"), default="speed")
+    ap.add_argument("--ref", default=None, help=f"git revision (speed: default {REF_REV})")
     ap.add_argument("--stills", type=int, default=14)
+    ap.add_argument("--seeds", type=int, default=0, help="rendered scenes too")
+    ap.add_argument("--seed0", type=int, default=1000)
     ap.add_argument("--tol-mm", type=float, default=0.01)
     ap.add_argument("--tol-deg", type=float, default=0.01)
     args = ap.parse_args()
     cv2.setNumThreads(1)
-    patches = reference_patches(args.ref)
+    if args.part == "speed":
+        patches = reference_patches(args.ref or REF_REV)
+    else:
+        patches = explain_patches(args.ref or "HEAD")
     bad = 0
-    for path in stills(args.stills):
-        new = run(path)
+    for label, det_args in images(args.stills, args.seeds, args.seed0):
+        new = detect_mod.detect(*det_args)
         saved = {k: getattr(*k) for k in patches}
         for (mod, attr), f in patches.items():
             setattr(mod, attr, f)
         try:
-            ref = run(path)
+            ref = detect_mod.detect(*det_args)
         finally:
             for (mod, attr), f in saved.items():
                 setattr(mod, attr, f)
         text, dmm, ddeg, dsig, same = compare(ref, new)
         ok = same and dmm <= args.tol_mm and ddeg <= args.tol_deg
         bad += not ok
-        print(f"{path.stem:28s} {text:14s} Δpos {dmm:.2g} mm  Δheading {ddeg:.2g}°  "
+        print(f"{label:28s} {text:14s} Δpos {dmm:.2g} mm  Δheading {ddeg:.2g}°  "
               f"Δσ {dsig:.2g} mm  {'same' if ok else 'DIFFERENT'}")
-    print("all the same" if not bad else f"{bad} stills differ")
+    print("all the same" if not bad else f"{bad} images differ")
     return 1 if bad else 0
 
 
