@@ -15,7 +15,7 @@ Frames: table mm (+y away from the viewer); view px per :class:`ViewGrid`.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -95,9 +95,45 @@ class Scene:
     camera_mm: np.ndarray
     # The view's brightness over the table's estimate (1 on bare table, < 1 in a shadow).
     shade: np.ndarray | None = None
+    # Fits already made, by (size, upright, start pose, iterations): a region's leftover
+    # that no new piece explains is refitted from the same axis guess each round, and a
+    # size swap often repeats one (~40 of ~185 fits per 1080p image were repeats).
+    _fits: dict[tuple, Candidate] = field(default_factory=dict, repr=False)
+    # Footprints (with bounds) and grown outlines by (size, upright, pose): the choice asks
+    # for the same few hundred again and again.
+    _shapes: dict[tuple, object] = field(default_factory=dict, repr=False)
+
+    def footprint(self, c: Candidate) -> tuple[shapely.Polygon, tuple[float, ...]]:
+        """``c``'s footprint on the table (mm) and its bounds (x0, y0, x1, y1)."""
+        p = c.fit.pose
+        key = ("fp", c.size, p.x_mm, p.y_mm, p.heading_deg)
+        got = self._shapes.get(key)
+        if got is None:
+            fp = footprint(p, self.pieces.dims(c.size))
+            got = self._shapes[key] = (fp, fp.bounds)
+        return got  # type: ignore[return-value]
+
+    def grown_outline(self, c: Candidate) -> shapely.Polygon:
+        """``c``'s outline as seen (table mm) grown by 1 mm, prepared for point tests."""
+        p = c.fit.pose
+        key = ("out", c.size, c.upright, p.x_mm, p.y_mm, p.heading_deg)
+        got = self._shapes.get(key)
+        if got is None:
+            got = self._shapes[key] = shapely.Polygon(c.outline_mm).buffer(1.0)
+            shapely.prepare(got)
+        return got  # type: ignore[return-value]
 
     def fit(self, size: Size, init: Pose, *, upright: bool = False,
             iterations: int = 8) -> Candidate:
+        """The fit of ``size`` (lying, or ``upright``) from ``init`` (table mm); a repeat
+        of the same start is answered from memory (fits are deterministic)."""
+        key = (size, upright, init.x_mm, init.y_mm, init.heading_deg, iterations)
+        c = self._fits.get(key)
+        if c is None:
+            c = self._fits[key] = self._fit(size, init, upright, iterations)
+        return c
+
+    def _fit(self, size: Size, init: Pose, upright: bool, iterations: int) -> Candidate:
         d = self.pieces.dims(size)
         loc = upright_local_3d(d) if upright else lying_local_3d(d)
         f = fit_pose(self.fg, self.grid, loc, init, self.camera_mm, iterations=iterations)
@@ -235,25 +271,30 @@ def fits_from_tip(scene: Scene, tip: np.ndarray, heading_deg: float) -> list[Can
 
 
 def _footprint(c: Candidate, scene: Scene) -> shapely.Polygon:
-    return footprint(c.fit.pose, scene.pieces.dims(c.size))
+    return scene.footprint(c)[0]
 
 
 def clashes(c: Candidate, others: list[Candidate], scene: Scene) -> bool:
     """Whether ``c``'s footprint overlaps any of ``others``' beyond fitting noise (lying
     pieces' footprints cannot overlap)."""
-    fp = _footprint(c, scene)
-    return any(fp.intersection(o).area >= 0.15 * min(fp.area, o.area)
-               for o in (_footprint(k, scene) for k in others))
+    fp, (x0, y0, x1, y1) = scene.footprint(c)
+    for k in others:
+        o, (u0, v0, u1, v1) = scene.footprint(k)
+        # Disjoint bounds: no overlap, and no need to ask shapely.
+        if u0 > x1 or u1 < x0 or v0 > y1 or v1 < y0:
+            continue
+        if fp.intersection(o).area >= 0.15 * min(fp.area, o.area):
+            return True
+    return False
 
 
-def joint_cost(c: Candidate, others: list[Candidate]) -> float:
+def joint_cost(c: Candidate, others: list[Candidate], scene: Scene) -> float:
     """``c``'s cost where a hidden edge is excused only by a shadow-weak outside or by another
     chosen piece's outline."""
     probe = c.fit.probe_mm
     explained = ~c.solid_outside
     for o in others:
-        poly = shapely.Polygon(o.outline_mm).buffer(1.0)
-        explained |= shapely.contains_xy(poly, probe[:, 0], probe[:, 1])
+        explained |= shapely.contains_xy(scene.grown_outline(o), probe[:, 0], probe[:, 1])
     return c.fit.cost_given(explained)
 
 
@@ -278,7 +319,7 @@ def select(cands: list[Candidate], scene: Scene, region: np.ndarray, sub: ViewGr
     while pool:
         best, best_u = None, 0.0
         for c in pool:
-            j = joint_cost(c, chosen)
+            j = joint_cost(c, chosen, scene)
             if j > MAX_COST:
                 continue
             new = np.count_nonzero(cover[id(c)] & ~explained) / total
@@ -289,13 +330,13 @@ def select(cands: list[Candidate], scene: Scene, region: np.ndarray, sub: ViewGr
             break
         # The same piece seen from several starts: of its same-size poses, the best fit.
         twins = [c for c in pool if c.size == best.size and clashes(c, [best], scene)]
-        best = min(twins, key=lambda c: joint_cost(c, chosen))
+        best = min(twins, key=lambda c: joint_cost(c, chosen, scene))
         chosen.append(best)
         explained |= cover[id(best)]
         pool = [c for c in pool if c is not best and not clashes(c, [best], scene)]
     out = []
     for c in chosen:
-        j = joint_cost(c, [o for o in chosen if o is not c])
+        j = joint_cost(c, [o for o in chosen if o is not c], scene)
         if j <= MAX_COST:
             out.append(replace(c, fit=replace(c.fit, cost=j)))
     return out
@@ -334,7 +375,7 @@ def with_ambiguity(chosen: list[Candidate], cands: list[Candidate], scene: Scene
         d_c = scene.pieces.dims(c.size).footprint_length_mm
         for o in cands:
             if (o.size != c.size and clashes(o, [c], scene)
-                    and joint_cost(o, others) <= c.fit.cost + AMBIGUITY_COST):
+                    and joint_cost(o, others, scene) <= c.fit.cost + AMBIGUITY_COST):
                 d_o = scene.pieces.dims(o.size).footprint_length_mm
                 here = np.array([max(math.dist(o.fit.pose.stern_mm, c.fit.pose.stern_mm),
                                      math.dist(o.fit.pose.tip_mm(d_o), c.fit.pose.tip_mm(d_c))),
@@ -553,7 +594,7 @@ def upright_fit(scene: Scene, region: np.ndarray, sub: ViewGrid, max_cost: float
         # centre.
         start = foot - away * (d.height_mm * dist / cam[2] / 2)
         c = scene.fit(z, Pose(float(start[0]), float(start[1]), ang), upright=True)
-        j = joint_cost(c, [])
+        j = joint_cost(c, [], scene)
         if j <= best_cost:
             best, best_cost = c, j
     return best

@@ -1,0 +1,80 @@
+"""explain.py's bookkeeping: remembered fits and shapes give what fresh ones give. Scenes
+come from the renderer; the truth is the renderer's."""
+
+from __future__ import annotations
+
+import math
+from functools import cache
+
+import numpy as np
+
+from armada_vision.geometry.pieces import NOMINAL_PIECES, Size
+from armada_vision.geometry.pose import Pose
+from armada_vision.geometry.shapes import footprint
+from armada_vision.synth.random_scene import random_scene
+from armada_vision.synth.render import render
+from armada_vision.vision.calibrate import TableCalibration, calibrate
+from armada_vision.vision.detect import region_foreground, shade
+from armada_vision.vision.explain import (
+    GOOD_COST,
+    Scene,
+    clashes,
+)
+from armada_vision.vision.segment import blobs, foreground, make_rectifier
+
+
+@cache
+def scene_and_truth() -> tuple[Scene, list[dict]]:
+    """A fresh Scene (no fits remembered yet) of a rendered 1280×720 view, and its truth."""
+    r = render(random_scene(1003, image_size=(1280, 720), tilt_deg=5.0))
+    cal = calibrate(r.image_bgr, r.layout, r.camera)
+    assert isinstance(cal, TableCalibration)
+    view = make_rectifier(cal, r.layout, 1.5).view(r.image_bgr)
+    score, bg = foreground(view)
+    _mask, regions = blobs(score, view.grid)
+    return (Scene(region_foreground(score, regions, view.grid), score, view.grid,
+                  NOMINAL_PIECES, cal.camera_center_mm, shade(view.image_bgr, bg)),
+            [p for p in r.truth["pieces"] if p.get("fully_visible", True)])
+
+
+def fresh(scene: Scene) -> Scene:
+    return Scene(scene.fg, scene.score, scene.grid, scene.pieces, scene.camera_mm, scene.shade)
+
+
+def truth_pose(p: dict) -> Pose:
+    return Pose(p["stern"][0], p["stern"][1], p["heading"])
+
+
+def test_a_repeated_fit_is_remembered_and_equals_a_fresh_one():
+    scene, truth = scene_and_truth()
+    p = truth[0]
+    start = truth_pose(p)
+    start = Pose(start.x_mm + 1.5, start.y_mm - 1.0, start.heading_deg + 3.0)
+    size = Size(p["size"])
+    a = scene.fit(size, start)
+    assert scene.fit(size, start) is a
+    b = fresh(scene).fit(size, start)
+    assert b is not a
+    assert (a.fit.pose, a.fit.cost) == (b.fit.pose, b.fit.cost)
+    np.testing.assert_array_equal(a.outline_mm, b.outline_mm)
+    # Real behaviour, not just bookkeeping: the fit lands on the rendered piece, cleanly.
+    assert math.dist(a.fit.pose.stern_mm, p["stern"]) < 2.5
+    assert a.fit.cost <= GOOD_COST
+    # Another iteration count is another fit.
+    assert scene.fit(size, start, iterations=3) is not a
+
+
+def test_clashes_agrees_with_plain_footprint_overlap():
+    scene, truth = scene_and_truth()
+    cands = []
+    for p in truth:
+        for dx in (0.0, 6.0, 15.0):
+            t = truth_pose(p)
+            cands.append(scene.fit(Size(p["size"]), Pose(t.x_mm + dx, t.y_mm, t.heading_deg)))
+    for c in cands:
+        for o in cands:
+            fc = footprint(c.fit.pose, NOMINAL_PIECES.dims(c.size))
+            fo = footprint(o.fit.pose, NOMINAL_PIECES.dims(o.size))
+            plain = fc.intersection(fo).area >= 0.15 * min(fc.area, fo.area)
+            assert clashes(c, [o], scene) == plain
+
