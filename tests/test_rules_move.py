@@ -104,6 +104,22 @@ def test_placement_tolerance_is_reduced_by_the_allowance():
         assert v.yes is yes
 
 
+@pytest.mark.parametrize("rule, size, turns, decided_by, in_doubt", [
+    ("§4.2 a clear foul (84° turn) is a plain no even when σ eats the tolerance",
+     Size.SMALL, [84.0], "turn", False),
+    ("§4 with §7: a legal move is no, in doubt, when σ eats the tolerance",
+     Size.LARGE, [30.0], "distance", True),
+])
+def test_allowance_larger_than_the_tolerance(rule, size, turns, decided_by, in_doubt):
+    ship = Ship("S", "A", size, Pose(200.0, 300.0, 0.0), sigma_mm=0.8)
+    after = walk(ship.pose, size, turns)[-1]
+    v = adjudicate_move(Table(AREA, (ship,)), "S", after)
+    assert not v.yes
+    assert (v.decided_by, v.in_doubt) == (decided_by, in_doubt), v.reason
+    if in_doubt:   # the reading it could not confirm is there to draw
+        assert v.steps and v.steps[-1].stern_mm == pytest.approx(after.stern_mm, abs=1e-6)
+
+
 def test_contact_at_an_intermediate_step_names_step_and_blocker():
     """§4.4: the final placement is clear, but the only way there touches a rock at step 1."""
     ship = Ship("M1", "A", Size.MEDIUM, Pose(200.0, 300.0, 0.0))

@@ -290,11 +290,27 @@ class _Reconstruction:
 
     # -- the verdict -----------------------------------------------------------------------------
     def verdict(self) -> Verdict:
-        if self.rho <= 0 or self.tau <= 0 or self.lim <= 0:
-            return Verdict.no(
-                f"the doubt allowance ({self.a:.2f} mm) leaves no placement tolerance",
-                decided_by="distance", margin_mm=self.config.place_tol_mm,
-                allowance_mm=self.a)
+        if self.lim <= 0:
+            return self._no_tolerance()
+        if self.rho > 0 and self.tau > 0:
+            return self._search()
+        # The allowance eats the whole tolerance, so no move can be a yes; but a move that fails
+        # even when every measurement is read in its favour (tolerance widened by the allowance)
+        # is a plain no, with what failed: a clear foul must not hide behind "in doubt".
+        self.rho = self.config.place_tol_mm + self.a
+        self.tau = self.config.place_tol_deg + self.a_deg
+        generous = self._search()
+        if generous.yes:
+            return self._no_tolerance(generous.steps)
+        return generous
+
+    def _no_tolerance(self, steps: tuple[Pose, ...] = ()) -> Verdict:
+        return Verdict.no(
+            f"the doubt allowance ({self.a:.2f} mm, {self.a_deg:.2f}°) leaves no placement "
+            "tolerance", decided_by="distance", margin_mm=self.config.place_tol_mm,
+            allowance_mm=self.a, steps=steps)
+
+    def _search(self) -> Verdict:
         best_turn: tuple[float, int, int] | None = None     # (margin_deg, step, k)
         finished: list[_Chain] = []
         reached_any = False
