@@ -8,6 +8,8 @@ from __future__ import annotations
 import math
 from functools import cache
 
+import cv2
+import numpy as np
 import pytest
 from vision_helpers import match
 
@@ -117,3 +119,43 @@ def test_no_piece_is_read_into_a_finger_or_speckle(seed, where):
     r, det = bench_scene(seed)
     assert all(math.dist(p.pose.stern_mm, where) > 5 for p in det.pieces)
     assert not any("false" in m for m in match(r.truth, det).misses)
+
+
+# A clear piece only darkens the table, like a shadow, and the table estimate used to take it
+# in. Its crisp outline encloses it (a shadow's penumbra does not), so its darkening counts
+# (segment.foreground). Its fit is rough (its own shadow and a lit face darkening little):
+# σ must cover the error, as the rules' doubt allowance reads it.
+@pytest.mark.parametrize("seed, seed0, size, stern", [
+    (1015, 1000, "medium", (437.1, 250.9)),   # on laminate beside a white piece
+    (1015, 1000, "small", (358.9, 212.3)),
+    (1057, 1036, "medium", (131.5, 281.6)),
+])
+def test_a_clear_piece_that_only_darkens_the_table_is_found(seed, seed0, size, stern):
+    p = found(seed, size, "clear", stern, seed0=seed0)
+    assert p is not None
+    assert p.size.value == size
+    assert p.color == "clear"
+    assert math.dist(p.pose.stern_mm, stern) <= 2 * p.sigma_mm
+
+
+def test_a_clear_piece_scores_as_object_inside_its_footprint():
+    from armada_vision.geometry.pieces import NOMINAL_PIECES, Size
+    from armada_vision.geometry.pose import Pose
+    from armada_vision.geometry.shapes import footprint
+    from armada_vision.vision.calibrate import calibrate
+    from armada_vision.vision.segment import foreground, make_rectifier
+
+    r, _det = bench_scene(1015)
+    (truth,) = [p for p in r.truth["pieces"] if p["color"] == "clear" and p["size"] == "small"]
+    cal = calibrate(r.image_bgr, r.layout, r.camera)
+    view = make_rectifier(cal, r.layout).view(r.image_bgr)
+    score, _bg = foreground(view)
+    fp = footprint(Pose(*truth["stern"], truth["heading"]), NOMINAL_PIECES.dims(Size.SMALL))
+    # The footprint shrunk by 1 mm (blur at its edges), sampled on its inside.
+    inner = fp.buffer(-1.0)
+    px = view.grid.to_px(np.asarray(inner.exterior.coords))
+    mask = np.zeros(score.shape, np.uint8)
+    cv2.fillPoly(mask, [np.round(px).astype(np.int32)], 1)
+    inside = score[mask.astype(bool)]
+    # The blob threshold is 2: most of the piece must clear it (it scored 0.1–0.7 before).
+    assert np.median(inside) > 2.0

@@ -27,6 +27,25 @@ SHADOW_MIN = 0.5
 DARK_WEIGHT = 300.0
 # Brightening the table's own grain and sheen can do (wood is striped light and dark).
 BRIGHT_TOL = 0.0
+# Crisp edges: a pixel whose brightness gradient (relative to the local brightness) exceeds
+# EDGE_K × the view's 90th percentile of it. An area these edges enclose is an object even
+# when it only darkens the table (a clear piece): a shadow's penumbra is soft and encloses
+# nothing.
+EDGE_K = 4.0
+# Inside such an area a darkening of the table counts this much per % of its light.
+CRISP_DARK_WEIGHT = 1.0
+# Such an area is faint (a clear piece, not found by colour) when FAINT_SHARE of it scores
+# below FAINT_SCORE against the coarse table median, at most FAINT_MAX_STRONG of it above
+# FAINT_STRONG (a white piece's open base, black plastic), its mean brightness is at most
+# FAINT_MAX_SHADE of the table's and it covers at least FAINT_MIN_MM2 (a small piece's
+# footprint is ~190 mm²; clear pieces found on 72 scenes: 410–890 mm² with their rims;
+# smaller ones were bits of coloured pieces' faces and shadows).
+FAINT_SCORE = 2.0
+FAINT_SHARE = 0.6
+FAINT_STRONG = 4.0
+FAINT_MAX_STRONG = 0.05
+FAINT_MAX_SHADE = 0.95
+FAINT_MIN_MM2 = 150.0
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -116,6 +135,14 @@ def foreground(view: TableView, *, coarse_mm: float = 4.0) -> tuple[np.ndarray, 
     # Pass 1: a median over ~36 mm ignores pieces that do not crowd the window; then the
     # table is re-estimated from what looks like table only, twice.
     med = cv2.medianBlur(np.clip(small, 0, 255).astype(np.uint8), 9).astype(np.float32)
+    # Crisp-edged areas that look like table (a clear piece only darkens it): left out of the
+    # table estimate, which would otherwise take them in, and their darkening counts below.
+    faint = _faint_crisp(view, img, med, _noise(_distance(small, med), ignore))
+    if faint is not None:
+        cells = _cells(faint, (rows, cols), small.shape)
+        share = np.bincount(cells, minlength=ignore.size) * (small.shape[0] * small.shape[1]
+                                                             / (rows * cols))
+        ignore |= share.reshape(ignore.shape) > 0.05
     bg = med
     for _ in range(2):
         d = _distance(small, bg)
@@ -128,9 +155,81 @@ def foreground(view: TableView, *, coarse_mm: float = 4.0) -> tuple[np.ndarray, 
     noise = _noise(_distance(small, bg), ignore)
     bg_full = cv2.resize(bg, (cols, rows), interpolation=cv2.INTER_LINEAR)
     score = _distance(img, bg_full)
+    if faint is not None:
+        i, b = img.reshape(-1, 3)[faint], bg_full.reshape(-1, 3)[faint]
+        dark = (1.0 - (i.sum(axis=1) + 1.0) / (b.sum(axis=1) + 1.0)) * (100.0 * CRISP_DARK_WEIGHT)
+        flat = score.reshape(-1)
+        flat[faint] = np.maximum(flat[faint], dark)
     score /= 3.0 * noise
     score[unseen] = 0.0
     return score.astype(np.float32, copy=False), bg_full
+
+
+def crisp_areas(view: TableView) -> np.ndarray:
+    """View-size bool mask (view px) of the areas enclosed by crisp edges, edges included:
+    brightness steps, relative to the local brightness, far above the table's own texture.
+    A clear piece's straight outline and bright rims enclose it; a shadow's soft penumbra
+    does not reach the level."""
+    gray = cv2.cvtColor(view.image_bgr, cv2.COLOR_BGR2GRAY)
+    gx = cv2.Scharr(gray, cv2.CV_32F, 1, 0)
+    gy = cv2.Scharr(gray, cv2.CV_32F, 0, 1)
+    rel = cv2.magnitude(gx, gy)
+    # Relative to the local brightness, so a step on dark cloth counts like one on laminate.
+    local = cv2.blur(gray, (9, 9)).astype(np.float32)
+    local += 8.0
+    rel /= local
+    seen = view.valid_mask & ~view.marker_mask
+    if not seen.any():
+        return np.zeros(gray.shape, bool)
+    # Every 29th pixel is plenty for the level (a strided view: no full-size copy).
+    level = EDGE_K * float(np.percentile(rel.ravel()[::29][seen.ravel()[::29]], 90))
+    edges = ((rel > level) & seen).astype(np.uint8)
+    # Holes filled by drawing the outer contours filled: tracing the few edges is cheaper than
+    # flooding the whole view (fill_holes).
+    contours, _ = cv2.findContours(edges, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    filled = np.zeros_like(edges)
+    cv2.drawContours(filled, contours, -1, 1, thickness=cv2.FILLED)
+    return filled.view(bool)
+
+
+def _faint_crisp(view: TableView, img: np.ndarray, med_small: np.ndarray, noise: float
+                 ) -> np.ndarray | None:
+    """The crisp-edged areas (:func:`crisp_areas`) whose colour is mostly the table's (against
+    the coarse median ``med_small``), that are darker than it and nothing in which scores
+    strongly (a white piece's open base, black plastic): what a clear piece looks like.
+    Coloured objects are found by colour already and are left alone. Flat indices of their
+    view pixels, or None when there is none."""
+    crisp = crisp_areas(view)
+    # Flat indices: the areas are a few % of the view, so only they are touched below.
+    idx = np.flatnonzero(crisp)
+    if idx.size == 0:
+        return None
+    n, lab = cv2.connectedComponents(crisp.view(np.uint8), connectivity=8)
+    i, b = img.reshape(-1, 3)[idx], med_small.reshape(-1, 3)[_cells(idx, crisp.shape,
+                                                                     med_small.shape)]
+    ids = lab.ravel()[idx]
+    d = _distance_block(i[None], b[None])[0]
+    count = np.bincount(ids, minlength=n).astype(np.float64)
+    weak = np.bincount(ids, weights=(d < FAINT_SCORE * 3.0 * noise), minlength=n)
+    strong = np.bincount(ids, weights=(d > FAINT_STRONG * 3.0 * noise), minlength=n)
+    ratio = (i.sum(axis=1) + 1.0) / (b.sum(axis=1) + 1.0)
+    dim = np.bincount(ids, weights=ratio, minlength=n)
+    good = ((weak >= FAINT_SHARE * count) & (strong <= FAINT_MAX_STRONG * count)
+            & (dim <= FAINT_MAX_SHADE * count)
+            & (count >= FAINT_MIN_MM2 * view.grid.px_per_mm ** 2))
+    good[0] = False
+    keep = good[ids]
+    return idx[keep] if keep.any() else None
+
+
+def _cells(flat_idx: np.ndarray, shape: tuple[int, int], small_shape: tuple[int, ...]
+           ) -> np.ndarray:
+    """Flat index into the coarse grid ``small_shape`` (a resize of ``shape``) of the cell
+    holding each view pixel given by its flat index."""
+    r, c = np.divmod(flat_idx, shape[1])
+    rs = np.minimum(r * small_shape[0] // shape[0], small_shape[0] - 1)
+    cs = np.minimum(c * small_shape[1] // shape[1], small_shape[1] - 1)
+    return rs * small_shape[1] + cs
 
 
 # Rows per strip of the full-size view in _distance: its dozen temporaries then stay in the
