@@ -69,6 +69,18 @@ def test_a_repeated_fit_is_remembered_and_equals_a_fresh_one():
     assert scene.fit(size, start, iterations=3) is not a
 
 
+def test_a_screen_is_the_short_fit_without_the_candidate():
+    scene, truth = scene_and_truth()
+    p = truth[1]
+    start = truth_pose(p)
+    start = Pose(start.x_mm - 1.0, start.y_mm + 2.0, start.heading_deg - 4.0)
+    f = scene.screen(Size(p["size"]), start)
+    c = fresh(scene).fit(Size(p["size"]), start, iterations=3)
+    assert (f.pose, f.cost) == (c.fit.pose, c.fit.cost)
+    assert scene.screen(Size(p["size"]), start) is f
+    assert math.dist(f.pose.stern_mm, p["stern"]) < math.dist(start.stern_mm, p["stern"])
+
+
 def test_clashes_agrees_with_plain_footprint_overlap():
     scene, truth = scene_and_truth()
     cands = []

@@ -103,6 +103,7 @@ class Scene:
     # that no new piece explains is refitted from the same axis guess each round, and a
     # size swap often repeats one (~40 of ~185 fits per 1080p image were repeats).
     _fits: dict[tuple, Candidate] = field(default_factory=dict, repr=False)
+    _screens: dict[tuple, FitResult] = field(default_factory=dict, repr=False)
     # Footprints (with bounds) and grown outlines by (size, upright, pose): the choice asks
     # for the same few hundred again and again.
     _shapes: dict[tuple, object] = field(default_factory=dict, repr=False)
@@ -136,6 +137,18 @@ class Scene:
         if c is None:
             c = self._fits[key] = self._fit(size, init, upright, iterations)
         return c
+
+    def screen(self, size: Size, init: Pose, iterations: int = 3) -> FitResult:
+        """A short lying fit of ``size`` from ``init`` (table mm), only its pose and cost:
+        most screens are hopeless, so the outline as seen and its solid outside, which only
+        a candidate needs, are not worked out."""
+        key = ("screen", size, init.x_mm, init.y_mm, init.heading_deg, iterations)
+        f = self._screens.get(key)
+        if f is None:
+            f = self._screens[key] = fit_pose(
+                self.fg, self.grid, lying_local_3d(self.pieces.dims(size)), init,
+                self.camera_mm, iterations=iterations)
+        return f
 
     def _fit(self, size: Size, init: Pose, upright: bool, iterations: int) -> Candidate:
         d = self.pieces.dims(size)
@@ -268,9 +281,9 @@ def fits_from_tip(scene: Scene, tip: np.ndarray, heading_deg: float) -> list[Can
     for z in Size:
         s = scene.pieces.dims(z).footprint_length_mm
         p0 = Pose(tip[0] - s * math.cos(h), tip[1] - s * math.sin(h), heading_deg)
-        c = scene.fit(z, p0, iterations=3)
-        if c.fit.cost <= 2 * MAX_COST:
-            out.append(scene.fit(z, c.fit.pose))
+        f = scene.screen(z, p0)
+        if f.cost <= 2 * MAX_COST:
+            out.append(scene.fit(z, f.pose))
     return out
 
 
