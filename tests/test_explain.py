@@ -1,6 +1,5 @@
-"""explain.py's bookkeeping: remembered fits and shapes give what fresh ones give, and a
-region too small for any piece is not fitted. Scenes come from the renderer; the truth is
-the renderer's."""
+"""explain.py's bookkeeping: remembered fits, screens and shapes give what fresh ones give.
+Scenes come from the renderer; the truth is the renderer's."""
 
 from __future__ import annotations
 
@@ -18,13 +17,9 @@ from armada_vision.vision.calibrate import TableCalibration, calibrate
 from armada_vision.vision.detect import region_foreground, shade
 from armada_vision.vision.explain import (
     GOOD_COST,
-    TINY_REGION,
     Scene,
     clashes,
-    explain_region,
-    upright_fit,
 )
-from armada_vision.vision.fit import ViewGrid
 from armada_vision.vision.segment import blobs, foreground, make_rectifier
 
 
@@ -95,20 +90,3 @@ def test_clashes_agrees_with_plain_footprint_overlap():
             plain = fc.intersection(fo).area >= 0.15 * min(fc.area, fo.area)
             assert clashes(c, [o], scene) == plain
 
-
-def test_a_region_smaller_than_the_smallest_footprint_is_not_fitted():
-    scene, truth = scene_and_truth()
-    # A disc of 0.7× the smallest piece's footprint area, centred on a real piece.
-    g = scene.grid
-    r_px = math.sqrt(0.7 * scene.small_area_mm2 / math.pi) * g.px_per_mm
-    n = int(2 * r_px + 9)
-    yy, xx = np.mgrid[0:n, 0:n]
-    region = (xx - n / 2) ** 2 + (yy - n / 2) ** 2 <= r_px**2
-    assert region.sum() / g.px_per_mm**2 < TINY_REGION * scene.small_area_mm2
-    cx, cy = truth[0]["stern"]
-    half = n / 2 / g.px_per_mm
-    sub = ViewGrid(cx - half, cy + half, g.px_per_mm, (n, n))
-    before = len(scene._fits)
-    assert explain_region(scene, region, sub) == []
-    assert upright_fit(scene, region, sub) is None
-    assert len(scene._fits) == before

@@ -64,10 +64,6 @@ HAND_MAX_COST = 0.15
 # estimate the hand's colour bled into (seed 1007's orange: stern 1.6 mm off).
 HAND_EDGE_MM = 1.5
 DOUBT_MIN_SCORE = 2.5
-# A region smaller than this share of the smallest piece's footprint is no piece, lying or
-# standing (a piece is seen at least as big as its footprint; on seeds 1000-1035 and the
-# stills no piece came from a region under 1.0, and such regions cost ~10 fits per image).
-TINY_REGION = 0.8
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -422,8 +418,6 @@ def explain_region(scene: Scene, region: np.ndarray, sub: ViewGrid) -> list[Cand
     """The lying pieces that together explain one region (``region`` on the sub-grid
     ``sub`` of the view)."""
     area = region.sum() / sub.px_per_mm**2
-    if area < TINY_REGION * scene.small_area_mm2:
-        return []
     min_left = 0.6 * scene.small_area_mm2
     strong = scene.strong(region, sub)
     cands: list[Candidate] = []
@@ -597,8 +591,6 @@ def upright_fit(scene: Scene, region: np.ndarray, sub: ViewGrid, max_cost: float
                 ) -> Candidate | None:
     """A pyramid standing on its base that explains the region (joint cost at most
     ``max_cost``), or None."""
-    if region.sum() / sub.px_per_mm**2 < TINY_REGION * scene.small_area_mm2:
-        return None
     ys, xs = np.nonzero(region)
     pts = sub.to_mm(np.column_stack((xs, ys)).astype(np.float64)).astype(np.float32)
     (cx, cy), _size, ang = cv2.minAreaRect(pts)
