@@ -49,6 +49,7 @@ class Tally:
     heading_deg: list[float] = field(default_factory=list)
     sigma_ratio: list[float] = field(default_factory=list)
     sigma_deg_ratio: list[float] = field(default_factory=list)
+    rules_ratio: list[float] = field(default_factory=list)
     cold_ms: list[float] = field(default_factory=list)
     failures: int = 0
     images: int = 0
@@ -59,6 +60,7 @@ class Tally:
         for k in ("truth", "found", "matched", "size_ok", "color_ok", "failures", "images"):
             setattr(self, k, getattr(self, k) + getattr(other, k))
         for k in ("stern_mm", "tip_mm", "heading_deg", "sigma_ratio", "sigma_deg_ratio",
+                  "rules_ratio",
                   "cold_ms", "misses", "scores"):
             getattr(self, k).extend(getattr(other, k))
 
@@ -104,6 +106,10 @@ def match(truth: dict, det: Detections | VisionFailure, label: str = "") -> Tall
         t.heading_deg.append(abs(angle_diff_deg(d.pose.heading_deg, p["heading"])))
         t.sigma_ratio.append(es / max(d.sigma_mm, 1e-6))
         t.sigma_deg_ratio.append(t.heading_deg[-1] / max(d.sigma_deg, 1e-6))
+        # The σ the rules use (rules.md §7: σ_mm + length × σ_rad) against the worse end.
+        s_rules = d.sigma_mm + NOMINAL_PIECES.dims(d.size).footprint_length_mm * math.radians(
+            d.sigma_deg)
+        t.rules_ratio.append(max(es, et) / max(s_rules, 1e-6))
         t.scores.append(d.score)
     for i, d in enumerate(det.pieces):
         if i not in used:
@@ -264,6 +270,10 @@ def main(argv: list[str] | None = None) -> int:
         "(so the doubt allowance of rules.md §7, 2·√(σa² + σb²) + floor, covers them)",
         f"- heading error / reported σ°: median {_pct(total.sigma_deg_ratio, 50):.2f}, "
         f"p95 {_pct(total.sigma_deg_ratio, 95):.2f}",
+        f"- worse of stern and tip error / the piece's σ as the rules use it (σ_mm + length × "
+        f"σ_rad, rules.md §7): median {_pct(total.rules_ratio, 50):.2f}, p95 "
+        f"{_pct(total.rules_ratio, 95):.2f}, beyond 2 (outside a lone piece's allowance "
+        f"2σ + floor): {100 * np.mean(np.array(total.rules_ratio) > 2):.1f} %",
         f"- cold single-image detect (calibration included, one OpenCV thread) median "
         f"{verdict_line(_pct(total.cold_ms, 50), 150, 'ms')} wall clock on the shared "
         f"machine; CPU time of the process: "
