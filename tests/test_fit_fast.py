@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from vision_helpers import raster_outline
 
 from armada_vision.geometry.pieces import NOMINAL_PIECES, Size
 from armada_vision.geometry.pose import Pose
@@ -142,14 +143,6 @@ def ref_fit_pose(fg, grid, local_3d, init, camera_mm, *, search_mm=4.0, iteratio
     return _result(p, res, ok, w, J, grid, huber_px, blocked, probe)
 
 
-def _raster(outline: np.ndarray, grid: ViewGrid, ss: int = 8) -> np.ndarray:
-    rows, cols = grid.shape
-    big = np.zeros((rows * ss, cols * ss), np.uint8)
-    pts = (grid.to_px(outline) + 0.5) * ss - 0.5
-    cv2.fillPoly(big, [np.round(pts * 16).astype(np.int32)], 255, cv2.LINE_AA, 4)
-    return cv2.resize(big, (cols, rows), interpolation=cv2.INTER_AREA).astype(np.float32) / 255
-
-
 @pytest.mark.parametrize("near_border", [False, True])
 def test_edge_offsets_match_the_plain_walk(near_border):
     rng = np.random.default_rng(3)
@@ -208,7 +201,7 @@ def test_fit_pose_matches_the_plain_version(size, heading, cam_x, tilt_y, dx, dy
     loc = upright_local_3d(d) if upright else lying_local_3d(d)
     truth = np.array([100.0, 100.0, math.radians(heading)])
     # A neighbour's edge and some noise, so that weights, cuts and misses all happen.
-    fg = _raster(outline_mm(loc, truth, cam), grid)
+    fg = raster_outline(outline_mm(loc, truth, cam), grid)
     cv2.rectangle(fg, (0, 0), (40, 179), 0.9, -1)
     fg += np.random.default_rng(0).normal(0, 0.03, fg.shape).astype(np.float32)
     init = Pose(100.0 + dx, 100.0 + dy, heading + dh)

@@ -7,12 +7,11 @@ from __future__ import annotations
 import math
 import statistics
 
-import cv2
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from vision_helpers import match
+from vision_helpers import match, raster_outline
 
 from armada_vision.geometry.layout import standard_layout
 from armada_vision.geometry.pieces import NOMINAL_PIECES, Size
@@ -151,14 +150,6 @@ def test_a_blank_table_has_no_pieces():
 
 # -- the outline fit on exact, anti-aliased outlines (no renderer) ---------------------------
 
-def _raster(outline: np.ndarray, grid: ViewGrid, ss: int = 8) -> np.ndarray:
-    rows, cols = grid.shape
-    big = np.zeros((rows * ss, cols * ss), np.uint8)
-    pts = (grid.to_px(outline) + 0.5) * ss - 0.5
-    cv2.fillPoly(big, [np.round(pts * 16).astype(np.int32)], 255, cv2.LINE_AA, 4)
-    return cv2.resize(big, (cols, rows), interpolation=cv2.INTER_AREA).astype(np.float32) / 255
-
-
 @settings(max_examples=15, deadline=None)
 @given(size=st.sampled_from(list(Size)), heading=st.floats(0, 360),
        cam_x=st.floats(-300, 300), tilt_y=st.floats(-600, 0),
@@ -168,7 +159,7 @@ def test_fit_recovers_the_pose_from_an_exact_outline(size, heading, cam_x, tilt_
     cam = np.array([100.0 + cam_x, 100.0 + tilt_y, 900.0])
     loc = lying_local_3d(NOMINAL_PIECES.dims(size))
     truth = np.array([100.0, 100.0, math.radians(heading)])
-    fg = _raster(outline_mm(loc, truth, cam), grid)
+    fg = raster_outline(outline_mm(loc, truth, cam), grid)
     f = fit_pose(fg, grid, loc, Pose(100.0 + dx, 100.0 + dy, heading + dh), cam)
     assert math.hypot(f.pose.x_mm - 100.0, f.pose.y_mm - 100.0) < 0.1
     assert abs((f.pose.heading_deg - heading + 180.0) % 360.0 - 180.0) < 0.3

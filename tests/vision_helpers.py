@@ -14,6 +14,7 @@ import numpy as np
 
 from armada_vision.geometry.camera import CameraIntrinsics
 from armada_vision.geometry.layout import TableLayout
+from armada_vision.vision.fit import ViewGrid
 
 # One matcher of detections to truth for the tests and the benchmark (repo root on the path
 # whichever way pytest was started).
@@ -22,7 +23,7 @@ if _ROOT not in sys.path:
     sys.path.insert(0, _ROOT)
 from benchmarks.bench_vision import match  # noqa: E402
 
-__all__ = ["look_at", "marker_table_image", "match"]
+__all__ = ["look_at", "marker_table_image", "match", "raster_outline"]
 
 
 def look_at(eye_mm, target_mm) -> tuple[np.ndarray, np.ndarray]:
@@ -77,3 +78,13 @@ def marker_table_image(layout: TableLayout, camera: CameraIntrinsics, rvec, tvec
     gray = cv2.remap(canvas, mapx, mapy, cv2.INTER_LINEAR,
                      borderValue=60)
     return cv2.cvtColor(gray, cv2.COLOR_GRAY2BGR)
+
+
+def raster_outline(outline_mm: np.ndarray, grid: ViewGrid, ss: int = 8) -> np.ndarray:
+    """An exact, anti-aliased 0–1 raster (float32, view px of ``grid``) of a polygon given in
+    table mm: a foreground map for the outline fit with no renderer in between."""
+    rows, cols = grid.shape
+    big = np.zeros((rows * ss, cols * ss), np.uint8)
+    pts = (grid.to_px(outline_mm) + 0.5) * ss - 0.5
+    cv2.fillPoly(big, [np.round(pts * 16).astype(np.int32)], 255, cv2.LINE_AA, 4)
+    return cv2.resize(big, (cols, rows), interpolation=cv2.INTER_AREA).astype(np.float32) / 255
