@@ -11,7 +11,7 @@ tip / heading / σ differences; exits 1 when a piece is missing or moved by more
 tolerance.
 
 Usage: ``python benchmarks/check_detect_same.py [--part speed|explain] [--ref REV]
-[--stills N] [--seeds N] [--seed0 1000] [--tol-mm 0.01]``.
+[--stills N] [--with-4k] [--seeds N] [--seed0 1000] [--tol-mm 0.01]``.
 """
 
 from __future__ import annotations
@@ -68,10 +68,11 @@ def explain_patches(rev: str) -> dict[tuple[types.ModuleType, str], object]:
                       "GOOD_COST", "MAX_COST")}
 
 
-def stills(n: int) -> list[Path]:
+def stills(n: int, with_4k: bool = False) -> list[Path]:
     paths = sorted(p for p in STILLS.iterdir() if p.suffix in (".png", ".jpg"))
-    # 4K stills are slow and add nothing the FHD ones do not test here.
-    return [p for p in paths if "_4k" not in p.stem][:n]
+    # 4K stills are slow; they matter when what is checked depends on the view's scale
+    # (explain.py: a piece's region at 4K can look unlike the same piece's at FHD).
+    return [p for p in paths if with_4k or "_4k" not in p.stem][:n]
 
 
 def load(path: Path) -> tuple:
@@ -81,10 +82,11 @@ def load(path: Path) -> tuple:
             load_camera_file(cam_p) if cam_p.exists() else None)
 
 
-def images(n_stills: int, n_seeds: int, seed0: int) -> Iterator[tuple[str, tuple]]:
+def images(n_stills: int, n_seeds: int, seed0: int, with_4k: bool = False
+           ) -> Iterator[tuple[str, tuple]]:
     """(label, detect's arguments) of the stills, then of rendered scenes as bench_vision
     makes them (truth unused: this compares two detectors)."""
-    for p in stills(n_stills):
+    for p in stills(n_stills, with_4k):
         yield p.stem, load(p)
     if n_seeds:
         from benchmarks.bench_vision import rendered_scenes
@@ -119,6 +121,7 @@ def main() -> int:
     ap.add_argument("--ref", default=None, help=f"git revision (speed: default {REF_REV})")
     ap.add_argument("--stills", type=int, default=14)
     ap.add_argument("--seeds", type=int, default=0, help="rendered scenes too")
+    ap.add_argument("--with-4k", action="store_true", help="the 4K stills too")
     ap.add_argument("--seed0", type=int, default=1000)
     ap.add_argument("--tol-mm", type=float, default=0.01)
     ap.add_argument("--tol-deg", type=float, default=0.01)
@@ -129,7 +132,7 @@ def main() -> int:
     else:
         patches = explain_patches(args.ref or "HEAD")
     bad = 0
-    for label, det_args in images(args.stills, args.seeds, args.seed0):
+    for label, det_args in images(args.stills, args.seeds, args.seed0, args.with_4k):
         new = detect_mod.detect(*det_args)
         saved = {k: getattr(*k) for k in patches}
         for (mod, attr), f in patches.items():
