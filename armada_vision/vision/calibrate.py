@@ -174,10 +174,13 @@ def consistent_markers(found: dict[int, np.ndarray], layout: TableLayout,
 
 def exposure_failure(gray: np.ndarray) -> VisionFailure | None:
     """A failure when the image is too dark or blown out to read, else None."""
-    mean = float(gray.mean())
-    if mean < 18.0 or float(np.percentile(gray, 99)) < 40.0:
+    # One histogram answers all three questions (a percentile sorts the whole frame: ~8 ms at
+    # 1080p, a third of calibration).
+    hist = cv2.calcHist([gray], [0], None, [256], [0, 256]).ravel() / max(gray.size, 1)
+    mean = float(hist @ np.arange(256))
+    if mean < 18.0 or float(hist[40:].sum()) < 0.01:   # 99 % of pixels darker than 40
         return VisionFailure("too_dark", f"image too dark to read (mean brightness {mean:.0f}/255)")
-    blown = float(np.mean(gray >= 250))
+    blown = float(hist[250:].sum())
     if blown > 0.6:
         return VisionFailure("blown_out", f"image blown out ({blown:.0%} of pixels saturated)")
     return None
