@@ -46,6 +46,23 @@ FAINT_STRONG = 4.0
 FAINT_MAX_STRONG = 0.05
 FAINT_MAX_SHADE = 0.95
 FAINT_MIN_MM2 = 150.0
+# A white piece on a table as bright as it (issue 4): only its open base scores strongly, its
+# faces are the table's colour, and the crisp outline encloses it. An enclosed area on a
+# bright table (coarse median brightness ≥ PALE_MIN_TABLE of 255) that is mostly weak
+# (≥ PALE_SHARE), holds a strong part of at most PALE_MAX_STRONG (the base; a coloured
+# piece's faces score strongly over more) and has lit faces brighter than the table (90th
+# percentile of its brightness ratio ≥ PALE_LIT; coloured pieces' areas on laminate stay
+# below 0.97) is a white piece: its pixels not darker than PALE_PIX × the table (its faces,
+# not the contact shadow the crisp edge encloses with it) score at least PALE_SCORE, the
+# detector's FG_CAP (object whatever the region's scale: the base beside them sets it high).
+PALE_MIN_TABLE = 150.0
+PALE_SHARE = 0.5
+PALE_MAX_STRONG = 0.45
+PALE_LIT = 1.0
+PALE_MIN_MM2 = 300.0
+PALE_MAX_MM2 = 1500.0
+PALE_SCORE = 9.0
+PALE_PIX = 0.9
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -137,7 +154,13 @@ def foreground(view: TableView, *, coarse_mm: float = 4.0) -> tuple[np.ndarray, 
     med = cv2.medianBlur(np.clip(small, 0, 255).astype(np.uint8), 9).astype(np.float32)
     # Crisp-edged areas that look like table (a clear piece only darkens it): left out of the
     # table estimate, which would otherwise take them in, and their darkening counts below.
-    faint = _faint_crisp(view, img, med, _noise(_distance(small, med), ignore))
+    faint, pale = _faint_crisp(view, img, med, _noise(_distance(small, med), ignore))
+    if pale is not None:
+        # Left out of the table estimate like faint areas (the white faces would pull it).
+        cells = _cells(pale, (rows, cols), small.shape)
+        share = np.bincount(cells, minlength=ignore.size) * (small.shape[0] * small.shape[1]
+                                                             / (rows * cols))
+        ignore |= share.reshape(ignore.shape) > 0.05
     if faint is not None:
         cells = _cells(faint, (rows, cols), small.shape)
         share = np.bincount(cells, minlength=ignore.size) * (small.shape[0] * small.shape[1]
@@ -161,6 +184,9 @@ def foreground(view: TableView, *, coarse_mm: float = 4.0) -> tuple[np.ndarray, 
         flat = score.reshape(-1)
         flat[faint] = np.maximum(flat[faint], dark)
     score /= 3.0 * noise
+    if pale is not None:
+        flat = score.reshape(-1)
+        flat[pale] = np.maximum(flat[pale], PALE_SCORE)
     score[unseen] = 0.0
     return score.astype(np.float32, copy=False), bg_full
 
@@ -193,17 +219,18 @@ def crisp_areas(view: TableView) -> np.ndarray:
 
 
 def _faint_crisp(view: TableView, img: np.ndarray, med_small: np.ndarray, noise: float
-                 ) -> np.ndarray | None:
+                 ) -> tuple[np.ndarray | None, np.ndarray | None]:
     """The crisp-edged areas (:func:`crisp_areas`) whose colour is mostly the table's (against
     the coarse median ``med_small``), that are darker than it and nothing in which scores
     strongly (a white piece's open base, black plastic): what a clear piece looks like.
-    Coloured objects are found by colour already and are left alone. Flat indices of their
-    view pixels, or None when there is none."""
+    Coloured objects are found by colour already and are left alone. Also the pale areas
+    (a white piece on a bright table: see PALE_*). Flat indices of the faint and of the pale
+    areas' view pixels, each None when there is none."""
     crisp = crisp_areas(view)
     # Flat indices: the areas are a few % of the view, so only they are touched below.
     idx = np.flatnonzero(crisp)
     if idx.size == 0:
-        return None
+        return None, None
     n, lab = cv2.connectedComponents(crisp.view(np.uint8), connectivity=8)
     i, b = img.reshape(-1, 3)[idx], med_small.reshape(-1, 3)[_cells(idx, crisp.shape,
                                                                      med_small.shape)]
@@ -219,7 +246,20 @@ def _faint_crisp(view: TableView, img: np.ndarray, med_small: np.ndarray, noise:
             & (count >= FAINT_MIN_MM2 * view.grid.px_per_mm ** 2))
     good[0] = False
     keep = good[ids]
-    return idx[keep] if keep.any() else None
+    px2 = view.grid.px_per_mm ** 2
+    table = np.bincount(ids, weights=b.sum(axis=1) / 3.0, minlength=n)
+    pale = ((weak >= PALE_SHARE * count) & (strong <= PALE_MAX_STRONG * count)
+            & (count >= PALE_MIN_MM2 * px2) & (count <= PALE_MAX_MM2 * px2)
+            & (table >= PALE_MIN_TABLE * count) & ~good)
+    pale[0] = False
+    if pale.any():
+        # 90th percentile of the brightness ratio per area, only for the few candidates.
+        for a in np.flatnonzero(pale):
+            pale[a] = float(np.percentile(ratio[ids == a], 90)) >= PALE_LIT
+    # Only its pixels not darker than PALE_PIX × the table: the shadow its crisp contact edge
+    # encloses with it is left as shadow (filling it too grew the pieces by their shadows).
+    pkeep = pale[ids] & (ratio >= PALE_PIX)
+    return (idx[keep] if keep.any() else None), (idx[pkeep] if pkeep.any() else None)
 
 
 def _cells(flat_idx: np.ndarray, shape: tuple[int, int], small_shape: tuple[int, ...]
