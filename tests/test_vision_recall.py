@@ -165,7 +165,7 @@ def test_a_clear_piece_scores_as_object_inside_its_footprint():
 # was the base alone. Its crisp outline encloses it; the enclosed area's pixels not darker than
 # the table (its lit faces, not its shadow) now count as object (segment.foreground, PALE_*).
 # Its fit is rough (a face in the table's colour on one side): σ must cover the error. Size
-# and colour are not asserted: 1015's reads as a small (σ 12 mm covers it), 1004's as black.
+# is not asserted: 1015's reads as a small (σ 12 mm covers it).
 @pytest.mark.parametrize("seed, size, stern", [
     (1004, "medium", (453.2, 318.0)),
     (1015, "medium", (469.7, 257.8)),
@@ -173,6 +173,8 @@ def test_a_clear_piece_scores_as_object_inside_its_footprint():
 def test_a_white_piece_on_a_table_of_its_brightness_is_found(seed, size, stern):
     p = found(seed, size, "white", stern)
     assert p is not None
+    # Its open base fills the footprint's middle: named by its bright faces (colors.py).
+    assert p.color == "white"
     assert math.dist(p.pose.stern_mm, stern) <= 2 * p.sigma_mm
 
 

@@ -101,7 +101,11 @@ def name_color(piece_bgr: np.ndarray, table_bgr: np.ndarray, bright_v: float | N
         # Clear on a grey table is a dimmer table (its lit faces can be bright too); on a
         # coloured one it would have kept the table's tint (above), so a grey there is black
         # or white.
-        if bright >= max(WHITE_MIN_V, 0.85 * vt) and (st > 40 or v >= 0.85 * vt):
+        # On a grey table a median far darker than it with faces this bright is a white
+        # piece whose open base fills the footprint's middle (a clear piece is a dimmer table,
+        # ≥ 0.45×; black's faces never reach the level).
+        if bright >= max(WHITE_MIN_V, 0.85 * vt) and (st > 40 or v >= 0.85 * vt
+                                                      or v < 0.45 * vt):
             return "white"
         return "clear" if st <= 40 and v >= 0.45 * vt else "black"
     if s < 90:
