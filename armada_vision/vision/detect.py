@@ -42,6 +42,7 @@ from armada_vision.vision.segment import (
     blobs,
     foreground,
     make_rectifier,
+    view_regions,
 )
 from armada_vision.vision.types import DetectedPiece, Detections, UprightPiece, VisionFailure
 
@@ -161,7 +162,7 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     standing: list[Candidate] = []
     # Regions that are mostly a hand or an arm (running off the view, or too big): only
     # clean pieces at their sharp corners are taken from them (pieces_at_tips).
-    hands = _off_view(mask, view.grid)
+    hands = view_regions(mask, view.grid, off_view=True)
     for sub, region in regions:
         area = region.sum() / sub.px_per_mm**2
         if area > HAND_AREA_PIECES * scene.max_area_mm2:
@@ -185,25 +186,6 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     ups = [UprightPiece(c.size, classify_color(view, shapely.Polygon(c.outline_mm), bg),
                         c.fit.pose.stern_mm) for c in standing]
     return out, ups
-
-
-def _off_view(mask: np.ndarray, grid: ViewGrid, pad_px: int = 4
-              ) -> list[tuple[ViewGrid, np.ndarray]]:
-    """The object regions of ``mask`` that run off the view (an arm reaching in), each as a
-    sub-grid of the view and its boolean mask cropped to it."""
-    n, lab, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    rows, cols = mask.shape
-    out = []
-    for i in range(1, n):
-        x, y, w, h, _a = stats[i]
-        if not (x == 0 or y == 0 or x + w >= cols or y + h >= rows):
-            continue
-        c0, r0 = max(x - pad_px, 0), max(y - pad_px, 0)
-        c1, r1 = min(x + w + pad_px, cols), min(y + h + pad_px, rows)
-        sub = ViewGrid(grid.x0_mm + c0 / grid.px_per_mm, grid.y1_mm - r0 / grid.px_per_mm,
-                       grid.px_per_mm, (r1 - r0, c1 - c0))
-        out.append((sub, lab[r0:r1, c0:c1] == i))
-    return out
 
 
 def _piece(c: Candidate, calib: TableCalibration, view: TableView, bg: np.ndarray,

@@ -337,17 +337,25 @@ def blobs(score: np.ndarray, grid: ViewGrid, *, min_area_mm2: float = 80.0,
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, ker)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, ker)
     mask = fill_holes(mask)
+    return mask, view_regions(mask, grid, min_area_mm2=min_area_mm2, pad_px=pad_px)
+
+
+def view_regions(mask: np.ndarray, grid: ViewGrid, *, off_view: bool = False,
+            min_area_mm2: float = 0.0, pad_px: int = 4) -> list[tuple[ViewGrid, np.ndarray]]:
+    """The connected regions of a binary view mask (uint8), each as its padded bounding box (a
+    sub-grid of the view, table mm) and its boolean mask cropped to it: those inside the view,
+    or with ``off_view`` those that run off it (an arm reaching in)."""
     n, lab, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     min_px = min_area_mm2 * grid.px_per_mm**2
     rows, cols = mask.shape
     out = []
     for i in range(1, n):
         x, y, w, h, a = stats[i]
-        if a < min_px or x == 0 or y == 0 or x + w >= cols or y + h >= rows:
+        if a < min_px or off_view != (x == 0 or y == 0 or x + w >= cols or y + h >= rows):
             continue
         c0, r0 = max(x - pad_px, 0), max(y - pad_px, 0)
         c1, r1 = min(x + w + pad_px, cols), min(y + h + pad_px, rows)
         sub = ViewGrid(grid.x0_mm + c0 / grid.px_per_mm, grid.y1_mm - r0 / grid.px_per_mm,
                        grid.px_per_mm, (r1 - r0, c1 - c0))
         out.append((sub, lab[r0:r1, c0:c1] == i))
-    return mask, out
+    return out
