@@ -232,7 +232,8 @@ def test_serve_wires_the_projector_and_blanking(monkeypatch, rendered_scene) -> 
 
     seen: dict = {}
     monkeypatch.setattr(uvicorn, "run", lambda app, **kw: seen.update(app=app, **kw))
-    for extra, wrapped in (([], True), (["--no-blanking"], False)):
+    for extra, wrapped in (([], True), (["--no-blanking"], False),
+                           (["--projector-lag", "0.4"], True)):
         assert main(["serve", "--source", str(rendered_scene.folder), "--db", "-",
                      "--no-qr", *extra]) == 0
         app = seen["app"]
@@ -241,9 +242,18 @@ def test_serve_wires_the_projector_and_blanking(monkeypatch, rendered_scene) -> 
         assert isinstance(analyser, BlankingAnalyser) == wrapped
         if wrapped:
             assert analyser.ctrl is app.state.projector
+            assert analyser.exposure_s == (0.4 if extra else 0.15)
         assert app.state.armada.upload_analyser is not analyser
         # a projector page's open long poll must not hold Ctrl-C for its 20 s
         assert 0 < seen["timeout_graceful_shutdown"] <= 5
+
+
+def test_serve_refuses_a_bad_projector_lag(capsys) -> None:
+    from armada_vision.cli import main
+
+    assert main(["serve", "--source", "demo", "--projector-lag", "-1", "--no-qr"]) != 0
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "--projector-lag" in err[0]
 
 
 @pytest.mark.parametrize("lit", [False, True])

@@ -38,6 +38,10 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--no-blanking", action="store_true",
                    help="judge moves on frames taken with the projector lit (by default a "
                         "connected /projector page blinks black for each settled table)")
+    p.add_argument("--projector-lag", type=float, default=0.15, metavar="S",
+                   help="seconds a frame may have been exposed before its time stamp (camera "
+                        "buffering plus the projector's input lag), so a frame taken while the "
+                        "zones were still lit is not judged (default 0.15)")
     p.set_defaults(run=run)
 
 
@@ -122,12 +126,13 @@ def _db_path(arg: str | None) -> Path | None:
 
 
 def make_app(source: Any, layout: Any, camera: Any = None, *, blanking: bool = True,
-             analyser: Any = None, **kw: Any) -> Any:
+             analyser: Any = None, projector_lag_s: float = 0.15, **kw: Any) -> Any:
     """The referee app with its projector: the controller is ``app.state.projector`` (the
     /projector page follows the phones), and with ``blanking`` the analyser is wrapped so
     that moves are judged only on frames exposed while the projector was dark. Without a
     projector page connected, frames pass unchanged. ``analyser``: the live analyser to wrap
-    (default: the vision layer's tracker with ``camera``)."""
+    (default: the vision layer's tracker with ``camera``). ``projector_lag_s``: how long before
+    its time stamp a frame may have been exposed (``BlankingAnalyser.exposure_s``)."""
     from armada_vision.web.analysis import StillAnalyser, VisionAnalyser
     from armada_vision.web.app import create_app
     from armada_vision.web.projector import BlankingAnalyser, ProjectorController
@@ -136,7 +141,7 @@ def make_app(source: Any, layout: Any, camera: Any = None, *, blanking: bool = T
     if analyser is None:
         analyser = VisionAnalyser(layout, camera)
     if blanking:
-        analyser = BlankingAnalyser(analyser, ctrl)
+        analyser = BlankingAnalyser(analyser, ctrl, exposure_s=projector_lag_s)
     app = create_app(source, layout, camera=camera, analyser=analyser,
                      upload_analyser=StillAnalyser(layout), **kw)
     app.state.projector = ctrl
@@ -153,11 +158,14 @@ def run(args: argparse.Namespace) -> int:
 
     if not 0 < args.port < 65536:
         raise CliError("--port: expected 1–65535")
+    if not 0.0 <= args.projector_lag <= 5.0:
+        raise CliError("--projector-lag: expected 0–5 seconds")
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
     source, layout, camera, color_players, first = _resolve(args)
     db = _db_path(args.db)
     # A recorded game starts over when it loops; a folder may be a still life, so it does not.
     app = make_app(source, layout, camera, blanking=not args.no_blanking,
+                   projector_lag_s=args.projector_lag,
                    color_players=color_players, store_path=db, first_player=first,
                    restart_on_loop=args.source == "demo" or source.name.startswith("video")
                    or bool(color_players))
