@@ -15,30 +15,21 @@ from armada_vision.vision.segment import TableView
 
 # Value (0–255, largest channel) of a white piece's lit faces at least; black's stay below.
 WHITE_MIN_V = 152.0
+# Colour is read well inside the piece (the polygon shrunk to this share), away from its edges.
+INNER_SHRINK = 0.55
 COLORS = ("red", "yellow", "green", "blue", "black", "orange", "cyan", "purple", "white",
           "clear")
 
 
 
-def _inner_pixels(view: TableView, poly_mm: shapely.Polygon, shrink: float = 0.55
-                  ) -> tuple[tuple[slice, slice], np.ndarray]:
-    """The view's pixels well inside the polygon (table mm): a crop and its mask."""
-    c = np.array(poly_mm.centroid.coords[0])
-    pts = np.asarray(poly_mm.exterior.coords)[:-1]
-    px = view.grid.to_px(c + (pts - c) * shrink)
-    rows, cols = view.image_bgr.shape[:2]
-    c0, r0 = np.clip(np.floor(px.min(axis=0)).astype(int), 0, (cols, rows))
-    c1, r1 = np.clip(np.ceil(px.max(axis=0)).astype(int) + 1, 0, (cols, rows))
-    mask = np.zeros((max(r1 - r0, 0), max(c1 - c0, 0)), np.uint8)
-    if mask.size:
-        cv2.fillPoly(mask, [np.round(px - (c0, r0)).astype(np.int32)], 1)
-    return (slice(r0, r1), slice(c0, c1)), mask.astype(bool)
-
-
 def piece_color_stats(view: TableView, poly_mm: shapely.Polygon, bg_bgr: np.ndarray
                       ) -> tuple[np.ndarray, np.ndarray] | None:
     """Median BGR (0–255) inside the piece and the table's BGR there, or None if unseen."""
-    sl, m = _inner_pixels(view, poly_mm)
+    return _color_stats(view, *view.grid.inner_crop(poly_mm, INNER_SHRINK), bg_bgr)
+
+
+def _color_stats(view: TableView, sl: tuple[slice, slice], m: np.ndarray, bg_bgr: np.ndarray
+                 ) -> tuple[np.ndarray, np.ndarray] | None:
     if m.sum() < 4:
         return None
     px = np.median(view.image_bgr[sl][m].astype(np.float32), axis=0)
@@ -47,11 +38,11 @@ def piece_color_stats(view: TableView, poly_mm: shapely.Polygon, bg_bgr: np.ndar
 
 def classify_color(view: TableView, poly_mm: shapely.Polygon, bg_bgr: np.ndarray) -> str:
     """Colour name of the piece whose footprint (or outline) is ``poly_mm`` (table mm)."""
-    stats = piece_color_stats(view, poly_mm, bg_bgr)
+    sl, m = view.grid.inner_crop(poly_mm, INNER_SHRINK)
+    stats = _color_stats(view, sl, m, bg_bgr)
     if stats is None:
         return "unknown"
     px, bg = stats
-    sl, m = _inner_pixels(view, poly_mm)
     # The brightest faces' value (HSV V = the largest channel): white plastic's lit face is
     # bright whatever the table, black plastic's never (a median may be the open base's
     # shade or a glossy face as grey as a dark cloth).

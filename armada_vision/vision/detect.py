@@ -37,11 +37,13 @@ from armada_vision.vision.explain import (
 )
 from armada_vision.vision.fit import ViewGrid
 from armada_vision.vision.segment import (
+    MIN_REGION_MM2,
+    OBJECT_SCORE,
     Rectifier,
     TableView,
-    blobs,
     foreground,
     make_rectifier,
+    object_mask,
     view_regions,
 )
 from armada_vision.vision.types import DetectedPiece, Detections, UprightPiece, VisionFailure
@@ -56,7 +58,7 @@ from armada_vision.vision.types import DetectedPiece, Detections, UprightPiece, 
 # shadows count as object and fewer are found; 12 and more gains less).
 FG_HIGH = 0.5
 FG_LOW = 0.25
-FG_CAP = 9.0
+FG_CAP = OBJECT_SCORE
 # σ reported = SIGMA_GAIN × (fit and calibration σ) + floor.
 SIGMA_GAIN = 2.0
 # The heading needs no such doubling (measured on 36 scenes: heading error / σ° had median
@@ -155,14 +157,14 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
                 ) -> tuple[list[DetectedPiece], list[UprightPiece]]:
     """Lying and upright pieces in a top-down view of the table (table mm)."""
     score, bg = foreground(view)
-    mask, regions = blobs(score, view.grid)
+    regions, hands = view_regions(object_mask(score, view.grid), view.grid,
+                                   min_area_mm2=MIN_REGION_MM2)
     scene = Scene(region_foreground(score, regions, view.grid), score, view.grid, pieces,
                   calib.camera_center_mm, shade(view.image_bgr, bg))
     lying: list[Candidate] = []
     standing: list[Candidate] = []
     # Regions that are mostly a hand or an arm (running off the view, or too big): only
     # clean pieces at their sharp corners are taken from them (pieces_at_tips).
-    hands = view_regions(mask, view.grid, off_view=True)
     for sub, region in regions:
         area = region.sum() / sub.px_per_mm**2
         if area > HAND_AREA_PIECES * scene.max_area_mm2:

@@ -54,6 +54,7 @@ SHADOW_MAX_HIDDEN = 0.45
 # a quarter of its inside scores below DOUBT_MIN_SCORE (true ones: 25th percentile ≥ 2.75;
 # speckle 1.8, a glint strip filling half a small piece 0.8).
 DOUBT_MAX_LEFT = 0.6
+DOUBT_MIN_SCORE = 2.5
 # Pieces touching a hand's region: only from corners sharper than HAND_TIP_DEG, at least
 # HAND_BORDER_MM inside the view, with at most HAND_MAX_HIDDEN of the outline against it.
 HAND_TIP_DEG = 80.0
@@ -63,7 +64,6 @@ HAND_MAX_COST = 0.15
 # σ (mm) at least of such a piece: its edges against the hand's region were found on a table
 # estimate the hand's colour bled into (seed 1007's orange: stern 1.6 mm off).
 HAND_EDGE_MM = 1.5
-DOUBT_MIN_SCORE = 2.5
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -472,16 +472,8 @@ def _plausible(scene: Scene, chosen: list[Candidate], strong: np.ndarray, sub: V
 
 def _inside_score(scene: Scene, c: Candidate) -> float:
     """25th percentile of the foreground score well inside ``c``'s footprint."""
-    fp = np.asarray(_footprint(c, scene).exterior.coords)[:-1]
-    mid = fp.mean(axis=0)
-    px = scene.grid.to_px(mid + (fp - mid) * 0.8)
-    lo = np.maximum(np.floor(px.min(axis=0)).astype(int), 0)
-    hi = np.minimum(np.ceil(px.max(axis=0)).astype(int) + 1, scene.score.shape[::-1])
-    if np.any(hi <= lo):
-        return 0.0
-    m = np.zeros((hi[1] - lo[1], hi[0] - lo[0]), np.uint8)
-    cv2.fillPoly(m, [np.round(px - lo).astype(np.int32)], 1)
-    vals = scene.score[lo[1]:hi[1], lo[0]:hi[0]][m > 0]
+    sl, m = scene.grid.inner_crop(_footprint(c, scene), 0.8)
+    vals = scene.score[sl][m]
     return float(np.percentile(vals, 25)) if vals.size else 0.0
 
 

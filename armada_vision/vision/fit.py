@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
+import shapely
 
 from armada_vision.geometry.pieces import PieceDims
 from armada_vision.geometry.pose import Pose
@@ -44,6 +45,21 @@ class ViewGrid:
         """View px (N, 2) → table mm (N, 2)."""
         p = np.asarray(points_px, dtype=np.float64).reshape(-1, 2)
         return p / (self.px_per_mm, -self.px_per_mm) + (self.x0_mm, self.y1_mm)
+
+    def inner_crop(self, poly_mm: shapely.Polygon, shrink: float
+                   ) -> tuple[tuple[slice, slice], np.ndarray]:
+        """The view pixels well inside a polygon (table mm), shrunk about its centroid to
+        ``shrink`` of its size: a crop of the view (row and column slices) and its bool mask."""
+        c = np.array(poly_mm.centroid.coords[0])
+        pts = np.asarray(poly_mm.exterior.coords)[:-1]
+        px = self.to_px(c + (pts - c) * shrink)
+        rows, cols = self.shape
+        c0, r0 = np.clip(np.floor(px.min(axis=0)).astype(int), 0, (cols, rows))
+        c1, r1 = np.clip(np.ceil(px.max(axis=0)).astype(int) + 1, 0, (cols, rows))
+        mask = np.zeros((max(r1 - r0, 0), max(c1 - c0, 0)), np.uint8)
+        if mask.size:
+            cv2.fillPoly(mask, [np.round(px - (c0, r0)).astype(np.int32)], 1)
+        return (slice(r0, r1), slice(c0, c1)), mask.astype(bool)
 
 
 def upright_local_3d(d: PieceDims) -> np.ndarray:

@@ -27,6 +27,13 @@ SHADOW_MIN = 0.5
 DARK_WEIGHT = 300.0
 # Brightening the table's own grain and sheen can do (wood is striped light and dark).
 BRIGHT_TOL = 0.0
+# Object regions smaller than this (mm²) are specks, not pieces (a small piece's footprint is
+# ~190 mm²).
+MIN_REGION_MM2 = 80.0
+# A foreground score that is object whatever else is in its region (the detector's fit map
+# saturates here, detect.FG_CAP): a dull piece touching a glaring one, a white piece's faces
+# beside its open base.
+OBJECT_SCORE = 9.0
 # Crisp edges: a pixel whose brightness gradient (relative to the local brightness) exceeds
 # EDGE_K × the view's 90th percentile of it. An area these edges enclose is an object even
 # when it only darkens the table (a clear piece): a shadow's penumbra is soft and encloses
@@ -53,15 +60,13 @@ FAINT_MIN_MM2 = 150.0
 # piece's faces score strongly over more) and has lit faces brighter than the table (90th
 # percentile of its brightness ratio ≥ PALE_LIT; coloured pieces' areas on laminate stay
 # below 0.97) is a white piece: its pixels not darker than PALE_PIX × the table (its faces,
-# not the contact shadow the crisp edge encloses with it) score at least PALE_SCORE, the
-# detector's FG_CAP (object whatever the region's scale: the base beside them sets it high).
+# not the contact shadow the crisp edge encloses with it) score at least OBJECT_SCORE.
 PALE_MIN_TABLE = 150.0
 PALE_SHARE = 0.5
 PALE_MAX_STRONG = 0.45
 PALE_LIT = 1.0
 PALE_MIN_MM2 = 300.0
 PALE_MAX_MM2 = 1500.0
-PALE_SCORE = 9.0
 PALE_PIX = 0.9
 
 
@@ -155,16 +160,10 @@ def foreground(view: TableView, *, coarse_mm: float = 4.0) -> tuple[np.ndarray, 
     # Crisp-edged areas that look like table (a clear piece only darkens it): left out of the
     # table estimate, which would otherwise take them in, and their darkening counts below.
     faint, pale = _faint_crisp(view, img, med, _noise(_distance(small, med), ignore))
-    if pale is not None:
-        # Left out of the table estimate like faint areas (the white faces would pull it).
-        cells = _cells(pale, (rows, cols), small.shape)
-        share = np.bincount(cells, minlength=ignore.size) * (small.shape[0] * small.shape[1]
-                                                             / (rows * cols))
-        ignore |= share.reshape(ignore.shape) > 0.05
-    if faint is not None:
-        cells = _cells(faint, (rows, cols), small.shape)
-        share = np.bincount(cells, minlength=ignore.size) * (small.shape[0] * small.shape[1]
-                                                             / (rows * cols))
+    # Pale areas too (a white piece's faces would pull the estimate).
+    for idx in (i for i in (pale, faint) if i is not None):
+        share = np.bincount(_cells(idx, (rows, cols), small.shape), minlength=ignore.size) * (
+            small.shape[0] * small.shape[1] / (rows * cols))
         ignore |= share.reshape(ignore.shape) > 0.05
     bg = med
     for _ in range(2):
@@ -186,7 +185,7 @@ def foreground(view: TableView, *, coarse_mm: float = 4.0) -> tuple[np.ndarray, 
     score /= 3.0 * noise
     if pale is not None:
         flat = score.reshape(-1)
-        flat[pale] = np.maximum(flat[pale], PALE_SCORE)
+        flat[pale] = np.maximum(flat[pale], OBJECT_SCORE)
     score[unseen] = 0.0
     return score.astype(np.float32, copy=False), bg_full
 
@@ -325,37 +324,48 @@ def fill_holes(mask: np.ndarray) -> np.ndarray:
     return out
 
 
-def blobs(score: np.ndarray, grid: ViewGrid, *, min_area_mm2: float = 80.0,
-          threshold: float = 2.0, pad_px: int = 4
-          ) -> tuple[np.ndarray, list[tuple[ViewGrid, np.ndarray]]]:
-    """Binary object mask (uint8) and, per connected object region that does not run off the
-    view (those are the table's edge or the floor, or an arm reaching in), its bounding box as
-    a sub-grid of the view with the region's boolean mask cropped to it."""
+def object_mask(score: np.ndarray, grid: ViewGrid, *, threshold: float = 2.0) -> np.ndarray:
+    """Binary object mask (uint8, view px): score above ``threshold``, closed, opened and with
+    its holes filled."""
     mask = (score > threshold).astype(np.uint8)
     r = max(round(0.7 * grid.px_per_mm), 1)
     ker = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, ker)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, ker)
-    mask = fill_holes(mask)
-    return mask, view_regions(mask, grid, min_area_mm2=min_area_mm2, pad_px=pad_px)
+    return fill_holes(mask)
 
 
-def view_regions(mask: np.ndarray, grid: ViewGrid, *, off_view: bool = False,
-            min_area_mm2: float = 0.0, pad_px: int = 4) -> list[tuple[ViewGrid, np.ndarray]]:
+def blobs(score: np.ndarray, grid: ViewGrid, *, min_area_mm2: float = MIN_REGION_MM2,
+          threshold: float = 2.0, pad_px: int = 4
+          ) -> tuple[np.ndarray, list[tuple[ViewGrid, np.ndarray]]]:
+    """Binary object mask (uint8) and, per connected object region that does not run off the
+    view (those are the table's edge or the floor, or an arm reaching in), its bounding box as
+    a sub-grid of the view with the region's boolean mask cropped to it."""
+    mask = object_mask(score, grid, threshold=threshold)
+    return mask, view_regions(mask, grid, min_area_mm2=min_area_mm2, pad_px=pad_px)[0]
+
+
+Regions = list[tuple[ViewGrid, np.ndarray]]
+
+
+def view_regions(mask: np.ndarray, grid: ViewGrid, *, min_area_mm2: float = 0.0,
+                 pad_px: int = 4) -> tuple[Regions, Regions]:
     """The connected regions of a binary view mask (uint8), each as its padded bounding box (a
-    sub-grid of the view, table mm) and its boolean mask cropped to it: those inside the view,
-    or with ``off_view`` those that run off it (an arm reaching in)."""
+    sub-grid of the view, table mm) and its boolean mask cropped to it: those inside the view
+    (at least ``min_area_mm2``), and those that run off it (an arm reaching in), any size."""
     n, lab, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     min_px = min_area_mm2 * grid.px_per_mm**2
     rows, cols = mask.shape
-    out = []
+    inside: Regions = []
+    off: Regions = []
     for i in range(1, n):
         x, y, w, h, a = stats[i]
-        if a < min_px or off_view != (x == 0 or y == 0 or x + w >= cols or y + h >= rows):
+        runs_off = x == 0 or y == 0 or x + w >= cols or y + h >= rows
+        if not runs_off and a < min_px:
             continue
         c0, r0 = max(x - pad_px, 0), max(y - pad_px, 0)
         c1, r1 = min(x + w + pad_px, cols), min(y + h + pad_px, rows)
         sub = ViewGrid(grid.x0_mm + c0 / grid.px_per_mm, grid.y1_mm - r0 / grid.px_per_mm,
                        grid.px_per_mm, (r1 - r0, c1 - c0))
-        out.append((sub, lab[r0:r1, c0:c1] == i))
-    return out
+        (off if runs_off else inside).append((sub, lab[r0:r1, c0:c1] == i))
+    return inside, off
