@@ -204,20 +204,11 @@ def moves_table(rows: list[dict[str, Any]], truth: dict[str, Any],
 
 
 def e2e(folder: Path, truth: dict[str, Any]) -> tuple[list[str], float]:
-    import cv2
-
     from armada_vision.gamelog import Move, Shot
-    from armada_vision.gamelog.truth import log_actions, record_from_views, truth_actions
-    from armada_vision.vision.io import load_camera_file
-    from armada_vision.vision.track import Tracker
+    from armada_vision.gamelog.truth import log_actions, record_sequence, truth_actions
 
-    layout = TableLayout.from_dict(json.loads((folder / "layout.json").read_text()))
-    tracker = Tracker(layout, load_camera_file(folder / "camera.json"))
-    fps = float(truth.get("fps", 2.0))
     c0 = time.process_time()
-    views = (tracker.update(cv2.imread(str(folder / f["file"])), int(f["index"]) / fps)
-             for f in truth["frames"])
-    rec = record_from_views(truth, views, layout.play_area_mm, accept_flags=True)
+    rec, _ = record_sequence(folder)
     cpu = time.process_time() - c0
     la, ta = log_actions(rec.events), truth_actions(truth)
     moves = [e for e in rec.events if isinstance(e, Move)]

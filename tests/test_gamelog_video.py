@@ -9,7 +9,6 @@ truth is the renderer's events.json, never a detector."""
 
 from __future__ import annotations
 
-import json
 import os
 from functools import cache
 from pathlib import Path
@@ -17,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from armada_vision.gamelog import Flagged, Move, Recorder, Shot
-from armada_vision.gamelog.truth import log_actions, record_from_views, truth_actions
+from armada_vision.gamelog.truth import log_actions, record_sequence, truth_actions
 
 ROOT = Path(__file__).resolve().parent.parent
 SEQ = ROOT / "sample_images" / "sequences"
@@ -31,22 +30,7 @@ pytestmark = [
 
 @cache
 def record_video(name: str) -> tuple[Recorder, dict]:
-    import cv2
-
-    from armada_vision.geometry.layout import TableLayout
-    from armada_vision.vision.io import load_camera_file
-    from armada_vision.vision.track import Tracker
-
-    folder = SEQ / name
-    truth = json.loads((folder / "events.json").read_text())
-    layout = TableLayout.from_dict(json.loads((folder / "layout.json").read_text()))
-    tracker = Tracker(layout, load_camera_file(folder / "camera.json"))
-    fps = float(truth.get("fps", 2.0))
-    views = (tracker.update(cv2.imread(str(folder / f["file"])), int(f["index"]) / fps)
-             for f in truth["frames"])
-    rec = record_from_views(truth, views, layout.play_area_mm, game_id=name,
-                            accept_flags=True)
-    return rec, truth
+    return record_sequence(SEQ / name, game_id=name)
 
 
 def _kinds(actions: list[tuple]) -> list[tuple]:

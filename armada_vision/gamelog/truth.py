@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 import shapely
@@ -23,7 +24,7 @@ from armada_vision.geometry.pose import Pose
 from armada_vision.geometry.shapes import footprint
 from armada_vision.rules.config import DEFAULT_CONFIG, RulesConfig
 from armada_vision.rules.table import Ship
-from armada_vision.vision.types import DetectedPiece
+from armada_vision.vision.types import DetectedPiece, VisionFailure
 
 Point = tuple[float, float]
 
@@ -114,6 +115,34 @@ def record_from_views(truth: Mapping[str, Any], views: Iterable[Any],
         if e["type"] == "turn_end" and rec.state.player == e["player"]:
             rec.end_turn()
     return rec
+
+
+def record_sequence(folder: Path, *, game_id: str | None = None,
+                    accept_flags: bool = True) -> tuple[Recorder, dict[str, Any]]:
+    """A rendered sequence folder (frames, ``events.json``, ``layout.json``, ``camera.json``)
+    seen frame by frame by the vision tracker and recorded (:func:`record_from_views`, flags
+    accepted by default so the game goes on as rendered). Returns the recorder and the truth.
+    Minutes of CPU: detection runs on every settled change."""
+    import json
+
+    from armada_vision.vision.io import load_camera_file, load_layout_file, read_image
+    from armada_vision.vision.track import Tracker
+
+    truth = json.loads((folder / "events.json").read_text(encoding="utf-8"))
+    layout = load_layout_file(folder / "layout.json")
+    tracker = Tracker(layout, load_camera_file(folder / "camera.json"))
+    fps = float(truth.get("fps", 2.0))
+
+    def views() -> Iterable[Any]:
+        for f in truth["frames"]:
+            img = read_image(folder / f["file"])
+            if isinstance(img, VisionFailure):
+                raise ValueError(f"frames: {img.reason}")
+            yield tracker.update(img, int(f["index"]) / fps)
+
+    rec = record_from_views(truth, views(), layout.play_area_mm, game_id=game_id,
+                            accept_flags=accept_flags)
+    return rec, truth
 
 
 def frame_detections(frame: Mapping[str, Any], play_area: Sequence[Point], *,
