@@ -15,6 +15,10 @@ the table as last recorded:
 - anything else (two ships moved at once, a ship gone unsunk, a piece nobody owns): ``flagged``,
   for the players to confirm or correct.
 
+A pose the players ``set`` by hand (the camera misread the piece, or lost it) stands while the
+camera goes on showing what it showed then: the piece is not taken to have moved until it is
+seen somewhere else (:func:`hand_set_readings`).
+
 After a hit or a legal move the rules say whether the game is won (``result``, §6); after the
 third action the turn ends (``turn_end``).
 
@@ -94,6 +98,39 @@ def name_ships(pieces: Iterable[DetectedPiece], owner: Callable[[DetectedPiece],
     return tuple(ships)
 
 
+def hand_set_readings(events: Iterable[Event], undone: Iterable[int] = ()
+                      ) -> dict[str, Pose | None]:
+    """Ships whose recorded pose was last set by hand (a ``set`` correction), each with what
+    the camera showed when it was set: the change's ``before`` (table mm), None when the piece
+    was not in view. A later move, flag, correction or sinking of the ship ends it; undone
+    events (``undone``) do not count.
+
+    >>> from armada_vision.gamelog.events import Correction
+    >>> seen, true = Pose(100, 100, 20), Pose(100, 100, 0)
+    >>> fix = Correction(game_id="g", n=5, target=4, resolution="set",
+    ...                  changes=(Change("L1", seen, true),))
+    >>> hand_set_readings([fix]) == {"L1": seen}, hand_set_readings([fix], undone={5})
+    (True, {})
+    """
+    skip = set(undone)
+    out: dict[str, Pose | None] = {}
+    for e in events:
+        if e.n in skip:
+            continue
+        if isinstance(e, Correction) and e.resolution == "set":
+            for c in e.changes:
+                if c.after is None:
+                    out.pop(c.ship, None)
+                else:
+                    out[c.ship] = c.before
+        elif isinstance(e, Flagged | Correction):
+            for c in e.changes:
+                out.pop(c.ship, None)
+        elif isinstance(e, Move | Sinking):
+            out.pop(e.ship, None)
+    return {k: v for k, v in out.items() if not k.startswith("?")}
+
+
 class Recorder:
     """Records one game. Build with :meth:`start` (new game) or :meth:`resume` (after a
     restart); ``store`` may be None for an in-memory log (tests, previews).
@@ -114,6 +151,7 @@ class Recorder:
         self._state = replay_state(self._events)
         self._start: GameStarted = events[0]
         self._track_to_ship: dict[str, str] = {}
+        self._hand_set = hand_set_readings(self._events, self._state.undone)
 
     # -- construction
     @classmethod
@@ -175,6 +213,12 @@ class Recorder:
     def config(self) -> RulesConfig:
         return self._start.config
 
+    @property
+    def hand_set(self) -> dict[str, Pose | None]:
+        """Ships placed by hand (``set``) → what the camera showed when they were set (None:
+        not in view); see :func:`hand_set_readings`. A copy: safe to read from any thread."""
+        return dict(self._hand_set)
+
     # -- logging
     def _log(self, cls: type[Event], **fields: Any) -> Event:
         e = cls(game_id=self.game_id, n=len(self._events) + 1, at=self.clock(), **fields)
@@ -184,6 +228,9 @@ class Recorder:
         self._by_n[e.n] = e
         self._state = (replay_state(self._events) if isinstance(e, Undo)
                        else apply_event(self._state, e, self._by_n))
+        if isinstance(e, Undo | Correction | Flagged | Move | Sinking):
+            # replaced, not mutated: another thread may be reading the old one
+            self._hand_set = hand_set_readings(self._events, self._state.undone)
         return e
 
     # -- the phone
@@ -240,7 +287,9 @@ class Recorder:
                 note: str = "") -> Correction:
         """The players' answer to flag ``flag_n``: ``accept`` (it stands), ``revert`` (the
         pieces go back where they were: the table is expected to follow), or ``set`` with the
-        poses in ``changes``."""
+        poses in ``changes`` (``Change(ship, pose recorded now, pose set)``): a set pose stands
+        while the camera goes on showing the ``before`` pose (a misread piece), or, with
+        ``before`` None, while it shows nothing of the ship (a piece it lost)."""
         flag = self._by_n.get(flag_n)
         if not isinstance(flag, Flagged) or flag_n not in self._state.pending:
             raise ValueError(f"flag: event {flag_n} is not a pending flag")
@@ -276,14 +325,17 @@ class Recorder:
         moved: dict[str, DetectedPiece] = {}
         vanished: list[str] = []
         back: dict[str, DetectedPiece] = {}
+        hand = self._hand_set
         for ship in s.table.ships:
             d = found.get(ship.id)
             if d is None:
-                if ship.id not in s.missing:
+                # a ship the players placed by hand where the camera saw nothing is not gone
+                if ship.id not in s.missing and not (ship.id in hand and hand[ship.id] is None):
                     vanished.append(ship.id)
             elif ship.id in s.missing:
                 back[ship.id] = d
-            elif not self._same_place(ship.pose, d):
+            elif not self._same_place(ship.pose, d) and not (
+                    hand.get(ship.id) is not None and self._same_place(hand[ship.id], d)):
                 moved[ship.id] = d
         extras = self._extras(pieces, found)
 
