@@ -152,7 +152,8 @@ def test_reverting_a_flag_expects_the_pieces_back(game) -> None:
 
 
 @pytest.mark.parametrize("body, status, field", [
-    ({"flag": 2, "resolution": "set"}, 422, "resolution"),
+    ({"flag": 2, "resolution": "maybe"}, 422, "resolution"),
+    ({"flag": 2, "resolution": "set"}, 422, "poses"),           # a set names its poses
     ({"flag": 0, "resolution": "accept"}, 422, "flag"),
     ({"flag": "two", "resolution": "accept"}, 422, "flag"),
     ({"flag": 2, "resolution": "accept", "x": 1}, 422, "x"),

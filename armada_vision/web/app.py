@@ -24,7 +24,7 @@ from fastapi import Path as PathParam
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response, StreamingResponse
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, FiniteFloat
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from armada_vision.geometry.camera import CameraIntrinsics
@@ -73,13 +73,26 @@ class SelectRequest(BaseModel):
     view: View = "live"
 
 
+class PoseSet(BaseModel):
+    """Where the players put a ship by hand: stern and heading in the table frame (mm, degrees
+    counter-clockwise; normalised to [0, 360) by the server)."""
+
+    model_config = ConfigDict(extra="forbid")
+    ship: ShipId
+    x_mm: FiniteFloat
+    y_mm: FiniteFloat
+    heading_deg: FiniteFloat
+
+
 class CorrectionRequest(BaseModel):
     """The players' answer to a pending flag (the game log's ``Recorder.correct``): ``accept``
-    (it stands) or ``revert`` (the pieces go back where they were)."""
+    (it stands), ``revert`` (the pieces go back where they were) or ``set`` (the ships in
+    ``poses`` are where the players say, e.g. a piece the camera misread or lost)."""
 
     model_config = ConfigDict(extra="forbid")
     flag: int = Field(ge=1, le=10_000_000)
-    resolution: Literal["accept", "revert"]
+    resolution: Literal["accept", "revert", "set"]
+    poses: list[PoseSet] = Field(default_factory=list, max_length=16)
     note: str = Field(default="", max_length=200)
 
 
@@ -303,7 +316,13 @@ def _add_routes(app: FastAPI, server: Server) -> None:
 
     @app.post("/api/flags", dependencies=[Depends(require_control)])
     def settle_flag(req: CorrectionRequest) -> dict[str, Any]:
-        what = guard(session.correct, req.flag, req.resolution, req.note)
+        if req.resolution == "set":
+            what = guard(session.set_poses, req.flag,
+                         [(p.ship, p.x_mm, p.y_mm, p.heading_deg) for p in req.poses], req.note)
+        elif req.poses:
+            raise HTTPException(422, f"poses: only a set takes poses, not {req.resolution}")
+        else:
+            what = guard(session.correct, req.flag, req.resolution, req.note)
         server.publish_state()
         return {"corrected": what, "state": session.state_json()}
 

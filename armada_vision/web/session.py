@@ -10,24 +10,27 @@ game actions must happen one at a time. Coordinates: table frame, mm.
 from __future__ import annotations
 
 import datetime as _dt
+import math
 import threading
 import time
 from collections import OrderedDict, deque
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, TypeVar
 
 from armada_vision.gamelog import GameStarted, Recorder, Undo
-from armada_vision.gamelog.events import Flagged, Move, Result
+from armada_vision.gamelog.events import Change, Correction, Flagged, Move, Result
 from armada_vision.gamelog.notation import action_text, timeline_json
 from armada_vision.gamelog.state import ACTIONS_PER_TURN, check_shot_action
 from armada_vision.gamelog.store import GameStore
 from armada_vision.geometry.layout import TableLayout
 from armada_vision.geometry.pieces import Size
+from armada_vision.geometry.pose import Pose, angle_diff_deg
 from armada_vision.rules.config import RulesConfig
 from armada_vision.rules.table import Table
+from armada_vision.vision.types import DetectedPiece
 from armada_vision.web import referee
 from armada_vision.web.analysis import FrameAnalysis
 
@@ -103,8 +106,34 @@ class Session:
         """The table of ``view`` as seen now (poses from the newest analysis, table mm), with
         the damage the game log has recorded."""
         a = self.analysis(view)
-        return referee.build_table(a.pieces, a.upright, self.layout, self._damage(),
-                                   include_sunk, self.color_players)
+        return referee.build_table(self._pieces(a, view), a.upright, self.layout,
+                                   self._damage(), include_sunk, self.color_players)
+
+    def _pieces(self, a: FrameAnalysis, view: str) -> tuple[DetectedPiece, ...]:
+        """The pieces of a view as the game has them: on the live view, a ship the players
+        set by hand (``Recorder.hand_set``) is drawn and judged where they set it while the
+        camera shows what it showed then (the same reading the game log keeps standing)."""
+        rec = self.recorder
+        hand = rec.hand_set if rec is not None and view == "live" else {}
+        if not hand:
+            return tuple(a.pieces)
+        assert rec is not None
+        st = rec.state
+        out = list(a.pieces)
+        for sid, seen in hand.items():
+            if not st.table.has_ship(sid) or sid in st.missing:
+                continue
+            ship = st.table.ship(sid)
+            set_piece = DetectedPiece(ship.size, ship.color, ship.pose, ship.tip_mm(self.config),
+                                      ship.sigma_mm, ship.sigma_deg, True, track_id=sid)
+            near = [i for i, p in enumerate(out) if p.size == ship.size and _near(
+                seen if seen is not None else ship.pose, p, rec.still_mm, rec.still_deg)]
+            if seen is None:          # placed where the camera saw nothing: add it
+                if not near and not any(p.track_id == sid for p in out):
+                    out.append(set_piece)
+            elif near:                # the same misread: the pose the players set instead
+                out[near[0]] = replace(set_piece, track_id=out[near[0]].track_id)
+        return tuple(out)
 
     def zones(self, ship_id: str, view: str = "live") -> dict[str, Any]:
         table = self.table(view)
@@ -215,20 +244,83 @@ class Session:
         self._changed()
         return _describe(c) or f"correction of #{flag_n}"
 
+    def set_poses(self, flag_n: int, poses: list[tuple[str, float, float, float]],
+                  note: str = "") -> str:
+        """The players settle pending flag ``flag_n`` by placing ships by hand: ``poses`` are
+        (ship, x_mm, y_mm, heading_deg) in the table frame; the heading is normalised to
+        [0, 360). Each ship must be one of the game's, not sunk, with its stern inside the
+        play area's bounds. Logged as the game log's ``set`` correction, whose changes run from
+        the pose recorded now (None for a ship the camera lost) to the pose set."""
+        rec = self._need_game()
+        if not poses:
+            raise ValueError("poses: a set needs at least one ship's pose")
+        xs = [p[0] for p in self.layout.play_area_mm]
+        ys = [p[1] for p in self.layout.play_area_mm]
+        seen: set[str] = set()
+        for i, (sid, x, y, h) in enumerate(poses):
+            for name, v, lo, hi in (("x_mm", x, min(xs), max(xs)), ("y_mm", y, min(ys), max(ys))):
+                if not (math.isfinite(v) and lo <= v <= hi):
+                    raise ValueError(f"poses.{i}.{name}: {v} is outside the play area "
+                                     f"({lo:g}–{hi:g} mm)")
+            if not math.isfinite(h):
+                raise ValueError(f"poses.{i}.heading_deg: expected a finite number")
+            if sid in seen:
+                raise ValueError(f"poses.{i}.ship: {sid} is given twice")
+            seen.add(sid)
+
+        def log_set() -> Correction:   # on the game thread: checked and logged at once
+            st = rec.state
+            if flag_n not in st.pending:
+                raise ActionRefused(f"flag: event {flag_n} is not a flag waiting to be settled")
+            changes = []
+            for i, (sid, x, y, h) in enumerate(poses):
+                if st.is_sunk(sid):
+                    raise ValueError(f"poses.{i}.ship: {sid} is sunk")
+                if not st.table.has_ship(sid):
+                    raise LookupError(f"poses.{i}.ship: no ship {sid!r} in the game")
+                before = None if sid in st.missing else st.table.ship(sid).pose
+                changes.append(Change(sid, before, Pose(float(x), float(y), float(h) % 360.0)))
+            try:
+                return rec.correct(flag_n, "set", tuple(changes), note)
+            except ValueError as e:       # settled meanwhile
+                raise ActionRefused(str(e)) from None
+
+        c = self._on_game_thread(log_set)
+        self._changed()
+        return _describe(c) or f"correction of #{flag_n}"
+
     def flags_json(self) -> list[dict[str, Any]]:
         """The unresolved flags, oldest first: number, reason, the move it judged illegal
         (``cause``) and the observed changes (table mm, degrees)."""
         rec = self.recorder
         if rec is None:
             return []
-        pending = set(rec.state.pending)
+        st = rec.state
+        pending = set(st.pending)
+        events = rec.events
         out = []
-        for e in rec.events:
+        for e in events:
             if isinstance(e, Flagged) and e.n in pending:
                 j = e.to_json()
+                about = [c.ship for c in e.changes]
+                cause = events[e.cause - 1] if e.cause and e.cause <= len(events) else None
+                if isinstance(cause, Move):
+                    about.insert(0, cause.ship)
                 out.append({"n": e.n, "reason": e.reason, "cause": e.cause, "at": e.at,
-                            "changes": j.get("changes", [])})
+                            "changes": j.get("changes", []),
+                            "ships": [sid for sid in dict.fromkeys(about)
+                                      if st.table.has_ship(sid)]})
         return out
+
+    def game_ships_json(self) -> list[dict[str, Any]]:
+        """The game's ships as the log has them (not sunk): where a pose can be set by hand
+        from (table mm, with the silhouette), ``missing`` when the camera lost it."""
+        rec = self.recorder
+        if rec is None:
+            return []
+        st = rec.state
+        return [{**referee.ship_json(s, self.config), "missing": s.id in st.missing}
+                for s in st.table.ships if not s.sunk]
 
     def timeline_json(self) -> dict[str, Any]:
         """The game so far for stepping through it: the game log's ``timeline_json`` (per
@@ -354,7 +446,7 @@ class Session:
                 "play_area": [list(p) for p in self.layout.play_area_mm],
                 "turn": self.turn_json(), "last_move": self.last_move,
                 "log": self.log_lines(), "can_undo": self.can_undo(),
-                "flags": self.flags_json(),
+                "flags": self.flags_json(), "game_ships": self.game_ships_json(),
                 "log_n": 0 if self.recorder is None else len(self.recorder.events),
                 "pieces": {size.value: {"w": d.base_w_mm, "s": d.footprint_length_mm}
                            for size in Size for d in (self.config.pieces.dims(size),)},
@@ -363,8 +455,10 @@ class Session:
             out.update(frame_seq=None, ships=[], sunk=[], calibration={
                 "ok": False, "reason": "waiting for the first frame"})
             return out
-        everything = referee.build_table(a.pieces, a.upright, self.layout, self._damage(),
-                                         True, self.color_players)
+        everything = referee.build_table(self._pieces(a, view), a.upright, self.layout,
+                                         self._damage(), True, self.color_players)
+        by_hand = set(self.recorder.hand_set) if self.recorder is not None and \
+            view == "live" else set()
         H = a.H_image_from_table
         cal: dict[str, Any] = {"ok": a.failure is None and H is not None}
         if a.calibration is not None:
@@ -379,7 +473,8 @@ class Session:
             H_image_from_table=None if H is None else [[float(v) for v in r] for r in H],
             markers=[{"id": m.id, "corners": m.corners_mm().round(2).tolist()}
                      for m in self.layout.markers if m.id in found],
-            ships=[referee.ship_json(s, self.config) for s in everything.ships if not s.sunk],
+            ships=[{**referee.ship_json(s, self.config), "set_by_hand": s.id in by_hand}
+                   for s in everything.ships if not s.sunk],
             sunk=[referee.ship_json(s, self.config) for s in everything.ships if s.sunk],
             obstacles=[{"id": o.id, "polygon": [list(p) for p in o.polygon_mm]}
                        for o in everything.obstacles],
@@ -398,10 +493,21 @@ def _describe(e: Any) -> str | None:
         return f"{e.winner} wins: {e.reason}"
     if isinstance(e, Flagged):
         return f"flag #{e.n}: {e.reason}"
+    if isinstance(e, Correction) and e.resolution == "set":
+        placed = ", ".join(f"{c.ship} at ({c.after.x_mm:.0f}, {c.after.y_mm:.0f}, "
+                           f"{c.after.heading_deg:.0f}°)" for c in e.changes if c.after)
+        return f"{action_text(e)}: {placed}" if placed else action_text(e)
     text = action_text(e)
     if text is None and getattr(e, "kind", "") == "turn_end":
         return f"{e.player}'s turn ends"
     return text
+
+
+def _near(pose: Pose, d: DetectedPiece, still_mm: float, still_deg: float) -> bool:
+    """The recorder's test for a piece seen at ``pose`` (3σ plus the still allowance)."""
+    return (math.dist(pose.stern_mm, d.pose.stern_mm) <= 3 * d.sigma_mm + still_mm
+            and abs(angle_diff_deg(pose.heading_deg, d.pose.heading_deg))
+            <= 3 * d.sigma_deg + still_deg)
 
 
 def _stamp(text: str) -> str:
