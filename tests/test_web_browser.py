@@ -384,3 +384,79 @@ def test_the_projector_follows_the_controlling_phone(browser, live_server) -> No
         assert session.selected is None and session.last_shot is None
     finally:
         ctx.close()
+
+
+def _screen_of(page, table_xy) -> list[float]:
+    """Screen position of a table point (mm): through the page's own homography and the SVG's
+    CTM."""
+    return page.evaluate("""(p) => {
+        const [x, y] = toPx(p);
+        const svg = document.getElementById('overlay');
+        const q = svg.createSVGPoint(); q.x = x; q.y = y;
+        const r = q.matrixTransform(svg.getScreenCTM());
+        return [r.x, r.y];
+    }""", list(table_xy))
+
+
+def _drag(page, a, b) -> None:
+    page.mouse.move(a[0], a[1])
+    page.mouse.down()
+    for k in range(1, 6):
+        page.mouse.move(a[0] + (b[0] - a[0]) * k / 5, a[1] + (b[1] - a[1]) * k / 5)
+    page.mouse.up()
+
+
+def test_a_flagged_ship_is_set_by_hand_on_the_page(browser, live_server) -> None:
+    """A flag's Set…: drag the ship's outline on the live view, turn it by its tip handle,
+    type x, save; the game log has the set correction with exactly the pose the page showed,
+    the flag is settled and the live view draws the ship where it was set."""
+    url, app = live_server
+    ctx, page = _phone(browser, f"{url}/?token={TOKEN}")
+    try:
+        page.wait_for_function("app.live.turn.started === true", timeout=20000)
+        n = _flag(app)
+        page.wait_for_selector(f"#flags li[data-n='{n}'] .set", timeout=20000)
+        page.click(f"#flags li[data-n='{n}'] .set")
+        page.wait_for_selector("#set-card:not([hidden])", timeout=5000)
+        assert page.locator("#set-ship").input_value() == "L1"
+        assert page.locator("#g-edit path.edit-ship").count() == 1
+        start = page.evaluate("JSON.parse(document.body.dataset.editPose)")
+        assert start == pytest.approx([260.0, 250.0, 0.0])        # L1 as the camera saw it
+        # drag the outline (grabbed a third of the way to the tip) 30 mm along the table's y
+        grab = (start[0] + 15.0, start[1])
+        _drag(page, _screen_of(page, grab), _screen_of(page, (grab[0], grab[1] + 30.0)))
+        moved = page.evaluate("JSON.parse(document.body.dataset.editPose)")
+        assert moved[0] == pytest.approx(start[0], abs=1.5)
+        assert moved[1] == pytest.approx(start[1] + 30.0, abs=1.5)
+        assert moved[2] == pytest.approx(0.0)
+        # turn it: the tip handle dragged to straight ahead-left of the stern (90°)
+        tip = page.evaluate("placed(gameShip('L1'), app.edit.poses.L1).tip")
+        _drag(page, _screen_of(page, tip), _screen_of(page, (moved[0], moved[1] + 40.0)))
+        pose = page.evaluate("JSON.parse(document.body.dataset.editPose)")
+        assert pose[:2] == pytest.approx(moved[:2])
+        assert pose[2] == pytest.approx(90.0, abs=3.0)
+        assert page.locator("#set-h").input_value() == f"{pose[2]:.1f}"
+        page.fill("#set-x", "262.5")                              # or typed
+        pose = page.evaluate("JSON.parse(document.body.dataset.editPose)")
+        assert pose[0] == 262.5 and pose[1] == pytest.approx(moved[1])
+        page.locator("#set-card").scroll_into_view_if_needed()
+        _shot(page, "12-set-by-hand")
+        page.click("#set-submit")
+        page.wait_for_selector("#set-card", state="hidden", timeout=10000)
+        page.wait_for_function(f"!app.live.flags.some((f) => f.n === {n})", timeout=10000)
+        page.wait_for_function(
+            "[...document.querySelectorAll('#log-list li')].some((li) => "
+            f"li.textContent.startsWith('correct #{n} set'))", timeout=10000)
+        fix = app.state.armada.session.recorder.events[-1]
+        assert fix.kind == "correction" and fix.resolution == "set" and fix.target == n
+        (ch,) = fix.changes
+        assert ch.ship == "L1"
+        assert [ch.after.x_mm, ch.after.y_mm, ch.after.heading_deg] == pytest.approx(pose)
+        page.wait_for_selector("#g-ships path.ship.by-hand", state="attached", timeout=10000)
+        assert "L1 (set)" in page.locator("#g-labels text").all_text_contents()
+        page.wait_for_function(
+            "Math.abs(app.live.ships.find((s) => s.id === 'L1').heading - 90) < 3",
+            timeout=10000)
+        _shot(page, "13-set-logged")
+    finally:
+        ctx.close()

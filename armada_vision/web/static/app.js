@@ -17,6 +17,7 @@ const app = {
   frameSeq: 0, frameLoading: false, wantedSeq: 0, lagMs: [],
   lastMoveAt: null, fit: true,
   log: null, logIdx: null, logN: -1,   // the game log's timeline; logIdx null: follow the end
+  edit: null,   // placing pieces by hand for a flag: {flag, ship, poses: {id: [x, y, h]}, drag}
 };
 
 // ---- token: from the join URL once, then kept on this phone ---------------------------------
@@ -58,6 +59,15 @@ function toPx(p) {
   return [(h[0][0] * p[0] + h[0][1] * p[1] + h[0][2]) / w,
           (h[1][0] * p[0] + h[1][1] * p[1] + h[1][2]) / w];
 }
+function toTable(px) {   // image px → table mm: the inverse of H (a 3×3 by cofactors)
+  const h = H();
+  const [a, b, c] = h[0], [d, e, f] = h[1], [g, k, l] = h[2];
+  const inv = [[e * l - f * k, c * k - b * l, b * f - c * e],
+    [f * g - d * l, a * l - c * g, c * d - a * f], [d * k - e * g, b * g - a * k, a * e - b * d]];
+  const w = inv[2][0] * px[0] + inv[2][1] * px[1] + inv[2][2];
+  return [(inv[0][0] * px[0] + inv[0][1] * px[1] + inv[0][2]) / w,
+          (inv[1][0] * px[0] + inv[1][1] * px[1] + inv[1][2]) / w];
+}
 function ringPath(ring) {
   return ring.map((p, i) => (i ? "L" : "M") + toPx(p).map((v) => v.toFixed(1)).join(",")).join("")
     + "Z";
@@ -95,7 +105,8 @@ function footprint(pose, size) {  // triangle of rules.md §1 in table mm
 function draw() {
   const s = state();
   const svg = $("overlay");
-  ["g-area", "g-markers", "g-zones", "g-ships", "g-verdict", "g-labels"].forEach((g) => clear($(g)));
+  ["g-area", "g-markers", "g-zones", "g-ships", "g-verdict", "g-labels", "g-edit"]
+    .forEach((g) => clear($(g)));
   if (!s || !s.image_size) return;
   svg.setAttribute("viewBox", `0 0 ${s.image_size[0]} ${s.image_size[1]}`);
   svg.setAttribute("preserveAspectRatio", "none");
@@ -112,15 +123,20 @@ function draw() {
   for (const ship of s.ships || []) {
     const sel = ship.id === app.selected;
     const col = playerColor(ship);
+    // a ship the players set by hand is drawn where they set it, dashed (the camera's view
+    // of the piece differs)
     el("path", { d: ringPath(ship.outline), fill: col + (sel ? "66" : "33"), stroke: col,
-      "stroke-width": sel ? 3 : 2, class: "ship", "data-id": ship.id }, $("g-ships"));
+      "stroke-width": sel ? 3 : 2, "stroke-dasharray": ship.set_by_hand ? "6 4" : "none",
+      class: "ship" + (ship.set_by_hand ? " by-hand" : ""), "data-id": ship.id }, $("g-ships"));
     const [cx, cy] = centroid(ship);
-    const label = ship.id + (ship.damage ? " " + "✕".repeat(ship.damage) : "");
+    const label = ship.id + (ship.damage ? " " + "✕".repeat(ship.damage) : "")
+      + (ship.set_by_hand ? " (set)" : "");
     el("text", { x: cx, y: cy - 14 * k, "font-size": 13 * k, "text-anchor": "middle",
       fill: "#fff", stroke: "#000", "stroke-width": 3, "paint-order": "stroke",
       "font-weight": 700, class: "ship-label" }, $("g-labels"), label);
   }
   drawVerdict();
+  drawEdit();
 }
 
 // Fit the table: crop the view to the markers and play area (image px), so ships are big
@@ -345,14 +361,167 @@ function renderFlags(flags) {
     li.dataset.n = String(f.n);
     li.innerHTML = `<p class="reason">⚑ #${f.n}: ${esc(f.reason)}</p>
       <button class="btn small accept">Accept</button>
-      <button class="btn small revert">Revert</button>`;
+      <button class="btn small revert">Revert</button>
+      <button class="btn small set">Set…</button>`;
     li.querySelector(".accept").onclick = () =>
       control("/api/flags", { flag: f.n, resolution: "accept" });
     li.querySelector(".revert").onclick = () =>
       control("/api/flags", { flag: f.n, resolution: "revert" });
+    li.querySelector(".set").onclick = () => startEdit(f);
     ul.appendChild(li);
   }
+  if (app.edit && !flags.some((f) => f.n === app.edit.flag)) endEdit();   // settled elsewhere
 }
+
+// ---- placing pieces by hand: a flag answered with the poses the players set -----------------
+// Poses are [x_mm, y_mm, heading_deg] in the table frame; the outline drawn is the game's
+// silhouette of the ship (as recorded) moved rigidly to the pose being set.
+function gameShip(id) { return ((app.live || {}).game_ships || []).find((g) => g.id === id); }
+function norm360(h) { return ((h % 360) + 360) % 360; }
+function placed(g, pose) {
+  const [x, y, h] = pose;
+  const a = (h - g.heading) * Math.PI / 180, c = Math.cos(a), s = Math.sin(a);
+  const move = (p) => {
+    const dx = p[0] - g.stern[0], dy = p[1] - g.stern[1];
+    return [x + c * dx - s * dy, y + s * dx + c * dy];
+  };
+  return { outline: g.outline.map(move), tip: move(g.tip), stern: [x, y] };
+}
+
+function startEdit(f) {
+  const ships = (app.live && app.live.game_ships) || [];
+  const order = f.ships.concat(ships.map((g) => g.id).filter((id) => !f.ships.includes(id)));
+  if (!order.length) return;
+  if (app.view !== "live") setView("live");
+  app.edit = { flag: f.n, ship: order[0], order, poses: {}, touched: new Set(), drag: null };
+  const sel = $("set-ship");
+  clear(sel);
+  for (const id of order) {
+    const o = document.createElement("option");
+    o.value = id;
+    o.textContent = id + (f.ships.includes(id) ? " (flagged)" : "");
+    sel.appendChild(o);
+  }
+  $("set-title").textContent = `Set a piece for flag #${f.n}`;
+  $("set-card").hidden = false;
+  document.body.classList.add("editing");
+  editShip(order[0]);
+  $("stage").scrollIntoView({ block: "start" });
+}
+
+function editShip(id) {
+  const e = app.edit, g = gameShip(id);
+  if (!e || !g) return;
+  e.ship = id;
+  if (!e.poses[id]) e.poses[id] = [g.stern[0], g.stern[1], g.heading];
+  $("set-ship").value = id;
+  showPose();
+  draw();
+}
+
+function showPose() {
+  const e = app.edit;
+  const [x, y, h] = e.poses[e.ship];
+  $("set-x").value = x.toFixed(1); $("set-y").value = y.toFixed(1);
+  $("set-h").value = norm360(h).toFixed(1);
+  document.body.dataset.editPose = JSON.stringify(e.poses[e.ship]);
+}
+
+function setPose(pose, fromInputs) {
+  const e = app.edit;
+  if (!e) return;
+  e.poses[e.ship] = [pose[0], pose[1], norm360(pose[2])];
+  e.touched.add(e.ship);
+  if (!fromInputs) showPose();
+  else document.body.dataset.editPose = JSON.stringify(e.poses[e.ship]);
+  draw();
+}
+
+function endEdit() {
+  app.edit = null;
+  $("set-card").hidden = true;
+  document.body.classList.remove("editing");
+  delete document.body.dataset.editPose;
+  draw();
+}
+
+async function submitEdit() {
+  const e = app.edit;
+  if (!e) return;
+  const ids = [...new Set([...e.touched, e.ship])];
+  const poses = ids.map((id) => ({ ship: id, x_mm: e.poses[id][0], y_mm: e.poses[id][1],
+    heading_deg: e.poses[id][2] }));
+  const r = await control("/api/flags", { flag: e.flag, resolution: "set", poses });
+  if (r.ok) endEdit();
+}
+
+function drawEdit() {
+  const e = app.edit;
+  if (!e || app.view !== "live" || !H()) return;
+  const k = scale();
+  for (const [id, pose] of Object.entries(e.poses)) {
+    const g = gameShip(id);
+    if (!g) continue;
+    const p = placed(g, pose), cur = id === e.ship;
+    el("path", { d: ringPath(p.outline), fill: cur ? "#ffd23f55" : "#ffd23f22",
+      stroke: "#ffd23f", "stroke-width": cur ? 3 : 1.5, "stroke-dasharray": "5 3",
+      class: "edit-ship", "data-id": id }, $("g-edit"));
+    if (!cur) continue;
+    const t = toPx(p.tip), c = toPx(p.stern);
+    el("circle", { cx: t[0], cy: t[1], r: 11 * k, fill: "#ffd23f", stroke: "#000",
+      "stroke-width": 1.5, class: "edit-handle" }, $("g-edit"));
+    el("circle", { cx: c[0], cy: c[1], r: 4 * k, fill: "#000", stroke: "#ffd23f",
+      "stroke-width": 1.5, class: "edit-stern" }, $("g-edit"));
+  }
+}
+
+function pointerTable(evt) {   // a pointer's position in table mm
+  const svg = $("overlay");
+  const pt = svg.createSVGPoint();
+  pt.x = evt.clientX; pt.y = evt.clientY;
+  const p = pt.matrixTransform(svg.getScreenCTM().inverse());
+  return toTable([p.x, p.y]);
+}
+
+$("overlay").addEventListener("pointerdown", (evt) => {
+  const e = app.edit;
+  if (!e || app.view !== "live" || !H()) return;
+  const cls = evt.target.getAttribute("class") || "";
+  const id = evt.target.getAttribute("data-id");
+  if (cls.includes("edit-ship") && id !== e.ship) editShip(id);
+  // a drag anywhere else moves the ship being set by as much: a small piece on a phone is
+  // hard to grab
+  const at = pointerTable(evt), pose = e.poses[e.ship];
+  e.drag = cls.includes("edit-handle") ? { turn: true }
+    : { dx: pose[0] - at[0], dy: pose[1] - at[1] };
+  $("overlay").setPointerCapture(evt.pointerId);
+  evt.preventDefault();
+});
+$("overlay").addEventListener("pointermove", (evt) => {
+  const e = app.edit;
+  if (!e || !e.drag) return;
+  const at = pointerTable(evt), pose = e.poses[e.ship];
+  if (e.drag.turn) {
+    setPose([pose[0], pose[1], Math.atan2(at[1] - pose[1], at[0] - pose[0]) * 180 / Math.PI]);
+  } else {
+    setPose([at[0] + e.drag.dx, at[1] + e.drag.dy, pose[2]]);
+  }
+});
+["pointerup", "pointercancel"].forEach((t) => $("overlay").addEventListener(t, () => {
+  if (app.edit) app.edit.drag = null;
+}));
+
+$("set-ship").onchange = () => editShip($("set-ship").value);
+for (const id of ["set-x", "set-y", "set-h"]) {
+  $(id).addEventListener("input", () => {
+    const v = ["set-x", "set-y", "set-h"].map((k) => parseFloat($(k).value));
+    if (v.every(Number.isFinite)) setPose(v, true);
+  });
+}
+$("set-ccw").onclick = () => { const p = app.edit.poses[app.edit.ship]; setPose([p[0], p[1], p[2] + 5]); };
+$("set-cw").onclick = () => { const p = app.edit.poses[app.edit.ship]; setPose([p[0], p[1], p[2] - 5]); };
+$("set-submit").onclick = () => submitEdit();
+$("set-cancel").onclick = () => endEdit();
 
 function renderStatus() {
   const s = state();
@@ -461,7 +630,7 @@ function showError(msg) {
   e.hidden = false;
 }
 
-$("overlay").addEventListener("click", (evt) => tapShip(nearestShip(evt)));
+$("overlay").addEventListener("click", (evt) => { if (!app.edit) tapShip(nearestShip(evt)); });
 $("undo-btn").onclick = () => control("/api/undo");
 $("end-btn").onclick = () => control("/api/turn/end");
 $("live-btn").onclick = () => setView("live");
@@ -580,6 +749,11 @@ function stepLog(d) {
 
 function eventLabel(item) {
   const e = item.event;
+  if (e.kind === "correction" && e.resolution === "set") {   // the poses the players set
+    const at = (e.changes || []).filter((c) => c.after).map((c) => `${c.ship} at (${
+      c.after[0].toFixed(0)}, ${c.after[1].toFixed(0)}, ${c.after[2].toFixed(0)}°)`);
+    return `correct #${e.target} set` + (at.length ? ": " + at.join(", ") : "");
+  }
   if (item.text) return item.text;
   if (e.kind === "started") return `game starts: ${e.players.join(" v ")}`;
   if (e.kind === "setup") return `setup ${e.verdict.yes ? "checked" : "to check"}`;
