@@ -411,10 +411,18 @@ def test_a_flagged_ship_is_set_by_hand_on_the_page(browser, live_server) -> None
     type x, save; the game log has the set correction with exactly the pose the page showed,
     the flag is settled and the live view draws the ship where it was set."""
     url, app = live_server
+    ro_ctx, ro = _phone(browser, url)
     ctx, page = _phone(browser, f"{url}/?token={TOKEN}")
     try:
         page.wait_for_function("app.live.turn.started === true", timeout=20000)
         n = _flag(app)
+        ro.wait_for_selector(f"#flags li[data-n='{n}'] .set", timeout=20000)
+        ro.click(f"#flags li[data-n='{n}'] .set")                # read-only: told, refused
+        assert "Read-only" in ro.locator("#set-msg").inner_text()
+        ro.click("#set-submit")
+        ro.wait_for_function("document.getElementById('set-msg').innerText.includes('token')",
+                             timeout=10000)
+        assert [f["n"] for f in app.state.armada.session.flags_json()] == [n]
         page.wait_for_selector(f"#flags li[data-n='{n}'] .set", timeout=20000)
         page.click(f"#flags li[data-n='{n}'] .set")
         page.wait_for_selector("#set-card:not([hidden])", timeout=5000)
@@ -458,5 +466,7 @@ def test_a_flagged_ship_is_set_by_hand_on_the_page(browser, live_server) -> None
             "Math.abs(app.live.ships.find((s) => s.id === 'L1').heading - 90) < 3",
             timeout=10000)
         _shot(page, "13-set-logged")
+        ro.wait_for_selector("#set-card", state="hidden", timeout=10000)  # settled elsewhere
     finally:
         ctx.close()
+        ro_ctx.close()

@@ -403,6 +403,8 @@ function startEdit(f) {
     sel.appendChild(o);
   }
   $("set-title").textContent = `Set a piece for flag #${f.n}`;
+  $("set-msg").hidden = app.control;
+  $("set-msg").textContent = app.control ? "" : "Read-only: saving needs the join link.";
   $("set-card").hidden = false;
   document.body.classList.add("editing");
   editShip(order[0]);
@@ -452,7 +454,9 @@ async function submitEdit() {
   const poses = ids.map((id) => ({ ship: id, x_mm: e.poses[id][0], y_mm: e.poses[id][1],
     heading_deg: e.poses[id][2] }));
   const r = await control("/api/flags", { flag: e.flag, resolution: "set", poses });
-  if (r.ok) endEdit();
+  if (r.ok) { endEdit(); return; }
+  $("set-msg").textContent = r.data.error || `refused (${r.status})`;   // beside the panel too
+  $("set-msg").hidden = false;
 }
 
 function drawEdit() {
