@@ -165,6 +165,13 @@ def test_a_set_is_logged_and_stands_against_the_same_misread(game) -> None:
     assert l1["stern"] == pytest.approx([255.0, 252.5]) and l1["set_by_hand"]
     assert not _ship(after, "M1")["set_by_hand"]
     assert any(line.endswith("L1 at (255, 252, 10°)") for line in after["log"])
+    # seen somewhere else, L1 moved from where it was set; the camera's pose is shown again
+    _show(analyser, {"large": Pose(300.0, 260.0, 10.0)})
+    move = wait_until(lambda: next((t["event"] for t in c.get("/api/log").json()["timeline"]
+                                    if t["event"]["kind"] == "move"), None))
+    assert move["ship"] == "L1" and move["before"] == pytest.approx([255.0, 252.5, 10.0])
+    l1 = _ship(c.get("/api/state").json(), "L1")
+    assert l1["stern"] == pytest.approx([300.0, 260.0]) and not l1["set_by_hand"]
 
 
 def test_a_ship_the_camera_lost_is_placed_by_hand(game) -> None:

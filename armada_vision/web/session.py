@@ -106,20 +106,22 @@ class Session:
         """The table of ``view`` as seen now (poses from the newest analysis, table mm), with
         the damage the game log has recorded."""
         a = self.analysis(view)
-        return referee.build_table(self._pieces(a, view), a.upright, self.layout,
+        return referee.build_table(self._pieces(a, view)[0], a.upright, self.layout,
                                    self._damage(), include_sunk, self.color_players)
 
-    def _pieces(self, a: FrameAnalysis, view: str) -> tuple[DetectedPiece, ...]:
-        """The pieces of a view as the game has them: on the live view, a ship the players
-        set by hand (``Recorder.hand_set``) is drawn and judged where they set it while the
-        camera shows what it showed then (the same reading the game log keeps standing)."""
+    def _pieces(self, a: FrameAnalysis, view: str
+                ) -> tuple[tuple[DetectedPiece, ...], frozenset[str]]:
+        """The pieces of a view as the game has them, and the ships put where the players set
+        them: on the live view, a ship set by hand (``Recorder.hand_set``) is drawn and judged
+        where it was set while the camera shows what it showed then (the same reading the
+        game log keeps standing)."""
         rec = self.recorder
         hand = rec.hand_set if rec is not None and view == "live" else {}
-        if not hand:
-            return tuple(a.pieces)
-        assert rec is not None
+        if rec is None or not hand:
+            return tuple(a.pieces), frozenset()
         st = rec.state
         out = list(a.pieces)
+        done: set[str] = set()
         for sid, seen in hand.items():
             if not st.table.has_ship(sid) or sid in st.missing:
                 continue
@@ -131,9 +133,11 @@ class Session:
             if seen is None:          # placed where the camera saw nothing: add it
                 if not near and not any(p.track_id == sid for p in out):
                     out.append(set_piece)
+                    done.add(sid)
             elif near:                # the same misread: the pose the players set instead
                 out[near[0]] = replace(set_piece, track_id=out[near[0]].track_id)
-        return tuple(out)
+                done.add(sid)
+        return tuple(out), frozenset(done)
 
     def zones(self, ship_id: str, view: str = "live") -> dict[str, Any]:
         table = self.table(view)
@@ -455,10 +459,9 @@ class Session:
             out.update(frame_seq=None, ships=[], sunk=[], calibration={
                 "ok": False, "reason": "waiting for the first frame"})
             return out
-        everything = referee.build_table(self._pieces(a, view), a.upright, self.layout,
-                                         self._damage(), True, self.color_players)
-        by_hand = set(self.recorder.hand_set) if self.recorder is not None and \
-            view == "live" else set()
+        pieces, by_hand = self._pieces(a, view)
+        everything = referee.build_table(pieces, a.upright, self.layout, self._damage(), True,
+                                         self.color_players)
         H = a.H_image_from_table
         cal: dict[str, Any] = {"ok": a.failure is None and H is not None}
         if a.calibration is not None:
