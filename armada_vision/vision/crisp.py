@@ -1,0 +1,120 @@
+"""Pieces the foreground score misses but whose crisp outline encloses them.
+
+A clear piece touching another piece, or a white or black one on a table of its brightness,
+scores weakly against the table, so it is no region of its own, or only a piece of a region
+the other piece explains. Its outline is still a closed line of crisp brightness steps
+(:func:`armada_vision.vision.segment.crisp_areas`). What of the crisp-enclosed areas the
+pieces found leave unexplained is fitted like a region, on the 0/1 map of those areas, and a
+fit is kept only when it is good on that map and its outline lies on crisp edges of the view.
+
+Frames: table mm (+y away from the viewer); view px per :class:`ViewGrid`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import cv2
+import numpy as np
+
+from armada_vision.vision.explain import (
+    GOOD_COST,
+    MAX_COST,
+    Candidate,
+    Scene,
+    axis_guess,
+    clashes,
+    fits_from_axis,
+    fits_from_tip,
+    tip_guesses,
+)
+from armada_vision.vision.fit import ViewGrid
+
+# The pieces found cover their outline grown by this much (mm): their rims and contact
+# shadows are crisp too.
+COVER_GROW_MM = 1.5
+# What is left is opened with a disc of this radius (mm): rim lines and crescents go, a
+# piece's body (≥ 9 mm across but at its tip) stays.
+OPEN_MM = 1.5
+# A leftover area is fitted when it covers at least this share of a small piece's footprint.
+MIN_SHARE = 0.6
+# A fit hiding more than this share of its outline against the pieces found is their shadow
+# (measured on seeds 1000–1035: shadows 0.35–0.48, pieces ≤ 0.10).
+MAX_HIDDEN = 0.25
+
+
+def crisp_pieces(scene: Scene, edges: np.ndarray, crisp: np.ndarray, chosen: list[Candidate],
+                 unseen: np.ndarray | None = None) -> list[Candidate]:
+    """Lying pieces in the crisp-enclosed areas (``crisp``, view-size bool; ``edges`` the
+    crisp edges themselves) that ``chosen`` (and ``unseen``, view-size bool: hands) leave
+    unexplained."""
+    grid = scene.grid
+    ppm = grid.px_per_mm
+    cover = np.zeros(crisp.shape, np.uint8)
+    for c in chosen:
+        cv2.fillPoly(cover, [np.round(grid.to_px(c.outline_mm)).astype(np.int32)], 1)
+    r = max(round(COVER_GROW_MM * ppm), 1)
+    cover = cv2.dilate(cover, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1,) * 2))
+    left = crisp & (cover == 0)
+    if unseen is not None:
+        left &= ~unseen
+    ro = max(round(OPEN_MM * ppm), 1)
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * ro + 1,) * 2)
+    body = cv2.morphologyEx(left.view(np.uint8), cv2.MORPH_OPEN, disc)
+    n, lab, stats, _ = cv2.connectedComponentsWithStats(body, connectivity=8)
+    min_px = MIN_SHARE * scene.small_area_mm2 * ppm**2
+    max_px = 2.5 * scene.max_area_mm2 * ppm**2
+    # The fit map: 1 inside, ½ on the crisp edge band, 0 outside, smoothed, so its mid level
+    # lies along the band's middle, where the brightness step is (the filled area's own
+    # border is the band's outer side, ~1 px out). The tip, thinner than the opening's disc,
+    # is taken back from the unopened area. Where a piece found lies the map is solid: an
+    # edge against it is hidden, not missed.
+    near = cv2.dilate(body, disc, iterations=2) & left.view(np.uint8)
+    fg = near.astype(np.float32)
+    # Only the outline's band: the rims and the base's edges inside a piece stay inside.
+    deep = cv2.erode(near, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
+    fg[edges & (deep == 0)] *= 0.5
+    fg[cover > 0] = 1.0
+    fg = cv2.blur(fg, (3, 3))
+    crisp_scene = Scene(fg, fg * 9.0, grid, scene.pieces, scene.camera_mm, scene.shade)
+    incover = cover > 0
+    out: list[Candidate] = []
+    rows, cols = crisp.shape
+    pad = 4
+    for i in range(1, n):
+        x, y, w, h, a = stats[i]
+        if not min_px <= a <= max_px:
+            continue
+        c0, r0 = max(x - pad, 0), max(y - pad, 0)
+        c1, r1 = min(x + w + pad, cols), min(y + h + pad, rows)
+        sub = ViewGrid(grid.x0_mm + c0 / ppm, grid.y1_mm - r0 / ppm, ppm, (r1 - r0, c1 - c0))
+        region = lab[r0:r1, c0:c1] == i
+        cands: list[Candidate] = []
+        guess = axis_guess(region, sub)
+        if guess is not None:
+            cands += fits_from_axis(crisp_scene, *guess)
+        for tip, heading in tip_guesses(region, sub):
+            cands += fits_from_tip(crisp_scene, tip, heading)
+        scored = []
+        for c in cands:
+            if c.upright or not len(c.fit.sample_cost):
+                continue
+            p = np.round(grid.to_px(c.fit.probe_mm)).astype(int)
+            ok = (p[:, 0] >= 0) & (p[:, 1] >= 0) & (p[:, 0] < cols) & (p[:, 1] < rows)
+            hidden_ok = np.zeros(len(p), bool)
+            hidden_ok[ok] = incover[p[ok, 1], p[ok, 0]]
+            cost = c.fit.cost_given(hidden_ok)
+            if cost > GOOD_COST or np.isnan(c.fit.sample_cost).mean() > MAX_HIDDEN:
+                continue
+            # Most of the area explained per doubt (as explain.select): a smaller model snug
+            # inside the piece explains less.
+            mask = np.zeros(region.shape, np.uint8)
+            cv2.fillPoly(mask, [np.round(sub.to_px(c.outline_mm)).astype(np.int32)], 1)
+            share = np.count_nonzero(region & (mask > 0)) / max(np.count_nonzero(region), 1)
+            scored.append((-share * (1.0 - cost / MAX_COST), cost, c))
+        scored.sort(key=lambda t: t[0])
+        for _u, cost, c in scored:
+            if not clashes(c, chosen + out, scene):
+                out.append(replace(c, fit=replace(c.fit, cost=cost)))
+                break
+    return out
