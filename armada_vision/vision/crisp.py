@@ -24,11 +24,14 @@ from armada_vision.vision.explain import (
     Scene,
     axis_guess,
     clashes,
+    finish,
     fits_from_axis,
     fits_from_tip,
     tip_guesses,
+    upright_fit,
 )
 from armada_vision.vision.fit import ViewGrid
+from armada_vision.vision.segment import FAINT_SCORE, PALE_LIT, PALE_PIX
 
 # The pieces found cover their outline grown by this much (mm): their rims and contact
 # shadows are crisp too.
@@ -38,26 +41,37 @@ COVER_GROW_MM = 1.5
 OPEN_MM = 1.5
 # A leftover area is fitted when it covers at least this share of a small piece's footprint.
 MIN_SHARE = 0.6
+# σ (mm) at least of a piece found on the crisp map alone: the map is the edge band's
+# middle, not the profile the main fit reads, and a clear piece's raised base shows no crisp
+# outline (measured on seeds 1000-1071: stern errors 0.06-1.2 mm).
+CRISP_EDGE_MM = 1.0
+# An area is lit (a white or vivid piece with its shadow) when this quantile of its
+# brightness over the table's is at least PALE_LIT (clear pieces' bright rims lift their 90th
+# percentile over it).
+LIT_QUANTILE = 0.5
 # A fit hiding more than this share of its outline against the pieces found is their shadow
 # (measured on seeds 1000–1035: shadows 0.35–0.48, pieces ≤ 0.10).
 MAX_HIDDEN = 0.25
 
 
 def crisp_pieces(scene: Scene, edges: np.ndarray, crisp: np.ndarray, chosen: list[Candidate],
-                 unseen: np.ndarray | None = None) -> list[Candidate]:
+                 unseen: np.ndarray | None = None, standing: list[Candidate] = ()
+                 ) -> list[Candidate]:
     """Lying pieces in the crisp-enclosed areas (``crisp``, view-size bool; ``edges`` the
-    crisp edges themselves) that ``chosen`` (and ``unseen``, view-size bool: hands) leave
-    unexplained."""
+    crisp edges themselves) that the lying pieces ``chosen``, the ``standing`` ones and
+    ``unseen`` (view-size bool: hands) leave unexplained."""
     grid = scene.grid
     ppm = grid.px_per_mm
     cover = np.zeros(crisp.shape, np.uint8)
-    for c in chosen:
+    for c in [*chosen, *standing]:
         cv2.fillPoly(cover, [np.round(grid.to_px(c.outline_mm)).astype(np.int32)], 1)
     r = max(round(COVER_GROW_MM * ppm), 1)
     cover = cv2.dilate(cover, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1,) * 2))
     left = crisp & (cover == 0)
     if unseen is not None:
         left &= ~unseen
+    if scene.shade is not None:
+        left = _without_lit_shadows(left, scene.shade, scene.score)
     ro = max(round(OPEN_MM * ppm), 1)
     disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * ro + 1,) * 2)
     body = cv2.morphologyEx(left.view(np.uint8), cv2.MORPH_OPEN, disc)
@@ -113,8 +127,45 @@ def crisp_pieces(scene: Scene, edges: np.ndarray, crisp: np.ndarray, chosen: lis
             share = np.count_nonzero(region & (mask > 0)) / max(np.count_nonzero(region), 1)
             scored.append((-share * (1.0 - cost / MAX_COST), cost, c))
         scored.sort(key=lambda t: t[0])
+        if scored and upright_fit(crisp_scene, region, sub, scored[0][1]) is not None:
+            # A standing piece's crisp outline (the main pass saw no lying piece in it).
+            continue
         for _u, cost, c in scored:
             if not clashes(c, chosen + out, scene):
-                out.append(replace(c, fit=replace(c.fit, cost=cost)))
+                # Another size nearly as good on this map: σ covers both readings.
+                (c,) = finish(crisp_scene, [replace(c, fit=replace(c.fit, cost=cost))], cands)
+                out.append(replace(
+                    c, ambiguity_mm=max(c.ambiguity_mm, CRISP_EDGE_MM),
+                    covering_ambiguity_mm=max(c.covering_ambiguity_mm, CRISP_EDGE_MM)))
                 break
+    return out
+
+
+def _without_lit_shadows(left: np.ndarray, shade: np.ndarray, score: np.ndarray
+                         ) -> np.ndarray:
+    """``left`` (view-size bool) without the shadow pixels of its areas lit brighter than the
+    table (a white or vivid piece: LIT_QUANTILE of the brightness over the table's at
+    least PALE_LIT): its crisp contact shadow is enclosed with it and would grow it (a white
+    medium read as a large). Its pixels darker than PALE_PIX × the table that the foreground
+    score takes for shadow (under FAINT_SCORE: a vivid piece's own dim face scores strongly)
+    go; clear pieces, which darken the table, are not lit and keep theirs."""
+    n, lab = cv2.connectedComponents(left.view(np.uint8), connectivity=8)
+    if n <= 1:
+        return left
+    idx = np.flatnonzero(left)
+    ids = lab.ravel()[idx]
+    s = shade.ravel()[idx]
+    order = np.lexsort((s, ids))
+    ids, s, idx = ids[order], s[order], idx[order]
+    start = np.searchsorted(ids, np.arange(1, n))
+    end = np.searchsorted(ids, np.arange(1, n), side="right")
+    lit = np.zeros(n, bool)
+    for k, (a, b) in enumerate(zip(start, end, strict=True), start=1):
+        if b > a:
+            lit[k] = s[a + int(LIT_QUANTILE * (b - a - 1))] >= PALE_LIT
+    drop = lit[ids] & (s < PALE_PIX) & (score.ravel()[idx] < FAINT_SCORE)
+    if not drop.any():
+        return left
+    out = left.copy()
+    out.ravel()[idx[drop]] = False
     return out

@@ -194,7 +194,9 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
         lying += found
     for sub, region in hands:
         lying += [c for c in pieces_at_tips(scene, region, sub) if not clashes(c, lying, scene)]
-    lying += crisp_pieces(scene, *crisp_edges(view), lying, _mask_of(hands, view.grid))
+    # Standing pieces cover their area too: their crisp outline is no lying piece.
+    lying += crisp_pieces(scene, *crisp_edges(view), lying, _mask_of(hands, view.grid),
+                          standing)
     area_poly = shapely.Polygon(layout.play_area_mm)
     out = [_piece(c, calib, view, bg, pieces, area_poly) for c in lying]
     out.sort(key=lambda p: (p.pose.x_mm, p.pose.y_mm))

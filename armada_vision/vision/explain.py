@@ -428,7 +428,7 @@ def explain_region(scene: Scene, region: np.ndarray, sub: ViewGrid) -> list[Cand
         chosen = select(cands, scene, strong, sub)
         left = unexplained_mask(strong, sub, chosen).sum() / sub.px_per_mm**2
         if chosen and left <= min_left and all(c.fit.cost <= GOOD_COST for c in chosen):
-            return _finish(scene, chosen, cands, strong, sub)
+            return finish(scene, chosen, cands, strong, sub)
     # Several pieces (or a piece and something else) touch: start from every tip.
     for tip, heading in tip_guesses(region, sub):
         cands += fits_from_tip(scene, tip, heading)
@@ -450,7 +450,7 @@ def explain_region(scene: Scene, region: np.ndarray, sub: ViewGrid) -> list[Cand
             break
     if not chosen:
         chosen = shadowed_piece(scene, cands, strong, sub)
-    return _finish(scene, _plausible(scene, chosen, strong, sub), cands, strong, sub)
+    return finish(scene, _plausible(scene, chosen, strong, sub), cands, strong, sub)
 
 
 def _plausible(scene: Scene, chosen: list[Candidate], strong: np.ndarray, sub: ViewGrid
@@ -515,9 +515,11 @@ def _hidden_in_shadow(scene: Scene, c: Candidate) -> bool:
     return dark <= SHADOW_SHADE
 
 
-def _finish(scene: Scene, chosen: list[Candidate], cands: list[Candidate],
+def finish(scene: Scene, chosen: list[Candidate], cands: list[Candidate],
             strong: np.ndarray | None = None, sub: ViewGrid | None = None
             ) -> list[Candidate]:
+    """``chosen`` with their size ambiguity against ``cands`` and the other sizes fitted
+    in their place (:func:`with_ambiguity`)."""
     swaps = [f for c in chosen for f in size_swaps(scene, c)]
     return with_ambiguity(chosen, cands + swaps, scene, strong, sub)
 
@@ -543,7 +545,7 @@ def pieces_at_tips(scene: Scene, part: np.ndarray, sub: ViewGrid) -> list[Candid
             out.append(c)
     # The rest of a longer piece may be lost in the hand's region: when the region covers
     # where a longer piece with the same tip would lie, σ covers that reading too.
-    return [_hidden_length(scene, c, part, sub) for c in _finish(scene, out, cands)]
+    return [_hidden_length(scene, c, part, sub) for c in finish(scene, out, cands)]
 
 
 def _hidden_length(scene: Scene, c: Candidate, part: np.ndarray, sub: ViewGrid) -> Candidate:
