@@ -41,6 +41,17 @@ COVER_GROW_MM = 1.5
 OPEN_MM = 1.5
 # A leftover area is fitted when it covers at least this share of a small piece's footprint.
 MIN_SHARE = 0.6
+# An area whose border runs along the pieces found for more than this share is their shadow
+# (measured on seeds 1000-1071: pieces found ≤ 0.08; 0.12-0.51 were shadows and rims), and
+# one whose convex hull is this round is a chit, a coin or a die: neither is fitted (on
+# seeds 1000-1071 and the stills: chits and coins 0.93-0.99, dice 0.87-0.91, the pieces kept
+# 0.65-0.82; a
+# regular pentagon is 0.86).
+MAX_CONTACT = 0.2
+ROUND_MIN = 0.85
+# The area's corners are tried as tips only when no axis fit explains it this well (share of
+# the area explained × (1 − cost / MAX_COST)).
+AXIS_ENOUGH = 0.5
 # σ (mm) at least of a piece found on the crisp map alone: the map is the edge band's
 # middle, not the profile the main fit reads, and a clear piece's raised base shows no crisp
 # outline (measured on seeds 1000-1071: stern errors 0.06-1.2 mm).
@@ -78,6 +89,22 @@ def crisp_pieces(scene: Scene, edges: np.ndarray, crisp: np.ndarray, chosen: lis
     n, lab, stats, _ = cv2.connectedComponentsWithStats(body, connectivity=8)
     min_px = MIN_SHARE * scene.small_area_mm2 * ppm**2
     max_px = 2.5 * scene.max_area_mm2 * ppm**2
+    incover = cover > 0
+    rows, cols = crisp.shape
+    pad = 4
+    areas = []
+    for i in range(1, n):
+        x, y, w, h, a = stats[i]
+        if not min_px <= a <= max_px:
+            continue
+        c0, r0 = max(x - pad, 0), max(y - pad, 0)
+        c1, r1 = min(x + w + pad, cols), min(y + h + pad, rows)
+        region = lab[r0:r1, c0:c1] == i
+        if _worth_fitting(region, incover[r0:r1, c0:c1]):
+            areas.append((ViewGrid(grid.x0_mm + c0 / ppm, grid.y1_mm - r0 / ppm, ppm,
+                                   (r1 - r0, c1 - c0)), region))
+    if not areas:
+        return []
     # The fit map: 1 inside, ½ on the crisp edge band, 0 outside, smoothed, so its mid level
     # lies along the band's middle, where the brightness step is (the filled area's own
     # border is the band's outer side, ~1 px out). The tip, thinner than the opening's disc,
@@ -88,44 +115,22 @@ def crisp_pieces(scene: Scene, edges: np.ndarray, crisp: np.ndarray, chosen: lis
     # Only the outline's band: the rims and the base's edges inside a piece stay inside.
     deep = cv2.erode(near, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
     fg[edges & (deep == 0)] *= 0.5
-    fg[cover > 0] = 1.0
+    fg[incover] = 1.0
     fg = cv2.blur(fg, (3, 3))
     crisp_scene = Scene(fg, fg * 9.0, grid, scene.pieces, scene.camera_mm, scene.shade)
-    incover = cover > 0
     out: list[Candidate] = []
-    rows, cols = crisp.shape
-    pad = 4
-    for i in range(1, n):
-        x, y, w, h, a = stats[i]
-        if not min_px <= a <= max_px:
-            continue
-        c0, r0 = max(x - pad, 0), max(y - pad, 0)
-        c1, r1 = min(x + w + pad, cols), min(y + h + pad, rows)
-        sub = ViewGrid(grid.x0_mm + c0 / ppm, grid.y1_mm - r0 / ppm, ppm, (r1 - r0, c1 - c0))
-        region = lab[r0:r1, c0:c1] == i
-        cands: list[Candidate] = []
+    for sub, region in areas:
+        # The axis first (it stops at a fit explaining the area); the area's sharp corners
+        # only when that leaves it unexplained.
         guess = axis_guess(region, sub)
-        if guess is not None:
-            cands += fits_from_axis(crisp_scene, *guess)
-        for tip, heading in tip_guesses(region, sub):
-            cands += fits_from_tip(crisp_scene, tip, heading)
-        scored = []
-        for c in cands:
-            if c.upright or not len(c.fit.sample_cost):
-                continue
-            p = np.round(grid.to_px(c.fit.probe_mm)).astype(int)
-            ok = (p[:, 0] >= 0) & (p[:, 1] >= 0) & (p[:, 0] < cols) & (p[:, 1] < rows)
-            hidden_ok = np.zeros(len(p), bool)
-            hidden_ok[ok] = incover[p[ok, 1], p[ok, 0]]
-            cost = c.fit.cost_given(hidden_ok)
-            if cost > GOOD_COST or np.isnan(c.fit.sample_cost).mean() > MAX_HIDDEN:
-                continue
-            # Most of the area explained per doubt (as explain.select): a smaller model snug
-            # inside the piece explains less.
-            mask = np.zeros(region.shape, np.uint8)
-            cv2.fillPoly(mask, [np.round(sub.to_px(c.outline_mm)).astype(np.int32)], 1)
-            share = np.count_nonzero(region & (mask > 0)) / max(np.count_nonzero(region), 1)
-            scored.append((-share * (1.0 - cost / MAX_COST), cost, c))
+        cands = (fits_from_axis(crisp_scene, *guess, region, sub, screened=True)
+                 if guess is not None else [])
+        scored = _scored(cands, region, sub, incover, grid)
+        if not scored or scored[0][0] > -AXIS_ENOUGH:
+            tips = [c for tip, heading in tip_guesses(region, sub)
+                    for c in fits_from_tip(crisp_scene, tip, heading)]
+            cands += tips
+            scored += _scored(tips, region, sub, incover, grid)
         scored.sort(key=lambda t: t[0])
         if scored and upright_fit(crisp_scene, region, sub, scored[0][1]) is not None:
             # A standing piece's crisp outline (the main pass saw no lying piece in it).
@@ -168,4 +173,46 @@ def _without_lit_shadows(left: np.ndarray, shade: np.ndarray, score: np.ndarray
         return left
     out = left.copy()
     out.ravel()[idx[drop]] = False
+    return out
+
+
+def _worth_fitting(region: np.ndarray, incover: np.ndarray) -> bool:
+    """Whether an area could be a piece of its own: not hugging the pieces found along more
+    than MAX_CONTACT of its border (their shadow), and not round or square (a chit, a coin,
+    a die: its convex hull's circularity 4πA/P² at least ROUND_MIN; a lying pyramid's
+    outline, a triangle or a pentagon with its raised base, stays under it)."""
+    ring = cv2.dilate(region.view(np.uint8), np.ones((5, 5), np.uint8)).view(bool) & ~region
+    if ring.any() and np.count_nonzero(incover[ring]) > MAX_CONTACT * np.count_nonzero(ring):
+        return False
+    hull = cv2.convexHull(np.column_stack(np.nonzero(region)[::-1]).astype(np.float32))
+    perimeter = cv2.arcLength(hull, True)
+    return 4.0 * np.pi * cv2.contourArea(hull) < ROUND_MIN * perimeter * perimeter
+
+
+def _scored(cands: list[Candidate], region: np.ndarray, sub: ViewGrid, incover: np.ndarray,
+            grid: ViewGrid) -> list[tuple[float, float, Candidate]]:
+    """The good lying fits among ``cands`` that hide at most MAX_HIDDEN of their outline (an
+    edge against a piece found, ``incover`` on ``grid``, is excused), each as (−share of ``region``
+    explained × (1 − cost / MAX_COST), cost, fit): most of the area explained per doubt
+    first (as explain.select: a smaller model snug inside the piece explains less)."""
+    rows, cols = incover.shape
+    total = max(np.count_nonzero(region), 1)
+    out = []
+    for c in cands:
+        if c.upright or not len(c.fit.sample_cost):
+            continue
+        if np.isnan(c.fit.sample_cost).mean() > MAX_HIDDEN:
+            continue
+        p = np.round(grid.to_px(c.fit.probe_mm)).astype(int)
+        ok = (p[:, 0] >= 0) & (p[:, 1] >= 0) & (p[:, 0] < cols) & (p[:, 1] < rows)
+        excused = np.zeros(len(p), bool)
+        excused[ok] = incover[p[ok, 1], p[ok, 0]]
+        cost = c.fit.cost_given(excused)
+        if cost > GOOD_COST:
+            continue
+        mask = np.zeros(region.shape, np.uint8)
+        cv2.fillPoly(mask, [np.round(sub.to_px(c.outline_mm)).astype(np.int32)], 1)
+        share = np.count_nonzero(region & (mask > 0)) / total
+        out.append((-share * (1.0 - cost / MAX_COST), cost, c))
+    out.sort(key=lambda t: t[0])
     return out
