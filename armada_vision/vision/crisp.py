@@ -81,28 +81,21 @@ def crisp_pieces(scene: Scene, edges: np.ndarray, crisp: np.ndarray, chosen: lis
     left = crisp & (cover == 0)
     if unseen is not None:
         left &= ~unseen
+    min_px = MIN_SHARE * scene.small_area_mm2 * ppm**2
     if scene.shade is not None:
-        left = _without_lit_shadows(left, scene.shade, scene.score)
+        left = _without_lit_shadows(left, scene.shade, scene.score, min_px)
     ro = max(round(OPEN_MM * ppm), 1)
     disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * ro + 1,) * 2)
     body = cv2.morphologyEx(left.view(np.uint8), cv2.MORPH_OPEN, disc)
-    n, lab, stats, _ = cv2.connectedComponentsWithStats(body, connectivity=8)
-    min_px = MIN_SHARE * scene.small_area_mm2 * ppm**2
     max_px = 2.5 * scene.max_area_mm2 * ppm**2
     incover = cover > 0
-    rows, cols = crisp.shape
-    pad = 4
     areas = []
-    for i in range(1, n):
-        x, y, w, h, a = stats[i]
-        if not min_px <= a <= max_px:
-            continue
-        c0, r0 = max(x - pad, 0), max(y - pad, 0)
-        c1, r1 = min(x + w + pad, cols), min(y + h + pad, rows)
-        region = lab[r0:r1, c0:c1] == i
-        if _worth_fitting(region, incover[r0:r1, c0:c1]):
+    # Outer contours, not a labelling of the whole view: the areas are few and small.
+    for c0, r0, region in _areas(body, min_px, pad=4):
+        if np.count_nonzero(region) <= max_px and _worth_fitting(
+                region, incover[r0:r0 + region.shape[0], c0:c0 + region.shape[1]]):
             areas.append((ViewGrid(grid.x0_mm + c0 / ppm, grid.y1_mm - r0 / ppm, ppm,
-                                   (r1 - r0, c1 - c0)), region))
+                                   region.shape), region))
     if not areas:
         return []
     # The fit map: 1 inside, ½ on the crisp edge band, 0 outside, smoothed, so its mid level
@@ -146,33 +139,45 @@ def crisp_pieces(scene: Scene, edges: np.ndarray, crisp: np.ndarray, chosen: lis
     return out
 
 
-def _without_lit_shadows(left: np.ndarray, shade: np.ndarray, score: np.ndarray
-                         ) -> np.ndarray:
-    """``left`` (view-size bool) without the shadow pixels of its areas lit brighter than the
-    table (a white or vivid piece: LIT_QUANTILE of the brightness over the table's at
-    least PALE_LIT): its crisp contact shadow is enclosed with it and would grow it (a white
-    medium read as a large). Its pixels darker than PALE_PIX × the table that the foreground
-    score takes for shadow (under FAINT_SCORE: a vivid piece's own dim face scores strongly)
-    go; clear pieces, which darken the table, are not lit and keep theirs."""
-    n, lab = cv2.connectedComponents(left.view(np.uint8), connectivity=8)
-    if n <= 1:
-        return left
-    idx = np.flatnonzero(left)
-    ids = lab.ravel()[idx]
-    s = shade.ravel()[idx]
-    order = np.lexsort((s, ids))
-    ids, s, idx = ids[order], s[order], idx[order]
-    start = np.searchsorted(ids, np.arange(1, n))
-    end = np.searchsorted(ids, np.arange(1, n), side="right")
-    lit = np.zeros(n, bool)
-    for k, (a, b) in enumerate(zip(start, end, strict=True), start=1):
-        if b > a:
-            lit[k] = s[a + int(LIT_QUANTILE * (b - a - 1))] >= PALE_LIT
-    drop = lit[ids] & (s < PALE_PIX) & (score.ravel()[idx] < FAINT_SCORE)
-    if not drop.any():
-        return left
-    out = left.copy()
-    out.ravel()[idx[drop]] = False
+def _without_lit_shadows(left: np.ndarray, shade: np.ndarray, score: np.ndarray,
+                         min_px: float) -> np.ndarray:
+    """``left`` (view-size bool) without the shadow pixels of its areas (of at least
+    ``min_px`` pixels) lit brighter than the table (a white or vivid piece: LIT_QUANTILE of
+    the brightness over the table's at least PALE_LIT): its crisp contact shadow is enclosed
+    with it and would grow it (a white medium read as a large). Its pixels darker than
+    PALE_PIX × the table that the foreground score takes for shadow (under FAINT_SCORE: a
+    vivid piece's own dim face scores strongly) go; clear pieces, which darken the table,
+    are not lit and keep theirs."""
+    out = left
+    for c0, r0, region in _areas(left.view(np.uint8), min_px):
+        sl = (slice(r0, r0 + region.shape[0]), slice(c0, c0 + region.shape[1]))
+        s = shade[sl]
+        if np.quantile(s[region], LIT_QUANTILE, method="lower") < PALE_LIT:
+            continue
+        if out is left:
+            out = left.copy()
+        out[sl] &= ~(region & (s < PALE_PIX) & (score[sl] < FAINT_SCORE))
+    return out
+
+
+def _areas(mask: np.ndarray, min_px: float, pad: int = 0
+           ) -> list[tuple[int, int, np.ndarray]]:
+    """The connected areas of a 0/1 uint8 view mask with at least ``min_px`` pixels, each as
+    (first column, first row, its bool mask on its bounding box grown by ``pad``)."""
+    rows, cols = mask.shape
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    out = []
+    for cnt in contours:
+        x, y, w, h = cv2.boundingRect(cnt)
+        if w * h < min_px:
+            continue
+        c0, r0 = max(x - pad, 0), max(y - pad, 0)
+        c1, r1 = min(x + w + pad, cols), min(y + h + pad, rows)
+        region = np.zeros((r1 - r0, c1 - c0), np.uint8)
+        cv2.drawContours(region, [cnt], -1, 1, thickness=cv2.FILLED, offset=(-c0, -r0))
+        region = region.view(bool) & mask[r0:r1, c0:c1].view(bool)
+        if np.count_nonzero(region) >= min_px:
+            out.append((c0, r0, region))
     return out
 
 
