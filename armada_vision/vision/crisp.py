@@ -12,7 +12,6 @@ Frames: table mm (+y away from the viewer); view px per :class:`ViewGrid`.
 
 from __future__ import annotations
 
-import math
 from dataclasses import replace
 
 import cv2
@@ -28,7 +27,6 @@ from armada_vision.vision.explain import (
     finish,
     fits_from_axis,
     fits_from_tip,
-    size_swaps,
     tip_guesses,
     upright_fit,
 )
@@ -67,15 +65,12 @@ LIT_QUANTILE = 0.5
 MAX_HIDDEN = 0.25
 
 
-def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray,
-                 chosen: list[Candidate],
-                 unseen: np.ndarray | None = None, standing: list[Candidate] = (),
-                 *, size_doubt_cost: float | None = None) -> list[Candidate]:
+def crisp_pieces(scene: Scene, edges: np.ndarray, crisp: np.ndarray, chosen: list[Candidate],
+                 unseen: np.ndarray | None = None, standing: list[Candidate] = ()
+                 ) -> list[Candidate]:
     """Lying pieces in the crisp-enclosed areas (``crisp``, view-size bool; ``edges`` the
     crisp edges themselves) that the lying pieces ``chosen``, the ``standing`` ones and
-    ``unseen`` (view-size bool: hands) leave unexplained. ``size_doubt_cost``: every other
-    size whose fit in the piece's place costs at most this much widens σ (for areas whose
-    ends are not crisp: a smoothed cue shortens a blurred tip)."""
+    ``unseen`` (view-size bool: hands) leave unexplained."""
     grid = scene.grid
     ppm = grid.px_per_mm
     cover = np.zeros(crisp.shape, np.uint8)
@@ -112,8 +107,7 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray,
     fg = near.astype(np.float32)
     # Only the outline's band: the rims and the base's edges inside a piece stay inside.
     deep = cv2.erode(near, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
-    if edges is not None:
-        fg[edges & (deep == 0)] *= 0.5
+    fg[edges & (deep == 0)] *= 0.5
     fg[incover] = 1.0
     fg = cv2.blur(fg, (3, 3))
     crisp_scene = Scene(fg, fg * 9.0, grid, scene.pieces, scene.camera_mm, scene.shade)
@@ -138,22 +132,9 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray,
             if not clashes(c, chosen + out, scene):
                 # Another size nearly as good on this map: σ covers both readings.
                 (c,) = finish(crisp_scene, [replace(c, fit=replace(c.fit, cost=cost))], cands)
-                amb = max(c.ambiguity_mm, CRISP_EDGE_MM)
-                amb_deg = c.ambiguity_deg
-                if size_doubt_cost is not None:
-                    d_c = scene.pieces.dims(c.size).footprint_length_mm
-                    for o in size_swaps(crisp_scene, c):
-                        if o.fit.cost <= size_doubt_cost:
-                            d_o = scene.pieces.dims(o.size).footprint_length_mm
-                            amb = max(amb, math.dist(o.fit.pose.stern_mm, c.fit.pose.stern_mm),
-                                      math.dist(o.fit.pose.tip_mm(d_o), c.fit.pose.tip_mm(d_c)))
-                            amb_deg = max(amb_deg, abs((o.fit.pose.heading_deg
-                                                        - c.fit.pose.heading_deg + 180.0)
-                                                       % 360.0 - 180.0))
-                out.append(replace(c, ambiguity_mm=amb, ambiguity_deg=amb_deg,
-                                   covering_ambiguity_mm=max(c.covering_ambiguity_mm, amb),
-                                   covering_ambiguity_deg=max(c.covering_ambiguity_deg,
-                                                              amb_deg)))
+                out.append(replace(
+                    c, ambiguity_mm=max(c.ambiguity_mm, CRISP_EDGE_MM),
+                    covering_ambiguity_mm=max(c.covering_ambiguity_mm, CRISP_EDGE_MM)))
                 break
     return out
 

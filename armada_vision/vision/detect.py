@@ -43,7 +43,6 @@ from armada_vision.vision.segment import (
     Rectifier,
     TableView,
     crisp_edges,
-    desaturated,
     foreground,
     make_rectifier,
     object_mask,
@@ -196,13 +195,8 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     for sub, region in hands:
         lying += [c for c in pieces_at_tips(scene, region, sub) if not clashes(c, lying, scene)]
     # Standing pieces cover their area too: their crisp outline is no lying piece.
-    hand_mask = _mask_of(hands, view.grid)
-    lying += crisp_pieces(scene, *crisp_edges(view), lying, hand_mask, standing)
-    # On a coloured table, what looks greyer than it (a clear piece on wood).
-    grey = desaturated(view, bg)
-    if grey is not None:
-        lying += crisp_pieces(scene, None, grey, lying, hand_mask, standing,
-                              size_doubt_cost=MAX_COST)
+    lying += crisp_pieces(scene, *crisp_edges(view), lying, _mask_of(hands, view.grid),
+                          standing)
     area_poly = shapely.Polygon(layout.play_area_mm)
     out = [_piece(c, calib, view, bg, pieces, area_poly) for c in lying]
     out.sort(key=lambda p: (p.pose.x_mm, p.pose.y_mm))

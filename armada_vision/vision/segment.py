@@ -68,11 +68,6 @@ PALE_LIT = 1.0
 PALE_MIN_MM2 = 300.0
 PALE_MAX_MM2 = 1500.0
 PALE_PIX = 0.9
-# A coloured table's saturation under DESAT_RATIO of its estimate's (smoothed) is a clear
-# piece muting its colour (see desaturated); only on tables with a median saturation of at
-# least DESAT_MIN_TABLE.
-DESAT_RATIO = 0.85
-DESAT_MIN_TABLE = 0.25
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -241,26 +236,6 @@ def _crisp_edges(view: TableView) -> tuple[np.ndarray, np.ndarray]:
     filled = np.zeros_like(edges)
     cv2.drawContours(filled, contours, -1, 1, thickness=cv2.FILLED)
     return edges.view(bool), filled.view(bool)
-
-
-def desaturated(view: TableView, bg: np.ndarray) -> np.ndarray | None:
-    """View-size bool mask (view px) of where a coloured table (wood, felt, cloth) looks
-    greyer than its estimate ``bg`` (BGR float, view size): its saturation, smoothed over
-    ~5 mm, under DESAT_RATIO of the table's. A clear piece on wood mutes the grain's colour
-    (measured inside 7 missed clear pieces: 0.62-0.84 of the table's; bare wood ≥ 0.87 at
-    its 5th percentile); a shadow scales the colour and keeps its saturation. None on a grey
-    table (median saturation under DESAT_MIN_TABLE), where the ratio is noise."""
-    img = view.image_bgr.astype(np.float32)
-    seen = view.valid_mask & ~view.marker_mask
-    def sat(a: np.ndarray) -> np.ndarray:
-        mx, mn = a.max(axis=2), a.min(axis=2)
-        return (mx - mn) / (mx + 1.0)
-    s_bg = sat(bg)
-    if not seen.any() or float(np.median(s_bg[seen])) < DESAT_MIN_TABLE:
-        return None
-    k = max(round(5.0 * view.grid.px_per_mm) | 1, 3)
-    ratio = cv2.blur(sat(img) / np.maximum(s_bg, 1e-3), (k, k))
-    return (ratio < DESAT_RATIO) & seen
 
 
 def _faint_crisp(view: TableView, img: np.ndarray, med_small: np.ndarray, noise: float
