@@ -1,17 +1,19 @@
-"""Pieces the foreground score misses but whose crisp outline encloses them.
+"""Pieces the foreground score merges with a neighbour, found by their crisp outline.
 
-A clear piece touching another piece, or a white or black one on a table of its brightness,
-scores weakly against the table, so it is no region of its own, or only a piece of a region
-the other piece explains. Its outline is still a closed line of crisp brightness steps
-(:func:`armada_vision.vision.segment.crisp_areas`). What of the crisp-enclosed areas the
-pieces found leave unexplained is fitted like a region, on the 0/1 map of those areas, and a
-fit is kept only when it is good on that map and its outline lies on crisp edges of the view.
+A clear piece touching another piece, two touching pieces whose tips hide in each other, a
+white piece and its contact shadow: the foreground score cannot part them, so the region is
+explained by the neighbour (or by nothing) and the piece is lost. Its outline is still a
+closed line of crisp brightness steps (:func:`armada_vision.vision.segment.crisp_edges`).
+What the pieces found leave of the crisp-enclosed areas is fitted like a region, on a 0/1 map
+of those areas whose mid level lies on the crisp edge band, and a fit is kept only when it is
+good there, hides little of its outline against the pieces found and overlaps none.
 
 Frames: table mm (+y away from the viewer); view px per :class:`ViewGrid`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 
 import cv2
@@ -44,9 +46,8 @@ MIN_SHARE = 0.6
 # An area whose border runs along the pieces found for more than this share is their shadow
 # (measured on seeds 1000-1071: pieces found ≤ 0.08; 0.12-0.51 were shadows and rims), and
 # one whose convex hull is this round is a chit, a coin or a die: neither is fitted (on
-# seeds 1000-1071 and the stills: chits and coins 0.93-0.99, dice 0.87-0.91, the pieces kept
-# 0.65-0.82; a
-# regular pentagon is 0.86).
+# seeds 1000-1071 and the stills: chits and coins 0.93-0.99, dice 0.87-0.91, the pieces
+# kept 0.65-0.82; a regular pentagon is 0.86).
 MAX_CONTACT = 0.2
 ROUND_MIN = 0.85
 # The area's corners are tried as tips only when no axis fit explains it this well (share of
@@ -66,11 +67,12 @@ MAX_HIDDEN = 0.25
 
 
 def crisp_pieces(scene: Scene, edges: np.ndarray, crisp: np.ndarray, chosen: list[Candidate],
-                 unseen: np.ndarray | None = None, standing: list[Candidate] = ()
+                 unseen: np.ndarray | None = None, standing: Sequence[Candidate] = ()
                  ) -> list[Candidate]:
-    """Lying pieces in the crisp-enclosed areas (``crisp``, view-size bool; ``edges`` the
-    crisp edges themselves) that the lying pieces ``chosen``, the ``standing`` ones and
-    ``unseen`` (view-size bool: hands) leave unexplained."""
+    """Lying pieces (table mm) in the crisp-enclosed areas (``crisp``, view-size bool;
+    ``edges`` the crisp edges themselves) that the lying pieces ``chosen``, the ``standing``
+    ones and ``unseen`` (view-size bool: hands) leave unexplained. Their ``ambiguity_mm`` is
+    at least CRISP_EDGE_MM."""
     grid = scene.grid
     ppm = grid.px_per_mm
     cover = np.zeros(crisp.shape, np.uint8)
@@ -110,7 +112,8 @@ def crisp_pieces(scene: Scene, edges: np.ndarray, crisp: np.ndarray, chosen: lis
     fg[edges & (deep == 0)] *= 0.5
     fg[incover] = 1.0
     fg = cv2.blur(fg, (3, 3))
-    crisp_scene = Scene(fg, fg * 9.0, grid, scene.pieces, scene.camera_mm, scene.shade)
+    # (The score is only read for doubtful fits, which this pass never keeps.)
+    crisp_scene = Scene(fg, fg, grid, scene.pieces, scene.camera_mm, scene.shade)
     out: list[Candidate] = []
     for sub, region in areas:
         # The axis first (it stops at a fit explaining the area); the area's sharp corners
@@ -197,9 +200,9 @@ def _worth_fitting(region: np.ndarray, incover: np.ndarray) -> bool:
 def _scored(cands: list[Candidate], region: np.ndarray, sub: ViewGrid, incover: np.ndarray,
             grid: ViewGrid) -> list[tuple[float, float, Candidate]]:
     """The good lying fits among ``cands`` that hide at most MAX_HIDDEN of their outline (an
-    edge against a piece found, ``incover`` on ``grid``, is excused), each as (−share of ``region``
-    explained × (1 − cost / MAX_COST), cost, fit): most of the area explained per doubt
-    first (as explain.select: a smaller model snug inside the piece explains less)."""
+    edge against a piece found, ``incover`` on ``grid``, is excused), each as (−share of
+    ``region`` explained × (1 − cost / MAX_COST), cost, fit), best first: most of the area
+    explained per doubt (as explain.select: a smaller model snug inside explains less)."""
     rows, cols = incover.shape
     total = max(np.count_nonzero(region), 1)
     out = []
