@@ -5,6 +5,7 @@ was lost and why")."""
 
 from __future__ import annotations
 
+import json
 import math
 from functools import cache
 
@@ -197,3 +198,40 @@ def test_a_white_pieces_lit_faces_score_as_object():
     inside = score[mask.astype(bool)]
     # The blob threshold is 2: before, only the open base and rims cleared it (0.59 of it).
     assert np.mean(inside > 2.0) > 0.8
+
+
+# Pieces the foreground score cannot separate from a neighbour (a clear piece touching another,
+# two touching pieces whose tips hide in each other, a piece and its neighbour's shadow): their
+# crisp outline still encloses them, and what the pieces found leave of the crisp-enclosed
+# areas is fitted on its own (vision/crisp.py). Its σ covers its error.
+@pytest.mark.parametrize("seed, seed0, size, color, stern", [
+    (1007, 1000, "large", "clear", (394.8, 219.2)),    # tip against a black small, laminate
+    (1034, 1000, "small", "clear", (410.0, 412.4)),    # against a red large, on cloth
+    (1031, 1000, "medium", "yellow", (430.9, 491.5)),  # tips hidden in an orange small's
+    (1067, 1036, "medium", "white", (324.7, 348.6)),   # its contact shadow in its crisp area
+])
+def test_a_piece_the_score_merges_with_a_neighbour_is_found_by_its_crisp_outline(
+        seed, seed0, size, color, stern):
+    p = found(seed, size, color, stern, seed0=seed0)
+    assert p is not None
+    assert p.size.value == size
+    assert p.color == color
+    assert math.dist(p.pose.stern_mm, stern) <= 2 * p.sigma_mm
+
+
+def test_a_standing_pieces_crisp_outline_is_no_lying_piece():
+    """s24's upright yellow large: no lying model fits its region on the foreground map, but
+    on its crisp area a lying large did (cost 0.3) until the standing model was tried too."""
+    from pathlib import Path
+
+    from armada_vision.vision.io import load_camera_file, load_layout_file, read_image
+
+    base = Path(__file__).resolve().parent.parent / "sample_images" / "stills"
+    name = "s24_everything_fhd"
+    truth = json.loads((base / f"{name}.truth.json").read_text())
+    det = detect(read_image(base / f"{name}.jpg"), load_layout_file(base / f"{name}.layout.json"),
+                 load_camera_file(base / f"{name}.camera.json"))
+    assert isinstance(det, Detections)
+    (up,) = truth["upright"]
+    assert all(math.dist(p.pose.stern_mm, up["center"]) > 30 for p in det.pieces)
+    assert not any("false" in m for m in match(truth, det).misses)

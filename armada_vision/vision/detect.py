@@ -25,6 +25,7 @@ from armada_vision.geometry.pieces import NOMINAL_PIECES, PieceDims, PieceSet
 from armada_vision.geometry.shapes import footprint
 from armada_vision.vision.calibrate import TableCalibration, calibrate
 from armada_vision.vision.colors import classify_color
+from armada_vision.vision.crisp import crisp_pieces
 from armada_vision.vision.explain import (
     GOOD_COST,
     MAX_COST,
@@ -41,6 +42,7 @@ from armada_vision.vision.segment import (
     OBJECT_SCORE,
     Rectifier,
     TableView,
+    crisp_edges,
     foreground,
     make_rectifier,
     object_mask,
@@ -101,6 +103,16 @@ def region_foreground(score: np.ndarray, regions: list[tuple[ViewGrid, np.ndarra
         lo = min(max(FG_LOW * typical, 1.0), FG_CAP / 2)
         fg[sl] = np.clip((score[sl] - lo) / (hi - lo), 0.0, 1.0)
     return fg
+
+
+def _mask_of(regions: list[tuple[ViewGrid, np.ndarray]], grid: ViewGrid) -> np.ndarray:
+    """View-size bool mask of ``regions`` (each on a sub-grid of ``grid``)."""
+    out = np.zeros(grid.shape, bool)
+    for sub, region in regions:
+        r0 = round((grid.y1_mm - sub.y1_mm) * grid.px_per_mm)
+        c0 = round((sub.x0_mm - grid.x0_mm) * grid.px_per_mm)
+        out[r0:r0 + region.shape[0], c0:c0 + region.shape[1]] |= region
+    return out
 
 
 def shade(view_bgr: np.ndarray, bg: np.ndarray) -> np.ndarray:
@@ -182,6 +194,9 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
         lying += found
     for sub, region in hands:
         lying += [c for c in pieces_at_tips(scene, region, sub) if not clashes(c, lying, scene)]
+    # Standing pieces cover their area too: their crisp outline is no lying piece.
+    lying += crisp_pieces(scene, *crisp_edges(view), lying, _mask_of(hands, view.grid),
+                          standing)
     area_poly = shapely.Polygon(layout.play_area_mm)
     out = [_piece(c, calib, view, bg, pieces, area_poly) for c in lying]
     out.sort(key=lambda p: (p.pose.x_mm, p.pose.y_mm))

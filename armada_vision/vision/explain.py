@@ -236,13 +236,14 @@ def tip_guesses(part: np.ndarray, grid: ViewGrid, max_angle_deg: float = 100.0
 
 
 def fits_from_axis(scene: Scene, init: Pose, length_mm: float,
-                   strong: np.ndarray | None = None, sub: ViewGrid | None = None
-                   ) -> list[Candidate]:
+                   strong: np.ndarray | None = None, sub: ViewGrid | None = None,
+                   *, screened: bool = False) -> list[Candidate]:
     """Fits from the region's axis guess, the size nearest its length first, each the better
     of both ways round when not good. A clean fit (good, nothing solid hidden along its
     outline, and explaining the region's ``strong`` pixels when given) ends the search;
     otherwise every size is tried (a shadow or a neighbour in the region misleads the
-    length)."""
+    length). ``screened``: each size's starts are screened by a short fit and only the best,
+    if promising, is fitted fully (cheaper, for areas that are seldom a piece)."""
     out = []
     for z in sorted(Size, key=lambda z: abs(scene.pieces.dims(z).footprint_length_mm
                                             - length_mm)):
@@ -254,11 +255,17 @@ def fits_from_axis(scene: Scene, init: Pose, length_mm: float,
         starts = (init, Pose(tip[0] - s * math.cos(h), tip[1] - s * math.sin(h),
                              init.heading_deg),
                   Pose(tip[0], tip[1], init.heading_deg + 180.0))
-        c = scene.fit(z, starts[0])
-        for p0 in starts[1:]:
-            if c.fit.cost <= GOOD_COST:
-                break
-            c = min(c, scene.fit(z, p0), key=lambda x: x.fit.cost)
+        if screened:
+            f = min((scene.screen(z, p0) for p0 in starts), key=lambda f: f.cost)
+            if f.cost > 2 * MAX_COST:
+                continue
+            c = scene.fit(z, f.pose)
+        else:
+            c = scene.fit(z, starts[0])
+            for p0 in starts[1:]:
+                if c.fit.cost <= GOOD_COST:
+                    break
+                c = min(c, scene.fit(z, p0), key=lambda x: x.fit.cost)
         out.append(c)
         hidden_solid = np.isnan(c.fit.sample_cost) & c.solid_outside
         if c.fit.cost <= GOOD_COST and hidden_solid.mean() < 0.05 and (
@@ -428,7 +435,7 @@ def explain_region(scene: Scene, region: np.ndarray, sub: ViewGrid) -> list[Cand
         chosen = select(cands, scene, strong, sub)
         left = unexplained_mask(strong, sub, chosen).sum() / sub.px_per_mm**2
         if chosen and left <= min_left and all(c.fit.cost <= GOOD_COST for c in chosen):
-            return _finish(scene, chosen, cands, strong, sub)
+            return finish(scene, chosen, cands, strong, sub)
     # Several pieces (or a piece and something else) touch: start from every tip.
     for tip, heading in tip_guesses(region, sub):
         cands += fits_from_tip(scene, tip, heading)
@@ -450,7 +457,7 @@ def explain_region(scene: Scene, region: np.ndarray, sub: ViewGrid) -> list[Cand
             break
     if not chosen:
         chosen = shadowed_piece(scene, cands, strong, sub)
-    return _finish(scene, _plausible(scene, chosen, strong, sub), cands, strong, sub)
+    return finish(scene, _plausible(scene, chosen, strong, sub), cands, strong, sub)
 
 
 def _plausible(scene: Scene, chosen: list[Candidate], strong: np.ndarray, sub: ViewGrid
@@ -515,9 +522,11 @@ def _hidden_in_shadow(scene: Scene, c: Candidate) -> bool:
     return dark <= SHADOW_SHADE
 
 
-def _finish(scene: Scene, chosen: list[Candidate], cands: list[Candidate],
+def finish(scene: Scene, chosen: list[Candidate], cands: list[Candidate],
             strong: np.ndarray | None = None, sub: ViewGrid | None = None
             ) -> list[Candidate]:
+    """``chosen`` with their size ambiguity against ``cands`` and the other sizes fitted
+    in their place (:func:`with_ambiguity`)."""
     swaps = [f for c in chosen for f in size_swaps(scene, c)]
     return with_ambiguity(chosen, cands + swaps, scene, strong, sub)
 
@@ -543,7 +552,7 @@ def pieces_at_tips(scene: Scene, part: np.ndarray, sub: ViewGrid) -> list[Candid
             out.append(c)
     # The rest of a longer piece may be lost in the hand's region: when the region covers
     # where a longer piece with the same tip would lie, σ covers that reading too.
-    return [_hidden_length(scene, c, part, sub) for c in _finish(scene, out, cands)]
+    return [_hidden_length(scene, c, part, sub) for c in finish(scene, out, cands)]
 
 
 def _hidden_length(scene: Scene, c: Candidate, part: np.ndarray, sub: ViewGrid) -> Candidate:

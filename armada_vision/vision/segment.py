@@ -195,6 +195,27 @@ def crisp_areas(view: TableView) -> np.ndarray:
     brightness steps, relative to the local brightness, far above the table's own texture.
     A clear piece's straight outline and bright rims enclose it; a shadow's soft penumbra
     does not reach the level."""
+    return crisp_edges(view)[1]
+
+
+# The last view's crisp edges: the foreground and the detector's crisp pass both ask for them.
+_CRISP_LAST: list[tuple[TableView, tuple[np.ndarray, np.ndarray]]] = []
+
+
+def crisp_edges(view: TableView) -> tuple[np.ndarray, np.ndarray]:
+    """View-size bool masks (view px) of the crisp edges themselves and of the areas they
+    enclose, edges included (see :func:`crisp_areas`). Read-only: the last view's masks are
+    remembered."""
+    if _CRISP_LAST and _CRISP_LAST[0][0] is view:
+        return _CRISP_LAST[0][1]
+    got = _crisp_edges(view)
+    for a in got:
+        a.flags.writeable = False
+    _CRISP_LAST[:] = [(view, got)]
+    return got
+
+
+def _crisp_edges(view: TableView) -> tuple[np.ndarray, np.ndarray]:
     gray = cv2.cvtColor(view.image_bgr, cv2.COLOR_BGR2GRAY)
     gx = cv2.Scharr(gray, cv2.CV_32F, 1, 0)
     gy = cv2.Scharr(gray, cv2.CV_32F, 0, 1)
@@ -205,7 +226,7 @@ def crisp_areas(view: TableView) -> np.ndarray:
     rel /= local
     seen = view.valid_mask & ~view.marker_mask
     if not seen.any():
-        return np.zeros(gray.shape, bool)
+        return np.zeros(gray.shape, bool), np.zeros(gray.shape, bool)
     # Every 29th pixel is plenty for the level (a strided view: no full-size copy).
     level = EDGE_K * float(np.percentile(rel.ravel()[::29][seen.ravel()[::29]], 90))
     edges = ((rel > level) & seen).astype(np.uint8)
@@ -214,7 +235,7 @@ def crisp_areas(view: TableView) -> np.ndarray:
     contours, _ = cv2.findContours(edges, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     filled = np.zeros_like(edges)
     cv2.drawContours(filled, contours, -1, 1, thickness=cv2.FILLED)
-    return filled.view(bool)
+    return edges.view(bool), filled.view(bool)
 
 
 def _faint_crisp(view: TableView, img: np.ndarray, med_small: np.ndarray, noise: float
@@ -225,7 +246,7 @@ def _faint_crisp(view: TableView, img: np.ndarray, med_small: np.ndarray, noise:
     Coloured objects are found by colour already and are left alone. Also the pale areas
     (a white piece on a bright table: see PALE_*). Flat indices of the faint and of the pale
     areas' view pixels, each None when there is none."""
-    crisp = crisp_areas(view)
+    crisp = crisp_edges(view)[1]
     # Flat indices: the areas are a few % of the view, so only they are touched below.
     idx = np.flatnonzero(crisp)
     if idx.size == 0:

@@ -1,0 +1,226 @@
+"""Pieces the foreground score merges with a neighbour, found by their crisp outline.
+
+A clear piece touching another piece, two touching pieces whose tips hide in each other, a
+white piece and its contact shadow: the foreground score cannot part them, so the region is
+explained by the neighbour (or by nothing) and the piece is lost. Its outline is still a
+closed line of crisp brightness steps (:func:`armada_vision.vision.segment.crisp_edges`).
+What the pieces found leave of the crisp-enclosed areas is fitted like a region, on a 0/1 map
+of those areas whose mid level lies on the crisp edge band, and a fit is kept only when it is
+good there, hides little of its outline against the pieces found and overlaps none.
+
+Frames: table mm (+y away from the viewer); view px per :class:`ViewGrid`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+import cv2
+import numpy as np
+
+from armada_vision.vision.explain import (
+    GOOD_COST,
+    MAX_COST,
+    Candidate,
+    Scene,
+    axis_guess,
+    clashes,
+    finish,
+    fits_from_axis,
+    fits_from_tip,
+    tip_guesses,
+    upright_fit,
+)
+from armada_vision.vision.fit import ViewGrid
+from armada_vision.vision.segment import FAINT_SCORE, PALE_LIT, PALE_PIX
+
+# The pieces found cover their outline grown by this much (mm): their rims and contact
+# shadows are crisp too.
+COVER_GROW_MM = 1.5
+# What is left is opened with a disc of this radius (mm): rim lines and crescents go, a
+# piece's body (≥ 9 mm across but at its tip) stays.
+OPEN_MM = 1.5
+# A leftover area is fitted when it covers at least this share of a small piece's footprint.
+MIN_SHARE = 0.6
+# An area whose border runs along the pieces found for more than this share is their shadow
+# (measured on seeds 1000-1071: pieces found ≤ 0.08; 0.12-0.51 were shadows and rims), and
+# one whose convex hull is this round is a chit, a coin or a die: neither is fitted (on
+# seeds 1000-1071 and the stills: chits and coins 0.93-0.99, dice 0.87-0.91, the pieces
+# kept 0.65-0.82; a regular pentagon is 0.86).
+MAX_CONTACT = 0.2
+ROUND_MIN = 0.85
+# The area's corners are tried as tips only when no axis fit explains it this well (share of
+# the area explained × (1 − cost / MAX_COST)).
+AXIS_ENOUGH = 0.5
+# σ (mm) at least of a piece found on the crisp map alone: the map is the edge band's
+# middle, not the profile the main fit reads, and a clear piece's raised base shows no crisp
+# outline (measured on seeds 1000-1071: stern errors 0.06-1.2 mm).
+CRISP_EDGE_MM = 1.0
+# An area is lit (a white or vivid piece with its shadow) when this quantile of its
+# brightness over the table's is at least PALE_LIT (clear pieces' bright rims lift their 90th
+# percentile over it).
+LIT_QUANTILE = 0.5
+# A fit hiding more than this share of its outline against the pieces found is their shadow
+# (measured on seeds 1000–1035: shadows 0.35–0.48, pieces ≤ 0.10).
+MAX_HIDDEN = 0.25
+
+
+def crisp_pieces(scene: Scene, edges: np.ndarray, crisp: np.ndarray, chosen: list[Candidate],
+                 unseen: np.ndarray | None = None, standing: Sequence[Candidate] = ()
+                 ) -> list[Candidate]:
+    """Lying pieces (table mm) in the crisp-enclosed areas (``crisp``, view-size bool;
+    ``edges`` the crisp edges themselves) that the lying pieces ``chosen``, the ``standing``
+    ones and ``unseen`` (view-size bool: hands) leave unexplained. Their ``ambiguity_mm`` is
+    at least CRISP_EDGE_MM."""
+    grid = scene.grid
+    ppm = grid.px_per_mm
+    cover = np.zeros(crisp.shape, np.uint8)
+    for c in [*chosen, *standing]:
+        cv2.fillPoly(cover, [np.round(grid.to_px(c.outline_mm)).astype(np.int32)], 1)
+    r = max(round(COVER_GROW_MM * ppm), 1)
+    cover = cv2.dilate(cover, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1,) * 2))
+    left = crisp & (cover == 0)
+    if unseen is not None:
+        left &= ~unseen
+    min_px = MIN_SHARE * scene.small_area_mm2 * ppm**2
+    if scene.shade is not None:
+        left = _without_lit_shadows(left, scene.shade, scene.score, min_px)
+    ro = max(round(OPEN_MM * ppm), 1)
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * ro + 1,) * 2)
+    body = cv2.morphologyEx(left.view(np.uint8), cv2.MORPH_OPEN, disc)
+    max_px = 2.5 * scene.max_area_mm2 * ppm**2
+    incover = cover > 0
+    areas = []
+    # Outer contours, not a labelling of the whole view: the areas are few and small.
+    for c0, r0, region in _areas(body, min_px, pad=4):
+        if np.count_nonzero(region) <= max_px and _worth_fitting(
+                region, incover[r0:r0 + region.shape[0], c0:c0 + region.shape[1]]):
+            areas.append((ViewGrid(grid.x0_mm + c0 / ppm, grid.y1_mm - r0 / ppm, ppm,
+                                   region.shape), region))
+    if not areas:
+        return []
+    # The fit map: 1 inside, ½ on the crisp edge band, 0 outside, smoothed, so its mid level
+    # lies along the band's middle, where the brightness step is (the filled area's own
+    # border is the band's outer side, ~1 px out). The tip, thinner than the opening's disc,
+    # is taken back from the unopened area. Where a piece found lies the map is solid: an
+    # edge against it is hidden, not missed.
+    near = cv2.dilate(body, disc, iterations=2) & left.view(np.uint8)
+    fg = near.astype(np.float32)
+    # Only the outline's band: the rims and the base's edges inside a piece stay inside.
+    deep = cv2.erode(near, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
+    fg[edges & (deep == 0)] *= 0.5
+    fg[incover] = 1.0
+    fg = cv2.blur(fg, (3, 3))
+    # (The score is only read for doubtful fits, which this pass never keeps.)
+    crisp_scene = Scene(fg, fg, grid, scene.pieces, scene.camera_mm, scene.shade)
+    out: list[Candidate] = []
+    for sub, region in areas:
+        # The axis first (it stops at a fit explaining the area); the area's sharp corners
+        # only when that leaves it unexplained.
+        guess = axis_guess(region, sub)
+        cands = (fits_from_axis(crisp_scene, *guess, region, sub, screened=True)
+                 if guess is not None else [])
+        scored = _scored(cands, region, sub, incover, grid)
+        if not scored or scored[0][0] > -AXIS_ENOUGH:
+            tips = [c for tip, heading in tip_guesses(region, sub)
+                    for c in fits_from_tip(crisp_scene, tip, heading)]
+            cands += tips
+            scored += _scored(tips, region, sub, incover, grid)
+        scored.sort(key=lambda t: t[0])
+        if scored and upright_fit(crisp_scene, region, sub, scored[0][1]) is not None:
+            # A standing piece's crisp outline (the main pass saw no lying piece in it).
+            continue
+        for _u, cost, c in scored:
+            if not clashes(c, chosen + out, scene):
+                # Another size nearly as good on this map: σ covers both readings.
+                (c,) = finish(crisp_scene, [replace(c, fit=replace(c.fit, cost=cost))], cands)
+                out.append(replace(
+                    c, ambiguity_mm=max(c.ambiguity_mm, CRISP_EDGE_MM),
+                    covering_ambiguity_mm=max(c.covering_ambiguity_mm, CRISP_EDGE_MM)))
+                break
+    return out
+
+
+def _without_lit_shadows(left: np.ndarray, shade: np.ndarray, score: np.ndarray,
+                         min_px: float) -> np.ndarray:
+    """``left`` (view-size bool) without the shadow pixels of its areas (of at least
+    ``min_px`` pixels) lit brighter than the table (a white or vivid piece: LIT_QUANTILE of
+    the brightness over the table's at least PALE_LIT): its crisp contact shadow is enclosed
+    with it and would grow it (a white medium read as a large). Its pixels darker than
+    PALE_PIX × the table that the foreground score takes for shadow (under FAINT_SCORE: a
+    vivid piece's own dim face scores strongly) go; clear pieces, which darken the table,
+    are not lit and keep theirs."""
+    out = left
+    for c0, r0, region in _areas(left.view(np.uint8), min_px):
+        sl = (slice(r0, r0 + region.shape[0]), slice(c0, c0 + region.shape[1]))
+        s = shade[sl]
+        if np.quantile(s[region], LIT_QUANTILE, method="lower") < PALE_LIT:
+            continue
+        if out is left:
+            out = left.copy()
+        out[sl] &= ~(region & (s < PALE_PIX) & (score[sl] < FAINT_SCORE))
+    return out
+
+
+def _areas(mask: np.ndarray, min_px: float, pad: int = 0
+           ) -> list[tuple[int, int, np.ndarray]]:
+    """The connected areas of a 0/1 uint8 view mask with at least ``min_px`` pixels, each as
+    (first column, first row, its bool mask on its bounding box grown by ``pad``)."""
+    rows, cols = mask.shape
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    out = []
+    for cnt in contours:
+        x, y, w, h = cv2.boundingRect(cnt)
+        if w * h < min_px:
+            continue
+        c0, r0 = max(x - pad, 0), max(y - pad, 0)
+        c1, r1 = min(x + w + pad, cols), min(y + h + pad, rows)
+        region = np.zeros((r1 - r0, c1 - c0), np.uint8)
+        cv2.drawContours(region, [cnt], -1, 1, thickness=cv2.FILLED, offset=(-c0, -r0))
+        region = region.view(bool) & mask[r0:r1, c0:c1].view(bool)
+        if np.count_nonzero(region) >= min_px:
+            out.append((c0, r0, region))
+    return out
+
+
+def _worth_fitting(region: np.ndarray, incover: np.ndarray) -> bool:
+    """Whether an area could be a piece of its own: not hugging the pieces found along more
+    than MAX_CONTACT of its border (their shadow), and not round or square (a chit, a coin,
+    a die: its convex hull's circularity 4πA/P² at least ROUND_MIN; a lying pyramid's
+    outline, a triangle or a pentagon with its raised base, stays under it)."""
+    ring = cv2.dilate(region.view(np.uint8), np.ones((5, 5), np.uint8)).view(bool) & ~region
+    if ring.any() and np.count_nonzero(incover[ring]) > MAX_CONTACT * np.count_nonzero(ring):
+        return False
+    hull = cv2.convexHull(np.column_stack(np.nonzero(region)[::-1]).astype(np.float32))
+    perimeter = cv2.arcLength(hull, True)
+    return 4.0 * np.pi * cv2.contourArea(hull) < ROUND_MIN * perimeter * perimeter
+
+
+def _scored(cands: list[Candidate], region: np.ndarray, sub: ViewGrid, incover: np.ndarray,
+            grid: ViewGrid) -> list[tuple[float, float, Candidate]]:
+    """The good lying fits among ``cands`` that hide at most MAX_HIDDEN of their outline (an
+    edge against a piece found, ``incover`` on ``grid``, is excused), each as (−share of
+    ``region`` explained × (1 − cost / MAX_COST), cost, fit), best first: most of the area
+    explained per doubt (as explain.select: a smaller model snug inside explains less)."""
+    rows, cols = incover.shape
+    total = max(np.count_nonzero(region), 1)
+    out = []
+    for c in cands:
+        if c.upright or not len(c.fit.sample_cost):
+            continue
+        if np.isnan(c.fit.sample_cost).mean() > MAX_HIDDEN:
+            continue
+        p = np.round(grid.to_px(c.fit.probe_mm)).astype(int)
+        ok = (p[:, 0] >= 0) & (p[:, 1] >= 0) & (p[:, 0] < cols) & (p[:, 1] < rows)
+        excused = np.zeros(len(p), bool)
+        excused[ok] = incover[p[ok, 1], p[ok, 0]]
+        cost = c.fit.cost_given(excused)
+        if cost > GOOD_COST:
+            continue
+        mask = np.zeros(region.shape, np.uint8)
+        cv2.fillPoly(mask, [np.round(sub.to_px(c.outline_mm)).astype(np.int32)], 1)
+        share = np.count_nonzero(region & (mask > 0)) / total
+        out.append((-share * (1.0 - cost / MAX_COST), cost, c))
+    out.sort(key=lambda t: t[0])
+    return out
