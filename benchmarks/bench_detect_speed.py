@@ -55,7 +55,9 @@ STAGES = [
     (detect_mod, "make_rectifier", "rectifier maps"),
     (segment_mod.Rectifier, "view", "remap"),
     (detect_mod, "foreground", "foreground"),
-    (detect_mod, "blobs", "blobs"),
+    # Object regions: the mask, then its labelled regions (one stage, as before they split).
+    (detect_mod, "object_mask", "blobs"),
+    (detect_mod, "view_regions", "blobs"),
     (detect_mod, "region_foreground", "fit map"),
     (detect_mod, "shade", "shade"),
     (detect_mod, "explain_region", "explain (fits)"),
@@ -134,7 +136,7 @@ def bench(repeats: int, variants: dict[str, dict]) -> dict[str, dict[str, dict[s
             for v, (total, ms, n) in measure(path, repeats, variants).items():
                 acc[v]["total"].append(total)
                 acc[v]["fits"].append(n)
-                for _o, _a, st in STAGES:
+                for st in dict.fromkeys(st for _o, _a, st in STAGES):
                     acc[v]["stages"][st].append(ms.get(st, 0.0))
                 acc[v]["stages"]["rest"].append(total - sum(ms.values()))
         for v in variants:
@@ -159,7 +161,7 @@ def table(results: dict[str, dict[str, dict[str, object]]]) -> str:
     head = "| stage (mean CPU ms per image) | " + " | ".join(
         f"{res} {var}" for res, var in cols) + " |"
     lines = [head, "|---" * (len(cols) + 1) + "|"]
-    stage_names = [st for _o, _a, st in STAGES] + ["rest"]
+    stage_names = list(dict.fromkeys(st for _o, _a, st in STAGES)) + ["rest"]
     for st in stage_names:
         vals = [statistics.mean(results[var][res]["stages"][st]) for res, var in cols]
         lines.append(f"| {st} | " + " | ".join(f"{v:.1f}" for v in vals) + " |")

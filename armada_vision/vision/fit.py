@@ -119,8 +119,13 @@ class FitResult:
     def cost_given(self, explained: np.ndarray) -> float:
         """Cost when the hidden samples flagged in ``explained`` (bool per sample) are excused
         and the other hidden ones count as misses."""
-        c = np.where(np.isnan(self.sample_cost) & ~explained, 2.0, self.sample_cost)
-        return float(np.nanmean(c)) if np.any(~np.isnan(c)) else 99.0
+        hidden = np.isnan(self.sample_cost)
+        # np.nanmean written out (it costs ~10x the arithmetic here): excused samples add
+        # nothing and are not counted.
+        n = len(hidden) - int(np.count_nonzero(hidden & explained))
+        if n == 0:
+            return 99.0
+        return float(np.where(hidden, 2.0 * ~explained, self.sample_cost).sum()) / n
 
 
 def _samples(hull_vertex_idx: np.ndarray, pts_mm: np.ndarray, step_mm: float
@@ -188,7 +193,9 @@ def sample_map(img: np.ndarray, u: np.ndarray, v: np.ndarray) -> np.ndarray:
     b = img[v0, u0 + 1]
     c = img[v0 + 1, u0]
     d = img[v0 + 1, u0 + 1]
-    out = (a * (1 - fu) + b * fu) * (1 - fv) + (c * (1 - fu) + d * fu) * fv
+    # The same arithmetic as _sample_inside, so a point gets the same value either way.
+    top = a + (b - a) * fu
+    out = top + ((c + (d - c) * fu) - top) * fv
     return np.where(inside, out, 0.0)
 
 
@@ -453,54 +460,60 @@ _DAMPING = (1e-6, 1e-6, 1e-2)
 _FLIP = np.array(((1.0,), (-1.0,)))
 
 
-def fit_pose(fg: np.ndarray, grid: ViewGrid, local_3d: np.ndarray, init: Pose,
-             camera_mm: np.ndarray, *, search_mm: float = 4.0, iterations: int = 8,
-             step_mm: float = 1.0, huber_px: float = 0.7) -> FitResult:
-    """Fit (x, y, heading) of a body to the edges of ``fg`` (float32 foreground map of the
-    view, ~1 inside pieces and ~0 on the table). ``init`` and the result are table mm; the
-    fit is over the outline the camera at ``camera_mm`` (table mm) sees."""
-    # Detection runs ~180 of these per 1080p image: what does not change between iterations
-    # (vertex heights, a hull's samples) is computed once, and the loop is kept to few numpy
-    # calls on (2, N) rows (tests/test_fit_fast.py checks it against a plain version).
-    body = _Body.make(local_3d, camera_mm)
-    x, y, th = init.x_mm, init.y_mm, math.radians(init.heading_deg)
-    ppm = grid.px_per_mm
-    to_px = _FLIP * ppm
-    origin = np.array(((grid.x0_mm,), (grid.y1_mm,)))
-    w = np.zeros(0)
-    off = np.zeros(0)
-    ok = np.zeros(0, bool)
-    blocked = np.zeros(0, bool)
-    jt = np.zeros((3, 0))
-    m0 = n = np.zeros((2, 0))
-    search = search_mm
-    out: _Outline | None = None
-    scale = huber_px / ppm
-    for it in range(iterations):
-        c, s = math.cos(th), math.sin(th)
-        pts = body.seen(x, y, c, s)
+class _Fit:
+    """One Gauss–Newton fit in progress (:func:`fit_pose`): its pose, the outline of the
+    current round and what the last round found."""
+
+    __slots__ = ("bbox", "blocked", "body", "c", "d_px", "jt", "m0", "n", "off", "ok", "out",
+                 "p_px", "s", "th", "w", "x", "y")
+
+    def __init__(self, local_3d: np.ndarray, init: Pose, camera_mm: np.ndarray) -> None:
+        self.body = _Body.make(local_3d, camera_mm)
+        self.x, self.y, self.th = init.x_mm, init.y_mm, math.radians(init.heading_deg)
+        self.out: _Outline | None = None
+        self.m0 = self.n = np.zeros((2, 0))
+        self.off = self.w = np.zeros(0)
+        self.ok = self.blocked = np.zeros(0, bool)
+        self.jt = np.zeros((3, 0))
+
+    def place(self, grid: ViewGrid, to_px: np.ndarray, origin: np.ndarray,
+              step_mm: float) -> bool:
+        """The outline samples at the current pose, their normals and where their profiles
+        lie in the view; False when the outline has collapsed (the fit ends)."""
+        self.c, self.s = c, s = math.cos(self.th), math.sin(self.th)
+        pts = self.body.seen(self.x, self.y, c, s)
         hull = cv2.convexHull(pts.astype(np.float32), clockwise=False,
                               returnPoints=False).ravel()
         if len(hull) < 3:
-            break
+            return False
+        out = self.out
         if out is None or hull.tobytes() != out.key:
-            out = _outline(hull, pts, step_mm, body)
+            out = self.out = _outline(hull, pts, step_mm, self.body)
         pts_t = pts.T
-        m0 = pts_t @ out.interp_t
+        self.m0 = m0 = pts_t @ out.interp_t
         e = pts_t @ out.edge_vec_t
         e /= np.hypot(e[0], e[1])
         # Counter-clockwise in table mm (y up): the outside is to the right of each edge.
-        n = (e[::-1] * _FLIP).take(out.edge, axis=1)
+        self.n = n = (e[::-1] * _FLIP).take(out.edge, axis=1)
         p_px = m0 - origin
         p_px *= to_px
+        self.p_px = p_px
+        self.d_px = n * to_px
         # The samples lie on the hull: its vertices bound them.
         xs, ys = pts_t.tolist()
-        off, ok, blocked = _edge_offsets_px(
-            fg, ppm, p_px, n * to_px, search,
-            ((min(xs) - grid.x0_mm) * ppm, (grid.y1_mm - max(ys)) * ppm,
-             (max(xs) - grid.x0_mm) * ppm, (grid.y1_mm - min(ys)) * ppm))
+        ppm = grid.px_per_mm
+        self.bbox = ((min(xs) - grid.x0_mm) * ppm, (grid.y1_mm - max(ys)) * ppm,
+                     (max(xs) - grid.x0_mm) * ppm, (grid.y1_mm - min(ys)) * ppm)
+        return True
+
+    def step(self, off: np.ndarray, ok: np.ndarray, blocked: np.ndarray, search: float,
+             scale: float, it: int) -> bool:
+        """One Gauss–Newton step from the edges found; False when the fit ends (too few
+        edges, or converged)."""
+        self.off, self.ok, self.blocked = off, ok, blocked
         if np.count_nonzero(ok) < 6:
-            break
+            return False
+        out, n, c, s = self.out, self.n, self.c, self.s
         # Residual: model point minus edge point along the normal, −off.
         jt = np.empty((3, len(off)))
         np.multiply(out.ka, n, out=jt[:2])
@@ -516,16 +529,43 @@ def fit_pose(fg: np.ndarray, grid: ViewGrid, local_3d: np.ndarray, init: Pose,
         keep = ares <= 4 * scale + 0.5 * search
         keep &= ok
         w *= keep
+        self.w, self.jt = w, jt
         wjt = jt * w
         # The step for the residual −off is minus the one for off.
         dx, dy, dth = _solve3(wjt @ jt.T, wjt @ off, _DAMPING)
-        x, y, th = x + dx, y + dy, th + dth
-        search = max(search * 0.6, 1.5)
-        if max(abs(dx), abs(dy)) < 0.005 and abs(dth) < 1e-4 and it >= 2:
+        self.x, self.y, self.th = self.x + dx, self.y + dy, self.th + dth
+        return not (max(abs(dx), abs(dy)) < 0.005 and abs(dth) < 1e-4 and it >= 2)
+
+    def result(self, grid: ViewGrid, huber_px: float) -> FitResult:
+        res = -self.off
+        probe = (self.m0 + 1.5 * self.n).T.copy() if len(res) else np.zeros((0, 2))
+        return _result(np.array([self.x, self.y, self.th]), res, self.ok, self.w, self.jt.T,
+                       grid, huber_px, self.blocked, probe)
+
+
+def fit_pose(fg: np.ndarray, grid: ViewGrid, local_3d: np.ndarray, init: Pose,
+             camera_mm: np.ndarray, *, search_mm: float = 4.0, iterations: int = 8,
+             step_mm: float = 1.0, huber_px: float = 0.7) -> FitResult:
+    """Fit (x, y, heading) of a body to the edges of ``fg`` (float32 foreground map of the
+    view, ~1 inside pieces and ~0 on the table). ``init`` and the result are table mm; the
+    fit is over the outline the camera at ``camera_mm`` (table mm) sees."""
+    # Detection runs ~180 fits per 1080p image: what does not change between iterations
+    # (vertex heights, a hull's samples) is computed once, and the loop is kept to few numpy
+    # calls on (2, N) rows (tests/test_fit_fast.py checks it against a plain version).
+    ppm = grid.px_per_mm
+    to_px = _FLIP * ppm
+    origin = np.array(((grid.x0_mm,), (grid.y1_mm,)))
+    scale = huber_px / ppm
+    f = _Fit(local_3d, init, camera_mm)
+    search = search_mm
+    for it in range(iterations):
+        if not f.place(grid, to_px, origin, step_mm):
             break
-    res = -off
-    probe = (m0 + 1.5 * n).T.copy() if len(res) else np.zeros((0, 2))
-    return _result(np.array([x, y, th]), res, ok, w, jt.T, grid, huber_px, blocked, probe)
+        off, ok, blocked = _edge_offsets_px(fg, ppm, f.p_px, f.d_px, search, f.bbox)
+        if not f.step(off, ok, blocked, search, scale, it):
+            break
+        search = max(search * 0.6, 1.5)
+    return f.result(grid, huber_px)
 
 
 def _result(p: np.ndarray, res: np.ndarray, ok: np.ndarray, w: np.ndarray, J: np.ndarray,
