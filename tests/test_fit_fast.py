@@ -187,6 +187,11 @@ def test_sample_map_fast_path_is_bilinear():
         got = sample_map(img, u, v)
         want = [_bilinear(img, a, b) for a, b in zip(u, v, strict=True)]
         assert np.allclose(got, want, atol=1e-6)
+    # A point inside gets the very same value on either path (an edge search near the view's
+    # border must not differ by round-off from one away from it).
+    u, v = rng.uniform(0, 48.9, 200), rng.uniform(0, 38.9, 200)
+    masked = sample_map(img, np.append(u, -5.0), np.append(v, -5.0))
+    assert np.array_equal(masked[:-1], sample_map(img, u, v)) and masked[-1] == 0.0
 
 
 @settings(max_examples=12, deadline=None)

@@ -208,7 +208,7 @@ def _sample_inside(flat: np.ndarray, cols: int, uv: np.ndarray) -> np.ndarray:
     # Exact: whole numbers far below 2**53.
     i = f[1] * cols
     i += f[0]
-    q = flat.take(i.astype(np.intp) + _corners(cols))  # (4, ...): a, b, c, d
+    q = flat.take(i.astype(np.intp) + _corners(cols, i.ndim))  # (4, ...): a, b, c, d
     ac = q[0::2]
     # Rows v and v + 1 along u, then between them along v.
     rows = ac + (q[1::2] - ac) * fr[0]
@@ -216,15 +216,16 @@ def _sample_inside(flat: np.ndarray, cols: int, uv: np.ndarray) -> np.ndarray:
     return top + (rows[1] - top) * fr[1]
 
 
-_CORNERS: dict[int, np.ndarray] = {}
+_CORNERS: dict[tuple[int, int], np.ndarray] = {}
 
 
-def _corners(cols: int) -> np.ndarray:
-    """Raveled offsets of a pixel's bilinear neighbours (right, below, below right), shaped
-    to broadcast over a (S, N) index array."""
-    c = _CORNERS.get(cols)
+def _corners(cols: int, ndim: int) -> np.ndarray:
+    """Raveled offsets of a pixel's bilinear neighbours (itself, right, below, below right),
+    shaped (4, 1, ...) to broadcast over an index array of ``ndim`` dimensions."""
+    c = _CORNERS.get((cols, ndim))
     if c is None:
-        c = _CORNERS[cols] = np.array((0, 1, cols, cols + 1), np.intp)[:, None, None]
+        c = _CORNERS[cols, ndim] = np.array((0, 1, cols, cols + 1), np.intp).reshape(
+            (4,) + (1,) * ndim)
     return c
 
 
