@@ -6,12 +6,15 @@ functions ``detect`` calls: calibrate, rectifier maps, remap to the view, foregr
 the fit map, shade, explaining the regions (the pose fits), upright fits and the rest
 (colour, σ). With ``--ref REV`` the same is measured with part of the detector taken from git
 revision REV and patched in (see ``check_detect_same.py``; ``--part speed``: the fit,
-foreground and shade; ``--part explain``: explain.py, which hypotheses get fitted), so
-before and after share the machine and its load. Writes the ``detect-speed`` section of
+foreground, shade and calibrate; ``--part explain``: explain.py, which hypotheses get
+fitted), so before and after share the machine and its load. Writes the ``detect-speed`` section of
 docs/benchmarks.md.
 
+With ``--seeds N`` the images are N fresh random scenes rendered as bench_vision.py renders
+them instead of the stills (printed only, not written).
+
 Usage: ``python benchmarks/bench_detect_speed.py [--ref REV] [--part speed|explain]
-[--repeats 5] [--no-write]``.
+[--repeats 5] [--seeds N [--seed0 1000]] [--no-write]``.
 """
 
 from __future__ import annotations
@@ -55,7 +58,9 @@ STAGES = [
     (detect_mod, "make_rectifier", "rectifier maps"),
     (segment_mod.Rectifier, "view", "remap"),
     (detect_mod, "foreground", "foreground"),
-    (detect_mod, "blobs", "blobs"),
+    # Object regions: the mask, then its labelled regions (one stage, as before they split).
+    (detect_mod, "object_mask", "blobs"),
+    (detect_mod, "view_regions", "blobs"),
     (detect_mod, "region_foreground", "fit map"),
     (detect_mod, "shade", "shade"),
     (detect_mod, "explain_region", "explain (fits)"),
@@ -111,30 +116,45 @@ def _one_run(args: tuple) -> tuple[float, dict[str, float], int]:
     return total, dict(clock.ms), clock.fits
 
 
-def measure(path: Path, repeats: int, variants: dict[str, dict]
+def measure(args: tuple, repeats: int, variants: dict[str, dict]
             ) -> dict[str, tuple[float, dict[str, float], int]]:
     """Per variant (name → patches): the fastest run's total CPU ms, its per-stage ms and
-    its number of pose fits. The variants take turns run by run, so a burst of load from
+    its number of pose fits on one image (``detect``'s arguments, the file already decoded:
+    decoding is not detection). The variants take turns run by run, so a burst of load from
     another process hits them alike; the fastest run is the one least disturbed."""
     runs: dict[str, list] = defaultdict(list)
-    args = load(path)  # decoding the file is not detection
     for _ in range(repeats):
         for name, patches in variants.items():
             runs[name].append(_with(patches, _one_run, args))
     return {name: min(r, key=lambda x: x[0]) for name, r in runs.items()}
 
 
-def bench(repeats: int, variants: dict[str, dict]) -> dict[str, dict[str, dict[str, object]]]:
+def image_sets(n_seeds: int, seed0: int) -> dict[str, list[tuple]]:
+    """Resolution → detect's arguments per image: the named stills, or with ``n_seeds``
+    fresh random scenes rendered as bench_vision.py renders them (half 1920×1080, half
+    1280×720)."""
+    if not n_seeds:
+        return {res: [load(next(p for p in STILLS.glob(name + ".*")
+                                if p.suffix in (".png", ".jpg"))) for name in names]
+                for res, names in SETS.items()}
+    from benchmarks.bench_vision import rendered_scenes
+    out: dict[str, list[tuple]] = defaultdict(list)
+    for _label, _band, res, r, use_cam in rendered_scenes(n_seeds, seed0, False):
+        out[res].append((r.image_bgr, r.layout, r.camera if use_cam else None))
+    return {res: out[res] for res in SETS if res in out}
+
+
+def bench(repeats: int, variants: dict[str, dict], sets: dict[str, list[tuple]]
+          ) -> dict[str, dict[str, dict[str, object]]]:
     """variant → resolution → totals, stage lists and fit counts over the images."""
     out: dict[str, dict[str, dict[str, object]]] = {v: {} for v in variants}
-    for res, names in SETS.items():
+    for res, per_image in sets.items():
         acc = {v: {"total": [], "stages": defaultdict(list), "fits": []} for v in variants}
-        for name in names:
-            path = next(p for p in STILLS.glob(name + ".*") if p.suffix in (".png", ".jpg"))
-            for v, (total, ms, n) in measure(path, repeats, variants).items():
+        for args in per_image:
+            for v, (total, ms, n) in measure(args, repeats, variants).items():
                 acc[v]["total"].append(total)
                 acc[v]["fits"].append(n)
-                for _o, _a, st in STAGES:
+                for st in dict.fromkeys(st for _o, _a, st in STAGES):
                     acc[v]["stages"][st].append(ms.get(st, 0.0))
                 acc[v]["stages"]["rest"].append(total - sum(ms.values()))
         for v in variants:
@@ -155,11 +175,11 @@ def _with(patches: dict, fn, *a):
 
 def table(results: dict[str, dict[str, dict[str, object]]]) -> str:
     """Markdown: one column per (resolution, variant), stage rows of mean CPU ms."""
-    cols = [(res, var) for res in SETS for var in results]
+    cols = [(res, var) for res in SETS for var in results if res in results[var]]
     head = "| stage (mean CPU ms per image) | " + " | ".join(
         f"{res} {var}" for res, var in cols) + " |"
     lines = [head, "|---" * (len(cols) + 1) + "|"]
-    stage_names = [st for _o, _a, st in STAGES] + ["rest"]
+    stage_names = [*dict.fromkeys(st for _o, _a, st in STAGES), "rest"]
     for st in stage_names:
         vals = [statistics.mean(results[var][res]["stages"][st]) for res, var in cols]
         lines.append(f"| {st} | " + " | ".join(f"{v:.1f}" for v in vals) + " |")
@@ -191,6 +211,9 @@ def main() -> int:
     ap.add_argument("--part", choices=("speed", "explain"), default="speed",
                     help="what --ref patches in")
     ap.add_argument("--repeats", type=int, default=5)
+    ap.add_argument("--seeds", type=int, default=0,
+                    help="fresh random scenes (seeds from --seed0) instead of the stills")
+    ap.add_argument("--seed0", type=int, default=1000)
     ap.add_argument("--no-write", action="store_true")
     args = ap.parse_args()
     cv2.setNumThreads(1)
@@ -200,20 +223,22 @@ def main() -> int:
         patches = (reference_patches if args.part == "speed" else explain_patches)(args.ref)
         variants[f"before ({args.ref})"] = patches
     variants["now"] = {}
-    results = bench(args.repeats, variants)
+    results = bench(args.repeats, variants, image_sets(args.seeds, args.seed0))
     md = table(results)
     print(md)
     fhd = statistics.median(results["now"]["1920×1080"]["total"])
+    print("images:", ", ".join(f"{len(results['now'][r]['total'])} at {r}"
+                               for r in results["now"]))
     verdict = (f"{fhd:.0f} ms (target ≤ {TARGET_MS:.0f} ms: "
                f"{'met' if fhd <= TARGET_MS else 'NOT met'})")
     print("1920×1080 median cold detect CPU:", verdict)
-    same = _same_stills(variants) if args.ref else ""
+    same = _same_stills(variants) if args.ref and not args.seeds else ""
     if same:
         print(same)
-    if not args.no_write:
+    if not args.no_write and not args.seeds:
         sets = "; ".join(f"{res}: " + ", ".join(f"`{n}`" for n in names)
                          for res, names in SETS.items())
-        what = ("the fit, foreground and shade" if args.part == "speed"
+        what = ("the fit, foreground, shade and calibration" if args.part == "speed"
                 else "`explain.py` (which hypotheses get fitted)")
         body = (
             "## Cold single-image detect speed per stage (`benchmarks/bench_detect_speed.py`)\n\n"

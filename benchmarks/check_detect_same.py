@@ -1,14 +1,14 @@
-"""Do the fast fit / foreground / shade, or explain.py, give the same detections as a reference?
+"""Do the fast fit / foreground / shade / calibration, or explain.py, detect the same as a ref?
 
 Runs ``detect`` on the sample stills (and with ``--seeds`` on rendered scenes) twice in one
 process: once as the working tree has it, once with part of the detector taken from a git
 revision (``--ref``) and patched in. ``--part speed`` (default) patches ``fit.py``'s fitting,
-``segment.foreground`` and ``detect.shade`` (ref default: the last commit before that speed
-work); ``--part explain`` patches explain.py (which hypotheses are fitted and chosen). Everything
-else is the working tree's in both runs, so only that part can make a difference (another
-helper's edits to the rest do not). Prints per image the pieces found and the largest stern /
-tip / heading / σ differences; exits 1 when a piece is missing or moved by more than the
-tolerance.
+``segment.foreground``, ``detect.shade`` and ``calibrate`` (ref default: the last commit
+before the latest speed work); ``--part explain`` patches explain.py (which hypotheses are
+fitted and chosen). Everything else is the working tree's in both runs, so only that part
+can make a difference (another helper's edits to the rest do not). Prints per image the
+pieces found and the largest stern / tip / heading / σ differences; exits 1 when a piece is
+missing or moved by more than the tolerance.
 
 Usage: ``python benchmarks/check_detect_same.py [--part speed|explain] [--ref REV]
 [--stills N] [--with-4k] [--seeds N] [--seed0 1000] [--tol-mm 0.01]``.
@@ -35,7 +35,7 @@ from armada_vision.vision.io import load_camera_file, load_layout_file, read_ima
 from armada_vision.vision.types import VisionFailure  # noqa: E402
 
 STILLS = ROOT / "sample_images" / "stills"
-REF_REV = "98ff8cb"
+REF_REV = "837256b"
 
 
 def _module_at(rev: str, path: str, name: str) -> types.ModuleType:
@@ -54,10 +54,12 @@ def reference_patches(rev: str) -> dict[tuple[types.ModuleType, str], object]:
     fit = _module_at(rev, "armada_vision/vision/fit.py", "_ref_fit")
     seg = _module_at(rev, "armada_vision/vision/segment.py", "_ref_segment")
     det = _module_at(rev, "armada_vision/vision/detect.py", "_ref_detect")
+    cal = _module_at(rev, "armada_vision/vision/calibrate.py", "_ref_calibrate")
     return {(explain_mod, "fit_pose"): fit.fit_pose,
             (explain_mod, "sample_map"): fit.sample_map,
             (detect_mod, "foreground"): seg.foreground,
-            (detect_mod, "shade"): det.shade}
+            (detect_mod, "shade"): det.shade,
+            (detect_mod, "calibrate"): cal.calibrate}
 
 
 def explain_patches(rev: str) -> dict[tuple[types.ModuleType, str], object]:

@@ -19,6 +19,7 @@ from vision_helpers import raster_outline
 from armada_vision.geometry.pieces import NOMINAL_PIECES, Size
 from armada_vision.geometry.pose import Pose
 from armada_vision.vision.fit import (
+    FitResult,
     ViewGrid,
     _edge_offsets,
     _result,
@@ -186,6 +187,11 @@ def test_sample_map_fast_path_is_bilinear():
         got = sample_map(img, u, v)
         want = [_bilinear(img, a, b) for a, b in zip(u, v, strict=True)]
         assert np.allclose(got, want, atol=1e-6)
+    # A point inside gets the very same value on either path (an edge search near the view's
+    # border must not differ by round-off from one away from it).
+    u, v = rng.uniform(0, 48.9, 200), rng.uniform(0, 38.9, 200)
+    masked = sample_map(img, np.append(u, -5.0), np.append(v, -5.0))
+    assert np.array_equal(masked[:-1], sample_map(img, u, v)) and masked[-1] == 0.0
 
 
 @settings(max_examples=12, deadline=None)
@@ -214,3 +220,18 @@ def test_fit_pose_matches_the_plain_version(size, heading, cam_x, tilt_y, dx, dy
     assert fast.n_samples == ref.n_samples
     assert np.allclose(fast.probe_mm, ref.probe_mm, atol=1e-4)
     assert np.array_equal(np.isnan(fast.sample_cost), np.isnan(ref.sample_cost))
+
+
+def test_cost_given_is_the_nanmean_of_the_excused_costs():
+    # The plain reading: hidden samples not excused count as a miss (2), excused ones are
+    # left out of the mean; nothing left gives 99.
+    rng = np.random.default_rng(7)
+    for _ in range(300):
+        n = int(rng.integers(0, 60))
+        cost = rng.uniform(0, 2, n)
+        cost[rng.uniform(size=n) < rng.uniform()] = np.nan
+        explained = rng.uniform(size=n) < rng.uniform()
+        f = FitResult(Pose(0.0, 0.0, 0.0), 0.0, 0.0, 0.0, 0.0, 0.0, n, cost, np.zeros((n, 2)))
+        c = np.where(np.isnan(cost) & ~explained, 2.0, cost)
+        want = float(np.nanmean(c)) if np.any(~np.isnan(c)) else 99.0
+        assert f.cost_given(explained) == want

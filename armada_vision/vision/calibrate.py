@@ -132,8 +132,41 @@ def find_markers(gray: np.ndarray, layout: TableLayout,
     in OpenCV's corner order, refined from the markers' outer edges (undistorted with
     ``camera`` when given). Ids that are not in the layout are ignored."""
     detector = _detector(layout.dictionary)
-    corners, ids, _ = detector.detectMarkers(gray)
     known = {m.id for m in layout.markers}
+    cells = detector.getDictionary().markerSize + 2  # bits plus the one-cell black border
+    # OpenCV's search for candidates (adaptive thresholds at three window sizes, contours,
+    # over the whole frame) is most of calibrate's time. It is run on the image at half
+    # size first (~half the time), the corners found are put on the full image and refined
+    # from the edges there. That is kept only when it found every marker of the layout and
+    # the edges refined every corner; otherwise (a marker under a hand, too small at half
+    # size, a corner the edges could not place) the full image is searched as before.
+    found = _detect(detector, gray, known, half=True)
+    if len(found) == len(known):
+        refined, good = refine_corners(gray, np.array(list(found.values())), cells, camera)
+        if good.all():
+            return dict(zip(found, refined, strict=True))
+    found = _detect(detector, gray, known, half=False)
+    if found:
+        refined, _ = refine_corners(gray, np.array(list(found.values())), cells, camera)
+        found = dict(zip(found, refined, strict=True))
+    return found
+
+
+# Window (half-size, px) of the sub-pixel corner search on the full image from a corner found
+# at half size: that corner is within ~2 px, and OpenCV's window of 5 then reached a small
+# marker's inner bit corners (seed 7 at 720p: three corners 3.3 px off).
+HALF_SIZE_SUBPIX_WIN = 3
+
+
+def _detect(detector: cv2.aruco.ArucoDetector, gray: np.ndarray, known: set[int], *,
+            half: bool) -> dict[int, np.ndarray]:
+    """OpenCV's markers with ids in ``known``: id → (4, 2) corners, full image px; with
+    ``half`` found on the image at half size and sub-pixel refined on the full image."""
+    img = gray
+    if half:
+        img = cv2.resize(gray, (gray.shape[1] // 2, gray.shape[0] // 2),
+                         interpolation=cv2.INTER_AREA)
+    corners, ids, _ = detector.detectMarkers(img)
     found: dict[int, np.ndarray] = {}
     if ids is None:
         return found
@@ -141,10 +174,16 @@ def find_markers(gray: np.ndarray, layout: TableLayout,
         i = int(i)
         if i in known and i not in found:
             found[i] = c.reshape(4, 2).astype(np.float64)
-    if found:
-        cells = detector.getDictionary().markerSize + 2  # bits plus the one-cell black border
-        refined, _ = refine_corners(gray, np.array(list(found.values())), cells, camera)
-        found = dict(zip(found, refined, strict=True))
+    if half and found:
+        # Pixel centres at integers: a half-size pixel covers full-size pixels 2x … 2x + 1.
+        scale = np.array([gray.shape[1] / img.shape[1], gray.shape[0] / img.shape[0]])
+        q = ((np.array(list(found.values())) + 0.5) * scale - 0.5).astype(np.float32)
+        q = q.reshape(-1, 1, 2)
+        p = detector.getDetectorParameters()
+        cv2.cornerSubPix(gray, q, (HALF_SIZE_SUBPIX_WIN, HALF_SIZE_SUBPIX_WIN), (-1, -1),
+                         (cv2.TERM_CRITERIA_COUNT + cv2.TERM_CRITERIA_EPS,
+                          p.cornerRefinementMaxIterations, p.cornerRefinementMinAccuracy))
+        found = dict(zip(found, q.reshape(-1, 4, 2).astype(np.float64), strict=True))
     return found
 
 

@@ -119,29 +119,60 @@ class FitResult:
     def cost_given(self, explained: np.ndarray) -> float:
         """Cost when the hidden samples flagged in ``explained`` (bool per sample) are excused
         and the other hidden ones count as misses."""
-        c = np.where(np.isnan(self.sample_cost) & ~explained, 2.0, self.sample_cost)
-        return float(np.nanmean(c)) if np.any(~np.isnan(c)) else 99.0
+        hidden = np.isnan(self.sample_cost)
+        # np.nanmean written out (it costs ~10x the arithmetic here): excused samples add
+        # nothing and are not counted.
+        n = len(hidden) - int(np.count_nonzero(hidden & explained))
+        if n == 0:
+            return 99.0
+        return float(np.where(hidden, 2.0 * ~explained, self.sample_cost).sum()) / n
 
 
 def _samples(hull_vertex_idx: np.ndarray, pts_mm: np.ndarray, step_mm: float
              ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Points along the hull edges: indices (a, b) of the edge ends, the fraction t and the
     index of the hull edge each lies on."""
-    a = hull_vertex_idx
-    b = np.roll(a, -1)
-    d = pts_mm[b] - pts_mm[a]
-    length = np.sqrt(d[:, 0] * d[:, 0] + d[:, 1] * d[:, 1])
-    k = np.maximum((length / step_mm).astype(np.intp), 2)
-    edge = np.repeat(np.arange(len(a)), k)
-    # j-th of an edge's k samples at t = (j + ½) / k.
-    j = np.arange(len(edge)) - np.repeat(np.cumsum(k) - k, k)
-    kk = k[edge]
-    t = (j + 0.5) / kk
-    ln = length[edge]
-    # Keep off the corners, where the edge normal is ill-defined.
-    keep = (t * ln > 0.8) & ((1 - t) * ln > 0.8)
-    edge, t = edge[keep], t[keep]
-    return a[edge], b[edge], t, edge
+    a, b, t, counts = _sample_plan(hull_vertex_idx.tolist(), pts_mm, step_mm)
+    edge = np.repeat(np.arange(len(a)), counts)
+    return a.take(edge), b.take(edge), t, edge
+
+
+def _sample_plan(hull: list[int], pts_mm: np.ndarray, step_mm: float
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, tuple[int, ...]]:
+    """:func:`_samples` per hull edge (at most five, so in plain floats): the edge ends, the
+    samples' t and how many samples each edge has."""
+    xy = pts_mm.tolist()
+    ts = []
+    counts = []
+    for i, ia in enumerate(hull):
+        (xa, ya), (xb, yb) = xy[ia], xy[hull[i + 1] if i + 1 < len(hull) else hull[0]]
+        dx, dy = xb - xa, yb - ya
+        ln = math.sqrt(dx * dx + dy * dy)
+        k = max(int(ln / step_mm), 2)
+        tk = _t_of(k)
+        # Keep off the corners, where the edge normal is ill-defined: t·ln > 0.8 and
+        # (1 − t)·ln > 0.8 hold on one run of the k samples (t grows), found from its ends.
+        tl = tk.tolist()
+        lo, hi = 0, k
+        while lo < hi and not (tl[lo] * ln > 0.8 and (1 - tl[lo]) * ln > 0.8):
+            lo += 1
+        while hi > lo and not (tl[hi - 1] * ln > 0.8 and (1 - tl[hi - 1]) * ln > 0.8):
+            hi -= 1
+        ts.append(tk[lo:hi])
+        counts.append(hi - lo)
+    return (np.array(hull, np.intp), np.array(hull[1:] + hull[:1], np.intp),
+            np.concatenate(ts), tuple(counts))
+
+
+_T_OF: dict[int, np.ndarray] = {}
+
+
+def _t_of(k: int) -> np.ndarray:
+    """The j-th of an edge's k samples at t = (j + ½) / k."""
+    t = _T_OF.get(k)
+    if t is None:
+        t = _T_OF[k] = (np.arange(k) + 0.5) / k
+    return t
 
 
 def sample_map(img: np.ndarray, u: np.ndarray, v: np.ndarray) -> np.ndarray:
@@ -162,50 +193,71 @@ def sample_map(img: np.ndarray, u: np.ndarray, v: np.ndarray) -> np.ndarray:
     b = img[v0, u0 + 1]
     c = img[v0 + 1, u0]
     d = img[v0 + 1, u0 + 1]
-    out = (a * (1 - fu) + b * fu) * (1 - fv) + (c * (1 - fu) + d * fu) * fv
+    # The same arithmetic as _sample_inside, so a point gets the same value either way.
+    top = a + (b - a) * fu
+    out = top + ((c + (d - c) * fu) - top) * fv
     return np.where(inside, out, 0.0)
 
 
 def _sample_inside(flat: np.ndarray, cols: int, uv: np.ndarray) -> np.ndarray:
     """:func:`sample_map` at points ``uv`` (2, ...) (u first, then v; view px) known to lie
     inside the image, on its raveled (C-order) pixels: the same bilinear weights in fewer
-    array passes."""
+    array passes (the four neighbours in one gather, both rows interpolated at once)."""
     f = np.floor(uv)
     fr = uv - f
     # Exact: whole numbers far below 2**53.
-    i = (f[1] * cols + f[0]).astype(np.intp)
-    a = flat.take(i)
-    i += 1
-    b = flat.take(i)
-    i += cols
-    d = flat.take(i)
-    i -= 1
-    c = flat.take(i)
-    fu = fr[0]
-    top = a + (b - a) * fu
-    return top + ((c + (d - c) * fu) - top) * fr[1]
+    i = f[1] * cols
+    i += f[0]
+    q = flat.take(i.astype(np.intp) + _corners(cols, i.ndim))  # (4, ...): a, b, c, d
+    ac = q[0::2]
+    # Rows v and v + 1 along u, then between them along v.
+    rows = ac + (q[1::2] - ac) * fr[0]
+    top = rows[0]
+    return top + (rows[1] - top) * fr[1]
+
+
+_CORNERS: dict[tuple[int, int], np.ndarray] = {}
+
+
+def _corners(cols: int, ndim: int) -> np.ndarray:
+    """Raveled offsets of a pixel's bilinear neighbours (itself, right, below, below right),
+    shaped (4, 1, ...) to broadcast over an index array of ``ndim`` dimensions."""
+    c = _CORNERS.get((cols, ndim))
+    if c is None:
+        c = _CORNERS[cols, ndim] = np.array((0, 1, cols, cols + 1), np.intp).reshape(
+            (4,) + (1,) * ndim)
+    return c
 
 
 @dataclass(frozen=True, slots=True, eq=False)
 class _Profile:
     """Where the edge search samples along a normal: offsets ``ts`` (mm, step ``step``; also
-    shaped (1, S, 1) as ``ts3``), the middle index and the crossing slots j (between samples j
-    and j + 1) nearest the middle first (ties to the lower j, as an argmin over the distances
-    would break them)."""
+    shaped (1, S, 1) as ``ts3``) and the middle index. The crossing slot nearest the middle
+    (slot j lies between samples j and j + 1; ties to the lower j, as an argmin over the
+    distances would break them) is found as the largest ``rank`` (S − 1, 1) among the
+    crossing slots: ``slot`` maps a rank back to its j (rank 0, no crossing, to the slot
+    nearest the middle)."""
 
     ts: np.ndarray
     ts3: np.ndarray
     step: float
     mid: int
-    order: np.ndarray
+    rank: np.ndarray
+    slot: np.ndarray
 
     @staticmethod
     def make(search_mm: float, step: float) -> _Profile:
         ts = np.arange(-search_mm, search_mm + 1e-9, step)
         mid = len(ts) // 2
         dist = np.abs(np.arange(len(ts) - 1) - mid + 0.5)
-        return _Profile(ts, ts[None, :, None].copy(), step, mid,
-                        np.argsort(dist, kind="stable"))
+        order = np.argsort(dist, kind="stable")  # nearest the middle first
+        n = len(order)
+        rank = np.empty(n, np.uint8 if n < 256 else np.uint16)
+        rank[order] = np.arange(n, 0, -1)
+        slot = np.empty(n + 1, np.intp)
+        slot[rank] = np.arange(n)
+        slot[0] = order[0]
+        return _Profile(ts, ts[None, :, None].copy(), step, mid, rank[:, None], slot)
 
 
 _PROFILES: dict[tuple[float, float], _Profile] = {}
@@ -226,28 +278,39 @@ def _edge_offsets(fg: np.ndarray, grid: ViewGrid, p_mm: np.ndarray, n_mm: np.nda
     crossing of the foreground map's mid level, whether one was found with contrast, and
     whether the outside is itself foreground (a touching neighbour hides the edge).
     ``p_mm``, ``n_mm``: points and unit normals, table mm, shaped (2, N) (x row, y row);
-    ``bbox_mm``: (x_lo, y_lo, x_hi, y_hi) around the points when the caller knows one.
-
-    The fit calls this ~6 times per pose and ~100 poses per image, so it is written for few
-    numpy calls, each over long contiguous rows; ``tests/test_fit_fast.py`` checks it
-    against a plain version."""
-    pr = _profile(search_mm, 0.5 / grid.px_per_mm)
-    ts, mid = pr.ts, pr.mid
+    ``bbox_mm``: (x_lo, y_lo, x_hi, y_hi) around the points when the caller knows one."""
     ppm = grid.px_per_mm
-    rows, cols = fg.shape
-    # (2, S, N): u/v, profile step, sample; view px = (mm − origin) · (ppm, −ppm).
     to_px = np.array(((ppm,), (-ppm,)))
     p_px = (p_mm - np.array(((grid.x0_mm,), (grid.y1_mm,)))) * to_px
-    uv = p_px[:, None, :] + pr.ts3 * (n_mm * to_px)[:, None, :]
-    # Every profile point lies within search_mm of its sample (a hair more, for rounding).
     if bbox_mm is None:
         (x_lo, y_lo), (x_hi, y_hi) = p_mm.min(axis=1).tolist(), p_mm.max(axis=1).tolist()
     else:
         x_lo, y_lo, x_hi, y_hi = bbox_mm
-    r_mm = search_mm + 1e-6
-    if ((x_lo - r_mm - grid.x0_mm) * ppm >= 0 and (x_hi + r_mm - grid.x0_mm) * ppm < cols - 1
-            and (grid.y1_mm - y_hi - r_mm) * ppm >= 0
-            and (grid.y1_mm - y_lo + r_mm) * ppm < rows - 1 and fg.flags.c_contiguous):
+    bbox_px = ((x_lo - grid.x0_mm) * ppm, (grid.y1_mm - y_hi) * ppm,
+               (x_hi - grid.x0_mm) * ppm, (grid.y1_mm - y_lo) * ppm)
+    return _edge_offsets_px(fg, ppm, p_px, n_mm * to_px, search_mm, bbox_px)
+
+
+def _edge_offsets_px(fg: np.ndarray, ppm: float, p_px: np.ndarray, d_px: np.ndarray,
+                     search_mm: float, bbox_px: tuple[float, float, float, float]
+                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`_edge_offsets` on view px: points ``p_px`` (2, N), ``d_px`` (2, N) the view px
+    one mm along each normal moves (``ppm`` px per mm), ``bbox_px`` (u_lo, v_lo, u_hi, v_hi)
+    around the points. Offsets are mm.
+
+    The fit calls this ~6 times per pose and ~180 poses per 1080p image, so it is written
+    for few numpy calls, each over long contiguous rows; ``tests/test_fit_fast.py`` checks
+    it against a plain version."""
+    pr = _profile(search_mm, 0.5 / ppm)
+    mid = pr.mid
+    rows, cols = fg.shape
+    # (2, S, N): u/v, profile step, sample.
+    uv = p_px[:, None, :] + pr.ts3 * d_px[:, None, :]
+    # Every profile point lies within search_mm of its sample (a hair more, for rounding).
+    r_px = (search_mm + 1e-6) * ppm
+    u_lo, v_lo, u_hi, v_hi = bbox_px
+    if (u_lo - r_px >= 0 and u_hi + r_px < cols - 1 and v_lo - r_px >= 0
+            and v_hi + r_px < rows - 1 and fg.flags.c_contiguous):
         prof = _sample_inside(fg.reshape(-1), cols, uv)
     else:
         prof = sample_map(fg, uv[0], uv[1])
@@ -255,24 +318,42 @@ def _edge_offsets(fg: np.ndarray, grid: ViewGrid, p_mm: np.ndarray, n_mm: np.nda
     # short rows.
     inner = np.maximum.reduce(prof[: mid + 1], axis=0)
     outer = np.minimum.reduce(prof[mid:], axis=0)
-    level = 0.5 * (inner + outer)
+    level = inner + outer
+    level *= 0.5
     ok = (inner - outer) > 0.3
     above = prof >= level
     cross = above[:-1] > above[1:]  # inside → outside between j and j + 1
-    # The crossing nearest the middle: the first set slot in nearest-first order.
-    cross_near = cross.take(pr.order, axis=0)
-    first = cross_near.argmax(axis=0)
+    # The crossing nearest the middle: the highest ranked crossing slot.
+    top = np.maximum.reduce(cross * pr.rank, axis=0)
+    np.logical_and(ok, top, out=ok)
+    best = pr.slot.take(top)
     n = prof.shape[1]
-    r = np.arange(n)
-    ok &= cross_near[first, r]
-    best = pr.order[first]
-    i0 = best * n + r
+    i0 = best * n
+    i0 += _arange(n)
     flat = prof.reshape(-1)
-    f0, f1 = flat.take(i0), flat.take(i0 + n)
-    frac = np.minimum(np.maximum((f0 - level) / np.maximum(f0 - f1, 1e-6), 0.0), 1.0)
-    off = ts[best] + frac * pr.step
-    blocked = ~ok & (np.add.reduce(prof[mid:], axis=0) > 0.5 * (len(ts) - mid))
+    f0 = flat.take(i0)
+    i0 += n
+    den = f0 - flat.take(i0)
+    np.maximum(den, 1e-6, out=den)
+    frac = f0 - level
+    frac /= den
+    np.maximum(frac, 0.0, out=frac)
+    np.minimum(frac, 1.0, out=frac)
+    frac *= pr.step
+    off = pr.ts.take(best)
+    off += frac
+    # (a > b on bools: a and not b.)
+    blocked = np.add.reduce(prof[mid:], axis=0) > 0.5 * (len(pr.ts) - mid)
+    np.greater(blocked, ok, out=blocked)
     return off, ok, blocked
+
+
+_ARANGE = np.arange(4096)
+
+
+def _arange(n: int) -> np.ndarray:
+    """0 … n − 1 (a view of a shared array while n is small)."""
+    return _ARANGE[:n] if n <= len(_ARANGE) else np.arange(n)
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -284,12 +365,14 @@ class _Body:
     k: np.ndarray  # (V,)
     kl: np.ndarray  # (V, 2): k × the vertex's ship-frame (x, y)
     base: np.ndarray  # (V, 2): C_xy·(1 − k)
+    key: bytes  # the vertices and the camera
 
     @staticmethod
     def make(local_3d: np.ndarray, camera_mm: np.ndarray) -> _Body:
         k = camera_mm[2] / (camera_mm[2] - local_3d[:, 2])
         return _Body(k, local_3d[:, :2] * k[:, None],
-                     np.asarray(camera_mm[:2], np.float64) * (1.0 - k)[:, None])
+                     np.asarray(camera_mm[:2], np.float64) * (1.0 - k)[:, None],
+                     k.tobytes() + local_3d.tobytes() + np.asarray(camera_mm).tobytes())
 
     def seen(self, x: float, y: float, c: float, s: float) -> np.ndarray:
         """Where the vertices are seen on the table (V, 2) mm, as :func:`seen_on_table`."""
@@ -315,26 +398,50 @@ class _Outline:
 
     @staticmethod
     def make(hull: np.ndarray, pts: np.ndarray, step_mm: float, body: _Body) -> _Outline:
-        a, b, t, edge = _samples(hull, pts, step_mm)
-        interp = np.zeros((len(pts), len(t)))
-        r = np.arange(len(t))
-        interp[a, r] = 1.0 - t
-        interp[b, r] += t
-        m = len(hull)
-        edge_vec = np.zeros((len(pts), m))
-        edge_vec[np.roll(hull, -1), np.arange(m)] = 1.0
-        edge_vec[hull, np.arange(m)] -= 1.0
-        return _Outline(hull.tobytes(), edge_vec, interp, edge, body.k @ interp,
-                        body.kl.T @ interp)
+        return _outline(hull, pts, step_mm, body)
 
 
-_DAMPING = np.diag([1e-6, 1e-6, 1e-2])
+# Outlines already made, by (body, hull, samples per edge): an outline depends on the pose
+# only through which vertices bound it and how many samples fit along each edge, and the
+# fits of one image ask for the same few hundred (~40 % of the ~1200 made per 1080p still
+# were repeats). Cleared when full: repeats come close together (on 23 stills and 12 scenes
+# a bound of 512, ~4 MB, kept 40.3 % of the calls as hits against 41.2 % unbounded).
+_OUTLINES: dict[tuple, _Outline] = {}
+_OUTLINES_MAX = 512
 
 
-def _solve3(A: np.ndarray, g: np.ndarray) -> tuple[float, float, float]:
-    """x with A x = g for a symmetric positive definite 3×3 A (Cholesky in plain floats:
-    np.linalg.solve's checks cost more than the arithmetic)."""
+def _outline(hull: np.ndarray, pts: np.ndarray, step_mm: float, body: _Body) -> _Outline:
+    """The :class:`_Outline` of ``hull`` for vertices ``pts`` (V, 2) mm of ``body``."""
+    hl = hull.tolist()
+    a, b, t, counts = _sample_plan(hl, pts, step_mm)
+    key = (body.key, step_mm, tuple(hl), counts, t.tobytes())
+    got = _OUTLINES.get(key)
+    if got is not None:
+        return got
+    edge = np.repeat(_arange(len(hl)), counts)
+    r = _arange(len(t))
+    interp = np.zeros((len(pts), len(t)))
+    interp[a.take(edge), r] = 1.0 - t
+    interp[b.take(edge), r] += t
+    m = len(hl)
+    edge_vec = np.zeros((len(pts), m))
+    edge_vec[b, _arange(m)] = 1.0
+    edge_vec[a, _arange(m)] -= 1.0
+    got = _Outline(hull.tobytes(), edge_vec, interp, edge, body.k @ interp, body.kl.T @ interp)
+    if len(_OUTLINES) >= _OUTLINES_MAX:
+        _OUTLINES.clear()
+    _OUTLINES[key] = got
+    return got
+
+
+def _solve3(A: np.ndarray, g: np.ndarray, damping: tuple[float, float, float] = (0, 0, 0)
+            ) -> tuple[float, float, float]:
+    """x with (A + diag(damping)) x = g for a symmetric positive definite 3×3 A (Cholesky in
+    plain floats: np.linalg.solve's checks cost more than the arithmetic)."""
     (a00, a01, a02), (_, a11, a12), (_, _, a22) = A.tolist()
+    a00 += damping[0]
+    a11 += damping[1]
+    a22 += damping[2]
     g0, g1, g2 = g.tolist()
     l00 = math.sqrt(a00)
     l10, l20 = a01 / l00, a02 / l00
@@ -350,68 +457,117 @@ def _solve3(A: np.ndarray, g: np.ndarray) -> tuple[float, float, float]:
     return x0, x1, x2
 
 
+_DAMPING = (1e-6, 1e-6, 1e-2)
+# Table mm → view px is (mm − origin) · (ppm, −ppm); a normal (x, y) → (y, −x) by rows.
+_FLIP = np.array(((1.0,), (-1.0,)))
+
+
+class _Fit:
+    """One Gauss–Newton fit in progress (:func:`fit_pose`): its pose, the outline of the
+    current round and what the last round found."""
+
+    __slots__ = ("bbox", "blocked", "body", "c", "d_px", "jt", "m0", "n", "off", "ok", "out",
+                 "p_px", "s", "th", "w", "x", "y")
+
+    def __init__(self, local_3d: np.ndarray, init: Pose, camera_mm: np.ndarray) -> None:
+        self.body = _Body.make(local_3d, camera_mm)
+        self.x, self.y, self.th = init.x_mm, init.y_mm, math.radians(init.heading_deg)
+        self.out: _Outline | None = None
+        self.m0 = self.n = np.zeros((2, 0))
+        self.off = self.w = np.zeros(0)
+        self.ok = self.blocked = np.zeros(0, bool)
+        self.jt = np.zeros((3, 0))
+
+    def place(self, grid: ViewGrid, to_px: np.ndarray, origin: np.ndarray,
+              step_mm: float) -> bool:
+        """The outline samples at the current pose, their normals and where their profiles
+        lie in the view; False when the outline has collapsed (the fit ends)."""
+        self.c, self.s = c, s = math.cos(self.th), math.sin(self.th)
+        pts = self.body.seen(self.x, self.y, c, s)
+        hull = cv2.convexHull(pts.astype(np.float32), clockwise=False,
+                              returnPoints=False).ravel()
+        if len(hull) < 3:
+            return False
+        out = self.out
+        if out is None or hull.tobytes() != out.key:
+            out = self.out = _outline(hull, pts, step_mm, self.body)
+        pts_t = pts.T
+        self.m0 = m0 = pts_t @ out.interp_t
+        e = pts_t @ out.edge_vec_t
+        e /= np.hypot(e[0], e[1])
+        # Counter-clockwise in table mm (y up): the outside is to the right of each edge.
+        self.n = n = (e[::-1] * _FLIP).take(out.edge, axis=1)
+        p_px = m0 - origin
+        p_px *= to_px
+        self.p_px = p_px
+        self.d_px = n * to_px
+        # The samples lie on the hull: its vertices bound them.
+        xs, ys = pts_t.tolist()
+        ppm = grid.px_per_mm
+        self.bbox = ((min(xs) - grid.x0_mm) * ppm, (grid.y1_mm - max(ys)) * ppm,
+                     (max(xs) - grid.x0_mm) * ppm, (grid.y1_mm - min(ys)) * ppm)
+        return True
+
+    def step(self, off: np.ndarray, ok: np.ndarray, blocked: np.ndarray, search: float,
+             scale: float, it: int) -> bool:
+        """One Gauss–Newton step from the edges found; False when the fit ends (too few
+        edges, or converged)."""
+        self.off, self.ok, self.blocked = off, ok, blocked
+        if np.count_nonzero(ok) < 6:
+            return False
+        out, n, c, s = self.out, self.n, self.c, self.s
+        # Residual: model point minus edge point along the normal, −off.
+        jt = np.empty((3, len(off)))
+        np.multiply(out.ka, n, out=jt[:2])
+        # d(R q)/d(heading) = R' q with R' = ((−s, −c), (c, −s)).
+        tq = np.array(((-s, -c), (c, -s))) @ out.q_t
+        tq *= n
+        np.add(tq[0], tq[1], out=jt[2])
+        ares = np.abs(off)
+        w = np.maximum(ares, 1e-9)
+        np.divide(scale, w, out=w)
+        np.minimum(w, 1.0, out=w)
+        # Tukey-like cut: far residuals are other objects' edges (and no edge: no weight).
+        keep = ares <= 4 * scale + 0.5 * search
+        keep &= ok
+        w *= keep
+        self.w, self.jt = w, jt
+        wjt = jt * w
+        # The step for the residual −off is minus the one for off.
+        dx, dy, dth = _solve3(wjt @ jt.T, wjt @ off, _DAMPING)
+        self.x, self.y, self.th = self.x + dx, self.y + dy, self.th + dth
+        return not (max(abs(dx), abs(dy)) < 0.005 and abs(dth) < 1e-4 and it >= 2)
+
+    def result(self, grid: ViewGrid, huber_px: float) -> FitResult:
+        res = -self.off
+        probe = (self.m0 + 1.5 * self.n).T.copy() if len(res) else np.zeros((0, 2))
+        return _result(np.array([self.x, self.y, self.th]), res, self.ok, self.w, self.jt.T,
+                       grid, huber_px, self.blocked, probe)
+
+
 def fit_pose(fg: np.ndarray, grid: ViewGrid, local_3d: np.ndarray, init: Pose,
              camera_mm: np.ndarray, *, search_mm: float = 4.0, iterations: int = 8,
              step_mm: float = 1.0, huber_px: float = 0.7) -> FitResult:
     """Fit (x, y, heading) of a body to the edges of ``fg`` (float32 foreground map of the
     view, ~1 inside pieces and ~0 on the table). ``init`` and the result are table mm; the
     fit is over the outline the camera at ``camera_mm`` (table mm) sees."""
-    # Detection runs ~100 of these per image: what does not change between iterations
+    # Detection runs ~180 fits per 1080p image: what does not change between iterations
     # (vertex heights, a hull's samples) is computed once, and the loop is kept to few numpy
     # calls on (2, N) rows (tests/test_fit_fast.py checks it against a plain version).
-    body = _Body.make(local_3d, camera_mm)
-    x, y, th = init.x_mm, init.y_mm, math.radians(init.heading_deg)
-    w = np.zeros(0)
-    res = np.zeros(0)
-    ok = np.zeros(0, bool)
-    blocked = np.zeros(0, bool)
-    jt = np.zeros((3, 0))
-    m0 = n = np.zeros((2, 0))
+    ppm = grid.px_per_mm
+    to_px = _FLIP * ppm
+    origin = np.array(((grid.x0_mm,), (grid.y1_mm,)))
+    scale = huber_px / ppm
+    f = _Fit(local_3d, init, camera_mm)
     search = search_mm
-    out: _Outline | None = None
-    scale = huber_px / grid.px_per_mm
     for it in range(iterations):
-        c, s = math.cos(th), math.sin(th)
-        pts = body.seen(x, y, c, s)
-        hull = cv2.convexHull(pts.astype(np.float32), clockwise=False,
-                              returnPoints=False).ravel()
-        if len(hull) < 3:
+        if not f.place(grid, to_px, origin, step_mm):
             break
-        if out is None or hull.tobytes() != out.key:
-            out = _Outline.make(hull, pts, step_mm, body)
-        pts_t = pts.T
-        xs, ys = pts_t.tolist()
-        m0 = pts_t @ out.interp_t
-        e = pts_t @ out.edge_vec_t
-        e /= np.hypot(e[0], e[1])
-        # Counter-clockwise in table mm (y up): the outside is to the right of each edge.
-        n = np.empty((2, len(out.edge)))
-        n[0] = e[1].take(out.edge)
-        np.negative(e[0].take(out.edge), out=n[1])
-        # The samples lie on the hull: its vertices bound them.
-        off, ok, blocked = _edge_offsets(fg, grid, m0, n, search,
-                                         (min(xs), min(ys), max(xs), max(ys)))
-        res = -off  # model point minus edge point, along the normal
-        if np.count_nonzero(ok) < 6:
+        off, ok, blocked = _edge_offsets_px(fg, ppm, f.p_px, f.d_px, search, f.bbox)
+        if not f.step(off, ok, blocked, search, scale, it):
             break
-        jt = np.empty((3, len(res)))
-        np.multiply(out.ka, n, out=jt[:2])
-        # d(R q)/d(heading) = R' q with R' = ((−s, −c), (c, −s)).
-        tq = np.array(((-s, -c), (c, -s))) @ out.q_t
-        tq *= n
-        np.add(tq[0], tq[1], out=jt[2])
-        ares = np.abs(res)
-        w = np.minimum(1.0, scale / np.maximum(ares, 1e-9))
-        # Tukey-like cut: far residuals are other objects' edges (and no edge: no weight).
-        w[~ok | (ares > 4 * scale + 0.5 * search)] = 0.0
-        wjt = jt * w
-        dx, dy, dth = _solve3(wjt @ jt.T + _DAMPING, wjt @ res)
-        x, y, th = x - dx, y - dy, th - dth
         search = max(search * 0.6, 1.5)
-        if max(abs(dx), abs(dy)) < 0.005 and abs(dth) < 1e-4 and it >= 2:
-            break
-    probe = (m0 + 1.5 * n).T.copy() if len(res) else np.zeros((0, 2))
-    return _result(np.array([x, y, th]), res, ok, w, jt.T, grid, huber_px, blocked, probe)
+    return f.result(grid, huber_px)
 
 
 def _result(p: np.ndarray, res: np.ndarray, ok: np.ndarray, w: np.ndarray, J: np.ndarray,
@@ -442,13 +598,16 @@ def _result(p: np.ndarray, res: np.ndarray, ok: np.ndarray, w: np.ndarray, J: np
     s2 = float(w @ (res * res)) / dof
     # Neighbouring samples share pixels: count ~one independent sample per pixel of outline.
     s2 = max(s2, (0.1 / grid.px_per_mm) ** 2) * 2.0
-    A = J.T @ (w[:, None] * J) + np.diag([1e-9, 1e-9, 1e-9])
-    try:
-        cov = s2 * np.linalg.inv(A)
-    except np.linalg.LinAlgError:
+    (a, b, c), (_, d, e), (_, _, f) = (J.T @ (w[:, None] * J)).tolist()
+    a, d, f = a + 1e-9, d + 1e-9, f + 1e-9
+    # The inverse's entries needed, from the cofactors (np.linalg.inv costs ~40 µs here).
+    c00, c01, c02 = d * f - e * e, c * e - b * f, b * e - c * d
+    det = a * c00 + b * c01 + c * c02
+    if det == 0.0 or not math.isfinite(det):
         return FitResult(pose, 99.0, 99.0, rms, n_ok / n, cost, n)
+    k2 = s2 / det
+    cxx, cxy, cyy, ctt = k2 * c00, k2 * c01, k2 * (a * f - c * c), k2 * (a * d - b * b)
     # Largest eigenvalue of the symmetric 2×2 position block, in closed form.
-    (cxx, cxy, _), (_, cyy, _), (_, _, ctt) = cov.tolist()
     lam = 0.5 * (cxx + cyy) + math.hypot(0.5 * (cxx - cyy), cxy)
     sig_xy = math.sqrt(max(lam, 0.0))
     sig_deg = math.degrees(math.sqrt(max(ctt, 0.0)))

@@ -301,7 +301,9 @@ def _distance(img: np.ndarray, bg: np.ndarray) -> np.ndarray:
     """How unlike the table a pixel is, in % of the table's brightness. A shadow only scales
     the table's colour down, so the colour change beyond a common scale counts fully, a
     brightening beyond the grain's own and a darkening beyond what a shadow does (to ×0.5)
-    count."""
+    count: with k = i·b / (|b|² + 1) for pixel colour i and table colour b,
+    √(10⁴·|i − k·b|² / (|b|² + 1) + L²), L = 100·max(k − 1 − BRIGHT_TOL, 0)
+    + DARK_WEIGHT·max(SHADOW_MIN − k, 0)."""
     rows = img.shape[0]
     if rows <= 2 * _STRIP_ROWS:
         return _distance_block(img, bg)
@@ -313,16 +315,43 @@ def _distance(img: np.ndarray, bg: np.ndarray) -> np.ndarray:
 
 
 def _distance_block(img: np.ndarray, bg: np.ndarray) -> np.ndarray:
-    # Channel by channel: numpy's reductions over a last axis of 3 are slow.
+    # Channel by channel (numpy's reductions over a last axis of 3 are slow), and in place:
+    # a fresh array per operation cost a third more (~13 → ~9 ms CPU on an 879×879 view).
     i0, i1, i2 = (img[..., c] for c in range(3))
     b0, b1, b2 = (bg[..., c] for c in range(3))
-    bb = b0 * b0 + b1 * b1 + b2 * b2 + 1.0
-    k = (i0 * b0 + i1 * b1 + i2 * b2) / bb
-    r0, r1, r2 = i0 - k * b0, i1 - k * b1, i2 - k * b2
-    chroma2 = (r0 * r0 + r1 * r1 + r2 * r2) / bb * 1e4
-    light = np.where(k > 1.0, np.maximum(k - 1.0 - BRIGHT_TOL, 0.0) * 100.0,
-                     np.maximum(SHADOW_MIN - k, 0.0) * DARK_WEIGHT)
-    return np.sqrt(chroma2 + light * light)
+    bb = b0 * b0
+    bb += b1 * b1
+    bb += b2 * b2
+    bb += 1.0
+    # k: the common scale of the table's colour that comes nearest the pixel's.
+    k = i0 * b0
+    k += i1 * b1
+    k += i2 * b2
+    k /= bb
+    # Colour change beyond that scale: |i − k·b|² / |b|², in (%)².
+    chroma2 = i0 - k * b0
+    chroma2 *= chroma2
+    r = i1 - k * b1
+    r *= r
+    chroma2 += r
+    r = i2 - k * b2
+    r *= r
+    chroma2 += r
+    chroma2 /= bb
+    chroma2 *= 1e4
+    # Brightening, or darkening beyond a shadow's; at most one of the two is non-zero.
+    light = k - 1.0
+    if BRIGHT_TOL:
+        light -= BRIGHT_TOL
+    np.maximum(light, 0.0, out=light)
+    light *= 100.0
+    dark = SHADOW_MIN - k
+    np.maximum(dark, 0.0, out=dark)
+    dark *= DARK_WEIGHT
+    light += dark
+    light *= light
+    chroma2 += light
+    return np.sqrt(chroma2, out=chroma2)
 
 
 def _noise(d: np.ndarray, ignore: np.ndarray) -> float:
