@@ -246,11 +246,16 @@ def test_a_standing_pieces_crisp_outline_is_no_lying_piece():
     (1029, "medium", (151.6, 408.2)),
 ])
 def test_a_clear_piece_on_wood_is_found_by_the_colour_it_mutes(seed, size, stern):
+    from armada_vision.geometry.pose import angle_diff_deg
+
     p = found(seed, size, "clear", stern)
     assert p is not None
     assert p.size.value == size
     assert p.color == "clear"
     assert math.dist(p.pose.stern_mm, stern) <= 2 * p.sigma_mm
+    r, _det = bench_scene(seed)
+    (truth,) = [q for q in r.truth["pieces"] if math.dist(q["stern"], stern) < 2.0]
+    assert abs(angle_diff_deg(p.pose.heading_deg, truth["heading"])) <= 2 * p.sigma_deg
 
 
 def test_a_clear_piece_mutes_the_woods_colour_and_the_bare_wood_does_not():
