@@ -70,12 +70,17 @@ MAX_HIDDEN = 0.25
 # on seeds 1025-1029); darker is black plastic or a shadow, brighter a lit white or pale
 # piece, both of which the main pass reads (each area fitted costs ~40 ms of CPU).
 GREY_SHADE = (0.65, 1.1)
+# Sizes differ by ~10 mm in length: a size ambiguity over this (mm) is a size in doubt. The
+# desaturated areas' ends are soft, and a piece read with its size in doubt was as often the
+# wrong size as the right one (seeds 1026 and 1065: a medium read right with σ 11 mm, one read
+# as a small 11 mm off, lifting the check seeds' stern p95 over 1.5 mm), so none is kept.
+SIZE_DOUBT_MM = 3.0
 
 
 def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chosen: list[Candidate],
                  unseen: np.ndarray | None = None, standing: Sequence[Candidate] = (),
                  *, shade_range: tuple[float, float] | None = None,
-                 heading_floor: bool = False) -> list[Candidate]:
+                 heading_floor: bool = False, one_size: bool = False) -> list[Candidate]:
     """Lying pieces (table mm) in the crisp-enclosed areas (``crisp``, view-size bool;
     ``edges`` the crisp edges themselves) that the lying pieces ``chosen``, the ``standing``
     ones and ``unseen`` (view-size bool: hands) leave unexplained. Their ``ambiguity_mm`` is
@@ -83,7 +88,8 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
     table's (``scene.shade``) lies in it are fitted. ``heading_floor``: their
     ``ambiguity_deg`` is at least CRISP_EDGE_MM across the piece's length (for areas from a
     smoothed cue, whose two ends are each that uncertain: on seeds 1028 and 1029 heading
-    errors 2.4° and 1.8° for fit σ 1.0° and 0.6°)."""
+    errors 2.4° and 1.8° for fit σ 1.0° and 0.6°). ``one_size``: an area that another size
+    explains nearly as well (size ambiguity over SIZE_DOUBT_MM) is left alone."""
     grid = scene.grid
     ppm = grid.px_per_mm
     cover = np.zeros(crisp.shape, np.uint8)
@@ -152,6 +158,8 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
             if not clashes(c, chosen + out, scene):
                 # Another size nearly as good on this map: σ covers both readings.
                 (c,) = finish(crisp_scene, [replace(c, fit=replace(c.fit, cost=cost))], cands)
+                if one_size and c.ambiguity_mm > SIZE_DOUBT_MM:
+                    break
                 deg = 0.0
                 if heading_floor:
                     length = scene.pieces.dims(c.size).footprint_length_mm
