@@ -239,23 +239,35 @@ def test_a_standing_pieces_crisp_outline_is_no_lying_piece():
 
 # A clear piece on wood: the grain raises the crisp-edge level and the piece's soft edges
 # enclose no area, but it mutes the wood's colour (segment.desaturated), and that area goes
-# through the crisp pass. σ must cover the error (1026's medium carries the size doubt).
-@pytest.mark.parametrize("seed, size, stern", [
-    (1026, "medium", (116.4, 410.1)),
-    (1028, "small", (180.2, 243.0)),
-    (1029, "medium", (151.6, 408.2)),
+# through the crisp pass. σ must cover the error.
+@pytest.mark.parametrize("seed, seed0, size, stern", [
+    (1028, 1000, "small", (180.2, 243.0)),
+    (1029, 1000, "medium", (151.6, 408.2)),
+    (1065, 1036, "small", (482.4, 415.7)),
 ])
-def test_a_clear_piece_on_wood_is_found_by_the_colour_it_mutes(seed, size, stern):
+def test_a_clear_piece_on_wood_is_found_by_the_colour_it_mutes(seed, seed0, size, stern):
     from armada_vision.geometry.pose import angle_diff_deg
 
-    p = found(seed, size, "clear", stern)
+    p = found(seed, size, "clear", stern, seed0=seed0)
     assert p is not None
     assert p.size.value == size
     assert p.color == "clear"
     assert math.dist(p.pose.stern_mm, stern) <= 2 * p.sigma_mm
-    r, _det = bench_scene(seed)
+    r, _det = bench_scene(seed, seed0)
     (truth,) = [q for q in r.truth["pieces"] if math.dist(q["stern"], stern) < 2.0]
     assert abs(angle_diff_deg(p.pose.heading_deg, truth["heading"])) <= 2 * p.sigma_deg
+
+
+# On those areas a piece whose size is in doubt is not kept: 1065's medium fitted as well as
+# a small 11 mm off (and 1026's medium as well as a large). Missed, not misread.
+@pytest.mark.parametrize("seed, seed0, size, stern", [
+    (1065, 1036, "medium", (403.9, 259.6)),
+    (1026, 1000, "medium", (116.4, 410.1)),
+])
+def test_a_clear_piece_on_wood_of_doubtful_size_is_not_read(seed, seed0, size, stern):
+    _r, det = bench_scene(seed, seed0)
+    near = [p for p in det.pieces if math.dist(p.pose.stern_mm, stern) < 20]
+    assert all(p.size.value == size for p in near)
 
 
 def test_a_clear_piece_mutes_the_woods_colour_and_the_bare_wood_does_not():
