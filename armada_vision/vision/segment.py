@@ -255,10 +255,12 @@ def desaturated(view: TableView, bg: np.ndarray) -> np.ndarray | None:
     seen = view.valid_mask & ~view.marker_mask
     if not seen.any():
         return None
-    s_bg = _saturation(bg)
-    # Every 29th pixel is plenty for the table's median (a strided view: no full-size copy).
-    if float(np.median(s_bg.ravel()[::29][seen.ravel()[::29]])) < DESAT_MIN_TABLE:
+    # Every 29th pixel is plenty for the table's median, and a grey table is told from it
+    # before any full-size work.
+    few = bg.reshape(-1, 1, 3)[::29][seen.ravel()[::29]]
+    if float(np.median(_saturation(few))) < DESAT_MIN_TABLE:
         return None
+    s_bg = _saturation(bg)
     ratio = _saturation(view.image_bgr)
     ratio /= np.maximum(s_bg, 1e-3)
     return (cv2.blur(ratio, (3, 3)) < DESAT_RATIO) & seen
