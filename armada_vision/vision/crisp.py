@@ -13,6 +13,7 @@ Frames: table mm (+y away from the viewer); view px per :class:`ViewGrid`.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -64,15 +65,31 @@ LIT_QUANTILE = 0.5
 # A fit hiding more than this share of its outline against the pieces found is their shadow
 # (measured on seeds 1000–1035: shadows 0.35–0.48, pieces ≤ 0.10).
 MAX_HIDDEN = 0.25
+# The desaturated areas (segment.desaturated) fitted: median brightness over the table's in
+# this range. A clear piece greys the wood a little (medians 0.73-0.98 in the four missed
+# on seeds 1025-1029); darker is black plastic or a shadow, brighter a lit white or pale
+# piece, both of which the main pass reads (each area fitted costs ~40 ms of CPU).
+GREY_SHADE = (0.65, 1.1)
+# Sizes differ by ~10 mm in length: a size ambiguity over this (mm) is a size in doubt. The
+# desaturated areas' ends are soft, and a piece read with its size in doubt was as often the
+# wrong size as the right one (seeds 1026 and 1065: a medium read right with σ 11 mm, one read
+# as a small 11 mm off, lifting the check seeds' stern p95 over 1.5 mm), so none is kept.
+SIZE_DOUBT_MM = 3.0
 
 
-def crisp_pieces(scene: Scene, edges: np.ndarray, crisp: np.ndarray, chosen: list[Candidate],
-                 unseen: np.ndarray | None = None, standing: Sequence[Candidate] = ()
-                 ) -> list[Candidate]:
+def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chosen: list[Candidate],
+                 unseen: np.ndarray | None = None, standing: Sequence[Candidate] = (),
+                 *, shade_range: tuple[float, float] | None = None,
+                 heading_floor: bool = False, one_size: bool = False) -> list[Candidate]:
     """Lying pieces (table mm) in the crisp-enclosed areas (``crisp``, view-size bool;
     ``edges`` the crisp edges themselves) that the lying pieces ``chosen``, the ``standing``
     ones and ``unseen`` (view-size bool: hands) leave unexplained. Their ``ambiguity_mm`` is
-    at least CRISP_EDGE_MM."""
+    at least CRISP_EDGE_MM. ``shade_range``: only areas whose median brightness over the
+    table's (``scene.shade``) lies in it are fitted. ``heading_floor``: their
+    ``ambiguity_deg`` is at least CRISP_EDGE_MM across the piece's length (for areas from a
+    smoothed cue, whose two ends are each that uncertain: on seeds 1028 and 1029 heading
+    errors 2.4° and 1.8° for fit σ 1.0° and 0.6°). ``one_size``: an area that another size
+    explains nearly as well (size ambiguity over SIZE_DOUBT_MM) is left alone."""
     grid = scene.grid
     ppm = grid.px_per_mm
     cover = np.zeros(crisp.shape, np.uint8)
@@ -94,6 +111,11 @@ def crisp_pieces(scene: Scene, edges: np.ndarray, crisp: np.ndarray, chosen: lis
     areas = []
     # Outer contours, not a labelling of the whole view: the areas are few and small.
     for c0, r0, region in _areas(body, min_px, pad=4):
+        if shade_range is not None and scene.shade is not None:
+            m = float(np.median(scene.shade[r0:r0 + region.shape[0],
+                                            c0:c0 + region.shape[1]][region]))
+            if not shade_range[0] <= m <= shade_range[1]:
+                continue
         if np.count_nonzero(region) <= max_px and _worth_fitting(
                 region, incover[r0:r0 + region.shape[0], c0:c0 + region.shape[1]]):
             areas.append((ViewGrid(grid.x0_mm + c0 / ppm, grid.y1_mm - r0 / ppm, ppm,
@@ -109,7 +131,8 @@ def crisp_pieces(scene: Scene, edges: np.ndarray, crisp: np.ndarray, chosen: lis
     fg = near.astype(np.float32)
     # Only the outline's band: the rims and the base's edges inside a piece stay inside.
     deep = cv2.erode(near, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
-    fg[edges & (deep == 0)] *= 0.5
+    if edges is not None:
+        fg[edges & (deep == 0)] *= 0.5
     fg[incover] = 1.0
     fg = cv2.blur(fg, (3, 3))
     # (The score is only read for doubtful fits, which this pass never keeps.)
@@ -135,9 +158,17 @@ def crisp_pieces(scene: Scene, edges: np.ndarray, crisp: np.ndarray, chosen: lis
             if not clashes(c, chosen + out, scene):
                 # Another size nearly as good on this map: σ covers both readings.
                 (c,) = finish(crisp_scene, [replace(c, fit=replace(c.fit, cost=cost))], cands)
+                if one_size and c.ambiguity_mm > SIZE_DOUBT_MM:
+                    break
+                deg = 0.0
+                if heading_floor:
+                    length = scene.pieces.dims(c.size).footprint_length_mm
+                    deg = math.degrees(CRISP_EDGE_MM / length)
                 out.append(replace(
                     c, ambiguity_mm=max(c.ambiguity_mm, CRISP_EDGE_MM),
-                    covering_ambiguity_mm=max(c.covering_ambiguity_mm, CRISP_EDGE_MM)))
+                    covering_ambiguity_mm=max(c.covering_ambiguity_mm, CRISP_EDGE_MM),
+                    ambiguity_deg=max(c.ambiguity_deg, deg),
+                    covering_ambiguity_deg=max(c.covering_ambiguity_deg, deg)))
                 break
     return out
 

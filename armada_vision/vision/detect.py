@@ -25,7 +25,7 @@ from armada_vision.geometry.pieces import NOMINAL_PIECES, PieceDims, PieceSet
 from armada_vision.geometry.shapes import footprint
 from armada_vision.vision.calibrate import TableCalibration, calibrate
 from armada_vision.vision.colors import classify_color
-from armada_vision.vision.crisp import crisp_pieces
+from armada_vision.vision.crisp import GREY_SHADE, crisp_pieces
 from armada_vision.vision.explain import (
     GOOD_COST,
     MAX_COST,
@@ -43,6 +43,7 @@ from armada_vision.vision.segment import (
     Rectifier,
     TableView,
     crisp_edges,
+    desaturated,
     foreground,
     make_rectifier,
     object_mask,
@@ -195,8 +196,15 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     for sub, region in hands:
         lying += [c for c in pieces_at_tips(scene, region, sub) if not clashes(c, lying, scene)]
     # Standing pieces cover their area too: their crisp outline is no lying piece.
-    lying += crisp_pieces(scene, *crisp_edges(view), lying, _mask_of(hands, view.grid),
-                          standing)
+    hand_mask = _mask_of(hands, view.grid)
+    lying += crisp_pieces(scene, *crisp_edges(view), lying, hand_mask, standing)
+    # On a coloured table, what looks greyer than it: a clear piece on wood, whose soft
+    # edges the grain drowns (no crisp outline).
+    grey = desaturated(view, bg)
+    if grey is not None:
+        lying += crisp_pieces(scene, None, grey, lying, hand_mask, standing,
+                              shade_range=GREY_SHADE, heading_floor=True,
+                              one_size=True)
     area_poly = shapely.Polygon(layout.play_area_mm)
     out = [_piece(c, calib, view, bg, pieces, area_poly) for c in lying]
     out.sort(key=lambda p: (p.pose.x_mm, p.pose.y_mm))
