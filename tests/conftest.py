@@ -4,8 +4,10 @@ renderer's ground truth (so web tests exercise the server, not the detector)."""
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -102,3 +104,23 @@ def wait_until(cond, timeout_s: float = 15.0):
             return got
         time.sleep(0.02)
     raise AssertionError("condition not met in time")
+
+
+WEB_TOKEN = "secret-join-token"
+
+
+@pytest.fixture()
+def game(rendered_scene: RenderedScene) -> Iterator[tuple[Any, TruthAnalyser]]:
+    """A web app (TestClient) on the rendered scene's frames, analysed from the renderer's truth
+    (``TruthAnalyser``), with control token ``WEB_TOKEN``; yielded once its first turn started."""
+    from fastapi.testclient import TestClient
+
+    from armada_vision.web.app import create_app
+    from armada_vision.web.sources import FolderSource
+
+    analyser = TruthAnalyser(rendered_scene)
+    app = create_app(FolderSource(rendered_scene.folder, fps=30), rendered_scene.layout,
+                     analyser=analyser, token=WEB_TOKEN)
+    with TestClient(app) as c:
+        wait_until(lambda: c.get("/api/state").json()["turn"]["started"])
+        yield c, analyser

@@ -139,19 +139,27 @@ def test_a_clear_piece_that_only_darkens_the_table_is_found(seed, seed0, size, s
     assert math.dist(p.pose.stern_mm, stern) <= 2 * p.sigma_mm
 
 
-def test_a_clear_piece_scores_as_object_inside_its_footprint():
+def truth_in_view(seed: int, color: str, size: str):
+    """The rendered scene of ``seed``, its one true piece of ``color`` and ``size`` (truth from
+    the renderer), the top-down view through the calibration, its foreground score and table
+    estimate, and the piece's true footprint (table mm)."""
     from armada_vision.geometry.pieces import NOMINAL_PIECES, Size
     from armada_vision.geometry.pose import Pose
     from armada_vision.geometry.shapes import footprint
     from armada_vision.vision.calibrate import calibrate
     from armada_vision.vision.segment import foreground, make_rectifier
 
-    r, _det = bench_scene(1015)
-    (truth,) = [p for p in r.truth["pieces"] if p["color"] == "clear" and p["size"] == "small"]
+    r, _det = bench_scene(seed)
+    (truth,) = [p for p in r.truth["pieces"] if p["color"] == color and p["size"] == size]
     cal = calibrate(r.image_bgr, r.layout, r.camera)
     view = make_rectifier(cal, r.layout).view(r.image_bgr)
-    score, _bg = foreground(view)
-    fp = footprint(Pose(*truth["stern"], truth["heading"]), NOMINAL_PIECES.dims(Size.SMALL))
+    score, bg = foreground(view)
+    fp = footprint(Pose(*truth["stern"], truth["heading"]), NOMINAL_PIECES.dims(Size(size)))
+    return r, truth, view, score, bg, fp
+
+
+def test_a_clear_piece_scores_as_object_inside_its_footprint():
+    _r, _truth, view, score, _bg, fp = truth_in_view(1015, "clear", "small")
     # The footprint shrunk by 1 mm (blur at its edges), sampled on its inside.
     inner = fp.buffer(-1.0)
     px = view.grid.to_px(np.asarray(inner.exterior.coords))
@@ -274,17 +282,11 @@ def test_a_clear_piece_mutes_the_woods_colour_and_the_bare_wood_does_not():
     from armada_vision.geometry.pieces import NOMINAL_PIECES, Size
     from armada_vision.geometry.pose import Pose
     from armada_vision.geometry.shapes import footprint
-    from armada_vision.vision.calibrate import calibrate
-    from armada_vision.vision.segment import desaturated, foreground, make_rectifier
+    from armada_vision.vision.segment import desaturated
 
-    r, _det = bench_scene(1026)
-    (truth,) = [p for p in r.truth["pieces"] if p["color"] == "clear" and p["size"] == "medium"]
-    cal = calibrate(r.image_bgr, r.layout, r.camera)
-    view = make_rectifier(cal, r.layout).view(r.image_bgr)
-    _score, bg = foreground(view)
+    r, truth, view, _score, bg, fp = truth_in_view(1026, "clear", "medium")
     grey = desaturated(view, bg)
     assert grey is not None
-    fp = footprint(Pose(*truth["stern"], truth["heading"]), NOMINAL_PIECES.dims(Size.MEDIUM))
 
     def share(poly) -> float:
         """Share of the view pixels inside ``poly`` (table mm; holes left out) that are grey."""

@@ -7,12 +7,12 @@ frames for projector calibration. Frames are rendered; poses come from the rende
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 
 import cv2
 import numpy as np
 import pytest
 import shapely
+from conftest import WEB_TOKEN as TOKEN
 from conftest import TruthAnalyser, wait_until
 from fastapi.testclient import TestClient
 
@@ -21,22 +21,12 @@ from armada_vision.geometry.pose import Pose
 from armada_vision.web.app import create_app
 from armada_vision.web.sources import ArraySource, FolderSource
 
-TOKEN = "secret-join-token"
 CTRL = {"X-Armada-Token": TOKEN}
 L_POSE, M_POSE = Pose(250.0, 300.0, 0.0), Pose(450.0, 450.0, 90.0)
 M_STEP = NOMINAL_PIECES.medium.footprint_length_mm
 
 
 
-
-@pytest.fixture()
-def game(rendered_scene) -> Iterator[tuple[TestClient, TruthAnalyser]]:
-    analyser = TruthAnalyser(rendered_scene)
-    app = create_app(FolderSource(rendered_scene.folder, fps=30), rendered_scene.layout,
-                     analyser=analyser, token=TOKEN)
-    with TestClient(app) as c:
-        wait_until(lambda: c.get("/api/state").json()["turn"]["started"])
-        yield c, analyser
 
 
 def _move(analyser: TruthAnalyser, moves: dict[str, Pose]) -> None:

@@ -8,30 +8,18 @@ rendered; poses come from the renderer's truth (``TruthAnalyser``), never from t
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 
 import pytest
+from conftest import WEB_TOKEN as TOKEN
 from conftest import TruthAnalyser, wait_until
 from fastapi.testclient import TestClient
 
 from armada_vision.geometry.pose import Pose
-from armada_vision.web.app import create_app
-from armada_vision.web.sources import FolderSource
 
-TOKEN = "secret-join-token"
 CTRL = {"X-Armada-Token": TOKEN}
 # The camera's misreading of L1 and M1 in one settled view (two ships moved: a flag).
 L1_SEEN, M1_SEEN = Pose(260.0, 250.0, 0.0), Pose(450.0, 500.0, 90.0)
 
-
-@pytest.fixture()
-def game(rendered_scene) -> Iterator[tuple[TestClient, TruthAnalyser]]:
-    analyser = TruthAnalyser(rendered_scene)
-    app = create_app(FolderSource(rendered_scene.folder, fps=30), rendered_scene.layout,
-                     analyser=analyser, token=TOKEN)
-    with TestClient(app) as c:
-        wait_until(lambda: c.get("/api/state").json()["turn"]["started"])
-        yield c, analyser
 
 
 def _show(analyser: TruthAnalyser, poses: dict[str, Pose | None]) -> None:
