@@ -132,11 +132,18 @@ def test_no_piece_is_read_into_a_finger_or_speckle(seed, where):
     (1057, 1036, "medium", (131.5, 281.6)),
 ])
 def test_a_clear_piece_that_only_darkens_the_table_is_found(seed, seed0, size, stern):
+    clear_piece_found(seed, seed0, size, stern)
+
+
+def clear_piece_found(seed: int, seed0: int, size: str, stern: tuple[float, float]):
+    """The clear piece of ``size`` whose true stern is ``stern`` (table mm), found with its
+    size and colour right and its stern within 2σ of the truth; returned."""
     p = found(seed, size, "clear", stern, seed0=seed0)
     assert p is not None
     assert p.size.value == size
     assert p.color == "clear"
     assert math.dist(p.pose.stern_mm, stern) <= 2 * p.sigma_mm
+    return p
 
 
 def truth_in_view(seed: int, color: str, size: str):
@@ -256,11 +263,7 @@ def test_a_standing_pieces_crisp_outline_is_no_lying_piece():
 def test_a_clear_piece_on_wood_is_found_by_the_colour_it_mutes(seed, seed0, size, stern):
     from armada_vision.geometry.pose import angle_diff_deg
 
-    p = found(seed, size, "clear", stern, seed0=seed0)
-    assert p is not None
-    assert p.size.value == size
-    assert p.color == "clear"
-    assert math.dist(p.pose.stern_mm, stern) <= 2 * p.sigma_mm
+    p = clear_piece_found(seed, seed0, size, stern)
     r, _det = bench_scene(seed, seed0)
     (truth,) = [q for q in r.truth["pieces"] if math.dist(q["stern"], stern) < 2.0]
     assert abs(angle_diff_deg(p.pose.heading_deg, truth["heading"])) <= 2 * p.sigma_deg
