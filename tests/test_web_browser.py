@@ -179,7 +179,10 @@ def test_with_token_a_hit_is_recorded_and_undone(browser, live_server) -> None:
         # A Small has one pip: one hit sinks it and it leaves the table (§5).
         page.wait_for_function("!app.live.ships.some((s) => s.id === 'S1')", timeout=10000)
         assert [x["id"] for x in app.state.armada.session.state_json()["sunk"]] == ["S1"]
-        assert "2 actions left" in page.locator("#actions").inner_text()
+        # The live ships and the turn panel come in separate pushes: wait for the panel too.
+        page.wait_for_function(
+            "document.getElementById('actions').innerText.includes('2 actions left')",
+            timeout=10000)
         _shot(page, "6-hit-recorded")
         page.click("#undo-btn")
         page.wait_for_function("app.live.ships.some((s) => s.id === 'S1')", timeout=10000)
