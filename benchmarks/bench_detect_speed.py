@@ -57,6 +57,8 @@ STAGES = [
     (detect_mod, "calibrate", "calibrate"),
     (detect_mod, "make_rectifier", "rectifier maps"),
     (segment_mod.Rectifier, "view", "remap"),
+    # The crisp edges are computed once for the foreground and the crisp pass.
+    (detect_mod, "crisp_edges", "foreground"),
     (detect_mod, "foreground", "foreground"),
     # Object regions: the mask, then its labelled regions (one stage, as before they split).
     (detect_mod, "object_mask", "blobs"),

@@ -17,6 +17,7 @@ Usage: ``python benchmarks/check_detect_same.py [--part speed|explain] [--ref RE
 from __future__ import annotations
 
 import argparse
+import inspect
 import subprocess
 import sys
 import types
@@ -57,9 +58,20 @@ def reference_patches(rev: str) -> dict[tuple[types.ModuleType, str], object]:
     cal = _module_at(rev, "armada_vision/vision/calibrate.py", "_ref_calibrate")
     return {(explain_mod, "fit_pose"): fit.fit_pose,
             (explain_mod, "sample_map"): fit.sample_map,
-            (detect_mod, "foreground"): seg.foreground,
+            (detect_mod, "foreground"): _own_crisp(seg.foreground),
             (detect_mod, "shade"): det.shade,
             (detect_mod, "calibrate"): cal.calibrate}
+
+
+def _own_crisp(foreground):
+    """A reference ``foreground`` called as detect calls it now: before the crisp areas were
+    handed in (``crisp=``) it computed them itself, and it is left to."""
+    if "crisp" in inspect.signature(foreground).parameters:
+        return foreground
+
+    def call(view, *, crisp=None, **kw):
+        return foreground(view, **kw)
+    return call
 
 
 def explain_patches(rev: str) -> dict[tuple[types.ModuleType, str], object]:

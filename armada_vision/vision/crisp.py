@@ -118,8 +118,7 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
                 continue
         if np.count_nonzero(region) <= max_px and _worth_fitting(
                 region, incover[r0:r0 + region.shape[0], c0:c0 + region.shape[1]]):
-            areas.append((ViewGrid(grid.x0_mm + c0 / ppm, grid.y1_mm - r0 / ppm, ppm,
-                                   region.shape), region))
+            areas.append((grid.sub(c0, r0, region.shape), region))
     if not areas:
         return []
     # The fit map: 1 inside, ½ on the crisp edge band, 0 outside, smoothed, so its mid level

@@ -96,9 +96,7 @@ def region_foreground(score: np.ndarray, regions: list[tuple[ViewGrid, np.ndarra
     """The 0–1 foreground map for fitting, scaled per region (see FG_HIGH)."""
     fg = np.clip((score - 1.0) / 3.0, 0.0, 1.0)
     for sub, region in regions:
-        r0 = round((grid.y1_mm - sub.y1_mm) * grid.px_per_mm)
-        c0 = round((sub.x0_mm - grid.x0_mm) * grid.px_per_mm)
-        sl = (slice(r0, r0 + region.shape[0]), slice(c0, c0 + region.shape[1]))
+        sl = grid.window(sub)
         typical = float(np.percentile(score[sl][region], 80))
         hi = min(max(FG_HIGH * typical, 2.0), FG_CAP)
         lo = min(max(FG_LOW * typical, 1.0), FG_CAP / 2)
@@ -110,9 +108,7 @@ def _mask_of(regions: list[tuple[ViewGrid, np.ndarray]], grid: ViewGrid) -> np.n
     """View-size bool mask of ``regions`` (each on a sub-grid of ``grid``)."""
     out = np.zeros(grid.shape, bool)
     for sub, region in regions:
-        r0 = round((grid.y1_mm - sub.y1_mm) * grid.px_per_mm)
-        c0 = round((sub.x0_mm - grid.x0_mm) * grid.px_per_mm)
-        out[r0:r0 + region.shape[0], c0:c0 + region.shape[1]] |= region
+        out[grid.window(sub)] |= region
     return out
 
 
@@ -169,7 +165,8 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
                 pieces: PieceSet = NOMINAL_PIECES
                 ) -> tuple[list[DetectedPiece], list[UprightPiece]]:
     """Lying and upright pieces in a top-down view of the table (table mm)."""
-    score, bg = foreground(view)
+    edges, crisp = crisp_edges(view)
+    score, bg = foreground(view, crisp=crisp)
     regions, hands = view_regions(object_mask(score, view.grid), view.grid,
                                    min_area_mm2=MIN_REGION_MM2)
     scene = Scene(region_foreground(score, regions, view.grid), score, view.grid, pieces,
@@ -197,7 +194,7 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
         lying += [c for c in pieces_at_tips(scene, region, sub) if not clashes(c, lying, scene)]
     # Standing pieces cover their area too: their crisp outline is no lying piece.
     hand_mask = _mask_of(hands, view.grid)
-    lying += crisp_pieces(scene, *crisp_edges(view), lying, hand_mask, standing)
+    lying += crisp_pieces(scene, edges, crisp, lying, hand_mask, standing)
     # On a coloured table, what looks greyer than it: a clear piece on wood, whose soft
     # edges the grain drowns (no crisp outline).
     grey = desaturated(view, bg)

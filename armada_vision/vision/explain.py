@@ -157,9 +157,7 @@ class Scene:
 
     def strong(self, region: np.ndarray, sub: ViewGrid) -> np.ndarray:
         """The region's pixels that are clearly object (fit map ≥ 0.5), not faint shadow."""
-        r0 = round((self.grid.y1_mm - sub.y1_mm) * self.grid.px_per_mm)
-        c0 = round((sub.x0_mm - self.grid.x0_mm) * self.grid.px_per_mm)
-        crop = self.fg[r0:r0 + region.shape[0], c0:c0 + region.shape[1]]
+        crop = self.fg[self.grid.window(sub)]
         if crop.shape != region.shape:
             return region
         return region & (crop >= 0.5)

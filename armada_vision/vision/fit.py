@@ -46,6 +46,24 @@ class ViewGrid:
         p = np.asarray(points_px, dtype=np.float64).reshape(-1, 2)
         return p / (self.px_per_mm, -self.px_per_mm) + (self.x0_mm, self.y1_mm)
 
+    def sub(self, c0: int, r0: int, shape: tuple[int, int]) -> ViewGrid:
+        """The sub-grid whose pixel (0, 0) is this grid's (c0, r0) (column, row), ``shape``
+        (rows, cols): a crop of the view with the same scale."""
+        return ViewGrid(self.x0_mm + c0 / self.px_per_mm, self.y1_mm - r0 / self.px_per_mm,
+                        self.px_per_mm, shape)
+
+    def window(self, sub: ViewGrid) -> tuple[slice, slice]:
+        """Row and column slices of this grid's pixels that sub-grid ``sub`` (same scale, made
+        by :meth:`sub`) covers.
+
+        >>> g = ViewGrid(0.0, 100.0, 2.0, (200, 300))
+        >>> g.window(g.sub(10, 4, (5, 6)))
+        (slice(4, 9, None), slice(10, 16, None))
+        """
+        r0 = round((self.y1_mm - sub.y1_mm) * self.px_per_mm)
+        c0 = round((sub.x0_mm - self.x0_mm) * self.px_per_mm)
+        return slice(r0, r0 + sub.shape[0]), slice(c0, c0 + sub.shape[1])
+
     def inner_crop(self, poly_mm: shapely.Polygon, shrink: float
                    ) -> tuple[tuple[slice, slice], np.ndarray]:
         """The view pixels well inside a polygon (table mm), shrunk about its centroid to

@@ -149,9 +149,11 @@ def make_rectifier(calib: TableCalibration, layout: TableLayout, px_per_mm: floa
     return Rectifier(grid, full_x, full_y, valid, markers.astype(bool))
 
 
-def foreground(view: TableView, *, coarse_mm: float = 4.0) -> tuple[np.ndarray, np.ndarray]:
+def foreground(view: TableView, *, coarse_mm: float = 4.0, crisp: np.ndarray | None = None
+               ) -> tuple[np.ndarray, np.ndarray]:
     """Foreground score of every view pixel (float32, ~0 table, ≥1 clearly not table) and
-    the coarse background (table) colour estimate, BGR float32 0–255, view size."""
+    the coarse background (table) colour estimate, BGR float32 0–255, view size. ``crisp``:
+    the crisp-enclosed areas (:func:`crisp_edges`), computed here when not given."""
     img = view.image_bgr.astype(np.float32)
     rows, cols = img.shape[:2]
     k = max(round(coarse_mm * view.grid.px_per_mm), 1)
@@ -164,7 +166,9 @@ def foreground(view: TableView, *, coarse_mm: float = 4.0) -> tuple[np.ndarray, 
     med = cv2.medianBlur(np.clip(small, 0, 255).astype(np.uint8), 9).astype(np.float32)
     # Crisp-edged areas that look like table (a clear piece only darkens it): left out of the
     # table estimate, which would otherwise take them in, and their darkening counts below.
-    faint, pale = _faint_crisp(view, img, med, _noise(_distance(small, med), ignore))
+    if crisp is None:
+        crisp = crisp_edges(view)[1]
+    faint, pale = _faint_crisp(view, crisp, img, med, _noise(_distance(small, med), ignore))
     # Pale areas too (a white piece's faces would pull the estimate).
     for idx in (i for i in (pale, faint) if i is not None):
         share = np.bincount(_cells(idx, (rows, cols), small.shape), minlength=ignore.size) * (
@@ -195,32 +199,12 @@ def foreground(view: TableView, *, coarse_mm: float = 4.0) -> tuple[np.ndarray, 
     return score.astype(np.float32, copy=False), bg_full
 
 
-def crisp_areas(view: TableView) -> np.ndarray:
-    """View-size bool mask (view px) of the areas enclosed by crisp edges, edges included:
-    brightness steps, relative to the local brightness, far above the table's own texture.
-    A clear piece's straight outline and bright rims enclose it; a shadow's soft penumbra
-    does not reach the level."""
-    return crisp_edges(view)[1]
-
-
-# The last view's crisp edges: the foreground and the detector's crisp pass both ask for them.
-_CRISP_LAST: list[tuple[TableView, tuple[np.ndarray, np.ndarray]]] = []
-
-
 def crisp_edges(view: TableView) -> tuple[np.ndarray, np.ndarray]:
-    """View-size bool masks (view px) of the crisp edges themselves and of the areas they
-    enclose, edges included (see :func:`crisp_areas`). Read-only: the last view's masks are
-    remembered."""
-    if _CRISP_LAST and _CRISP_LAST[0][0] is view:
-        return _CRISP_LAST[0][1]
-    got = _crisp_edges(view)
-    for a in got:
-        a.flags.writeable = False
-    _CRISP_LAST[:] = [(view, got)]
-    return got
-
-
-def _crisp_edges(view: TableView) -> tuple[np.ndarray, np.ndarray]:
+    """View-size bool masks (view px) of the crisp edges — brightness steps, relative to the
+    local brightness, far above the table's own texture — and of the areas they enclose,
+    edges included. A clear piece's straight outline and bright rims enclose it; a shadow's
+    soft penumbra does not reach the level. :func:`foreground` and the detector's crisp pass
+    both use them: compute once and pass ``crisp`` to :func:`foreground`."""
     gray = cv2.cvtColor(view.image_bgr, cv2.COLOR_BGR2GRAY)
     gx = cv2.Scharr(gray, cv2.CV_32F, 1, 0)
     gy = cv2.Scharr(gray, cv2.CV_32F, 0, 1)
@@ -277,15 +261,14 @@ def _saturation(bgr: np.ndarray) -> np.ndarray:
     return out
 
 
-def _faint_crisp(view: TableView, img: np.ndarray, med_small: np.ndarray, noise: float
-                 ) -> tuple[np.ndarray | None, np.ndarray | None]:
-    """The crisp-edged areas (:func:`crisp_areas`) whose colour is mostly the table's (against
-    the coarse median ``med_small``), that are darker than it and nothing in which scores
-    strongly (a white piece's open base, black plastic): what a clear piece looks like.
-    Coloured objects are found by colour already and are left alone. Also the pale areas
-    (a white piece on a bright table: see PALE_*). Flat indices of the faint and of the pale
-    areas' view pixels, each None when there is none."""
-    crisp = crisp_edges(view)[1]
+def _faint_crisp(view: TableView, crisp: np.ndarray, img: np.ndarray, med_small: np.ndarray,
+                 noise: float) -> tuple[np.ndarray | None, np.ndarray | None]:
+    """The crisp-edged areas ``crisp`` (:func:`crisp_edges`) whose colour is mostly the
+    table's (against the coarse median ``med_small``), that are darker than it and nothing in
+    which scores strongly (a white piece's open base, black plastic): what a clear piece
+    looks like. Coloured objects are found by colour already and are left alone. Also the
+    pale areas (a white piece on a bright table: see PALE_*). Flat indices of the faint and
+    of the pale areas' view pixels, each None when there is none."""
     # Flat indices: the areas are a few % of the view, so only they are touched below.
     idx = np.flatnonzero(crisp)
     if idx.size == 0:
@@ -454,7 +437,6 @@ def view_regions(mask: np.ndarray, grid: ViewGrid, *, min_area_mm2: float = 0.0,
             continue
         c0, r0 = max(x - pad_px, 0), max(y - pad_px, 0)
         c1, r1 = min(x + w + pad_px, cols), min(y + h + pad_px, rows)
-        sub = ViewGrid(grid.x0_mm + c0 / grid.px_per_mm, grid.y1_mm - r0 / grid.px_per_mm,
-                       grid.px_per_mm, (r1 - r0, c1 - c0))
+        sub = grid.sub(c0, r0, (r1 - r0, c1 - c0))
         (off if runs_off else inside).append((sub, lab[r0:r1, c0:c1] == i))
     return inside, off
