@@ -334,8 +334,8 @@ class Recorder:
                     vanished.append(ship.id)
             elif ship.id in s.missing:
                 back[ship.id] = d
-            elif not self._same_place(ship.pose, d) and not (
-                    hand.get(ship.id) is not None and self._same_place(hand[ship.id], d)):
+            elif not self.same_place(ship.pose, d) and not (
+                    hand.get(ship.id) is not None and self.same_place(hand[ship.id], d)):
                 moved[ship.id] = d
         extras = self._extras(pieces, found)
 
@@ -462,7 +462,9 @@ class Recorder:
         return (math.dist(pose.stern_mm, d.pose.stern_mm) <= tol_mm
                 and abs(angle_diff_deg(pose.heading_deg, d.pose.heading_deg)) <= tol_deg)
 
-    def _same_place(self, pose: Pose, d: DetectedPiece) -> bool:
+    def same_place(self, pose: Pose, d: DetectedPiece) -> bool:
+        """Whether piece ``d`` seen now is a piece at ``pose`` (table mm) that has not moved:
+        within 3σ of its reading plus the still allowance (``still_mm``, ``still_deg``)."""
         return self._near(pose, d)
 
     def _map_tracks(self, pieces: Iterable[DetectedPiece]) -> None:

@@ -27,7 +27,7 @@ from armada_vision.gamelog.state import ACTIONS_PER_TURN, check_shot_action
 from armada_vision.gamelog.store import GameStore
 from armada_vision.geometry.layout import TableLayout
 from armada_vision.geometry.pieces import Size
-from armada_vision.geometry.pose import Pose, angle_diff_deg
+from armada_vision.geometry.pose import Pose
 from armada_vision.rules.config import RulesConfig
 from armada_vision.rules.table import Table
 from armada_vision.vision.types import DetectedPiece
@@ -128,8 +128,8 @@ class Session:
             ship = st.table.ship(sid)
             set_piece = DetectedPiece(ship.size, ship.color, ship.pose, ship.tip_mm(self.config),
                                       ship.sigma_mm, ship.sigma_deg, True, track_id=sid)
-            near = [i for i, p in enumerate(out) if p.size == ship.size and _near(
-                seen if seen is not None else ship.pose, p, rec.still_mm, rec.still_deg)]
+            near = [i for i, p in enumerate(out) if p.size == ship.size and rec.same_place(
+                seen if seen is not None else ship.pose, p)]
             if seen is None:          # placed where the camera saw nothing: add it
                 if not near and not any(p.track_id == sid for p in out):
                     out.append(set_piece)
@@ -504,13 +504,6 @@ def _describe(e: Any) -> str | None:
     if text is None and getattr(e, "kind", "") == "turn_end":
         return f"{e.player}'s turn ends"
     return text
-
-
-def _near(pose: Pose, d: DetectedPiece, still_mm: float, still_deg: float) -> bool:
-    """The recorder's test for a piece seen at ``pose`` (3σ plus the still allowance)."""
-    return (math.dist(pose.stern_mm, d.pose.stern_mm) <= 3 * d.sigma_mm + still_mm
-            and abs(angle_diff_deg(pose.heading_deg, d.pose.heading_deg))
-            <= 3 * d.sigma_deg + still_deg)
 
 
 def _stamp(text: str) -> str:
