@@ -480,11 +480,7 @@ function drawEdit() {
 }
 
 function pointerTable(evt) {   // a pointer's position in table mm
-  const svg = $("overlay");
-  const pt = svg.createSVGPoint();
-  pt.x = evt.clientX; pt.y = evt.clientY;
-  const p = pt.matrixTransform(svg.getScreenCTM().inverse());
-  return toTable([p.x, p.y]);
+  return toTable(pointerPx(evt));
 }
 
 $("overlay").addEventListener("pointerdown", (evt) => {
@@ -558,18 +554,23 @@ function renderAll() {
 }
 
 // ---- taps and actions -----------------------------------------------------------------------
-function nearestShip(evt) {
-  const s = state();
-  if (!s || !s.H_image_from_table) return null;
+function pointerPx(evt) {   // a pointer's position in the overlay's (image px) frame
   const svg = $("overlay");
   const pt = svg.createSVGPoint();
   pt.x = evt.clientX; pt.y = evt.clientY;
   const p = pt.matrixTransform(svg.getScreenCTM().inverse());
+  return [p.x, p.y];
+}
+
+function nearestShip(evt) {
+  const s = state();
+  if (!s || !s.H_image_from_table) return null;
+  const p = pointerPx(evt);
   let best = null, bestD = TAP_RADIUS_SCREEN_PX * scale();
   for (const ship of s.ships || []) {
     const pts = [centroid(ship), toPx(ship.stern), toPx(ship.tip)];
     for (const q of pts) {
-      const d = Math.hypot(q[0] - p.x, q[1] - p.y);
+      const d = Math.hypot(q[0] - p[0], q[1] - p[1]);
       if (d < bestD) { bestD = d; best = ship; }
     }
   }
