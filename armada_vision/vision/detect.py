@@ -34,6 +34,7 @@ from armada_vision.vision.explain import (
     Scene,
     clashes,
     explain_region,
+    leftover_piece,
     pieces_at_tips,
     upright_fit,
 )
@@ -198,6 +199,9 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
                   calib.camera_center_mm, shade(view.image_bgr, bg))
     lying: list[Candidate] = []
     standing: list[Candidate] = []
+    # Regions nothing explained: once the crisp passes have found what they find, a piece
+    # may still be read in what they leave (leftover_piece).
+    empty: list[tuple[ViewGrid, np.ndarray]] = []
     # Regions that are mostly a hand or an arm (running off the view, or too big): only
     # clean pieces at their sharp corners are taken from them (pieces_at_tips).
     for sub, region in regions:
@@ -208,6 +212,7 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
         found = explain_region(scene, region, sub)
         if not found and _is_dark(scene, region, sub):
             found = explain_region(_unscaled(scene, sub), region, sub)
+        up = None
         if area <= scene.max_area_mm2 and (not found or (
                 len(found) == 1 and found[0].fit.cost > GOOD_COST)):
             # No lying piece, or one doubtful lying reading: a standing piece may fit better.
@@ -216,6 +221,8 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
             if up is not None:
                 standing.append(up)
                 found = []
+        if not found and up is None:
+            empty.append((sub, region))
         lying += found
     for sub, region in hands:
         lying += [c for c in pieces_at_tips(scene, region, sub) if not clashes(c, lying, scene)]
@@ -229,6 +236,8 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
         lying += crisp_pieces(scene, None, grey, lying, hand_mask, standing,
                               shade_range=GREY_SHADE, heading_floor=True,
                               one_size=True)
+    for sub, region in empty:
+        lying += leftover_piece(scene, region, sub, lying)
     area_poly = shapely.Polygon(layout.play_area_mm)
     out = [_piece(c, calib, view, bg, pieces, area_poly) for c in lying]
     out.sort(key=lambda p: (p.pose.x_mm, p.pose.y_mm))
