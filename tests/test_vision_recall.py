@@ -332,7 +332,8 @@ def test_a_black_piece_whose_rims_score_below_its_core_is_found():
 @pytest.mark.parametrize("seed, seed0, size, color, stern", [
     (1032, 1000, "medium", "red", (120.3, 418.1)),     # wood-grain streaks along one side
     (1000, 1000, "small", "white", (211.7, 486.4)),    # a lit patch beside it
-    (1053, 1036, "large", "purple", (446.4, 453.0)),    # a check seed
+    (1053, 1036, "large", "purple", (446.4, 453.0)),    # check seeds from here
+    (1067, 1036, "medium", "purple", (280.2, 346.0)),   # a crisp-found white medium beside
 ])
 def test_a_piece_whose_tip_guess_is_turned_by_what_touches_it_is_found(
         seed, seed0, size, color, stern):

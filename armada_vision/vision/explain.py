@@ -68,6 +68,11 @@ HAND_EDGE_MM = 1.5
 # leftover_piece; issue 4, seed 1032: a red medium's tip guess 14° off along wood-grain streaks,
 # its fit stuck 10° off at cost 0.58; from 10° further round it fits at 0.085).
 TIP_TURNS_DEG = (-20.0, -10.0, 10.0, 20.0)
+# ... only in regions from a small piece's footprint to this many of the largest piece's
+# areas (a whole piece fits; the pieces so found lay in regions of 0.36-1.51 of it, and the
+# bigger regions nothing explains were wood-grain streaks and hands with 11-22 corners, at
+# 0.1-0.3 s of CPU each).
+LEFTOVER_MAX_AREA = 2.0
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -472,11 +477,24 @@ def leftover_piece(scene: Scene, region: np.ndarray, sub: ViewGrid, found: list[
     Chosen as :func:`select` chooses, doubtful ones kept with σ inflated and those more
     likely noise dropped (:func:`_plausible`). Only one: a second from the same guesses was
     an artefact (seed 1000: a reversed small on a white piece's lit patch, cost 0.32)."""
+    area = region.sum() / sub.px_per_mm**2
+    if not scene.small_area_mm2 <= area <= LEFTOVER_MAX_AREA * scene.max_area_mm2:
+        return []
     mine = [c for c in found if _covered_px(c, region, sub).any()]
     rest = unexplained_mask(scene.strong(region, sub), sub, mine)
-    cands = [c for tip, heading in tip_guesses(region, sub) for turn in TIP_TURNS_DEG
-             for c in fits_from_tip(scene, tip, heading + turn)
-             if not clashes(c, found, scene)]
+    cands = []
+    for tip, heading in tip_guesses(region, sub):
+        for z in Size:
+            # Per size, only the best of the turned starts' short fits is fitted fully.
+            s = scene.pieces.dims(z).footprint_length_mm
+            screens = [scene.screen(z, Pose(tip[0] - s * math.cos(math.radians(h)),
+                                            tip[1] - s * math.sin(math.radians(h)), h))
+                       for h in (heading + t for t in TIP_TURNS_DEG)]
+            f = min(screens, key=lambda f: f.cost)
+            if f.cost <= 2 * MAX_COST:
+                c = scene.fit(z, f.pose)
+                if not clashes(c, found, scene):
+                    cands.append(c)
     total = max(int(np.count_nonzero(rest)), 1)
     best, best_u = None, 0.0
     for c in cands:
