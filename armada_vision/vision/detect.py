@@ -201,7 +201,7 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     if grey is not None:
         lying += crisp_pieces(scene, None, grey, lying, hand_mask, standing,
                               shade_range=GREY_SHADE, heading_floor=True,
-                              one_size=True)
+                              one_size=True, base_open=True)
     area_poly = shapely.Polygon(layout.play_area_mm)
     out = [_piece(c, calib, view, bg, pieces, area_poly) for c in lying]
     out.sort(key=lambda p: (p.pose.x_mm, p.pose.y_mm))
