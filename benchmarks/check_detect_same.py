@@ -4,11 +4,11 @@ Runs ``detect`` on the sample stills (and with ``--seeds`` on rendered scenes) t
 process: once as the working tree has it, once with part of the detector taken from a git
 revision (``--ref``) and patched in. ``--part speed`` (default) patches ``fit.py``'s fitting,
 ``segment.foreground``, ``detect.shade`` and ``calibrate`` (ref default: the last commit
-before the latest speed work); ``--part explain`` patches explain.py (which hypotheses are
-fitted and chosen). Everything else is the working tree's in both runs, so only that part
-can make a difference (another helper's edits to the rest do not). Prints per image the
-pieces found and the largest stern / tip / heading / σ differences; exits 1 when a piece is
-missing or moved by more than the tolerance.
+before the latest speed work); ``--part explain`` patches explain.py and the crisp pass
+(crisp.py): which hypotheses are fitted and chosen. Everything else is the working tree's
+in both runs, so only that part can make a difference (another helper's edits to the rest
+do not). Prints per image the pieces found and the largest stern / tip / heading / σ
+differences; exits 1 when a piece is missing or moved by more than the tolerance.
 
 Usage: ``python benchmarks/check_detect_same.py [--part speed|explain] [--ref REV]
 [--stills N] [--with-4k] [--seeds N] [--seed0 1000] [--tol-mm 0.01]``.
@@ -75,11 +75,26 @@ def _own_crisp(foreground):
 
 
 def explain_patches(rev: str) -> dict[tuple[types.ModuleType, str], object]:
-    """(module, attribute) → the reference revision's explain.py object that detect uses."""
+    """(module, attribute) → the reference revision's explain.py object that detect uses, and
+    its crisp.py pass (which fits and chooses too; it imports the working tree's explain.py,
+    whose functions it calls are the same objects in both runs)."""
     ex = _module_at(rev, "armada_vision/vision/explain.py", "_ref_explain")
-    return {(detect_mod, a): getattr(ex, a)
-            for a in ("Scene", "clashes", "explain_region", "pieces_at_tips", "upright_fit",
-                      "GOOD_COST", "MAX_COST")}
+    cr = _module_at(rev, "armada_vision/vision/crisp.py", "_ref_crisp")
+    out = {(detect_mod, a): getattr(ex, a)
+           for a in ("Scene", "clashes", "explain_region", "pieces_at_tips", "upright_fit",
+                     "GOOD_COST", "MAX_COST")}
+    out[(detect_mod, "crisp_pieces")] = _known_kwargs(cr.crisp_pieces)
+    return out
+
+
+def _known_kwargs(f):
+    """``f`` called with only the keyword arguments it knows (detect may pass ones added
+    since the reference)."""
+    known = inspect.signature(f).parameters
+
+    def call(*args, **kw):
+        return f(*args, **{k: v for k, v in kw.items() if k in known})
+    return call
 
 
 def stills(n: int, with_4k: bool = False) -> list[Path]:
