@@ -19,6 +19,7 @@ from dataclasses import replace
 
 import cv2
 import numpy as np
+import shapely
 
 from armada_vision.vision.explain import (
     GOOD_COST,
@@ -75,12 +76,19 @@ GREY_SHADE = (0.65, 1.1)
 # wrong size as the right one (seeds 1026 and 1065: a medium read right with σ 11 mm, one read
 # as a small 11 mm off, lifting the check seeds' stern p95 over 1.5 mm), so none is kept.
 SIZE_DOUBT_MM = 3.0
+# σ (mm) at least of a piece kept there although a shorter reading fits inside it (no rival:
+# it leaves a thick part of the area out): its soft ends may both sit short (s09's clear
+# medium: stern and tip 2.1 mm short along the axis).
+SNUG_END_MM = 2.0
 # A stern edge seen through (a clear piece's open base shows the wood): samples within
 # BASE_BAND_MM of the stern along the axis that found no edge (cost MISS_COST) may be left
 # out when the SIDE_BAND_MM of outline ahead of them is seen (see _open_base_cost).
 BASE_BAND_MM = 4.0
 SIDE_BAND_MM = 8.0
 MISS_COST = 2.0
+# ... and only when the area fills at least this share of its outline as seen (seed 1026's
+# large 0.75; a ring of grey round s24's standing yellow, read as a small, 0.46).
+BASE_FILL = 0.6
 
 
 def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chosen: list[Candidate],
@@ -174,7 +182,11 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
                     (c,) = finish(crisp_scene, [c], cands, region, sub)
                     if c.covering_ambiguity_mm > SIZE_DOUBT_MM:
                         break
-                    c = replace(c, ambiguity_mm=c.covering_ambiguity_mm,
+                    # A shorter reading fitting inside it says its ends are soft: σ at
+                    # least SNUG_END_MM.
+                    snug = SNUG_END_MM if c.ambiguity_mm > SIZE_DOUBT_MM else 0.0
+                    c = replace(c, ambiguity_mm=max(c.covering_ambiguity_mm, snug),
+                                covering_ambiguity_mm=max(c.covering_ambiguity_mm, snug),
                                 ambiguity_deg=c.covering_ambiguity_deg)
                 deg = 0.0
                 if heading_floor:
@@ -264,13 +276,19 @@ def _scored(cands: list[Candidate], region: np.ndarray, sub: ViewGrid, incover: 
         excused = np.zeros(len(p), bool)
         excused[ok] = incover[p[ok, 1], p[ok, 0]]
         cost = c.fit.cost_given(excused)
+        open_base = False
         if base_open and cost > GOOD_COST:
-            cost = min(cost, _open_base_cost(c, excused))
+            open_base = (ob := _open_base_cost(c, excused)) < cost
+            cost = min(cost, ob)
         if cost > GOOD_COST:
             continue
         mask = np.zeros(region.shape, np.uint8)
         cv2.fillPoly(mask, [np.round(sub.to_px(c.outline_mm)).astype(np.int32)], 1)
-        share = np.count_nonzero(region & (mask > 0)) / total
+        inside = np.count_nonzero(region & (mask > 0))
+        if open_base and inside < BASE_FILL * shapely.Polygon(c.outline_mm).area * (
+                sub.px_per_mm**2):
+            continue
+        share = inside / total
         out.append((-share * (1.0 - cost / MAX_COST), cost, c))
     out.sort(key=lambda t: t[0])
     return out
