@@ -300,7 +300,7 @@ def _open_base_cost(c: Candidate, excused: np.ndarray) -> float:
     no edge left out, when its sides are seen right up to that end (cost at most GOOD_COST
     over the next SIDE_BAND_MM, nothing hidden there); else 99. Through a clear piece's open
     base the bare wood shows, so the desaturated area stops short of its stern (seed 1026's
-    large: its 26 stern samples missed, cost 0.59, the rest 0.1); a reading longer than the
+    large: its 26 stern samples missed, cost 0.59, the rest 0.16); a reading longer than the
     piece has no sides there."""
     sc = c.fit.sample_cost
     p = c.fit.pose
