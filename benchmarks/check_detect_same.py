@@ -4,13 +4,14 @@ Runs ``detect`` on the sample stills (and with ``--seeds`` on rendered scenes) t
 process: once as the working tree has it, once with part of the detector taken from a git
 revision (``--ref``) and patched in. ``--part speed`` (default) patches ``fit.py``'s fitting,
 ``segment.foreground``, ``detect.shade`` and ``calibrate`` (ref default: the last commit
-before the latest speed work); ``--part explain`` patches explain.py and detect.py's
-``find_pieces`` (which hypotheses are fitted and chosen). Everything else is the working
-tree's in both runs, so only that part can make a difference (another helper's edits to the
-rest do not). Prints per image the pieces found, those found only by the working tree, and
-the largest stern / tip / heading / σ differences of the reference's pieces; exits 1 when
-one of those is missing or moved by more than the tolerance (a piece found only by the
-working tree is reported, not a failure: recall work adds pieces).
+before the latest speed work); ``--part explain`` patches what decides which hypotheses are
+fitted and chosen: detect.py's ``find_pieces`` (which regions are explained how), explain.py
+and the crisp pass (crisp.py). Everything else is the working tree's in both runs, so only
+that part can make a difference (another helper's edits to the rest do not). Prints per image
+the pieces found, those found only by the working tree, and the largest stern / tip / heading
+/ σ differences of the reference's pieces; exits 1 when one of those is missing or moved by
+more than the tolerance (a piece found only by the working tree is reported, not a failure:
+recall work adds pieces).
 
 Usage: ``python benchmarks/check_detect_same.py [--part speed|explain] [--ref REV]
 [--stills N] [--with-4k] [--seeds N] [--seed0 1000] [--tol-mm 0.01]``.
@@ -78,14 +79,18 @@ def _own_crisp(foreground):
 
 
 def explain_patches(rev: str) -> dict[tuple[types.ModuleType, str], object]:
-    """(module, attribute) → the reference revision's explain.py objects that detect uses,
-    and its detect.py's ``find_pieces`` (which regions are explained how) calling them."""
+    """(module, attribute) → the reference revision's ``find_pieces``, calling the reference's
+    explain.py and crisp pass (each of those calling the reference's explain.py too)."""
     ex = _module_at(rev, "armada_vision/vision/explain.py", "_ref_explain")
+    cr = _module_at(rev, "armada_vision/vision/crisp.py", "_ref_crisp")
     det = _module_at(rev, "armada_vision/vision/detect.py", "_ref_detect_find")
-    names = ("Scene", "clashes", "explain_region", "pieces_at_tips", "upright_fit",
-             "GOOD_COST", "MAX_COST")
-    for a in names:
-        setattr(det, a, getattr(ex, a))
+    for mod in (cr, det):
+        for a in list(vars(mod)):
+            if (not a.startswith("_") and a in vars(ex)
+                    and not isinstance(getattr(mod, a), types.ModuleType)
+                    and getattr(mod, a) is getattr(explain_mod, a, None)):
+                setattr(mod, a, getattr(ex, a))
+    det.crisp_pieces = cr.crisp_pieces
     return {(detect_mod, "find_pieces"): det.find_pieces}
 
 

@@ -19,6 +19,7 @@ from dataclasses import replace
 
 import cv2
 import numpy as np
+import shapely
 
 from armada_vision.vision.explain import (
     GOOD_COST,
@@ -75,12 +76,26 @@ GREY_SHADE = (0.65, 1.1)
 # wrong size as the right one (seeds 1026 and 1065: a medium read right with σ 11 mm, one read
 # as a small 11 mm off, lifting the check seeds' stern p95 over 1.5 mm), so none is kept.
 SIZE_DOUBT_MM = 3.0
+# σ (mm) at least of a piece kept there although a shorter reading fits inside it (no rival:
+# it leaves a thick part of the area out): its soft ends may both sit short (s09's clear
+# medium: stern and tip 2.1 mm short along the axis).
+SNUG_END_MM = 2.0
+# A stern edge seen through (a clear piece's open base shows the wood): samples within
+# BASE_BAND_MM of the stern along the axis that found no edge (cost MISS_COST) may be left
+# out when the SIDE_BAND_MM of outline ahead of them is seen (see _open_base_cost).
+BASE_BAND_MM = 4.0
+SIDE_BAND_MM = 8.0
+MISS_COST = 2.0
+# ... and only when the area fills at least this share of its outline as seen (seed 1026's
+# large 0.75; a ring of grey round s24's standing yellow, read as a small, 0.46).
+BASE_FILL = 0.6
 
 
 def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chosen: list[Candidate],
                  unseen: np.ndarray | None = None, standing: Sequence[Candidate] = (),
                  *, shade_range: tuple[float, float] | None = None,
-                 heading_floor: bool = False, one_size: bool = False) -> list[Candidate]:
+                 heading_floor: bool = False, one_size: bool = False,
+                 base_open: bool = False) -> list[Candidate]:
     """Lying pieces (table mm) in the crisp-enclosed areas (``crisp``, view-size bool;
     ``edges`` the crisp edges themselves) that the lying pieces ``chosen``, the ``standing``
     ones and ``unseen`` (view-size bool: hands) leave unexplained. Their ``ambiguity_mm`` is
@@ -89,7 +104,9 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
     ``ambiguity_deg`` is at least CRISP_EDGE_MM across the piece's length (for areas from a
     smoothed cue, whose two ends are each that uncertain: on seeds 1028 and 1029 heading
     errors 2.4° and 1.8° for fit σ 1.0° and 0.6°). ``one_size``: an area that another size
-    explains nearly as well (size ambiguity over SIZE_DOUBT_MM) is left alone."""
+    explains nearly as well (size ambiguity over SIZE_DOUBT_MM; only a reading covering what
+    this one explains of the area counts) is left alone. ``base_open``: a stern edge missed
+    on the map is excused when the sides are seen up to it (:func:`_open_base_cost`)."""
     grid = scene.grid
     ppm = grid.px_per_mm
     cover = np.zeros(crisp.shape, np.uint8)
@@ -143,12 +160,12 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
         guess = axis_guess(region, sub)
         cands = (fits_from_axis(crisp_scene, *guess, region, sub, screened=True)
                  if guess is not None else [])
-        scored = _scored(cands, region, sub, incover, grid)
+        scored = _scored(cands, region, sub, incover, grid, base_open)
         if not scored or scored[0][0] > -AXIS_ENOUGH:
             tips = [c for tip, heading in tip_guesses(region, sub)
                     for c in fits_from_tip(crisp_scene, tip, heading)]
             cands += tips
-            scored += _scored(tips, region, sub, incover, grid)
+            scored += _scored(tips, region, sub, incover, grid, base_open)
         scored.sort(key=lambda t: t[0])
         if scored and upright_fit(crisp_scene, region, sub, scored[0][1]) is not None:
             # A standing piece's crisp outline (the main pass saw no lying piece in it).
@@ -156,9 +173,21 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
         for _u, cost, c in scored:
             if not clashes(c, chosen + out, scene):
                 # Another size nearly as good on this map: σ covers both readings.
-                (c,) = finish(crisp_scene, [replace(c, fit=replace(c.fit, cost=cost))], cands)
-                if one_size and c.ambiguity_mm > SIZE_DOUBT_MM:
-                    break
+                c = replace(c, fit=replace(c.fit, cost=cost))
+                if not one_size:
+                    (c,) = finish(crisp_scene, [c], cands)
+                else:
+                    # Only a reading that covers what this one explains of the area is a
+                    # rival: a shorter one snug inside leaves a thick part of it out.
+                    (c,) = finish(crisp_scene, [c], cands, region, sub)
+                    if c.covering_ambiguity_mm > SIZE_DOUBT_MM:
+                        break
+                    # A shorter reading fitting inside it says its ends are soft: σ at
+                    # least SNUG_END_MM.
+                    snug = SNUG_END_MM if c.ambiguity_mm > SIZE_DOUBT_MM else 0.0
+                    c = replace(c, ambiguity_mm=max(c.covering_ambiguity_mm, snug),
+                                covering_ambiguity_mm=max(c.covering_ambiguity_mm, snug),
+                                ambiguity_deg=c.covering_ambiguity_deg)
                 deg = 0.0
                 if heading_floor:
                     length = scene.pieces.dims(c.size).footprint_length_mm
@@ -228,11 +257,12 @@ def _worth_fitting(region: np.ndarray, incover: np.ndarray) -> bool:
 
 
 def _scored(cands: list[Candidate], region: np.ndarray, sub: ViewGrid, incover: np.ndarray,
-            grid: ViewGrid) -> list[tuple[float, float, Candidate]]:
+            grid: ViewGrid, base_open: bool = False) -> list[tuple[float, float, Candidate]]:
     """The good lying fits among ``cands`` that hide at most MAX_HIDDEN of their outline (an
     edge against a piece found, ``incover`` on ``grid``, is excused), each as (−share of
     ``region`` explained × (1 − cost / MAX_COST), cost, fit), best first: most of the area
-    explained per doubt (as explain.select: a smaller model snug inside explains less)."""
+    explained per doubt (as explain.select: a smaller model snug inside explains less).
+    ``base_open``: the cost is the lower of that and :func:`_open_base_cost`."""
     rows, cols = incover.shape
     total = max(np.count_nonzero(region), 1)
     out = []
@@ -246,11 +276,40 @@ def _scored(cands: list[Candidate], region: np.ndarray, sub: ViewGrid, incover: 
         excused = np.zeros(len(p), bool)
         excused[ok] = incover[p[ok, 1], p[ok, 0]]
         cost = c.fit.cost_given(excused)
+        open_base = False
+        if base_open and cost > GOOD_COST:
+            open_base = (ob := _open_base_cost(c, excused)) < cost
+            cost = min(cost, ob)
         if cost > GOOD_COST:
             continue
         mask = np.zeros(region.shape, np.uint8)
         cv2.fillPoly(mask, [np.round(sub.to_px(c.outline_mm)).astype(np.int32)], 1)
-        share = np.count_nonzero(region & (mask > 0)) / total
+        inside = np.count_nonzero(region & (mask > 0))
+        if open_base and inside < BASE_FILL * shapely.Polygon(c.outline_mm).area * (
+                sub.px_per_mm**2):
+            continue
+        share = inside / total
         out.append((-share * (1.0 - cost / MAX_COST), cost, c))
     out.sort(key=lambda t: t[0])
     return out
+
+
+def _open_base_cost(c: Candidate, excused: np.ndarray) -> float:
+    """``c``'s cost (hidden samples flagged in ``excused`` excused, the others misses) with
+    the samples of its stern end (within BASE_BAND_MM of the stern along the axis) that found
+    no edge left out, when its sides are seen right up to that end (cost at most GOOD_COST
+    over the next SIDE_BAND_MM, nothing hidden there); else 99. Through a clear piece's open
+    base the bare wood shows, so the desaturated area stops short of its stern (seed 1026's
+    large: its 26 stern samples missed, cost 0.59, the rest 0.16); a reading longer than the
+    piece has no sides there."""
+    sc = c.fit.sample_cost
+    p = c.fit.pose
+    h = math.radians(p.heading_deg)
+    t = (c.fit.probe_mm - np.asarray(p.stern_mm)) @ np.array([math.cos(h), math.sin(h)])
+    hidden = np.isnan(sc)
+    cost = np.where(hidden, 2.0 * ~excused, sc)
+    side = (t >= BASE_BAND_MM) & (t < BASE_BAND_MM + SIDE_BAND_MM)
+    if not side.any() or np.any(hidden[side] & ~excused[side]) or cost[side].mean() > GOOD_COST:
+        return 99.0
+    keep = ~((t < BASE_BAND_MM) & ~hidden & (sc >= MISS_COST)) & ~(hidden & excused)
+    return float(cost[keep].mean()) if keep.any() else 99.0

@@ -73,6 +73,13 @@ TIP_TURNS_DEG = (-20.0, -10.0, 10.0, 20.0)
 # bigger regions nothing explains were wood-grain streaks and hands with 11-22 corners, at
 # 0.1-0.3 s of CPU each).
 LEFTOVER_MAX_AREA = 2.0
+# A clean longer reading from a hand piece's tip (tip within TIP_SAME_MM of its) replaces it
+# when its stern is seen and the piece's own is not: the view's brightness over the table's
+# STERN_IN_MM either side of the stern edge differs by STERN_STEP or more (seed 1017's blue
+# large 0.47 / 0.94 at its stern, its medium reading 0.58 / 0.52 across the face).
+TIP_SAME_MM = 2.0
+STERN_IN_MM = 1.5
+STERN_STEP = 1.25
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -603,17 +610,25 @@ def pieces_at_tips(scene: Scene, part: np.ndarray, sub: ViewGrid) -> list[Candid
             out.append(c)
     # The rest of a longer piece may be lost in the hand's region: when the region covers
     # where a longer piece with the same tip would lie, σ covers that reading too.
-    return [_hidden_length(scene, c, part, sub) for c in finish(scene, out, cands)]
+    done = finish(scene, out, cands)
+    return [_hidden_length(scene, c, part, sub, [o for o in done if o is not c]) for c in done]
 
 
-def _hidden_length(scene: Scene, c: Candidate, part: np.ndarray, sub: ViewGrid) -> Candidate:
+def _hidden_length(scene: Scene, c: Candidate, part: np.ndarray, sub: ViewGrid,
+                   others: list[Candidate] | None = None) -> Candidate:
     """``c`` with its ambiguity raised to HAND_EDGE_MM and to the stern shift of every
-    longer size whose extra length lies (mostly) in ``part``."""
+    longer size whose extra length lies (mostly) in ``part``. When ``c``'s own stern edge
+    shows no step in brightness (it ends on the piece, not at its end) and a clean reading of
+    that longer size with the same tip shows one (:func:`_stern_seen`) and overlaps none of
+    ``others``, that reading is taken instead: the whole piece is seen, only the fit map
+    (scaled to the hand's region) hid its stern (seed 1017: a blue large, all three sizes
+    fitted its tip at cost ≤ 0.022 and the medium won by 0.005)."""
     d_c = scene.pieces.dims(c.size).footprint_length_mm
     tip = np.asarray(c.fit.pose.tip_mm(d_c))
     h = math.radians(c.fit.pose.heading_deg)
     amb = HAND_EDGE_MM
-    for z in Size:
+    own_seen: bool | None = None
+    for z in sorted(Size, key=lambda z: scene.pieces.dims(z).footprint_length_mm):
         d_z = scene.pieces.dims(z).footprint_length_mm
         if d_z <= d_c:
             continue
@@ -633,10 +648,59 @@ def _hidden_length(scene: Scene, c: Candidate, part: np.ndarray, sub: ViewGrid) 
               & (px[:, 1] < part.shape[0]))
         hit = np.zeros(len(px), bool)
         hit[ok] = part[px[ok, 1], px[ok, 0]]
-        if hit.mean() >= 0.5:
+        if hit.mean() < 0.5:
+            continue
+        if own_seen is None:
+            own_seen = _stern_seen(scene, c)
+        longer = None if own_seen else _longer_reading(scene, c, z, others or [])
+        if longer is None:
             amb = max(amb, d_z - d_c)
+            continue
+        # The longer piece is seen whole: the shorter reading is no rival (its stern lies
+        # on the piece), but a longer size still may be.
+        c, d_c, own_seen = replace(longer, ambiguity_mm=0.0, covering_ambiguity_mm=0.0,
+                                   ambiguity_deg=0.0, covering_ambiguity_deg=0.0), d_z, True
     return replace(c, ambiguity_mm=max(amb, c.ambiguity_mm),
                    covering_ambiguity_mm=max(amb, c.covering_ambiguity_mm))
+
+
+def _longer_reading(scene: Scene, c: Candidate, size: Size, others: list[Candidate]
+                    ) -> Candidate | None:
+    """The clean fit of ``size`` from ``c``'s tip (as :func:`pieces_at_tips` keeps them, tip
+    within TIP_SAME_MM of ``c``'s) whose stern edge is seen and that overlaps none of
+    ``others``, or None."""
+    d_c = scene.pieces.dims(c.size).footprint_length_mm
+    d_z = scene.pieces.dims(size).footprint_length_mm
+    tip = np.asarray(c.fit.pose.tip_mm(d_c))
+    h = math.radians(c.fit.pose.heading_deg)
+    start = Pose(tip[0] - d_z * math.cos(h), tip[1] - d_z * math.sin(h), c.fit.pose.heading_deg)
+    o = scene.fit(size, scene.screen(size, start).pose)
+    if (o.fit.cost > HAND_MAX_COST or np.isnan(o.fit.sample_cost).mean() > HAND_MAX_HIDDEN
+            or math.dist(o.fit.pose.tip_mm(d_z), tip) > TIP_SAME_MM
+            or clashes(o, others, scene) or not _stern_seen(scene, o)):
+        return None
+    return o
+
+
+def _stern_seen(scene: Scene, c: Candidate) -> bool:
+    """Whether ``c``'s stern edge is an edge in the view: the brightness over the table's
+    (``scene.shade``) STERN_IN_MM inside it and as far outside differ by a factor of
+    STERN_STEP or more (median along the edge, its corners left out). Where a reading ends
+    on the piece itself both sides are the same face (seed 1017's medium: 0.58 / 0.52); a
+    piece's end against the table steps (its large: 0.47 inside, the open base, / 0.94)."""
+    if scene.shade is None:
+        return False
+    p = c.fit.pose
+    h = math.radians(p.heading_deg)
+    u = np.array([math.cos(h), math.sin(h)])
+    w = scene.pieces.dims(c.size).base_w_mm / 2 - STERN_IN_MM
+    edge = np.asarray(p.stern_mm) + np.outer(np.linspace(-w, w, 15), [-u[1], u[0]])
+    px_in = scene.grid.to_px(edge + STERN_IN_MM * u)
+    px_out = scene.grid.to_px(edge - STERN_IN_MM * u)
+    inside = float(np.median(sample_map(scene.shade, px_in[:, 0], px_in[:, 1])))
+    outside = float(np.median(sample_map(scene.shade, px_out[:, 0], px_out[:, 1])))
+    ratio = max(inside, 1e-3) / max(outside, 1e-3)
+    return not 1.0 / STERN_STEP < ratio < STERN_STEP
 
 
 def upright_fit(scene: Scene, region: np.ndarray, sub: ViewGrid, max_cost: float = GOOD_COST
