@@ -30,6 +30,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from armada_vision.geometry.pose import angle_diff_deg  # noqa: E402
+from armada_vision.vision import crisp as crisp_mod  # noqa: E402
 from armada_vision.vision import detect as detect_mod  # noqa: E402
 from armada_vision.vision import explain as explain_mod  # noqa: E402
 from armada_vision.vision.io import load_camera_file, load_layout_file, read_image  # noqa: E402
@@ -75,11 +76,18 @@ def _own_crisp(foreground):
 
 
 def explain_patches(rev: str) -> dict[tuple[types.ModuleType, str], object]:
-    """(module, attribute) → the reference revision's explain.py object that detect uses."""
+    """(module, attribute) → the reference revision's explain.py object that detect, and
+    the crisp pass (crisp.py fits its areas with explain.py's candidate generation), use."""
     ex = _module_at(rev, "armada_vision/vision/explain.py", "_ref_explain")
-    return {(detect_mod, a): getattr(ex, a)
-            for a in ("Scene", "clashes", "explain_region", "pieces_at_tips", "upright_fit",
-                      "GOOD_COST", "MAX_COST")}
+    out = {(detect_mod, a): getattr(ex, a)
+           for a in ("Scene", "clashes", "explain_region", "pieces_at_tips", "upright_fit",
+                     "GOOD_COST", "MAX_COST")}
+    for a in vars(crisp_mod):
+        if (not a.startswith("_") and a in vars(ex)
+                and not isinstance(getattr(crisp_mod, a), types.ModuleType)
+                and getattr(crisp_mod, a) is getattr(explain_mod, a, None)):
+            out[crisp_mod, a] = getattr(ex, a)
+    return out
 
 
 def stills(n: int, with_4k: bool = False) -> list[Path]:
