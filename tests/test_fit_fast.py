@@ -249,8 +249,8 @@ def test_give_up_stops_after_round_three_only_above_the_ceiling():
         init = Pose(100.0 + dx, 100.0 - dx / 2, math.degrees(0.5) + dh)
         r3 = fit_pose(fg, grid, loc, init, cam, iterations=3)
         full = fit_pose(fg, grid, loc, init, cam)
-        above = fit_pose(fg, grid, loc, init, cam, give_up=(r3.cost + 1e-9,))
-        below = fit_pose(fg, grid, loc, init, cam, give_up=(r3.cost - 1e-9,))
+        above = fit_pose(fg, grid, loc, init, cam, give_up=((3, r3.cost + 1e-9),))
+        below = fit_pose(fg, grid, loc, init, cam, give_up=((3, r3.cost - 1e-9),))
         assert (above.pose, above.cost) == (full.pose, full.cost)
         want = r3 if r3.cost <= 2.0 else full
         assert (below.pose, below.cost) == (want.pose, want.cost)

@@ -40,11 +40,16 @@ GOOD_COST = 0.35
 MAX_COST = 0.58
 # A fit of another size within this much cost of the chosen one makes the size doubtful.
 AMBIGUITY_COST = 0.3
-# A full fit stops after rounds 3, 4, 5 when its cost is still above these: it would not end
-# usable (≤ MAX_COST + AMBIGUITY_COST). On 14 stills and 12 scenes the fits ending ≤ 0.88
-# had reached at most 1.55 / 1.51 / 1.44 by then, but those that ended chosen or a rival
-# reading only 1.46 / 1.28 / 1.16 (one fit), else ≤ 1.08 / 0.92 / 0.76.
-GIVE_UP = (1.2, 1.0, 0.95)
+# A full fit stops after rounds 3, 4, 5 when its cost is still above these (fit_pose's
+# give_up): it would not end usable (≤ MAX_COST + AMBIGUITY_COST). On 14 stills and 12
+# scenes the fits ending ≤ 0.88 had reached at most 1.55 / 1.51 / 1.44 by then, but those
+# that ended chosen or a rival reading only 1.46 / 1.28 / 1.16 (one fit), else ≤ 1.08 /
+# 0.92 / 0.76.
+GIVE_UP = ((3, 1.2), (4, 1.0), (5, 0.95))
+# A screen (3 rounds) stops after round 2 above this: it would not pass 2 × MAX_COST after
+# round 3 (on the same images, of 1332 screens the 566 that passed had reached ≤ 1.73, the
+# 75 whose full fit ended chosen or a rival ≤ 1.37; 6 that passed, none of those, are lost).
+SCREEN_GIVE_UP = ((2, 1.5),)
 # Foreground (0–1 map) above which the outside of an edge is solid (a piece), not a shadow.
 SOLID_FG = 0.7
 # What a piece leaves of its region is its shadow when no point of it lies farther than this
@@ -148,7 +153,7 @@ class Scene:
         if f is None:
             f = self._screens[key] = fit_pose(
                 self.fg, self.grid, lying_local_3d(self.pieces.dims(size)), init,
-                self.camera_mm, iterations=iterations)
+                self.camera_mm, iterations=iterations, give_up=SCREEN_GIVE_UP)
         return f
 
     def _fit(self, size: Size, init: Pose, upright: bool, iterations: int) -> Candidate:

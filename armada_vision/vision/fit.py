@@ -476,9 +476,6 @@ def _solve3(A: np.ndarray, g: np.ndarray, damping: tuple[float, float, float] = 
 
 
 _DAMPING = (1e-6, 1e-6, 1e-2)
-# fit_pose's give_up ceilings start after this many rounds: by then a fit from a fair start
-# has found its edges (see explain.GIVE_UP).
-GIVE_UP_FROM = 3
 # Table mm → view px is (mm − origin) · (ppm, −ppm); a normal (x, y) → (y, −x) by rows.
 _FLIP = np.array(((1.0,), (-1.0,)))
 
@@ -575,12 +572,13 @@ class _Fit:
 def fit_pose(fg: np.ndarray, grid: ViewGrid, local_3d: np.ndarray, init: Pose,
              camera_mm: np.ndarray, *, search_mm: float = 4.0, iterations: int = 8,
              step_mm: float = 1.0, huber_px: float = 0.7,
-             give_up: tuple[float, ...] = ()) -> FitResult:
+             give_up: tuple[tuple[int, float], ...] = ()) -> FitResult:
     """Fit (x, y, heading) of a body to the edges of ``fg`` (float32 foreground map of the
     view, ~1 inside pieces and ~0 on the table). ``init`` and the result are table mm; the
-    fit is over the outline the camera at ``camera_mm`` (table mm) sees. ``give_up``: cost
-    ceilings after rounds GIVE_UP_FROM, GIVE_UP_FROM + 1, ...: a fit whose cost then lies
-    above (edges found, at most a full miss per sample) stops there, its result that cost."""
+    fit is over the outline the camera at ``camera_mm`` (table mm) sees. ``give_up``: (round,
+    cost ceiling) pairs, rounds counted from 1 and increasing: a fit whose cost after that
+    round lies above the ceiling (edges found: at most a full miss per sample) stops there,
+    its result that cost (what ``iterations=round`` would have given)."""
     # Detection runs ~180 fits per 1080p image: what does not change between iterations
     # (vertex heights, a hull's samples) is computed once, and the loop is kept to few numpy
     # calls on (2, N) rows (tests/test_fit_fast.py checks it against a plain version).
@@ -590,16 +588,17 @@ def fit_pose(fg: np.ndarray, grid: ViewGrid, local_3d: np.ndarray, init: Pose,
     scale = huber_px / ppm
     f = _Fit(local_3d, init, camera_mm)
     search = search_mm
+    k = 0  # the next give_up pair
     for it in range(iterations):
         if not f.place(grid, to_px, origin, step_mm):
             break
         off, ok, blocked = _edge_offsets_px(fg, ppm, f.p_px, f.d_px, search, f.bbox)
         if not f.step(off, ok, blocked, search, scale, it):
             break
-        k = it + 1 - GIVE_UP_FROM
-        if 0 <= k < len(give_up) and it + 1 < iterations and (
-                give_up[k] < f.cost_now(ppm, huber_px) <= 2.0):
-            break
+        if k < len(give_up) and give_up[k][0] == it + 1:
+            if it + 1 < iterations and give_up[k][1] < f.cost_now(ppm, huber_px) <= 2.0:
+                break
+            k += 1
         search = max(search * 0.6, 1.5)
     return f.result(grid, huber_px)
 
