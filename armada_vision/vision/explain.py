@@ -161,8 +161,11 @@ class Scene:
         loc = upright_local_3d(d) if upright else lying_local_3d(d)
         f = fit_pose(self.fg, self.grid, loc, init, self.camera_mm, iterations=iterations,
                      give_up=GIVE_UP)
-        p = self.grid.to_px(f.probe_mm) if len(f.probe_mm) else np.zeros((0, 2))
-        solid = sample_map(self.fg, p[:, 0], p[:, 1]) > SOLID_FG
+        if len(f.probe_mm):
+            p = self.grid.to_px(f.probe_mm)
+            solid = sample_map(self.fg, p[:, 0], p[:, 1]) > SOLID_FG
+        else:  # a failed or given-up fit
+            solid = np.zeros(0, bool)
         params = np.array([f.pose.x_mm, f.pose.y_mm, math.radians(f.pose.heading_deg)])
         return Candidate(size, upright, f, outline_mm(loc, params, self.camera_mm), solid)
 

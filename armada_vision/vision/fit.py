@@ -578,7 +578,8 @@ def fit_pose(fg: np.ndarray, grid: ViewGrid, local_3d: np.ndarray, init: Pose,
     fit is over the outline the camera at ``camera_mm`` (table mm) sees. ``give_up``: (round,
     cost ceiling) pairs, rounds counted from 1 and increasing: a fit whose cost after that
     round lies above the ceiling (edges found: at most a full miss per sample) stops there,
-    its result that cost (what ``iterations=round`` would have given)."""
+    its result that pose and cost (what ``iterations=round`` would have given), without σ,
+    rms, coverage or per-sample costs."""
     # Detection runs ~180 fits per 1080p image: what does not change between iterations
     # (vertex heights, a hull's samples) is computed once, and the loop is kept to few numpy
     # calls on (2, N) rows (tests/test_fit_fast.py checks it against a plain version).
@@ -596,8 +597,11 @@ def fit_pose(fg: np.ndarray, grid: ViewGrid, local_3d: np.ndarray, init: Pose,
         if not f.step(off, ok, blocked, search, scale, it):
             break
         if k < len(give_up) and give_up[k][0] == it + 1:
-            if it + 1 < iterations and give_up[k][1] < f.cost_now(ppm, huber_px) <= 2.0:
-                break
+            cost = f.cost_now(ppm, huber_px) if it + 1 < iterations else 0.0
+            if give_up[k][1] < cost <= 2.0:
+                # Hopeless: the pose and cost say so; σ and the samples are not worked out.
+                return FitResult(Pose(f.x, f.y, math.degrees(f.th)), 99.0, 99.0, 99.0, 0.0,
+                                 cost, len(f.off))
             k += 1
         search = max(search * 0.6, 1.5)
     return f.result(grid, huber_px)
