@@ -50,6 +50,11 @@ GIVE_UP = ((3, 1.2), (4, 1.0), (5, 0.95))
 # round 3 (on the same images, of 1332 screens the 566 that passed had reached ≤ 1.73, the
 # 75 whose full fit ended chosen or a rival ≤ 1.37; 6 that passed, none of those, are lost).
 SCREEN_GIVE_UP = ((2, 1.5),)
+# A region whose convex hull is at least this round (circularity 4πA/P²) is a chit or a coin
+# on its own, not worth fitting: on seeds 1000–1071 and the stills, the 26 regions from 0.942
+# up were all chits and coins, where nothing was found (~2000 of ~50000 fit rounds), and the
+# regions where a piece was found reached 0.917 (several pieces), uprights 0.888, dice ~0.9.
+ROUND_REGION = 0.93
 # Foreground (0–1 map) above which the outside of an edge is solid (a piece), not a shadow.
 SOLID_FG = 0.7
 # What a piece leaves of its region is its shadow when no point of it lies farther than this
@@ -186,6 +191,17 @@ class Scene:
     def small_area_mm2(self) -> float:
         d = self.pieces.dims(Size.SMALL)
         return d.base_w_mm * d.footprint_length_mm / 2
+
+
+def round_region(region: np.ndarray) -> bool:
+    """Whether a region (bool mask, view px) is as round as a chit or a coin (ROUND_REGION):
+    no lying or standing piece explains it alone."""
+    ys, xs = np.nonzero(region)
+    if len(xs) < 3:
+        return False
+    hull = cv2.convexHull(np.column_stack((xs, ys)).astype(np.float32))
+    perimeter = cv2.arcLength(hull, True)
+    return 4.0 * math.pi * cv2.contourArea(hull) >= ROUND_REGION * perimeter * perimeter
 
 
 def axis_guess(part: np.ndarray, grid: ViewGrid) -> tuple[Pose, float] | None:
