@@ -82,9 +82,9 @@ def explain_patches(rev: str) -> dict[tuple[types.ModuleType, str], object]:
     out = {(detect_mod, a): getattr(ex, a)
            for a in ("Scene", "clashes", "explain_region", "pieces_at_tips", "upright_fit",
                      "GOOD_COST", "MAX_COST")}
-    # What the reference lacks, it did not do: a region it fitted is not skipped as round.
-    if not hasattr(ex, "round_region"):
-        out[detect_mod, "round_region"] = lambda region: False
+    # What the reference lacks, it did not do: it skipped no region.
+    if not hasattr(ex, "no_piece_in"):
+        out[detect_mod, "no_piece_in"] = lambda region, sub: False
     for a in vars(crisp_mod):
         if (not a.startswith("_") and a in vars(ex)
                 and not isinstance(getattr(crisp_mod, a), types.ModuleType)

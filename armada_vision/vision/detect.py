@@ -33,8 +33,8 @@ from armada_vision.vision.explain import (
     Scene,
     clashes,
     explain_region,
+    no_piece_in,
     pieces_at_tips,
-    round_region,
     upright_fit,
 )
 from armada_vision.vision.fit import ViewGrid
@@ -181,8 +181,8 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
         if area > HAND_AREA_PIECES * scene.max_area_mm2:
             hands.append((sub, region))
             continue
-        if round_region(region):
-            continue  # a chit or a coin: nothing to fit
+        if no_piece_in(region, sub):
+            continue  # a chit, a coin or a strip of shadow: nothing to fit
         found = explain_region(scene, region, sub)
         if area <= scene.max_area_mm2 and (not found or (
                 len(found) == 1 and found[0].fit.cost > GOOD_COST)):

@@ -55,6 +55,11 @@ SCREEN_GIVE_UP = ((2, 1.5),)
 # up were all chits and coins, where nothing was found (~2000 of ~50000 fit rounds), and the
 # regions where a piece was found reached 0.917 (several pieces), uprights 0.888, dice ~0.9.
 ROUND_REGION = 0.93
+# ... and one with no point farther than this (mm) from its edge is a strip (a shadow, a rim):
+# the smallest piece's footprint holds a disc of ~5.5 mm radius, and on the same images the
+# regions where a piece was found held ≥ 4.7 mm, while the 49 thinner than 3 mm found
+# nothing (~3600 fit rounds).
+THIN_REGION_MM = 3.0
 # Foreground (0–1 map) above which the outside of an edge is solid (a piece), not a shadow.
 SOLID_FG = 0.7
 # What a piece leaves of its region is its shadow when no point of it lies farther than this
@@ -193,15 +198,19 @@ class Scene:
         return d.base_w_mm * d.footprint_length_mm / 2
 
 
-def round_region(region: np.ndarray) -> bool:
-    """Whether a region (bool mask, view px) is as round as a chit or a coin (ROUND_REGION):
-    no lying or standing piece explains it alone."""
+def no_piece_in(region: np.ndarray, sub: ViewGrid) -> bool:
+    """Whether no lying or standing piece can explain a region (``region`` on the sub-grid
+    ``sub`` of the view) alone: it is as round as a chit or a coin (ROUND_REGION) or too
+    thin to hold one (THIN_REGION_MM)."""
     ys, xs = np.nonzero(region)
     if len(xs) < 3:
-        return False
+        return True
     hull = cv2.convexHull(np.column_stack((xs, ys)).astype(np.float32))
     perimeter = cv2.arcLength(hull, True)
-    return 4.0 * math.pi * cv2.contourArea(hull) >= ROUND_REGION * perimeter * perimeter
+    if 4.0 * math.pi * cv2.contourArea(hull) >= ROUND_REGION * perimeter * perimeter:
+        return True
+    m = cv2.copyMakeBorder(region.astype(np.uint8), 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0)
+    return float(cv2.distanceTransform(m, cv2.DIST_L2, 3).max()) < THIN_REGION_MM * sub.px_per_mm
 
 
 def axis_guess(part: np.ndarray, grid: ViewGrid) -> tuple[Pose, float] | None:
