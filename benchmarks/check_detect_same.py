@@ -84,7 +84,7 @@ def explain_patches(rev: str) -> dict[tuple[types.ModuleType, str], object]:
                      "GOOD_COST", "MAX_COST")}
     # What the reference lacks, it did not do: it skipped no region.
     if not hasattr(ex, "no_piece_in"):
-        out[detect_mod, "no_piece_in"] = lambda region, sub: False
+        out[detect_mod, "no_piece_in"] = lambda scene, region, sub: False
     for a in vars(crisp_mod):
         if (not a.startswith("_") and a in vars(ex)
                 and not isinstance(getattr(crisp_mod, a), types.ModuleType)

@@ -181,7 +181,7 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
         if area > HAND_AREA_PIECES * scene.max_area_mm2:
             hands.append((sub, region))
             continue
-        if no_piece_in(region, sub):
+        if no_piece_in(scene, region, sub):
             continue  # a chit, a coin or a strip of shadow: nothing to fit
         found = explain_region(scene, region, sub)
         if area <= scene.max_area_mm2 and (not found or (

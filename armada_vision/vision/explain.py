@@ -58,7 +58,8 @@ ROUND_REGION = 0.93
 # ... and one with no point farther than this (mm) from its edge is a strip (a shadow, a rim):
 # the smallest piece's footprint holds a disc of ~5.5 mm radius, and on the same images the
 # regions where a piece was found held ≥ 4.7 mm, while the 49 thinner than 3 mm found
-# nothing (~3600 fit rounds).
+# nothing (~3600 fit rounds). (Regions under 0.6 of the smallest footprint are left too, as
+# explain_region leaves such leftovers: the smallest with a piece was 0.83 of it.)
 THIN_REGION_MM = 3.0
 # Foreground (0–1 map) above which the outside of an edge is solid (a piece), not a shadow.
 SOLID_FG = 0.7
@@ -198,12 +199,13 @@ class Scene:
         return d.base_w_mm * d.footprint_length_mm / 2
 
 
-def no_piece_in(region: np.ndarray, sub: ViewGrid) -> bool:
+def no_piece_in(scene: Scene, region: np.ndarray, sub: ViewGrid) -> bool:
     """Whether no lying or standing piece can explain a region (``region`` on the sub-grid
-    ``sub`` of the view) alone: it is as round as a chit or a coin (ROUND_REGION) or too
-    thin to hold one (THIN_REGION_MM)."""
+    ``sub`` of the view) alone: it is smaller than what :func:`explain_region` leaves of a
+    region unfitted (0.6 × the smallest footprint), as round as a chit or a coin
+    (ROUND_REGION) or too thin to hold a piece (THIN_REGION_MM)."""
     ys, xs = np.nonzero(region)
-    if len(xs) < 3:
+    if len(xs) < 0.6 * scene.small_area_mm2 * sub.px_per_mm**2:
         return True
     hull = cv2.convexHull(np.column_stack((xs, ys)).astype(np.float32))
     perimeter = cv2.arcLength(hull, True)
