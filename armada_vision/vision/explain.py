@@ -164,7 +164,7 @@ class Scene:
         if f is None:
             f = self._screens[key] = fit_pose(
                 self.fg, self.grid, lying_local_3d(self.pieces.dims(size)), init,
-                self.camera_mm, iterations=iterations, give_up=SCREEN_GIVE_UP)
+                self.camera_mm, iterations=iterations, give_up=SCREEN_GIVE_UP, cost_only=True)
         return f
 
     def _fit(self, size: Size, init: Pose, upright: bool, iterations: int) -> Candidate:

@@ -562,6 +562,11 @@ class _Fit:
             return 99.0
         return _robust_cost(self.off * ppm, self.ok & (self.w > 0), self.blocked, huber_px)[0]
 
+    def pose_and_cost(self, cost: float) -> FitResult:
+        """The current pose with ``cost`` (from :meth:`cost_now`), nothing else."""
+        return FitResult(Pose(self.x, self.y, math.degrees(self.th)), 99.0, 99.0, 99.0, 0.0,
+                         cost, len(self.off))
+
     def result(self, grid: ViewGrid, huber_px: float) -> FitResult:
         res = -self.off
         probe = (self.m0 + 1.5 * self.n).T.copy() if len(res) else np.zeros((0, 2))
@@ -572,14 +577,15 @@ class _Fit:
 def fit_pose(fg: np.ndarray, grid: ViewGrid, local_3d: np.ndarray, init: Pose,
              camera_mm: np.ndarray, *, search_mm: float = 4.0, iterations: int = 8,
              step_mm: float = 1.0, huber_px: float = 0.7,
-             give_up: tuple[tuple[int, float], ...] = ()) -> FitResult:
+             give_up: tuple[tuple[int, float], ...] = (), cost_only: bool = False
+             ) -> FitResult:
     """Fit (x, y, heading) of a body to the edges of ``fg`` (float32 foreground map of the
     view, ~1 inside pieces and ~0 on the table). ``init`` and the result are table mm; the
     fit is over the outline the camera at ``camera_mm`` (table mm) sees. ``give_up``: (round,
     cost ceiling) pairs, rounds counted from 1 and increasing: a fit whose cost after that
     round lies above the ceiling (edges found: at most a full miss per sample) stops there,
     its result that pose and cost (what ``iterations=round`` would have given), without σ,
-    rms, coverage or per-sample costs."""
+    rms, coverage or per-sample costs. ``cost_only``: every result so (a screen)."""
     # Detection runs ~180 fits per 1080p image: what does not change between iterations
     # (vertex heights, a hull's samples) is computed once, and the loop is kept to few numpy
     # calls on (2, N) rows (tests/test_fit_fast.py checks it against a plain version).
@@ -600,10 +606,11 @@ def fit_pose(fg: np.ndarray, grid: ViewGrid, local_3d: np.ndarray, init: Pose,
             cost = f.cost_now(ppm, huber_px) if it + 1 < iterations else 0.0
             if give_up[k][1] < cost <= 2.0:
                 # Hopeless: the pose and cost say so; σ and the samples are not worked out.
-                return FitResult(Pose(f.x, f.y, math.degrees(f.th)), 99.0, 99.0, 99.0, 0.0,
-                                 cost, len(f.off))
+                return f.pose_and_cost(cost)
             k += 1
         search = max(search * 0.6, 1.5)
+    if cost_only:
+        return f.pose_and_cost(f.cost_now(ppm, huber_px))
     return f.result(grid, huber_px)
 
 
