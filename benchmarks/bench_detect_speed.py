@@ -34,6 +34,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from armada_vision.vision import detect as detect_mod  # noqa: E402
+from armada_vision.vision import fit as fit_mod  # noqa: E402
 from armada_vision.vision import segment as segment_mod  # noqa: E402
 from benchmarks.check_detect_same import (  # noqa: E402
     STILLS,
@@ -71,11 +72,14 @@ STAGES = [
 
 
 class StageClock:
-    """Wraps the stage functions to add up their CPU time; counts pose fits."""
+    """Wraps the stage functions to add up their CPU time; counts pose fits (``fit_pose``
+    calls, screens and fits given up early too) and their Gauss–Newton rounds (edge
+    searches)."""
 
     def __init__(self) -> None:
         self.ms: dict[str, float] = defaultdict(float)
         self.fits = 0
+        self.rounds = 0
         self._saved: list[tuple[object, str, object]] = []
 
     def __enter__(self) -> StageClock:
@@ -90,6 +94,14 @@ class StageClock:
             self.fits += 1
             return f(*a, **k)
         ex.fit_pose = counted
+        # Every explain module fits with fit.py's fit_pose, which searches edges once a round.
+        search = fit_mod._edge_offsets_px
+        self._saved.append((fit_mod, "_edge_offsets_px", search))
+
+        def round_counted(*a, **k):
+            self.rounds += 1
+            return search(*a, **k)
+        fit_mod._edge_offsets_px = round_counted
         return self
 
     def _wrap(self, owner: object, attr: str, name: str) -> None:
@@ -110,20 +122,21 @@ class StageClock:
             setattr(owner, attr, f)
 
 
-def _one_run(args: tuple) -> tuple[float, dict[str, float], int]:
+def _one_run(args: tuple) -> tuple[float, dict[str, float], tuple[int, int]]:
     with StageClock() as clock:
         t0 = time.process_time()
         detect_mod.detect(*args)
         total = (time.process_time() - t0) * 1e3
-    return total, dict(clock.ms), clock.fits
+    return total, dict(clock.ms), (clock.fits, clock.rounds)
 
 
 def measure(args: tuple, repeats: int, variants: dict[str, dict]
-            ) -> dict[str, tuple[float, dict[str, float], int]]:
+            ) -> dict[str, tuple[float, dict[str, float], tuple[int, int]]]:
     """Per variant (name → patches): the fastest run's total CPU ms, its per-stage ms and
-    its number of pose fits on one image (``detect``'s arguments, the file already decoded:
-    decoding is not detection). The variants take turns run by run, so a burst of load from
-    another process hits them alike; the fastest run is the one least disturbed."""
+    its numbers of pose fits and of their rounds on one image (``detect``'s arguments, the
+    file already decoded: decoding is not detection). The variants take turns run by run,
+    so a burst of load from another process hits them alike; the fastest run is the one
+    least disturbed."""
     runs: dict[str, list] = defaultdict(list)
     for _ in range(repeats):
         for name, patches in variants.items():
@@ -188,9 +201,9 @@ def table(results: dict[str, dict[str, dict[str, object]]]) -> str:
     for label, fn in (("**total, median**", statistics.median), ("total, max", max)):
         vals = [fn(results[var][res]["total"]) for res, var in cols]
         lines.append(f"| {label} | " + " | ".join(f"{v:.0f}" for v in vals) + " |")
-    vals = [statistics.mean(results[var][res]["fits"]) for res, var in cols]
-    lines.append("| pose fits per image (mean) | " + " | ".join(f"{v:.0f}" for v in vals)
-                 + " |")
+    for i, label in enumerate(("pose fits per image (mean)", "their rounds per image (mean)")):
+        vals = [statistics.mean(n[i] for n in results[var][res]["fits"]) for res, var in cols]
+        lines.append(f"| {label} | " + " | ".join(f"{v:.0f}" for v in vals) + " |")
     return "\n".join(lines)
 
 

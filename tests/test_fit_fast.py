@@ -235,3 +235,42 @@ def test_cost_given_is_the_nanmean_of_the_excused_costs():
         c = np.where(np.isnan(cost) & ~explained, 2.0, cost)
         want = float(np.nanmean(c)) if np.any(~np.isnan(c)) else 99.0
         assert f.cost_given(explained) == want
+
+
+def test_give_up_stops_after_round_three_only_above_the_ceiling():
+    # A fit that gives up returns exactly the 3-round fit; one under its ceiling runs on to
+    # the very result it would have had without one.
+    grid = ViewGrid(40.0, 160.0, 1.5, (180, 180))
+    cam = np.array([120.0, -200.0, 900.0])
+    loc = lying_local_3d(NOMINAL_PIECES.dims(Size.MEDIUM))
+    fg = raster_outline(outline_mm(loc, np.array([100.0, 100.0, 0.5]), cam), grid)
+    gave_up = 0
+    for dx, dh in ((0.5, 2.0), (6.0, 25.0), (-8.0, 60.0), (10.0, 120.0), (3.0, 170.0)):
+        init = Pose(100.0 + dx, 100.0 - dx / 2, math.degrees(0.5) + dh)
+        r3 = fit_pose(fg, grid, loc, init, cam, iterations=3)
+        full = fit_pose(fg, grid, loc, init, cam)
+        above = fit_pose(fg, grid, loc, init, cam, give_up=((3, r3.cost + 1e-9),))
+        below = fit_pose(fg, grid, loc, init, cam, give_up=((3, r3.cost - 1e-9),))
+        assert (above.pose, above.cost) == (full.pose, full.cost)
+        want = r3 if r3.cost <= 2.0 else full
+        assert (below.pose, below.cost) == (want.pose, want.cost)
+        gave_up += below.pose != full.pose
+    assert gave_up >= 2
+
+
+def test_cost_only_gives_the_full_results_pose_and_cost():
+    grid = ViewGrid(40.0, 160.0, 1.5, (180, 180))
+    cam = np.array([60.0, -300.0, 900.0])
+    loc = lying_local_3d(NOMINAL_PIECES.dims(Size.LARGE))
+    fg = raster_outline(outline_mm(loc, np.array([100.0, 100.0, 2.0]), cam), grid)
+    costs = []
+    for dx, dh in ((0.0, 0.0), (4.0, 20.0), (10.0, 45.0), (8.0, 60.0), (200.0, 0.0)):
+        init = Pose(100.0 + dx, 100.0 + dx / 3, math.degrees(2.0) + dh)
+        for it in (3, 8):
+            full = fit_pose(fg, grid, loc, init, cam, iterations=it)
+            lean = fit_pose(fg, grid, loc, init, cam, iterations=it, cost_only=True)
+            assert (lean.pose, lean.cost, lean.n_samples) == (full.pose, full.cost,
+                                                              full.n_samples)
+            costs.append(full.cost)
+    # Good fits, poor ones and one that found no edges at all (99) were all compared.
+    assert min(costs) < 0.35 and any(0.35 < c < 99.0 for c in costs) and max(costs) == 99.0

@@ -35,6 +35,7 @@ from armada_vision.vision.explain import (
     clashes,
     explain_region,
     leftover_piece,
+    no_piece_in,
     pieces_at_tips,
     upright_fit,
 )
@@ -209,6 +210,8 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
         if area > HAND_AREA_PIECES * scene.max_area_mm2:
             hands.append((sub, region))
             continue
+        if no_piece_in(scene, region, sub):
+            continue  # a chit, a coin or a strip of shadow: nothing to fit
         found = explain_region(scene, region, sub)
         if not found and _is_dark(scene, region, sub):
             found = explain_region(_unscaled(scene, sub), region, sub)

@@ -40,6 +40,32 @@ GOOD_COST = 0.35
 MAX_COST = 0.58
 # A fit of another size within this much cost of the chosen one makes the size doubtful.
 AMBIGUITY_COST = 0.3
+# A full fit stops after rounds 3, 4, 5 when its cost is still above these (fit_pose's
+# give_up): it would not end usable (≤ MAX_COST + AMBIGUITY_COST). On 14 stills and 12
+# scenes the fits ending ≤ 0.88 had reached at most 1.55 / 1.51 / 1.44 by then, but those
+# that ended chosen or a rival reading only 1.46 / 1.28 / 1.16 (one fit), else ≤ 1.08 /
+# 0.92 / 0.76.
+GIVE_UP = ((3, 1.2), (4, 1.0), (5, 0.95))
+# A screen (3 rounds) stops after round 2 above this: it would not pass 2 × MAX_COST after
+# round 3 (on the same images, of 1332 screens the 566 that passed had reached ≤ 1.73, the
+# 75 whose full fit ended chosen or a rival ≤ 1.37; 6 that passed, none of those, are lost).
+SCREEN_GIVE_UP = ((2, 1.5),)
+# The full fits from a passed screen and the size swaps have fair starts, and stop sooner:
+# on the same images the tip fits that ended chosen or a rival had reached ≤ 0.74 after round
+# 3 (those ending ≤ 0.88: ≤ 1.01), the swaps that ended a rival ≤ 0.81 (≤ 0.88: 2 of 660 over
+# 1.0), saving ~640 of ~18000 rounds.
+SURE_GIVE_UP = ((3, 1.0), *GIVE_UP[1:])
+# A region whose convex hull is at least this round (circularity 4πA/P²) is a chit or a coin
+# on its own, not worth fitting: on seeds 1000–1071 and the stills, the 26 regions from 0.942
+# up were all chits and coins, where nothing was found (~2000 of ~50000 fit rounds), and the
+# regions where a piece was found reached 0.917 (several pieces), uprights 0.888, dice ~0.9.
+ROUND_REGION = 0.93
+# ... and one with no point farther than this (mm) from its edge is a strip (a shadow, a rim):
+# the smallest piece's footprint holds a disc of ~5.5 mm radius, and on the same images the
+# regions where a piece was found held ≥ 4.7 mm, while the 49 thinner than 3 mm found
+# nothing (~3600 fit rounds). (Regions under 0.6 of the smallest footprint are left too, as
+# explain_region leaves such leftovers: the smallest with a piece was 0.83 of it.)
+THIN_REGION_MM = 3.0
 # Foreground (0–1 map) above which the outside of an edge is solid (a piece), not a shadow.
 SOLID_FG = 0.7
 # What a piece leaves of its region is its shadow when no point of it lies farther than this
@@ -140,14 +166,16 @@ class Scene:
             shapely.prepare(got)
         return got  # type: ignore[return-value]
 
-    def fit(self, size: Size, init: Pose, *, upright: bool = False,
-            iterations: int = 8) -> Candidate:
-        """The fit of ``size`` (lying, or ``upright``) from ``init`` (table mm); a repeat
-        of the same start is answered from memory (fits are deterministic)."""
+    def fit(self, size: Size, init: Pose, *, upright: bool = False, iterations: int = 8,
+            give_up: tuple[tuple[int, float], ...] = GIVE_UP) -> Candidate:
+        """The fit of ``size`` (lying, or ``upright``) from ``init`` (table mm), stopped
+        where hopeless (``give_up``, see :func:`fit_pose`); a repeat of the same start is
+        answered from memory (fits are deterministic), a fit with the usual GIVE_UP serving
+        for any ceilings (it only went on longer)."""
         key = (size, upright, init.x_mm, init.y_mm, init.heading_deg, iterations)
-        c = self._fits.get(key)
+        c = self._fits.get((*key, give_up)) or self._fits.get((*key, GIVE_UP))
         if c is None:
-            c = self._fits[key] = self._fit(size, init, upright, iterations)
+            c = self._fits[*key, give_up] = self._fit(size, init, upright, iterations, give_up)
         return c
 
     def screen(self, size: Size, init: Pose, iterations: int = 3) -> FitResult:
@@ -159,15 +187,20 @@ class Scene:
         if f is None:
             f = self._screens[key] = fit_pose(
                 self.fg, self.grid, lying_local_3d(self.pieces.dims(size)), init,
-                self.camera_mm, iterations=iterations)
+                self.camera_mm, iterations=iterations, give_up=SCREEN_GIVE_UP, cost_only=True)
         return f
 
-    def _fit(self, size: Size, init: Pose, upright: bool, iterations: int) -> Candidate:
+    def _fit(self, size: Size, init: Pose, upright: bool, iterations: int,
+             give_up: tuple[tuple[int, float], ...]) -> Candidate:
         d = self.pieces.dims(size)
         loc = upright_local_3d(d) if upright else lying_local_3d(d)
-        f = fit_pose(self.fg, self.grid, loc, init, self.camera_mm, iterations=iterations)
-        p = self.grid.to_px(f.probe_mm) if len(f.probe_mm) else np.zeros((0, 2))
-        solid = sample_map(self.fg, p[:, 0], p[:, 1]) > SOLID_FG
+        f = fit_pose(self.fg, self.grid, loc, init, self.camera_mm, iterations=iterations,
+                     give_up=give_up)
+        if len(f.probe_mm):
+            p = self.grid.to_px(f.probe_mm)
+            solid = sample_map(self.fg, p[:, 0], p[:, 1]) > SOLID_FG
+        else:  # a failed or given-up fit
+            solid = np.zeros(0, bool)
         params = np.array([f.pose.x_mm, f.pose.y_mm, math.radians(f.pose.heading_deg)])
         return Candidate(size, upright, f, outline_mm(loc, params, self.camera_mm), solid)
 
@@ -188,6 +221,22 @@ class Scene:
     def small_area_mm2(self) -> float:
         d = self.pieces.dims(Size.SMALL)
         return d.base_w_mm * d.footprint_length_mm / 2
+
+
+def no_piece_in(scene: Scene, region: np.ndarray, sub: ViewGrid) -> bool:
+    """Whether no lying or standing piece can explain a region (``region`` on the sub-grid
+    ``sub`` of the view) alone: it is smaller than what :func:`explain_region` leaves of a
+    region unfitted (0.6 × the smallest footprint), as round as a chit or a coin
+    (ROUND_REGION) or too thin to hold a piece (THIN_REGION_MM)."""
+    ys, xs = np.nonzero(region)
+    if len(xs) < 0.6 * scene.small_area_mm2 * sub.px_per_mm**2:
+        return True
+    hull = cv2.convexHull(np.column_stack((xs, ys)).astype(np.float32))
+    perimeter = cv2.arcLength(hull, True)
+    if 4.0 * math.pi * cv2.contourArea(hull) >= ROUND_REGION * perimeter * perimeter:
+        return True
+    m = cv2.copyMakeBorder(region.astype(np.uint8), 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0)
+    return float(cv2.distanceTransform(m, cv2.DIST_L2, 3).max()) < THIN_REGION_MM * sub.px_per_mm
 
 
 def axis_guess(part: np.ndarray, grid: ViewGrid) -> tuple[Pose, float] | None:
@@ -300,7 +349,7 @@ def fits_from_tip(scene: Scene, tip: np.ndarray, heading_deg: float) -> list[Can
         p0 = Pose(tip[0] - s * math.cos(h), tip[1] - s * math.sin(h), heading_deg)
         f = scene.screen(z, p0)
         if f.cost <= 2 * MAX_COST:
-            out.append(scene.fit(z, f.pose))
+            out.append(scene.fit(z, f.pose, give_up=SURE_GIVE_UP))
     return out
 
 
@@ -386,8 +435,8 @@ def size_swaps(scene: Scene, c: Candidate) -> list[Candidate]:
             continue
         s = scene.pieces.dims(z).footprint_length_mm
         out.append(scene.fit(z, Pose(tip[0] - s * math.cos(h), tip[1] - s * math.sin(h),
-                                     c.fit.pose.heading_deg)))
-        out.append(scene.fit(z, c.fit.pose))  # same stern
+                                     c.fit.pose.heading_deg), give_up=SURE_GIVE_UP))
+        out.append(scene.fit(z, c.fit.pose, give_up=SURE_GIVE_UP))  # same stern
     return out
 
 

@@ -556,6 +556,17 @@ class _Fit:
         self.x, self.y, self.th = self.x + dx, self.y + dy, self.th + dth
         return not (max(abs(dx), abs(dy)) < 0.005 and abs(dth) < 1e-4 and it >= 2)
 
+    def cost_now(self, ppm: float, huber_px: float) -> float:
+        """The cost :meth:`result` would report now, without the rest of it."""
+        if np.count_nonzero(self.ok) < 6:
+            return 99.0
+        return _robust_cost(self.off * ppm, self.ok & (self.w > 0), self.blocked, huber_px)[0]
+
+    def pose_and_cost(self, cost: float) -> FitResult:
+        """The current pose with ``cost`` (from :meth:`cost_now`), nothing else."""
+        return FitResult(Pose(self.x, self.y, math.degrees(self.th)), 99.0, 99.0, 99.0, 0.0,
+                         cost, len(self.off))
+
     def result(self, grid: ViewGrid, huber_px: float) -> FitResult:
         res = -self.off
         probe = (self.m0 + 1.5 * self.n).T.copy() if len(res) else np.zeros((0, 2))
@@ -565,10 +576,16 @@ class _Fit:
 
 def fit_pose(fg: np.ndarray, grid: ViewGrid, local_3d: np.ndarray, init: Pose,
              camera_mm: np.ndarray, *, search_mm: float = 4.0, iterations: int = 8,
-             step_mm: float = 1.0, huber_px: float = 0.7) -> FitResult:
+             step_mm: float = 1.0, huber_px: float = 0.7,
+             give_up: tuple[tuple[int, float], ...] = (), cost_only: bool = False
+             ) -> FitResult:
     """Fit (x, y, heading) of a body to the edges of ``fg`` (float32 foreground map of the
     view, ~1 inside pieces and ~0 on the table). ``init`` and the result are table mm; the
-    fit is over the outline the camera at ``camera_mm`` (table mm) sees."""
+    fit is over the outline the camera at ``camera_mm`` (table mm) sees. ``give_up``: (round,
+    cost ceiling) pairs, rounds counted from 1 and increasing: a fit whose cost after that
+    round lies above the ceiling (edges found: at most a full miss per sample) stops there,
+    its result that pose and cost (what ``iterations=round`` would have given), without σ,
+    rms, coverage or per-sample costs. ``cost_only``: every result so (a screen)."""
     # Detection runs ~180 fits per 1080p image: what does not change between iterations
     # (vertex heights, a hull's samples) is computed once, and the loop is kept to few numpy
     # calls on (2, N) rows (tests/test_fit_fast.py checks it against a plain version).
@@ -578,14 +595,39 @@ def fit_pose(fg: np.ndarray, grid: ViewGrid, local_3d: np.ndarray, init: Pose,
     scale = huber_px / ppm
     f = _Fit(local_3d, init, camera_mm)
     search = search_mm
+    k = 0  # the next give_up pair
     for it in range(iterations):
         if not f.place(grid, to_px, origin, step_mm):
             break
         off, ok, blocked = _edge_offsets_px(fg, ppm, f.p_px, f.d_px, search, f.bbox)
         if not f.step(off, ok, blocked, search, scale, it):
             break
+        if k < len(give_up) and give_up[k][0] == it + 1:
+            cost = f.cost_now(ppm, huber_px) if it + 1 < iterations else 0.0
+            if give_up[k][1] < cost <= 2.0:
+                # Hopeless: the pose and cost say so; σ and the samples are not worked out.
+                return f.pose_and_cost(cost)
+            k += 1
         search = max(search * 0.6, 1.5)
+    if cost_only:
+        return f.pose_and_cost(f.cost_now(ppm, huber_px))
     return f.result(grid, huber_px)
+
+
+def _robust_cost(r_px: np.ndarray, good: np.ndarray, blocked: np.ndarray, huber_px: float
+                 ) -> tuple[float, np.ndarray, np.ndarray, int]:
+    """Mean robust cost per judged sample (99 when fewer than 6 are judged), each sample's
+    cost, which are judged and how many, from the residuals ``r_px`` (view px)."""
+    # Robust cost per sample: Huber on found edges, a full miss (2 px²) otherwise.
+    a_px = np.abs(r_px)
+    hub = np.where(a_px <= huber_px, 0.5 * (r_px * r_px), huber_px * (a_px - 0.5 * huber_px))
+    # Where a touching neighbour hides the edge, the sample neither helps nor counts as a miss.
+    judged = ~blocked | good
+    n_judged = int(np.count_nonzero(judged))
+    per = np.where(good, np.minimum(hub, 2.0), 2.0)
+    if n_judged < 6:
+        return 99.0, per, judged, n_judged
+    return float(np.where(judged, per, 0.0).sum()) / n_judged, per, judged, n_judged
 
 
 def _result(p: np.ndarray, res: np.ndarray, ok: np.ndarray, w: np.ndarray, J: np.ndarray,
@@ -598,18 +640,10 @@ def _result(p: np.ndarray, res: np.ndarray, ok: np.ndarray, w: np.ndarray, J: np
         return FitResult(pose, 99.0, 99.0, 99.0, n_ok / n if n else 0.0, 99.0, n)
     good = ok & (w > 0)
     r_px = res * grid.px_per_mm
-    r2 = r_px * r_px
-    rms = math.sqrt(float(w @ r2) / max(float(w.sum()), 1e-9))
-    # Robust cost per sample: Huber on found edges, a full miss (2 px²) otherwise.
-    a_px = np.abs(r_px)
-    hub = np.where(a_px <= huber_px, 0.5 * r2, huber_px * (a_px - 0.5 * huber_px))
-    # Where a touching neighbour hides the edge, the sample neither helps nor counts as a miss.
-    judged = ~blocked | good
-    n_judged = int(np.count_nonzero(judged))
+    rms = math.sqrt(float(w @ (r_px * r_px)) / max(float(w.sum()), 1e-9))
+    cost, per, judged, n_judged = _robust_cost(r_px, good, blocked, huber_px)
     if n_judged < 6:
         return FitResult(pose, 99.0, 99.0, rms, 0.0, 99.0, n)
-    per = np.where(good, np.minimum(hub, 2.0), 2.0)
-    cost = float(np.where(judged, per, 0.0).sum()) / n_judged
     per[~judged] = np.nan
     n_good = int(np.count_nonzero(good))
     dof = max(n_good - 3, 1)
