@@ -103,6 +103,10 @@ LEFTOVER_MAX_AREA = 2.0
 # where this pass found a piece on seeds 1000–1071 6.4 mm and more; the 17 thinner ones (grain
 # streaks, shadow strips) found nothing for ~0.13 s of CPU over the 72 scenes.
 LEFTOVER_MIN_INRADIUS_MM = 5.0
+# ... and no longer than this many of the largest piece's footprint length: the regions where
+# it found a piece on seeds 1000–1071 were ≤ 68 mm long (1.5×: a piece and a streak beside
+# it); the 4 longer than 1.8× (wood grain, 97–148 mm) found nothing for ~0.24 s of CPU.
+LEFTOVER_MAX_LENGTH = 1.8
 # A clean longer reading from a hand piece's tip (tip within TIP_SAME_MM of its) replaces it
 # when its stern is seen and the piece's own is not: the view's brightness over the table's
 # STERN_IN_MM either side of the stern edge differs by STERN_STEP or more (seed 1017's blue
@@ -222,6 +226,11 @@ class Scene:
         return 1.4 * (big.base_w_mm * big.footprint_length_mm / 2 + 6 * big.base_w_mm)
 
     @property
+    def max_length_mm(self) -> float:
+        """Footprint length (mm) of the largest piece."""
+        return self.pieces.dims(Size.LARGE).footprint_length_mm
+
+    @property
     def small_area_mm2(self) -> float:
         d = self.pieces.dims(Size.SMALL)
         return d.base_w_mm * d.footprint_length_mm / 2
@@ -240,6 +249,13 @@ def no_piece_in(scene: Scene, region: np.ndarray, sub: ViewGrid) -> bool:
     if 4.0 * math.pi * cv2.contourArea(hull) >= ROUND_REGION * perimeter * perimeter:
         return True
     return _inradius_mm(region, sub) < THIN_REGION_MM
+
+
+def _length_mm(region: np.ndarray, sub: ViewGrid) -> float:
+    """Length (mm) of the region's smallest enclosing rectangle."""
+    ys, xs = np.nonzero(region)
+    _, (w, h), _ = cv2.minAreaRect(np.column_stack((xs, ys)).astype(np.float32))
+    return max(w, h) / sub.px_per_mm
 
 
 def _inradius_mm(region: np.ndarray, sub: ViewGrid) -> float:
@@ -544,7 +560,8 @@ def leftover_piece(scene: Scene, region: np.ndarray, sub: ViewGrid, found: list[
     an artefact (seed 1000: a reversed small on a white piece's lit patch, cost 0.32)."""
     area = region.sum() / sub.px_per_mm**2
     if (not scene.small_area_mm2 <= area <= LEFTOVER_MAX_AREA * scene.max_area_mm2
-            or _inradius_mm(region, sub) < LEFTOVER_MIN_INRADIUS_MM):
+            or _inradius_mm(region, sub) < LEFTOVER_MIN_INRADIUS_MM
+            or _length_mm(region, sub) > LEFTOVER_MAX_LENGTH * scene.max_length_mm):
         return []
     mine = [c for c in found if _covered_px(c, region, sub).any()]
     rest = unexplained_mask(scene.strong(region, sub), sub, mine)
