@@ -50,6 +50,16 @@ for img, layout, camera in scenes[: int(sys.argv[3])]:
 """
 
 
+def _this_tree() -> str:
+    """'this tree' with its commit, and whether the detector has uncommitted changes."""
+    git = ["git", "-C", str(ROOT)]
+    head = subprocess.run([*git, "rev-parse", "--short", "HEAD"], capture_output=True,
+                          text=True, check=False).stdout.strip() or "?"
+    dirty = subprocess.run([*git, "diff", "--quiet", "HEAD", "--", "armada_vision"],
+                           check=False).returncode != 0
+    return f"this tree (`{head}`{' + uncommitted changes' if dirty else ''})"
+
+
 def instructions(tree: Path, scenes_pkl: Path, n: int, workdir: Path) -> int:
     """Total instructions callgrind counts for the child on ``tree`` with ``n`` scenes."""
     out = workdir / f"cg.{tree.name}.{n}.out"
@@ -91,7 +101,7 @@ def main(argv: list[str] | None = None) -> int:
         pkl = work / "scenes.pkl"
         pkl.write_bytes(pickle.dumps(scenes))
 
-        trees: list[tuple[str, Path]] = [("this tree", ROOT)]
+        trees: list[tuple[str, Path]] = [(_this_tree(), ROOT)]
         for rev in args.ref:
             dest = work / f"ref-{re.sub(r'[^0-9A-Za-z]', '_', rev)}"
             dest.mkdir()
