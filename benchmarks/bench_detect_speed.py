@@ -92,22 +92,20 @@ class StageClock:
                 self._wrap(finder, attr, name)
         # The explain module in use (a reference revision's, when patched in).
         ex = sys.modules[finder.explain_region.__module__]
-        f = ex.fit_pose
-        self._saved.append((ex, "fit_pose", f))
+        self._count(ex, "fit_pose", "fits")
+        # Every explain module fits with fit.py's fit_pose, which searches edges once a round.
+        self._count(fit_mod, "_edge_offsets_px", "rounds")
+        return self
+
+    def _count(self, owner: object, attr: str, counter: str) -> None:
+        """Wrap ``owner.attr`` to add one to ``self.<counter>`` per call."""
+        f = getattr(owner, attr)
+        self._saved.append((owner, attr, f))
 
         def counted(*a, **k):
-            self.fits += 1
+            setattr(self, counter, getattr(self, counter) + 1)
             return f(*a, **k)
-        ex.fit_pose = counted
-        # Every explain module fits with fit.py's fit_pose, which searches edges once a round.
-        search = fit_mod._edge_offsets_px
-        self._saved.append((fit_mod, "_edge_offsets_px", search))
-
-        def round_counted(*a, **k):
-            self.rounds += 1
-            return search(*a, **k)
-        fit_mod._edge_offsets_px = round_counted
-        return self
+        setattr(owner, attr, counted)
 
     def _wrap(self, owner: object, attr: str, name: str) -> None:
         f = getattr(owner, attr)
