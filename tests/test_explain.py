@@ -6,7 +6,9 @@ from __future__ import annotations
 import math
 from functools import cache
 
+import cv2
 import numpy as np
+import pytest
 
 from armada_vision.geometry.pieces import NOMINAL_PIECES, Size
 from armada_vision.geometry.pose import Pose
@@ -19,6 +21,7 @@ from armada_vision.vision.explain import (
     GOOD_COST,
     Scene,
     clashes,
+    no_piece_in,
 )
 from armada_vision.vision.segment import blobs, foreground, make_rectifier
 
@@ -90,3 +93,44 @@ def test_clashes_agrees_with_plain_footprint_overlap():
             plain = fc.intersection(fo).area >= 0.15 * min(fc.area, fo.area)
             assert clashes(c, [o], scene) == plain
 
+
+
+def _mask_mm(scene: Scene, polygon_mm: np.ndarray) -> np.ndarray:
+    """The view px inside a table-mm polygon, as a region on the scene's grid."""
+    m = np.zeros(scene.grid.shape, np.uint8)
+    cv2.fillPoly(m, [np.round(scene.grid.to_px(polygon_mm)).astype(np.int32)], 1)
+    return m.astype(bool)
+
+
+def _circle_mm(c: tuple[float, float], r: float) -> np.ndarray:
+    t = np.linspace(0, 2 * math.pi, 64, endpoint=False)
+    return np.column_stack((c[0] + r * np.cos(t), c[1] + r * np.sin(t)))
+
+
+def _rect_mm(c: tuple[float, float], w: float, h: float) -> np.ndarray:
+    return np.array([(c[0] - w / 2, c[1] - h / 2), (c[0] + w / 2, c[1] - h / 2),
+                     (c[0] + w / 2, c[1] + h / 2), (c[0] - w / 2, c[1] + h / 2)])
+
+
+# Regions no piece can explain are not fitted (issue 4, cold detect speed): as round as a chit
+# or a coin, thinner than a strip of shadow, or smaller than what explain_region leaves.
+@pytest.mark.parametrize("name, polygon_mm, skipped", [
+    ("a coin, 12 mm radius", _circle_mm((200.0, 200.0), 12.0), True),
+    ("a strip of shadow, 2 × 40 mm", _rect_mm((200.0, 200.0), 40.0, 2.0), True),
+    ("a speck, 8 × 8 mm", _rect_mm((200.0, 200.0), 8.0, 8.0), True),
+    ("a chit, 20 × 30 mm (not round: it is fitted)", _rect_mm((200.0, 200.0), 20.0, 30.0),
+     False),
+])
+def test_regions_no_piece_can_explain(name, polygon_mm, skipped):
+    scene, _truth = scene_and_truth()
+    assert no_piece_in(scene, _mask_mm(scene, polygon_mm), scene.grid) is skipped, name
+
+
+def test_every_lying_pieces_footprint_is_a_region_to_fit():
+    scene, truth = scene_and_truth()
+    lying = [p for p in truth if not p.get("upright")]
+    assert len(lying) >= 3
+    for p in lying:
+        fp = footprint(truth_pose(p), NOMINAL_PIECES.dims(Size(p["size"])))
+        region = _mask_mm(scene, np.asarray(fp.exterior.coords))
+        assert not no_piece_in(scene, region, scene.grid), p
