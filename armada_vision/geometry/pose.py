@@ -74,6 +74,19 @@ class Pose:
         c, s = self.direction
         return (self.x_mm + length_mm * c, self.y_mm + length_mm * s)
 
+    @classmethod
+    def with_tip(cls, tip_mm: tuple[float, float] | np.ndarray, heading_deg: float,
+                 length_mm: float) -> Pose:
+        """The pose of a piece whose footprint is ``length_mm`` long, heading ``heading_deg``,
+        with its tip at ``tip_mm`` (the inverse of :meth:`tip_mm`).
+
+        >>> Pose.with_tip((110.0, 50.0), 90.0, 10.0).tip_mm(10.0)
+        (110.0, 50.0)
+        """
+        a = math.radians(heading_deg)
+        return cls(tip_mm[0] - length_mm * math.cos(a), tip_mm[1] - length_mm * math.sin(a),
+                   heading_deg)
+
     def to_table(self, points_ship: np.ndarray) -> np.ndarray:
         """Map (N, 2) points from the ship frame (stern origin, tip +x, y to port) to table mm."""
         c, s = self.direction

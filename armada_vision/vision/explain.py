@@ -339,9 +339,7 @@ def fits_from_axis(scene: Scene, init: Pose, length_mm: float,
         # can stretch the wide end); else the other way round.
         s = scene.pieces.dims(z).footprint_length_mm
         tip = init.tip_mm(length_mm)
-        h = math.radians(init.heading_deg)
-        starts = (init, Pose(tip[0] - s * math.cos(h), tip[1] - s * math.sin(h),
-                             init.heading_deg),
+        starts = (init, Pose.with_tip(tip, init.heading_deg, s),
                   Pose(tip[0], tip[1], init.heading_deg + 180.0))
         if screened:
             f = min((scene.screen(z, p0) for p0 in starts), key=lambda f: f.cost)
@@ -367,12 +365,10 @@ def fits_from_axis(scene: Scene, init: Pose, length_mm: float,
 def fits_from_tip(scene: Scene, tip: np.ndarray, heading_deg: float) -> list[Candidate]:
     """Fits of every size with its tip at ``tip`` (table mm): a short fit screens each size,
     the promising ones are fitted fully."""
-    h = math.radians(heading_deg)
     out = []
     for z in Size:
         s = scene.pieces.dims(z).footprint_length_mm
-        p0 = Pose(tip[0] - s * math.cos(h), tip[1] - s * math.sin(h), heading_deg)
-        f = scene.screen(z, p0)
+        f = scene.screen(z, Pose.with_tip(tip, heading_deg, s))
         if f.cost <= 2 * MAX_COST:
             out.append(scene.fit(z, f.pose, give_up=SURE_GIVE_UP))
     return out
@@ -453,14 +449,13 @@ def select(cands: list[Candidate], scene: Scene, region: np.ndarray, sub: ViewGr
 def size_swaps(scene: Scene, c: Candidate) -> list[Candidate]:
     """Fits of the other sizes with the tip, or the stern, where ``c``'s is."""
     tip = c.fit.pose.tip_mm(scene.pieces.dims(c.size).footprint_length_mm)
-    h = math.radians(c.fit.pose.heading_deg)
     out = []
     for z in Size:
         if z == c.size:
             continue
         s = scene.pieces.dims(z).footprint_length_mm
-        out.append(scene.fit(z, Pose(tip[0] - s * math.cos(h), tip[1] - s * math.sin(h),
-                                     c.fit.pose.heading_deg), give_up=SURE_GIVE_UP))
+        out.append(scene.fit(z, Pose.with_tip(tip, c.fit.pose.heading_deg, s),
+                             give_up=SURE_GIVE_UP))
         out.append(scene.fit(z, c.fit.pose, give_up=SURE_GIVE_UP))  # same stern
     return out
 
@@ -567,8 +562,7 @@ def leftover_piece(scene: Scene, region: np.ndarray, sub: ViewGrid, found: list[
     rest = unexplained_mask(scene.strong(region, sub), sub, mine)
     def screen(z: Size, tip: np.ndarray, h: float) -> FitResult:
         s = scene.pieces.dims(z).footprint_length_mm
-        return scene.screen(z, Pose(tip[0] - s * math.cos(math.radians(h)),
-                                    tip[1] - s * math.sin(math.radians(h)), h))
+        return scene.screen(z, Pose.with_tip(tip, h, s))
 
     cands = []
     for tip, heading in tip_guesses(region, sub):
@@ -707,15 +701,13 @@ def _hidden_length(scene: Scene, c: Candidate, part: np.ndarray, sub: ViewGrid,
     fitted its tip at cost ≤ 0.022 and the medium won by 0.005)."""
     d_c = scene.pieces.dims(c.size).footprint_length_mm
     tip = np.asarray(c.fit.pose.tip_mm(d_c))
-    h = math.radians(c.fit.pose.heading_deg)
     amb = HAND_EDGE_MM
     own_seen: bool | None = None
     for z in sorted(Size, key=lambda z: scene.pieces.dims(z).footprint_length_mm):
         d_z = scene.pieces.dims(z).footprint_length_mm
         if d_z <= d_c:
             continue
-        alt = Pose(tip[0] - d_z * math.cos(h), tip[1] - d_z * math.sin(h),
-                   c.fit.pose.heading_deg)
+        alt = Pose.with_tip(tip, c.fit.pose.heading_deg, d_z)
         extra = footprint(alt, scene.pieces.dims(z)).difference(_footprint(c, scene).buffer(1.0))
         if extra.is_empty or extra.area < 1.0:
             continue
@@ -754,8 +746,7 @@ def _longer_reading(scene: Scene, c: Candidate, size: Size, others: list[Candida
     d_c = scene.pieces.dims(c.size).footprint_length_mm
     d_z = scene.pieces.dims(size).footprint_length_mm
     tip = np.asarray(c.fit.pose.tip_mm(d_c))
-    h = math.radians(c.fit.pose.heading_deg)
-    start = Pose(tip[0] - d_z * math.cos(h), tip[1] - d_z * math.sin(h), c.fit.pose.heading_deg)
+    start = Pose.with_tip(tip, c.fit.pose.heading_deg, d_z)
     o = scene.fit(size, scene.screen(size, start).pose)
     if (o.fit.cost > HAND_MAX_COST or np.isnan(o.fit.sample_cost).mean() > HAND_MAX_HIDDEN
             or math.dist(o.fit.pose.tip_mm(d_z), tip) > TIP_SAME_MM
