@@ -408,22 +408,27 @@ def _covered_px(c: Candidate, region: np.ndarray, sub: ViewGrid) -> np.ndarray:
     return region & (mask > 0)
 
 
-def select(cands: list[Candidate], scene: Scene, region: np.ndarray, sub: ViewGrid
-           ) -> list[Candidate]:
+def select(cands: list[Candidate], scene: Scene, region: np.ndarray, sub: ViewGrid, *,
+           given: list[Candidate] | None = None, most: int | None = None) -> list[Candidate]:
     """Greedy choice, never two clashing footprints: next is the candidate with the most
     explanation per doubt, share of the region's not yet explained pixels × (1 − joint cost
     / MAX_COST), so a smaller model snug inside a bigger piece (it explains less) or a big
     model straddling two pieces (it fits badly) loses. Each kept fit is then re-scored against
-    all the others (its ``fit.cost`` becomes that joint cost)."""
-    pool = [c for c in cands if c.fit.cost <= MAX_COST]
+    all the others (its ``fit.cost`` becomes that joint cost). ``given``: pieces already
+    there (found by another pass), whose outlines excuse the edges hidden against them in
+    every joint cost; ``most``: at most this many chosen."""
+    given = given or []
+    # Without pieces given, a fit over MAX_COST on its own is out at once; with them, only
+    # once its hidden edges are excused (the joint cost below).
+    pool = [c for c in cands if given or c.fit.cost <= MAX_COST]
     cover = {id(c): _covered_px(c, region, sub) for c in pool}
     total = max(int(np.count_nonzero(region)), 1)
     explained = np.zeros(region.shape, bool)
     chosen: list[Candidate] = []
-    while pool:
+    while pool and (most is None or len(chosen) < most):
         best, best_u = None, 0.0
         for c in pool:
-            j = joint_cost(c, chosen, scene)
+            j = joint_cost(c, given + chosen, scene)
             if j > MAX_COST:
                 continue
             new = np.count_nonzero(cover[id(c)] & ~explained) / total
@@ -434,13 +439,13 @@ def select(cands: list[Candidate], scene: Scene, region: np.ndarray, sub: ViewGr
             break
         # The same piece seen from several starts: of its same-size poses, the best fit.
         twins = [c for c in pool if c.size == best.size and clashes(c, [best], scene)]
-        best = min(twins, key=lambda c: joint_cost(c, chosen, scene))
+        best = min(twins, key=lambda c: joint_cost(c, given + chosen, scene))
         chosen.append(best)
         explained |= cover[id(best)]
         pool = [c for c in pool if c is not best and not clashes(c, [best], scene)]
     out = []
     for c in chosen:
-        j = joint_cost(c, [o for o in chosen if o is not c], scene)
+        j = joint_cost(c, given + [o for o in chosen if o is not c], scene)
         if j <= MAX_COST:
             out.append(replace(c, fit=replace(c.fit, cost=j)))
     return out
@@ -578,20 +583,8 @@ def leftover_piece(scene: Scene, region: np.ndarray, sub: ViewGrid, found: list[
                 c = scene.fit(z, f.pose)
                 if not clashes(c, found, scene):
                     cands.append(c)
-    total = max(int(np.count_nonzero(rest)), 1)
-    best, best_u = None, 0.0
-    for c in cands:
-        j = joint_cost(c, mine, scene)
-        u = np.count_nonzero(_covered_px(c, rest, sub)) / total * (1.0 - j / MAX_COST)
-        if j <= MAX_COST and u > best_u:
-            best, best_u = c, u
-    if best is None:
-        return []
-    # The same piece from several starts: of its same-size poses, the best fit (as select).
-    twins = [c for c in cands if c.size == best.size and clashes(c, [best], scene)]
-    best = min(twins, key=lambda c: joint_cost(c, mine, scene))
-    best = replace(best, fit=replace(best.fit, cost=joint_cost(best, mine, scene)))
-    return finish(scene, _plausible(scene, [best], rest, sub), cands, rest, sub)
+    chosen = select(cands, scene, rest, sub, given=mine, most=1)
+    return finish(scene, _plausible(scene, chosen, rest, sub), cands, rest, sub)
 
 
 def _plausible(scene: Scene, chosen: list[Candidate], strong: np.ndarray, sub: ViewGrid
