@@ -33,7 +33,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.bench_vision import rendered_scenes  # noqa: E402
-from benchmarks.report import write_section  # noqa: E402
+from benchmarks.report import publish  # noqa: E402
 
 # Run in the child under valgrind: import the tree's detector, detect each pickled scene.
 CHILD = """
@@ -136,9 +136,7 @@ def main(argv: list[str] | None = None) -> int:
         rel = f"{(cost / ref_cost - 1) * 100:+.1f} %" if ref_cost else "–"
         lines.append(f"| {name} | {cost / 1e6:.0f} M | {rel} |")
     body = "\n".join(lines)
-    print(body)
-    if not args.no_write:
-        write_section("detect-instructions", body)
+    publish("detect-instructions", body, write=not args.no_write)
     return 0
 
 

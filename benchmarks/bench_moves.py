@@ -26,7 +26,7 @@ from armada_vision.rules import DEFAULT_CONFIG, PlayArea, Ship, Table
 from armada_vision.rules.move import adjudicate_move
 from armada_vision.rules.reach import _free_shapes, reachable_region
 from armada_vision.rules.step import _env_cached, step_options, step_zone
-from benchmarks.report import fmt_ms, verdict_line, write_section
+from benchmarks.report import fmt_ms, publish, verdict_line
 
 
 def scene(seed: int = 7, width_mm: float = 1040.0, depth_mm: float = 740.0,
@@ -195,9 +195,7 @@ where states are expanded with exact intervals: {over} of {len(reach_rows)} smal
 longer than 200 ms. Near crowded places the state budget also costs accuracy (the Hausdorff
 figure above); `max_states` trades one for the other.
 """
-    print(body)
-    if not args.no_write:
-        print("wrote", write_section("rules-moves", body))
+    publish("rules-moves", body, write=not args.no_write)
     return 0
 
 

@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from armada_vision.geometry import Pose
 from armada_vision.rules import DEFAULT_CONFIG, Obstacle, PlayArea, Ship, Table
 from armada_vision.rules.fire import adjudicate_shot
-from benchmarks.report import verdict_line, write_section
+from benchmarks.report import publish, verdict_line
 
 TARGET_MS = 1.0
 FLEETS = {"A": ["large"] * 4 + ["medium"] * 2 + ["small"] * 2,
@@ -125,9 +125,7 @@ def main(argv: list[str] | None = None) -> int:
         f"is shared (load average {load:.1f} on 2 cores during the run), so wall-clock tails "
         "include waiting for a core; the CPU-time column is the process's own work.",
     ])
-    print(body)
-    if not args.no_write:
-        print(f"wrote {write_section('rules-shots', body)}")
+    publish("rules-shots", body, write=not args.no_write)
     return 0
 
 

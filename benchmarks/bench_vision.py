@@ -233,7 +233,7 @@ def main(argv: list[str] | None = None) -> int:
     track_med, track_p95 = tracking_speed(12 if args.quick else 40)
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
 
-    from benchmarks.report import verdict_line, write_section
+    from benchmarks.report import publish, verdict_line
 
     rows = [summary_row(f"tilt {k}", v) for k, v in sorted(by_band.items())]
     rows += [summary_row(k, v) for k, v in sorted(by_res.items())]
@@ -288,9 +288,7 @@ def main(argv: list[str] | None = None) -> int:
         lines += ["", "Misses and errors (first 25):", ""]
         lines += [f"- {m}" for m in total.misses[:25]]
     body = "\n".join(lines)
-    print(body)
-    if not args.no_write:
-        write_section("vision", body)
+    publish("vision", body, write=not args.no_write)
     return 0
 
 

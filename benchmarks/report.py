@@ -49,6 +49,13 @@ def write_section(name: str, body_md: str) -> Path:
     return DOC
 
 
+def publish(name: str, body_md: str, write: bool = True) -> None:
+    """Print a script's section and, when ``write``, put it in docs/benchmarks.md."""
+    print(body_md)
+    if write:
+        print(f"wrote section {name} of {write_section(name, body_md)}")
+
+
 def fmt_ms(seconds: float) -> str:
     return f"{seconds * 1e3:.2f} ms"
 
