@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -322,13 +323,23 @@ def _flag(app) -> int:
     pytest.fail("no flag")
 
 
-def test_flags_are_settled_on_the_page_with_the_token_only(browser, live_server) -> None:
+@contextmanager
+def _flagged(browser, live_server) -> Iterator[tuple]:
+    """A read-only phone and a controlling one on the started game, and a flag raised (two
+    ships moved in one settled view): (app, read-only page, controlling page, flag number)."""
     url, app = live_server
     ro_ctx, ro = _phone(browser, url)
     ctx, page = _phone(browser, f"{url}/?token={TOKEN}")
     try:
         page.wait_for_function("app.live.turn.started === true", timeout=20000)
-        n = _flag(app)
+        yield app, ro, page, _flag(app)
+    finally:
+        ctx.close()
+        ro_ctx.close()
+
+
+def test_flags_are_settled_on_the_page_with_the_token_only(browser, live_server) -> None:
+    with _flagged(browser, live_server) as (app, ro, page, n):
         for p in (ro, page):
             p.wait_for_selector(f"#flags li[data-n='{n}']", timeout=20000)
         assert "moved at once" in ro.locator("#flags li").first.inner_text()
@@ -343,9 +354,6 @@ def test_flags_are_settled_on_the_page_with_the_token_only(browser, live_server)
         page.wait_for_function(
             "[...document.querySelectorAll('#log-list li')].some((li) => "
             f"li.textContent.startsWith('correct #{n} revert'))", timeout=10000)
-    finally:
-        ctx.close()
-        ro_ctx.close()
 
 
 def test_the_projector_follows_the_controlling_phone(browser, live_server) -> None:
@@ -413,12 +421,7 @@ def test_a_flagged_ship_is_set_by_hand_on_the_page(browser, live_server) -> None
     """A flag's Set…: drag the ship's outline on the live view, turn it by its tip handle,
     type x, save; the game log has the set correction with exactly the pose the page showed,
     the flag is settled and the live view draws the ship where it was set."""
-    url, app = live_server
-    ro_ctx, ro = _phone(browser, url)
-    ctx, page = _phone(browser, f"{url}/?token={TOKEN}")
-    try:
-        page.wait_for_function("app.live.turn.started === true", timeout=20000)
-        n = _flag(app)
+    with _flagged(browser, live_server) as (app, ro, page, n):
         ro.wait_for_selector(f"#flags li[data-n='{n}'] .set", timeout=20000)
         ro.click(f"#flags li[data-n='{n}'] .set")                # read-only: told, refused
         assert "Read-only" in ro.locator("#set-msg").inner_text()
@@ -470,6 +473,3 @@ def test_a_flagged_ship_is_set_by_hand_on_the_page(browser, live_server) -> None
             timeout=10000)
         _shot(page, "13-set-logged")
         ro.wait_for_selector("#set-card", state="hidden", timeout=10000)  # settled elsewhere
-    finally:
-        ctx.close()
-        ro_ctx.close()
