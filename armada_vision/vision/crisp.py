@@ -61,8 +61,8 @@ ROUND_MIN = 0.85
 # PEEL_HIDDEN of their outline (that medium 0.25); an edge facing the peeled strip (within
 # PEEL_MM − COVER_GROW_MM of it) is excused, as one against a piece found.
 # What is left must cover at least PEEL_SHARE of a small's footprint (on seeds 1000-1035 the
-# parts fitted and found nothing were 126 and 163 mm², ~20 and ~40 ms of CPU each; 1013's
-# 497 mm²).
+# one smaller part within PEEL_CONTACT, 1035's 163 mm², was fitted for ~40 ms of CPU and
+# found nothing; 1013's is 497 mm²).
 PEEL_MM = 3.0
 PEEL_CONTACT = 0.4
 PEEL_HIDDEN = 0.3
@@ -164,8 +164,7 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
                                     disc)
             for d0, e0, part in _areas(rest, PEEL_SHARE * scene.small_area_mm2 * ppm**2):
                 if _worth_fitting(part, peeled[sl][e0:e0 + part.shape[0],
-                                                   d0:d0 + part.shape[1]],
-                                  PEEL_CONTACT) is not False:
+                                                   d0:d0 + part.shape[1]], PEEL_CONTACT):
                     part_full = np.zeros(region.shape, bool)
                     part_full[e0:e0 + part.shape[0], d0:d0 + part.shape[1]] = part
                     # What was peeled off the area is the neighbour's too, and an edge
