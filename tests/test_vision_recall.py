@@ -313,6 +313,25 @@ def test_a_clear_piece_on_wood_is_read_at_its_size(size, stern):
     assert abs(angle_diff_deg(p.pose.heading_deg, truth["heading"])) <= 2 * p.sigma_deg
 
 
+
+# Issue 4, a clear piece lying against another piece on a coloured table (seed 1013: a clear
+# medium along a yellow large on blue cloth): its desaturated area runs on along the yellow's
+# edge (the greyed cloth between and beside them), so its border hugged the piece found over
+# 0.29 of its length and it was held off as that piece's shadow. Tried again without what lies
+# within crisp.PEEL_MM of the pieces found, with edges facing that strip excused, it is found
+# at its size; σ covers the error.
+def test_a_clear_piece_against_a_neighbour_is_found_when_its_area_is_peeled_off_it():
+    from armada_vision.geometry.pose import angle_diff_deg
+
+    stern = (343.6, 329.8)
+    p = clear_piece_found(1013, 1000, "medium", stern)
+    r, det = bench_scene(1013)
+    (truth,) = [q for q in r.truth["pieces"] if math.dist(q["stern"], stern) < 2.0]
+    assert abs(angle_diff_deg(p.pose.heading_deg, truth["heading"])) <= 2 * p.sigma_deg
+    # Its neighbour is still found, and nothing false was added beside them.
+    assert found(1013, "large", "yellow", (324.1, 322.3)) is not None
+    assert not any("false" in m for m in match(r.truth, det).misses)
+
 def test_a_clear_piece_mutes_the_woods_colour_and_the_bare_wood_does_not():
     from armada_vision.geometry.pieces import NOMINAL_PIECES, Size
     from armada_vision.geometry.pose import Pose

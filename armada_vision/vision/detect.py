@@ -238,7 +238,7 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     if grey is not None:
         lying += crisp_pieces(scene, None, grey, lying, hand_mask, standing,
                               shade_range=GREY_SHADE, heading_floor=True,
-                              one_size=True, base_open=True)
+                              one_size=True, base_open=True, peel=True)
     for sub, region in empty:
         lying += leftover_piece(scene, region, sub, lying)
     area_poly = shapely.Polygon(layout.play_area_mm)
