@@ -302,7 +302,7 @@ def test_a_clear_piece_on_wood_of_doubtful_size_is_not_read(seed, seed0, size, s
 # the medium's rival was a small snug inside it, which leaves a thick part of the area out
 # and is no rival (crisp.py, one_size: only covering readings count); the large's stern was
 # missed on the area, since its open base shows the bare wood, though its sides are seen up
-# to it (crisp._open_base_cost). Both were missed; now found at their size.
+# to it (explain.open_base_cost). Both were missed; now found at their size.
 @pytest.mark.parametrize("size, stern", [("medium", (116.4, 410.1)), ("large", (232.5, 116.4))])
 def test_a_clear_piece_on_wood_is_read_at_its_size(size, stern):
     from armada_vision.geometry.pose import angle_diff_deg

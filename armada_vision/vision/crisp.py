@@ -31,6 +31,7 @@ from armada_vision.vision.explain import (
     finish,
     fits_from_axis,
     fits_from_tip,
+    open_base_cost,
     tip_guesses,
     upright_fit,
 )
@@ -95,12 +96,8 @@ SIZE_DOUBT_MM = 3.0
 # it leaves a thick part of the area out): its soft ends may both sit short (s09's clear
 # medium: stern and tip 2.1 mm short along the axis).
 SNUG_END_MM = 2.0
-# A stern edge seen through (a clear piece's open base shows the wood): samples within
-# BASE_BAND_MM of the stern along the axis that found no edge (cost MISS_COST) may be left
-# out when the SIDE_BAND_MM of outline ahead of them is seen (see _open_base_cost).
-BASE_BAND_MM = 4.0
-SIDE_BAND_MM = 8.0
-MISS_COST = 2.0
+# A stern edge seen through (a clear piece's open base shows the wood) may be left out when
+# the sides are seen up to it (explain.open_base_cost) ...
 # ... and only when the area fills at least this share of its outline as seen (seed 1026's
 # large 0.75; a ring of grey round s24's standing yellow, read as a small, 0.46).
 BASE_FILL = 0.6
@@ -121,7 +118,7 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
     errors 2.4° and 1.8° for fit σ 1.0° and 0.6°). ``one_size``: an area that another size
     explains nearly as well (size ambiguity over SIZE_DOUBT_MM; only a reading covering what
     this one explains of the area counts) is left alone. ``base_open``: a stern edge missed
-    on the map is excused when the sides are seen up to it (:func:`_open_base_cost`).
+    on the map is excused when the sides are seen up to it (:func:`explain.open_base_cost`).
     ``peel``: an area held off by its contact with the pieces found is tried again without
     what lies within PEEL_MM of them (see PEEL_MM)."""
     grid = scene.grid
@@ -307,7 +304,7 @@ def _scored(cands: list[Candidate], region: np.ndarray, sub: ViewGrid, incover: 
     edge against a piece found, ``incover`` on ``grid``, is excused), each as (−share of
     ``region`` explained × (1 − cost / MAX_COST), cost, fit), best first: most of the area
     explained per doubt (as explain.select: a smaller model snug inside explains less).
-    ``base_open``: the cost is the lower of that and :func:`_open_base_cost`."""
+    ``base_open``: the cost is the lower of that and :func:`explain.open_base_cost`."""
     rows, cols = incover.shape
     total = max(np.count_nonzero(region), 1)
     out = []
@@ -323,7 +320,7 @@ def _scored(cands: list[Candidate], region: np.ndarray, sub: ViewGrid, incover: 
         cost = c.fit.cost_given(excused)
         open_base = False
         if base_open and cost > GOOD_COST:
-            open_base = (ob := _open_base_cost(c, excused)) < cost
+            open_base = (ob := open_base_cost(c, excused)) < cost
             cost = min(cost, ob)
         if cost > GOOD_COST:
             continue
@@ -337,24 +334,3 @@ def _scored(cands: list[Candidate], region: np.ndarray, sub: ViewGrid, incover: 
         out.append((-share * (1.0 - cost / MAX_COST), cost, c))
     out.sort(key=lambda t: t[0])
     return out
-
-
-def _open_base_cost(c: Candidate, excused: np.ndarray) -> float:
-    """``c``'s cost (hidden samples flagged in ``excused`` excused, the others misses) with
-    the samples of its stern end (within BASE_BAND_MM of the stern along the axis) that found
-    no edge left out, when its sides are seen right up to that end (cost at most GOOD_COST
-    over the next SIDE_BAND_MM, nothing hidden there); else 99. Through a clear piece's open
-    base the bare wood shows, so the desaturated area stops short of its stern (seed 1026's
-    large: its 26 stern samples missed, cost 0.59, the rest 0.16); a reading longer than the
-    piece has no sides there."""
-    sc = c.fit.sample_cost
-    p = c.fit.pose
-    h = math.radians(p.heading_deg)
-    t = (c.fit.probe_mm - np.asarray(p.stern_mm)) @ np.array([math.cos(h), math.sin(h)])
-    hidden = np.isnan(sc)
-    cost = np.where(hidden, 2.0 * ~excused, sc)
-    side = (t >= BASE_BAND_MM) & (t < BASE_BAND_MM + SIDE_BAND_MM)
-    if not side.any() or np.any(hidden[side] & ~excused[side]) or cost[side].mean() > GOOD_COST:
-        return 99.0
-    keep = ~((t < BASE_BAND_MM) & ~hidden & (sc >= MISS_COST)) & ~(hidden & excused)
-    return float(cost[keep].mean()) if keep.any() else 99.0

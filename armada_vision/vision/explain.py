@@ -128,6 +128,7 @@ STERN_STEP = 1.25
 # most 0.98 (the one whose fit passed, 1059's yellow medium: 0.97), the right ones 1.19-1.77.
 BASE_END_MM = 4.0
 BASE_SIDE_MM = 8.0
+MISS_COST = 2.0
 BASE_STEP = 1.15
 BASE_LANES = 5
 BASE_ACROSS = 0.7
@@ -817,7 +818,7 @@ def _open_base(scene: Scene, c: Candidate, others: list[Candidate]) -> Candidate
     if (len(o.fit.sample_cost) == 0 or math.dist(o.fit.pose.tip_mm(d_z), tip) > TIP_SAME_MM
             or clashes(o, others, scene)):
         return None
-    cost = _seen_but_stern(o)
+    cost = open_base_cost(o)
     if cost > GOOD_COST or not _base_band(scene, o):
         return None
     # Its stern misses are the open base's, not doubt: the cost is the rest's.
@@ -825,19 +826,29 @@ def _open_base(scene: Scene, c: Candidate, others: list[Candidate]) -> Candidate
                    covering_ambiguity_mm=HAND_EDGE_MM)
 
 
-def _seen_but_stern(c: Candidate) -> float:
-    """``c``'s cost with its stern samples (within BASE_END_MM of the stern along the axis)
-    that found no edge left out, when everything else is seen (nothing hidden) and the
-    BASE_SIDE_MM of outline ahead of them costs at most GOOD_COST; else 99."""
+def open_base_cost(c: Candidate, excused: np.ndarray | None = None) -> float:
+    """``c``'s cost with the samples of its stern end (within BASE_END_MM of the stern along
+    the axis) that found no edge (cost at least MISS_COST) left out, when its sides are seen
+    right up to that end (cost at most GOOD_COST over the next BASE_SIDE_MM, nothing hidden
+    there); else 99. ``excused`` flags the hidden samples to leave out (an edge against a
+    piece found); the other hidden ones count as misses. Without it, any hidden sample gives
+    99. An open base hides the stern edge on the map two ways: a clear piece's shows the
+    bare wood (seed 1026's large: 26 stern samples missed, cost 0.59, the rest 0.16), a white
+    piece's scores as shadow (see BASE_END_MM); a reading longer than the piece has no sides
+    there."""
     sc = c.fit.sample_cost
     t = (c.fit.probe_mm - np.asarray(c.fit.pose.stern_mm)) @ np.asarray(c.fit.pose.direction)
-    if np.isnan(sc).any():
-        return 99.0
+    hidden = np.isnan(sc)
+    if excused is None:
+        if hidden.any():
+            return 99.0
+        excused = np.zeros(len(sc), bool)
+    cost = np.where(hidden, MISS_COST * ~excused, sc)
     side = (t >= BASE_END_MM) & (t < BASE_END_MM + BASE_SIDE_MM)
-    if not side.any() or sc[side].mean() > GOOD_COST:
+    if not side.any() or np.any(hidden[side] & ~excused[side]) or cost[side].mean() > GOOD_COST:
         return 99.0
-    keep = ~((t < BASE_END_MM) & (sc >= 2.0))
-    return float(sc[keep].mean())
+    keep = ~((t < BASE_END_MM) & ~hidden & (sc >= MISS_COST)) & ~(hidden & excused)
+    return float(cost[keep].mean()) if keep.any() else 99.0
 
 
 def _base_band(scene: Scene, c: Candidate) -> bool:
