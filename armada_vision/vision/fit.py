@@ -348,7 +348,12 @@ def _edge_offsets_px(fg: np.ndarray, ppm: float, p_px: np.ndarray, d_px: np.ndar
     u_lo, v_lo, u_hi, v_hi = bbox_px
     if (u_lo - r_px >= 0 and u_hi + r_px < cols - 1 and v_lo - r_px >= 0
             and v_hi + r_px < rows - 1 and fg.flags.c_contiguous):
-        prof = _sample_inside(fg.reshape(-1), cols, uv)
+        # OpenCV's bilinear remap: one call for what takes ~20 numpy calls (about a quarter
+        # of the fit's instructions). OpenCV 5 takes the points and weights in float32
+        # (values ~1e-5 off float64's; OpenCV 4 used 1/32 px fixed point): on 1022 fits of
+        # bench scenes 1000–1007 the poses moved ≤ 0.001 mm against float64 sampling.
+        uv32 = uv.astype(np.float32)
+        prof = cv2.remap(fg, uv32[0], uv32[1], cv2.INTER_LINEAR).astype(np.float64)
     else:
         prof = sample_map(fg, uv[0], uv[1])
     # prof is (S, N): numpy reduces across rows of a C-order array far faster than along
