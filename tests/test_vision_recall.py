@@ -400,3 +400,17 @@ def test_a_vivid_pieces_shadow_past_its_stern_is_no_open_base():
     p = found(1059, "medium", "yellow", (449.0, 311.2), 1036)
     assert p is not None
     assert p.size.value == "medium"
+
+
+def test_a_glint_past_a_pieces_tip_does_not_stretch_it_a_size_longer():
+    """Seed 1019's cyan small on green felt (issue 4, size): a bright streak on the table past
+    its tip is foreground, so the small's tip samples were hidden against it and counted as
+    misses, and a doubtful medium stretched over the streak was reported (σ 10 mm). The
+    streak is brighter than the plastic can be (2-3× the table against the piece's faces'
+    1.6): the small is read, its σ no longer stretched over the medium."""
+    stern = (165.4, 205.4)
+    p = found(1019, "small", "cyan", stern)
+    assert p is not None
+    assert p.size.value == "small"
+    assert math.dist(p.pose.stern_mm, stern) <= 2 * p.sigma_mm
+    assert p.sigma_mm < 5.0
