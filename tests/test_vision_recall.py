@@ -414,3 +414,19 @@ def test_a_glint_past_a_pieces_tip_does_not_stretch_it_a_size_longer():
     assert p.size.value == "small"
     assert math.dist(p.pose.stern_mm, stern) <= 2 * p.sigma_mm
     assert p.sigma_mm < 5.0
+
+
+def test_a_white_piece_whose_base_outline_is_not_seen_is_read_at_its_size_by_its_base():
+    """Seed 1015's white medium on laminate (issue 4, size): the pale pass marks a ring of
+    table round it as object, so its medium reading's stern samples are hidden against the
+    ring, and its base's rim is as bright as the laminate, so its sides miss there too; it was
+    read as a small (8.8 mm off, σ 12 mm). Its outline past the base is seen and the view
+    shows the base darker than the table behind and the face ahead in every lane: read as a
+    medium, σ covering a stern read from the base alone."""
+    stern = (469.7, 257.8)
+    p = found(1015, "medium", "white", stern)
+    assert p is not None
+    assert p.size.value == "medium"
+    err = math.dist(p.pose.stern_mm, stern)
+    assert err <= p.sigma_mm
+    assert p.sigma_mm < 5.0

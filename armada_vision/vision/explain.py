@@ -131,6 +131,17 @@ BASE_SIDE_MM = 8.0
 BASE_STEP = 1.15
 BASE_LANES = 5
 BASE_ACROSS = 0.7
+# ... or, when the base's own outline is not seen at all (seed 1015's white medium on
+# laminate: the pale pass's crisp area marks a ring of table ~3 mm round the piece as object,
+# so 12 of its 18 stern samples are hidden against it, and the base's rim is as bright as the
+# laminate, so its sides miss for 8 mm ahead of the stern: 37 of 87 samples, cost 0.40), the
+# outline from BASE_END_MM + BASE_SIDE_MM on is seen (nothing hidden, the first BASE_SIDE_MM
+# of it at most GOOD_COST; 1015's medium: 50 samples, 0.08) and the base is darker by
+# BASE_STEP_UNSEEN in every lane (1015's: 1.51-2.81; the wrong longer readings of the 94
+# pieces in size doubt ≤ 0.98): the base alone tells the stern, so σ is at least
+# BASE_UNSEEN_MM (1015's medium from its tip: 2.1 mm off, its tip as short).
+BASE_STEP_UNSEEN = 1.4
+BASE_UNSEEN_MM = 3.0
 # A glint past a piece's tip (issue 4, seed 1019): a bright streak on the table beside a
 # cyan small, 2.0-3.0 x the table's light where the piece's faces reach 1.6 (90th
 # percentile), is foreground, so the small's tip samples are hidden against it and count as
@@ -831,12 +842,14 @@ def _open_base(scene: Scene, c: Candidate, others: list[Candidate]) -> Candidate
     if (len(o.fit.sample_cost) == 0 or math.dist(o.fit.pose.tip_mm(d_z), tip) > TIP_SAME_MM
             or clashes(o, others, scene)):
         return None
-    cost = _seen_but_stern(o)
-    if cost > GOOD_COST or not _base_band(scene, o):
+    cost, step, sigma = _seen_but_stern(o), BASE_STEP, HAND_EDGE_MM
+    if cost > GOOD_COST:
+        cost, step, sigma = _seen_past_base(o), BASE_STEP_UNSEEN, BASE_UNSEEN_MM
+    if cost > GOOD_COST or not _base_band(scene, o, step):
         return None
     # Its stern misses are the open base's, not doubt: the cost is the rest's.
-    return replace(o, fit=replace(o.fit, cost=cost), ambiguity_mm=HAND_EDGE_MM,
-                   covering_ambiguity_mm=HAND_EDGE_MM)
+    return replace(o, fit=replace(o.fit, cost=cost), ambiguity_mm=sigma,
+                   covering_ambiguity_mm=sigma)
 
 
 def _seen_but_stern(c: Candidate) -> float:
@@ -854,13 +867,26 @@ def _seen_but_stern(c: Candidate) -> float:
     return float(sc[keep].mean())
 
 
-def _base_band(scene: Scene, c: Candidate) -> bool:
+def _seen_past_base(c: Candidate) -> float:
+    """``c``'s cost over its outline from BASE_END_MM + BASE_SIDE_MM past the stern on (the
+    base's part left out, seen or not), when nothing there is hidden and its first
+    BASE_SIDE_MM costs at most GOOD_COST; else 99."""
+    sc = c.fit.sample_cost
+    t = (c.fit.probe_mm - np.asarray(c.fit.pose.stern_mm)) @ np.asarray(c.fit.pose.direction)
+    far = t >= BASE_END_MM + BASE_SIDE_MM
+    side = far & (t < BASE_END_MM + 2 * BASE_SIDE_MM)
+    if not side.any() or np.isnan(sc[far]).any() or sc[side].mean() > GOOD_COST:
+        return 99.0
+    return float(sc[far].mean())
+
+
+def _base_band(scene: Scene, c: Candidate, step: float = BASE_STEP) -> bool:
     """Whether the view shows ``c``'s open base where the camera sees it (the base face's
     corners through the camera onto the table): inside it, over the inner BASE_ACROSS of its
-    width, darker by BASE_STEP than the table just behind its bottom edge and the face just
+    width, darker by ``step`` than the table just behind its bottom edge and the face just
     ahead of its top rim, in each of BASE_LANES lanes across (medians along each lane)."""
     lanes = _base_lanes(scene, c)
-    return lanes is not None and bool(np.all(lanes >= BASE_STEP))
+    return lanes is not None and bool(np.all(lanes >= step))
 
 
 def _base_lanes(scene: Scene, c: Candidate) -> np.ndarray | None:
