@@ -133,13 +133,14 @@ BASE_LANES = 5
 BASE_ACROSS = 0.7
 # ... or, when the base's own outline is not seen at all (seed 1015's white medium on
 # laminate: the pale pass's crisp area marks a ring of table ~3 mm round the piece as object,
-# so 12 of its 18 stern samples are hidden against it, and the base's rim is as bright as the
+# so 12 of its 17 stern samples are hidden against it, and the base's rim is as bright as the
 # laminate, so its sides miss for 8 mm ahead of the stern: 37 of 87 samples, cost 0.40), the
 # outline from BASE_END_MM + BASE_SIDE_MM on is seen (nothing hidden, the first BASE_SIDE_MM
 # of it at most GOOD_COST; 1015's medium: 50 samples, 0.08) and the base is darker by
-# BASE_STEP_UNSEEN in every lane (1015's: 1.51-2.81; the wrong longer readings of the 94
-# pieces in size doubt ≤ 0.98): the base alone tells the stern, so σ is at least
-# BASE_UNSEEN_MM (1015's medium from its tip: 2.1 mm off, its tip as short).
+# BASE_STEP_UNSEEN in every lane (1015's: 1.51-2.81; of the 20 longer readings of pieces in
+# size doubt on seeds 1000-1071 whose far outline passes, the 16 wrong ones ≤ 0.98): the
+# base alone tells the stern, so σ is at least BASE_UNSEEN_MM (1015's medium from its tip:
+# 2.1 mm off, its tip as short).
 BASE_STEP_UNSEEN = 1.4
 BASE_UNSEEN_MM = 3.0
 # A glint past a piece's tip (issue 4, seed 1019): a bright streak on the table beside a
@@ -150,8 +151,8 @@ BASE_UNSEEN_MM = 3.0
 # samples whose outside is brighter than GLINT_MIN x the table and GLINT_OVER x the
 # reading's own faces (90th percentile of the shade inside it) are excused: light the
 # plastic there does not give off. It is taken when it is then good (the small: 0.07) and
-# at least GLINT_SHARE of what the longer piece adds to it is that bright (0.39; the one
-# good piece of seeds 1000-1071 with such a reading, 1066's large, 0.16).
+# at least GLINT_SHARE of what the longer piece adds to it is that bright (0.39; the three
+# good pieces of seeds 1000-1071 with a shorter reading good once excused: <= 0.16).
 GLINT_MIN = 1.8
 GLINT_OVER = 1.3
 GLINT_SHARE = 0.25
