@@ -425,7 +425,7 @@ def view_regions(mask: np.ndarray, grid: ViewGrid, *, min_area_mm2: float = 0.0,
     """The connected regions of a binary view mask (uint8), each as its padded bounding box (a
     sub-grid of the view, table mm) and its boolean mask cropped to it: those inside the view
     (at least ``min_area_mm2``), and those that run off it (an arm reaching in), any size."""
-    n, lab, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    n, lab, stats = _components(mask)
     min_px = min_area_mm2 * grid.px_per_mm**2
     rows, cols = mask.shape
     inside: Regions = []
@@ -440,3 +440,17 @@ def view_regions(mask: np.ndarray, grid: ViewGrid, *, min_area_mm2: float = 0.0,
         sub = grid.sub(c0, r0, (r1 - r0, c1 - c0))
         (off if runs_off else inside).append((sub, lab[r0:r1, c0:c1] == i))
     return inside, off
+
+
+
+def _components(mask: np.ndarray) -> tuple[int, np.ndarray, np.ndarray]:
+    """``cv2.connectedComponentsWithStats(mask, connectivity=8)``: count, labels, stats.
+    Labels in uint16 while they fit: the same labels and stats, but OpenCV 5's stats pass
+    for int32 labels costs ~4× as much (~6 against ~1.6 ms CPU at 879×879 px, one thread).
+    OpenCV raises when the labels overflow uint16; then int32."""
+    try:
+        n, lab, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8,
+                                                            ltype=cv2.CV_16U)
+    except cv2.error:
+        n, lab, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    return n, lab, stats
