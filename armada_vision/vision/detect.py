@@ -142,14 +142,16 @@ def _mask_of(regions: list[tuple[ViewGrid, np.ndarray]], grid: ViewGrid) -> np.n
 def shade(view_bgr: np.ndarray, bg: np.ndarray) -> np.ndarray:
     """Brightness of the view over the table's estimate per view pixel (float32; 1 on bare
     table, below 1 in a shadow)."""
-    # Channel planes added in place: numpy's sum over a last axis of 3 is ~10x slower, and
-    # adds them in the same order (same numbers).
-    v = view_bgr.astype(np.float32)
-    num = v[..., 0] + v[..., 1]
-    num += v[..., 2]
+    # Contiguous channel planes (cv2.split) added in place: numpy's sum over a last axis of 3
+    # is ~10x slower, and its loops over a channel of an interleaved image (stride 3) do not
+    # vectorise. The same additions in the same order (same numbers).
+    v0, v1, v2 = (p.astype(np.float32) for p in cv2.split(view_bgr))
+    num = v0 + v1
+    num += v2
     num += 1.0
-    den = bg[..., 0] + bg[..., 1]
-    den += bg[..., 2]
+    b0, b1, b2 = cv2.split(bg)
+    den = b0 + b1
+    den += b2
     den += 1.0
     num /= den
     return num
