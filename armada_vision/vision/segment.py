@@ -134,7 +134,11 @@ def make_rectifier(calib: TableCalibration, layout: TableLayout, px_per_mm: floa
     full_y = cv2.resize(px[..., 1], (len(cu) * step, len(cv) * step),
                         interpolation=cv2.INTER_LINEAR)
     # cv2.resize aligns pixel areas; shift so that coarse sample k lands on fine pixel k·step.
-    full_x, full_y = _half_px_shift(full_x, rows, cols), _half_px_shift(full_y, rows, cols)
+    M = np.float32([[1, 0, (step - 1) / 2], [0, 1, (step - 1) / 2]])
+    full_x = cv2.warpAffine(full_x, M, (cols, rows), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                            borderMode=cv2.BORDER_REPLICATE)
+    full_y = cv2.warpAffine(full_y, M, (cols, rows), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                            borderMode=cv2.BORDER_REPLICATE)
     w, h = calib.camera.image_size
     valid = ((full_x >= 0) & (full_x <= w - 1) & (full_y >= 0) & (full_y <= h - 1))
     markers = np.zeros((rows, cols), np.uint8)
@@ -144,26 +148,6 @@ def make_rectifier(calib: TableCalibration, layout: TableLayout, px_per_mm: floa
         corners = c + (m.corners_mm() - c) * 1.45
         cv2.fillConvexPoly(markers, np.round(grid.to_px(corners)).astype(np.int32), 1)
     return Rectifier(grid, full_x, full_y, valid, markers.astype(bool))
-
-
-def _half_px_shift(a: np.ndarray, rows: int, cols: int) -> np.ndarray:
-    """``a`` (float32) sampled bilinearly at (row + 3.5, col + 3.5) for rows × cols px, as
-    ``cv2.warpAffine`` by that shift (INTER_LINEAR, inverse map) gives it to the bit: OpenCV
-    5 interpolates each row pair as p0 + (p1 − p0)·α, then between them the same way. Here
-    in numpy on views, ~6 M instructions against ~31 M for warpAffine (879×879 px). ``a``
-    reaches past row + 4 and col + 4, so no border is needed."""
-    a0, a1 = a[3:rows + 3], a[4:rows + 4]
-    half = np.float32(0.5)
-    top = a0[:, 4:cols + 4] - a0[:, 3:cols + 3]
-    top *= half
-    top += a0[:, 3:cols + 3]
-    bot = a1[:, 4:cols + 4] - a1[:, 3:cols + 3]
-    bot *= half
-    bot += a1[:, 3:cols + 3]
-    bot -= top
-    bot *= half
-    bot += top
-    return bot
 
 
 def foreground(view: TableView, *, coarse_mm: float = 4.0, crisp: np.ndarray | None = None
@@ -343,18 +327,18 @@ def _distance(img: np.ndarray, bg: np.ndarray) -> np.ndarray:
     count: with k = i·b / (|b|² + 1) for pixel colour i and table colour b,
     √(10⁴·|i − k·b|² / (|b|² + 1) + L²), L = 100·max(k − 1 − BRIGHT_TOL, 0)
     + DARK_WEIGHT·max(SHADOW_MIN − k, 0)."""
-    # Split into contiguous channel planes first: numpy's loops over a channel of an
-    # interleaved image (stride 3) do not vectorise, and cost ~6× the instructions (~91 M
-    # against ~15 M for an 879×879 view, the split included). Element by element, so planes
-    # and strips give the same numbers.
-    ip, bp = cv2.split(img), cv2.split(bg)
+    # Strip by strip, each split into contiguous channel planes (cv2.split): numpy's loops
+    # over a channel of an interleaved image (stride 3) do not vectorise and cost ~3× the
+    # instructions; strips keep the planes and the dozen temporaries small (in the cache,
+    # and under malloc's mmap threshold: fresh view-sized arrays cost more in page faults
+    # than they save). Element by element, so planes and strips give the same numbers.
     rows = img.shape[0]
     if rows <= 2 * _STRIP_ROWS:
-        return _distance_planes(ip, bp)
+        return _distance_planes(cv2.split(img), cv2.split(bg))
     out = np.empty(img.shape[:2], np.result_type(img.dtype, bg.dtype))
     for r in range(0, rows, _STRIP_ROWS):
-        out[r:r + _STRIP_ROWS] = _distance_planes([p[r:r + _STRIP_ROWS] for p in ip],
-                                                  [p[r:r + _STRIP_ROWS] for p in bp])
+        out[r:r + _STRIP_ROWS] = _distance_planes(cv2.split(img[r:r + _STRIP_ROWS]),
+                                                  cv2.split(bg[r:r + _STRIP_ROWS]))
     return out
 
 
