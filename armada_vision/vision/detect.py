@@ -142,22 +142,17 @@ def _mask_of(regions: list[tuple[ViewGrid, np.ndarray]], grid: ViewGrid) -> np.n
 def shade(view_bgr: np.ndarray, bg: np.ndarray) -> np.ndarray:
     """Brightness of the view over the table's estimate per view pixel (float32; 1 on bare
     table, below 1 in a shadow)."""
-    # Strip by strip (see segment._distance), each split into contiguous channel planes
-    # (cv2.split) and added in place: numpy's sum over a last axis of 3 is ~10x slower, and
-    # its loops over a channel of an interleaved image do not vectorise. The same additions
-    # in the same order (same numbers).
-    out = np.empty(view_bgr.shape[:2], np.float32)
-    for r in range(0, len(out), 32):
-        v0, v1, v2 = (p.astype(np.float32) for p in cv2.split(view_bgr[r:r + 32]))
-        num = v0 + v1
-        num += v2
-        num += 1.0
-        b0, b1, b2 = cv2.split(bg[r:r + 32])
-        den = b0 + b1
-        den += b2
-        den += 1.0
-        np.divide(num, den, out=out[r:r + 32])
-    return out
+    # Channel planes added in place: numpy's sum over a last axis of 3 is ~10x slower, and
+    # adds them in the same order (same numbers).
+    v = view_bgr.astype(np.float32)
+    num = v[..., 0] + v[..., 1]
+    num += v[..., 2]
+    num += 1.0
+    den = bg[..., 0] + bg[..., 1]
+    den += bg[..., 2]
+    den += 1.0
+    num /= den
+    return num
 
 
 def detect(image_bgr: np.ndarray, layout: TableLayout, camera: CameraIntrinsics | None = None,
