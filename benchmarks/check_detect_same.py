@@ -3,17 +3,19 @@
 Runs ``detect`` on the sample stills (and with ``--seeds`` on rendered scenes) twice in one
 process: once as the working tree has it, once with part of the detector taken from a git
 revision (``--ref``) and patched in. ``--part speed`` (default) patches ``fit.py``'s fitting,
-``segment.foreground``, ``detect.shade`` and ``calibrate`` (ref default: the last commit
-before the latest speed work); ``--part explain`` patches what decides which hypotheses are
-fitted and chosen: detect.py's ``find_pieces`` (which regions are explained how), explain.py
-and the crisp pass (crisp.py). Everything else is the working tree's in both runs, so only
-that part can make a difference (another helper's edits to the rest do not). Prints per image
-the pieces found, those found only by the working tree, and the largest stern / tip / heading
-/ σ differences of the reference's pieces; exits 1 when one of those is missing or moved by
-more than the tolerance (a piece found only by the working tree is reported, not a failure:
-recall work adds pieces).
+``segment.foreground``, ``detect.shade`` and ``calibrate`` (ref default: the last commit before
+the latest speed work); ``--part view`` patches what turns the view into the fit map and
+regions: the rectifier, segment.py's crisp edges, foreground, object mask, regions and
+desaturated, and detect.py's shade and region_foreground; ``--part explain`` patches what
+decides which hypotheses are fitted and chosen: detect.py's ``find_pieces`` (which regions are
+explained how), explain.py and the crisp pass (crisp.py). Everything else is the working tree's
+in both runs, so only that part can make a difference (another helper's edits to the rest do
+not). Prints per image the pieces found, those found only by the working tree, and the largest
+stern / tip / heading / σ differences of the reference's pieces; exits 1 when one of those is
+missing or moved by more than the tolerance (a piece found only by the working tree is
+reported, not a failure: recall work adds pieces).
 
-Usage: ``python benchmarks/check_detect_same.py [--part speed|explain] [--ref REV]
+Usage: ``python benchmarks/check_detect_same.py [--part speed|view|explain] [--ref REV]
 [--stills N] [--with-4k] [--seeds N] [--seed0 1000] [--tol-mm 0.01]``.
 """
 
@@ -76,6 +78,20 @@ def _own_crisp(foreground):
     def call(view, *, crisp=None, **kw):
         return foreground(view, **kw)
     return call
+
+
+def view_patches(rev: str) -> dict[tuple[types.ModuleType, str], object]:
+    """(module, attribute) → the reference revision's view-to-regions steps, as detect.py
+    calls them."""
+    seg = _module_at(rev, "armada_vision/vision/segment.py", "_ref_segment_view")
+    det = _module_at(rev, "armada_vision/vision/detect.py", "_ref_detect_view")
+    out: dict[tuple[types.ModuleType, str], object] = {
+        (detect_mod, a): getattr(seg, a)
+        for a in ("make_rectifier", "crisp_edges", "foreground", "object_mask", "view_regions",
+                  "desaturated")}
+    out[detect_mod, "shade"] = det.shade
+    out[detect_mod, "region_foreground"] = det.region_foreground
+    return out
 
 
 def explain_patches(rev: str) -> dict[tuple[types.ModuleType, str], object]:
@@ -146,7 +162,7 @@ def compare(a, b) -> tuple[str, float, float, float, bool]:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--part", choices=("speed", "explain"), default="speed")
+    ap.add_argument("--part", choices=("speed", "view", "explain"), default="speed")
     ap.add_argument("--ref", default=None, help=f"git revision (speed: default {REF_REV})")
     ap.add_argument("--stills", type=int, default=14)
     ap.add_argument("--seeds", type=int, default=0, help="rendered scenes too")
@@ -158,6 +174,8 @@ def main() -> int:
     cv2.setNumThreads(1)
     if args.part == "speed":
         patches = reference_patches(args.ref or REF_REV)
+    elif args.part == "view":
+        patches = view_patches(args.ref or "HEAD")
     else:
         patches = explain_patches(args.ref or "HEAD")
     bad = 0

@@ -288,3 +288,28 @@ def test_cost_only_gives_the_full_results_pose_and_cost():
             costs.append(full.cost)
     # Good fits, poor ones and one that found no edges at all (99) were all compared.
     assert min(costs) < 0.35 and any(0.35 < c < 99.0 for c in costs) and max(costs) == 99.0
+
+
+@pytest.mark.parametrize("kind", ["blobs", "noise", "overflow"])
+def test_view_regions_labels_match_opencvs_int32_labels(kind):
+    """segment._components (uint16 labels while they fit) gives cv2's int32 count, labels and
+    stats, and falls back to int32 when the labels overflow uint16."""
+    from armada_vision.vision.segment import _components
+
+    rng = np.random.default_rng(3)
+    if kind == "blobs":
+        mask = np.zeros((300, 400), np.uint8)
+        for _ in range(12):
+            x, y = rng.integers(0, 380), rng.integers(0, 280)
+            cv2.circle(mask, (int(x), int(y)), int(rng.integers(2, 30)), 1, -1)
+    elif kind == "noise":
+        mask = (rng.random((200, 250)) > 0.6).astype(np.uint8)
+    else:  # isolated pixels: ~90 000 labels, more than uint16 holds
+        mask = np.zeros((600, 600), np.uint8)
+        mask[::2, ::2] = 1
+    n, lab, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    n2, lab2, stats2 = _components(mask)
+    assert n2 == n > 1
+    assert np.array_equal(lab2, lab)
+    assert np.array_equal(stats2, stats)
+    assert (lab2.dtype == np.int32) == (kind == "overflow")

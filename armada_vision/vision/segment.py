@@ -12,6 +12,7 @@ Frames: table mm (+y away from the viewer); view px as defined by :class:`ViewGr
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import cv2
@@ -326,21 +327,31 @@ def _distance(img: np.ndarray, bg: np.ndarray) -> np.ndarray:
     count: with k = i·b / (|b|² + 1) for pixel colour i and table colour b,
     √(10⁴·|i − k·b|² / (|b|² + 1) + L²), L = 100·max(k − 1 − BRIGHT_TOL, 0)
     + DARK_WEIGHT·max(SHADOW_MIN − k, 0)."""
+    # Strip by strip, each split into contiguous channel planes (cv2.split): numpy's loops
+    # over a channel of an interleaved image (stride 3) do not vectorise and cost ~3× the
+    # instructions; strips keep the planes and the dozen temporaries small (in the cache,
+    # and under malloc's mmap threshold: fresh view-sized arrays cost more in page faults
+    # than they save). Element by element, so planes and strips give the same numbers.
     rows = img.shape[0]
     if rows <= 2 * _STRIP_ROWS:
-        return _distance_block(img, bg)
-    # Pixel by pixel, so strip by strip gives the same numbers.
+        return _distance_planes(cv2.split(img), cv2.split(bg))
     out = np.empty(img.shape[:2], np.result_type(img.dtype, bg.dtype))
     for r in range(0, rows, _STRIP_ROWS):
-        out[r:r + _STRIP_ROWS] = _distance_block(img[r:r + _STRIP_ROWS], bg[r:r + _STRIP_ROWS])
+        out[r:r + _STRIP_ROWS] = _distance_planes(cv2.split(img[r:r + _STRIP_ROWS]),
+                                                  cv2.split(bg[r:r + _STRIP_ROWS]))
     return out
 
 
 def _distance_block(img: np.ndarray, bg: np.ndarray) -> np.ndarray:
-    # Channel by channel (numpy's reductions over a last axis of 3 are slow), and in place:
-    # a fresh array per operation cost a third more (~13 → ~9 ms CPU on an 879×879 view).
-    i0, i1, i2 = (img[..., c] for c in range(3))
-    b0, b1, b2 = (bg[..., c] for c in range(3))
+    """:func:`_distance` of pixels ``img`` against table colours ``bg`` (…, 3), unsplit."""
+    return _distance_planes([img[..., c] for c in range(3)], [bg[..., c] for c in range(3)])
+
+
+def _distance_planes(ip: Sequence[np.ndarray], bp: Sequence[np.ndarray]) -> np.ndarray:
+    """:func:`_distance` from the pixels' and the table's channel planes."""
+    # In place: a fresh array per operation cost a third more.
+    i0, i1, i2 = ip
+    b0, b1, b2 = bp
     bb = b0 * b0
     bb += b1 * b1
     bb += b2 * b2
@@ -425,7 +436,7 @@ def view_regions(mask: np.ndarray, grid: ViewGrid, *, min_area_mm2: float = 0.0,
     """The connected regions of a binary view mask (uint8), each as its padded bounding box (a
     sub-grid of the view, table mm) and its boolean mask cropped to it: those inside the view
     (at least ``min_area_mm2``), and those that run off it (an arm reaching in), any size."""
-    n, lab, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    n, lab, stats = _components(mask)
     min_px = min_area_mm2 * grid.px_per_mm**2
     rows, cols = mask.shape
     inside: Regions = []
@@ -440,3 +451,17 @@ def view_regions(mask: np.ndarray, grid: ViewGrid, *, min_area_mm2: float = 0.0,
         sub = grid.sub(c0, r0, (r1 - r0, c1 - c0))
         (off if runs_off else inside).append((sub, lab[r0:r1, c0:c1] == i))
     return inside, off
+
+
+
+def _components(mask: np.ndarray) -> tuple[int, np.ndarray, np.ndarray]:
+    """``cv2.connectedComponentsWithStats(mask, connectivity=8)``: count, labels, stats.
+    Labels in uint16 while they fit: the same labels and stats, but OpenCV 5's stats pass
+    for int32 labels costs ~4× as much (~6 against ~1.6 ms CPU at 879×879 px, one thread).
+    OpenCV raises when the labels overflow uint16; then int32."""
+    try:
+        n, lab, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8,
+                                                            ltype=cv2.CV_16U)
+    except cv2.error:
+        n, lab, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    return n, lab, stats
