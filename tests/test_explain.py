@@ -21,6 +21,7 @@ from armada_vision.vision.explain import (
     GOOD_COST,
     Scene,
     clashes,
+    fits_from_axis,
     no_piece_in,
 )
 from armada_vision.vision.segment import blobs, foreground, make_rectifier
@@ -93,6 +94,27 @@ def test_clashes_agrees_with_plain_footprint_overlap():
             plain = fc.intersection(fo).area >= 0.15 * min(fc.area, fo.area)
             assert clashes(c, [o], scene) == plain
 
+
+
+def test_fits_from_axis_tries_the_sizes_nearest_the_length_first():
+    scene, truth = scene_and_truth()
+    # An axis guess on bare table, away from every piece: no fit is clean, so every size
+    # allowed is tried.
+    rows, cols = scene.grid.shape
+    (x0, y1), (x1, y0) = scene.grid.to_mm(np.array([[0.0, 0.0], [cols - 1.0, rows - 1.0]]))
+    spots = [(x, y) for x in np.linspace(x0 + 60, x1 - 60, 9)
+             for y in np.linspace(y0 + 60, y1 - 60, 9)]
+    x, y = max(spots, key=lambda q: min(math.dist(q, p["stern"]) for p in truth))
+    length = NOMINAL_PIECES.dims(Size.MEDIUM).footprint_length_mm + 1.0
+    every = fits_from_axis(scene, Pose(x, y, 30.0), length)
+    two = fits_from_axis(scene, Pose(x, y, 30.0), length, sizes=2)
+    by_nearness = sorted(Size, key=lambda z: abs(NOMINAL_PIECES.dims(z).footprint_length_mm
+                                                  - length))
+    assert [c.size for c in every] == by_nearness
+    assert all(c.fit.cost > GOOD_COST for c in every)
+    # The same fits (remembered), without the size farthest from the length.
+    assert [c.size for c in two] == by_nearness[:2]
+    assert all(a is b for a, b in zip(two, every[:2], strict=True))
 
 
 def _mask_mm(scene: Scene, polygon_mm: np.ndarray) -> np.ndarray:
