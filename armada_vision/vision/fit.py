@@ -150,18 +150,11 @@ def _samples(hull_vertex_idx: np.ndarray, pts_mm: np.ndarray, step_mm: float
              ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Points along the hull edges: indices (a, b) of the edge ends, the fraction t and the
     index of the hull edge each lies on."""
-    a, b, t, counts = _sample_plan(hull_vertex_idx.tolist(), pts_mm, step_mm)
-    edge = np.repeat(np.arange(len(a)), counts)
-    return a.take(edge), b.take(edge), t, edge
-
-
-def _sample_plan(hull: list[int], pts_mm: np.ndarray, step_mm: float
-                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, tuple[int, ...]]:
-    """:func:`_samples` per hull edge: the edge ends, the samples' t and how many samples
-    each edge has."""
+    hull = hull_vertex_idx.tolist()
     runs = _edge_runs(hull, pts_mm.tolist(), step_mm)
-    return (np.array(hull, np.intp), np.array(hull[1:] + hull[:1], np.intp),
-            _run_ts(runs), tuple(hi - lo for _k, lo, hi in runs))
+    edge = _run_edges(runs)
+    return (np.array(hull, np.intp).take(edge), np.array(hull[1:] + hull[:1], np.intp).take(edge),
+            _run_ts(runs), edge)
 
 
 def _edge_runs(hull: list[int], xy: list[list[float]], step_mm: float
@@ -190,6 +183,11 @@ def _edge_runs(hull: list[int], xy: list[list[float]], step_mm: float
 def _run_ts(runs: tuple[tuple[int, int, int], ...]) -> np.ndarray:
     """The samples' t along their edges, edge after edge, for :func:`_edge_runs`' runs."""
     return np.concatenate([_t_of(k)[lo:hi] for k, lo, hi in runs])
+
+
+def _run_edges(runs: tuple[tuple[int, int, int], ...]) -> np.ndarray:
+    """The hull edge each sample of :func:`_edge_runs`' runs lies on."""
+    return np.repeat(_arange(len(runs)), [hi - lo for _k, lo, hi in runs])
 
 
 _T_OF: dict[int, np.ndarray] = {}
@@ -475,7 +473,7 @@ def _outline(hull: np.ndarray, pts: np.ndarray, step_mm: float, body: _Body) -> 
     t = _run_ts(runs)
     a = np.array(hl, np.intp)
     b = np.array(hl[1:] + hl[:1], np.intp)
-    edge = np.repeat(_arange(len(hl)), [hi - lo for _k, lo, hi in runs])
+    edge = _run_edges(runs)
     r = _arange(len(t))
     interp = np.zeros((len(pts), len(t)))
     interp[a.take(edge), r] = 1.0 - t
