@@ -1001,20 +1001,13 @@ def _glint_share(scene: Scene, c: Candidate, o: Candidate, bright: float) -> flo
     """Share of what ``c``'s outline as seen adds to ``o``'s (grown by 1 mm) whose shade
     is at least ``bright``."""
     extra = shapely.Polygon(c.outline_mm).difference(shapely.Polygon(o.outline_mm).buffer(1.0))
-    polys = [np.round(scene.grid.to_px(np.asarray(g.exterior.coords))).astype(np.int32)
+    polys = [np.round(scene.grid.to_px(np.asarray(g.exterior.coords)))
              for g in getattr(extra, "geoms", [extra])
              if isinstance(g, shapely.Polygon) and not g.is_empty]
     if not polys:
         return 0.0
-    # On the crop of the view round c's outline only.
-    rows, cols = scene.grid.shape
-    x0, y0 = np.clip(np.min([q.min(axis=0) for q in polys], axis=0), 0, (cols, rows))
-    x1, y1 = np.clip(np.max([q.max(axis=0) for q in polys], axis=0) + 1, 0, (cols, rows))
-    mask = np.zeros((max(y1 - y0, 0), max(x1 - x0, 0)), np.uint8)
-    if not mask.size:
-        return 0.0
-    cv2.fillPoly(mask, [q - (x0, y0) for q in polys], 1)
-    vals = scene.shade[y0:y1, x0:x1][mask > 0]
+    sl, mask = scene.grid.polygon_crop(polys)
+    vals = scene.shade[sl][mask]
     return float((vals >= bright).mean()) if vals.size else 0.0
 
 

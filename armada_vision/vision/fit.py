@@ -70,13 +70,20 @@ class ViewGrid:
         ``shrink`` of its size: a crop of the view (row and column slices) and its bool mask."""
         c = np.array(poly_mm.centroid.coords[0])
         pts = np.asarray(poly_mm.exterior.coords)[:-1]
-        px = self.to_px(c + (pts - c) * shrink)
+        return self.polygon_crop([self.to_px(c + (pts - c) * shrink)])
+
+    def polygon_crop(self, polys_px: list[np.ndarray]) -> tuple[tuple[slice, slice], np.ndarray]:
+        """The view pixels inside polygons given in view px (each (N, 2), x right, y down): the
+        crop of the view round them (row and column slices, clipped to the view) and its
+        bool mask."""
         rows, cols = self.shape
-        c0, r0 = np.clip(np.floor(px.min(axis=0)).astype(int), 0, (cols, rows))
-        c1, r1 = np.clip(np.ceil(px.max(axis=0)).astype(int) + 1, 0, (cols, rows))
+        lo = np.min([p.min(axis=0) for p in polys_px], axis=0)
+        hi = np.max([p.max(axis=0) for p in polys_px], axis=0)
+        c0, r0 = np.clip(np.floor(lo).astype(int), 0, (cols, rows))
+        c1, r1 = np.clip(np.ceil(hi).astype(int) + 1, 0, (cols, rows))
         mask = np.zeros((max(r1 - r0, 0), max(c1 - c0, 0)), np.uint8)
         if mask.size:
-            cv2.fillPoly(mask, [np.round(px - (c0, r0)).astype(np.int32)], 1)
+            cv2.fillPoly(mask, [np.round(p - (c0, r0)).astype(np.int32) for p in polys_px], 1)
         return (slice(r0, r1), slice(c0, c1)), mask.astype(bool)
 
 
