@@ -155,8 +155,8 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
         if fit_it is None and peel:
             if peeled is None:
                 rp = max(round((PEEL_MM - COVER_GROW_MM) * ppm), 1)
-                peeled = cv2.dilate(cover, cv2.getStructuringElement(
-                    cv2.MORPH_ELLIPSE, (2 * rp + 1,) * 2)) > 0
+                peel_disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * rp + 1,) * 2)
+                peeled = cv2.dilate(cover, peel_disc) > 0
             rest = cv2.morphologyEx((region & ~peeled[sl]).view(np.uint8), cv2.MORPH_OPEN,
                                     disc)
             for d0, e0, part in _areas(rest, PEEL_SHARE * scene.small_area_mm2 * ppm**2):
@@ -168,8 +168,7 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
                     # within the peel's width of it faces the neighbour, not the table.
                     excuse = peeled.copy()
                     excuse[sl] |= region & ~part_full
-                    excuse = cv2.dilate(excuse.view(np.uint8), cv2.getStructuringElement(
-                        cv2.MORPH_ELLIPSE, (2 * rp + 1,) * 2)).view(bool)
+                    excuse = cv2.dilate(excuse.view(np.uint8), peel_disc).view(bool)
                     areas.append((grid.sub(c0, r0, region.shape), part_full, excuse,
                                   PEEL_HIDDEN))
         elif fit_it:

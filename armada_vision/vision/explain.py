@@ -280,6 +280,11 @@ class Scene:
         return self.pieces.dims(Size.LARGE).footprint_length_mm
 
     @property
+    def by_length(self) -> list[Size]:
+        """The sizes, shortest footprint first."""
+        return sorted(Size, key=lambda z: self.pieces.dims(z).footprint_length_mm)
+
+    @property
     def small_area_mm2(self) -> float:
         d = self.pieces.dims(Size.SMALL)
         return d.base_w_mm * d.footprint_length_mm / 2
@@ -442,11 +447,12 @@ def clashes(c: Candidate, others: list[Candidate], scene: Scene) -> bool:
     return False
 
 
-def joint_cost(c: Candidate, others: list[Candidate], scene: Scene) -> float:
-    """``c``'s cost where a hidden edge is excused only by a shadow-weak outside or by another
-    chosen piece's outline."""
+def joint_cost(c: Candidate, others: list[Candidate], scene: Scene,
+               excused: np.ndarray | None = None) -> float:
+    """``c``'s cost where a hidden edge is excused only by a shadow-weak outside, by another
+    chosen piece's outline or where ``excused`` (per outline sample) says so."""
     probe = c.fit.probe_mm
-    explained = ~c.solid_outside
+    explained = ~c.solid_outside if excused is None else ~c.solid_outside | excused
     for o in others:
         explained |= shapely.contains_xy(scene.grown_outline(o), probe[:, 0], probe[:, 1])
     return c.fit.cost_given(explained)
@@ -573,8 +579,7 @@ def explain_region(scene: Scene, region: np.ndarray, sub: ViewGrid) -> list[Cand
         chosen = select(cands, scene, strong, sub)
         left = unexplained_mask(strong, sub, chosen).sum() / sub.px_per_mm**2
         if chosen and left <= min_left and all(c.fit.cost <= GOOD_COST for c in chosen):
-            return _glints(scene, _open_bases(scene, finish(scene, chosen, cands, strong, sub)),
-                           cands)
+            return _reread(scene, finish(scene, chosen, cands, strong, sub), cands)
     # Several pieces (or a piece and something else) touch: start from every tip.
     for tip, heading in tip_guesses(region, sub):
         cands += fits_from_tip(scene, tip, heading)
@@ -599,8 +604,8 @@ def explain_region(scene: Scene, region: np.ndarray, sub: ViewGrid) -> list[Cand
             break
     if not chosen:
         chosen = shadowed_piece(scene, cands, strong, sub)
-    return _glints(scene, _open_bases(scene, finish(
-        scene, _plausible(scene, chosen, strong, sub), cands, strong, sub)), cands)
+    return _reread(scene, finish(scene, _plausible(scene, chosen, strong, sub), cands, strong,
+                                 sub), cands)
 
 
 def leftover_piece(scene: Scene, region: np.ndarray, sub: ViewGrid, found: list[Candidate]
@@ -753,7 +758,7 @@ def _hidden_length(scene: Scene, c: Candidate, part: np.ndarray, sub: ViewGrid,
     tip = np.asarray(c.fit.pose.tip_mm(d_c))
     amb = HAND_EDGE_MM
     own_seen: bool | None = None
-    for z in sorted(Size, key=lambda z: scene.pieces.dims(z).footprint_length_mm):
+    for z in scene.by_length:
         d_z = scene.pieces.dims(z).footprint_length_mm
         if d_z <= d_c:
             continue
@@ -826,16 +831,22 @@ def _stern_seen(scene: Scene, c: Candidate) -> bool:
     return not 1.0 / STERN_STEP < ratio < STERN_STEP
 
 
-def _open_bases(scene: Scene, chosen: list[Candidate]) -> list[Candidate]:
-    """``chosen``, each piece whose size is in doubt replaced by the next longer reading with
-    its tip when that reading's stern lies past an open base (:func:`_open_base`)."""
+def _reread(scene: Scene, chosen: list[Candidate], cands: list[Candidate]
+            ) -> list[Candidate]:
+    """``chosen``, each lying piece whose size is in doubt read again: at the next longer
+    size when that reading's stern lies past an open base (:func:`_open_base`), then, if it
+    is doubtful, at a shorter size whose only trouble is a glint past its tip
+    (:func:`_glint_tip`); each against the other pieces as they stand."""
     out = list(chosen)
-    for i, c in enumerate(out):
-        if c.upright or c.ambiguity_mm <= 0.0:
-            continue
-        longer = _open_base(scene, c, out[:i] + out[i + 1:])
-        if longer is not None:
-            out[i] = longer
+    for reread in (lambda c, others: _open_base(scene, c, others),
+                   lambda c, others: (None if c.fit.cost <= GOOD_COST
+                                      else _glint_tip(scene, c, cands, others))):
+        for i, c in enumerate(out):
+            if c.upright or c.ambiguity_mm <= 0.0:
+                continue
+            new = reread(c, out[:i] + out[i + 1:])
+            if new is not None:
+                out[i] = new
     return out
 
 
@@ -844,7 +855,7 @@ def _open_base(scene: Scene, c: Candidate, others: list[Candidate]) -> Candidate
     TIP_SAME_MM) when ``c``'s stern lies on its open base (see BASE_END_MM), overlapping none
     of ``others``, with its cost without the stern's misses and σ at least HAND_EDGE_MM (its
     stern was read on the view, not fitted); else None."""
-    by_length = sorted(Size, key=lambda z: scene.pieces.dims(z).footprint_length_mm)
+    by_length = scene.by_length
     if c.size is by_length[-1]:
         return None
     z = by_length[by_length.index(c.size) + 1]
@@ -944,20 +955,6 @@ def _base_lanes(scene: Scene, c: Candidate) -> np.ndarray | None:
     return np.minimum(behind, ahead) / np.maximum(inside, 1e-3)
 
 
-def _glints(scene: Scene, chosen: list[Candidate], cands: list[Candidate]
-            ) -> list[Candidate]:
-    """``chosen``, each doubtful piece whose size is in doubt replaced by a shorter reading
-    whose only trouble is a glint past its tip (:func:`_glint_tip`)."""
-    out = list(chosen)
-    for i, c in enumerate(out):
-        if c.upright or c.ambiguity_mm <= 0.0 or c.fit.cost <= GOOD_COST:
-            continue
-        shorter = _glint_tip(scene, c, cands, out[:i] + out[i + 1:])
-        if shorter is not None:
-            out[i] = shorter
-    return out
-
-
 def _glint_tip(scene: Scene, c: Candidate, cands: list[Candidate], others: list[Candidate]
                ) -> Candidate | None:
     """The best shorter reading of ``c`` (of ``cands`` and its size swaps, overlapping none
@@ -983,11 +980,7 @@ def _glint_tip(scene: Scene, c: Candidate, cands: list[Candidate], others: list[
         bright = max(GLINT_MIN, GLINT_OVER * float(np.percentile(scene.shade[sl][m], 90)))
         p = scene.grid.to_px(o.fit.probe_mm)
         glint = hidden & (sample_map(scene.shade, p[:, 0], p[:, 1]) >= bright)
-        explained = ~o.solid_outside | glint
-        for k in others:
-            explained |= shapely.contains_xy(scene.grown_outline(k), o.fit.probe_mm[:, 0],
-                                             o.fit.probe_mm[:, 1])
-        cost = o.fit.cost_given(explained)
+        cost = joint_cost(o, others, scene, excused=glint)
         if cost <= best_cost and _glint_share(scene, c, o, bright) >= GLINT_SHARE:
             best, best_cost = o, cost
     if best is None:

@@ -453,7 +453,6 @@ def view_regions(mask: np.ndarray, grid: ViewGrid, *, min_area_mm2: float = 0.0,
     return inside, off
 
 
-
 def _components(mask: np.ndarray) -> tuple[int, np.ndarray, np.ndarray]:
     """``cv2.connectedComponentsWithStats(mask, connectivity=8)``: count, labels, stats.
     Labels in uint16 while they fit: the same labels and stats, but OpenCV 5's stats pass
