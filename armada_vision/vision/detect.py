@@ -37,6 +37,7 @@ from armada_vision.vision.explain import (
     leftover_piece,
     no_piece_in,
     pieces_at_tips,
+    shows_no_base,
     upright_fit,
 )
 from armada_vision.vision.fit import ViewGrid
@@ -216,11 +217,14 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
         if not found and _is_dark(scene, region, sub):
             found = explain_region(_unscaled(scene, sub), region, sub)
         up = None
-        if area <= scene.max_area_mm2 and (not found or (
+        alone = area <= scene.max_area_mm2
+        no_base = alone and len(found) == 1 and shows_no_base(scene, found[0])
+        if alone and (not found or no_base or (
                 len(found) == 1 and found[0].fit.cost > GOOD_COST)):
-            # No lying piece, or one doubtful lying reading: a standing piece may fit better.
-            up = upright_fit(scene, region, sub, found[0].fit.cost - 0.05 if found
-                             else GOOD_COST)
+            # No lying piece, or one doubtful lying reading: a standing piece may fit better;
+            # one whose open base the view contradicts yields to any usable standing fit.
+            up = upright_fit(scene, region, sub, MAX_COST if no_base
+                             else found[0].fit.cost - 0.05 if found else GOOD_COST)
             if up is not None:
                 standing.append(up)
                 found = []
