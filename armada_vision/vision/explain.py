@@ -169,9 +169,10 @@ GLINT_SHARE = 0.25
 # in the median lane) shows plastic, not an open base: a standing piece is tried in its place
 # (issue 4, check seed 1059: a standing white small read as a lying small at cost 0.348, its
 # "base" 13 mm deep at 0.31; the standing small fits at 0.44, 0.3 mm from the truth). Of the
-# lying pieces found alone in their regions on seeds 1000-1071, those with a base seen 8 mm
-# deep or more had median lanes 0.89-2.99 (white ones: dark open bases); from 5 mm deep,
-# only two more at most 0.7 (0.65, true lying pieces whose standing fits cost 0.95 and 1.36).
+# lying pieces found alone in their regions on seeds 1000-1071, no other with a base seen
+# 8 mm deep or more had a median lane <= 0.7 (white ones 0.89-2.99: dark open bases); from
+# 5 mm deep three did (two true ones at 0.65, standing fits 0.95 and 1.36; a doubtful small
+# at 0.26, standing 0.97).
 NO_BASE_DEPTH_MM = 8.0
 NO_BASE_LANES = 0.5
 
