@@ -163,6 +163,18 @@ BASE_UNSEEN_MM = 3.0
 GLINT_MIN = 1.8
 GLINT_OVER = 1.3
 GLINT_SHARE = 0.25
+# A lying reading whose open base the camera would see at least NO_BASE_DEPTH_MM deep (its
+# rim seen that far past its stern corners on the table) but where the view there is brighter
+# than the table behind and the face ahead (base lanes, see BASE_STEP, at most NO_BASE_LANES
+# in the median lane) shows plastic, not an open base: a standing piece is tried in its place
+# (issue 4, check seed 1059: a standing white small read as a lying small at cost 0.348, its
+# "base" 13 mm deep at 0.31; the standing small fits at 0.44, 0.3 mm from the truth). Of the
+# lying pieces found alone in their regions on seeds 1000-1071, no other with a base seen
+# 8 mm deep or more had a median lane <= 0.7 (white ones 0.89-2.99: dark open bases); from
+# 5 mm deep three did (two true ones at 0.65, standing fits 0.95 and 1.36; a doubtful small
+# at 0.26, standing 0.97).
+NO_BASE_DEPTH_MM = 8.0
+NO_BASE_LANES = 0.5
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -1002,6 +1014,22 @@ def _glint_share(scene: Scene, c: Candidate, o: Candidate, bright: float) -> flo
     sl, mask = scene.grid.polygon_crop(polys)
     vals = scene.shade[sl][mask]
     return float((vals >= bright).mean()) if vals.size else 0.0
+
+
+def shows_no_base(scene: Scene, c: Candidate) -> bool:
+    """Whether the view contradicts lying ``c``: the camera would see into its open base at
+    least NO_BASE_DEPTH_MM deep, but the view there is brighter than round it (median base
+    lane at most NO_BASE_LANES): a face of plastic, as a standing piece shows."""
+    if c.upright:
+        return False
+    p = c.fit.pose
+    q = seen_on_table(lying_local_3d(scene.pieces.dims(c.size))[[0, 1, 3, 4]],
+                      np.array([p.x_mm, p.y_mm, math.radians(p.heading_deg)]), scene.camera_mm)
+    # The rim as seen past the stern corners, along the axis (negative: base turned away).
+    if float((q[2] + q[3] - q[0] - q[1]) @ np.asarray(p.direction)) / 2 < NO_BASE_DEPTH_MM:
+        return False
+    lanes = _base_lanes(scene, c)
+    return lanes is not None and float(np.median(lanes)) <= NO_BASE_LANES
 
 
 def upright_fit(scene: Scene, region: np.ndarray, sub: ViewGrid, max_cost: float = GOOD_COST
