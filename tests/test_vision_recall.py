@@ -369,6 +369,19 @@ def test_a_black_piece_whose_rims_score_below_its_core_is_found():
     assert p.score >= 1.0 - GOOD_COST / MAX_COST
 
 
+def test_a_black_piece_of_doubtful_size_is_read_again_on_the_unscaled_map():
+    """Issue 4, size (check seed 1048): a black medium on green felt, whose lit base rim and
+    grey faces the fit map scaled to its dark core puts below the mid level, was read as a
+    doubtful small (σ 10 mm) with the medium as a rival. A dark region holding a doubtful
+    piece in size doubt is explained again on the unscaled map: the medium, a good fit."""
+    stern = (335.85, 437.65)
+    p = found(1048, "medium", "black", stern, 1036)
+    assert p is not None
+    assert p.size.value == "medium"
+    assert math.dist(p.pose.stern_mm, stern) <= 2 * p.sigma_mm
+    assert p.score >= 1.0 - GOOD_COST / MAX_COST
+
+
 # A tip's heading guess is its corner's bisector: a streak along one side of the tip turns it
 # (wood grain, or a lit patch beside a white piece), and the fit from it stuck off the piece
 # (seed 1032's red medium: guess 14° off, fit 10° off at cost 0.58). A region still unexplained
