@@ -125,6 +125,19 @@ def test_a_piece_beside_a_hand_whose_stern_is_seen_is_read_at_its_full_length():
     assert math.dist(p.pose.stern_mm, stern) <= 2 * p.sigma_mm
 
 
+def test_a_piece_beside_a_hand_seen_whole_at_its_length_is_read_at_it():
+    """Issue 4, size (check seed 1038): a purple medium beside a finger was read clean at its
+    tip as a small (cost 0.145, its stern hidden against the rest of the piece), σ covering
+    the medium (11.7 mm off). The medium from the same tip is a good fit with 3 % of its
+    outline hidden, but its stern lies against the finger's shadow, as dark as its open base,
+    so no brightness step shows there: it is taken as seen whole on the fit map."""
+    stern = (322.2, 276.78)
+    p = found(1038, "medium", "purple", stern, 1036)
+    assert p is not None
+    assert p.size.value == "medium"
+    assert math.dist(p.pose.stern_mm, stern) <= 1.0
+
+
 # Doubtful fits that were noise: on a finger whose region the fit leaves mostly unexplained
 # (seed 1002), on speckle round an arm's shadow (seed 1008) and on a glint strip beside a
 # yellow piece (seed 1025), both partly table inside.
