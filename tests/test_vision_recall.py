@@ -395,6 +395,22 @@ def test_a_black_piece_of_doubtful_size_is_read_again_on_the_unscaled_map():
     assert p.score >= 1.0 - GOOD_COST / MAX_COST
 
 
+def test_a_piece_touching_a_black_one_is_read_again_on_the_unscaled_map():
+    """Issue 4, size (check seed 1064): a yellow medium touching a black large on wood; the
+    fit map scaled to the black's score put the yellow's faces about the mid level, and it
+    was read as a doubtful small, 8 mm and 13° off. On the unscaled map the region alone gave
+    the large only; the turned tip guesses find the medium beside it."""
+    stern = (302.62, 215.66)
+    p = found(1064, "medium", "yellow", stern, 1036)
+    assert p is not None
+    assert p.size.value == "medium"
+    assert math.dist(p.pose.stern_mm, stern) <= 2 * p.sigma_mm
+    assert p.score >= 1.0 - GOOD_COST / MAX_COST
+    # The black large it touches is still read, at its size.
+    q = found(1064, "large", "black", (267.5, 233.7), 1036)
+    assert q is not None and q.size.value == "large"
+
+
 # A tip's heading guess is its corner's bisector: a streak along one side of the tip turns it
 # (wood grain, or a lit patch beside a white piece), and the fit from it stuck off the piece
 # (seed 1032's red medium: guess 14° off, fit 10° off at cost 0.58). A region still unexplained
