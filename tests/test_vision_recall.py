@@ -125,6 +125,19 @@ def test_a_piece_beside_a_hand_whose_stern_is_seen_is_read_at_its_full_length():
     assert math.dist(p.pose.stern_mm, stern) <= 2 * p.sigma_mm
 
 
+def test_a_piece_beside_a_hand_seen_whole_at_its_length_is_read_at_it():
+    """Issue 4, size (check seed 1038): a purple medium beside a finger was read clean at its
+    tip as a small (cost 0.145, its stern hidden against the rest of the piece), σ covering
+    the medium (11.7 mm off). The medium from the same tip is a good fit with 3 % of its
+    outline hidden, but its stern lies against the finger's shadow, as dark as its open base,
+    so no brightness step shows there: it is taken as seen whole on the fit map."""
+    stern = (322.2, 276.78)
+    p = found(1038, "medium", "purple", stern, 1036)
+    assert p is not None
+    assert p.size.value == "medium"
+    assert math.dist(p.pose.stern_mm, stern) <= 1.0
+
+
 # Doubtful fits that were noise: on a finger whose region the fit leaves mostly unexplained
 # (seed 1002), on speckle round an arm's shadow (seed 1008) and on a glint strip beside a
 # yellow piece (seed 1025), both partly table inside.
@@ -367,6 +380,35 @@ def test_a_black_piece_whose_rims_score_below_its_core_is_found():
     p = piece_found(1005, 1000, "medium", "black", (373.2, 159.2))   # on green felt
     # A good fit (cost ≤ GOOD_COST), not a doubtful one.
     assert p.score >= 1.0 - GOOD_COST / MAX_COST
+
+
+def test_a_black_piece_of_doubtful_size_is_read_again_on_the_unscaled_map():
+    """Issue 4, size (check seed 1048): a black medium on green felt, whose lit base rim and
+    grey faces the fit map scaled to its dark core puts below the mid level, was read as a
+    doubtful small (σ 10 mm) with the medium as a rival. A dark region holding a doubtful
+    piece in size doubt is explained again on the unscaled map: the medium, a good fit."""
+    stern = (335.85, 437.65)
+    p = found(1048, "medium", "black", stern, 1036)
+    assert p is not None
+    assert p.size.value == "medium"
+    assert math.dist(p.pose.stern_mm, stern) <= 2 * p.sigma_mm
+    assert p.score >= 1.0 - GOOD_COST / MAX_COST
+
+
+def test_a_piece_touching_a_black_one_is_read_again_on_the_unscaled_map():
+    """Issue 4, size (check seed 1064): a yellow medium touching a black large on wood; the
+    fit map scaled to the black's score put the yellow's faces about the mid level, and it
+    was read as a doubtful small, 8 mm and 13° off. On the unscaled map the region alone gave
+    the large only; the turned tip guesses find the medium beside it."""
+    stern = (302.62, 215.66)
+    p = found(1064, "medium", "yellow", stern, 1036)
+    assert p is not None
+    assert p.size.value == "medium"
+    assert math.dist(p.pose.stern_mm, stern) <= 2 * p.sigma_mm
+    assert p.score >= 1.0 - GOOD_COST / MAX_COST
+    # The black large it touches is still read, at its size.
+    q = found(1064, "large", "black", (267.5, 233.7), 1036)
+    assert q is not None and q.size.value == "large"
 
 
 # A tip's heading guess is its corner's bisector: a streak along one side of the tip turns it

@@ -132,6 +132,13 @@ GAP_MM = 2.0
 TIP_SAME_MM = 2.0
 STERN_IN_MM = 1.5
 STERN_STEP = 1.25
+# ... or when the longer reading is seen whole on the fit map: a good fit (GOOD_COST) with at
+# most HAND_SEEN_HIDDEN of its outline hidden, its stern edge found, not hidden against the
+# hand (issue 4, check seed 1038: a purple medium beside a finger, read clean as a small at
+# cost 0.145 with 24 % hidden, all of it against the rest of the piece; the medium from its
+# tip 0.269 with 3 % hidden, but its stern lies against the finger's shadow, as dark as its
+# open base, so no step shows there).
+HAND_SEEN_HIDDEN = 0.05
 # A white piece's open base (issue 4): dark and colourless, it scores as shadow, so on the
 # fit map a reading one size short (its stern on the base's front rim) beats the true one,
 # whose stern samples find no edge. The longer reading with the same tip is taken when its
@@ -805,10 +812,11 @@ def _hidden_length(scene: Scene, c: Candidate, part: np.ndarray, sub: ViewGrid,
     """``c`` with its ambiguity raised to HAND_EDGE_MM and to the stern shift of every
     longer size whose extra length lies (mostly) in ``part``. When ``c``'s own stern edge
     shows no step in brightness (it ends on the piece, not at its end) and a clean reading of
-    that longer size with the same tip shows one (:func:`_stern_seen`) and overlaps none of
-    ``others``, that reading is taken instead: the whole piece is seen, only the fit map
-    (scaled to the hand's region) hid its stern (seed 1017: a blue large, all three sizes
-    fitted its tip at cost ≤ 0.022 and the medium won by 0.005)."""
+    that longer size with the same tip shows one (:func:`_stern_seen`), or is seen whole on
+    the fit map (HAND_SEEN_HIDDEN), and overlaps none of ``others``, that reading is taken
+    instead: the whole piece is seen, only the fit map (scaled to the hand's region) hid its
+    stern (seed 1017: a blue large, all three sizes fitted its tip at cost ≤ 0.022 and the
+    medium won by 0.005), or the small's stern lay on the piece (check seed 1038)."""
     d_c = scene.pieces.dims(c.size).footprint_length_mm
     tip = np.asarray(c.fit.pose.tip_mm(d_c))
     amb = HAND_EDGE_MM
@@ -850,19 +858,22 @@ def _hidden_length(scene: Scene, c: Candidate, part: np.ndarray, sub: ViewGrid,
 
 def _longer_reading(scene: Scene, c: Candidate, size: Size, others: list[Candidate]
                     ) -> Candidate | None:
-    """The clean fit of ``size`` from ``c``'s tip (as :func:`pieces_at_tips` keeps them, tip
-    within TIP_SAME_MM of ``c``'s) whose stern edge is seen and that overlaps none of
-    ``others``, or None."""
+    """The fit of ``size`` from ``c``'s tip (tip within TIP_SAME_MM of ``c``'s) that overlaps
+    none of ``others`` and is clean (as :func:`pieces_at_tips` keeps them) with its stern edge
+    seen, or seen whole on the fit map (good, at most HAND_SEEN_HIDDEN hidden); or None."""
     d_c = scene.pieces.dims(c.size).footprint_length_mm
     d_z = scene.pieces.dims(size).footprint_length_mm
     tip = np.asarray(c.fit.pose.tip_mm(d_c))
     start = Pose.with_tip(tip, c.fit.pose.heading_deg, d_z)
     o = scene.fit(size, scene.screen(size, start).pose)
-    if (o.fit.cost > HAND_MAX_COST or np.isnan(o.fit.sample_cost).mean() > HAND_MAX_HIDDEN
-            or math.dist(o.fit.pose.tip_mm(d_z), tip) > TIP_SAME_MM
-            or clashes(o, others, scene) or not _stern_seen(scene, o)):
+    if len(o.fit.sample_cost) == 0 or math.dist(o.fit.pose.tip_mm(d_z), tip) > TIP_SAME_MM:
         return None
-    return o
+    hidden = float(np.isnan(o.fit.sample_cost).mean())
+    whole = o.fit.cost <= GOOD_COST and hidden <= HAND_SEEN_HIDDEN
+    if not whole and (o.fit.cost > HAND_MAX_COST or hidden > HAND_MAX_HIDDEN
+                      or not _stern_seen(scene, o)):
+        return None
+    return None if clashes(o, others, scene) else o
 
 
 def _stern_seen(scene: Scene, c: Candidate) -> bool:
