@@ -387,11 +387,7 @@ def test_a_black_piece_of_doubtful_size_is_read_again_on_the_unscaled_map():
     grey faces the fit map scaled to its dark core puts below the mid level, was read as a
     doubtful small (σ 10 mm) with the medium as a rival. A dark region holding a doubtful
     piece in size doubt is explained again on the unscaled map: the medium, a good fit."""
-    stern = (335.85, 437.65)
-    p = found(1048, "medium", "black", stern, 1036)
-    assert p is not None
-    assert p.size.value == "medium"
-    assert math.dist(p.pose.stern_mm, stern) <= 2 * p.sigma_mm
+    p = piece_found(1048, 1036, "medium", "black", (335.85, 437.65))
     assert p.score >= 1.0 - GOOD_COST / MAX_COST
 
 
@@ -400,11 +396,7 @@ def test_a_piece_touching_a_black_one_is_read_again_on_the_unscaled_map():
     fit map scaled to the black's score put the yellow's faces about the mid level, and it
     was read as a doubtful small, 8 mm and 13° off. On the unscaled map the region alone gave
     the large only; the turned tip guesses find the medium beside it."""
-    stern = (302.62, 215.66)
-    p = found(1064, "medium", "yellow", stern, 1036)
-    assert p is not None
-    assert p.size.value == "medium"
-    assert math.dist(p.pose.stern_mm, stern) <= 2 * p.sigma_mm
+    p = piece_found(1064, 1036, "medium", "yellow", (302.62, 215.66))
     assert p.score >= 1.0 - GOOD_COST / MAX_COST
     # The black large it touches is still read, at its size.
     q = found(1064, "large", "black", (267.5, 233.7), 1036)
