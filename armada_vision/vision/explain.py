@@ -273,7 +273,7 @@ class Scene:
                 if k not in self._screens}
         if todo:
             made = fit_poses(self.fg, self.grid,
-                             [(lying_local_3d(self.pieces.dims(z)), p) for z, p in todo.values()],
+                             [(self._local(z, False), p) for z, p in todo.values()],
                              self.camera_mm, iterations=iterations, give_up=SCREEN_GIVE_UP,
                              cost_only=True)
             self._screens.update(zip(todo, made, strict=True))
