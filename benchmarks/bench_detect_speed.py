@@ -72,9 +72,8 @@ STAGES = [
 
 
 class StageClock:
-    """Wraps the stage functions to add up their CPU time; counts pose fits (``fit_pose``
-    calls, screens and fits given up early too) and their Gauss–Newton rounds (edge
-    searches)."""
+    """Wraps the stage functions to add up their CPU time; counts pose fits (screens and
+    fits given up early too) and their Gauss–Newton rounds (steps)."""
 
     def __init__(self) -> None:
         self.ms: dict[str, float] = defaultdict(float)
@@ -90,11 +89,10 @@ class StageClock:
             self._wrap(owner, attr, name)
             if owner is detect_mod and finder is not detect_mod and hasattr(finder, attr):
                 self._wrap(finder, attr, name)
-        # The explain module in use (a reference revision's, when patched in).
-        ex = sys.modules[finder.explain_region.__module__]
-        self._count(ex, "fit_pose", "fits")
-        # Every explain module fits with fit.py's fit_pose, which searches edges once a round.
-        self._count(fit_mod, "_edge_offsets_px", "rounds")
+        # Every explain module fits with fit.py's _Fit (fit_pose, or fit_poses several side by
+        # side, whose edge searches are one call a round): one per fit, a step per round.
+        self._count(fit_mod._Fit, "__init__", "fits")
+        self._count(fit_mod._Fit, "step", "rounds")
         return self
 
     def _count(self, owner: object, attr: str, counter: str) -> None:

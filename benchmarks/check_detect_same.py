@@ -63,10 +63,19 @@ def reference_patches(rev: str) -> dict[tuple[types.ModuleType, str], object]:
     det = _module_at(rev, "armada_vision/vision/detect.py", "_ref_detect")
     cal = _module_at(rev, "armada_vision/vision/calibrate.py", "_ref_calibrate")
     return {(explain_mod, "fit_pose"): fit.fit_pose,
+            (explain_mod, "fit_poses"): getattr(fit, "fit_poses", None) or _one_by_one(fit),
             (explain_mod, "sample_map"): fit.sample_map,
             (detect_mod, "foreground"): _own_crisp(seg.foreground),
             (detect_mod, "shade"): det.shade,
             (detect_mod, "calibrate"): cal.calibrate}
+
+
+def _one_by_one(fit: types.ModuleType):
+    """A reference fit.py's ``fit_pose`` called as explain.py calls ``fit_poses`` (several
+    fits side by side, since the sixth speed round): one fit after another."""
+    def fit_poses(fg, grid, jobs, camera_mm, **kw):
+        return [fit.fit_pose(fg, grid, loc, init, camera_mm, **kw) for loc, init in jobs]
+    return fit_poses
 
 
 def _own_crisp(foreground):

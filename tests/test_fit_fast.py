@@ -25,6 +25,7 @@ from armada_vision.vision.fit import (
     _result,
     _samples,
     fit_pose,
+    fit_poses,
     lying_local_3d,
     outline_mm,
     sample_map,
@@ -288,6 +289,47 @@ def test_cost_only_gives_the_full_results_pose_and_cost():
             costs.append(full.cost)
     # Good fits, poor ones and one that found no edges at all (99) were all compared.
     assert min(costs) < 0.35 and any(0.35 < c < 99.0 for c in costs) and max(costs) == 99.0
+
+
+@pytest.mark.parametrize(("give_up", "cost_only", "iterations"),
+                         [((), False, 8), (((3, 0.5), (4, 0.3)), False, 8), (((2, 1.0),), True, 3)])
+def test_fits_side_by_side_are_the_fits_one_by_one(give_up, cost_only, iterations):
+    # fit_poses must give each fit the very floats fit_pose gives it: good and poor starts,
+    # all sizes, lying and standing bodies, and a start by the view's border (its edge search
+    # takes the masked path, alone), some of them ending or giving up before the others.
+    grid = ViewGrid(0.0, 200.0, 1.5, (300, 300))
+    cam = np.array([90.0, -250.0, 900.0])
+    fg = np.zeros((300, 300), np.float32)
+    truths = [(Size.SMALL, 40.0, 50.0, 30.0), (Size.MEDIUM, 120.0, 60.0, 200.0),
+              (Size.LARGE, 80.0, 140.0, 100.0), (Size.MEDIUM, 10.0, 185.0, 0.0)]
+    for z, x, y, h in truths:
+        loc = lying_local_3d(NOMINAL_PIECES.dims(z))
+        fg = np.maximum(fg, raster_outline(outline_mm(loc, np.array([x, y, math.radians(h)]),
+                                                      cam), grid))
+    fg += np.random.default_rng(5).normal(0, 0.03, fg.shape).astype(np.float32)
+    jobs = []
+    for i, (z, x, y, h) in enumerate(truths):
+        d = NOMINAL_PIECES.dims(z)
+        for dx, dh in ((0.5, 3.0), (5.0, 30.0)):
+            jobs.append((lying_local_3d(d), Pose(x + dx, y - dx / 2, h + dh)))
+        if i == 1:
+            jobs.append((upright_local_3d(d), Pose(x, y, h)))
+    jobs.append((lying_local_3d(NOMINAL_PIECES.dims(Size.SMALL)), Pose(500.0, 500.0, 0.0)))
+    kw = dict(iterations=iterations, give_up=give_up, cost_only=cost_only)
+    side = fit_poses(fg, grid, jobs, cam, **kw)
+    alone = [fit_pose(fg, grid, loc, init, cam, **kw) for loc, init in jobs]
+    assert len(side) == len(alone)
+    for a, b in zip(side, alone, strict=True):
+        assert (a.pose, a.sigma_mm, a.sigma_deg, a.rms_px, a.coverage, a.cost, a.n_samples) == (
+            b.pose, b.sigma_mm, b.sigma_deg, b.rms_px, b.coverage, b.cost, b.n_samples)
+        assert np.array_equal(a.sample_cost, b.sample_cost, equal_nan=True)
+        assert np.array_equal(a.probe_mm, b.probe_mm)
+    # The cases the comparison is for all happened: fits that found their piece, ones that
+    # did not, and (with ceilings) ones given up.
+    costs = [r.cost for r in alone]
+    assert min(costs) < 0.35 and max(costs) > 0.5
+    if give_up and not cost_only:
+        assert any(r.sigma_mm == 99.0 and r.cost <= 2.0 for r in alone)
 
 
 @pytest.mark.parametrize("kind", ["blobs", "noise", "overflow"])

@@ -30,7 +30,7 @@ from armada_vision.vision.explain import (
     clashes,
     finish,
     fits_from_axis,
-    fits_from_tip,
+    fits_from_tips,
     open_base_cost,
     tip_guesses,
     upright_fit,
@@ -199,8 +199,7 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
                  if guess is not None else [])
         scored = _scored(cands, region, sub, excuse, grid, base_open, hide)
         if not scored or scored[0][0] > -AXIS_ENOUGH:
-            tips = [c for tip, heading in tip_guesses(region, sub)
-                    for c in fits_from_tip(crisp_scene, tip, heading)]
+            tips = fits_from_tips(crisp_scene, tip_guesses(region, sub))
             cands += tips
             scored += _scored(tips, region, sub, excuse, grid, base_open, hide)
         scored.sort(key=lambda t: t[0])

@@ -28,6 +28,7 @@ from armada_vision.vision.fit import (
     FitResult,
     ViewGrid,
     fit_pose,
+    fit_poses,
     lying_local_3d,
     outline_mm,
     sample_map,
@@ -265,6 +266,22 @@ class Scene:
             c = self._fits[*key, give_up] = self._fit(size, init, upright, iterations, give_up)
         return c
 
+    def fits(self, starts: list[tuple[Size, Pose]], *, upright: bool = False,
+             iterations: int = 8, give_up: tuple[tuple[int, float], ...] = GIVE_UP
+             ) -> list[Candidate]:
+        """:meth:`fit` of each (size, start) of ``starts``, those not in memory fitted side by
+        side (:func:`fit_poses`: the same fits, cheaper)."""
+        keys = [(z, upright, p.x_mm, p.y_mm, p.heading_deg, iterations) for z, p in starts]
+        got = [self._fits.get((*k, give_up)) or self._fits.get((*k, GIVE_UP)) for k in keys]
+        todo = {k: (z, p) for k, c, (z, p) in zip(keys, got, starts, strict=True) if c is None}
+        if todo:
+            jobs = [(z, self._local(z, upright), p) for z, p in todo.values()]
+            made = fit_poses(self.fg, self.grid, [(loc, p) for _z, loc, p in jobs],
+                             self.camera_mm, iterations=iterations, give_up=give_up)
+            for k, (z, loc, _p), f in zip(todo, jobs, made, strict=True):
+                self._fits[*k, give_up] = self._candidate(z, upright, loc, f)
+        return [c or self._fits[*k, give_up] for k, c in zip(keys, got, strict=True)]
+
     def screen(self, size: Size, init: Pose, iterations: int = 3) -> FitResult:
         """A short lying fit of ``size`` from ``init`` (table mm), only its pose and cost:
         most screens are hopeless, so the outline as seen and its solid outside, which only
@@ -277,12 +294,37 @@ class Scene:
                 self.camera_mm, iterations=iterations, give_up=SCREEN_GIVE_UP, cost_only=True)
         return f
 
+    def screens(self, starts: list[tuple[Size, Pose]], iterations: int = 3
+                ) -> list[FitResult]:
+        """:meth:`screen` of each (size, start) of ``starts``, those not in memory run side by
+        side (:func:`fit_poses`)."""
+        keys = [("screen", z, p.x_mm, p.y_mm, p.heading_deg, iterations) for z, p in starts]
+        todo = {k: (z, p) for k, (z, p) in zip(keys, starts, strict=True)
+                if k not in self._screens}
+        if todo:
+            made = fit_poses(self.fg, self.grid,
+                             [(self._local(z, False), p) for z, p in todo.values()],
+                             self.camera_mm, iterations=iterations, give_up=SCREEN_GIVE_UP,
+                             cost_only=True)
+            self._screens.update(zip(todo, made, strict=True))
+        return [self._screens[k] for k in keys]
+
     def _fit(self, size: Size, init: Pose, upright: bool, iterations: int,
              give_up: tuple[tuple[int, float], ...]) -> Candidate:
+        loc = self._local(size, upright)
+        return self._candidate(size, upright, loc, fit_pose(
+            self.fg, self.grid, loc, init, self.camera_mm, iterations=iterations,
+            give_up=give_up))
+
+    def _local(self, size: Size, upright: bool) -> np.ndarray:
+        """The body's vertices (ship frame, mm) of ``size``, lying or ``upright``."""
         d = self.pieces.dims(size)
-        loc = upright_local_3d(d) if upright else lying_local_3d(d)
-        f = fit_pose(self.fg, self.grid, loc, init, self.camera_mm, iterations=iterations,
-                     give_up=give_up)
+        return upright_local_3d(d) if upright else lying_local_3d(d)
+
+    def _candidate(self, size: Size, upright: bool, loc: np.ndarray, f: FitResult
+                   ) -> Candidate:
+        """The candidate of fit ``f`` of body ``loc``: its outline as seen and the solid
+        outside of its samples."""
         if len(f.probe_mm):
             p = self.grid.to_px(f.probe_mm)
             solid = sample_map(self.fg, p[:, 0], p[:, 1]) > SOLID_FG
@@ -427,7 +469,7 @@ def fits_from_axis(scene: Scene, init: Pose, length_mm: float,
         starts = (init, Pose.with_tip(tip, init.heading_deg, s),
                   Pose(tip[0], tip[1], init.heading_deg + 180.0))
         if screened:
-            f = min((scene.screen(z, p0) for p0 in starts), key=lambda f: f.cost)
+            f = min(scene.screens([(z, p0) for p0 in starts]), key=lambda f: f.cost)
             if f.cost > 2 * MAX_COST:
                 continue
             c = scene.fit(z, f.pose)
@@ -450,13 +492,17 @@ def fits_from_axis(scene: Scene, init: Pose, length_mm: float,
 def fits_from_tip(scene: Scene, tip: np.ndarray, heading_deg: float) -> list[Candidate]:
     """Fits of every size with its tip at ``tip`` (table mm): a short fit screens each size,
     the promising ones are fitted fully."""
-    out = []
-    for z in Size:
-        s = scene.pieces.dims(z).footprint_length_mm
-        f = scene.screen(z, Pose.with_tip(tip, heading_deg, s))
-        if f.cost <= 2 * MAX_COST:
-            out.append(scene.fit(z, f.pose, give_up=SURE_GIVE_UP))
-    return out
+    return fits_from_tips(scene, [(tip, heading_deg)])
+
+
+def fits_from_tips(scene: Scene, tips: list[tuple[np.ndarray, float]]) -> list[Candidate]:
+    """:func:`fits_from_tip` of each (tip, heading) of ``tips``, in order: all their screens
+    side by side, then all the full fits (:meth:`Scene.fits`)."""
+    starts = [(z, Pose.with_tip(tip, heading, scene.pieces.dims(z).footprint_length_mm))
+              for tip, heading in tips for z in Size]
+    screens = scene.screens(starts)
+    return scene.fits([(z, f.pose) for (z, _p), f in zip(starts, screens, strict=True)
+                       if f.cost <= 2 * MAX_COST], give_up=SURE_GIVE_UP)
 
 
 def _footprint(c: Candidate, scene: Scene) -> shapely.Polygon:
@@ -538,17 +584,26 @@ def select(cands: list[Candidate], scene: Scene, region: np.ndarray, sub: ViewGr
 
 
 def size_swaps(scene: Scene, c: Candidate) -> list[Candidate]:
-    """Fits of the other sizes with the tip, or the stern, where ``c``'s is."""
+    """Fits of the other sizes with the tip, or the stern, where ``c``'s is (side by
+    side)."""
+    return scene.fits(_swap_starts(scene, c), give_up=SURE_GIVE_UP)
+
+
+def fit_size_swaps(scene: Scene, chosen: list[Candidate]) -> None:
+    """The :func:`size_swaps` of all of ``chosen`` fitted side by side, into the scene's
+    memory (for :func:`finish`, which asks for them piece by piece)."""
+    scene.fits([s for c in chosen for s in _swap_starts(scene, c)], give_up=SURE_GIVE_UP)
+
+
+def _swap_starts(scene: Scene, c: Candidate) -> list[tuple[Size, Pose]]:
     tip = c.fit.pose.tip_mm(scene.pieces.dims(c.size).footprint_length_mm)
-    out = []
+    starts = []
     for z in Size:
-        if z == c.size:
-            continue
-        s = scene.pieces.dims(z).footprint_length_mm
-        out.append(scene.fit(z, Pose.with_tip(tip, c.fit.pose.heading_deg, s),
-                             give_up=SURE_GIVE_UP))
-        out.append(scene.fit(z, c.fit.pose, give_up=SURE_GIVE_UP))  # same stern
-    return out
+        if z != c.size:
+            s = scene.pieces.dims(z).footprint_length_mm
+            starts += [(z, Pose.with_tip(tip, c.fit.pose.heading_deg, s)),
+                       (z, c.fit.pose)]  # same stern
+    return starts
 
 
 def with_ambiguity(chosen: list[Candidate], cands: list[Candidate], scene: Scene,
@@ -609,10 +664,10 @@ def explain_region(scene: Scene, region: np.ndarray, sub: ViewGrid) -> list[Cand
         chosen = select(cands, scene, strong, sub)
         left = unexplained_mask(strong, sub, chosen).sum() / sub.px_per_mm**2
         if chosen and left <= min_left and all(c.fit.cost <= GOOD_COST for c in chosen):
+            fit_size_swaps(scene, chosen)
             return _reread(scene, finish(scene, chosen, cands, strong, sub), cands)
     # Several pieces (or a piece and something else) touch: start from every tip.
-    for tip, heading in tip_guesses(region, sub):
-        cands += fits_from_tip(scene, tip, heading)
+    cands += fits_from_tips(scene, tip_guesses(region, sub))
     chosen = select(cands, scene, strong, sub)
     for _ in range(3):
         # What the chosen pieces leave unexplained, piece by piece, while that helps.
@@ -634,8 +689,9 @@ def explain_region(scene: Scene, region: np.ndarray, sub: ViewGrid) -> list[Cand
             break
     if not chosen:
         chosen = shadowed_piece(scene, cands, strong, sub)
-    return _reread(scene, finish(scene, _plausible(scene, chosen, strong, sub), cands, strong,
-                                 sub), cands)
+    chosen = _plausible(scene, chosen, strong, sub)
+    fit_size_swaps(scene, chosen)
+    return _reread(scene, finish(scene, chosen, cands, strong, sub), cands)
 
 
 def leftover_piece(scene: Scene, region: np.ndarray, sub: ViewGrid, found: list[Candidate]
@@ -787,13 +843,14 @@ def pieces_at_tips(scene: Scene, part: np.ndarray, sub: ViewGrid) -> list[Candid
     its colour bled into): fitted only from the region's sharp corners (a hand has none, a
     piece's tip is one), and kept only when clean: a good fit with at most HAND_MAX_HIDDEN of
     its outline against the rest of the region. Footprints never overlap."""
-    cands: list[Candidate] = []
     rows, cols = scene.grid.shape
+    margin = HAND_BORDER_MM * scene.grid.px_per_mm
+    tips = []
     for tip, heading in tip_guesses(part, sub, max_angle_deg=HAND_TIP_DEG):
         u, v = scene.grid.to_px(tip[None])[0]
-        margin = HAND_BORDER_MM * scene.grid.px_per_mm
         if margin <= u <= cols - margin and margin <= v <= rows - margin:
-            cands += fits_from_tip(scene, tip, heading)
+            tips.append((tip, heading))
+    cands = fits_from_tips(scene, tips)
     good = sorted((c for c in cands if c.fit.cost <= HAND_MAX_COST
                    and np.isnan(c.fit.sample_cost).mean() <= HAND_MAX_HIDDEN),
                   key=lambda c: c.fit.cost)
@@ -803,6 +860,7 @@ def pieces_at_tips(scene: Scene, part: np.ndarray, sub: ViewGrid) -> list[Candid
             out.append(c)
     # The rest of a longer piece may be lost in the hand's region: when the region covers
     # where a longer piece with the same tip would lie, σ covers that reading too.
+    fit_size_swaps(scene, out)
     done = finish(scene, out, cands)
     return [_hidden_length(scene, c, part, sub, [o for o in done if o is not c]) for c in done]
 
@@ -1099,13 +1157,15 @@ def upright_fit(scene: Scene, region: np.ndarray, sub: ViewGrid, max_cost: float
     dist = float(np.linalg.norm(away))
     away /= max(dist, 1e-9)
     best, best_cost = None, max_cost
-    # Every size: the region's width includes the piece's shadow, so it misleads the size.
+    # Every size (fitted side by side): the region's width includes the piece's shadow, so
+    # it misleads the size.
+    starts = []
     for z in Size:
-        d = scene.pieces.dims(z)
         # The apex appears pushed away from the camera's foot: start the base short of the
         # centre.
-        start = foot - away * (d.height_mm * dist / cam[2] / 2)
-        c = scene.fit(z, Pose(float(start[0]), float(start[1]), ang), upright=True)
+        start = foot - away * (scene.pieces.dims(z).height_mm * dist / cam[2] / 2)
+        starts.append((z, Pose(float(start[0]), float(start[1]), ang)))
+    for c in scene.fits(starts, upright=True):
         j = joint_cost(c, [], scene)
         if j <= best_cost:
             best, best_cost = c, j

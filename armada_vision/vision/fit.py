@@ -14,6 +14,7 @@ Frames: table mm (+y away from the viewer); the view's pixels are a fixed scale 
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import cv2
@@ -656,6 +657,96 @@ def fit_pose(fg: np.ndarray, grid: ViewGrid, local_3d: np.ndarray, init: Pose,
     if cost_only:
         return f.pose_and_cost(f.cost_now(ppm, huber_px))
     return f.result(grid, huber_px)
+
+
+def fit_poses(fg: np.ndarray, grid: ViewGrid, jobs: Sequence[tuple[np.ndarray, Pose]],
+              camera_mm: np.ndarray, *, search_mm: float = 4.0, iterations: int = 8,
+              step_mm: float = 1.0, huber_px: float = 0.7,
+              give_up: tuple[tuple[int, float], ...] = (), cost_only: bool = False
+              ) -> list[FitResult]:
+    """:func:`fit_pose` of each (local_3d, init) of ``jobs`` (table mm), the same results as
+    one call each, the fits run side by side: each round's edge searches of the fits still
+    going are one :func:`_edge_offsets_px` call. Its ~35 numpy calls cost nearly as much for
+    one outline's ~100 samples as for three outlines' (the fits of one start's sizes, a
+    piece's size swaps): side by side, three fits' edge search costs ~17 µs a fit and round
+    instead of ~31 µs."""
+    if len(jobs) < 2:
+        return [fit_pose(fg, grid, loc, init, camera_mm, search_mm=search_mm,
+                         iterations=iterations, step_mm=step_mm, huber_px=huber_px,
+                         give_up=give_up, cost_only=cost_only) for loc, init in jobs]
+    ppm = grid.px_per_mm
+    to_px = _FLIP * ppm
+    origin = np.array(((grid.x0_mm,), (grid.y1_mm,)))
+    scale = huber_px / ppm
+    fits = [_Fit(loc, init, camera_mm) for loc, init in jobs]
+    out: list[FitResult | None] = [None] * len(fits)
+    going = list(range(len(fits)))
+    ended: list[int] = []  # stopped as fit_pose's loop breaks: their result is worked out
+    search = search_mm
+    k = 0  # the next give_up pair
+    for it in range(iterations):
+        if not going:
+            break
+        placed = []
+        for j in going:
+            (placed if fits[j].place(grid, to_px, origin, step_mm) else ended).append(j)
+        found = _edge_offsets_many(fg, ppm, [fits[j] for j in placed], search)
+        check = k < len(give_up) and give_up[k][0] == it + 1
+        going = []
+        for j, (off, ok, blocked) in zip(placed, found, strict=True):
+            f = fits[j]
+            if not f.step(off, ok, blocked, search, scale, it):
+                ended.append(j)
+                continue
+            if check:
+                cost = f.cost_now(ppm, huber_px) if it + 1 < iterations else 0.0
+                if give_up[k][1] < cost <= 2.0:
+                    out[j] = f.pose_and_cost(cost)
+                    continue
+            going.append(j)
+        k += check
+        search = max(search * 0.6, 1.5)
+    for j in ended + going:
+        f = fits[j]
+        out[j] = (f.pose_and_cost(f.cost_now(ppm, huber_px)) if cost_only
+                  else f.result(grid, huber_px))
+    return out  # type: ignore[return-value]
+
+
+def _edge_offsets_many(fg: np.ndarray, ppm: float, fits: list[_Fit], search_mm: float
+                       ) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """:func:`_edge_offsets_px` of each fit's outline samples (their placed ``p_px``,
+    ``d_px``, ``bbox``): those whose profiles lie inside the view (the remap path) in one
+    call, their columns side by side (every step works per column, so each fit gets the
+    very values of a call of its own), any other alone."""
+    rows, cols = fg.shape
+    r_px = (search_mm + 1e-6) * ppm
+    inside = []
+    if fg.flags.c_contiguous:
+        for i, f in enumerate(fits):
+            u_lo, v_lo, u_hi, v_hi = f.bbox
+            # _edge_offsets_px's test for the remap path.
+            if (u_lo - r_px >= 0 and u_hi + r_px < cols - 1 and v_lo - r_px >= 0
+                    and v_hi + r_px < rows - 1):
+                inside.append(i)
+    out: list[tuple[np.ndarray, np.ndarray, np.ndarray] | None] = [None] * len(fits)
+    if len(inside) > 1:
+        group = [fits[i] for i in inside]
+        bb = [f.bbox for f in group]
+        off, ok, blocked = _edge_offsets_px(
+            fg, ppm, np.concatenate([f.p_px for f in group], axis=1),
+            np.concatenate([f.d_px for f in group], axis=1), search_mm,
+            (min(b[0] for b in bb), min(b[1] for b in bb), max(b[2] for b in bb),
+             max(b[3] for b in bb)))
+        a = 0
+        for i, f in zip(inside, group, strict=True):
+            b = a + f.p_px.shape[1]
+            out[i] = off[a:b], ok[a:b], blocked[a:b]
+            a = b
+    for i, f in enumerate(fits):
+        if out[i] is None:
+            out[i] = _edge_offsets_px(fg, ppm, f.p_px, f.d_px, search_mm, f.bbox)
+    return out  # type: ignore[return-value]
 
 
 def _robust_cost(r_px: np.ndarray, good: np.ndarray, blocked: np.ndarray, huber_px: float
