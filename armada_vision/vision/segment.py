@@ -69,8 +69,10 @@ PALE_LIT = 1.0
 PALE_MIN_MM2 = 300.0
 PALE_MAX_MM2 = 1500.0
 PALE_PIX = 0.9
-# Inside the convex hull of such an area, pixels brighter than PALE_FACE × the table are its lit
-# faces too (the table round seed 1000's missed white small: ratio p99.9 1.03; its face 1.05).
+# Inside the convex hull of such an area, pixels brighter than PALE_FACE × the table (seed
+# 1000's white small: the table round it p99.9 ×1.03, its lit face ×1.05) and of its colour
+# (chroma under PALE_FACE_CHROMA % of its light; its face ≤ 1.4, a yellow neighbour 1.5–8) are
+# its lit face too, when they cover at least PALE_FACE_MM2 (a face, not a sliver).
 PALE_FACE = 1.035
 PALE_FACE_CHROMA = 2.0
 PALE_FACE_MM2 = 40.0
@@ -339,7 +341,7 @@ def _pale_hull(img: np.ndarray, med_small: np.ndarray, area: np.ndarray, px2: fl
     chroma = 100.0 * np.sqrt(((i - k[:, None] * b) ** 2).sum(axis=1) / bb)
     ratio = (i.sum(axis=1) + 1.0) / (b.sum(axis=1) + 1.0)
     sel = (ratio >= PALE_FACE) & (chroma < PALE_FACE_CHROMA)
-    # A face, not a sliver of a face the area already holds (1015's white medium: 10-25 px).
+    # A face, not a sliver of one the area already holds (1015's white medium: ≤ 25 px).
     if sel.sum() < PALE_FACE_MM2 * px2:
         return flat[:0]
     return flat[sel]
