@@ -69,6 +69,13 @@ PALE_LIT = 1.0
 PALE_MIN_MM2 = 300.0
 PALE_MAX_MM2 = 1500.0
 PALE_PIX = 0.9
+# Inside the convex hull of such an area, pixels brighter than PALE_FACE × the table (seed
+# 1000's white small: the table round it p99.9 ×1.03, its lit face ×1.05) and of its colour
+# (chroma under PALE_FACE_CHROMA % of its light; its face ≤ 1.4, a yellow neighbour 1.5–8) are
+# its lit face too, when they cover at least PALE_FACE_MM2 (a face, not a sliver).
+PALE_FACE = 1.035
+PALE_FACE_CHROMA = 2.0
+PALE_FACE_MM2 = 40.0
 # A coloured table's saturation under DESAT_RATIO of its estimate's is a clear piece muting
 # its colour (see desaturated); only on tables with a median saturation of at least
 # DESAT_MIN_TABLE (on a grey table the ratio is noise).
@@ -302,7 +309,42 @@ def _faint_crisp(view: TableView, crisp: np.ndarray, img: np.ndarray, med_small:
     # Only its pixels not darker than PALE_PIX × the table: the shadow its crisp contact edge
     # encloses with it is left as shadow (filling it too grew the pieces by their shadows).
     pkeep = pale[ids] & (ratio >= PALE_PIX)
-    return (idx[keep] if keep.any() else None), (idx[pkeep] if pkeep.any() else None)
+    out = idx[pkeep]
+    if pale.any():
+        out = np.concatenate([out, *(_pale_hull(img, med_small, idx[ids == a], px2)
+                                     for a in np.flatnonzero(pale))])
+    return (idx[keep] if keep.any() else None), (out if out.size else None)
+
+
+def _pale_hull(img: np.ndarray, med_small: np.ndarray, area: np.ndarray, px2: float
+               ) -> np.ndarray:
+    """Flat indices of the view pixels inside the convex hull of a pale area (flat indices
+    ``area``; ``px2``: view px per mm²) but outside it that are brighter than the table
+    (coarse median ``med_small``) by PALE_FACE and of its colour (chroma under
+    PALE_FACE_CHROMA % of its light), when they cover at least PALE_FACE_MM2: a white piece's
+    lit face whose outline against the table is too faint to be crisp all round, so the
+    crisp area holds its shadow and base but not the face."""
+    rows, cols = img.shape[:2]
+    r, c = np.divmod(area, cols)
+    y0, x0 = int(r.min()), int(c.min())
+    box = np.zeros((int(r.max()) - y0 + 1, int(c.max()) - x0 + 1), np.uint8)
+    pts = np.stack([c - x0, r - y0], axis=1).astype(np.int32)
+    cv2.fillConvexPoly(box, cv2.convexHull(pts), 1)
+    box.reshape(-1)[(r - y0) * box.shape[1] + (c - x0)] = 0
+    by, bx = np.nonzero(box)
+    flat = (by + y0) * cols + (bx + x0)
+    i = img.reshape(-1, 3)[flat]
+    b = med_small.reshape(-1, 3)[_cells(flat, (rows, cols), med_small.shape)]
+    bb = (b * b).sum(axis=1) + 1.0
+    k = (i * b).sum(axis=1) / bb
+    # White, not a coloured neighbour brighter than the table (s21's yellow: chroma 1.5–8 %).
+    chroma = 100.0 * np.sqrt(((i - k[:, None] * b) ** 2).sum(axis=1) / bb)
+    ratio = (i.sum(axis=1) + 1.0) / (b.sum(axis=1) + 1.0)
+    sel = (ratio >= PALE_FACE) & (chroma < PALE_FACE_CHROMA)
+    # A face, not a sliver of one the area already holds (1015's white medium: ≤ 25 px).
+    if sel.sum() < PALE_FACE_MM2 * px2:
+        return flat[:0]
+    return flat[sel]
 
 
 def _cells(flat_idx: np.ndarray, shape: tuple[int, int], small_shape: tuple[int, ...]
