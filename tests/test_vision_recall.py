@@ -307,11 +307,24 @@ def test_a_clear_piece_on_wood_is_found_by_the_colour_it_mutes(seed, seed0, size
 # a small 11 mm off that covers it. Missed, not misread.
 @pytest.mark.parametrize("seed, seed0, size, stern", [
     (1065, 1036, "medium", (403.9, 259.6)),
+    (1065, 1036, "large", (404.2, 364.4)),   # issue 4: its open base is off the area
 ])
 def test_a_clear_piece_on_wood_of_doubtful_size_is_not_read(seed, seed0, size, stern):
     _r, det = bench_scene(seed, seed0)
     near = [p for p in det.pieces if math.dist(p.pose.stern_mm, stern) < 20]
     assert all(p.size.value == size for p in near)
+
+
+# Issue 4, a clear LARGE on wood (check seed 1065; docs/vision.md, Known gaps: "clear larges"):
+# its desaturated area holds its faces but not where the wood under it lies in the piece's
+# own shade (darker, its colour kept, as in a shadow): 409 mm² of its 676 mm² outline. The
+# large from the area's axis lies 0.6 mm from the truth, but its stern and a 13 mm stretch
+# of one side find no edge there (cost 0.76), and no reading of another size is kept:
+# missed, not misread. Strict xfail: the day it is found, this case says so.
+@pytest.mark.xfail(strict=True, reason="issue 4: a clear large's shaded part is not on the "
+                   "desaturated area (known gap)")
+def test_a_clear_large_on_wood_is_found():
+    clear_piece_found(1065, 1036, "large", (404.2, 364.4))
 
 
 # Issue 4, clear pieces on wood whose size was in doubt on the desaturated area (seed 1026):
