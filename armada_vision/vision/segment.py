@@ -335,10 +335,8 @@ def _pale_hull(img: np.ndarray, med_small: np.ndarray, area: np.ndarray, px2: fl
     flat = (by + y0) * cols + (bx + x0)
     i = img.reshape(-1, 3)[flat]
     b = med_small.reshape(-1, 3)[_cells(flat, (rows, cols), med_small.shape)]
-    bb = (b * b).sum(axis=1) + 1.0
-    k = (i * b).sum(axis=1) / bb
     # White, not a coloured neighbour brighter than the table (s21's yellow: chroma 1.5–8 %).
-    chroma = 100.0 * np.sqrt(((i - k[:, None] * b) ** 2).sum(axis=1) / bb)
+    chroma = np.sqrt(_scale_chroma2(i.T, b.T)[1])
     ratio = (i.sum(axis=1) + 1.0) / (b.sum(axis=1) + 1.0)
     sel = (ratio >= PALE_FACE) & (chroma < PALE_FACE_CHROMA)
     # A face, not a sliver of one the area already holds (1015's white medium: ≤ 25 px).
@@ -389,8 +387,11 @@ def _distance_block(img: np.ndarray, bg: np.ndarray) -> np.ndarray:
     return _distance_planes([img[..., c] for c in range(3)], [bg[..., c] for c in range(3)])
 
 
-def _distance_planes(ip: Sequence[np.ndarray], bp: Sequence[np.ndarray]) -> np.ndarray:
-    """:func:`_distance` from the pixels' and the table's channel planes."""
+def _scale_chroma2(ip: Sequence[np.ndarray], bp: Sequence[np.ndarray]
+                   ) -> tuple[np.ndarray, np.ndarray]:
+    """From the pixels' and the table's channel planes: k, the common scale of the table's
+    colour that comes nearest the pixel's (i·b / (|b|² + 1)), and the colour change beyond it
+    squared, in % of the table's light (10⁴·|i − k·b|² / (|b|² + 1))."""
     # In place: a fresh array per operation cost a third more.
     i0, i1, i2 = ip
     b0, b1, b2 = bp
@@ -414,6 +415,12 @@ def _distance_planes(ip: Sequence[np.ndarray], bp: Sequence[np.ndarray]) -> np.n
     chroma2 += r
     chroma2 /= bb
     chroma2 *= 1e4
+    return k, chroma2
+
+
+def _distance_planes(ip: Sequence[np.ndarray], bp: Sequence[np.ndarray]) -> np.ndarray:
+    """:func:`_distance` from the pixels' and the table's channel planes."""
+    k, chroma2 = _scale_chroma2(ip, bp)
     # Brightening, or darkening beyond a shadow's; at most one of the two is non-zero.
     light = k - 1.0
     if BRIGHT_TOL:
