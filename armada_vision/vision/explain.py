@@ -27,7 +27,6 @@ from armada_vision.geometry.shapes import footprint
 from armada_vision.vision.fit import (
     FitResult,
     ViewGrid,
-    fit_pose,
     fit_poses,
     lying_local_3d,
     outline_mm,
@@ -262,9 +261,9 @@ class Scene:
         for any ceilings (it only went on longer)."""
         key = (size, upright, init.x_mm, init.y_mm, init.heading_deg, iterations)
         c = self._fits.get((*key, give_up)) or self._fits.get((*key, GIVE_UP))
-        if c is None:
-            c = self._fits[*key, give_up] = self._fit(size, init, upright, iterations, give_up)
-        return c
+        # Most calls are answered from memory: only a new start goes through fits().
+        return c if c is not None else self.fits([(size, init)], upright=upright,
+                                                 iterations=iterations, give_up=give_up)[0]
 
     def fits(self, starts: list[tuple[Size, Pose]], *, upright: bool = False,
              iterations: int = 8, give_up: tuple[tuple[int, float], ...] = GIVE_UP
@@ -286,13 +285,9 @@ class Scene:
         """A short lying fit of ``size`` from ``init`` (table mm), only its pose and cost:
         most screens are hopeless, so the outline as seen and its solid outside, which only
         a candidate needs, are not worked out."""
-        key = ("screen", size, init.x_mm, init.y_mm, init.heading_deg, iterations)
-        f = self._screens.get(key)
-        if f is None:
-            f = self._screens[key] = fit_pose(
-                self.fg, self.grid, lying_local_3d(self.pieces.dims(size)), init,
-                self.camera_mm, iterations=iterations, give_up=SCREEN_GIVE_UP, cost_only=True)
-        return f
+        f = self._screens.get(("screen", size, init.x_mm, init.y_mm, init.heading_deg,
+                               iterations))
+        return f if f is not None else self.screens([(size, init)], iterations)[0]
 
     def screens(self, starts: list[tuple[Size, Pose]], iterations: int = 3
                 ) -> list[FitResult]:
@@ -308,13 +303,6 @@ class Scene:
                              cost_only=True)
             self._screens.update(zip(todo, made, strict=True))
         return [self._screens[k] for k in keys]
-
-    def _fit(self, size: Size, init: Pose, upright: bool, iterations: int,
-             give_up: tuple[tuple[int, float], ...]) -> Candidate:
-        loc = self._local(size, upright)
-        return self._candidate(size, upright, loc, fit_pose(
-            self.fg, self.grid, loc, init, self.camera_mm, iterations=iterations,
-            give_up=give_up))
 
     def _local(self, size: Size, upright: bool) -> np.ndarray:
         """The body's vertices (ship frame, mm) of ``size``, lying or ``upright``."""
@@ -489,15 +477,10 @@ def fits_from_axis(scene: Scene, init: Pose, length_mm: float,
     return out
 
 
-def fits_from_tip(scene: Scene, tip: np.ndarray, heading_deg: float) -> list[Candidate]:
-    """Fits of every size with its tip at ``tip`` (table mm): a short fit screens each size,
-    the promising ones are fitted fully."""
-    return fits_from_tips(scene, [(tip, heading_deg)])
-
-
 def fits_from_tips(scene: Scene, tips: list[tuple[np.ndarray, float]]) -> list[Candidate]:
-    """:func:`fits_from_tip` of each (tip, heading) of ``tips``, in order: all their screens
-    side by side, then all the full fits (:meth:`Scene.fits`)."""
+    """Fits of every size with its tip at each (tip, heading) of ``tips`` (table mm, °), in
+    order: a short fit screens each size (all side by side), the promising ones are fitted
+    fully (:meth:`Scene.fits`)."""
     starts = [(z, Pose.with_tip(tip, heading, scene.pieces.dims(z).footprint_length_mm))
               for tip, heading in tips for z in Size]
     screens = scene.screens(starts)
@@ -751,16 +734,15 @@ def _beside_found(scene: Scene, region: np.ndarray, sub: ViewGrid, found: list[C
         return []
     near = shapely.union_all([shapely.Polygon(c.outline_mm) for c in mine]).buffer(GAP_MM)
     shapely.prepare(near)
+    new = [(tip, heading) for tip, heading in tip_guesses(rest, sub)
+           if all(math.dist(tip, t) >= NEW_CORNER_MM for t, _ in corners)]
     cands = []
-    for tip, heading in tip_guesses(rest, sub):
-        if any(math.dist(tip, t) < NEW_CORNER_MM for t, _ in corners):
+    for c in fits_from_tips(scene, new):
+        if clashes(c, found, scene) or not len(c.solid_outside):
             continue
-        for c in fits_from_tip(scene, tip, heading):
-            if clashes(c, found, scene) or not len(c.solid_outside):
-                continue
-            probe = c.fit.probe_mm
-            gap = shapely.contains_xy(near, probe[:, 0], probe[:, 1])
-            cands.append(replace(c, solid_outside=c.solid_outside & ~gap))
+        probe = c.fit.probe_mm
+        gap = shapely.contains_xy(near, probe[:, 0], probe[:, 1])
+        cands.append(replace(c, solid_outside=c.solid_outside & ~gap))
     chosen = select(cands, scene, rest, sub, given=mine, most=1)
     return finish(scene, _plausible(scene, chosen, rest, sub), cands, rest, sub)
 
@@ -1053,14 +1035,22 @@ def _base_band(scene: Scene, c: Candidate, step: float = BASE_STEP) -> bool:
     return lanes is not None and bool(np.all(lanes >= step))
 
 
+def _base_seen(scene: Scene, c: Candidate) -> np.ndarray:
+    """The corners of lying ``c``'s base face as the camera sees them on the table (mm, 4×2):
+    its two stern corners, then its raised rim's two."""
+    p = c.fit.pose
+    return seen_on_table(lying_local_3d(scene.pieces.dims(c.size))[[0, 1, 3, 4]],
+                         np.array([p.x_mm, p.y_mm, math.radians(p.heading_deg)]),
+                         scene.camera_mm)
+
+
 def _base_lanes(scene: Scene, c: Candidate) -> np.ndarray | None:
     """Per lane across ``c``'s open base as seen: min(table behind, face ahead) over the
     base's inside (shade medians along the lane); None without a shade map."""
     if scene.shade is None:
         return None
     p = c.fit.pose
-    q = seen_on_table(lying_local_3d(scene.pieces.dims(c.size))[[0, 1, 3, 4]],
-                      np.array([p.x_mm, p.y_mm, math.radians(p.heading_deg)]), scene.camera_mm)
+    q = _base_seen(scene, c)
     lanes = 0.5 + np.linspace(-BASE_ACROSS, BASE_ACROSS, BASE_LANES) / 2
     bottom = q[0] + np.outer(lanes, q[1] - q[0])    # on the table (stern corners)
     top = q[2] + np.outer(lanes, q[3] - q[2])       # the raised rim as seen
@@ -1135,8 +1125,7 @@ def shows_no_base(scene: Scene, c: Candidate) -> bool:
     if c.upright:
         return False
     p = c.fit.pose
-    q = seen_on_table(lying_local_3d(scene.pieces.dims(c.size))[[0, 1, 3, 4]],
-                      np.array([p.x_mm, p.y_mm, math.radians(p.heading_deg)]), scene.camera_mm)
+    q = _base_seen(scene, c)
     # The rim as seen past the stern corners, along the axis (negative: base turned away).
     if float((q[2] + q[3] - q[0] - q[1]) @ np.asarray(p.direction)) / 2 < NO_BASE_DEPTH_MM:
         return False
