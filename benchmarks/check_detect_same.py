@@ -62,7 +62,8 @@ def reference_patches(rev: str) -> dict[tuple[types.ModuleType, str], object]:
     seg = _module_at(rev, "armada_vision/vision/segment.py", "_ref_segment")
     det = _module_at(rev, "armada_vision/vision/detect.py", "_ref_detect")
     cal = _module_at(rev, "armada_vision/vision/calibrate.py", "_ref_calibrate")
-    return {(explain_mod, "fit_poses"): getattr(fit, "fit_poses", None) or _one_by_one(fit),
+    return {(explain_mod, "fit_pose"): fit.fit_pose,
+            (explain_mod, "fit_poses"): getattr(fit, "fit_poses", None) or _one_by_one(fit),
             (explain_mod, "sample_map"): fit.sample_map,
             (detect_mod, "foreground"): _own_crisp(seg.foreground),
             (detect_mod, "shade"): det.shade,

@@ -27,6 +27,7 @@ from armada_vision.geometry.shapes import footprint
 from armada_vision.vision.fit import (
     FitResult,
     ViewGrid,
+    fit_pose,
     fit_poses,
     lying_local_3d,
     outline_mm,
@@ -261,9 +262,9 @@ class Scene:
         for any ceilings (it only went on longer)."""
         key = (size, upright, init.x_mm, init.y_mm, init.heading_deg, iterations)
         c = self._fits.get((*key, give_up)) or self._fits.get((*key, GIVE_UP))
-        # Most calls are answered from memory: only a new start goes through fits().
-        return c if c is not None else self.fits([(size, init)], upright=upright,
-                                                 iterations=iterations, give_up=give_up)[0]
+        if c is None:
+            c = self._fits[*key, give_up] = self._fit(size, init, upright, iterations, give_up)
+        return c
 
     def fits(self, starts: list[tuple[Size, Pose]], *, upright: bool = False,
              iterations: int = 8, give_up: tuple[tuple[int, float], ...] = GIVE_UP
@@ -285,9 +286,13 @@ class Scene:
         """A short lying fit of ``size`` from ``init`` (table mm), only its pose and cost:
         most screens are hopeless, so the outline as seen and its solid outside, which only
         a candidate needs, are not worked out."""
-        f = self._screens.get(("screen", size, init.x_mm, init.y_mm, init.heading_deg,
-                               iterations))
-        return f if f is not None else self.screens([(size, init)], iterations)[0]
+        key = ("screen", size, init.x_mm, init.y_mm, init.heading_deg, iterations)
+        f = self._screens.get(key)
+        if f is None:
+            f = self._screens[key] = fit_pose(
+                self.fg, self.grid, lying_local_3d(self.pieces.dims(size)), init,
+                self.camera_mm, iterations=iterations, give_up=SCREEN_GIVE_UP, cost_only=True)
+        return f
 
     def screens(self, starts: list[tuple[Size, Pose]], iterations: int = 3
                 ) -> list[FitResult]:
@@ -303,6 +308,13 @@ class Scene:
                              cost_only=True)
             self._screens.update(zip(todo, made, strict=True))
         return [self._screens[k] for k in keys]
+
+    def _fit(self, size: Size, init: Pose, upright: bool, iterations: int,
+             give_up: tuple[tuple[int, float], ...]) -> Candidate:
+        loc = self._local(size, upright)
+        return self._candidate(size, upright, loc, fit_pose(
+            self.fg, self.grid, loc, init, self.camera_mm, iterations=iterations,
+            give_up=give_up))
 
     def _local(self, size: Size, upright: bool) -> np.ndarray:
         """The body's vertices (ship frame, mm) of ``size``, lying or ``upright``."""
