@@ -7,8 +7,9 @@ recall, precision, size and colour accuracy, stern/tip/heading errors (median an
 percentile) per tilt band and resolution, cold single-image time, the tracking steady-state
 frame time (one core) and peak memory, into the ``vision`` section of docs/benchmarks.md.
 
-A second set of as many scenes from ``--holdout`` (default seed 1072), never tuned on, gets
-its own row: the first set's figures are partly tuned to it.
+A second set of as many scenes from ``--holdout`` (default seed 1108), never tuned on, gets
+its own row: the first set's figures are partly tuned to it (seeds 1000–1107 have all been
+looked at).
 
 Usage: ``python benchmarks/bench_vision.py [--scenes N] [--seed S] [--holdout S|0] [--quick]
 [--no-write]``.
@@ -103,6 +104,9 @@ def match(truth: dict, det: Detections | VisionFailure, label: str = "") -> Tall
         t.color_ok += d.color == p["color"]
         if d.color != p["color"]:
             t.misses.append(f"{label}: colour {p['color']} read as {d.color}")
+        if d.size.value != p["size"]:
+            t.misses.append(f"{label}: size {p['size']} {p['color']} at ({p['stern'][0]:.0f}, "
+                            f"{p['stern'][1]:.0f}) read as {d.size.value} (σ {d.sigma_mm:.1f} mm)")
         es = math.hypot(d.pose.x_mm - p["stern"][0], d.pose.y_mm - p["stern"][1])
         et = math.hypot(d.tip_mm[0] - p["tip"][0], d.tip_mm[1] - p["tip"][1])
         t.stern_mm.append(es)
@@ -232,7 +236,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--scenes", type=int, default=36)
     ap.add_argument("--seed", type=int, default=1000)
     # A second set never tuned on: the first set's figures are partly tuned to it.
-    ap.add_argument("--holdout", type=int, default=1072,
+    ap.add_argument("--holdout", type=int, default=1108,
                     help="first seed of a held-out set of as many scenes (0: none)")
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--no-write", action="store_true")
