@@ -400,3 +400,20 @@ def test_row_median_is_numpys_nanmedian():
     assert np.isnan(got[0]) and np.isnan(want[0])
     assert np.array_equal(got, want, equal_nan=True)
     assert len({int(n) % 2 for n in keep.sum(axis=1)}) == 2
+
+
+def test_detect_keeps_freed_memory_on_glibc():
+    """vision.heap: on Linux with glibc, mallopt takes both settings (a detect's freed
+    view-sized arrays are reused by the next, not faulted in again); asking again is a no-op.
+    Elsewhere it reports False and changes nothing."""
+    import ctypes
+    import sys
+
+    from armada_vision.vision.heap import keep_freed_memory
+
+    try:
+        has_mallopt = sys.platform.startswith("linux") and hasattr(ctypes.CDLL(None), "mallopt")
+    except OSError:
+        has_mallopt = False
+    assert keep_freed_memory() is has_mallopt
+    assert keep_freed_memory() is has_mallopt
