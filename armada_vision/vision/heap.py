@@ -3,8 +3,9 @@
 A detect makes a few dozen view-sized arrays (an 879×879 BGR view in float32 is 9 MB) and
 frees them. glibc maps big blocks fresh and unmaps them on free (over a threshold that
 starts at 128 kB), and trims the heap's free top, so the next detect faults every page in
-again: ~3 000–4 000 page faults and ~12–15 ms of system CPU per 1920×1080 detect (measured
-on seeds 1000–1015, of ~200 ms), which an instruction count does not see. With blocks up to
+again: ~3 000–4 000 page faults and ~12–15 ms of system CPU per 1920×1080 detect (seeds
+1000–1015's 1080p scenes, a process that had detected before), which an instruction count
+does not see. With blocks up to
 32 MB taken from the heap and a heap that is not trimmed below 512 MB, a process that
 detects again (the referee's loop, the web app, a benchmark after its warm-up) reuses its
 pages: ~10 faults and ~1 ms. The first detect in a process still pays. The memory kept is
