@@ -355,3 +355,65 @@ def test_view_regions_labels_match_opencvs_int32_labels(kind):
     assert np.array_equal(lab2, lab)
     assert np.array_equal(stats2, stats)
     assert (lab2.dtype == np.int32) == (kind == "overflow")
+
+
+@pytest.mark.parametrize("n_dist", [0, 4, 5, 8, 12])
+def test_calibration_project_matches_opencvs_projectpoints(n_dist):
+    """TableCalibration.project (numpy for up to 8 distortion terms, OpenCV beyond) puts
+    table points where cv2.projectPoints does, to round-off."""
+    from armada_vision.geometry.camera import CameraIntrinsics
+    from armada_vision.vision.calibrate import TableCalibration
+
+    rng = np.random.default_rng(n_dist)
+    dist = tuple(float(v) for v in rng.normal(0.0, 0.08, n_dist)) or (0.0,) * 5
+    cam = CameraIntrinsics((1920, 1080), ((1500.0, 0.0, 955.0), (0.0, 1490.0, 545.0),
+                                          (0.0, 0.0, 1.0)), dist)
+    rvec, tvec = (2.6, 0.1, -0.05), (-400.0, 300.0, 1100.0)
+    calib = TableCalibration(cam, rvec, tvec, None, 0.1)  # type: ignore[arg-type]
+    pts = np.column_stack((rng.uniform(0, 900, 500), rng.uniform(0, 900, 500),
+                           rng.uniform(0, 40, 500)))
+    want = cv2.projectPoints(pts, np.array(rvec), np.array(tvec), cam.K, cam.dist)[0]
+    got = calib.project(pts)
+    assert got.shape == (500, 2)
+    assert np.abs(got - want.reshape(-1, 2)).max() < 1e-9
+    # Points on the table plane may be given as (N, 2).
+    flat = pts.copy()
+    flat[:, 2] = 0.0
+    assert np.array_equal(calib.project(flat[:, :2]), calib.project(flat))
+
+
+def test_row_median_is_numpys_nanmedian():
+    """corners._row_median gives np.nanmedian of the kept values per row, bit for bit,
+    with odd, even and empty rows."""
+    from armada_vision.vision.corners import _row_median
+
+    rng = np.random.default_rng(5)
+    values = rng.exponential(0.3, (64, 40))
+    keep = rng.random((64, 40)) < rng.random((64, 1))
+    keep[0] = False
+    keep[1] = True
+    keep[2, :] = False
+    keep[2, 7] = True
+    with np.errstate(all="ignore"), pytest.warns(RuntimeWarning):
+        want = np.nanmedian(np.where(keep, values, np.nan), axis=1)
+    got = _row_median(values, keep)
+    assert np.isnan(got[0]) and np.isnan(want[0])
+    assert np.array_equal(got, want, equal_nan=True)
+    assert len({int(n) % 2 for n in keep.sum(axis=1)}) == 2
+
+
+def test_detect_keeps_freed_memory_on_glibc():
+    """vision.heap: on Linux with glibc, mallopt takes both settings (a detect's freed
+    view-sized arrays are reused by the next, not faulted in again); asking again is a no-op.
+    Elsewhere it reports False and changes nothing."""
+    import ctypes
+    import sys
+
+    from armada_vision.vision.heap import keep_freed_memory
+
+    try:
+        has_mallopt = sys.platform.startswith("linux") and hasattr(ctypes.CDLL(None), "mallopt")
+    except OSError:
+        has_mallopt = False
+    assert keep_freed_memory() is has_mallopt
+    assert keep_freed_memory() is has_mallopt

@@ -136,13 +136,27 @@ def _edge_lines(gray: np.ndarray, quads: np.ndarray, cells: int,
         c = np.sum(normal * mean, axis=1)
         res = np.abs(np.einsum("ekj,ej->ek", edge_pts, normal) - c[:, None])
         rms = np.sqrt((res ** 2 * w).sum(axis=1) / cnt)
-        mad = np.nanmedian(np.where(keep, res, np.nan), axis=1)
+        mad = _row_median(res, keep)
         new = keep & (res < np.maximum(4.0 * 1.4826 * np.nan_to_num(mad), 0.15)[:, None])
         if np.array_equal(new, keep):
             break
         keep = new
     fitted = (keep.sum(axis=1) >= need) & (rms <= MAX_LINE_RMS_PX)
     return normal.reshape(n_m, 4, 2), c.reshape(n_m, 4), fitted.reshape(n_m, 4)
+
+
+def _row_median(values: np.ndarray, keep: np.ndarray) -> np.ndarray:
+    """Median of each row's kept ``values`` (NaN for a row with none), as
+    ``np.nanmedian(np.where(keep, values, np.nan), axis=1)`` gives it, to the bit: rows of a
+    few dozen go through numpy's masked-array median there, ~0.2 ms a call."""
+    s = np.sort(np.where(keep, values, np.inf), axis=1)
+    n = keep.sum(axis=1)
+    h = n // 2
+    lo = np.take_along_axis(s, np.maximum(np.where(n % 2 == 1, h, h - 1), 0)[:, None], 1)
+    hi = np.take_along_axis(s, np.minimum(h, s.shape[1] - 1)[:, None], 1)
+    out = (lo[:, 0] + hi[:, 0]) / 2.0
+    out[n == 0] = np.nan
+    return out
 
 
 def refine_corners(gray: np.ndarray, quads_px: np.ndarray, cells: int,

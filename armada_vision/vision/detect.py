@@ -46,6 +46,7 @@ from armada_vision.vision.explain import (
     upright_fit,
 )
 from armada_vision.vision.fit import ViewGrid
+from armada_vision.vision.heap import keep_freed_memory
 from armada_vision.vision.segment import (
     MIN_REGION_MM2,
     OBJECT_SCORE,
@@ -201,6 +202,8 @@ def detect(image_bgr: np.ndarray, layout: TableLayout, camera: CameraIntrinsics 
     the table (``unreadable``, ``too_dark``, ``blown_out``, ``too_few_markers``, ...).
     """
     t_start = time.perf_counter()
+    # The view-sized arrays freed here are reused by the next detect, not faulted in again.
+    keep_freed_memory()
     if not isinstance(image_bgr, np.ndarray) or image_bgr.size == 0:
         return VisionFailure("unreadable", "image is empty or not an image array")
     if calibration is None:
