@@ -17,6 +17,12 @@ from armada_vision.vision.segment import TableView
 WHITE_MIN_V = 152.0
 # Colour is read well inside the piece (the polygon shrunk to this share), away from its edges.
 INNER_SHRINK = 0.55
+# Hue (OpenCV 0-180) within which a piece too dull for plastic keeps the table's: hue is
+# unsteady at low saturation (the light's own grey reflections on a clear piece's faces shift
+# it; seed 1085's clear small on blue cloth: saturation 54, hue 8 off the cloth's), and no
+# plastic is that dull (plastic read doubtfully had ≥ 118 on seeds 1000-1071, see
+# detect._skin), so such a colour near the table's hue is clear rather than unknown.
+DULL_CLEAR_HUE = 15.0
 COLORS = ("red", "yellow", "green", "blue", "black", "orange", "cyan", "purple", "white",
           "clear")
 
@@ -100,6 +106,11 @@ def name_color(piece_bgr: np.ndarray, table_bgr: np.ndarray, bright_v: float | N
             return "white"
         return "clear" if st <= 40 and v >= 0.45 * vt else "black"
     if s < 90:
+        # Too dull for plastic: clear plastic whose hue its reflections shifted, if it is
+        # near the table's and keeps less of its colour (the test above, hue aside).
+        if (st > 40 and dh < DULL_CLEAR_HUE and s >= 0.2 * st and s * v <= 0.8 * st * vt
+                and v >= 0.45 * vt):
+            return "clear"
         return "unknown"
     for bound, name in _HUE_BINS:
         if h < bound:

@@ -26,14 +26,17 @@ from armada_vision.vision.explain import (
     MAX_COST,
     Candidate,
     Scene,
+    _base_seen,
     axis_guess,
     clashes,
     finish,
     fits_from_axis,
     fits_from_tips,
     open_base_cost,
+    size_swaps,
     tip_guesses,
     upright_fit,
+    with_ambiguity,
 )
 from armada_vision.vision.fit import ViewGrid
 from armada_vision.vision.segment import FAINT_SCORE, PALE_LIT, PALE_PIX
@@ -101,6 +104,13 @@ SNUG_END_MM = 2.0
 # ... and only when the area fills at least this share of its outline as seen (seed 1026's
 # large 0.75; a ring of grey round s24's standing yellow, read as a small, 0.46).
 BASE_FILL = 0.6
+# A clear piece's open base shows the wood unmuted: a reading whose base as seen (shrunk by
+# BASE_INSET_MM) lies on the muted area at most MUTED_BASE is a clear piece read whole, and a
+# reading of another size whose base lies on it more (on a face of the piece: no open base
+# there) is no rival. Measured on the clear larges on wood (seeds 1061, 1065, 1086): the true
+# large's base 0.08-0.27 on the area, the other sizes' from its tip 0.57-0.98.
+MUTED_BASE = 0.5
+BASE_INSET_MM = 1.0
 
 
 def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chosen: list[Candidate],
@@ -216,6 +226,8 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
                     # Only a reading that covers what this one explains of the area is a
                     # rival: a shorter one snug inside leaves a thick part of it out.
                     (c,) = finish(crisp_scene, [c], cands, region, sub)
+                    if c.covering_ambiguity_mm > SIZE_DOUBT_MM and base_open:
+                        c = _open_base_rivals(crisp_scene, c, cands, region, sub, left)
                     if c.covering_ambiguity_mm > SIZE_DOUBT_MM:
                         break
                     # A shorter reading fitting inside it says its ends are soft: σ at
@@ -235,6 +247,44 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
                     covering_ambiguity_deg=max(c.covering_ambiguity_deg, deg)))
                 break
     return out
+
+
+def _open_base_rivals(scene: Scene, c: Candidate, cands: list[Candidate], region: np.ndarray,
+                      sub: ViewGrid, muted: np.ndarray) -> Candidate:
+    """``c`` (in size doubt on a muted area) with its size ambiguity against only the
+    readings whose base lies on the muted area ``muted`` (view-size bool) as little as a
+    clear piece's open base does, when ``c``'s own does (at most MUTED_BASE of it): the
+    others' bases lie on the piece's faces. Else ``c`` as it was."""
+    mine = _muted_share(scene, c, muted)
+    if mine is None or mine > MUTED_BASE:
+        return c
+    rivals = [o for o in [*cands, *size_swaps(scene, c)]
+              if o.size == c.size or (_muted_share(scene, o, muted) or 0.0) <= MUTED_BASE]
+    (out,) = with_ambiguity([c], rivals, scene, region, sub)
+    # Its stern is read where the base's rim meets the wood: σ at least SNUG_END_MM.
+    return replace(out, ambiguity_mm=max(out.ambiguity_mm, SNUG_END_MM),
+                   covering_ambiguity_mm=max(out.covering_ambiguity_mm, SNUG_END_MM))
+
+
+def _muted_share(scene: Scene, c: Candidate, muted: np.ndarray) -> float | None:
+    """The share of ``c``'s base face as seen, shrunk by BASE_INSET_MM, on ``muted``
+    (view-size bool); None when nothing of it is left (a base seen edge-on)."""
+    if c.upright or not len(c.fit.probe_mm):
+        return None
+    base = shapely.convex_hull(shapely.MultiPoint(_base_seen(scene, c))).buffer(-BASE_INSET_MM)
+    if base.is_empty or base.geom_type != "Polygon":
+        return None
+    px = np.round(scene.grid.to_px(np.asarray(base.exterior.coords))).astype(np.int32)
+    x, y, w, h = cv2.boundingRect(px)
+    x0, y0 = max(x, 0), max(y, 0)
+    x1, y1 = min(x + w, muted.shape[1]), min(y + h, muted.shape[0])
+    if x1 <= x0 or y1 <= y0:
+        return None
+    mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.fillPoly(mask, [px], 1, offset=(-x0, -y0))
+    inside = mask.view(bool)
+    n = np.count_nonzero(inside)
+    return float(np.count_nonzero(muted[y0:y1, x0:x1] & inside)) / n if n else None
 
 
 def _without_lit_shadows(left: np.ndarray, shade: np.ndarray, score: np.ndarray,
