@@ -86,6 +86,14 @@ FG_CAP = OBJECT_SCORE
 # 1064: a yellow medium touching a black large, on the map scaled to the black read as a
 # small 13° off; on the unscaled map its tip guess is 10° off and only the large was found).
 DARK_SHARE = 0.5
+# Black plastic lit from above is darker than the table's shadows but not always darker than
+# SHADOW_MIN: its glossy faces show ×0.55-0.62 of the table's light, the shadows the pieces
+# cast ×0.68 and lighter (issue 4, seeds 1072-1107). A vivid neighbour (or its own open base,
+# ~×0.3) still sets the region's scaling, and the faces sink below the fit map's mid level
+# (seed 1097: a black large beside a yellow small, cost 1.38 at its true pose; 0.035 on the
+# unscaled map). A region that the reading leaves a piece-sized part of this dark is read
+# again on the unscaled map and its good pieces there are added (_with_black).
+BLACK_SHADE = 0.65
 # σ reported = SIGMA_GAIN × (fit and calibration σ) + floor.
 SIGMA_GAIN = 2.0
 # The heading needs no such doubling (measured on 36 scenes: heading error / σ° had median
@@ -163,6 +171,40 @@ def _unscaled(scene: Scene, sub: ViewGrid) -> Scene:
     sl = scene.grid.window(sub)
     fg[sl] = np.clip((scene.score[sl] - 1.0) / 3.0, 0.0, 1.0)
     return replace(scene, fg=fg, _fits={}, _screens={}, _shapes={})
+
+
+def _unsure(c: Candidate) -> bool:
+    """Whether ``c`` is doubtful or in size doubt (a covering reading of another size)."""
+    return c.fit.cost > GOOD_COST or c.covering_ambiguity_mm > 0.0
+
+
+def _black_left(scene: Scene, region: np.ndarray, sub: ViewGrid, found: list[Candidate]
+                ) -> bool:
+    """Whether ``found`` leaves a piece-sized part of the region unexplained (0.6 of a small's
+    footprint, as :func:`explain_region` counts a leftover) that is darker than the table's
+    shadows over at least a quarter of it (shade under BLACK_SHADE; a lit black face can be
+    as bright as the table, its open base never): black plastic the scaled map lost."""
+    px2 = sub.px_per_mm**2
+    least = 0.6 * scene.small_area_mm2 * px2
+    shade_px = scene.shade[scene.grid.window(sub)]  # type: ignore[index]
+    dark = region & (shade_px < BLACK_SHADE)
+    # Cheap first: without that many dark pixels in the whole region no part can be one.
+    if np.count_nonzero(dark) < least / 4:
+        return False
+    left = unexplained_mask(region, sub, found) if found else region
+    n = np.count_nonzero(left)
+    return n >= least and np.count_nonzero(dark & left) >= n / 4
+
+
+def _with_black(scene: Scene, found: list[Candidate], again: list[Candidate], *,
+                replace_unsure: bool) -> list[Candidate]:
+    """``found`` (read on the scaled map) with the good pieces of ``again`` (the same region
+    read on the unscaled map) that clash with none of it added; with ``replace_unsure``, an
+    unsure piece of ``found`` (doubtful, or in size doubt) yields to a good piece of
+    ``again`` over it, a sure one never."""
+    keep = [c for c in found if not (replace_unsure and _unsure(c))]
+    new = [a for a in again if a.fit.cost <= GOOD_COST and not clashes(a, keep, scene)]
+    return keep + new + [c for c in found if c not in keep and not clashes(c, new, scene)]
 
 
 def _mask_of(regions: list[tuple[ViewGrid, np.ndarray]], grid: ViewGrid) -> np.ndarray:
@@ -256,6 +298,14 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
                 again += leftover_piece(unscaled, region, sub, again)
             if not found or _all_good(again, len(found)):
                 found = again
+            else:
+                found = _with_black(scene, found, again, replace_unsure=True)
+        elif _black_left(scene, region, sub, found):
+            # Mostly not dark: the unscaled map takes a coloured piece's tinted shadow in
+            # (still s21_lowq_hd: a purple medium read in size doubt as a small, 9 mm off,
+            # became a medium 3.7 mm off at σ 1.1 mm), so only pieces beside it are added.
+            found = _with_black(scene, found, explain_region(_unscaled(scene, sub), region, sub),
+                                replace_unsure=False)
         hidden_by_hand += _under_hand(scene, region, sub, found, view, bg)
         up = None
         alone = area <= scene.max_area_mm2
