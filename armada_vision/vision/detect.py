@@ -116,6 +116,10 @@ HAND_AREA_PIECES = 12
 # dullest doubtful one 118 (a red, 0.43), the other doubtful warm ones 155 and more.
 SKIN_MAX_SAT = 110.0
 WARM = frozenset({"red", "orange", "yellow"})
+# A piece's colour is read on the part of its footprint no neighbour leans over (_seen_part)
+# when at least SEEN_MIN_SHARE of it is left, and the neighbours cover more than an edge strip.
+SEEN_MIN_SHARE = 0.3
+SEEN_MAX_SHARE = 0.9
 
 
 def calibration_sigma_mm(calib: TableCalibration, at_mm: tuple[float, float],
@@ -341,7 +345,8 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     lying = [c for c in lying if not _skin(c, view, bg, pieces)
              and not any(c is h for h in hidden_by_hand)]
     area_poly = shapely.Polygon(layout.play_area_mm)
-    out = [_piece(c, calib, view, bg, pieces, area_poly) for c in lying]
+    out = [_piece(c, calib, view, bg, pieces, area_poly, _seen_part(c, lying, scene))
+           for c in lying]
     out.sort(key=lambda p: (p.pose.x_mm, p.pose.y_mm))
     ups = [UprightPiece(c.size, classify_color(view, shapely.Polygon(c.outline_mm), bg),
                         c.fit.pose.stern_mm) for c in standing]
@@ -388,8 +393,27 @@ def _under_hand(scene: Scene, region: np.ndarray, sub: ViewGrid, found: list[Can
             or np.isnan(c.fit.sample_cost).mean() > HAND_MAX_HIDDEN]
 
 
+def _seen_part(c: Candidate, lying: list[Candidate], scene: Scene) -> shapely.Polygon:
+    """``c``'s footprint (table mm) less what the other pieces ``lying`` cover of it as the
+    camera sees them (their outlines grown by 1 mm): a taller neighbour leans over a piece
+    beside it in the top-down view (seed 1088: a red large over 57 % of a black small's
+    footprint, whose median then read red). The whole footprint when less than
+    SEEN_MIN_SHARE or more than SEEN_MAX_SHARE of it is left."""
+    fp = scene.footprint(c)[0]
+    over = [scene.grown_outline(o) for o in lying if o is not c]
+    over = [g for g in over if g.intersects(fp)]
+    if not over:
+        return fp
+    seen = fp.difference(shapely.union_all(over))
+    if not isinstance(seen, shapely.Polygon):  # cut in two: the largest part is seen best
+        seen = max(shapely.get_parts(seen), key=lambda q: q.area, default=fp)
+    # A touching neighbour's edge strip changes nothing the median sees.
+    return seen if SEEN_MIN_SHARE * fp.area <= seen.area <= SEEN_MAX_SHARE * fp.area else fp
+
+
 def _piece(c: Candidate, calib: TableCalibration, view: TableView, bg: np.ndarray,
-           pieces: PieceSet, area_poly: shapely.Polygon) -> DetectedPiece:
+           pieces: PieceSet, area_poly: shapely.Polygon, seen: shapely.Polygon | None = None
+           ) -> DetectedPiece:
     d = pieces.dims(c.size)
     pose = c.fit.pose
     s_cal = calibration_sigma_mm(calib, pose.stern_mm, d)
@@ -411,7 +435,7 @@ def _piece(c: Candidate, calib: TableCalibration, view: TableView, bg: np.ndarra
         hidden = float(np.isnan(c.fit.sample_cost).mean())
         s_mm = math.hypot(s_mm, HIDDEN_BIAS_MM * min(hidden / HIDDEN_FULL, 1.0))
     fp = footprint(pose, d)
-    color = classify_color(view, fp, bg)
+    color = classify_color(view, fp if seen is None else seen, bg)
     # Another size explained the piece almost as well: σ covers both readings. A vivid piece
     # shows all its faces, so only a reading that covers what it shows is a rival; a black,
     # white or clear face can vanish against the table, so any nearly as good reading is.
