@@ -87,6 +87,14 @@ FG_CAP = OBJECT_SCORE
 # 1064: a yellow medium touching a black large, on the map scaled to the black read as a
 # small 13° off; on the unscaled map its tip guess is 10° off and only the large was found).
 DARK_SHARE = 0.5
+# Black plastic lit from above is darker than the table's shadows but not always darker than
+# SHADOW_MIN: its glossy faces show ×0.55-0.62 of the table's light, the shadows the pieces
+# cast ×0.68 and lighter (issue 4, seeds 1072-1107). A vivid neighbour (or its own open base,
+# ~×0.3) still sets the region's scaling, and the faces sink below the fit map's mid level
+# (seed 1097: a black large beside a yellow small, cost 1.38 at its true pose; 0.035 on the
+# unscaled map). A region that the reading leaves a piece-sized part of this dark is read
+# again on the unscaled map and its good pieces there are added (_with_black).
+BLACK_SHADE = 0.65
 # σ reported = SIGMA_GAIN × (fit and calibration σ) + floor.
 SIGMA_GAIN = 2.0
 # The heading needs no such doubling (measured on 36 scenes: heading error / σ° had median
@@ -109,6 +117,10 @@ HAND_AREA_PIECES = 12
 # dullest doubtful one 118 (a red, 0.43), the other doubtful warm ones 155 and more.
 SKIN_MAX_SAT = 110.0
 WARM = frozenset({"red", "orange", "yellow"})
+# A piece's colour is read on the part of its footprint no neighbour leans over (_seen_part)
+# when at least SEEN_MIN_SHARE of it is left, and the neighbours cover more than an edge strip.
+SEEN_MIN_SHARE = 0.3
+SEEN_MAX_SHARE = 0.9
 
 
 def calibration_sigma_mm(calib: TableCalibration, at_mm: tuple[float, float],
@@ -164,6 +176,40 @@ def _unscaled(scene: Scene, sub: ViewGrid) -> Scene:
     sl = scene.grid.window(sub)
     fg[sl] = np.clip((scene.score[sl] - 1.0) / 3.0, 0.0, 1.0)
     return replace(scene, fg=fg, _fits={}, _screens={}, _shapes={})
+
+
+def _unsure(c: Candidate) -> bool:
+    """Whether ``c`` is doubtful or in size doubt (a covering reading of another size)."""
+    return c.fit.cost > GOOD_COST or c.covering_ambiguity_mm > 0.0
+
+
+def _black_left(scene: Scene, region: np.ndarray, sub: ViewGrid, found: list[Candidate]
+                ) -> bool:
+    """Whether ``found`` leaves a piece-sized part of the region unexplained (0.6 of a small's
+    footprint, as :func:`explain_region` counts a leftover) that is darker than the table's
+    shadows over at least a quarter of it (shade under BLACK_SHADE; a lit black face can be
+    as bright as the table, its open base never): black plastic the scaled map lost."""
+    px2 = sub.px_per_mm**2
+    least = 0.6 * scene.small_area_mm2 * px2
+    shade_px = scene.shade[scene.grid.window(sub)]  # type: ignore[index]
+    dark = region & (shade_px < BLACK_SHADE)
+    # Cheap first: without that many dark pixels in the whole region no part can be one.
+    if np.count_nonzero(dark) < least / 4:
+        return False
+    left = unexplained_mask(region, sub, found) if found else region
+    n = np.count_nonzero(left)
+    return n >= least and np.count_nonzero(dark & left) >= n / 4
+
+
+def _with_black(scene: Scene, found: list[Candidate], again: list[Candidate], *,
+                replace_unsure: bool) -> list[Candidate]:
+    """``found`` (read on the scaled map) with the good pieces of ``again`` (the same region
+    read on the unscaled map) that clash with none of it added; with ``replace_unsure``, an
+    unsure piece of ``found`` (doubtful, or in size doubt) yields to a good piece of
+    ``again`` over it, a sure one never."""
+    keep = [c for c in found if not (replace_unsure and _unsure(c))]
+    new = [a for a in again if a.fit.cost <= GOOD_COST and not clashes(a, keep, scene)]
+    return keep + new + [c for c in found if c not in keep and not clashes(c, new, scene)]
 
 
 def _mask_of(regions: list[tuple[ViewGrid, np.ndarray]], grid: ViewGrid) -> np.ndarray:
@@ -259,6 +305,14 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
                 again += leftover_piece(unscaled, region, sub, again)
             if not found or _all_good(again, len(found)):
                 found = again
+            else:
+                found = _with_black(scene, found, again, replace_unsure=True)
+        elif _black_left(scene, region, sub, found):
+            # Mostly not dark: the unscaled map takes a coloured piece's tinted shadow in
+            # (still s21_lowq_hd: a purple medium read in size doubt as a small, 9 mm off,
+            # became a medium 3.7 mm off at σ 1.1 mm), so only pieces beside it are added.
+            found = _with_black(scene, found, explain_region(_unscaled(scene, sub), region, sub),
+                                replace_unsure=False)
         hidden_by_hand += _under_hand(scene, region, sub, found, view, bg)
         up = None
         alone = area <= scene.max_area_mm2
@@ -294,7 +348,8 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     lying = [c for c in lying if not _skin(c, view, bg, pieces)
              and not any(c is h for h in hidden_by_hand)]
     area_poly = shapely.Polygon(layout.play_area_mm)
-    out = [_piece(c, calib, view, bg, pieces, area_poly) for c in lying]
+    out = [_piece(c, calib, view, bg, pieces, area_poly, _seen_part(c, lying, scene))
+           for c in lying]
     out.sort(key=lambda p: (p.pose.x_mm, p.pose.y_mm))
     ups = [UprightPiece(c.size, classify_color(view, shapely.Polygon(c.outline_mm), bg),
                         c.fit.pose.stern_mm) for c in standing]
@@ -341,8 +396,27 @@ def _under_hand(scene: Scene, region: np.ndarray, sub: ViewGrid, found: list[Can
             or np.isnan(c.fit.sample_cost).mean() > HAND_MAX_HIDDEN]
 
 
+def _seen_part(c: Candidate, lying: list[Candidate], scene: Scene) -> shapely.Polygon:
+    """``c``'s footprint (table mm) less what the other pieces ``lying`` cover of it as the
+    camera sees them (their outlines grown by 1 mm): a taller neighbour leans over a piece
+    beside it in the top-down view (seed 1088: a red large over 57 % of a black small's
+    footprint, whose median then read red). The whole footprint when less than
+    SEEN_MIN_SHARE or more than SEEN_MAX_SHARE of it is left."""
+    fp = scene.footprint(c)[0]
+    over = [scene.grown_outline(o) for o in lying if o is not c]
+    over = [g for g in over if g.intersects(fp)]
+    if not over:
+        return fp
+    seen = fp.difference(shapely.union_all(over))
+    if not isinstance(seen, shapely.Polygon):  # cut in two: the largest part is seen best
+        seen = max(shapely.get_parts(seen), key=lambda q: q.area, default=fp)
+    # A touching neighbour's edge strip changes nothing the median sees.
+    return seen if SEEN_MIN_SHARE * fp.area <= seen.area <= SEEN_MAX_SHARE * fp.area else fp
+
+
 def _piece(c: Candidate, calib: TableCalibration, view: TableView, bg: np.ndarray,
-           pieces: PieceSet, area_poly: shapely.Polygon) -> DetectedPiece:
+           pieces: PieceSet, area_poly: shapely.Polygon, seen: shapely.Polygon | None = None
+           ) -> DetectedPiece:
     d = pieces.dims(c.size)
     pose = c.fit.pose
     s_cal = calibration_sigma_mm(calib, pose.stern_mm, d)
@@ -364,7 +438,7 @@ def _piece(c: Candidate, calib: TableCalibration, view: TableView, bg: np.ndarra
         hidden = float(np.isnan(c.fit.sample_cost).mean())
         s_mm = math.hypot(s_mm, HIDDEN_BIAS_MM * min(hidden / HIDDEN_FULL, 1.0))
     fp = footprint(pose, d)
-    color = classify_color(view, fp, bg)
+    color = classify_color(view, fp if seen is None else seen, bg)
     # Another size explained the piece almost as well: σ covers both readings. A vivid piece
     # shows all its faces, so only a reading that covers what it shows is a rival; a black,
     # white or clear face can vanish against the table, so any nearly as good reading is.
