@@ -607,3 +607,20 @@ def test_a_white_piece_whose_lit_face_has_no_crisp_outline_is_found():
     cv2.fillPoly(mask, [np.round(px).astype(np.int32)], 1)
     # The blob threshold is 2: before, only the open base and a rim cleared it (0.35 of it).
     assert np.mean(score[mask.astype(bool)] > 2.0) > 0.7
+
+
+# A dull piece whose region's scale a glaring neighbour set (issue 4, seed 1079 of the set from
+# 1072): a green large on green felt touching a white small. The fit map is scaled to the
+# region's 80th-percentile score, which the white sets, so the green's shaded faces fell
+# below the edge level and a medium on its lit face (cost 0.37) was read, 9.5 mm short with
+# σ 1.6 mm: a confident wrong size. Its own score is under GLARED × the region's, so the
+# region is explained again on the unscaled map, where the large fits (detect._glared).
+def test_a_dull_piece_beside_a_glaring_one_is_read_at_its_size():
+    stern = (160.22, 477.82)
+    p = piece_found(1079, 1072, "large", "green", stern, slack_mm=0.5)
+    assert p.score >= 1.0 - GOOD_COST / MAX_COST  # a good fit, not a doubtful one
+    r, det = bench_scene(1079, 1072)
+    t = match(r.truth, det)
+    assert t.matched == len(r.truth["pieces"])
+    assert not any("false" in m for m in t.misses)
+
