@@ -625,14 +625,19 @@ def test_a_dull_piece_beside_a_glaring_one_is_read_at_its_size():
     assert not any("false" in m for m in t.misses)
 
 
-# Two pieces side by side, each tip against the other's side (issue 4, seed 1073 of the set
-# from 1072: a cyan large and an orange medium on laminate): neither tip is a corner of their
-# region and its axis is neither piece's, so no fit started on either and both were missed. A
-# lying piece also rests on its two stern corners; in a region nothing explains, they are tried
-# too (explain._at_stern_corners): the orange medium from its stern corner fits at 0.21 with
-# nothing hidden, and the cyan's tip is then a corner of what it leaves (_beside_found).
-def test_pieces_whose_tips_lie_against_each_others_sides_are_found():
-    piece_found(1073, 1072, "medium", "orange", (178.41, 278.56))
-    piece_found(1073, 1072, "large", "cyan", (224.37, 261.86), slack_mm=0.5)  # 0.57 mm, σ 0.24
-    r, det = bench_scene(1073, 1072)
+# Two pieces side by side, each tip against the other's side (issue 4, the set from 1072):
+# neither tip is a corner of their region and its axis is neither piece's, so no fit started on
+# either and both were missed. A lying piece also rests on its two stern corners; in a region
+# nothing explains, they are tried too (explain._at_stern_corners): the first piece fits well
+# from its stern corner, and the other's tip is then a corner of what it leaves
+# (_beside_found). 1073: a cyan large and an orange medium on laminate (the cyan 0.57 mm off,
+# σ 0.24 mm); 1100: a white medium and a green medium.
+@pytest.mark.parametrize("seed, pieces", [
+    (1073, [("medium", "orange", (178.41, 278.56)), ("large", "cyan", (224.37, 261.86))]),
+    (1100, [("medium", "white", (429.56, 162.52)), ("medium", "green", (446.86, 133.98))]),
+])
+def test_pieces_whose_tips_lie_against_each_others_sides_are_found(seed, pieces):
+    for size, color, stern in pieces:
+        piece_found(seed, 1072, size, color, stern, slack_mm=0.5)
+    r, det = bench_scene(seed, 1072)
     assert not any("false" in m for m in match(r.truth, det).misses)

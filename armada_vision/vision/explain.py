@@ -730,8 +730,10 @@ def leftover_piece(scene: Scene, region: np.ndarray, sub: ViewGrid, found: list[
     piece) turns the corner's bisector. Its edges hidden against a found piece are excused.
     Chosen as :func:`select` chooses, doubtful ones kept with σ inflated and those more
     likely noise dropped (:func:`_plausible`). Only one: a second from the same guesses was
-    an artefact (seed 1000: a reversed small on a white piece's lit patch, cost 0.32). Then
-    at most one more whose tip hides in a piece found in the region (:func:`_beside_found`)."""
+    an artefact (seed 1000: a reversed small on a white piece's lit patch, cost 0.32). When
+    they find none, a good one with a stern corner at a corner (:func:`_at_stern_corners`).
+    Then at most one more whose tip hides in a piece found in the region
+    (:func:`_beside_found`)."""
     area = region.sum() / sub.px_per_mm**2
     if (not scene.small_area_mm2 <= area <= LEFTOVER_MAX_AREA * scene.max_area_mm2
             or _inradius_mm(region, sub) < LEFTOVER_MIN_INRADIUS_MM
