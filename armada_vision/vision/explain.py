@@ -731,9 +731,9 @@ def leftover_piece(scene: Scene, region: np.ndarray, sub: ViewGrid, found: list[
     Chosen as :func:`select` chooses, doubtful ones kept with σ inflated and those more
     likely noise dropped (:func:`_plausible`). Only one: a second from the same guesses was
     an artefact (seed 1000: a reversed small on a white piece's lit patch, cost 0.32). When
-    they find none, a good one with a stern corner at a corner (:func:`_at_stern_corners`).
-    Then at most one more whose tip hides in a piece found in the region
-    (:func:`_beside_found`)."""
+    they find none and the region is bigger than one piece can be, a good one with a stern
+    corner at a corner (:func:`_at_stern_corners`). Then at most one more whose tip hides in
+    a piece found in the region (:func:`_beside_found`)."""
     area = region.sum() / sub.px_per_mm**2
     if (not scene.small_area_mm2 <= area <= LEFTOVER_MAX_AREA * scene.max_area_mm2
             or _inradius_mm(region, sub) < LEFTOVER_MIN_INRADIUS_MM
@@ -762,7 +762,9 @@ def leftover_piece(scene: Scene, region: np.ndarray, sub: ViewGrid, found: list[
                     cands.append(c)
     chosen = select(cands, scene, rest, sub, given=mine, most=1)
     out = finish(scene, _plausible(scene, chosen, rest, sub), cands, rest, sub)
-    if not out:
+    if not out and area > scene.max_area_mm2:
+        # A lone piece's tip is a corner of its region, already tried; a region bigger than
+        # any one piece may hold two whose tips both hide against the other.
         out = _at_stern_corners(scene, region, sub, found, mine, rest, cands)
     return out + _beside_found(scene, region, sub, found + out, mine + out, corners)
 
