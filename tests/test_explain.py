@@ -23,6 +23,7 @@ from armada_vision.vision.explain import (
     clashes,
     fits_from_axis,
     no_piece_in,
+    stern_guesses,
 )
 from armada_vision.vision.segment import blobs, foreground, make_rectifier
 
@@ -156,3 +157,20 @@ def test_every_lying_pieces_footprint_is_a_region_to_fit():
         fp = footprint(truth_pose(p), NOMINAL_PIECES.dims(Size(p["size"])))
         region = _mask_mm(scene, np.asarray(fp.exterior.coords))
         assert not no_piece_in(scene, region, scene.grid), p
+
+
+# A lying piece rests on its tip and its two stern corners (issue 4): each sharp corner of its
+# footprint's region gives starts with a stern corner there, either edge taken as the long
+# side; one of them is the piece's own pose, whichever way it points.
+@pytest.mark.parametrize("heading", [0.0, 37.0, 145.7, -100.0])
+def test_a_stern_corner_start_lies_at_the_pieces_stern(heading):
+    scene, _truth = scene_and_truth()
+    pose = Pose(300.0, 300.0, heading)
+    fp = footprint(pose, NOMINAL_PIECES.dims(Size.LARGE))
+    starts = stern_guesses(_mask_mm(scene, np.asarray(fp.exterior.coords)), scene.grid,
+                           NOMINAL_PIECES)
+    assert len(starts) == 3 * 2 * 3  # tip and stern corners, two sides each, three sizes
+    large = [p for z, p in starts if z is Size.LARGE]
+    best = min(large, key=lambda p: math.dist(p.stern_mm, pose.stern_mm))
+    assert math.dist(best.stern_mm, pose.stern_mm) < 1.0
+    assert abs((best.heading_deg - heading + 180.0) % 360.0 - 180.0) < 3.0

@@ -95,6 +95,15 @@ DARK_SHARE = 0.5
 # unscaled map). A region that the reading leaves a piece-sized part of this dark is read
 # again on the unscaled map and its good pieces there are added (_with_black).
 BLACK_SHADE = 0.65
+# A region holding a piece that scores far less than another (issue 4, seed 1079: a green
+# large on green felt touching a white small): the fit map's scale follows the region's
+# 80th-percentile score, which the glaring neighbour sets, so the dull piece's shaded faces
+# (score 2-3) fall below the mid level and a shorter reading on its lit face (a medium, cost
+# 0.37) beats the true one (0.66; on the unscaled map 0.10). When a doubtful piece's own
+# typical score (80th percentile inside it) is under GLARED × the region's, the region is
+# explained again on the unscaled map, and that reading is kept when it finds as many pieces
+# with fewer doubtful ones.
+GLARED = 0.75
 # σ reported = SIGMA_GAIN × (fit and calibration σ) + floor.
 SIGMA_GAIN = 2.0
 # The heading needs no such doubling (measured on 36 scenes: heading error / σ° had median
@@ -167,6 +176,29 @@ def _size_doubtful(found: list[Candidate]) -> bool:
 def _all_good(found: list[Candidate], at_least: int) -> bool:
     """Whether ``found`` holds at least ``at_least`` pieces, every one a good fit."""
     return len(found) >= at_least and all(c.fit.cost <= GOOD_COST for c in found)
+
+
+def _doubtful(found: list[Candidate]) -> int:
+    """How many of ``found`` are doubtful fits (cost over GOOD_COST)."""
+    return sum(c.fit.cost > GOOD_COST for c in found)
+
+
+def _glared(scene: Scene, region: np.ndarray, sub: ViewGrid, found: list[Candidate]) -> bool:
+    """Whether a doubtful piece of ``found`` scores far less than the region (its typical
+    score under GLARED × the region's): a glaring neighbour then set the fit map's scale, and
+    the piece's dull faces lie below the edge level (see GLARED)."""
+    doubtful = [c for c in found if c.fit.cost > GOOD_COST and not c.upright]
+    if not doubtful or len(found) < 2:
+        return False
+    typical = float(np.percentile(scene.score[scene.grid.window(sub)][region], 80))
+    return any(_typical_score(scene, c) < GLARED * typical for c in doubtful)
+
+
+def _typical_score(scene: Scene, c: Candidate) -> float:
+    """80th percentile of the foreground score well inside ``c``'s footprint."""
+    sl, m = scene.grid.inner_crop(scene.footprint(c)[0], 0.8)
+    vals = scene.score[sl][m]
+    return float(np.percentile(vals, 80)) if vals.size else 0.0
 
 
 def _unscaled(scene: Scene, sub: ViewGrid) -> Scene:
@@ -313,6 +345,10 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
             # became a medium 3.7 mm off at σ 1.1 mm), so only pieces beside it are added.
             found = _with_black(scene, found, explain_region(_unscaled(scene, sub), region, sub),
                                 replace_unsure=False)
+        elif _glared(scene, region, sub, found):
+            again = explain_region(_unscaled(scene, sub), region, sub)
+            if len(again) >= len(found) and _doubtful(again) < _doubtful(found):
+                found = again
         hidden_by_hand += _under_hand(scene, region, sub, found, view, bg)
         up = None
         alone = area <= scene.max_area_mm2

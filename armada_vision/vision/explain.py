@@ -425,9 +425,20 @@ def tip_guesses(part: np.ndarray, grid: ViewGrid, max_angle_deg: float = 100.0
     """Sharp convex corners of a region's outline, where a tip may be: (tip table mm, heading
     guess in degrees). The angle at each outline point is measured to the points ~5 mm along
     either way; local minima under ``max_angle_deg`` count."""
+    out = []
+    for corner, a, b in _sharp_corners(part, grid, max_angle_deg):
+        inward = a + b
+        out.append((corner, math.degrees(math.atan2(-inward[1], -inward[0]))))
+    return out
+
+
+def _sharp_corners(part: np.ndarray, grid: ViewGrid, max_angle_deg: float
+                   ) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """The corners of :func:`tip_guesses`: (corner table mm, unit vectors along the outline
+    either way from it)."""
     contours, _ = cv2.findContours(part.astype(np.uint8), cv2.RETR_EXTERNAL,
                                    cv2.CHAIN_APPROX_NONE)
-    out: list[tuple[np.ndarray, float]] = []
+    out: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
     for c in contours:
         if len(c) < 24:
             continue
@@ -451,10 +462,31 @@ def tip_guesses(part: np.ndarray, grid: ViewGrid, max_angle_deg: float = 100.0
             idx = np.arange(i - k, i + k + 1) % n
             if not convex[i] or ang[i] > ang[idx].min() + 1e-9:
                 continue
-            if any(np.linalg.norm(mm[i] - t) < 6.0 for t, _ in out):
+            if any(np.linalg.norm(mm[i] - t) < 6.0 for t, _a, _b in out):
                 continue
-            inward = a[i] / np.linalg.norm(a[i]) + b[i] / np.linalg.norm(b[i])
-            out.append((mm[i], math.degrees(math.atan2(-inward[1], -inward[0]))))
+            out.append((mm[i], a[i] / np.linalg.norm(a[i]), b[i] / np.linalg.norm(b[i])))
+    return out
+
+
+def stern_guesses(part: np.ndarray, grid: ViewGrid, pieces: PieceSet
+                  ) -> list[tuple[Size, Pose]]:
+    """Starts with a stern corner at each sharp convex corner of a region's outline (as
+    :func:`tip_guesses`): a lying piece rests on its tip and its two stern corners, so these
+    too lie on the table and survive parallax and neighbours. Either edge from the corner may
+    be the long side; the axis is that side turned away from the other edge by half the tip
+    angle, and the stern (the base's middle) lies half the base's width along the other edge.
+    (size, start pose), table mm."""
+    out = []
+    for corner, a, b in _sharp_corners(part, grid, 100.0):
+        for side, stern_edge in ((a, b), (b, a)):
+            turn = math.copysign(1.0, side[0] * stern_edge[1] - side[1] * stern_edge[0])
+            for z in Size:
+                d = pieces.dims(z)
+                half = math.atan2(d.base_w_mm / 2, d.footprint_length_mm)
+                heading = math.atan2(side[1], side[0]) - turn * half
+                across = turn * np.array([-math.sin(heading), math.cos(heading)])
+                stern = corner + across * d.base_w_mm / 2
+                out.append((z, Pose(float(stern[0]), float(stern[1]), math.degrees(heading))))
     return out
 
 
@@ -707,8 +739,10 @@ def leftover_piece(scene: Scene, region: np.ndarray, sub: ViewGrid, found: list[
     piece) turns the corner's bisector. Its edges hidden against a found piece are excused.
     Chosen as :func:`select` chooses, doubtful ones kept with σ inflated and those more
     likely noise dropped (:func:`_plausible`). Only one: a second from the same guesses was
-    an artefact (seed 1000: a reversed small on a white piece's lit patch, cost 0.32). Then
-    at most one more whose tip hides in a piece found in the region (:func:`_beside_found`)."""
+    an artefact (seed 1000: a reversed small on a white piece's lit patch, cost 0.32). When
+    they find none and the region is bigger than one piece can be, a good one with a stern
+    corner at a corner (:func:`_at_stern_corners`). Then at most one more whose tip hides in
+    a piece found in the region (:func:`_beside_found`)."""
     area = region.sum() / sub.px_per_mm**2
     if (not scene.small_area_mm2 <= area <= LEFTOVER_MAX_AREA * scene.max_area_mm2
             or _inradius_mm(region, sub) < LEFTOVER_MIN_INRADIUS_MM
@@ -737,7 +771,30 @@ def leftover_piece(scene: Scene, region: np.ndarray, sub: ViewGrid, found: list[
                     cands.append(c)
     chosen = select(cands, scene, rest, sub, given=mine, most=1)
     out = finish(scene, _plausible(scene, chosen, rest, sub), cands, rest, sub)
+    if not out and area > scene.max_area_mm2:
+        # A lone piece's tip is a corner of its region, already tried; a region bigger than
+        # any one piece may hold two whose tips both hide against the other.
+        out = _at_stern_corners(scene, region, sub, found, mine, rest, cands)
     return out + _beside_found(scene, region, sub, found + out, mine + out, corners)
+
+
+def _at_stern_corners(scene: Scene, region: np.ndarray, sub: ViewGrid, found: list[Candidate],
+                      mine: list[Candidate], rest: np.ndarray, cands: list[Candidate]
+                      ) -> list[Candidate]:
+    """The lying piece (at most one) with a stern corner at a sharp corner of ``region``
+    (:func:`stern_guesses`; issue 4, seed 1073 of the set from 1072: an orange medium and a
+    cyan large side by side, each tip against the other's side, so neither tip is a corner
+    of the region), chosen as :func:`leftover_piece` chooses but only when good (a doubtful
+    one from these starts was false: a white small read into a clear large's region on the
+    still s23); none overlapping ``found``."""
+    starts = stern_guesses(region, sub, scene.pieces)
+    screens = scene.screens(starts)
+    new = [c for c in scene.fits([(z, f.pose) for (z, _p), f in zip(starts, screens, strict=True)
+                                  if f.cost <= 2 * MAX_COST], give_up=SURE_GIVE_UP)
+           if not clashes(c, found, scene)]
+    chosen = [c for c in select(new, scene, rest, sub, given=mine, most=1)
+              if c.fit.cost <= GOOD_COST]
+    return finish(scene, chosen, cands + new, rest, sub)
 
 
 def _beside_found(scene: Scene, region: np.ndarray, sub: ViewGrid, found: list[Candidate],
