@@ -194,6 +194,16 @@ def _glared(scene: Scene, region: np.ndarray, sub: ViewGrid, found: list[Candida
     return any(_typical_score(scene, c) < GLARED * typical for c in doubtful)
 
 
+def _glare_reread(scene: Scene, region: np.ndarray, sub: ViewGrid,
+                  found: list[Candidate]) -> list[Candidate] | None:
+    """The region read again on the unscaled map when a glaring neighbour set its scale
+    (_glared), if that reading finds as many pieces with fewer doubtful ones; else None."""
+    if not _glared(scene, region, sub, found):
+        return None
+    again = explain_region(_unscaled(scene, sub), region, sub)
+    return again if len(again) >= len(found) and _doubtful(again) < _doubtful(found) else None
+
+
 def _typical_score(scene: Scene, c: Candidate) -> float:
     """80th percentile of the foreground score well inside ``c``'s footprint."""
     sl, m = scene.grid.inner_crop(scene.footprint(c)[0], 0.8)
@@ -339,16 +349,15 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
                 found = again
             else:
                 found = _with_black(scene, found, again, replace_unsure=True)
+        elif (again := _glare_reread(scene, region, sub, found)) is not None:
+            found = again
         elif _black_left(scene, region, sub, found):
             # Mostly not dark: the unscaled map takes a coloured piece's tinted shadow in
             # (still s21_lowq_hd: a purple medium read in size doubt as a small, 9 mm off,
             # became a medium 3.7 mm off at σ 1.1 mm), so only pieces beside it are added.
+            # After the glare rule: a dull piece's shaded faces are dark too (1079's green).
             found = _with_black(scene, found, explain_region(_unscaled(scene, sub), region, sub),
                                 replace_unsure=False)
-        elif _glared(scene, region, sub, found):
-            again = explain_region(_unscaled(scene, sub), region, sub)
-            if len(again) >= len(found) and _doubtful(again) < _doubtful(found):
-                found = again
         hidden_by_hand += _under_hand(scene, region, sub, found, view, bg)
         up = None
         alone = area <= scene.max_area_mm2
