@@ -42,6 +42,7 @@ from armada_vision.vision.explain import (
     no_piece_in,
     pieces_at_tips,
     shows_no_base,
+    touching_pieces,
     unexplained_mask,
     upright_fit,
 )
@@ -85,6 +86,10 @@ FG_CAP = OBJECT_SCORE
 # When it finds fewer, the turned tip guesses (leftover_piece) are tried on it too (seed
 # 1064: a yellow medium touching a black large, on the map scaled to the black read as a
 # small 13° off; on the unscaled map its tip guess is 10° off and only the large was found).
+# When what is found in such a region leaves on the unscaled map room for a piece, the good
+# pieces read there beside it are added, those found kept as they are (_beside_dark; seed
+# 1082: an orange small against a black large scored 3.2, under the map's 0 level (4.5)
+# there; on the unscaled map it fits at 0.165 beside the large).
 DARK_SHARE = 0.5
 # σ reported = SIGMA_GAIN × (fit and calibration σ) + floor.
 SIGMA_GAIN = 2.0
@@ -163,6 +168,20 @@ def _unscaled(scene: Scene, sub: ViewGrid) -> Scene:
     sl = scene.grid.window(sub)
     fg[sl] = np.clip((scene.score[sl] - 1.0) / 3.0, 0.0, 1.0)
     return replace(scene, fg=fg, _fits={}, _screens={}, _shapes={})
+
+
+def _beside_dark(scene: Scene, region: np.ndarray, sub: ViewGrid, found: list[Candidate]
+                 ) -> list[Candidate]:
+    """Good pieces beside the black plastic of a dark region (see DARK_SHARE) that the map
+    scaled to its darkness sank below the edge level: read on the unscaled map when what
+    ``found`` leave of it there could hold a piece (:func:`no_piece_in`), those not
+    overlapping ``found`` (which stay as they are)."""
+    unscaled = _unscaled(scene, sub)
+    rest = unexplained_mask(unscaled.strong(region, sub), sub, found)
+    if no_piece_in(unscaled, rest, sub):
+        return []
+    return [c for c in explain_region(unscaled, region, sub)
+            if c.fit.cost <= GOOD_COST and not clashes(c, found, scene)]
 
 
 def _mask_of(regions: list[tuple[ViewGrid, np.ndarray]], grid: ViewGrid) -> np.ndarray:
@@ -256,6 +275,8 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
                 again += leftover_piece(unscaled, region, sub, again)
             if not found or _all_good(again, len(found)):
                 found = again
+        elif found and _is_dark(scene, region, sub):
+            found = found + _beside_dark(scene, region, sub, found)
         hidden_by_hand += _under_hand(scene, region, sub, found, view, bg)
         up = None
         alone = area <= scene.max_area_mm2
@@ -285,7 +306,9 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
                               shade_range=GREY_SHADE, heading_floor=True,
                               one_size=True, base_open=True, peel=True)
     for sub, region in empty:
-        lying += leftover_piece(scene, region, sub, lying)
+        got = leftover_piece(scene, region, sub, lying)
+        # Nothing at the region's tips: two pieces may touch tip to side (touching_pieces).
+        lying += got or touching_pieces(scene, region, sub, lying)
     # Left in until here, a finger's reading (or a piece's end beside one) keeps the passes
     # after from reading it again.
     lying = [c for c in lying if not _skin(c, view, bg, pieces)
