@@ -798,12 +798,13 @@ def touching_pieces(scene: Scene, region: np.ndarray, sub: ViewGrid, found: list
     """The lying pieces of a region nothing explained (not even :func:`leftover_piece`),
     where two pieces touch tip to side (see PAIR_FIRSTS): fits from its corners read as
     stern corners (:func:`stern_corner_starts`) and as tips; two together when a pair
-    explains the whole region (:func:`_pair`), else one chosen as :func:`leftover_piece`
-    chooses that leaves room for the neighbour it touches (:func:`_room_beside`: a lone
-    piece there leaves its neighbour unexplained); none overlapping
-    ``found``, edges hidden against the pieces found in the region excused."""
+    explains the whole region (:func:`_pair`), else one good piece chosen as
+    :func:`leftover_piece` chooses that leaves room for the neighbour it touches
+    (:func:`_room_beside`: a lone piece there leaves its neighbour unexplained); none
+    overlapping ``found``, edges hidden against the pieces found in the region excused."""
     area = region.sum() / sub.px_per_mm**2
-    if (not scene.small_area_mm2 <= area <= LEFTOVER_MAX_AREA * scene.max_area_mm2
+    # Two pieces' footprints at least; otherwise leftover_piece's limits.
+    if (not 2 * scene.small_area_mm2 <= area <= LEFTOVER_MAX_AREA * scene.max_area_mm2
             or _inradius_mm(region, sub) < LEFTOVER_MIN_INRADIUS_MM
             or _length_mm(region, sub) > LEFTOVER_MAX_LENGTH * scene.max_length_mm):
         return []
@@ -816,10 +817,12 @@ def touching_pieces(scene: Scene, region: np.ndarray, sub: ViewGrid, found: list
                         if f.cost <= 2 * MAX_COST], give_up=SURE_GIVE_UP)
     cands = [c for c in cands + fits_from_tips(scene, corners) if not clashes(c, found, scene)]
     chosen = _plausible(scene, _pair(scene, cands, rest, sub, mine), rest, sub)
-    if len(chosen) < 2:  # no pair, or one of it noise: then one piece, if it leaves room
-        chosen = [c for c in _plausible(scene, select(cands, scene, rest, sub, given=mine,
-                                                      most=1), rest, sub)
-                  if _room_beside(scene, region, sub, [*mine, c])]
+    if len(chosen) < 2:
+        # No pair (or one of it noise): one piece, good (nothing confirms it, as a pair's
+        # partner does: a doubtful small on a missed clear large of still s23, cost 0.46)
+        # and leaving room for the neighbour it touches.
+        chosen = [c for c in select(cands, scene, rest, sub, given=mine, most=1)
+                  if c.fit.cost <= GOOD_COST and _room_beside(scene, region, sub, [*mine, c])]
     return finish(scene, chosen, cands, rest, sub)
 
 
