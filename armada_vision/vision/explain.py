@@ -771,25 +771,23 @@ def _beside_found(scene: Scene, region: np.ndarray, sub: ViewGrid, found: list[C
     return finish(scene, _plausible(scene, chosen, rest, sub), cands, rest, sub)
 
 
-def stern_corner_starts(scene: Scene, corners: list[tuple[np.ndarray, float]]
-                        ) -> list[tuple[Size, Pose]]:
-    """Starts reading each of ``corners`` (table mm, outward heading guess in °, as
-    :func:`tip_guesses` gives them) as a stern corner: per size, the stern edge along one arm
-    and a long side along the other, both ways round, the arms at the footprint's stern angle
-    about the corner's bisector."""
+def stern_corner_starts(scene: Scene, corner: np.ndarray, heading: float, size: Size
+                        ) -> list[Pose]:
+    """Starts of ``size`` reading ``corner`` (table mm, outward heading guess in °, as
+    :func:`tip_guesses` gives it) as a stern corner: the stern edge along one arm and a long
+    side along the other, both ways round, the arms at the footprint's stern angle about the
+    corner's bisector."""
+    d = scene.pieces.dims(size)
+    back = math.radians(heading + 180.0)
+    half = 0.5 * math.atan2(d.footprint_length_mm, d.half_w_mm)
+    side_mm = math.hypot(d.footprint_length_mm, d.half_w_mm)
     starts = []
-    for corner, heading in corners:
-        back = math.radians(heading + 180.0)
-        for z in Size:
-            d = scene.pieces.dims(z)
-            half = 0.5 * math.atan2(d.footprint_length_mm, d.half_w_mm)
-            side_mm = math.hypot(d.footprint_length_mm, d.half_w_mm)
-            for sign in (1.0, -1.0):
-                side, edge = back + sign * half, back - sign * half
-                tip = corner + side_mm * np.array([math.cos(side), math.sin(side)])
-                stern = corner + d.half_w_mm * np.array([math.cos(edge), math.sin(edge)])
-                starts.append((z, Pose(float(stern[0]), float(stern[1]), math.degrees(
-                    math.atan2(tip[1] - stern[1], tip[0] - stern[0])))))
+    for sign in (1.0, -1.0):
+        side, edge = back + sign * half, back - sign * half
+        tip = corner + side_mm * np.array([math.cos(side), math.sin(side)])
+        stern = corner + d.half_w_mm * np.array([math.cos(edge), math.sin(edge)])
+        starts.append(Pose(float(stern[0]), float(stern[1]),
+                           math.degrees(math.atan2(tip[1] - stern[1], tip[0] - stern[0]))))
     return starts
 
 
@@ -811,10 +809,22 @@ def touching_pieces(scene: Scene, region: np.ndarray, sub: ViewGrid, found: list
     mine = [c for c in found if _covered_px(c, region, sub).any()]
     rest = unexplained_mask(scene.strong(region, sub), sub, mine)
     corners = tip_guesses(region, sub)
-    starts = stern_corner_starts(scene, corners)
-    screens = scene.screens(starts)
-    cands = scene.fits([(z, f.pose) for (z, _p), f in zip(starts, screens, strict=True)
-                        if f.cost <= 2 * MAX_COST], give_up=SURE_GIVE_UP)
+    # Which way round is found with the middle size's short fits, the other sizes are
+    # screened that way only (as leftover_piece's turns): 4 screens a corner, not 6; the
+    # promising ones are fitted fully (only the best one or two lost 1094's larges or all).
+    meds = [stern_corner_starts(scene, tip, h, Size.MEDIUM) for tip, h in corners]
+    ways = scene.screens([(Size.MEDIUM, p) for two in meds for p in two])
+    others = [z for z in Size if z is not Size.MEDIUM]
+    way = [int(ways[2 * k + 1].cost < ways[2 * k].cost) for k in range(len(corners))]
+    rest_screens = scene.screens([(z, stern_corner_starts(scene, tip, h, z)[w])
+                                  for (tip, h), w in zip(corners, way, strict=True)
+                                  for z in others])
+    promising = []
+    for k, w in enumerate(way):
+        got = [(Size.MEDIUM, ways[2 * k + w]), *zip(others, rest_screens[2 * k:2 * k + 2],
+                                                     strict=True)]
+        promising += [(z, f.pose) for z, f in got if f.cost <= 2 * MAX_COST]
+    cands = scene.fits(promising, give_up=SURE_GIVE_UP)
     cands = [c for c in cands + fits_from_tips(scene, corners) if not clashes(c, found, scene)]
     chosen = _plausible(scene, _pair(scene, cands, rest, sub, mine), rest, sub)
     if len(chosen) < 2:
