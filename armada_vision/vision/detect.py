@@ -42,6 +42,7 @@ from armada_vision.vision.explain import (
     no_piece_in,
     pieces_at_tips,
     shows_no_base,
+    touching_pieces,
     unexplained_mask,
     upright_fit,
 )
@@ -86,6 +87,10 @@ FG_CAP = OBJECT_SCORE
 # When it finds fewer, the turned tip guesses (leftover_piece) are tried on it too (seed
 # 1064: a yellow medium touching a black large, on the map scaled to the black read as a
 # small 13° off; on the unscaled map its tip guess is 10° off and only the large was found).
+# When what is found in such a region leaves on the unscaled map room for a piece, the good
+# pieces read there beside it are added, those found kept as they are (_sunk_left; seed
+# 1082: an orange small against a black large scored 3.2, under the map's 0 level (4.5)
+# there; on the unscaled map it fits at 0.165 beside the large).
 DARK_SHARE = 0.5
 # Black plastic lit from above is darker than the table's shadows but not always darker than
 # SHADOW_MIN: its glossy faces show ×0.55-0.62 of the table's light, the shadows the pieces
@@ -93,7 +98,7 @@ DARK_SHARE = 0.5
 # ~×0.3) still sets the region's scaling, and the faces sink below the fit map's mid level
 # (seed 1097: a black large beside a yellow small, cost 1.38 at its true pose; 0.035 on the
 # unscaled map). A region that the reading leaves a piece-sized part of this dark is read
-# again on the unscaled map and its good pieces there are added (_with_black).
+# again on the unscaled map and its good pieces there are added (_with_unscaled).
 BLACK_SHADE = 0.65
 # A region holding a piece that scores far less than another (issue 4, seed 1079: a green
 # large on green felt touching a white small): the fit map's scale follows the region's
@@ -104,6 +109,9 @@ BLACK_SHADE = 0.65
 # explained again on the unscaled map, and that reading is kept when it finds as many pieces
 # with fewer doubtful ones.
 GLARED = 0.75
+# ... when what sank covers this share of a small's footprint (1082's orange small: 0.88;
+# seed 1004's sunk strip beside its dark piece, 0.63, read again for nothing: 64 ms of CPU).
+SUNK_MIN_SHARE = 0.75
 # σ reported = SIGMA_GAIN × (fit and calibration σ) + floor.
 SIGMA_GAIN = 2.0
 # The heading needs no such doubling (measured on 36 scenes: heading error / σ° had median
@@ -243,7 +251,7 @@ def _black_left(scene: Scene, region: np.ndarray, sub: ViewGrid, found: list[Can
     return n >= least and np.count_nonzero(dark & left) >= n / 4
 
 
-def _with_black(scene: Scene, found: list[Candidate], again: list[Candidate], *,
+def _with_unscaled(scene: Scene, found: list[Candidate], again: list[Candidate], *,
                 replace_unsure: bool) -> list[Candidate]:
     """``found`` (read on the scaled map) with the good pieces of ``again`` (the same region
     read on the unscaled map) that clash with none of it added; with ``replace_unsure``, an
@@ -252,6 +260,19 @@ def _with_black(scene: Scene, found: list[Candidate], again: list[Candidate], *,
     keep = [c for c in found if not (replace_unsure and _unsure(c))]
     new = [a for a in again if a.fit.cost <= GOOD_COST and not clashes(a, keep, scene)]
     return keep + new + [c for c in found if c not in keep and not clashes(c, new, scene)]
+
+
+def _sunk_left(scene: Scene, region: np.ndarray, sub: ViewGrid, found: list[Candidate]
+               ) -> bool:
+    """Whether, in a dark region (see DARK_SHARE) whose map is scaled to its darkness, what
+    sank below the edge level (object on the unscaled map, not on the scaled) and ``found``
+    leave could hold a piece (SUNK_MIN_SHARE of a small's footprint, :func:`no_piece_in`):
+    a piece beside the black plastic (seed 1082's orange small)."""
+    # What sank: object on the unscaled map (score 2.5 is its mid level), not on the scaled.
+    sunk = region & (scene.score[scene.grid.window(sub)] >= 2.5) & ~scene.strong(region, sub)
+    rest = unexplained_mask(sunk, sub, found)
+    return not (rest.sum() < SUNK_MIN_SHARE * scene.small_area_mm2 * sub.px_per_mm**2
+                or no_piece_in(scene, rest, sub))
 
 
 def _mask_of(regions: list[tuple[ViewGrid, np.ndarray]], grid: ViewGrid) -> np.ndarray:
@@ -348,16 +369,18 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
             if not found or _all_good(again, len(found)):
                 found = again
             else:
-                found = _with_black(scene, found, again, replace_unsure=True)
+                found = _with_unscaled(scene, found, again, replace_unsure=True)
         elif (again := _glare_reread(scene, region, sub, found)) is not None:
             found = again
-        elif _black_left(scene, region, sub, found):
-            # Mostly not dark: the unscaled map takes a coloured piece's tinted shadow in
-            # (still s21_lowq_hd: a purple medium read in size doubt as a small, 9 mm off,
-            # became a medium 3.7 mm off at σ 1.1 mm), so only pieces beside it are added.
-            # After the glare rule: a dull piece's shaded faces are dark too (1079's green).
-            found = _with_black(scene, found, explain_region(_unscaled(scene, sub), region, sub),
-                                replace_unsure=False)
+        elif _black_left(scene, region, sub, found) or (
+                found and _is_dark(scene, region, sub) and _sunk_left(scene, region, sub, found)):
+            # Only pieces beside those found are added: the unscaled map takes a coloured
+            # piece's tinted shadow in (still s21_lowq_hd: a purple medium read in size doubt
+            # as a small, 9 mm off, became a medium 3.7 mm off at σ 1.1 mm). After the glare
+            # rule: a dull piece's shaded faces are dark too (1079's green).
+            found = _with_unscaled(scene, found,
+                                   explain_region(_unscaled(scene, sub), region, sub),
+                                   replace_unsure=False)
         hidden_by_hand += _under_hand(scene, region, sub, found, view, bg)
         up = None
         alone = area <= scene.max_area_mm2
@@ -387,7 +410,9 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
                               shade_range=GREY_SHADE, heading_floor=True,
                               one_size=True, base_open=True, peel=True)
     for sub, region in empty:
-        lying += leftover_piece(scene, region, sub, lying)
+        got = leftover_piece(scene, region, sub, lying)
+        # Nothing at the region's tips: two pieces may touch tip to side (touching_pieces).
+        lying += got or touching_pieces(scene, region, sub, lying)
     # Left in until here, a finger's reading (or a piece's end beside one) keeps the passes
     # after from reading it again.
     lying = [c for c in lying if not _skin(c, view, bg, pieces)

@@ -126,6 +126,18 @@ LEFTOVER_MAX_LENGTH = 1.8
 # 2 mm of the yellow, 5 % of them within 1.5 mm; cost 0.62 with them as misses, 0.43 excused).
 NEW_CORNER_MM = 3.0
 GAP_MM = 2.0
+# Two pieces touching tip to side in one region (issue 4, seeds 1100 and 1106: a green
+# medium's tip against a white medium's side, a red medium's against a green's): neither tip
+# is a corner of the region, so no tip start lies near either piece; the corners there are
+# their sterns'. A stern corner's arms are the stern edge and a long side, at the footprint's
+# stern angle (74.8° for every size), so each way round gives a start (stern_corner_starts).
+# And each piece hides edges against the other: alone, each costs them as misses (1100's
+# green 0.11 with them excused, over MAX_COST alone), so when no one piece explains the
+# region, two are taken together, each one's hidden edges excused by the other's outline
+# (touching_pieces). PAIR_FIRSTS: how many of the best fits (own cost, hidden edges excused,
+# at most PAIR_MAX_HIDDEN of the outline hidden) are tried as the first of the two.
+PAIR_FIRSTS = 6
+PAIR_MAX_HIDDEN = 0.6
 # A clean longer reading from a hand piece's tip (tip within TIP_SAME_MM of its) replaces it
 # when its stern is seen and the piece's own is not: the view's brightness over the table's
 # STERN_IN_MM either side of the stern edge differs by STERN_STEP or more (seed 1017's blue
@@ -823,6 +835,116 @@ def _beside_found(scene: Scene, region: np.ndarray, sub: ViewGrid, found: list[C
         cands.append(replace(c, solid_outside=c.solid_outside & ~gap))
     chosen = select(cands, scene, rest, sub, given=mine, most=1)
     return finish(scene, _plausible(scene, chosen, rest, sub), cands, rest, sub)
+
+
+def stern_corner_starts(scene: Scene, corner: np.ndarray, heading: float, size: Size
+                        ) -> list[Pose]:
+    """Starts of ``size`` reading ``corner`` (table mm, outward heading guess in °, as
+    :func:`tip_guesses` gives it) as a stern corner: the stern edge along one arm and a long
+    side along the other, both ways round, the arms at the footprint's stern angle about the
+    corner's bisector."""
+    d = scene.pieces.dims(size)
+    back = math.radians(heading + 180.0)
+    half = 0.5 * math.atan2(d.footprint_length_mm, d.half_w_mm)
+    side_mm = math.hypot(d.footprint_length_mm, d.half_w_mm)
+    starts = []
+    for sign in (1.0, -1.0):
+        side, edge = back + sign * half, back - sign * half
+        tip = corner + side_mm * np.array([math.cos(side), math.sin(side)])
+        stern = corner + d.half_w_mm * np.array([math.cos(edge), math.sin(edge)])
+        starts.append(Pose(float(stern[0]), float(stern[1]),
+                           math.degrees(math.atan2(tip[1] - stern[1], tip[0] - stern[0]))))
+    return starts
+
+
+def touching_pieces(scene: Scene, region: np.ndarray, sub: ViewGrid, found: list[Candidate]
+                    ) -> list[Candidate]:
+    """The lying pieces of a region nothing explained (not even :func:`leftover_piece`),
+    where two pieces touch tip to side (see PAIR_FIRSTS): fits from its corners read as
+    stern corners (:func:`stern_corner_starts`) and as tips; two together when a pair
+    explains the whole region (:func:`_pair`), else one good piece chosen as
+    :func:`leftover_piece` chooses that leaves room for the neighbour it touches
+    (:func:`_room_beside`: a lone piece there leaves its neighbour unexplained); none
+    overlapping ``found``, edges hidden against the pieces found in the region excused."""
+    area = region.sum() / sub.px_per_mm**2
+    # Two pieces' footprints at least; otherwise leftover_piece's limits.
+    if (not 2 * scene.small_area_mm2 <= area <= LEFTOVER_MAX_AREA * scene.max_area_mm2
+            or _inradius_mm(region, sub) < LEFTOVER_MIN_INRADIUS_MM
+            or _length_mm(region, sub) > LEFTOVER_MAX_LENGTH * scene.max_length_mm):
+        return []
+    mine = [c for c in found if _covered_px(c, region, sub).any()]
+    rest = unexplained_mask(scene.strong(region, sub), sub, mine)
+    corners = tip_guesses(region, sub)
+    # Which way round is found with the middle size's short fits, the other sizes are
+    # screened that way only (as leftover_piece's turns): 4 screens a corner, not 6; the
+    # promising ones are fitted fully (only the best one or two lost 1094's larges or all).
+    meds = [stern_corner_starts(scene, tip, h, Size.MEDIUM) for tip, h in corners]
+    ways = scene.screens([(Size.MEDIUM, p) for two in meds for p in two])
+    others = [z for z in Size if z is not Size.MEDIUM]
+    way = [int(ways[2 * k + 1].cost < ways[2 * k].cost) for k in range(len(corners))]
+    rest_screens = scene.screens([(z, stern_corner_starts(scene, tip, h, z)[w])
+                                  for (tip, h), w in zip(corners, way, strict=True)
+                                  for z in others])
+    promising = []
+    for k, w in enumerate(way):
+        got = [(Size.MEDIUM, ways[2 * k + w]), *zip(others, rest_screens[2 * k:2 * k + 2],
+                                                     strict=True)]
+        promising += [(z, f.pose) for z, f in got if f.cost <= 2 * MAX_COST]
+    cands = scene.fits(promising, give_up=SURE_GIVE_UP)
+    cands = [c for c in cands + fits_from_tips(scene, corners) if not clashes(c, found, scene)]
+    chosen = _plausible(scene, _pair(scene, cands, rest, sub, mine), rest, sub)
+    if len(chosen) < 2:
+        # No pair (or one of it noise): one piece, good (nothing confirms it, as a pair's
+        # partner does: a doubtful small on a missed clear large of still s23, cost 0.46)
+        # and leaving room for the neighbour it touches.
+        chosen = [c for c in select(cands, scene, rest, sub, given=mine, most=1)
+                  if c.fit.cost <= GOOD_COST and _room_beside(scene, region, sub, [*mine, c])]
+    return finish(scene, chosen, cands, rest, sub)
+
+
+def _room_beside(scene: Scene, region: np.ndarray, sub: ViewGrid, chosen: list[Candidate]
+                 ) -> bool:
+    """Whether what ``chosen`` leave of ``region`` could hold the piece they touch: a small's
+    footprint and a LEFTOVER_MIN_INRADIUS_MM disc (seed 1029: a standing medium read as a
+    lying small at cost 0.10 left 115 mm², 4.4 mm; 1106's red medium leaves its green
+    neighbour, 578 mm², 10.8 mm)."""
+    rest = unexplained_mask(region, sub, chosen)
+    return (rest.sum() / sub.px_per_mm**2 >= scene.small_area_mm2
+            and _inradius_mm(rest, sub) >= LEFTOVER_MIN_INRADIUS_MM)
+
+
+def _pair(scene: Scene, cands: list[Candidate], strong: np.ndarray, sub: ViewGrid,
+          given: list[Candidate]) -> list[Candidate]:
+    """Two of ``cands`` that explain the region's ``strong`` pixels together (beside the
+    pieces ``given``), each one's joint cost at most MAX_COST with the other's outline
+    excusing its hidden edges, leaving no more of it unexplained than
+    :func:`explain_region` leaves (0.6 of a small's footprint): the pair explaining most per
+    doubt, as :func:`select` weighs one piece; none when no pair does."""
+    min_left = 0.6 * scene.small_area_mm2 * sub.px_per_mm**2
+    total = max(int(np.count_nonzero(strong)), 1)
+    firsts: list[Candidate] = []
+    for c in sorted(cands, key=lambda c: c.fit.cost):
+        if len(firsts) == PAIR_FIRSTS or c.fit.cost > MAX_COST:
+            break
+        if (len(c.fit.sample_cost) and np.isnan(c.fit.sample_cost).mean() <= PAIR_MAX_HIDDEN
+                and not any(o.size == c.size and clashes(c, [o], scene) for o in firsts)):
+            firsts.append(c)
+    best: list[Candidate] = []
+    best_u = 0.0
+    for c in firsts:
+        got = select([o for o in cands if not clashes(o, [c], scene)], scene, strong, sub,
+                     given=[*given, c], most=1)
+        if not got:
+            continue
+        j = joint_cost(c, given + got, scene)
+        if j > MAX_COST:
+            continue
+        pair = [replace(c, fit=replace(c.fit, cost=j)), got[0]]
+        left = int(np.count_nonzero(unexplained_mask(strong, sub, given + pair)))
+        u = (1.0 - left / total) * (1.0 - (j + got[0].fit.cost) / (2.0 * MAX_COST))
+        if left <= min_left and u > best_u:
+            best, best_u = pair, u
+    return best
 
 
 def _plausible(scene: Scene, chosen: list[Candidate], strong: np.ndarray, sub: ViewGrid
