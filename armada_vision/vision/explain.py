@@ -487,7 +487,9 @@ def stern_guesses(part: np.ndarray, grid: ViewGrid, pieces: PieceSet
     too lie on the table and survive parallax and neighbours. Either edge from the corner may
     be the long side; the axis is that side turned away from the other edge by half the tip
     angle, and the stern (the base's middle) lies half the base's width along the other edge.
-    (size, start pose), table mm."""
+    (size, start pose), table mm. :func:`stern_corner_starts` reads a corner as a stern
+    corner from its bisector instead; each finds pieces the other misses (seeds 1072-1107:
+    these starts alone lose 1106's red medium, those alone 1073's pair), so both are kept."""
     out = []
     for corner, a, b in _sharp_corners(part, grid, 100.0):
         for side, stern_edge in ((a, b), (b, a)):
@@ -842,7 +844,8 @@ def stern_corner_starts(scene: Scene, corner: np.ndarray, heading: float, size: 
     """Starts of ``size`` reading ``corner`` (table mm, outward heading guess in °, as
     :func:`tip_guesses` gives it) as a stern corner: the stern edge along one arm and a long
     side along the other, both ways round, the arms at the footprint's stern angle about the
-    corner's bisector."""
+    corner's bisector (robust to an arm its shadow rounds; :func:`stern_guesses` follows the
+    arms themselves)."""
     d = scene.pieces.dims(size)
     back = math.radians(heading + 180.0)
     half = 0.5 * math.atan2(d.footprint_length_mm, d.half_w_mm)
