@@ -9,7 +9,7 @@ import math
 import numpy as np
 import pytest
 import shapely
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from armada_vision.cli import main
@@ -28,6 +28,8 @@ SMALL = (480, 270)
 @settings(max_examples=40, deadline=None)
 @given(tilt=st.floats(0, 35), yaw=st.floats(-180, 180), height=st.floats(500, 1500),
        x=st.floats(0, 600), y=st.floats(0, 600))
+# Found by hypothesis: nearly straight down, OpenCV's R → rvec lost 0.002 px.
+@example(tilt=6.103515625e-05, yaw=0.0, height=500.0, x=0.0, y=0.0)
 def test_looking_at_puts_the_target_on_the_optical_axis(tilt, yaw, height, x, y) -> None:
     """The camera stands ``height`` above the table, tilted by ``tilt`` from straight down, and
     the target projects to the principal point."""
@@ -37,7 +39,7 @@ def test_looking_at_puts_the_target_on_the_optical_axis(tilt, yaw, height, x, y)
     assert math.degrees(math.atan2(math.hypot(axis[0], axis[1]), -axis[2])) == pytest.approx(
         tilt, abs=1e-3)
     px = cam.project([[x, y, 0.0]])[0]
-    assert px == pytest.approx([959.5, 539.5], abs=1e-4)   # Rodrigues near 180°: ~1e-6 px
+    assert px == pytest.approx([959.5, 539.5], abs=1e-4)
 
 
 def test_untilted_camera_shows_table_x_right_and_y_up() -> None:

@@ -115,7 +115,11 @@ class CameraSpec:
         R = np.vstack([right, down, fwd])
         center = np.array([target_mm[0], target_mm[1], 0.0]) - fwd * (height_mm / math.cos(t))
         rvec = cv2.Rodrigues(R)[0].ravel()
-        # The pose is what rvec says (Rodrigues is ill-conditioned near 180°): t from R(rvec).
+        if np.abs(cv2.Rodrigues(rvec)[0] - R).max() > 1e-10:
+            # OpenCV's R → rvec is ill-conditioned near 180° (a camera straight down: tilt
+            # 6e-5° put the target 0.002 px off the principal point); from the quaternion.
+            rvec = _rvec_near_half_turn(R)
+        # The pose is what rvec says: t from R(rvec).
         tvec = -cv2.Rodrigues(rvec)[0] @ center
         f = (w / 2.0) / math.tan(math.radians(fov_deg) / 2.0)
         K = ((f, 0.0, (w - 1) / 2.0), (0.0, f, (h - 1) / 2.0), (0.0, 0.0, 1.0))
@@ -229,3 +233,20 @@ class SceneSpec:
         xs += [p[0] for p in self.layout.play_area_mm]
         ys += [p[1] for p in self.layout.play_area_mm]
         return (max(xs) + 5.0, max(ys) + 5.0)
+
+
+def _rvec_near_half_turn(R: np.ndarray) -> np.ndarray:
+    """Rotation vector of rotation matrix ``R`` by its quaternion, which stays well
+    conditioned near a half turn (the axis from the largest diagonal term)."""
+    d = np.diag(R)
+    k = int(np.argmax(d))
+    i, j = (k + 1) % 3, (k + 2) % 3
+    v = np.zeros(3)
+    v[k] = math.sqrt(max(1.0 + d[k] - d[i] - d[j], 0.0)) / 2.0
+    v[i] = (R[i, k] + R[k, i]) / (4.0 * v[k])
+    v[j] = (R[j, k] + R[k, j]) / (4.0 * v[k])
+    w = (R[j, i] - R[i, j]) / (4.0 * v[k])
+    if w < 0:  # the same rotation; keep the angle in [0, π]
+        v, w = -v, -w
+    angle = 2.0 * math.atan2(float(np.linalg.norm(v)), w)
+    return v / np.linalg.norm(v) * angle
