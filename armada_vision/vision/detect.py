@@ -275,6 +275,20 @@ def _sunk_left(scene: Scene, region: np.ndarray, sub: ViewGrid, found: list[Cand
                 or no_piece_in(scene, rest, sub))
 
 
+def _sunk_beside(scene: Scene, region: np.ndarray, sub: ViewGrid, got: list[Candidate]
+                 ) -> bool:
+    """Whether what the piece ``got`` (taken alone in ``region``, :func:`touching_pieces`)
+    leaves of the region scores far less than the region (its typical score under GLARED ×
+    the region's): a dull neighbour whose faces sank below the map's level (seed 1106's green
+    medium on green felt beside a red, 3.3 against 13.6), not the rest of a vivid piece."""
+    sl = scene.grid.window(sub)
+    rest = unexplained_mask(region, sub, got)
+    if not rest.any():
+        return False
+    typical = float(np.percentile(scene.score[sl][region], 80))
+    return float(np.percentile(scene.score[sl][rest], 80)) < GLARED * typical
+
+
 def _mask_of(regions: list[tuple[ViewGrid, np.ndarray]], grid: ViewGrid) -> np.ndarray:
     """View-size bool mask of ``regions`` (each on a sub-grid of ``grid``)."""
     out = np.zeros(grid.shape, bool)
@@ -411,8 +425,15 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
                               one_size=True, base_open=True, peel=True)
     for sub, region in empty:
         got = leftover_piece(scene, region, sub, lying)
-        # Nothing at the region's tips: two pieces may touch tip to side (touching_pieces).
-        lying += got or touching_pieces(scene, region, sub, lying)
+        if not got:
+            # Nothing at the region's tips: two pieces may touch tip to side (touching_pieces).
+            got = touching_pieces(scene, region, sub, lying)
+            if len(got) == 1 and _sunk_beside(scene, region, sub, got):
+                # Taken alone, it left room for the neighbour it touches: a dull one the
+                # map scaled to it sank is read beside it on the unscaled map (good ones only).
+                got += [c for c in leftover_piece(_unscaled(scene, sub), region, sub,
+                                                  lying + got) if c.fit.cost <= GOOD_COST]
+        lying += got
     # Left in until here, a finger's reading (or a piece's end beside one) keeps the passes
     # after from reading it again.
     lying = [c for c in lying if not _skin(c, view, bg, pieces)
