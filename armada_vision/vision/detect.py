@@ -289,6 +289,15 @@ def _sunk_beside(scene: Scene, region: np.ndarray, sub: ViewGrid, got: list[Cand
     return float(np.percentile(scene.score[sl][rest], 80)) < GLARED * typical
 
 
+def _room_left(scene: Scene, region: np.ndarray, sub: ViewGrid, found: list[Candidate]
+               ) -> bool:
+    """Whether what ``found`` leave of the region's clearly-object pixels could hold a piece:
+    a small's footprint, not a sliver or a chit (:func:`no_piece_in`)."""
+    rest = unexplained_mask(scene.strong(region, sub), sub, found)
+    return (rest.sum() >= scene.small_area_mm2 * sub.px_per_mm**2
+            and not no_piece_in(scene, rest, sub))
+
+
 def _mask_of(regions: list[tuple[ViewGrid, np.ndarray]], grid: ViewGrid) -> np.ndarray:
     """View-size bool mask of ``regions`` (each on a sub-grid of ``grid``)."""
     out = np.zeros(grid.shape, bool)
@@ -365,6 +374,8 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     empty: list[tuple[ViewGrid, np.ndarray]] = []
     # Pieces read where a hand may hide part of them (_under_hand): dropped at the end.
     hidden_by_hand: list[Candidate] = []
+    # Regions bigger than one piece whose pieces found leave room for another (_room_left).
+    roomy: list[tuple[ViewGrid, np.ndarray]] = []
     # Regions that are mostly a hand or an arm (running off the view, or too big): only
     # clean pieces at their sharp corners are taken from them (pieces_at_tips).
     for sub, region in regions:
@@ -410,6 +421,8 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
                 found = []
         if not found and up is None:
             empty.append((sub, region))
+        elif found and area > scene.max_area_mm2 and _room_left(scene, region, sub, found):
+            roomy.append((sub, region))
         lying += found
     for sub, region in hands:
         lying += [c for c in pieces_at_tips(scene, region, sub) if not clashes(c, lying, scene)]
@@ -434,6 +447,11 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
                 got += [c for c in leftover_piece(_unscaled(scene, sub), region, sub,
                                                   lying + got) if c.fit.cost <= GOOD_COST]
         lying += got
+    for sub, region in roomy:
+        # A piece beside those found whose start from the remainder's axis stuck (seed
+        # 1082's orange medium): the corners' starts, good pieces only.
+        lying += [c for c in leftover_piece(scene, region, sub, lying)
+                  if c.fit.cost <= GOOD_COST]
     # Left in until here, a finger's reading (or a piece's end beside one) keeps the passes
     # after from reading it again.
     lying = [c for c in lying if not _skin(c, view, bg, pieces)
