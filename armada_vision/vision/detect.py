@@ -275,6 +275,29 @@ def _sunk_left(scene: Scene, region: np.ndarray, sub: ViewGrid, found: list[Cand
                 or no_piece_in(scene, rest, sub))
 
 
+def _sunk_beside(scene: Scene, region: np.ndarray, sub: ViewGrid, got: list[Candidate]
+                 ) -> bool:
+    """Whether what the piece ``got`` (taken alone in ``region``, :func:`touching_pieces`)
+    leaves of the region scores far less than the region (its typical score under GLARED ×
+    the region's): a dull neighbour whose faces sank below the map's level (seed 1106's green
+    medium on green felt beside a red, 3.3 against 13.6), not the rest of a vivid piece."""
+    sl = scene.grid.window(sub)
+    rest = unexplained_mask(region, sub, got)
+    if not rest.any():
+        return False
+    typical = float(np.percentile(scene.score[sl][region], 80))
+    return float(np.percentile(scene.score[sl][rest], 80)) < GLARED * typical
+
+
+def _room_left(scene: Scene, region: np.ndarray, sub: ViewGrid, found: list[Candidate]
+               ) -> bool:
+    """Whether what ``found`` leave of the region's clearly-object pixels could hold a piece:
+    a small's footprint, not a sliver or a chit (:func:`no_piece_in`)."""
+    rest = unexplained_mask(scene.strong(region, sub), sub, found)
+    return (rest.sum() >= scene.small_area_mm2 * sub.px_per_mm**2
+            and not no_piece_in(scene, rest, sub))
+
+
 def _mask_of(regions: list[tuple[ViewGrid, np.ndarray]], grid: ViewGrid) -> np.ndarray:
     """View-size bool mask of ``regions`` (each on a sub-grid of ``grid``)."""
     out = np.zeros(grid.shape, bool)
@@ -351,6 +374,8 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     empty: list[tuple[ViewGrid, np.ndarray]] = []
     # Pieces read where a hand may hide part of them (_under_hand): dropped at the end.
     hidden_by_hand: list[Candidate] = []
+    # Regions bigger than one piece whose pieces found leave room for another (_room_left).
+    roomy: list[tuple[ViewGrid, np.ndarray]] = []
     # Regions that are mostly a hand or an arm (running off the view, or too big): only
     # clean pieces at their sharp corners are taken from them (pieces_at_tips).
     for sub, region in regions:
@@ -396,6 +421,8 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
                 found = []
         if not found and up is None:
             empty.append((sub, region))
+        elif found and area > scene.max_area_mm2 and _room_left(scene, region, sub, found):
+            roomy.append((sub, region))
         lying += found
     for sub, region in hands:
         lying += [c for c in pieces_at_tips(scene, region, sub) if not clashes(c, lying, scene)]
@@ -411,8 +438,20 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
                               one_size=True, base_open=True, peel=True)
     for sub, region in empty:
         got = leftover_piece(scene, region, sub, lying)
-        # Nothing at the region's tips: two pieces may touch tip to side (touching_pieces).
-        lying += got or touching_pieces(scene, region, sub, lying)
+        if not got:
+            # Nothing at the region's tips: two pieces may touch tip to side (touching_pieces).
+            got = touching_pieces(scene, region, sub, lying)
+            if len(got) == 1 and _sunk_beside(scene, region, sub, got):
+                # Taken alone, it left room for the neighbour it touches: a dull one the
+                # map scaled to it sank is read beside it on the unscaled map (good ones only).
+                got += [c for c in leftover_piece(_unscaled(scene, sub), region, sub,
+                                                  lying + got) if c.fit.cost <= GOOD_COST]
+        lying += got
+    for sub, region in roomy:
+        # A piece beside those found whose start from the remainder's axis stuck (seed
+        # 1082's orange medium): the corners' starts, good pieces only.
+        lying += [c for c in leftover_piece(scene, region, sub, lying)
+                  if c.fit.cost <= GOOD_COST]
     # Left in until here, a finger's reading (or a piece's end beside one) keeps the passes
     # after from reading it again.
     lying = [c for c in lying if not _skin(c, view, bg, pieces)
