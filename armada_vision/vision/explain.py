@@ -451,6 +451,7 @@ def _sharp_corners(part: np.ndarray, grid: ViewGrid, max_angle_deg: float
     contours, _ = cv2.findContours(part.astype(np.uint8), cv2.RETR_EXTERNAL,
                                    cv2.CHAIN_APPROX_NONE)
     out: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+    kept: list[list[float]] = []  # the corners of ``out`` as floats, for the 6 mm spacing
     for c in contours:
         if len(c) < 24:
             continue
@@ -468,14 +469,20 @@ def _sharp_corners(part: np.ndarray, grid: ViewGrid, max_angle_deg: float
         vi = np.clip(np.round(mid[:, 1]).astype(int), 0, part.shape[0] - 1)
         convex = part[vi, ui]
         n = len(mm)
+        # The smallest angle within k points either way (round the closed outline), for all
+        # points in one gather: the per-point loop over every corner under the limit was
+        # most of this function's time.
+        low = ang[(np.arange(n)[:, None] + np.arange(-k, k + 1)) % n].min(axis=1)
+        ok = convex & (ang <= low + 1e-9)
         for i in np.argsort(ang):
             if ang[i] > max_angle_deg:
                 break
-            idx = np.arange(i - k, i + k + 1) % n
-            if not convex[i] or ang[i] > ang[idx].min() + 1e-9:
+            if not ok[i]:
                 continue
-            if any(np.linalg.norm(mm[i] - t) < 6.0 for t, _a, _b in out):
+            pt = mm[i].tolist()
+            if any(math.dist(pt, t) < 6.0 for t in kept):
                 continue
+            kept.append(pt)
             out.append((mm[i], a[i] / np.linalg.norm(a[i]), b[i] / np.linalg.norm(b[i])))
     return out
 

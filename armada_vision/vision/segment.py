@@ -262,8 +262,9 @@ def _saturation(bgr: np.ndarray) -> np.ndarray:
     """HSV-style saturation (max − min) / (max + 1) per pixel of a BGR image (float32)."""
     # Per-channel cv2 max/min: numpy's reductions over a last axis of 3 are ~10x slower.
     b, g, r = cv2.split(bgr)
-    mx = cv2.max(cv2.max(b, g), r).astype(np.float32)
-    out = mx - cv2.min(cv2.min(b, g), r).astype(np.float32)
+    # No copy when the planes are float32 already (the table estimate): cv2.max's result is new.
+    mx = cv2.max(cv2.max(b, g), r).astype(np.float32, copy=False)
+    out = mx - cv2.min(cv2.min(b, g), r).astype(np.float32, copy=False)
     mx += 1.0
     out /= mx
     return out
