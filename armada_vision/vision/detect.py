@@ -198,7 +198,7 @@ def _glared(scene: Scene, region: np.ndarray, sub: ViewGrid, found: list[Candida
     doubtful = [c for c in found if c.fit.cost > GOOD_COST and not c.upright]
     if not doubtful or len(found) < 2:
         return False
-    typical = float(np.percentile(scene.score[scene.grid.window(sub)][region], 80))
+    typical = _p80(scene.score[scene.grid.window(sub)][region])
     return any(_typical_score(scene, c) < GLARED * typical for c in doubtful)
 
 
@@ -215,8 +215,12 @@ def _glare_reread(scene: Scene, region: np.ndarray, sub: ViewGrid,
 def _typical_score(scene: Scene, c: Candidate) -> float:
     """80th percentile of the foreground score well inside ``c``'s footprint."""
     sl, m = scene.grid.inner_crop(scene.footprint(c)[0], 0.8)
-    vals = scene.score[sl][m]
-    return float(np.percentile(vals, 80)) if vals.size else 0.0
+    return _p80(scene.score[sl][m])
+
+
+def _p80(scores: np.ndarray) -> float:
+    """A region's typical score: the 80th percentile of ``scores`` (0 when empty)."""
+    return float(np.percentile(scores, 80)) if scores.size else 0.0
 
 
 def _unscaled(scene: Scene, sub: ViewGrid) -> Scene:
@@ -266,13 +270,20 @@ def _sunk_left(scene: Scene, region: np.ndarray, sub: ViewGrid, found: list[Cand
                ) -> bool:
     """Whether, in a dark region (see DARK_SHARE) whose map is scaled to its darkness, what
     sank below the edge level (object on the unscaled map, not on the scaled) and ``found``
-    leave could hold a piece (SUNK_MIN_SHARE of a small's footprint, :func:`no_piece_in`):
+    leave could hold a piece (SUNK_MIN_SHARE of a small's footprint, :func:`_room_in`):
     a piece beside the black plastic (seed 1082's orange small)."""
     # What sank: object on the unscaled map (score 2.5 is its mid level), not on the scaled.
     sunk = region & (scene.score[scene.grid.window(sub)] >= 2.5) & ~scene.strong(region, sub)
-    rest = unexplained_mask(sunk, sub, found)
-    return not (rest.sum() < SUNK_MIN_SHARE * scene.small_area_mm2 * sub.px_per_mm**2
-                or no_piece_in(scene, rest, sub))
+    return _room_in(scene, sunk, sub, found, SUNK_MIN_SHARE)
+
+
+def _room_in(scene: Scene, mask: np.ndarray, sub: ViewGrid, found: list[Candidate],
+             share: float) -> bool:
+    """Whether what ``found`` leave of ``mask`` could hold a piece: ``share`` of a small's
+    footprint at least, and not a sliver or a chit (:func:`no_piece_in`)."""
+    rest = unexplained_mask(mask, sub, found)
+    return (rest.sum() >= share * scene.small_area_mm2 * sub.px_per_mm**2
+            and not no_piece_in(scene, rest, sub))
 
 
 def _sunk_beside(scene: Scene, region: np.ndarray, sub: ViewGrid, got: list[Candidate]
@@ -285,17 +296,14 @@ def _sunk_beside(scene: Scene, region: np.ndarray, sub: ViewGrid, got: list[Cand
     rest = unexplained_mask(region, sub, got)
     if not rest.any():
         return False
-    typical = float(np.percentile(scene.score[sl][region], 80))
-    return float(np.percentile(scene.score[sl][rest], 80)) < GLARED * typical
+    return _p80(scene.score[sl][rest]) < GLARED * _p80(scene.score[sl][region])
 
 
 def _room_left(scene: Scene, region: np.ndarray, sub: ViewGrid, found: list[Candidate]
                ) -> bool:
-    """Whether what ``found`` leave of the region's clearly-object pixels could hold a piece:
-    a small's footprint, not a sliver or a chit (:func:`no_piece_in`)."""
-    rest = unexplained_mask(scene.strong(region, sub), sub, found)
-    return (rest.sum() >= scene.small_area_mm2 * sub.px_per_mm**2
-            and not no_piece_in(scene, rest, sub))
+    """Whether what ``found`` leave of the region's clearly-object pixels could hold a piece
+    (a small's footprint, :func:`_room_in`)."""
+    return _room_in(scene, scene.strong(region, sub), sub, found, 1.0)
 
 
 def _mask_of(regions: list[tuple[ViewGrid, np.ndarray]], grid: ViewGrid) -> np.ndarray:
@@ -386,7 +394,8 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
         if no_piece_in(scene, region, sub):
             continue  # a chit, a coin or a strip of shadow: nothing to fit
         found = explain_region(scene, region, sub)
-        if _is_dark(scene, region, sub) and (not found or _size_doubtful(found)):
+        dark = _is_dark(scene, region, sub)
+        if dark and (not found or _size_doubtful(found)):
             unscaled = _unscaled(scene, sub)
             again = explain_region(unscaled, region, sub)
             if found and len(again) < len(found):
@@ -398,7 +407,7 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
         elif (again := _glare_reread(scene, region, sub, found)) is not None:
             found = again
         elif _black_left(scene, region, sub, found) or (
-                found and _is_dark(scene, region, sub) and _sunk_left(scene, region, sub, found)):
+                found and dark and _sunk_left(scene, region, sub, found)):
             # Only pieces beside those found are added: the unscaled map takes a coloured
             # piece's tinted shadow in (still s21_lowq_hd: a purple medium read in size doubt
             # as a small, 9 mm off, became a medium 3.7 mm off at σ 1.1 mm). After the glare
