@@ -1116,14 +1116,27 @@ def _longer_reading(scene: Scene, c: Candidate, size: Size, others: list[Candida
     tip = np.asarray(c.fit.pose.tip_mm(d_c))
     start = Pose.with_tip(tip, c.fit.pose.heading_deg, d_z)
     o = scene.fit(size, scene.screen(size, start).pose)
-    if len(o.fit.sample_cost) == 0 or math.dist(o.fit.pose.tip_mm(d_z), tip) > TIP_SAME_MM:
+    if not _from_tip(o, tip, d_z):
         return None
-    hidden = float(np.isnan(o.fit.sample_cost).mean())
-    whole = o.fit.cost <= GOOD_COST and hidden <= HAND_SEEN_HIDDEN
-    if not whole and (o.fit.cost > HAND_MAX_COST or hidden > HAND_MAX_HIDDEN
-                      or not _stern_seen(scene, o)):
+    if not _seen_whole(o) and (o.fit.cost > HAND_MAX_COST
+                               or float(np.isnan(o.fit.sample_cost).mean()) > HAND_MAX_HIDDEN
+                               or not _stern_seen(scene, o)):
         return None
     return None if clashes(o, others, scene) else o
+
+
+def _from_tip(o: Candidate, tip: np.ndarray, length_mm: float) -> bool:
+    """Whether fit ``o`` (footprint ``length_mm`` long) was made and kept its tip within
+    TIP_SAME_MM of ``tip`` (table mm)."""
+    return (len(o.fit.sample_cost) > 0
+            and math.dist(o.fit.pose.tip_mm(length_mm), tip) <= TIP_SAME_MM)
+
+
+def _seen_whole(o: Candidate) -> bool:
+    """Whether fit ``o`` is seen whole on the fit map: good, at most HAND_SEEN_HIDDEN of its
+    outline hidden."""
+    return (o.fit.cost <= GOOD_COST
+            and float(np.isnan(o.fit.sample_cost).mean()) <= HAND_SEEN_HIDDEN)
 
 
 def _stern_seen(scene: Scene, c: Candidate) -> bool:
@@ -1181,9 +1194,7 @@ def _seen_whole_longer(scene: Scene, c: Candidate, others: list[Candidate]
         if d_z <= d_c:
             continue
         o = scene.fit(z, Pose.with_tip(tip, c.fit.pose.heading_deg, d_z), give_up=SURE_GIVE_UP)
-        if (len(o.fit.sample_cost) == 0 or o.fit.cost > GOOD_COST
-                or math.dist(o.fit.pose.tip_mm(d_z), tip) > TIP_SAME_MM
-                or float(np.isnan(o.fit.sample_cost).mean()) > HAND_SEEN_HIDDEN):
+        if not _from_tip(o, tip, d_z) or not _seen_whole(o):
             continue
         j = joint_cost(o, others, scene)
         if j < c.fit.cost - AMBIGUITY_COST and not clashes(o, others, scene):
