@@ -274,17 +274,9 @@ def _muted_share(scene: Scene, c: Candidate, muted: np.ndarray) -> float | None:
     base = shapely.convex_hull(shapely.MultiPoint(_base_seen(scene, c))).buffer(-BASE_INSET_MM)
     if base.is_empty or base.geom_type != "Polygon":
         return None
-    px = np.round(scene.grid.to_px(np.asarray(base.exterior.coords))).astype(np.int32)
-    x, y, w, h = cv2.boundingRect(px)
-    x0, y0 = max(x, 0), max(y, 0)
-    x1, y1 = min(x + w, muted.shape[1]), min(y + h, muted.shape[0])
-    if x1 <= x0 or y1 <= y0:
-        return None
-    mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
-    cv2.fillPoly(mask, [px], 1, offset=(-x0, -y0))
-    inside = mask.view(bool)
+    sl, inside = scene.grid.polygon_crop([scene.grid.to_px(np.asarray(base.exterior.coords))])
     n = np.count_nonzero(inside)
-    return float(np.count_nonzero(muted[y0:y1, x0:x1] & inside)) / n if n else None
+    return float(np.count_nonzero(muted[sl] & inside)) / n if n else None
 
 
 def _without_lit_shadows(left: np.ndarray, shade: np.ndarray, score: np.ndarray,
