@@ -152,6 +152,18 @@ STERN_STEP = 1.25
 # tip 0.269 with 3 % hidden, but its stern lies against the finger's shadow, as dark as its
 # open base, so no step shows there).
 HAND_SEEN_HIDDEN = 0.05
+# A doubtful piece in size doubt whose region goes on past its stern, lit (issue 4, size):
+# a white large whose face turned from the light is as bright as a light table shows only
+# its lit face on the fit map, so its true reading misses along the shaded side near the
+# stern (joint cost 0.49-0.56) and a doubtful medium from its tip wins (0.43-0.54), leaving
+# the lit stern end unexplained. Brighter than the table, that end is plastic, never a
+# shadow: the longer reading from the same tip is taken when it is usable (joint cost, its
+# hidden edges counted as misses, at most MAX_COST) and the region's strong pixels it adds
+# past the shorter one cover LIT_SHARE of the footprint it adds, at a median brightness of
+# LIT_SHADE x the table or more. It stays doubtful: its σ keeps the shorter reading's
+# distance (the shorter one stays its rival), so the rules never trust it.
+LIT_SHARE = 0.5
+LIT_SHADE = 1.1
 # A white piece's open base (issue 4): dark and colourless, it scores as shadow, so on the
 # fit map a reading one size short (its stern on the base's front rim) beats the true one,
 # whose stern samples find no edge. The longer reading with the same tip is taken when its
@@ -748,7 +760,8 @@ def explain_region(scene: Scene, region: np.ndarray, sub: ViewGrid) -> list[Cand
         chosen = shadowed_piece(scene, cands, strong, sub)
     chosen = _plausible(scene, chosen, strong, sub)
     fit_size_swaps(scene, chosen)
-    return _reread(scene, finish(scene, chosen, cands, strong, sub), cands)
+    return _lit_longer(scene, _reread(scene, finish(scene, chosen, cands, strong, sub), cands),
+                       strong, sub)
 
 
 def leftover_piece(scene: Scene, region: np.ndarray, sub: ViewGrid, found: list[Candidate]
@@ -1206,6 +1219,54 @@ def _seen_whole_longer(scene: Scene, c: Candidate, others: list[Candidate]
     best = with_ambiguity([best], [*size_swaps(scene, best), c], scene)[0]
     return replace(best, ambiguity_mm=max(best.ambiguity_mm, HAND_EDGE_MM),
                    covering_ambiguity_mm=max(best.covering_ambiguity_mm, HAND_EDGE_MM))
+
+
+def _lit_longer(scene: Scene, chosen: list[Candidate], strong: np.ndarray, sub: ViewGrid
+                ) -> list[Candidate]:
+    """``chosen``, each doubtful lying piece in size doubt replaced by its longer reading
+    when the region goes on past its stern, lit (:func:`_lit_past_stern`)."""
+    out = list(chosen)
+    for i, c in enumerate(out):
+        if c.upright or c.ambiguity_mm <= 0.0 or c.fit.cost <= GOOD_COST:
+            continue
+        new = _lit_past_stern(scene, c, out[:i] + out[i + 1:], strong, sub)
+        if new is not None:
+            out[i] = new
+    return out
+
+
+def _lit_past_stern(scene: Scene, c: Candidate, others: list[Candidate], strong: np.ndarray,
+                    sub: ViewGrid) -> Candidate | None:
+    """The longest of ``c``'s longer size swaps with its tip (tip within TIP_SAME_MM) that is
+    usable against ``others`` (joint cost ≤ MAX_COST, no clash) and whose footprint past
+    ``c``'s holds ``strong`` pixels (on ``sub``)
+    over LIT_SHARE of its area, LIT_SHADE × the table's brightness or more at their median;
+    its σ keeps ``c`` as a rival. Else None."""
+    if scene.shade is None:
+        return None
+    d_c = scene.pieces.dims(c.size).footprint_length_mm
+    tip = np.asarray(c.fit.pose.tip_mm(d_c))
+    shade = scene.shade[scene.grid.window(sub)]
+    best = None
+    for z in scene.by_length:
+        d_z = scene.pieces.dims(z).footprint_length_mm
+        if d_z <= d_c:
+            continue
+        o = scene.fit(z, Pose.with_tip(tip, c.fit.pose.heading_deg, d_z), give_up=SURE_GIVE_UP)
+        if not _from_tip(o, tip, d_z) or clashes(o, others, scene):
+            continue
+        j = joint_cost(o, others, scene)
+        if j > MAX_COST:
+            continue
+        past = unexplained_mask(_covered_px(o, strong, sub), sub, [c], grow_mm=0.0)
+        added = (scene.footprint(o)[0].area - scene.footprint(c)[0].area) * sub.px_per_mm**2
+        n = np.count_nonzero(past)
+        if n < LIT_SHARE * added or float(np.median(shade[past])) < LIT_SHADE:
+            continue
+        best = replace(o, fit=replace(o.fit, cost=j))
+    if best is None:
+        return None
+    return with_ambiguity([best], [*size_swaps(scene, best), c], scene)[0]
 
 
 def _open_base(scene: Scene, c: Candidate, others: list[Candidate]) -> Candidate | None:
