@@ -8,12 +8,12 @@ the latest speed work); ``--part view`` patches what turns the view into the fit
 regions: the rectifier, segment.py's crisp edges, foreground, object mask, regions and
 desaturated, and detect.py's shade and region_foreground; ``--part explain`` patches what
 decides which hypotheses are fitted and chosen: detect.py's ``find_pieces`` (which regions are
-explained how), explain.py and the crisp pass (crisp.py). Everything else is the working tree's
-in both runs, so only that part can make a difference (another helper's edits to the rest do
-not). Prints per image the pieces found, those found only by the working tree, and the largest
-stern / tip / heading / σ differences of the reference's pieces; exits 1 when one of those is
-missing or moved by more than the tolerance (a piece found only by the working tree is
-reported, not a failure: recall work adds pieces).
+explained how), explain.py, the crisp pass (crisp.py) and how pieces are named (colors.py).
+Everything else is the working tree's in both runs, so only that part can make a difference
+(another helper's edits to the rest do not). Prints per image the pieces found, those found
+only by the working tree, and the largest stern / tip / heading / σ differences of the
+reference's pieces; exits 1 when one of those is missing or moved by more than the tolerance
+(a piece found only by the working tree is reported, not a failure: recall work adds pieces).
 
 Usage: ``python benchmarks/check_detect_same.py [--part speed|view|explain] [--ref REV]
 [--stills N] [--with-4k] [--seeds N] [--seed0 1000] [--tol-mm 0.01]``.
@@ -105,8 +105,10 @@ def view_patches(rev: str) -> dict[tuple[types.ModuleType, str], object]:
 
 def explain_patches(rev: str) -> dict[tuple[types.ModuleType, str], object]:
     """(module, attribute) → the reference revision's ``find_pieces``, calling the reference's
-    explain.py and crisp pass (each of those calling the reference's explain.py too)."""
+    explain.py, crisp pass (each of those calling the reference's explain.py too) and
+    colors.py."""
     ex = _module_at(rev, "armada_vision/vision/explain.py", "_ref_explain")
+    col = _module_at(rev, "armada_vision/vision/colors.py", "_ref_colors")
     cr = _module_at(rev, "armada_vision/vision/crisp.py", "_ref_crisp")
     det = _module_at(rev, "armada_vision/vision/detect.py", "_ref_detect_find")
     for mod in (cr, det):
@@ -116,6 +118,8 @@ def explain_patches(rev: str) -> dict[tuple[types.ModuleType, str], object]:
                     and getattr(mod, a) is getattr(explain_mod, a, None)):
                 setattr(mod, a, getattr(ex, a))
     det.crisp_pieces = cr.crisp_pieces
+    for a in ("classify_color", "name_color", "piece_color_stats"):
+        setattr(det, a, getattr(col, a))
     return {(detect_mod, "find_pieces"): det.find_pieces}
 
 

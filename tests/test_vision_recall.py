@@ -770,3 +770,19 @@ def test_a_piece_beside_one_found_whose_axis_start_sticks_is_found_from_its_corn
     piece_found(1082, 1072, "medium", "green", (302.02, 232.41))  # its neighbour still found
     r, det = bench_scene(1082, 1072)
     assert not any("false" in m for m in match(r.truth, det).misses)
+
+
+# Issue 4, a vivid piece's colour by its lit faces (colors.lit_face_bgr; tuning set from 1144).
+# A face is the plastic's diffuse colour plus the light's own reflection, grey but tinted by
+# the white balance; on a shaded face the diffuse part is small and the tint moves the hue.
+# A dark piece whose footprint is mostly shaded face read by its median: 1173's orange large
+# at hue 20 (yellow; its lit face 13), 1233's blue large at 104 (cyan; its lit face 111).
+@pytest.mark.parametrize("seed, size, color, stern", [
+    (1173, "large", "orange", (325.2, 209.3)),   # on green felt
+    (1233, "large", "blue", (314.0, 278.0)),     # on green felt
+])
+def test_a_vivid_piece_is_named_by_its_lit_faces(seed, size, color, stern):
+    p = found(seed, size, color, stern, seed0=1144)
+    assert p is not None
+    assert p.color == color
+

@@ -23,6 +23,8 @@ INNER_SHRINK = 0.55
 # plastic is that dull (plastic read doubtfully had ≥ 118 on seeds 1000-1071, see
 # detect._skin), so such a colour near the table's hue is clear rather than unknown.
 DULL_CLEAR_HUE = 15.0
+# A pixel this bright in any channel may be clipped: its hue is the sensor's, not the plastic's.
+CLIPPED_V = 250
 COLORS = ("red", "yellow", "green", "blue", "black", "orange", "cyan", "purple", "white",
           "clear")
 
@@ -53,7 +55,27 @@ def classify_color(view: TableView, poly_mm: shapely.Polygon, bg_bgr: np.ndarray
     # bright whatever the table, black plastic's never (a median may be the open base's
     # shade or a glossy face as grey as a dark cloth).
     bright = float(np.percentile(view.image_bgr[sl][m].max(axis=1), 90))
-    return name_color(px, bg, bright)
+    return name_color(px, bg, bright, lit_face_bgr(view.image_bgr[sl][m]))
+
+
+def lit_face_bgr(pixels: np.ndarray) -> np.ndarray | None:
+    """Median BGR (0–255) of the brightest quarter of a piece's ``pixels`` (N×3 BGR), its
+    lit faces, or None when too few are left.
+
+    A face's colour is the plastic's diffuse colour plus the light's own reflection, grey
+    but tinted by the camera's white balance, of about the same amount on every face. On a
+    shaded face the diffuse part is small, so that tint shifts its hue (seeds 1173, 1334,
+    1358: an orange large's shaded face, V ~55, at hue 17–20, yellow; its lit face at 12–13;
+    1233, 1340: a blue's shaded face at 104–105, cyan, its lit face at 111). Clipped pixels
+    and glints (bright, duller than the rest) are left out.
+    """
+    px = pixels.astype(np.float32)
+    hi, lo = px.max(axis=1), px.min(axis=1)
+    sat = (hi - lo) / np.maximum(hi, 1.0)
+    keep = (hi >= np.percentile(hi, 75)) & (hi < CLIPPED_V) & (sat >= 0.75 * np.median(sat))
+    if np.count_nonzero(keep) < 4:
+        return None
+    return np.median(px[keep], axis=0)
 
 
 def _hsv(bgr: np.ndarray) -> tuple[float, float, float]:
@@ -66,10 +88,12 @@ _HUE_BINS = ((5.0, "red"), (17.0, "orange"), (45.0, "yellow"), (80.0, "green"),
              (107.0, "cyan"), (125.0, "blue"), (160.0, "purple"), (181.0, "red"))
 
 
-def name_color(piece_bgr: np.ndarray, table_bgr: np.ndarray, bright_v: float | None = None
-               ) -> str:
-    """Colour name from the piece's median BGR and the table's BGR under it (0–255), and
-    ``bright_v``, the value (largest channel) of its brightest faces (default: the median's).
+def name_color(piece_bgr: np.ndarray, table_bgr: np.ndarray, bright_v: float | None = None,
+               lit_bgr: np.ndarray | None = None) -> str:
+    """Colour name from the piece's median BGR and the table's BGR under it (0–255),
+    ``bright_v``, the value (largest channel) of its brightest faces (default: the median's),
+    and ``lit_bgr``, its lit faces' BGR (:func:`lit_face_bgr`), whose hue names a vivid
+    piece (default: the median's).
 
     Opaque black is dark and grey; white is a grey whose lit faces are bright; clear plastic
     looks like a dimmer, paler table; the others by hue.
@@ -112,6 +136,8 @@ def name_color(piece_bgr: np.ndarray, table_bgr: np.ndarray, bright_v: float | N
                 and v >= 0.45 * vt):
             return "clear"
         return "unknown"
+    if lit_bgr is not None:
+        h = _hsv(np.asarray(lit_bgr, float))[0]
     for bound, name in _HUE_BINS:
         if h < bound:
             return name
