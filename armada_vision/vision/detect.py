@@ -263,7 +263,33 @@ def _with_unscaled(scene: Scene, found: list[Candidate], again: list[Candidate],
     ``again`` over it, a sure one never."""
     keep = [c for c in found if not (replace_unsure and _unsure(c))]
     new = [a for a in again if a.fit.cost <= GOOD_COST and not clashes(a, keep, scene)]
-    return keep + new + [c for c in found if c not in keep and not clashes(c, new, scene)]
+    return ([_other_map_rivals(scene, c, again) for c in keep] + new
+            + [c for c in found if c not in keep and not clashes(c, new, scene)])
+
+
+def _other_map_rivals(scene: Scene, c: Candidate, again: list[Candidate]) -> Candidate:
+    """``c`` (kept from the scaled map) with its ``ambiguity_mm/deg`` raised to cover each
+    good reading of another size over it on the unscaled map (``again``): which map shows a
+    dark piece whole is the doubt (issue 4, seeds 1203 and 1252: a black medium and a black
+    large read as smalls at cost 0.32 and 0.23 on the map scaled to their open bases, σ
+    0.9 and 0.6 mm; on the unscaled map their true size at 0.03 and 0.02, 0.4 and 0.2 mm
+    off). Only the all-rivals ambiguity is raised, which counts for a piece whose faces can
+    vanish (black, white, clear: _piece); a vivid piece shows its faces on both maps."""
+    if c.upright:
+        return c
+    d_c = scene.pieces.dims(c.size).footprint_length_mm
+    amb_mm, amb_deg = c.ambiguity_mm, c.ambiguity_deg
+    for a in again:
+        if a.upright or a.size == c.size or a.fit.cost > GOOD_COST or not clashes(a, [c], scene):
+            continue
+        d_a = scene.pieces.dims(a.size).footprint_length_mm
+        amb_mm = max(amb_mm, math.dist(a.fit.pose.stern_mm, c.fit.pose.stern_mm),
+                     math.dist(a.fit.pose.tip_mm(d_a), c.fit.pose.tip_mm(d_c)))
+        amb_deg = max(amb_deg, abs((a.fit.pose.heading_deg - c.fit.pose.heading_deg + 180.0)
+                                   % 360.0 - 180.0))
+    if amb_mm == c.ambiguity_mm and amb_deg == c.ambiguity_deg:
+        return c
+    return replace(c, ambiguity_mm=amb_mm, ambiguity_deg=amb_deg)
 
 
 def _sunk_left(scene: Scene, region: np.ndarray, sub: ViewGrid, found: list[Candidate]
