@@ -759,3 +759,16 @@ def test_a_piece_beside_one_found_whose_axis_start_sticks_is_found_from_its_corn
     piece_found(1082, 1072, "medium", "green", (302.02, 232.41))  # its neighbour still found
     r, det = bench_scene(1082, 1072)
     assert not any("false" in m for m in match(r.truth, det).misses)
+
+
+# A clear piece against a piece found, on laminate (issue 4, seed 1181 of the tuning set from
+# 1144): a clear medium lying along a yellow large. Its crisp-enclosed area joins the large's,
+# so it is no faint area and no region; what the large's cover leaves of it hugs the large
+# (contact over crisp.MAX_CONTACT) and was held off as the large's shadow. It is darker than
+# the table (median ×0.82), as a clear piece is and a white piece's lit area is not, so it
+# is peeled off the large as the desaturated areas are (crisp.PEEL_DARK) and fitted.
+def test_a_clear_piece_against_a_piece_found_is_peeled_off_it():
+    piece_found(1181, 1144, "medium", "clear", (206.34, 378.83))
+    piece_found(1181, 1144, "large", "yellow", (215.36, 348.59))  # its neighbour still found
+    r, det = bench_scene(1181, 1144)
+    assert not any("false" in m for m in match(r.truth, det).misses)

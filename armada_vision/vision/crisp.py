@@ -39,7 +39,7 @@ from armada_vision.vision.explain import (
     with_ambiguity,
 )
 from armada_vision.vision.fit import ViewGrid
-from armada_vision.vision.segment import FAINT_SCORE, PALE_LIT, PALE_PIX
+from armada_vision.vision.segment import FAINT_MAX_SHADE, FAINT_SCORE, PALE_LIT, PALE_PIX
 
 # The pieces found cover their outline grown by this much (mm): their rims and contact
 # shadows are crisp too.
@@ -56,8 +56,7 @@ MIN_SHARE = 0.6
 # kept 0.65-0.82; a regular pentagon is 0.86).
 MAX_CONTACT = 0.2
 ROUND_MIN = 0.85
-# With ``peel`` (the desaturated areas only: on the crisp areas it read a white piece's
-# shadow as a false small, seed 1020), an area held off by its contact is tried once more
+# With ``peel``, an area held off by its contact is tried once more
 # without what lies within PEEL_MM of the pieces found (the greyed strip along a neighbour:
 # a piece lying against one keeps its body), the rest opened again. What is left may touch
 # the pieces found along PEEL_CONTACT of its border (it lies against one: seed 1013's clear
@@ -71,6 +70,12 @@ PEEL_MM = 3.0
 PEEL_CONTACT = 0.4
 PEEL_HIDDEN = 0.3
 PEEL_SHARE = 1.0
+# On the crisp areas only one darker than the table is peeled (median brightness over the
+# table's at most PEEL_DARK, segment's FAINT_MAX_SHADE): a clear piece darkens what it lies
+# on (the touching clear pieces missed on seeds 1144-1359: 0.69-0.91), while the part peeled
+# off a white piece beside its contact shadow is lit (seed 1020's false white small, read
+# when every crisp area was peeled).
+PEEL_DARK = FAINT_MAX_SHADE
 # The area's corners are tried as tips only when no axis fit explains it this well (share of
 # the area explained × (1 − cost / MAX_COST)).
 AXIS_ENOUGH = 0.5
@@ -130,7 +135,8 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
     this one explains of the area counts) is left alone. ``base_open``: a stern edge missed
     on the map is excused when the sides are seen up to it (:func:`explain.open_base_cost`).
     ``peel``: an area held off by its contact with the pieces found is tried again without
-    what lies within PEEL_MM of them (see PEEL_MM)."""
+    what lies within PEEL_MM of them (see PEEL_MM); with ``edges`` (a crisp area, not a
+    muted one) only when it is darker than the table (PEEL_DARK)."""
     grid = scene.grid
     ppm = grid.px_per_mm
     cover = np.zeros(crisp.shape, np.uint8)
@@ -162,6 +168,9 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
         if np.count_nonzero(region) > max_px:
             continue
         fit_it = _worth_fitting(region, incover[sl])
+        if fit_it is None and peel and edges is not None and scene.shade is not None and (
+                float(np.median(scene.shade[sl][region])) > PEEL_DARK):
+            continue  # held off, and not a clear piece's darkening: not peeled
         if fit_it is None and peel:
             if peeled is None:
                 rp = max(round((PEEL_MM - COVER_GROW_MM) * ppm), 1)
