@@ -21,6 +21,7 @@ import cv2
 import numpy as np
 import shapely
 
+from armada_vision.geometry.pieces import Size
 from armada_vision.vision.explain import (
     GOOD_COST,
     MAX_COST,
@@ -63,13 +64,13 @@ ROUND_MIN = 0.85
 # medium along a yellow large, 0.29 before the peel and 0.30 after) and its fits may hide
 # PEEL_HIDDEN of their outline (that medium 0.25); an edge facing the peeled strip (within
 # PEEL_MM − COVER_GROW_MM of it) is excused, as one against a piece found.
-# What is left must cover at least PEEL_SHARE of a small's footprint (on seeds 1000-1035 the
-# one smaller part within PEEL_CONTACT, 1035's 163 mm², was fitted for ~40 ms of CPU and
-# found nothing; 1013's is 497 mm²).
+# What is left must cover what a medium lying along a neighbour keeps once the strip along
+# its long side is peeled (:func:`_peel_min_mm2`, 246 mm² nominal): a small keeps less, so the
+# peel looks for mediums and larges only. Smaller parts were fitted for ~30-40 ms of CPU and
+# found nothing (1035's 163 mm², 1003's ~200 mm²); 1013's is 497 mm², 1181's 535 mm².
 PEEL_MM = 3.0
 PEEL_CONTACT = 0.4
 PEEL_HIDDEN = 0.3
-PEEL_SHARE = 1.0
 # On the crisp areas only one darker than the table is peeled (median brightness over the
 # table's at most PEEL_DARK, segment's FAINT_MAX_SHADE): a clear piece darkens what it lies
 # on (the touching clear pieces missed on seeds 1144-1359: 0.69-0.91), while the part peeled
@@ -158,6 +159,7 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
     # (area's sub-grid, area, the pieces found's cover on the view that excuses its edges)
     areas: list[tuple[ViewGrid, np.ndarray, np.ndarray, float]] = []
     peeled = None
+    peel_disc = None
     # Outer contours, not a labelling of the whole view: the areas are few and small.
     for c0, r0, region in _areas(body, min_px, pad=4):
         sl = (slice(r0, r0 + region.shape[0]), slice(c0, c0 + region.shape[1]))
@@ -172,19 +174,21 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
                 float(np.median(scene.shade[sl][region])) > PEEL_DARK):
             continue  # held off, and not a clear piece's darkening: not peeled
         if fit_it is None and peel:
-            if peeled is None:
+            if peel_disc is None:
                 rp = max(round((PEEL_MM - COVER_GROW_MM) * ppm), 1)
                 peel_disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * rp + 1,) * 2)
-                peeled = cv2.dilate(cover, peel_disc) > 0
-            rest = cv2.morphologyEx((region & ~peeled[sl]).view(np.uint8), cv2.MORPH_OPEN,
+            near_cover = _grown_within(cover, sl, peel_disc)
+            rest = cv2.morphologyEx((region & ~near_cover).view(np.uint8), cv2.MORPH_OPEN,
                                     disc)
-            for d0, e0, part in _areas(rest, PEEL_SHARE * scene.small_area_mm2 * ppm**2):
-                if _worth_fitting(part, peeled[sl][e0:e0 + part.shape[0],
+            for d0, e0, part in _areas(rest, _peel_min_mm2(scene) * ppm**2):
+                if _worth_fitting(part, near_cover[e0:e0 + part.shape[0],
                                                    d0:d0 + part.shape[1]], PEEL_CONTACT):
                     part_full = np.zeros(region.shape, bool)
                     part_full[e0:e0 + part.shape[0], d0:d0 + part.shape[1]] = part
                     # What was peeled off the area is the neighbour's too, and an edge
                     # within the peel's width of it faces the neighbour, not the table.
+                    if peeled is None:
+                        peeled = cv2.dilate(cover, peel_disc) > 0
                     excuse = peeled.copy()
                     excuse[sl] |= region & ~part_full
                     excuse = cv2.dilate(excuse.view(np.uint8), peel_disc).view(bool)
@@ -328,6 +332,26 @@ def _areas(mask: np.ndarray, min_px: float, pad: int = 0
         if np.count_nonzero(region) >= min_px:
             out.append((c0, r0, region))
     return out
+
+
+def _grown_within(mask: np.ndarray, sl: tuple[slice, slice], disc: np.ndarray) -> np.ndarray:
+    """``mask`` (view-size 0/1 uint8) dilated by ``disc``, on the view window ``sl`` only (bool):
+    the same pixels as dilating the whole view, computed on the window grown by the disc's
+    reach, not on the whole view."""
+    r = disc.shape[0] // 2
+    rows, cols = mask.shape
+    y0, y1 = max(sl[0].start - r, 0), min(sl[0].stop + r, rows)
+    x0, x1 = max(sl[1].start - r, 0), min(sl[1].stop + r, cols)
+    grown = cv2.dilate(mask[y0:y1, x0:x1], disc, borderType=cv2.BORDER_CONSTANT, borderValue=0)
+    return grown[sl[0].start - y0:sl[0].stop - y0, sl[1].start - x0:sl[1].stop - x0] > 0
+
+
+def _peel_min_mm2(scene: Scene) -> float:
+    """The least a peeled part must cover (mm²): what a medium lying along a neighbour keeps
+    when the PEEL_MM strip along its long side is peeled off. A small keeps less than that
+    (it is not looked for by the peel); a part smaller than that is no medium or large."""
+    d = scene.pieces.dims(Size.MEDIUM)
+    return d.base_w_mm * d.footprint_length_mm / 2 - PEEL_MM * d.long_side_mm
 
 
 def _worth_fitting(region: np.ndarray, incover: np.ndarray, max_contact: float = MAX_CONTACT
