@@ -62,7 +62,9 @@ ROUND_MIN = 0.85
 # a piece lying against one keeps its body), the rest opened again. What is left may touch
 # the pieces found along PEEL_CONTACT of its border (it lies against one: seed 1013's clear
 # medium along a yellow large, 0.29 before the peel and 0.30 after) and its fits may hide
-# PEEL_HIDDEN of their outline (that medium 0.25); an edge facing the peeled strip (within
+# what a piece lying along a neighbour hides, one long side (:func:`_peel_hidden`, 0.40 of
+# the outline: seed 1244's clear medium along an orange small hides 0.37, over the 0.3 set
+# on 1013, whose medium hid 0.25); an edge facing the peeled strip (within
 # PEEL_MM − COVER_GROW_MM of it) is excused, as one against a piece found.
 # What is left must cover what a medium lying along a neighbour keeps once the strip along
 # its long side is peeled (:func:`_peel_min_mm2`, 246 mm² nominal): a small keeps less, so the
@@ -70,12 +72,12 @@ ROUND_MIN = 0.85
 # found nothing (1035's 163 mm², 1003's ~200 mm²); 1013's is 497 mm², 1181's 535 mm².
 PEEL_MM = 3.0
 PEEL_CONTACT = 0.4
-PEEL_HIDDEN = 0.3
 # On the crisp areas only one darker than the table is peeled (median brightness over the
 # table's at most PEEL_DARK, segment's FAINT_MAX_SHADE): a clear piece darkens what it lies
 # on (the touching clear pieces missed on seeds 1144-1359: 0.69-0.91), while the part peeled
 # off a white piece beside its contact shadow is lit (seed 1020's false white small, read
-# when every crisp area was peeled).
+# when every crisp area was peeled). Nor one darker than GREY_SHADE's floor: a clear piece
+# darkens the table by a bounded amount, darker is a shadow or black plastic.
 PEEL_DARK = FAINT_MAX_SHADE
 # The area's corners are tried as tips only when no axis fit explains it this well (share of
 # the area explained × (1 − cost / MAX_COST)).
@@ -170,8 +172,8 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
         if np.count_nonzero(region) > max_px:
             continue
         fit_it = _worth_fitting(region, incover[sl])
-        if fit_it is None and peel and edges is not None and scene.shade is not None and (
-                float(np.median(scene.shade[sl][region])) > PEEL_DARK):
+        if fit_it is None and peel and edges is not None and scene.shade is not None and not (
+                GREY_SHADE[0] <= float(np.median(scene.shade[sl][region])) <= PEEL_DARK):
             continue  # held off, and not a clear piece's darkening: not peeled
         if fit_it is None and peel:
             if peel_disc is None:
@@ -193,7 +195,7 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
                     excuse[sl] |= region & ~part_full
                     excuse = cv2.dilate(excuse.view(np.uint8), peel_disc).view(bool)
                     areas.append((grid.sub(c0, r0, region.shape), part_full, excuse,
-                                  PEEL_HIDDEN))
+                                  _peel_hidden(scene)))
         elif fit_it:
             areas.append((grid.sub(c0, r0, region.shape), region, incover, MAX_HIDDEN))
     if not areas:
@@ -352,6 +354,13 @@ def _peel_min_mm2(scene: Scene) -> float:
     (it is not looked for by the peel); a part smaller than that is no medium or large."""
     d = scene.pieces.dims(Size.MEDIUM)
     return d.base_w_mm * d.footprint_length_mm / 2 - PEEL_MM * d.long_side_mm
+
+
+def _peel_hidden(scene: Scene) -> float:
+    """The share of its outline a piece lying along a neighbour hides: one long side of its
+    footprint (the same share for every size: the pieces are alike in shape)."""
+    d = scene.pieces.dims(Size.MEDIUM)
+    return d.long_side_mm / (2.0 * d.long_side_mm + d.base_w_mm)
 
 
 def _worth_fitting(region: np.ndarray, incover: np.ndarray, max_contact: float = MAX_CONTACT
