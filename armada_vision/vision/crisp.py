@@ -64,14 +64,17 @@ ROUND_MIN = 0.85
 # medium along a yellow large, 0.29 before the peel and 0.30 after) and its fits may hide
 # what a piece lying along a neighbour hides, one long side (:func:`_peel_hidden`, 0.40 of
 # the outline: seed 1244's clear medium along an orange small hides 0.37, over the 0.3 set
-# on 1013, whose medium hid 0.25); an edge facing the peeled strip (within
-# PEEL_MM − COVER_GROW_MM of it) is excused, as one against a piece found.
+# on 1013, whose medium hid 0.25). On the desaturated areas the limit stays
+# PEEL_HIDDEN_MUTED: there a longer reading hiding more of its outline in the greyed strip
+# wins (1013's medium read as a large with σ 1.0 mm at 0.40). An edge facing the peeled
+# strip (within PEEL_MM − COVER_GROW_MM of it) is excused, as one against a piece found.
 # What is left must cover what a medium lying along a neighbour keeps once the strip along
 # its long side is peeled (:func:`_peel_min_mm2`, 246 mm² nominal): a small keeps less, so the
 # peel looks for mediums and larges only. Smaller parts were fitted for ~30-40 ms of CPU and
 # found nothing (1035's 163 mm², 1003's ~200 mm²); 1013's is 497 mm², 1181's 535 mm².
 PEEL_MM = 3.0
 PEEL_CONTACT = 0.4
+PEEL_HIDDEN_MUTED = 0.3
 # On the crisp areas only one darker than the table is peeled (median brightness over the
 # table's at most PEEL_DARK, segment's FAINT_MAX_SHADE): a clear piece darkens what it lies
 # on (the touching clear pieces missed on seeds 1144-1359: 0.69-0.91), while the part peeled
@@ -194,8 +197,8 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
                     excuse = peeled.copy()
                     excuse[sl] |= region & ~part_full
                     excuse = cv2.dilate(excuse.view(np.uint8), peel_disc).view(bool)
-                    areas.append((grid.sub(c0, r0, region.shape), part_full, excuse,
-                                  _peel_hidden(scene)))
+                    hide = _peel_hidden(scene) if edges is not None else PEEL_HIDDEN_MUTED
+                    areas.append((grid.sub(c0, r0, region.shape), part_full, excuse, hide))
         elif fit_it:
             areas.append((grid.sub(c0, r0, region.shape), region, incover, MAX_HIDDEN))
     if not areas:
