@@ -68,6 +68,8 @@ ROUND_MIN = 0.85
 # PEEL_HIDDEN_MUTED: there a longer reading hiding more of its outline in the greyed strip
 # wins (1013's medium read as a large with σ 1.0 mm at 0.40). An edge facing the peeled
 # strip (within PEEL_MM − COVER_GROW_MM of it) is excused, as one against a piece found.
+# The side facing the neighbour may lie anywhere across the peeled strip: a peeled piece's σ
+# is at least PEEL_MM / 2 (seed 1244's medium: stern 2.5 mm off, fit σ 1.0 mm).
 # What is left must cover what a medium lying along a neighbour keeps once the strip along
 # its long side is peeled (:func:`_peel_min_mm2`, 246 mm² nominal): a small keeps less, so the
 # peel looks for mediums and larges only. Smaller parts were fitted for ~30-40 ms of CPU and
@@ -161,8 +163,9 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
     body = cv2.morphologyEx(left.view(np.uint8), cv2.MORPH_OPEN, disc)
     max_px = 2.5 * scene.max_area_mm2 * ppm**2
     incover = cover > 0
-    # (area's sub-grid, area, the pieces found's cover on the view that excuses its edges)
-    areas: list[tuple[ViewGrid, np.ndarray, np.ndarray, float]] = []
+    # (area's sub-grid, area, the pieces found's cover on the view that excuses its edges,
+    # the share of a fit's outline that may be hidden, the least σ (mm) of a piece found)
+    areas: list[tuple[ViewGrid, np.ndarray, np.ndarray, float, float]] = []
     peeled = None
     peel_disc = None
     # Outer contours, not a labelling of the whole view: the areas are few and small.
@@ -198,9 +201,11 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
                     excuse[sl] |= region & ~part_full
                     excuse = cv2.dilate(excuse.view(np.uint8), peel_disc).view(bool)
                     hide = _peel_hidden(scene) if edges is not None else PEEL_HIDDEN_MUTED
-                    areas.append((grid.sub(c0, r0, region.shape), part_full, excuse, hide))
+                    areas.append((grid.sub(c0, r0, region.shape), part_full, excuse, hide,
+                                  PEEL_MM / 2))
         elif fit_it:
-            areas.append((grid.sub(c0, r0, region.shape), region, incover, MAX_HIDDEN))
+            areas.append((grid.sub(c0, r0, region.shape), region, incover, MAX_HIDDEN,
+                          CRISP_EDGE_MM))
     if not areas:
         return []
     # The fit map: 1 inside, ½ on the crisp edge band, 0 outside, smoothed, so its mid level
@@ -219,7 +224,7 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
     # (The score is only read for doubtful fits, which this pass never keeps.)
     crisp_scene = Scene(fg, fg, grid, scene.pieces, scene.camera_mm, scene.shade)
     out: list[Candidate] = []
-    for sub, region, excuse, hide in areas:
+    for sub, region, excuse, hide, floor_mm in areas:
         # The axis first (it stops at a fit explaining the area); the area's sharp corners
         # only when that leaves it unexplained.
         guess = axis_guess(region, sub)
@@ -259,8 +264,8 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
                     length = scene.pieces.dims(c.size).footprint_length_mm
                     deg = math.degrees(CRISP_EDGE_MM / length)
                 out.append(replace(
-                    c, ambiguity_mm=max(c.ambiguity_mm, CRISP_EDGE_MM),
-                    covering_ambiguity_mm=max(c.covering_ambiguity_mm, CRISP_EDGE_MM),
+                    c, ambiguity_mm=max(c.ambiguity_mm, floor_mm),
+                    covering_ambiguity_mm=max(c.covering_ambiguity_mm, floor_mm),
                     ambiguity_deg=max(c.ambiguity_deg, deg),
                     covering_ambiguity_deg=max(c.covering_ambiguity_deg, deg)))
                 break
