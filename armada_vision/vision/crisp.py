@@ -21,6 +21,7 @@ import cv2
 import numpy as np
 import shapely
 
+from armada_vision.geometry.pieces import Size
 from armada_vision.vision.explain import (
     GOOD_COST,
     MAX_COST,
@@ -39,7 +40,7 @@ from armada_vision.vision.explain import (
     with_ambiguity,
 )
 from armada_vision.vision.fit import ViewGrid
-from armada_vision.vision.segment import FAINT_SCORE, PALE_LIT, PALE_PIX
+from armada_vision.vision.segment import FAINT_MAX_SHADE, FAINT_SCORE, PALE_LIT, PALE_PIX
 
 # The pieces found cover their outline grown by this much (mm): their rims and contact
 # shadows are crisp too.
@@ -56,21 +57,33 @@ MIN_SHARE = 0.6
 # kept 0.65-0.82; a regular pentagon is 0.86).
 MAX_CONTACT = 0.2
 ROUND_MIN = 0.85
-# With ``peel`` (the desaturated areas only: on the crisp areas it read a white piece's
-# shadow as a false small, seed 1020), an area held off by its contact is tried once more
+# With ``peel``, an area held off by its contact is tried once more
 # without what lies within PEEL_MM of the pieces found (the greyed strip along a neighbour:
 # a piece lying against one keeps its body), the rest opened again. What is left may touch
 # the pieces found along PEEL_CONTACT of its border (it lies against one: seed 1013's clear
 # medium along a yellow large, 0.29 before the peel and 0.30 after) and its fits may hide
-# PEEL_HIDDEN of their outline (that medium 0.25); an edge facing the peeled strip (within
-# PEEL_MM − COVER_GROW_MM of it) is excused, as one against a piece found.
-# What is left must cover at least PEEL_SHARE of a small's footprint (on seeds 1000-1035 the
-# one smaller part within PEEL_CONTACT, 1035's 163 mm², was fitted for ~40 ms of CPU and
-# found nothing; 1013's is 497 mm²).
+# what a piece lying along a neighbour hides, one long side (:func:`_peel_hidden`, 0.40 of
+# the outline: seed 1244's clear medium along an orange small hides 0.37, over the 0.3 set
+# on 1013, whose medium hid 0.25). On the desaturated areas the limit stays
+# PEEL_HIDDEN_MUTED: there a longer reading hiding more of its outline in the greyed strip
+# wins (1013's medium read as a large with σ 1.0 mm at 0.40). An edge facing the peeled
+# strip (within PEEL_MM − COVER_GROW_MM of it) is excused, as one against a piece found.
+# The side facing the neighbour may lie anywhere across the peeled strip: a peeled piece's σ
+# is at least PEEL_MM / 2 (seed 1244's medium: stern 2.5 mm off, fit σ 1.0 mm).
+# What is left must cover what a medium lying along a neighbour keeps once the strip along
+# its long side is peeled (:func:`_peel_min_mm2`, 246 mm² nominal): a small keeps less, so the
+# peel looks for mediums and larges only. Smaller parts were fitted for ~30-40 ms of CPU and
+# found nothing (1035's 163 mm², 1003's ~200 mm²); 1013's is 497 mm², 1181's 535 mm².
 PEEL_MM = 3.0
 PEEL_CONTACT = 0.4
-PEEL_HIDDEN = 0.3
-PEEL_SHARE = 1.0
+PEEL_HIDDEN_MUTED = 0.3
+# On the crisp areas only one darker than the table is peeled (median brightness over the
+# table's at most PEEL_DARK, segment's FAINT_MAX_SHADE): a clear piece darkens what it lies
+# on (the touching clear pieces missed on seeds 1144-1359: 0.69-0.91), while the part peeled
+# off a white piece beside its contact shadow is lit (seed 1020's false white small, read
+# when every crisp area was peeled). Nor one darker than GREY_SHADE's floor: a clear piece
+# darkens the table by a bounded amount, darker is a shadow or black plastic.
+PEEL_DARK = FAINT_MAX_SHADE
 # The area's corners are tried as tips only when no axis fit explains it this well (share of
 # the area explained × (1 − cost / MAX_COST)).
 AXIS_ENOUGH = 0.5
@@ -130,7 +143,8 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
     this one explains of the area counts) is left alone. ``base_open``: a stern edge missed
     on the map is excused when the sides are seen up to it (:func:`explain.open_base_cost`).
     ``peel``: an area held off by its contact with the pieces found is tried again without
-    what lies within PEEL_MM of them (see PEEL_MM)."""
+    what lies within PEEL_MM of them (see PEEL_MM); with ``edges`` (a crisp area, not a
+    muted one) only when it is darker than the table (PEEL_DARK)."""
     grid = scene.grid
     ppm = grid.px_per_mm
     cover = np.zeros(crisp.shape, np.uint8)
@@ -149,9 +163,11 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
     body = cv2.morphologyEx(left.view(np.uint8), cv2.MORPH_OPEN, disc)
     max_px = 2.5 * scene.max_area_mm2 * ppm**2
     incover = cover > 0
-    # (area's sub-grid, area, the pieces found's cover on the view that excuses its edges)
-    areas: list[tuple[ViewGrid, np.ndarray, np.ndarray, float]] = []
+    # (area's sub-grid, area, the pieces found's cover on the view that excuses its edges,
+    # the share of a fit's outline that may be hidden, the least σ (mm) of a piece found)
+    areas: list[tuple[ViewGrid, np.ndarray, np.ndarray, float, float]] = []
     peeled = None
+    peel_disc = None
     # Outer contours, not a labelling of the whole view: the areas are few and small.
     for c0, r0, region in _areas(body, min_px, pad=4):
         sl = (slice(r0, r0 + region.shape[0]), slice(c0, c0 + region.shape[1]))
@@ -162,27 +178,34 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
         if np.count_nonzero(region) > max_px:
             continue
         fit_it = _worth_fitting(region, incover[sl])
+        if fit_it is None and peel and edges is not None and scene.shade is not None and not (
+                GREY_SHADE[0] <= float(np.median(scene.shade[sl][region])) <= PEEL_DARK):
+            continue  # held off, and not a clear piece's darkening: not peeled
         if fit_it is None and peel:
-            if peeled is None:
+            if peel_disc is None:
                 rp = max(round((PEEL_MM - COVER_GROW_MM) * ppm), 1)
                 peel_disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * rp + 1,) * 2)
-                peeled = cv2.dilate(cover, peel_disc) > 0
-            rest = cv2.morphologyEx((region & ~peeled[sl]).view(np.uint8), cv2.MORPH_OPEN,
+            near_cover = _grown_within(cover, sl, peel_disc)
+            rest = cv2.morphologyEx((region & ~near_cover).view(np.uint8), cv2.MORPH_OPEN,
                                     disc)
-            for d0, e0, part in _areas(rest, PEEL_SHARE * scene.small_area_mm2 * ppm**2):
-                if _worth_fitting(part, peeled[sl][e0:e0 + part.shape[0],
+            for d0, e0, part in _areas(rest, _peel_min_mm2(scene) * ppm**2):
+                if _worth_fitting(part, near_cover[e0:e0 + part.shape[0],
                                                    d0:d0 + part.shape[1]], PEEL_CONTACT):
                     part_full = np.zeros(region.shape, bool)
                     part_full[e0:e0 + part.shape[0], d0:d0 + part.shape[1]] = part
                     # What was peeled off the area is the neighbour's too, and an edge
                     # within the peel's width of it faces the neighbour, not the table.
+                    if peeled is None:
+                        peeled = cv2.dilate(cover, peel_disc) > 0
                     excuse = peeled.copy()
                     excuse[sl] |= region & ~part_full
                     excuse = cv2.dilate(excuse.view(np.uint8), peel_disc).view(bool)
-                    areas.append((grid.sub(c0, r0, region.shape), part_full, excuse,
-                                  PEEL_HIDDEN))
+                    hide = _peel_hidden(scene) if edges is not None else PEEL_HIDDEN_MUTED
+                    areas.append((grid.sub(c0, r0, region.shape), part_full, excuse, hide,
+                                  PEEL_MM / 2))
         elif fit_it:
-            areas.append((grid.sub(c0, r0, region.shape), region, incover, MAX_HIDDEN))
+            areas.append((grid.sub(c0, r0, region.shape), region, incover, MAX_HIDDEN,
+                          CRISP_EDGE_MM))
     if not areas:
         return []
     # The fit map: 1 inside, ½ on the crisp edge band, 0 outside, smoothed, so its mid level
@@ -201,7 +224,7 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
     # (The score is only read for doubtful fits, which this pass never keeps.)
     crisp_scene = Scene(fg, fg, grid, scene.pieces, scene.camera_mm, scene.shade)
     out: list[Candidate] = []
-    for sub, region, excuse, hide in areas:
+    for sub, region, excuse, hide, floor_mm in areas:
         # The axis first (it stops at a fit explaining the area); the area's sharp corners
         # only when that leaves it unexplained.
         guess = axis_guess(region, sub)
@@ -241,8 +264,8 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
                     length = scene.pieces.dims(c.size).footprint_length_mm
                     deg = math.degrees(CRISP_EDGE_MM / length)
                 out.append(replace(
-                    c, ambiguity_mm=max(c.ambiguity_mm, CRISP_EDGE_MM),
-                    covering_ambiguity_mm=max(c.covering_ambiguity_mm, CRISP_EDGE_MM),
+                    c, ambiguity_mm=max(c.ambiguity_mm, floor_mm),
+                    covering_ambiguity_mm=max(c.covering_ambiguity_mm, floor_mm),
                     ambiguity_deg=max(c.ambiguity_deg, deg),
                     covering_ambiguity_deg=max(c.covering_ambiguity_deg, deg)))
                 break
@@ -319,6 +342,33 @@ def _areas(mask: np.ndarray, min_px: float, pad: int = 0
         if np.count_nonzero(region) >= min_px:
             out.append((c0, r0, region))
     return out
+
+
+def _grown_within(mask: np.ndarray, sl: tuple[slice, slice], disc: np.ndarray) -> np.ndarray:
+    """``mask`` (view-size 0/1 uint8) dilated by ``disc``, on the view window ``sl`` only (bool):
+    the same pixels as dilating the whole view, computed on the window grown by the disc's
+    reach, not on the whole view."""
+    r = disc.shape[0] // 2
+    rows, cols = mask.shape
+    y0, y1 = max(sl[0].start - r, 0), min(sl[0].stop + r, rows)
+    x0, x1 = max(sl[1].start - r, 0), min(sl[1].stop + r, cols)
+    grown = cv2.dilate(mask[y0:y1, x0:x1], disc, borderType=cv2.BORDER_CONSTANT, borderValue=0)
+    return grown[sl[0].start - y0:sl[0].stop - y0, sl[1].start - x0:sl[1].stop - x0] > 0
+
+
+def _peel_min_mm2(scene: Scene) -> float:
+    """The least a peeled part must cover (mm²): what a medium lying along a neighbour keeps
+    when the PEEL_MM strip along its long side is peeled off. A small keeps less than that
+    (it is not looked for by the peel); a part smaller than that is no medium or large."""
+    d = scene.pieces.dims(Size.MEDIUM)
+    return d.base_w_mm * d.footprint_length_mm / 2 - PEEL_MM * d.long_side_mm
+
+
+def _peel_hidden(scene: Scene) -> float:
+    """The share of its outline a piece lying along a neighbour hides: one long side of its
+    footprint (the same share for every size: the pieces are alike in shape)."""
+    d = scene.pieces.dims(Size.MEDIUM)
+    return d.long_side_mm / (2.0 * d.long_side_mm + d.base_w_mm)
 
 
 def _worth_fitting(region: np.ndarray, incover: np.ndarray, max_contact: float = MAX_CONTACT

@@ -461,9 +461,10 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
         lying += found
     for sub, region in hands:
         lying += [c for c in pieces_at_tips(scene, region, sub) if not clashes(c, lying, scene)]
-    # Standing pieces cover their area too: their crisp outline is no lying piece.
+    # Standing pieces cover their area too: their crisp outline is no lying piece. A clear
+    # piece against a piece found is peeled off it (crisp.PEEL_DARK).
     hand_mask = _mask_of(hands, view.grid)
-    lying += crisp_pieces(scene, edges, crisp, lying, hand_mask, standing)
+    lying += crisp_pieces(scene, edges, crisp, lying, hand_mask, standing, peel=True)
     # On a coloured table, what looks greyer than it: a clear piece on wood, whose soft
     # edges the grain drowns (no crisp outline).
     grey = desaturated(view, bg)
