@@ -134,6 +134,12 @@ HAND_AREA_PIECES = 12
 # dullest doubtful one 118 (a red, 0.43), the other doubtful warm ones 155 and more.
 SKIN_MAX_SAT = 110.0
 WARM = frozenset({"red", "orange", "yellow"})
+# A fit inside a finger (issue 4, tuning seeds 1341, 1241: good-fit orange smalls, saturation
+# 105 and 111) is told by the skin going on past its outline (_in_skin).
+SKIN_IN_MAX_SAT = 140.0
+SKIN_RING_MM = 4.0
+SKIN_SAME_BGR = 30.0
+SKIN_RING_SHARE = 0.4
 # A piece's colour is read on the part of its footprint no neighbour leans over (_seen_part)
 # when at least SEEN_MIN_SHARE of it is left, and the neighbours cover more than an edge strip.
 SEEN_MIN_SHARE = 0.3
@@ -491,6 +497,7 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     # Left in until here, a finger's reading (or a piece's end beside one) keeps the passes
     # after from reading it again.
     lying = [c for c in lying if not _skin(c, view, bg, pieces)
+             and not _in_skin(c, view, bg)
              and not any(c is h for h in hidden_by_hand)]
     area_poly = shapely.Polygon(layout.play_area_mm)
     out = [_piece(c, calib, view, bg, pieces, area_poly, _seen_part(c, lying, scene))
@@ -508,6 +515,41 @@ def _skin(c: Candidate, view: TableView, bg: np.ndarray, pieces: PieceSet) -> bo
         return False
     stats = piece_color_stats(view, footprint(c.fit.pose, pieces.dims(c.size)), bg)
     return stats is not None and _skin_colour(*stats)
+
+
+def _in_skin(c: Candidate, view: TableView, bg: np.ndarray) -> bool:
+    """Whether ``c`` (good fit or not) is a patch of a finger: its inside a skin colour
+    (warm, duller than SKIN_IN_MAX_SAT) and the same colour going on outside its outline on
+    over SKIN_RING_SHARE of a ring SKIN_RING_MM wide (view px). A piece ends at its outline
+    (table or shadow beyond); a finger goes on past the fit's ends into the hand."""
+    g = view.grid
+    pts = g.to_px(np.asarray(c.outline_mm, float))
+    r = max(2, round(SKIN_RING_MM * g.px_per_mm))
+    x0, y0 = np.floor(pts.min(0)).astype(int) - r - 2
+    x1, y1 = np.ceil(pts.max(0)).astype(int) + r + 3
+    h, w = view.image_bgr.shape[:2]
+    x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, w), min(y1, h)
+    if x1 - x0 < 3 or y1 - y0 < 3:
+        return False
+    img = view.image_bgr[y0:y1, x0:x1]
+    inside = np.zeros(img.shape[:2], np.uint8)
+    cv2.fillPoly(inside, [np.round(pts - (x0, y0)).astype(np.int32)], 1)
+    if not inside.any():
+        return False
+    med = np.median(img[inside > 0].astype(np.float32), axis=0)
+    table = np.median(bg[y0:y1, x0:x1][inside > 0], axis=0)
+    if name_color(med, table) not in WARM:
+        return False
+    hsv = cv2.cvtColor(np.uint8([[np.clip(med, 0, 255)]]), cv2.COLOR_BGR2HSV)[0, 0]
+    if float(hsv[1]) >= SKIN_IN_MAX_SAT:
+        return False
+    k = np.ones((3, 3), np.uint8)
+    ring = cv2.dilate(inside, k, iterations=r) & ~cv2.dilate(inside, k, iterations=1) & 1
+    ring &= view.valid_mask[y0:y1, x0:x1].astype(np.uint8) if view.valid_mask is not None else 1
+    if not ring.any():
+        return False
+    d = np.linalg.norm(img[ring > 0].astype(np.float32) - med, axis=1)
+    return float(np.mean(d < SKIN_SAME_BGR)) > SKIN_RING_SHARE
 
 
 def _skin_colour(bgr: np.ndarray, table_bgr: np.ndarray) -> bool:
