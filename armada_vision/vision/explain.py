@@ -15,6 +15,7 @@ Frames: table mm (+y away from the viewer); view px per :class:`ViewGrid`.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 
 import cv2
@@ -1145,6 +1146,20 @@ def _from_tip(o: Candidate, tip: np.ndarray, length_mm: float) -> bool:
             and math.dist(o.fit.pose.tip_mm(length_mm), tip) <= TIP_SAME_MM)
 
 
+def _longer_from_tip(scene: Scene, c: Candidate) -> Iterator[Candidate]:
+    """``c``'s longer size swaps, shortest first, fitted from its tip and heading, that kept
+    their tip (:func:`_from_tip`; the fits :func:`finish` made, answered from memory)."""
+    d_c = scene.pieces.dims(c.size).footprint_length_mm
+    tip = np.asarray(c.fit.pose.tip_mm(d_c))
+    for z in scene.by_length:
+        d_z = scene.pieces.dims(z).footprint_length_mm
+        if d_z <= d_c:
+            continue
+        o = scene.fit(z, Pose.with_tip(tip, c.fit.pose.heading_deg, d_z), give_up=SURE_GIVE_UP)
+        if _from_tip(o, tip, d_z):
+            yield o
+
+
 def _seen_whole(o: Candidate) -> bool:
     """Whether fit ``o`` is seen whole on the fit map: good, at most HAND_SEEN_HIDDEN of its
     outline hidden."""
@@ -1199,15 +1214,9 @@ def _seen_whole_longer(scene: Scene, c: Candidate, others: list[Candidate]
     fits :func:`finish` made) that is seen whole — good, at most HAND_SEEN_HIDDEN of its
     outline hidden — overlaps none of ``others`` and beats ``c``'s joint cost by more than
     AMBIGUITY_COST, with its size ambiguity against its own size swaps; else None."""
-    d_c = scene.pieces.dims(c.size).footprint_length_mm
-    tip = np.asarray(c.fit.pose.tip_mm(d_c))
     best = None
-    for z in scene.by_length:
-        d_z = scene.pieces.dims(z).footprint_length_mm
-        if d_z <= d_c:
-            continue
-        o = scene.fit(z, Pose.with_tip(tip, c.fit.pose.heading_deg, d_z), give_up=SURE_GIVE_UP)
-        if not _from_tip(o, tip, d_z) or not _seen_whole(o):
+    for o in _longer_from_tip(scene, c):
+        if not _seen_whole(o):
             continue
         j = joint_cost(o, others, scene)
         if j < c.fit.cost - AMBIGUITY_COST and not clashes(o, others, scene):
@@ -1244,16 +1253,10 @@ def _lit_past_stern(scene: Scene, c: Candidate, others: list[Candidate], strong:
     its σ keeps ``c`` as a rival. Else None."""
     if scene.shade is None:
         return None
-    d_c = scene.pieces.dims(c.size).footprint_length_mm
-    tip = np.asarray(c.fit.pose.tip_mm(d_c))
     shade = scene.shade[scene.grid.window(sub)]
     best = None
-    for z in scene.by_length:
-        d_z = scene.pieces.dims(z).footprint_length_mm
-        if d_z <= d_c:
-            continue
-        o = scene.fit(z, Pose.with_tip(tip, c.fit.pose.heading_deg, d_z), give_up=SURE_GIVE_UP)
-        if not _from_tip(o, tip, d_z) or clashes(o, others, scene):
+    for o in _longer_from_tip(scene, c):
+        if clashes(o, others, scene):
             continue
         j = joint_cost(o, others, scene)
         if j > MAX_COST:
