@@ -41,6 +41,7 @@ from armada_vision.vision.explain import (
     leftover_piece,
     no_piece_in,
     pieces_at_tips,
+    reading_gap,
     shows_no_base,
     touching_pieces,
     unexplained_mask,
@@ -283,16 +284,12 @@ def _other_map_rivals(scene: Scene, c: Candidate, again: list[Candidate]) -> Can
     vanish (black, white, clear: _piece); a vivid piece shows its faces on both maps."""
     if c.upright:
         return c
-    d_c = scene.pieces.dims(c.size).footprint_length_mm
     amb_mm, amb_deg = c.ambiguity_mm, c.ambiguity_deg
     for a in again:
         if a.upright or a.size == c.size or a.fit.cost > GOOD_COST or not clashes(a, [c], scene):
             continue
-        d_a = scene.pieces.dims(a.size).footprint_length_mm
-        amb_mm = max(amb_mm, math.dist(a.fit.pose.stern_mm, c.fit.pose.stern_mm),
-                     math.dist(a.fit.pose.tip_mm(d_a), c.fit.pose.tip_mm(d_c)))
-        amb_deg = max(amb_deg, abs((a.fit.pose.heading_deg - c.fit.pose.heading_deg + 180.0)
-                                   % 360.0 - 180.0))
+        gap_mm, gap_deg = reading_gap(scene, a, c)
+        amb_mm, amb_deg = max(amb_mm, gap_mm), max(amb_deg, gap_deg)
     if amb_mm == c.ambiguity_mm and amb_deg == c.ambiguity_deg:
         return c
     return replace(c, ambiguity_mm=amb_mm, ambiguity_deg=amb_deg)
@@ -538,10 +535,7 @@ def _in_skin(c: Candidate, view: TableView, bg: np.ndarray) -> bool:
         return False
     med = np.median(img[inside > 0].astype(np.float32), axis=0)
     table = np.median(bg[y0:y1, x0:x1][inside > 0], axis=0)
-    if name_color(med, table) not in WARM:
-        return False
-    hsv = cv2.cvtColor(np.uint8([[np.clip(med, 0, 255)]]), cv2.COLOR_BGR2HSV)[0, 0]
-    if float(hsv[1]) >= SKIN_IN_MAX_SAT:
+    if not _skin_colour(med, table, SKIN_IN_MAX_SAT):
         return False
     k = np.ones((3, 3), np.uint8)
     ring = cv2.dilate(inside, k, iterations=r) & ~cv2.dilate(inside, k, iterations=1) & 1
@@ -552,13 +546,14 @@ def _in_skin(c: Candidate, view: TableView, bg: np.ndarray) -> bool:
     return float(np.mean(d < SKIN_SAME_BGR)) > SKIN_RING_SHARE
 
 
-def _skin_colour(bgr: np.ndarray, table_bgr: np.ndarray) -> bool:
+def _skin_colour(bgr: np.ndarray, table_bgr: np.ndarray, max_sat: float = SKIN_MAX_SAT
+                 ) -> bool:
     """Whether a median colour (BGR 0-255, over the table's ``table_bgr`` there) is skin's:
-    named a warm colour, but duller than plastic (SKIN_MAX_SAT)."""
+    named a warm colour, but duller than plastic (HSV saturation under ``max_sat``)."""
     if name_color(bgr, table_bgr) not in WARM:
         return False
     hsv = cv2.cvtColor(np.uint8([[np.clip(bgr, 0, 255)]]), cv2.COLOR_BGR2HSV)[0, 0]
-    return float(hsv[1]) < SKIN_MAX_SAT
+    return float(hsv[1]) < max_sat
 
 
 def _under_hand(scene: Scene, region: np.ndarray, sub: ViewGrid, found: list[Candidate],

@@ -676,6 +676,16 @@ def _swap_starts(scene: Scene, c: Candidate) -> list[tuple[Size, Pose]]:
     return starts
 
 
+def reading_gap(scene: Scene, o: Candidate, c: Candidate) -> tuple[float, float]:
+    """How far reading ``o`` lies from reading ``c`` of the same piece: the farther of their
+    sterns and tips apart (table mm) and their headings apart (degrees)."""
+    d_o = scene.pieces.dims(o.size).footprint_length_mm
+    d_c = scene.pieces.dims(c.size).footprint_length_mm
+    return (max(math.dist(o.fit.pose.stern_mm, c.fit.pose.stern_mm),
+                math.dist(o.fit.pose.tip_mm(d_o), c.fit.pose.tip_mm(d_c))),
+            abs((o.fit.pose.heading_deg - c.fit.pose.heading_deg + 180.0) % 360.0 - 180.0))
+
+
 def with_ambiguity(chosen: list[Candidate], cands: list[Candidate], scene: Scene,
                    strong: np.ndarray | None = None, sub: ViewGrid | None = None
                    ) -> list[Candidate]:
@@ -691,15 +701,10 @@ def with_ambiguity(chosen: list[Candidate], cands: list[Candidate], scene: Scene
         mine = None if strong is None or sub is None else _covered_px(c, strong, sub)
         others = [o for o in chosen if o is not c]
         amb = np.zeros(4)  # mm, deg over all rivals; mm, deg over covering rivals
-        d_c = scene.pieces.dims(c.size).footprint_length_mm
         for o in cands:
             if (o.size != c.size and clashes(o, [c], scene)
                     and joint_cost(o, others, scene) <= c.fit.cost + AMBIGUITY_COST):
-                d_o = scene.pieces.dims(o.size).footprint_length_mm
-                here = np.array([max(math.dist(o.fit.pose.stern_mm, c.fit.pose.stern_mm),
-                                     math.dist(o.fit.pose.tip_mm(d_o), c.fit.pose.tip_mm(d_c))),
-                                 abs((o.fit.pose.heading_deg - c.fit.pose.heading_deg
-                                      + 180.0) % 360.0 - 180.0)])
+                here = np.array(reading_gap(scene, o, c))
                 amb[:2] = np.maximum(amb[:2], here)
                 if mine is None or not _thick(unexplained_mask(mine, sub, [o]), sub):
                     amb[2:] = np.maximum(amb[2:], here)
