@@ -58,6 +58,28 @@ def classify_color(view: TableView, poly_mm: shapely.Polygon, bg_bgr: np.ndarray
     return name_color(px, bg, bright, lit_face_bgr(view.image_bgr[sl][m]))
 
 
+# A clear piece is a dimmer table: each of its faces passes about the same share of the
+# table's light, so its darkest tenth (value) stays over this share of its brightest tenth
+# (the clear pieces of the desaturated pass on seeds 1144-1359: 0.58-0.95). An opaque piece's
+# face turned from the light, or a shadow inside the reading, is darker (seed 1223's white
+# small read as a medium there, named clear: 0.34).
+CLEAR_FACE_SPREAD = 0.45
+
+
+def looks_opaque(view: TableView, poly_mm: shapely.Polygon, bg_bgr: np.ndarray) -> bool:
+    """Whether the piece whose footprint is ``poly_mm`` (table mm) is black or white plastic
+    rather than clear: named so (:func:`classify_color`), or a face in it darker than a clear
+    piece's faces can be against its brightest (CLEAR_FACE_SPREAD)."""
+    if classify_color(view, poly_mm, bg_bgr) in ("black", "white"):
+        return True
+    sl, m = view.grid.inner_crop(poly_mm, INNER_SHRINK)
+    if m.sum() < 4:
+        return False
+    v = view.image_bgr[sl][m].max(axis=1)
+    lo, hi = np.percentile(v, (10, 90))
+    return bool(lo < CLEAR_FACE_SPREAD * hi)
+
+
 def lit_face_bgr(pixels: np.ndarray) -> np.ndarray | None:
     """Median BGR (0–255) of the brightest quarter of a piece's ``pixels`` (N×3 BGR), its
     lit faces, or None when too few are left.

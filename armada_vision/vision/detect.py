@@ -25,7 +25,12 @@ from armada_vision.geometry.layout import TableLayout
 from armada_vision.geometry.pieces import NOMINAL_PIECES, PieceDims, PieceSet
 from armada_vision.geometry.shapes import footprint
 from armada_vision.vision.calibrate import TableCalibration, calibrate
-from armada_vision.vision.colors import classify_color, name_color, piece_color_stats
+from armada_vision.vision.colors import (
+    classify_color,
+    looks_opaque,
+    name_color,
+    piece_color_stats,
+)
 from armada_vision.vision.crisp import GREY_SHADE, crisp_pieces
 from armada_vision.vision.explain import (
     DOUBT_MAX_LEFT,
@@ -474,7 +479,9 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     if grey is not None:
         lying += crisp_pieces(scene, None, grey, lying, hand_mask, standing,
                               shade_range=GREY_SHADE, heading_floor=True,
-                              one_size=True, base_open=True, peel=True)
+                              one_size=True, base_open=True, peel=True,
+                              not_clear=lambda c: looks_opaque(
+                                  view, footprint(c.fit.pose, pieces.dims(c.size)), bg))
     for sub, region in empty:
         got = leftover_piece(scene, region, sub, lying)
         if not got:
