@@ -290,7 +290,7 @@ def _rivals_hidden_inside(scene: Scene, c: Candidate, cands: list[Candidate],
     """``c`` with its all-rivals size ambiguity (``ambiguity_mm/deg``, which σ follows for a
     piece whose faces can vanish) raised over each shorter reading that fits nearly as well
     once its outline samples hidden inside the area (``region`` on ``sub``) are excused: a
-    soft desaturated area does not tell where the piece ends (see HIDDEN_INSIDE)."""
+    soft desaturated area does not tell where the piece ends (the note above crisp_pieces)."""
     d_c = scene.pieces.dims(c.size).footprint_length_mm
     rivals = []
     for o in [*cands, *size_swaps(scene, c)]:
