@@ -54,6 +54,7 @@ from armada_vision.vision.explain import (
 )
 from armada_vision.vision.fit import ViewGrid
 from armada_vision.vision.heap import keep_freed_memory
+from armada_vision.vision.refine import refine_on_score
 from armada_vision.vision.segment import (
     MIN_REGION_MM2,
     OBJECT_SCORE,
@@ -503,6 +504,8 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     lying = [c for c in lying if not _skin(c, view, bg, pieces)
              and not _in_skin(c, view, bg)
              and not any(c is h for h in hidden_by_hand)]
+    # The fit map's clip set the edges a little outside a vivid piece: refitted on the score.
+    lying = refine_on_score(scene, lying)
     area_poly = shapely.Polygon(layout.play_area_mm)
     out = [_piece(c, calib, view, bg, pieces, area_poly, _seen_part(c, lying, scene))
            for c in lying]
