@@ -43,6 +43,7 @@ from armada_vision.vision.explain import (
     pieces_at_tips,
     reading_gap,
     shows_no_base,
+    shows_open_base,
     touching_pieces,
     unexplained_mask,
     upright_fit,
@@ -128,18 +129,20 @@ FACES_CAN_VANISH = frozenset({"black", "white", "clear", "unknown"})
 # A standing piece seen from a tilted camera looks like a lying one heading straight away
 # from the camera's foot (_standing_read_lying, issue 4: tuning seeds 1257, 1419, 1557, 1593,
 # 1611 read upright pieces as lying ones at σ 0.3-0.9 mm, 0-4° off that direction, their
-# standing fit's joint cost 0.02 under to 0.14 below the lying one's; true lying pieces that
-# near the direction fitted standing 0.3-0.4 worse).
+# standing fit's joint cost from 0.02 above to 0.19 below the lying one's; true lying pieces
+# within 10° of the direction fitted standing 0.3-0.6 worse).
 RADIAL_DEG = 5.0
 STAND_TIE = 0.05
-# Plastic changes the light it passes or sends back, even clear plastic (two walls, ×0.81,
-# plus its own reflection): the clearest piece found on the tuning sets differs from the table
-# estimate by 12.5 % (a clear large on wood, median colour) and every piece has a crisp
-# outline except on wood. A fit on a patch differing by under BARE_COLOUR with no crisp edge
-# is the table itself (_bare_table, issue 4: on blue cloth the light's falloff beside a
-# marker, 5.6-8.5 %, no edge, read as blue smalls at σ 0.5 mm on tuning seeds 1368, 1396,
-# 1537, 1560).
+# A change of light scales the table's channels alike; plastic changes its colour, even clear
+# plastic (two walls, ×0.81, plus its own grey reflection), and shows a crisp outline except
+# on wood. A fit on a patch within BARE_COLOUR of the table estimate, of its chromaticity
+# (channel shares within BARE_CHROMA) and with no crisp edge is the table itself
+# (_bare_table, issue 4: on blue cloth beside a marker, 5.6-8.5 % brighter, chromaticity
+# within 0.002, no edge, read as blue smalls at σ 0.5 mm on tuning seeds 1368, 1396, 1537,
+# 1560; the real pieces found with no crisp edge differed by 10.6 % and more, the nearest,
+# clear larges on wood, by 0.02-0.03 in chromaticity).
 BARE_COLOUR = 0.10
+BARE_CHROMA = 0.01
 BARE_EDGES = 0.02
 BARE_RIM_MM = 2.0
 # Regions bigger than this many large pieces are an arm or a hand: nothing in them is judged.
@@ -532,7 +535,8 @@ def _standing_read_lying(scene: Scene, region: np.ndarray, sub: ViewGrid,
                          ) -> Candidate | None:
     """A standing piece that ``found``, one lying piece, mistook for a lying one: the lying
     reading points away from the camera's foot (within RADIAL_DEG), is no finger's skin
-    (:func:`_skin`, :func:`_in_skin`) and a standing piece explains the region about as well
+    (:func:`_skin`, :func:`_in_skin`), the view does not show its open base
+    (:func:`explain.shows_open_base`) and a standing piece explains the region about as well
     (joint cost within STAND_TIE of the lying one's)."""
     if len(found) != 1 or found[0].upright:
         return None
@@ -545,8 +549,13 @@ def _standing_read_lying(scene: Scene, region: np.ndarray, sub: ViewGrid,
         scene.pieces.dims(c.size).footprint_length_mm / 2)
     away = mid - scene.camera_mm[:2]
     off = (p.heading_deg - math.degrees(math.atan2(away[1], away[0])) + 180.0) % 360.0 - 180.0
-    # A fingertip points away from the arm, often radially too (tuning seed 1341).
-    if abs(off) > RADIAL_DEG or _skin(c, view, bg, scene.pieces) or _in_skin(c, view, bg):
+    # A fingertip points away from the arm, often radially too (tuning seed 1341). A lying
+    # piece heading away from the camera shows it its open base, dark inside; a standing
+    # piece's faces there are plastic (1360-set seeds 1461 and 1425: true lying pieces whose
+    # standing fits cost within STAND_TIE, median base lanes 1.54 and 2.54; the standing
+    # pieces' 0.63-1.16).
+    if (abs(off) > RADIAL_DEG or _skin(c, view, bg, scene.pieces) or _in_skin(c, view, bg)
+            or shows_open_base(scene, c)):
         return None
     # A dark region's pieces are read on the unscaled map too (find_pieces): so is the
     # standing one (tuning seed 1419's black small: standing cost 0.69 scaled, 0.04 unscaled).
@@ -561,14 +570,19 @@ def _standing_read_lying(scene: Scene, region: np.ndarray, sub: ViewGrid,
 def _bare_table(c: Candidate, view: TableView, bg: np.ndarray, edges: np.ndarray,
                 pieces: PieceSet) -> bool:
     """Whether ``c`` is a patch of bare table: its inside's median colour within BARE_COLOUR
-    (relative) of the table estimate's there, and no crisp edge (``edges``, view px) on or
-    in its footprint grown by BARE_RIM_MM (at most BARE_EDGES of it)."""
+    (relative) of the table estimate's there and of its chromaticity (BARE_CHROMA), and no
+    crisp edge (``edges``, view px) on or in its footprint grown by BARE_RIM_MM (at most
+    BARE_EDGES of it)."""
     fp = footprint(c.fit.pose, pieces.dims(c.size))
     stats = piece_color_stats(view, fp, bg)
     if stats is None:
         return False
     px, table = stats
     if float(np.linalg.norm(px - table)) > BARE_COLOUR * float(np.linalg.norm(table)):
+        return False
+    # The table's own colour, only lit a little differently: the same chromaticity.
+    chroma = px / max(float(px.sum()), 1.0) - table / max(float(table.sum()), 1.0)
+    if float(np.abs(chroma).max()) > BARE_CHROMA:
         return False
     sl, m = view.grid.polygon_crop([view.grid.to_px(np.asarray(
         fp.buffer(BARE_RIM_MM, join_style="mitre").exterior.coords)[:-1])])
