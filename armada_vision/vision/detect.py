@@ -136,7 +136,8 @@ STAND_TIE = 0.05
 # A change of light scales the table's channels alike; plastic changes its colour, even clear
 # plastic (two walls, ×0.81, plus its own grey reflection), and shows a crisp outline except
 # on wood. A fit on a patch within BARE_COLOUR of the table estimate, of its chromaticity
-# (channel shares within BARE_CHROMA) and with no crisp edge is the table itself
+# (channel shares within BARE_CHROMA) and with no crisp edge in its outline as seen is the
+# table itself
 # (_bare_table, issue 4: on blue cloth beside a marker, 5.6-8.5 % brighter, chromaticity
 # within 0.002, no edge, read as blue smalls at σ 0.5 mm on tuning seeds 1368, 1396, 1537,
 # 1560; the real pieces found with no crisp edge differed by 10.6 % and more, the nearest,
@@ -144,7 +145,6 @@ STAND_TIE = 0.05
 BARE_COLOUR = 0.10
 BARE_CHROMA = 0.01
 BARE_EDGES = 0.02
-BARE_RIM_MM = 2.0
 # Regions bigger than this many large pieces are an arm or a hand: nothing in them is judged.
 HAND_AREA_PIECES = 12
 # A doubtful fit whose inside is a warm colour (red, orange, yellow) duller than plastic (HSV
@@ -554,8 +554,8 @@ def _standing_read_lying(scene: Scene, region: np.ndarray, sub: ViewGrid,
     # piece's faces there are plastic (1360-set seeds 1461 and 1425: true lying pieces whose
     # standing fits cost within STAND_TIE, median base lanes 1.54 and 2.54; the standing
     # pieces' 0.63-1.16).
-    if (abs(off) > RADIAL_DEG or _skin(c, view, bg, scene.pieces) or _in_skin(c, view, bg)
-            or shows_open_base(scene, c)):
+    if (abs(off) > RADIAL_DEG or shows_open_base(scene, c) or _skin(c, view, bg, scene.pieces)
+            or _in_skin(c, view, bg)):
         return None
     # A dark region's pieces are read on the unscaled map too (find_pieces): so is the
     # standing one (tuning seed 1419's black small: standing cost 0.69 scaled, 0.04 unscaled).
@@ -569,12 +569,15 @@ def _standing_read_lying(scene: Scene, region: np.ndarray, sub: ViewGrid,
 
 def _bare_table(c: Candidate, view: TableView, bg: np.ndarray, edges: np.ndarray,
                 pieces: PieceSet) -> bool:
-    """Whether ``c`` is a patch of bare table: its inside's median colour within BARE_COLOUR
-    (relative) of the table estimate's there and of its chromaticity (BARE_CHROMA), and no
-    crisp edge (``edges``, view px) on or in its footprint grown by BARE_RIM_MM (at most
-    BARE_EDGES of it)."""
-    fp = footprint(c.fit.pose, pieces.dims(c.size))
-    stats = piece_color_stats(view, fp, bg)
+    """Whether ``c`` is a patch of bare table: no crisp edge (``edges``, view px) in its
+    outline as seen (at most BARE_EDGES of it), and its inside's median colour within
+    BARE_COLOUR (relative) of the table estimate's there and of its chromaticity
+    (BARE_CHROMA)."""
+    # The edges first: most pieces have them, and the test is the cheaper one.
+    sl, m = view.grid.polygon_crop([view.grid.to_px(np.asarray(c.outline_mm, float))])
+    if not m.any() or float(edges[sl][m].mean()) > BARE_EDGES:
+        return False
+    stats = piece_color_stats(view, footprint(c.fit.pose, pieces.dims(c.size)), bg)
     if stats is None:
         return False
     px, table = stats
@@ -582,11 +585,7 @@ def _bare_table(c: Candidate, view: TableView, bg: np.ndarray, edges: np.ndarray
         return False
     # The table's own colour, only lit a little differently: the same chromaticity.
     chroma = px / max(float(px.sum()), 1.0) - table / max(float(table.sum()), 1.0)
-    if float(np.abs(chroma).max()) > BARE_CHROMA:
-        return False
-    sl, m = view.grid.polygon_crop([view.grid.to_px(np.asarray(
-        fp.buffer(BARE_RIM_MM, join_style="mitre").exterior.coords)[:-1])])
-    return m.any() and float(edges[sl][m].mean()) <= BARE_EDGES
+    return float(np.abs(chroma).max()) <= BARE_CHROMA
 
 
 def _skin(c: Candidate, view: TableView, bg: np.ndarray, pieces: PieceSet) -> bool:
