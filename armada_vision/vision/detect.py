@@ -128,7 +128,7 @@ HIDDEN_FULL = 0.4
 FACES_CAN_VANISH = frozenset({"black", "white", "clear", "unknown"})
 # A standing piece seen from a tilted camera looks like a lying one heading straight away
 # from the camera's foot (_standing_read_lying, issue 4: tuning seeds 1257, 1419, 1557, 1593,
-# 1611 read upright pieces as lying ones at σ 0.3-0.9 mm, 0-4° off that direction, their
+# 1611 read upright pieces as lying ones at σ 0.3-2.8 mm, 0-4° off that direction, their
 # standing fit's joint cost from 0.02 above to 0.19 below the lying one's; true lying pieces
 # within 10° of the direction fitted standing 0.3-0.6 worse).
 RADIAL_DEG = 5.0
@@ -137,11 +137,10 @@ STAND_TIE = 0.05
 # plastic (two walls, ×0.81, plus its own grey reflection), and shows a crisp outline except
 # on wood. A fit on a patch within BARE_COLOUR of the table estimate, of its chromaticity
 # (channel shares within BARE_CHROMA) and with no crisp edge in its outline as seen is the
-# table itself
-# (_bare_table, issue 4: on blue cloth beside a marker, 5.6-8.5 % brighter, chromaticity
-# within 0.002, no edge, read as blue smalls at σ 0.5 mm on tuning seeds 1368, 1396, 1537,
-# 1560; the real pieces found with no crisp edge differed by 10.6 % and more, the nearest,
-# clear larges on wood, by 0.02-0.03 in chromaticity).
+# table itself (_bare_table, issue 4: on blue cloth beside a marker, 5.6-8.5 % off, channel
+# shares within 0.002, no edge, read as blue smalls at σ 0.5 mm on tuning seeds 1368, 1396,
+# 1537, 1560; the real pieces found with no crisp edge differed by 10.6 % and more, the
+# nearest, clear larges on wood, by 0.02-0.03 in channel share).
 BARE_COLOUR = 0.10
 BARE_CHROMA = 0.01
 BARE_EDGES = 0.02
