@@ -48,6 +48,7 @@ from armada_vision.vision.explain import (
     pieces_at_tips,
     reading_gap,
     shows_no_base,
+    shows_open_base,
     touching_pieces,
     unexplained_mask,
     upright_fit,
@@ -131,6 +132,24 @@ HIDDEN_BIAS_MM = 1.0
 HIDDEN_FULL = 0.4
 # Colours whose faces can look like the table (see _piece).
 FACES_CAN_VANISH = frozenset({"black", "white", "clear", "unknown"})
+# A standing piece seen from a tilted camera looks like a lying one heading straight away
+# from the camera's foot (_standing_read_lying, issue 4: tuning seeds 1257, 1419, 1557, 1593,
+# 1611 read upright pieces as lying ones at σ 0.3-2.8 mm, 0-4° off that direction, their
+# standing fit's joint cost from 0.02 above to 0.19 below the lying one's; true lying pieces
+# within 10° of the direction fitted standing 0.3-0.6 worse).
+RADIAL_DEG = 5.0
+STAND_TIE = 0.05
+# A change of light scales the table's channels alike; plastic changes its colour, even clear
+# plastic (two walls, ×0.81, plus its own grey reflection), and shows a crisp outline except
+# on wood. A fit on a patch within BARE_COLOUR of the table estimate, of its chromaticity
+# (channel shares within BARE_CHROMA) and with no crisp edge in its outline as seen is the
+# table itself (_bare_table, issue 4: on blue cloth beside a marker, 5.6-8.5 % off, channel
+# shares within 0.002, no edge, read as blue smalls at σ 0.5 mm on tuning seeds 1368, 1396,
+# 1537, 1560; the real pieces found with no crisp edge differed by 10.6 % and more, the
+# nearest, clear larges on wood, by 0.02-0.03 in channel share).
+BARE_COLOUR = 0.10
+BARE_CHROMA = 0.01
+BARE_EDGES = 0.02
 # Regions bigger than this many large pieces are an arm or a hand: nothing in them is judged.
 HAND_AREA_PIECES = 12
 # A doubtful fit whose inside is a warm colour (red, orange, yellow) duller than plastic (HSV
@@ -463,6 +482,10 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
             if up is not None:
                 standing.append(up)
                 found = []
+        if up is None and (up := _standing_read_lying(scene, region, sub, found, view, bg)
+                           ) is not None:
+            standing.append(up)
+            found = []
         if not found and up is None:
             empty.append((sub, region))
         elif found and area > scene.max_area_mm2 and _room_left(scene, region, sub, found):
@@ -503,7 +526,8 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     # after from reading it again.
     lying = [c for c in lying if not _skin(c, view, bg, pieces)
              and not _in_skin(c, view, bg)
-             and not any(c is h for h in hidden_by_hand)]
+             and not any(c is h for h in hidden_by_hand)
+             and not _bare_table(c, view, bg, edges, pieces)]
     # The fit map's clip set the edges a little outside a vivid piece: refitted on the score.
     lying = refine_on_score(scene, lying)
     area_poly = shapely.Polygon(layout.play_area_mm)
@@ -513,6 +537,64 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     ups = [UprightPiece(c.size, classify_color(view, shapely.Polygon(c.outline_mm), bg),
                         c.fit.pose.stern_mm) for c in standing]
     return out, ups
+
+
+def _standing_read_lying(scene: Scene, region: np.ndarray, sub: ViewGrid,
+                         found: list[Candidate], view: TableView, bg: np.ndarray
+                         ) -> Candidate | None:
+    """A standing piece that ``found``, one lying piece, mistook for a lying one: the lying
+    reading points away from the camera's foot (within RADIAL_DEG), is no finger's skin
+    (:func:`_skin`, :func:`_in_skin`), the view does not show its open base
+    (:func:`explain.shows_open_base`) and a standing piece explains the region about as well
+    (joint cost within STAND_TIE of the lying one's)."""
+    if len(found) != 1 or found[0].upright:
+        return None
+    c = found[0]
+    p = c.fit.pose
+    # A standing piece's apex lies above its base's centre, so it is seen pushed straight
+    # away from the camera's foot: its image is a triangle pointing radially outward, which
+    # a lying fit reads as a piece heading that way (issue 4).
+    mid = np.asarray(p.stern_mm) + np.asarray(p.direction) * (
+        scene.pieces.dims(c.size).footprint_length_mm / 2)
+    away = mid - scene.camera_mm[:2]
+    off = (p.heading_deg - math.degrees(math.atan2(away[1], away[0])) + 180.0) % 360.0 - 180.0
+    # A fingertip points away from the arm, often radially too (tuning seed 1341). A lying
+    # piece heading away from the camera shows it its open base, dark inside; a standing
+    # piece's faces there are plastic (1360-set seeds 1461 and 1425: true lying pieces whose
+    # standing fits cost within STAND_TIE, median base lanes 1.54 and 2.54; the standing
+    # pieces' 0.63-1.16).
+    if (abs(off) > RADIAL_DEG or shows_open_base(scene, c) or _skin(c, view, bg, scene.pieces)
+            or _in_skin(c, view, bg)):
+        return None
+    # A dark region's pieces are read on the unscaled map too (find_pieces): so is the
+    # standing one (tuning seed 1419's black small: standing cost 0.69 scaled, 0.04 unscaled).
+    maps = [scene, _unscaled(scene, sub)] if _is_dark(scene, region, sub) else [scene]
+    for m in maps:
+        up = upright_fit(m, region, sub, joint_cost(c, [], m) + STAND_TIE)
+        if up is not None:
+            return up
+    return None
+
+
+def _bare_table(c: Candidate, view: TableView, bg: np.ndarray, edges: np.ndarray,
+                pieces: PieceSet) -> bool:
+    """Whether ``c`` is a patch of bare table: no crisp edge (``edges``, view px) in its
+    outline as seen (at most BARE_EDGES of it), and its inside's median colour within
+    BARE_COLOUR (relative) of the table estimate's there and of its chromaticity
+    (BARE_CHROMA)."""
+    # The edges first: most pieces have them, and the test is the cheaper one.
+    sl, m = view.grid.polygon_crop([view.grid.to_px(np.asarray(c.outline_mm, float))])
+    if not m.any() or float(edges[sl][m].mean()) > BARE_EDGES:
+        return False
+    stats = piece_color_stats(view, footprint(c.fit.pose, pieces.dims(c.size)), bg)
+    if stats is None:
+        return False
+    px, table = stats
+    if float(np.linalg.norm(px - table)) > BARE_COLOUR * float(np.linalg.norm(table)):
+        return False
+    # The table's own colour, only lit a little differently: the same chromaticity.
+    chroma = px / max(float(px.sum()), 1.0) - table / max(float(table.sum()), 1.0)
+    return float(np.abs(chroma).max()) <= BARE_CHROMA
 
 
 def _skin(c: Candidate, view: TableView, bg: np.ndarray, pieces: PieceSet) -> bool:

@@ -1454,6 +1454,13 @@ def shows_no_base(scene: Scene, c: Candidate) -> bool:
     return lanes is not None and float(np.median(lanes)) <= NO_BASE_LANES
 
 
+def shows_open_base(scene: Scene, c: Candidate) -> bool:
+    """Whether the view shows lying ``c``'s open base where the camera sees into it: darker by
+    BASE_STEP_UNSEEN than the table behind and the face ahead (median base lane)."""
+    lanes = None if c.upright else _base_lanes(scene, c)
+    return lanes is not None and float(np.median(lanes)) >= BASE_STEP_UNSEEN
+
+
 def upright_fit(scene: Scene, region: np.ndarray, sub: ViewGrid, max_cost: float = GOOD_COST
                 ) -> Candidate | None:
     """A pyramid standing on its base that explains the region (joint cost at most
