@@ -63,11 +63,15 @@ class Tally:
     misses: list[str] = field(default_factory=list)
     # Wrong sizes the rules would trust: the worse end's error beyond 2σ (rules.md §7).
     sure_wrong_sizes: int = 0
+    # False pieces, and those of them lying on a real piece the truth leaves out because a
+    # hand hides part of it: counted false all the same (the headline is unchanged).
+    false_pieces: int = 0
+    false_on_hidden: int = 0
     scores: list[float] = field(default_factory=list)
 
     def add(self, other: Tally) -> None:
         for k in ("truth", "found", "matched", "size_ok", "color_ok", "failures", "images",
-                  "sure_wrong_sizes"):
+                  "sure_wrong_sizes", "false_pieces", "false_on_hidden"):
             setattr(self, k, getattr(self, k) + getattr(other, k))
         for k in ("stern_mm", "tip_mm", "heading_deg", "sigma_ratio", "sigma_deg_ratio",
                   "rules_ratio",
@@ -127,10 +131,18 @@ def match(truth: dict, det: Detections | VisionFailure, label: str = "") -> Tall
             t.sure_wrong_sizes += 1
             t.misses[-1] += " SURE: the rules would trust it"
         t.scores.append(d.score)
+    hidden = [footprint(Pose(p["stern"][0], p["stern"][1], p["heading"]),
+                        NOMINAL_PIECES.dims(p["size"]))
+              for p in truth["pieces"] if p.get("occluded", False)]
     for i, d in enumerate(det.pieces):
         if i not in used:
+            t.false_pieces += 1
+            on_hidden = any(fps[i].intersection(h).area >= 0.3 * min(fps[i].area, h.area)
+                            for h in hidden)
+            t.false_on_hidden += on_hidden
             t.misses.append(f"{label}: false {d.size.value} {d.color} at "
-                            f"({d.pose.x_mm:.0f}, {d.pose.y_mm:.0f}), fit score {d.score:.2f}")
+                            f"({d.pose.x_mm:.0f}, {d.pose.y_mm:.0f}), fit score {d.score:.2f}"
+                            + (" (on a piece partly under a hand)" if on_hidden else ""))
     return t
 
 
@@ -292,7 +304,9 @@ def main(argv: list[str] | None = None) -> int:
         *rows,
         "",
         f"- recall {verdict_line(100 * rec, 99.5, '%', lower_is_better=False)}; precision "
-        f"{verdict_line(100 * prec, 99.5, '%', lower_is_better=False)}",
+        f"{verdict_line(100 * prec, 99.5, '%', lower_is_better=False)}; false pieces "
+        f"{total.false_pieces}, of which {total.false_on_hidden} lie on a real piece the "
+        "truth leaves out because a hand hides part of it",
         f"- size {total.size_ok}/{total.matched} (wrong sizes the rules would trust, the "
         f"worse end off by over 2σ: {total.sure_wrong_sizes}), colour "
         f"{total.color_ok}/{total.matched}",
@@ -329,7 +343,9 @@ def main(argv: list[str] | None = None) -> int:
             f"- held out (seeds {args.holdout}–{args.holdout + n_held - 1}, made the same "
             f"way, not tuned on): recall "
             f"{verdict_line(100 * h_rec, 99.5, '%', lower_is_better=False)}; precision "
-            f"{verdict_line(100 * h_prec, 99.5, '%', lower_is_better=False)}; size "
+            f"{verdict_line(100 * h_prec, 99.5, '%', lower_is_better=False)} ("
+            f"{held.false_pieces} false, {held.false_on_hidden} of them on a piece partly "
+            f"under a hand); size "
             f"{held.size_ok}/{held.matched} (the rules would trust {held.sure_wrong_sizes} "
             f"wrong), colour {held.color_ok}/{held.matched}")
     if total.misses:

@@ -22,7 +22,7 @@ from armada_vision.synth.render import render
 from armada_vision.synth.scene import Chit, Coin, Die, PieceSpec, SceneSpec
 from armada_vision.vision.detect import detect
 from armada_vision.vision.fit import ViewGrid, fit_pose, lying_local_3d, outline_mm
-from armada_vision.vision.types import Detections
+from armada_vision.vision.types import CalibrationInfo, DetectedPiece, Detections
 
 LAYOUT = standard_layout(600, 600)
 SIX = (PieceSpec("large", "red", Pose(150, 160, 20)),
@@ -140,6 +140,32 @@ def test_estimated_intrinsics_work_with_larger_sigma():
     assert max(t_est.stern_mm) <= 2.0
     assert statistics.mean(p.sigma_mm for p in est.pieces) > statistics.mean(
         p.sigma_mm for p in given_.pieces)
+
+
+def _lying(size: Size, x_mm: float, y_mm: float, heading_deg: float) -> DetectedPiece:
+    pose = Pose(x_mm, y_mm, heading_deg)
+    tip = pose.tip_mm(NOMINAL_PIECES.dims(size).footprint_length_mm)
+    return DetectedPiece(size, "red", pose, tip, 0.3, 0.5, True)
+
+
+def test_the_benchmark_counts_a_reading_of_a_piece_under_a_hand_as_false_and_says_so():
+    """bench_vision's matcher (issue 4's precision figure): a piece the truth leaves out
+    because a hand hides part of it is no truth, so a reading of it is counted false, and
+    tagged as lying on such a piece; a reading on bare table is false without the tag."""
+    truth = {"pieces": [
+        {"size": "small", "color": "red", "stern": [100.0, 100.0], "heading": 0.0,
+         "tip": [125.0, 100.0]},
+        {"size": "medium", "color": "red", "stern": [200.0, 100.0], "heading": 90.0,
+         "tip": [200.0, 135.0], "occluded": True}]}
+    cal = CalibrationInfo((0, 1), 0.2, ((1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0)))
+    det = Detections((1920, 1080), cal, (_lying(Size.SMALL, 100.3, 100.0, 0.0),
+                                         _lying(Size.MEDIUM, 200.0, 101.0, 90.0),
+                                         _lying(Size.SMALL, 300.0, 300.0, 45.0)))
+    t = match(truth, det, "case")
+    assert (t.truth, t.found, t.matched) == (1, 3, 1)
+    assert (t.false_pieces, t.false_on_hidden) == (2, 1)
+    false = [m for m in t.misses if "false" in m]
+    assert ["under a hand" in m for m in false] == [True, False]
 
 
 def test_a_blank_table_has_no_pieces():
