@@ -50,16 +50,18 @@ from armada_vision.vision.explain import (
 from armada_vision.vision.fit import ViewGrid
 from armada_vision.vision.heap import keep_freed_memory
 from armada_vision.vision.segment import (
+    DESAT_RATIO,
     MIN_REGION_MM2,
     OBJECT_SCORE,
     SHADOW_MIN,
     Rectifier,
     TableView,
+    colourless_dark,
     crisp_edges,
-    desaturated,
     foreground,
     make_rectifier,
     object_mask,
+    saturation_ratio,
     view_regions,
 )
 from armada_vision.vision.types import DetectedPiece, Detections, UprightPiece, VisionFailure
@@ -470,11 +472,13 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     lying += crisp_pieces(scene, edges, crisp, lying, hand_mask, standing, peel=True)
     # On a coloured table, what looks greyer than it: a clear piece on wood, whose soft
     # edges the grain drowns (no crisp outline).
-    grey = desaturated(view, bg)
-    if grey is not None:
-        lying += crisp_pieces(scene, None, grey, lying, hand_mask, standing,
-                              shade_range=GREY_SHADE, heading_floor=True,
+    ratio = saturation_ratio(view, bg)
+    if ratio is not None:
+        seen = view.valid_mask & ~view.marker_mask
+        lying += crisp_pieces(scene, None, (ratio < DESAT_RATIO) & seen, lying, hand_mask,
+                              standing, shade_range=GREY_SHADE, heading_floor=True,
                               one_size=True, base_open=True, peel=True)
+        lying += _colourless_pieces(scene, view, ratio, lying, hand_mask, standing)
     for sub, region in empty:
         got = leftover_piece(scene, region, sub, lying)
         if not got:
@@ -503,6 +507,16 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     ups = [UprightPiece(c.size, classify_color(view, shapely.Polygon(c.outline_mm), bg),
                         c.fit.pose.stern_mm) for c in standing]
     return out, ups
+
+
+def _colourless_pieces(scene: Scene, view: TableView, ratio: np.ndarray, lying: list[Candidate],
+                       hand_mask: np.ndarray, standing: list[Candidate]) -> list[Candidate]:
+    """Black pieces on a coloured table that the score took for shadow (issue 4): read on
+    the areas darker than the table and colourless (segment.colourless_dark), as the crisp
+    pass reads its areas, one size only."""
+    assert scene.shade is not None
+    return crisp_pieces(scene, None, colourless_dark(view, ratio, scene.shade), lying,
+                        hand_mask, standing, heading_floor=True, one_size=True)
 
 
 def _skin(c: Candidate, view: TableView, bg: np.ndarray, pieces: PieceSet) -> bool:
