@@ -130,7 +130,8 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
                  unseen: np.ndarray | None = None, standing: Sequence[Candidate] = (),
                  *, shade_range: tuple[float, float] | None = None,
                  heading_floor: bool = False, one_size: bool = False,
-                 base_open: bool = False, peel: bool = False) -> list[Candidate]:
+                 base_open: bool = False, peel: bool = False,
+                 min_share: float = MIN_SHARE) -> list[Candidate]:
     """Lying pieces (table mm) in the crisp-enclosed areas (``crisp``, view-size bool;
     ``edges`` the crisp edges themselves) that the lying pieces ``chosen``, the ``standing``
     ones and ``unseen`` (view-size bool: hands) leave unexplained. Their ``ambiguity_mm`` is
@@ -144,7 +145,8 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
     on the map is excused when the sides are seen up to it (:func:`explain.open_base_cost`).
     ``peel``: an area held off by its contact with the pieces found is tried again without
     what lies within PEEL_MM of them (see PEEL_MM); with ``edges`` (a crisp area, not a
-    muted one) only when it is darker than the table (PEEL_DARK)."""
+    muted one) only when it is darker than the table (PEEL_DARK). ``min_share``: an area is
+    fitted when it covers at least this share of a small piece's footprint."""
     grid = scene.grid
     ppm = grid.px_per_mm
     cover = np.zeros(crisp.shape, np.uint8)
@@ -155,7 +157,7 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
     left = crisp & (cover == 0)
     if unseen is not None:
         left &= ~unseen
-    min_px = MIN_SHARE * scene.small_area_mm2 * ppm**2
+    min_px = min_share * scene.small_area_mm2 * ppm**2
     if scene.shade is not None:
         left = _without_lit_shadows(left, scene.shade, scene.score, min_px)
     ro = max(round(OPEN_MM * ppm), 1)

@@ -509,6 +509,13 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     return out, ups
 
 
+# A black piece's colourless area is its whole outline as seen, faces and open base: at least
+# a small's footprint (the missed smalls on wood 214-300 mm², nominal 190 mm²). Smaller parts
+# are a deep shadow or a piece's shaded edge (seed 1002: 119 mm² by a red piece, fitted for
+# ~16 ms of CPU and nothing found).
+COLOURLESS_MIN_SHARE = 1.0
+
+
 def _colourless_pieces(scene: Scene, view: TableView, ratio: np.ndarray, lying: list[Candidate],
                        hand_mask: np.ndarray, standing: list[Candidate]) -> list[Candidate]:
     """Black pieces on a coloured table that the score took for shadow (issue 4): read on
@@ -516,7 +523,8 @@ def _colourless_pieces(scene: Scene, view: TableView, ratio: np.ndarray, lying: 
     pass reads its areas, one size only."""
     assert scene.shade is not None
     return crisp_pieces(scene, None, colourless_dark(view, ratio, scene.shade), lying,
-                        hand_mask, standing, heading_floor=True, one_size=True)
+                        hand_mask, standing, heading_floor=True, one_size=True,
+                        min_share=COLOURLESS_MIN_SHARE)
 
 
 def _skin(c: Candidate, view: TableView, bg: np.ndarray, pieces: PieceSet) -> bool:
