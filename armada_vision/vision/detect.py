@@ -478,7 +478,6 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
         lying += crisp_pieces(scene, None, (ratio < DESAT_RATIO) & seen, lying, hand_mask,
                               standing, shade_range=GREY_SHADE, heading_floor=True,
                               one_size=True, base_open=True, peel=True)
-        lying += _colourless_pieces(scene, view, ratio, lying, hand_mask, standing)
     for sub, region in empty:
         got = leftover_piece(scene, region, sub, lying)
         if not got:
@@ -495,6 +494,10 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
         # 1082's orange medium): the corners' starts, good pieces only.
         lying += [c for c in leftover_piece(scene, region, sub, lying)
                   if c.fit.cost <= GOOD_COST]
+    if ratio is not None:
+        # Last: it only adds black pieces nothing else read (a piece the passes above read
+        # keeps their pose and σ; seed 1094's black large touching a cyan one).
+        lying += _colourless_pieces(scene, view, ratio, lying, hand_mask, standing)
     # Left in until here, a finger's reading (or a piece's end beside one) keeps the passes
     # after from reading it again.
     lying = [c for c in lying if not _skin(c, view, bg, pieces)
