@@ -924,3 +924,19 @@ def test_a_glaring_piece_is_placed_on_its_own_edges_at_720p(seed, size, color, s
     assert p.size.value == size
     assert math.dist(p.pose.stern_mm, truth[0]["stern"]) < 1.0
     assert math.dist(p.tip_mm, truth[0]["tip"]) < 1.0
+
+
+# Black plastic on a coloured table (issue 4; 19 of the 28 black pieces missed on seeds
+# 1144-1647 lay on wood): its glossy faces mirror the white light, grey at ×0.3-0.9 of the
+# wood's light, which the score forgives as shadow (the grain's noise level divides their
+# colour change: score ~1.2). A shadow lit by the same white light keeps the wood's colour;
+# the faces keep a fifth of it. The colourless dark areas (segment.colourless_dark) are read
+# as the crisp pass reads its areas (detect._colourless_pieces).
+@pytest.mark.parametrize("seed, seed0, size, stern", [
+    (1155, 1144, "small", (293.80, 289.42)),
+    (1415, 1360, "large", (448.48, 350.34)),
+])
+def test_a_black_piece_on_wood_is_found_by_its_colourless_faces(seed, seed0, size, stern):
+    piece_found(seed, seed0, size, "black", stern)
+    r, det = bench_scene(seed, seed0)
+    assert not any("false" in m for m in match(r.truth, det).misses)

@@ -139,7 +139,8 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
                  *, shade_range: tuple[float, float] | None = None,
                  heading_floor: bool = False, one_size: bool = False,
                  base_open: bool = False, peel: bool = False,
-                 not_clear: Callable[[Candidate], bool] | None = None) -> list[Candidate]:
+                 not_clear: Callable[[Candidate], bool] | None = None,
+                 min_share: float = MIN_SHARE) -> list[Candidate]:
     """Lying pieces (table mm) in the crisp-enclosed areas (``crisp``, view-size bool;
     ``edges`` the crisp edges themselves) that the lying pieces ``chosen``, the ``standing``
     ones and ``unseen`` (view-size bool: hands) leave unexplained. Their ``ambiguity_mm`` is
@@ -155,7 +156,9 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
     what lies within PEEL_MM of them (see PEEL_MM); with ``edges`` (a crisp area, not a
     muted one) only when it is darker than the table (PEEL_DARK). ``not_clear`` (with
     ``one_size``): whether a piece is opaque plastic, whose area may run past it, so a shorter
-    reading hidden inside the area is its rival (:func:`_rivals_hidden_inside`)."""
+    reading hidden inside the area is its rival (:func:`_rivals_hidden_inside`).
+    ``min_share``: an area is fitted when it covers at least this share of a small piece's
+    footprint."""
     grid = scene.grid
     ppm = grid.px_per_mm
     cover = np.zeros(crisp.shape, np.uint8)
@@ -166,7 +169,7 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
     left = crisp & (cover == 0)
     if unseen is not None:
         left &= ~unseen
-    min_px = MIN_SHARE * scene.small_area_mm2 * ppm**2
+    min_px = min_share * scene.small_area_mm2 * ppm**2
     if scene.shade is not None:
         left = _without_lit_shadows(left, scene.shade, scene.score, min_px)
     ro = max(round(OPEN_MM * ppm), 1)

@@ -81,6 +81,15 @@ PALE_FACE_MM2 = 40.0
 # DESAT_MIN_TABLE (on a grey table the ratio is noise).
 DESAT_RATIO = 0.9
 DESAT_MIN_TABLE = 0.25
+# Black plastic on a coloured table (issue 4): its glossy faces mirror the white key light
+# and the room, so they are grey, ×0.3–0.9 the table's light, which the score forgives as
+# shadow (wood's grain sets a high noise level: chroma change ~12 % of the table's light
+# scores ~1.2). A shadow, lit by the same white light, keeps the table's colour (saturation
+# ×0.9–1.1 of the table's in the shadows round the missed pieces), the faces keep a fraction
+# of it (×0.16–0.54). A pixel whose saturation is under COLOURLESS_RATIO of the table's and
+# which is darker than the table is colourless dark; so is one darker than any shadow
+# (SHADOW_MIN: the open base).
+COLOURLESS_RATIO = 0.6
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -244,6 +253,14 @@ def desaturated(view: TableView, bg: np.ndarray) -> np.ndarray | None:
     5 mm one shortened it: a large read as a medium); the grain's thin streaks it lets
     through are opened away by the crisp pass. None on a grey table (median saturation
     under DESAT_MIN_TABLE)."""
+    got = saturation_ratio(view, bg)
+    return None if got is None else (got < DESAT_RATIO) & view.valid_mask & ~view.marker_mask
+
+
+def saturation_ratio(view: TableView, bg: np.ndarray) -> np.ndarray | None:
+    """View-size float32 (view px): the view's saturation over its table estimate's ``bg``
+    (BGR float, view size), smoothed over 3 px; None on a grey table (median saturation
+    under DESAT_MIN_TABLE), where the ratio is noise."""
     seen = view.valid_mask & ~view.marker_mask
     if not seen.any():
         return None
@@ -255,7 +272,18 @@ def desaturated(view: TableView, bg: np.ndarray) -> np.ndarray | None:
     s_bg = _saturation(bg)
     ratio = _saturation(view.image_bgr)
     ratio /= np.maximum(s_bg, 1e-3)
-    return (cv2.blur(ratio, (3, 3)) < DESAT_RATIO) & seen
+    return cv2.blur(ratio, (3, 3))
+
+
+def colourless_dark(view: TableView, ratio: np.ndarray, shade: np.ndarray) -> np.ndarray:
+    """View-size bool mask (view px) of black plastic on a coloured table: pixels darker
+    than the table (``shade``, brightness over the table's, under 1) whose saturation
+    ``ratio`` (:func:`saturation_ratio`) is under COLOURLESS_RATIO, or darker than any
+    shadow (under SHADOW_MIN). A shadow keeps the table's colour; see COLOURLESS_RATIO."""
+    dark = shade < 1.0
+    dark &= ratio < COLOURLESS_RATIO
+    dark |= shade < SHADOW_MIN
+    return dark & view.valid_mask & ~view.marker_mask
 
 
 def _saturation(bgr: np.ndarray) -> np.ndarray:
