@@ -135,6 +135,25 @@ def test_verdicts_do_not_depend_on_where_the_table_is(table, ang, dx, dy, turns)
     assert (v1.yes, v1.decided_by, v1.blocker) == (v2.yes, v2.decided_by, v2.blocker)
 
 
+def test_a_legal_move_stays_legal_when_the_table_is_moved():
+    """Hypothesis's case (rules.md, steps: a move is legal when some chain of legal steps
+    makes it): moved 227 mm, the two-step chains' order among near-equal ones changed in the
+    last bits, only the first few were finished, and the move read 'too close to E0'."""
+    lo, hi = 170.84358221494293, 429.1564177850571
+    table = Table(PlayArea(((lo, lo), (338.0, lo), (338.0, hi), (lo, hi))), (
+        Ship("M", "A", Size.SMALL, Pose(300.0, 300.0, 326.8125), sigma_mm=0.28125),
+        Ship("E0", "B", Size.SMALL, Pose(325.7198670787921, 217.27896969763665, 81.75))), ())
+    s = table.ship("M").dims(DEFAULT_CONFIG).footprint_length_mm
+    p = table.ship("M").pose
+    for t in (-42.4375, 0.0):
+        tip = p.tip_mm(s)
+        p = Pose(tip[0], tip[1], p.heading_deg + t)
+    for dy in (0.0, 227.0):
+        t2, p2 = rigid(table, p, 0.0, 0.0, dy)
+        v = adjudicate_move(t2, "M", p2)
+        assert (v.yes, v.decided_by) == (True, "move"), (dy, v.reason)
+
+
 @SETTINGS
 @given(scenes(), st.lists(st.floats(-76, 76), min_size=1, max_size=4),
        st.floats(-2.5, 2.5), st.floats(-2.5, 2.5), st.floats(-4, 4))

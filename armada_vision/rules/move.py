@@ -123,6 +123,12 @@ def _two_link(p: np.ndarray, q: np.ndarray, s: float) -> tuple[np.ndarray, np.nd
     return np.concatenate(firsts), np.concatenate(seconds)
 
 
+def _best_first(v: np.ndarray) -> np.ndarray:
+    """Indices of ``v`` from largest to smallest; values equal to 1e-9 keep their order, so
+    that moving the whole table (which changes the last bits) does not reorder them."""
+    return np.argsort(-np.round(v, 9), kind="stable")
+
+
 def _wrap(a: np.ndarray) -> np.ndarray:
     return (np.asarray(a) + 180.0) % 360.0 - 180.0
 
@@ -339,18 +345,23 @@ class _Reconstruction:
                 # Most promising first (turn and placement room), checked in batches: a clear
                 # table rarely needs more than the first batch.
                 kin = np.minimum(self.s * np.radians(tm - self.a_deg), self.rho - err)
-                by_kin = np.argsort(-kin)
+                by_kin = _best_first(kin)
                 budget = _MAX_FINISHES
                 for b0 in range(0, len(by_kin), _BATCH):
                     sel = by_kin[b0:b0 + _BATCH]
                     isl, istep, iwh = self._intermediate_slack(chains[sel])
-                    pre = np.minimum(isl, kin[sel])
-                    order = np.argsort(-pre)[:_FINAL_CANDIDATES]
+                    order = _best_first(np.minimum(isl, kin[sel]))
                     if b0:   # later batches: only chains whose earlier steps are clear
-                        order = order[isl[order] > 0][:budget]
-                    budget -= len(order)
-                    finished.extend(self._finish(chains[sel[j]], (float(isl[j]), int(istep[j]),
-                                                                  int(iwh[j]))) for j in order)
+                        order = order[isl[order] > 0]
+                    # A few at a time while none is legal, within the budget: the first few
+                    # alone made the verdict hang on float noise between near-equal chains.
+                    for g in range(0, min(len(order), budget), _FINAL_CANDIDATES):
+                        grp = order[g:min(g + _FINAL_CANDIDATES, budget)]
+                        finished.extend(self._finish(chains[sel[j]], (
+                            float(isl[j]), int(istep[j]), int(iwh[j]))) for j in grp)
+                        if any(c.failed_step is None for c in finished):
+                            break
+                    budget -= min(len(order), budget)
                     if any(c.failed_step is None for c in finished) or budget <= 0:
                         break
                 if any(c.failed_step is None for c in finished):
