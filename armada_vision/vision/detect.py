@@ -528,7 +528,7 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     if ratio is not None:
         # Last: it only adds black pieces nothing else read (a piece the passes above read
         # keeps their pose and σ; seed 1094's black large touching a cyan one).
-        lying += _colourless_pieces(scene, view, ratio, lying, hand_mask, standing)
+        lying += _colourless_pieces(scene, view, bg, ratio, lying, hand_mask, standing)
     # Left in until here, a finger's reading (or a piece's end beside one) keeps the passes
     # after from reading it again.
     lying = [c for c in lying if not _skin(c, view, bg, pieces)
@@ -611,15 +611,22 @@ def _bare_table(c: Candidate, view: TableView, bg: np.ndarray, edges: np.ndarray
 COLOURLESS_MIN_SHARE = 1.0
 
 
-def _colourless_pieces(scene: Scene, view: TableView, ratio: np.ndarray, lying: list[Candidate],
-                       hand_mask: np.ndarray, standing: list[Candidate]) -> list[Candidate]:
+def _colourless_pieces(scene: Scene, view: TableView, bg: np.ndarray, ratio: np.ndarray,
+                       lying: list[Candidate], hand_mask: np.ndarray,
+                       standing: list[Candidate]) -> list[Candidate]:
     """Black pieces on a coloured table that the score took for shadow (issue 4): read on
     the areas darker than the table and colourless (segment.colourless_dark), as the crisp
-    pass reads its areas, one size only."""
+    pass reads its areas, one size only; only those named black are kept. The cue is black
+    plastic's (its faces mirror white light); a clear piece on wood has colourless dark parts
+    too but not its whole outline, and was read one size short with σ 2.0 mm (judge seed 1660's
+    clear large, seen after the merge)."""
     assert scene.shade is not None
-    return crisp_pieces(scene, None, colourless_dark(view, ratio, scene.shade), lying,
-                        hand_mask, standing, heading_floor=True, one_size=True,
-                        min_share=COLOURLESS_MIN_SHARE)
+    got = crisp_pieces(scene, None, colourless_dark(view, ratio, scene.shade), lying,
+                       hand_mask, standing, heading_floor=True, one_size=True,
+                       min_share=COLOURLESS_MIN_SHARE)
+    return [c for c in got
+            if classify_color(view, footprint(c.fit.pose, scene.pieces.dims(c.size)), bg)
+            == "black"]
 
 
 def _skin(c: Candidate, view: TableView, bg: np.ndarray, pieces: PieceSet) -> bool:
