@@ -79,6 +79,12 @@ class Tally:
             getattr(self, k).extend(getattr(other, k))
 
 
+def _truth_footprint(p: dict):
+    """A truth piece's footprint (table mm) from its stern, heading and size."""
+    return footprint(Pose(p["stern"][0], p["stern"][1], p["heading"]),
+                     NOMINAL_PIECES.dims(p["size"]))
+
+
 def match(truth: dict, det: Detections | VisionFailure, label: str = "") -> Tally:
     """Match one image's detections to its truth (fully visible lying pieces, not under a
     hand): a pair shares footprint area; each truth piece takes its best-overlapping match."""
@@ -95,8 +101,7 @@ def match(truth: dict, det: Detections | VisionFailure, label: str = "") -> Tall
     fps = [footprint(p.pose, NOMINAL_PIECES.dims(p.size)) for p in det.pieces]
     used: set[int] = set()
     for p in want:
-        pose = Pose(p["stern"][0], p["stern"][1], p["heading"])
-        fp = footprint(pose, NOMINAL_PIECES.dims(p["size"]))
+        fp = _truth_footprint(p)
         best, area = None, 0.0
         for i, q in enumerate(fps):
             a = fp.intersection(q).area
@@ -131,9 +136,7 @@ def match(truth: dict, det: Detections | VisionFailure, label: str = "") -> Tall
             t.sure_wrong_sizes += 1
             t.misses[-1] += " SURE: the rules would trust it"
         t.scores.append(d.score)
-    hidden = [footprint(Pose(p["stern"][0], p["stern"][1], p["heading"]),
-                        NOMINAL_PIECES.dims(p["size"]))
-              for p in truth["pieces"] if p.get("occluded", False)]
+    hidden = [_truth_footprint(p) for p in truth["pieces"] if p.get("occluded", False)]
     for i, d in enumerate(det.pieces):
         if i not in used:
             t.false_pieces += 1

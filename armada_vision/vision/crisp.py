@@ -302,11 +302,7 @@ def _rivals_hidden_inside(scene: Scene, c: Candidate, cands: list[Candidate],
         hidden = np.isnan(o.fit.sample_cost) & o.solid_outside
         if not hidden.any():
             continue
-        p = np.round(sub.to_px(o.fit.probe_mm[hidden])).astype(int)
-        rows, cols = region.shape
-        ok = (p[:, 0] >= 0) & (p[:, 1] >= 0) & (p[:, 0] < cols) & (p[:, 1] < rows)
-        inside = np.zeros(len(p), bool)
-        inside[ok] = region[p[ok, 1], p[ok, 0]]
+        inside = sub.mask_at(region, o.fit.probe_mm[hidden])
         solid = o.solid_outside.copy()
         solid[np.flatnonzero(hidden)[inside]] = False
         rivals.append(replace(o, solid_outside=solid))
@@ -440,7 +436,6 @@ def _scored(cands: list[Candidate], region: np.ndarray, sub: ViewGrid, incover: 
     ``region`` explained × (1 − cost / MAX_COST), cost, fit), best first: most of the area
     explained per doubt (as explain.select: a smaller model snug inside explains less).
     ``base_open``: the cost is the lower of that and :func:`explain.open_base_cost`."""
-    rows, cols = incover.shape
     total = max(np.count_nonzero(region), 1)
     out = []
     for c in cands:
@@ -448,10 +443,7 @@ def _scored(cands: list[Candidate], region: np.ndarray, sub: ViewGrid, incover: 
             continue
         if np.isnan(c.fit.sample_cost).mean() > max_hidden:
             continue
-        p = np.round(grid.to_px(c.fit.probe_mm)).astype(int)
-        ok = (p[:, 0] >= 0) & (p[:, 1] >= 0) & (p[:, 0] < cols) & (p[:, 1] < rows)
-        excused = np.zeros(len(p), bool)
-        excused[ok] = incover[p[ok, 1], p[ok, 0]]
+        excused = grid.mask_at(incover, c.fit.probe_mm)
         cost = c.fit.cost_given(excused)
         open_base = False
         if base_open and cost > GOOD_COST:

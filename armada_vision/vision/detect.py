@@ -23,6 +23,7 @@ import shapely
 from armada_vision.geometry.camera import CameraIntrinsics
 from armada_vision.geometry.layout import TableLayout
 from armada_vision.geometry.pieces import NOMINAL_PIECES, PieceDims, PieceSet
+from armada_vision.geometry.pose import angle_diff_deg
 from armada_vision.geometry.shapes import footprint
 from armada_vision.vision.calibrate import TableCalibration, calibrate
 from armada_vision.vision.colors import (
@@ -57,7 +58,6 @@ from armada_vision.vision.fit import ViewGrid
 from armada_vision.vision.heap import keep_freed_memory
 from armada_vision.vision.refine import refine_on_score
 from armada_vision.vision.segment import (
-    DESAT_RATIO,
     MIN_REGION_MM2,
     OBJECT_SCORE,
     SHADOW_MIN,
@@ -66,6 +66,7 @@ from armada_vision.vision.segment import (
     colourless_dark,
     crisp_edges,
     foreground,
+    grey_of,
     make_rectifier,
     object_mask,
     saturation_ratio,
@@ -503,12 +504,10 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     # edges the grain drowns (no crisp outline).
     ratio = saturation_ratio(view, bg)
     if ratio is not None:
-        seen = view.valid_mask & ~view.marker_mask
-        lying += crisp_pieces(scene, None, (ratio < DESAT_RATIO) & seen, lying, hand_mask,
-                              standing, shade_range=GREY_SHADE, heading_floor=True,
+        lying += crisp_pieces(scene, None, grey_of(view, ratio), lying, hand_mask, standing,
+                              shade_range=GREY_SHADE, heading_floor=True,
                               one_size=True, base_open=True, peel=True,
-                              not_clear=lambda c: looks_opaque(
-                                  view, footprint(c.fit.pose, pieces.dims(c.size)), bg))
+                              not_clear=lambda c: looks_opaque(view, scene.footprint(c)[0], bg))
     for sub, region in empty:
         got = leftover_piece(scene, region, sub, lying)
         if not got:
@@ -534,7 +533,7 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     lying = [c for c in lying if not _skin(c, view, bg, pieces)
              and not _in_skin(c, view, bg)
              and not any(c is h for h in hidden_by_hand)
-             and not _bare_table(c, view, bg, edges, pieces)]
+             and not _bare_table(c, scene, view, bg, edges)]
     # The fit map's clip set the edges a little outside a vivid piece: refitted on the score.
     lying = refine_on_score(scene, lying)
     area_poly = shapely.Polygon(layout.play_area_mm)
@@ -564,7 +563,7 @@ def _standing_read_lying(scene: Scene, region: np.ndarray, sub: ViewGrid,
     mid = np.asarray(p.stern_mm) + np.asarray(p.direction) * (
         scene.pieces.dims(c.size).footprint_length_mm / 2)
     away = mid - scene.camera_mm[:2]
-    off = (p.heading_deg - math.degrees(math.atan2(away[1], away[0])) + 180.0) % 360.0 - 180.0
+    off = angle_diff_deg(p.heading_deg, math.degrees(math.atan2(away[1], away[0])))
     # A fingertip points away from the arm, often radially too (tuning seed 1341). A lying
     # piece heading away from the camera shows it its open base, dark inside; a standing
     # piece's faces there are plastic (1360-set seeds 1461 and 1425: true lying pieces whose
@@ -583,8 +582,8 @@ def _standing_read_lying(scene: Scene, region: np.ndarray, sub: ViewGrid,
     return None
 
 
-def _bare_table(c: Candidate, view: TableView, bg: np.ndarray, edges: np.ndarray,
-                pieces: PieceSet) -> bool:
+def _bare_table(c: Candidate, scene: Scene, view: TableView, bg: np.ndarray,
+                edges: np.ndarray) -> bool:
     """Whether ``c`` is a patch of bare table: no crisp edge (``edges``, view px) in its
     outline as seen (at most BARE_EDGES of it), and its inside's median colour within
     BARE_COLOUR (relative) of the table estimate's there and of its chromaticity
@@ -593,7 +592,7 @@ def _bare_table(c: Candidate, view: TableView, bg: np.ndarray, edges: np.ndarray
     sl, m = view.grid.polygon_crop([view.grid.to_px(np.asarray(c.outline_mm, float))])
     if not m.any() or float(edges[sl][m].mean()) > BARE_EDGES:
         return False
-    stats = piece_color_stats(view, footprint(c.fit.pose, pieces.dims(c.size)), bg)
+    stats = piece_color_stats(view, scene.footprint(c)[0], bg)
     if stats is None:
         return False
     px, table = stats
@@ -624,9 +623,7 @@ def _colourless_pieces(scene: Scene, view: TableView, bg: np.ndarray, ratio: np.
     got = crisp_pieces(scene, None, colourless_dark(view, ratio, scene.shade), lying,
                        hand_mask, standing, heading_floor=True, one_size=True,
                        min_share=COLOURLESS_MIN_SHARE)
-    return [c for c in got
-            if classify_color(view, footprint(c.fit.pose, scene.pieces.dims(c.size)), bg)
-            == "black"]
+    return [c for c in got if classify_color(view, scene.footprint(c)[0], bg) == "black"]
 
 
 def _skin(c: Candidate, view: TableView, bg: np.ndarray, pieces: PieceSet) -> bool:

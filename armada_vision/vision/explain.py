@@ -1104,12 +1104,7 @@ def _hidden_length(scene: Scene, c: Candidate, part: np.ndarray, sub: ViewGrid,
         pts = grid_pts[shapely.contains_xy(extra, grid_pts[:, 0], grid_pts[:, 1])]
         if len(pts) == 0:
             continue
-        px = np.round(sub.to_px(pts)).astype(int)
-        ok = ((px[:, 0] >= 0) & (px[:, 1] >= 0) & (px[:, 0] < part.shape[1])
-              & (px[:, 1] < part.shape[0]))
-        hit = np.zeros(len(px), bool)
-        hit[ok] = part[px[ok, 1], px[ok, 0]]
-        if hit.mean() < 0.5:
+        if sub.mask_at(part, pts).mean() < 0.5:
             continue
         if own_seen is None:
             own_seen = _stern_seen(scene, c)
@@ -1450,15 +1445,20 @@ def shows_no_base(scene: Scene, c: Candidate) -> bool:
     # The rim as seen past the stern corners, along the axis (negative: base turned away).
     if float((q[2] + q[3] - q[0] - q[1]) @ np.asarray(p.direction)) / 2 < NO_BASE_DEPTH_MM:
         return False
-    lanes = _base_lanes(scene, c)
-    return lanes is not None and float(np.median(lanes)) <= NO_BASE_LANES
+    lane = _median_base_lane(scene, c)
+    return lane is not None and lane <= NO_BASE_LANES
 
 
 def shows_open_base(scene: Scene, c: Candidate) -> bool:
     """Whether the view shows lying ``c``'s open base where the camera sees into it: darker by
     BASE_STEP_UNSEEN than the table behind and the face ahead (median base lane)."""
-    lanes = None if c.upright else _base_lanes(scene, c)
-    return lanes is not None and float(np.median(lanes)) >= BASE_STEP_UNSEEN
+    lane = None if c.upright else _median_base_lane(scene, c)
+    return lane is not None and lane >= BASE_STEP_UNSEEN
+
+
+def _median_base_lane(scene: Scene, c: Candidate) -> float | None:
+    lanes = _base_lanes(scene, c)
+    return None if lanes is None else float(np.median(lanes))
 
 
 def upright_fit(scene: Scene, region: np.ndarray, sub: ViewGrid, max_cost: float = GOOD_COST

@@ -42,6 +42,22 @@ class ViewGrid:
         # (y − y1)·(−s) is exactly (y1 − y)·s: one broadcast instead of two columns.
         return (p - (self.x0_mm, self.y1_mm)) * (self.px_per_mm, -self.px_per_mm)
 
+    def mask_at(self, mask: np.ndarray, points_mm: np.ndarray) -> np.ndarray:
+        """Bool (N,): ``mask`` (bool, on this grid) at the pixels nearest table points
+        ``points_mm`` (N, 2); False outside the mask.
+
+        >>> g = ViewGrid(0.0, 10.0, 1.0, (10, 10))
+        >>> m = np.zeros((10, 10), bool); m[7, 2] = True
+        >>> g.mask_at(m, np.array([[2.0, 3.0], [2.0, 4.0], [-5.0, 3.0]])).tolist()
+        [True, False, False]
+        """
+        p = np.round(self.to_px(points_mm)).astype(int)
+        rows, cols = mask.shape[:2]
+        ok = (p[:, 0] >= 0) & (p[:, 1] >= 0) & (p[:, 0] < cols) & (p[:, 1] < rows)
+        out = np.zeros(len(p), bool)
+        out[ok] = mask[p[ok, 1], p[ok, 0]]
+        return out
+
     def to_mm(self, points_px: np.ndarray) -> np.ndarray:
         """View px (N, 2) → table mm (N, 2)."""
         p = np.asarray(points_px, dtype=np.float64).reshape(-1, 2)

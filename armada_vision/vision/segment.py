@@ -253,8 +253,14 @@ def desaturated(view: TableView, bg: np.ndarray) -> np.ndarray | None:
     5 mm one shortened it: a large read as a medium); the grain's thin streaks it lets
     through are opened away by the crisp pass. None on a grey table (median saturation
     under DESAT_MIN_TABLE)."""
-    got = saturation_ratio(view, bg)
-    return None if got is None else (got < DESAT_RATIO) & view.valid_mask & ~view.marker_mask
+    ratio = saturation_ratio(view, bg)
+    return None if ratio is None else grey_of(view, ratio)
+
+
+def grey_of(view: TableView, ratio: np.ndarray) -> np.ndarray:
+    """View-size bool mask (view px) of :func:`desaturated` from its ``ratio``
+    (:func:`saturation_ratio`), for a caller that keeps the ratio for other passes."""
+    return (ratio < DESAT_RATIO) & view.valid_mask & ~view.marker_mask
 
 
 def saturation_ratio(view: TableView, bg: np.ndarray) -> np.ndarray | None:
