@@ -483,9 +483,12 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
             # piece's tinted shadow in (still s21_lowq_hd: a purple medium read in size doubt
             # as a small, 9 mm off, became a medium 3.7 mm off at σ 1.1 mm). After the glare
             # rule: a dull piece's shaded faces are dark too (1079's green).
+            n = len(found)
             found = _with_unscaled(scene, found,
                                    explain_region(_unscaled(scene, sub), region, sub),
                                    replace_unsure=False)
+            # Those found come first, then the pieces added beside them.
+            found = found[:n] + [c for c in found[n:] if not _tinted_shadow(c, scene, view, bg)]
         hidden_by_hand += _under_hand(scene, region, sub, found, view, bg)
         up = None
         alone = area <= scene.max_area_mm2
@@ -616,6 +619,18 @@ def _bare_table(c: Candidate, scene: Scene, view: TableView, bg: np.ndarray,
     # The table's own colour, only lit a little differently: the same chromaticity.
     chroma = px / max(float(px.sum()), 1.0) - table / max(float(table.sum()), 1.0)
     return float(np.abs(chroma).max()) <= BARE_CHROMA
+
+
+def _tinted_shadow(c: Candidate, scene: Scene, view: TableView, bg: np.ndarray) -> bool:
+    """Whether ``c``, read on the unscaled map beside a dark piece, is a translucent piece's
+    tinted shadow: darker than the table estimate (light taken away) and too dull for plastic
+    (colour ``unknown``: the table lit through the plastic keeps a little of its hue; issue 4,
+    seeds 1684 and 1798: smalls beside purple larges, ×0.73 the estimate, σ 11 and 36 mm).
+    A piece that sank beside black plastic (seed 1082's orange small) is vivid."""
+    stats = piece_color_stats(view, scene.footprint(c)[0], bg)
+    if stats is None or float(stats[0].sum()) >= float(stats[1].sum()):
+        return False
+    return classify_color(view, scene.footprint(c)[0], bg) == "unknown"
 
 
 def _lit_table(c: Candidate, scene: Scene, view: TableView, bg: np.ndarray) -> bool:
