@@ -153,11 +153,12 @@ STAND_TIE = 0.05
 BARE_COLOUR = 0.10
 BARE_CHROMA = 0.01
 BARE_EDGES = 0.02
-# Beside a hand's or an arm's shadow the table estimate is dragged down (its coarse cells
-# average the shadow in), and bare table there looks lit: brighter than the estimate, of its
-# chromaticity, no colour of its own (_lit_table, issue 4: on seeds 1144-1359 and 1648-1935
-# 5 false pieces, 1257, 1266, 1351, 1661, 1675, at σ 10-40 mm, ×1.10-1.40 the estimate,
-# channel shares within 0.002). What tells the table from a piece is where the colour ends:
+# Beside a large dark area (a hand's shadow: seeds 1266, 1351, 1675; a piece's shadow, a
+# black piece by a marker: 1661, 1257) the table estimate is dragged down (its coarse cells
+# average the dark in), and bare table there looks lit: brighter than the estimate, of its
+# chromaticity, no colour of its own (_lit_table, issue 4: those 5 false pieces of seeds
+# 1144-1359 and 1648-1935, at σ 10-40 mm, ×1.10-1.40 the estimate, channel shares within
+# 0.002). What tells the table from a piece is where the colour ends:
 # a piece's at its outline, the lit table's goes on past it (share of a ring SKIN_RING_MM
 # wide within LIT_SAME of the inside's colour plus the sensor's noise LIT_NOISE: 0.57-0.72;
 # the real pieces of the table's chromaticity brighter than the estimate, white ones on
@@ -634,7 +635,7 @@ def _tinted_shadow(c: Candidate, scene: Scene, view: TableView, bg: np.ndarray) 
 
 
 def _lit_table(c: Candidate, scene: Scene, view: TableView, bg: np.ndarray) -> bool:
-    """Whether ``c`` is bare table that looks lit beside a shadow: its inside's median colour
+    """Whether ``c`` is bare table that looks lit beside a dark area: its inside's median colour
     of the table estimate's chromaticity (BARE_CHROMA) and brighter than it (LIT_MIN_BRIGHT),
     and the same colour going on past its outline as seen (over LIT_RING_SHARE of a ring
     outside it within LIT_SAME of the colour plus LIT_NOISE, view px)."""
