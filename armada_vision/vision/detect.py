@@ -43,6 +43,7 @@ from armada_vision.vision.explain import (
     Scene,
     clashes,
     explain_region,
+    face_for_base,
     joint_cost,
     leftover_piece,
     no_piece_in,
@@ -553,6 +554,9 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
              and not any(c is h for h in hidden_by_hand)
              and not _bare_table(c, scene, view, bg, edges)
              and not _lit_table(c, scene, view, bg)]
+    # A reading whose base as seen is the face ahead of it ends on the piece: σ covers the
+    # longer reading from its tip whose open base the view shows.
+    lying = [face_for_base(scene, c) for c in lying]
     # The fit map's clip set the edges a little outside a vivid piece: refitted on the score.
     lying = refine_on_score(scene, lying)
     area_poly = shapely.Polygon(layout.play_area_mm)
