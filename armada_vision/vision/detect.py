@@ -32,7 +32,7 @@ from armada_vision.vision.colors import (
     name_color,
     piece_color_stats,
 )
-from armada_vision.vision.crisp import GREY_SHADE, crisp_pieces
+from armada_vision.vision.crisp import GREY_LIT, GREY_SHADE, crisp_pieces
 from armada_vision.vision.explain import (
     DOUBT_MAX_LEFT,
     GOOD_COST,
@@ -507,7 +507,9 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
         lying += crisp_pieces(scene, None, grey_of(view, ratio), lying, hand_mask, standing,
                               shade_range=GREY_SHADE, heading_floor=True,
                               one_size=True, base_open=True, peel=True,
-                              not_clear=lambda c: looks_opaque(view, scene.footprint(c)[0], bg))
+                              not_clear=lambda c: looks_opaque(view, scene.footprint(c)[0], bg),
+                              lit_clear=(GREY_LIT, lambda c: classify_color(
+                                  view, scene.footprint(c)[0], bg) == "clear"))
     for sub, region in empty:
         got = leftover_piece(scene, region, sub, lying)
         if not got:
