@@ -40,7 +40,13 @@ from armada_vision.vision.explain import (
     with_ambiguity,
 )
 from armada_vision.vision.fit import ViewGrid
-from armada_vision.vision.segment import FAINT_MAX_SHADE, FAINT_SCORE, PALE_LIT, PALE_PIX
+from armada_vision.vision.segment import (
+    FAINT_MAX_SHADE,
+    FAINT_SCORE,
+    PALE_LIT,
+    PALE_PIX,
+    grey_at_mid,
+)
 
 # The pieces found cover their outline grown by this much (mm): their rims and contact
 # shadows are crisp too.
@@ -150,7 +156,7 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
                  base_open: bool = False, peel: bool = False,
                  not_clear: Callable[[Candidate], bool] | None = None,
                  lit_clear: tuple[float, Callable[[Candidate], bool]] | None = None,
-                 min_share: float = MIN_SHARE) -> list[Candidate]:
+                 mid_of: np.ndarray | None = None, min_share: float = MIN_SHARE) -> list[Candidate]:
     """Lying pieces (table mm) in the crisp-enclosed areas (``crisp``, view-size bool;
     ``edges`` the crisp edges themselves) that the lying pieces ``chosen``, the ``standing``
     ones and ``unseen`` (view-size bool: hands) leave unexplained. Their ``ambiguity_mm`` is
@@ -169,7 +175,9 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
     reading hidden inside the area is its rival (:func:`_rivals_hidden_inside`).
     ``lit_clear`` (with ``shade_range``): (top, is_clear): areas whose median lies above the
     range, up to top, are fitted too, and a piece read in one is kept only when
-    ``is_clear(piece)`` (see GREY_LIT).
+    ``is_clear(piece)`` (see GREY_LIT). ``mid_of``: the view's saturation ratio
+    (segment.saturation_ratio): each area, once the pieces found are left out, is cut at
+    its own edge level (segment.grey_at_mid).
     ``min_share``: an area is fitted when it covers at least this share of a small piece's
     footprint."""
     grid = scene.grid
@@ -183,6 +191,8 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
     if unseen is not None:
         left &= ~unseen
     min_px = min_share * scene.small_area_mm2 * ppm**2
+    if mid_of is not None:
+        left = grey_at_mid(left, mid_of, min_px)
     if scene.shade is not None:
         left = _without_lit_shadows(left, scene.shade, scene.score, min_px)
     ro = max(round(OPEN_MM * ppm), 1)

@@ -506,7 +506,7 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     if ratio is not None:
         lying += crisp_pieces(scene, None, grey_of(view, ratio), lying, hand_mask, standing,
                               shade_range=GREY_SHADE, heading_floor=True,
-                              one_size=True, base_open=True, peel=True,
+                              one_size=True, base_open=True, peel=True, mid_of=ratio,
                               not_clear=lambda c: looks_opaque(view, scene.footprint(c)[0], bg),
                               lit_clear=(GREY_LIT, lambda c: classify_color(
                                   view, scene.footprint(c)[0], bg) == "clear"))
