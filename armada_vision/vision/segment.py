@@ -90,6 +90,11 @@ DESAT_MIN_TABLE = 0.25
 # which is darker than the table is colourless dark; so is one darker than any shadow
 # (SHADOW_MIN: the open base).
 COLOURLESS_RATIO = 0.6
+# Clear plastic keeps at least this share of the table's saturation (colors.name_color's
+# clear test): a desaturated area greyer than that at its median is white or black plastic,
+# whose area grey_at_mid leaves as it is (seed 1223's white small, 0.07: cut, it lost its
+# shaded face and was missed).
+CLEAR_KEEPS = 0.2
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -271,7 +276,7 @@ def grey_at_mid(grey: np.ndarray, ratio: np.ndarray, min_px: float) -> np.ndarra
     ~0.6 of the table's saturation; the smoothed ratio crosses DESAT_RATIO ~1 px outside its
     outline, and the area grown by that all round cost its true pose 0.42-0.44 (seeds 1901,
     1757: over GOOD_COST) where the mid-level cut gives 0.10-0.17. On wood (0.8-0.9 inside)
-    the cut stays at DESAT_RATIO."""
+    the cut stays at DESAT_RATIO, and an area greyer than CLEAR_KEEPS is left as it is."""
     out = grey
     contours, _ = cv2.findContours(grey.view(np.uint8), cv2.RETR_EXTERNAL,
                                    cv2.CHAIN_APPROX_SIMPLE)
@@ -284,8 +289,9 @@ def grey_at_mid(grey: np.ndarray, ratio: np.ndarray, min_px: float) -> np.ndarra
         cv2.drawContours(area, [cnt], -1, 1, thickness=cv2.FILLED, offset=(-x, -y))
         inside = area.view(bool) & grey[sl]
         r = ratio[sl]
-        cut = 0.5 * (1.0 + float(np.median(r[inside])))
-        if cut >= DESAT_RATIO:
+        med = float(np.median(r[inside]))
+        cut = 0.5 * (1.0 + med)
+        if cut >= DESAT_RATIO or med < CLEAR_KEEPS:
             continue
         if out is grey:
             out = grey.copy()
