@@ -95,6 +95,15 @@ COLOURLESS_RATIO = 0.6
 # whose area grey_at_mid leaves as it is (seed 1223's white small, 0.07: cut, it lost its
 # shaded face and was missed).
 CLEAR_KEEPS = 0.2
+# grey_at_mid: the saturation ratio is smoothed over RATIO_SMOOTH_PX (saturation_ratio), so
+# an area whose median ratio is m has its fixed cut DESAT_RATIO cross the edge
+# (0.5 − (1 − DESAT_RATIO) / (1 − m)) × RATIO_SMOOTH_PX outside the mid level; the cut is
+# moved only when that is at least MID_MIN_SHIFT_PX (m ≤ 0.7). On felt and cloth (areas'
+# medians 0.41–0.65, 0.6–1 px) it matters; on wood (0.75–0.8: 0.1–0.3 px) the grain varies a
+# clear piece's own ratio (0.65–0.94 inside 1750's and 1900's smalls) and a cut a little
+# deeper only took its grain-lit pixels off (their fits 0.30–0.35 → 0.39–0.43: lost).
+RATIO_SMOOTH_PX = 3
+MID_MIN_SHIFT_PX = 0.5
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -276,7 +285,8 @@ def grey_at_mid(grey: np.ndarray, ratio: np.ndarray, min_px: float) -> np.ndarra
     ~0.6 of the table's saturation; the smoothed ratio crosses DESAT_RATIO ~1 px outside its
     outline, and the area grown by that all round cost its true pose 0.42-0.44 (seeds 1901,
     1757: over GOOD_COST) where the mid-level cut gives 0.10-0.17. On wood (0.8-0.9 inside)
-    the cut stays at DESAT_RATIO, and an area greyer than CLEAR_KEEPS is left as it is."""
+    the cut stays at DESAT_RATIO (MID_MIN_SHIFT_PX), and an area greyer than CLEAR_KEEPS is
+    left as it is."""
     out = grey
     contours, _ = cv2.findContours(grey.view(np.uint8), cv2.RETR_EXTERNAL,
                                    cv2.CHAIN_APPROX_SIMPLE)
@@ -290,9 +300,12 @@ def grey_at_mid(grey: np.ndarray, ratio: np.ndarray, min_px: float) -> np.ndarra
         inside = area.view(bool) & grey[sl]
         r = ratio[sl]
         med = float(np.median(r[inside]))
-        cut = 0.5 * (1.0 + med)
-        if cut >= DESAT_RATIO or med < CLEAR_KEEPS:
+        # How far outside the mid level the fixed cut crosses the edge, over the ratio's
+        # smoothing: worth moving the cut only from MID_MIN_SHIFT_PX on.
+        shift = (0.5 - (1.0 - DESAT_RATIO) / (1.0 - med)) * RATIO_SMOOTH_PX
+        if med < CLEAR_KEEPS or shift < MID_MIN_SHIFT_PX:
             continue
+        cut = 0.5 * (1.0 + med)
         if out is grey:
             out = grey.copy()
         out[sl] &= ~(inside & (r >= cut))
@@ -314,7 +327,7 @@ def saturation_ratio(view: TableView, bg: np.ndarray) -> np.ndarray | None:
     s_bg = _saturation(bg)
     ratio = _saturation(view.image_bgr)
     ratio /= np.maximum(s_bg, 1e-3)
-    return cv2.blur(ratio, (3, 3))
+    return cv2.blur(ratio, (RATIO_SMOOTH_PX, RATIO_SMOOTH_PX))
 
 
 def colourless_dark(view: TableView, ratio: np.ndarray, shade: np.ndarray) -> np.ndarray:
