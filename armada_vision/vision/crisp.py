@@ -114,7 +114,10 @@ GREY_SHADE = (0.65, 1.1)
 # along its edges) to the wood it lets through, darkened; over dark wood that lifts it above
 # the wood (seeds 1690, 1692: clear smalls at 1.25 and 1.13, fits 0.18 and 0.22 on their
 # areas). The colour keeps the wood's hue, muted (colors.name_color's clear test); a white
-# piece's does not, and a white piece the main pass missed is not this pass's to read. The
+# piece's does not, and a white piece the main pass missed is not this pass's to read: a lit
+# area is fitted only when its median colour is named clear (each fit costs ~20-40 ms: seed
+# 1002's two lit areas on wood, not clear, cost 2 % of detect's instructions when fitted),
+# and the piece read is kept only when named clear. The
 # stern of those read lay 0.2-1.9 mm off (their shaded face is cut as a lit piece's shadow,
 # _without_lit_shadows): σ at least SNUG_END_MM.
 GREY_LIT = 1.4
@@ -155,7 +158,8 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
                  heading_floor: bool = False, one_size: bool = False,
                  base_open: bool = False, peel: bool = False,
                  not_clear: Callable[[Candidate], bool] | None = None,
-                 lit_clear: tuple[float, Callable[[Candidate], bool]] | None = None,
+                 lit_clear: tuple[float, Callable[[tuple[slice, slice], np.ndarray], bool],
+                                  Callable[[Candidate], bool]] | None = None,
                  mid_of: np.ndarray | None = None, min_share: float = MIN_SHARE) -> list[Candidate]:
     """Lying pieces (table mm) in the crisp-enclosed areas (``crisp``, view-size bool;
     ``edges`` the crisp edges themselves) that the lying pieces ``chosen``, the ``standing``
@@ -173,11 +177,11 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
     muted one) only when it is darker than the table (PEEL_DARK). ``not_clear`` (with
     ``one_size``): whether a piece is opaque plastic, whose area may run past it, so a shorter
     reading hidden inside the area is its rival (:func:`_rivals_hidden_inside`).
-    ``lit_clear`` (with ``shade_range``): (top, is_clear): areas whose median lies above the
-    range, up to top, are fitted too, and a piece read in one is kept only when
-    ``is_clear(piece)`` (see GREY_LIT). ``mid_of``: the view's saturation ratio
-    (segment.saturation_ratio): each area, once the pieces found are left out, is cut at
-    its own edge level (segment.grey_at_mid).
+    ``lit_clear`` (with ``shade_range``): (top, looks_clear, is_clear): areas whose median
+    lies above the range, up to top, are fitted too when ``looks_clear(view window, area)``,
+    and a piece read in one is kept only when ``is_clear(piece)`` (see GREY_LIT).
+    ``mid_of``: the view's saturation ratio (segment.saturation_ratio): each area, once the
+    pieces found are left out, is cut at its own edge level (segment.grey_at_mid).
     ``min_share``: an area is fitted when it covers at least this share of a small piece's
     footprint."""
     grid = scene.grid
@@ -215,6 +219,8 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
             if not shade_range[0] <= m <= top:
                 continue
             lit = m > shade_range[1]
+            if lit and lit_clear is not None and not lit_clear[1](sl, region):
+                continue  # lit, and not of a clear piece's colour: not fitted (GREY_LIT)
         if np.count_nonzero(region) > max_px:
             continue
         fit_it = _worth_fitting(region, incover[sl])
@@ -302,7 +308,7 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
                     if not_clear is not None and not_clear(c):
                         c = _rivals_hidden_inside(crisp_scene, c, cands, region, sub)
                 if lit and lit_clear is not None:
-                    if not lit_clear[1](c):
+                    if not lit_clear[2](c):
                         break
                     # Its shaded face, darker than the table, is cut from a lit area
                     # (_without_lit_shadows): σ at least SNUG_END_MM (GREY_LIT).

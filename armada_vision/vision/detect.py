@@ -508,7 +508,10 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
                             shade_range=GREY_SHADE, heading_floor=True,
                             one_size=True, base_open=True, peel=True, mid_of=ratio,
                             not_clear=lambda c: looks_opaque(view, scene.footprint(c)[0], bg),
-                            lit_clear=(GREY_LIT, lambda c: classify_color(
+                            lit_clear=(GREY_LIT, lambda sl, area: name_color(
+                                np.median(view.image_bgr[sl][area], axis=0),
+                                np.median(bg[sl][area], axis=0)) == "clear",
+                                lambda c: classify_color(
                                 view, scene.footprint(c)[0], bg) == "clear"))
         # Black plastic is the colourless pass's (below): cut at its own level, a black
         # piece's area could be read here, as an opaque piece whose area may run past it

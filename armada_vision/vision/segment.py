@@ -278,8 +278,8 @@ def grey_of(view: TableView, ratio: np.ndarray) -> np.ndarray:
 
 
 def grey_at_mid(grey: np.ndarray, ratio: np.ndarray, min_px: float) -> np.ndarray:
-    """``grey`` (view-size bool, :func:`grey_of`) with each of its areas of at least
-    ``min_px`` pixels (bounding box) cut at the mid level between the area's median
+    """``grey`` (view-size bool, :func:`grey_of`) with each of its areas enclosing at least
+    ``min_px`` pixels cut at the mid level between the area's median
     saturation ``ratio`` and the table's (1), where that lies under DESAT_RATIO: the
     piece's edge, as the fit reads an edge (issue 4). A clear piece on felt or cloth keeps
     ~0.6 of the table's saturation; the smoothed ratio crosses DESAT_RATIO ~1 px outside its
@@ -291,9 +291,11 @@ def grey_at_mid(grey: np.ndarray, ratio: np.ndarray, min_px: float) -> np.ndarra
     contours, _ = cv2.findContours(grey.view(np.uint8), cv2.RETR_EXTERNAL,
                                    cv2.CHAIN_APPROX_SIMPLE)
     for cnt in contours:
-        x, y, w, h = cv2.boundingRect(cnt)
-        if w * h < min_px:
+        # The enclosed area, not the bounding box: the grain's long thin streaks on wood
+        # (~1300 contours a view) have large boxes and are no piece.
+        if cv2.contourArea(cnt) < min_px:
             continue
+        x, y, w, h = cv2.boundingRect(cnt)
         sl = (slice(y, y + h), slice(x, x + w))
         area = np.zeros((h, w), np.uint8)
         cv2.drawContours(area, [cnt], -1, 1, thickness=cv2.FILLED, offset=(-x, -y))
