@@ -175,6 +175,24 @@ def test_a_clear_piece_that_only_darkens_the_table_is_found(seed, seed0, size, s
     clear_piece_found(seed, seed0, size, stern)
 
 
+# A clear piece on dark wood lit above it (issue 4): its wall's own colourless reflection
+# over the darkened wood lifts it to ×1.12 the wood (seed 1327's medium; 1690's and 1692's
+# smalls ×1.25 and ×1.13), over the desaturated pass's old top (×1.1). Areas up to GREY_LIT
+# are fitted now, a piece read in one kept only when named clear.
+def test_a_clear_piece_lit_above_dark_wood_is_found():
+    p = clear_piece_found(1327, 1144, "medium", (435.8, 250.5))
+    # Its soft ends: σ covers them (crisp.SNUG_END_MM).
+    assert p.sigma_mm >= 2.0
+
+
+# A clear piece on felt (issue 4): it keeps ~0.6 of the felt's saturation, and the smoothed
+# ratio crossed the desaturated mask's fixed cut (0.9) ~1 px outside its outline all round,
+# so its true pose cost 0.42 on the area. Each area is now cut at its own edge level, midway
+# between its median ratio and the table's (segment.grey_at_mid).
+def test_a_clear_piece_on_felt_is_cut_at_its_own_edge_level():
+    clear_piece_found(1901, 1648, "medium", (214.9, 372.9))
+
+
 def clear_piece_found(seed: int, seed0: int, size: str, stern: tuple[float, float]):
     """The clear piece of ``size`` whose true stern is ``stern`` (table mm), found with its
     size and colour right and its stern within 2σ of the truth; returned."""

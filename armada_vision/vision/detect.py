@@ -32,7 +32,7 @@ from armada_vision.vision.colors import (
     name_color,
     piece_color_stats,
 )
-from armada_vision.vision.crisp import GREY_SHADE, crisp_pieces
+from armada_vision.vision.crisp import GREY_LIT, GREY_SHADE, crisp_pieces
 from armada_vision.vision.explain import (
     DOUBT_MAX_LEFT,
     GOOD_COST,
@@ -523,10 +523,19 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     # edges the grain drowns (no crisp outline).
     ratio = saturation_ratio(view, bg)
     if ratio is not None:
-        lying += crisp_pieces(scene, None, grey_of(view, ratio), lying, hand_mask, standing,
-                              shade_range=GREY_SHADE, heading_floor=True,
-                              one_size=True, base_open=True, peel=True,
-                              not_clear=lambda c: looks_opaque(view, scene.footprint(c)[0], bg))
+        grey = crisp_pieces(scene, None, grey_of(view, ratio), lying, hand_mask, standing,
+                            shade_range=GREY_SHADE, heading_floor=True,
+                            one_size=True, base_open=True, peel=True, mid_of=ratio,
+                            not_clear=lambda c: looks_opaque(view, scene.footprint(c)[0], bg),
+                            lit_clear=(GREY_LIT, lambda sl, area: name_color(
+                                np.median(view.image_bgr[sl][area], axis=0),
+                                np.median(bg[sl][area], axis=0)) == "clear",
+                                lambda c: classify_color(
+                                view, scene.footprint(c)[0], bg) == "clear"))
+        # Black plastic is the colourless pass's (below): cut at its own level, a black
+        # piece's area could be read here, as an opaque piece whose area may run past it
+        # (σ over every shorter reading: still s11's black large, σ 1.0 → 22 mm).
+        lying += [c for c in grey if classify_color(view, scene.footprint(c)[0], bg) != "black"]
     for sub, region in empty:
         got = leftover_piece(scene, region, sub, lying)
         if not got:
