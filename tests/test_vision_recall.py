@@ -949,6 +949,31 @@ def test_a_white_piece_read_short_on_its_face_ahead_of_its_open_base_is_no_sure_
         worse = max(math.dist(p.pose.stern_mm, stern), math.dist(p.tip_mm, tip))
         assert worse <= 2 * s_rules
 
+
+# A white piece whose open base faces the camera on a pale table, read as a dark piece of its
+# own (issue 4, wrong sizes the rules would trust; seeds of the set from 1648): little shows
+# but the dark hollow, fitted as a black small (1651, turned 104°) or medium (1911, turned
+# 46°) at a doubtful cost (0.43, 0.47) with σ 3.5-4.1 mm. The hollow is a dark quadrilateral
+# whose near edge is as wide as the large's base inside its walls: σ covers that large
+# (explain.hollow_of_longer), so the rules answer "in doubt".
+@pytest.mark.parametrize("seed, stern", [
+    (1651, (349.97, 293.48)),   # was a black small, σ 3.5 mm
+    (1911, (428.90, 330.20)),   # was a black medium, σ 4.1 mm
+])
+def test_a_white_piece_seen_by_its_open_base_is_no_sure_wrong_size(seed, stern):
+    from armada_vision.geometry.pieces import NOMINAL_PIECES
+
+    p = found(seed, "large", "white", stern, seed0=1648)
+    assert p is not None
+    r, _det = bench_scene(seed, 1648)
+    truth = min(r.truth["pieces"], key=lambda t: math.dist(t["stern"], stern))
+    if p.size.value != "large":
+        s_rules = p.sigma_mm + NOMINAL_PIECES.dims(p.size).footprint_length_mm * math.radians(
+            p.sigma_deg)
+        worse = max(math.dist(p.pose.stern_mm, truth["stern"]), math.dist(p.tip_mm, truth["tip"]))
+        assert worse <= 2 * s_rules
+
+
 # A clear piece against a piece found, on laminate (issue 4, seed 1181 of the tuning set from
 # 1144): a clear medium lying along a yellow large. Its crisp-enclosed area joins the large's,
 # so it is no faint area and no region; what the large's cover leaves of it hugs the large

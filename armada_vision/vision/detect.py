@@ -44,6 +44,7 @@ from armada_vision.vision.explain import (
     clashes,
     explain_region,
     face_for_base,
+    hollow_of_longer,
     joint_cost,
     leftover_piece,
     no_piece_in,
@@ -566,6 +567,8 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     # A reading whose base as seen is the face ahead of it ends on the piece: σ covers the
     # longer reading from its tip whose open base the view shows.
     lying = [face_for_base(scene, c) for c in lying]
+    # A dark doubtful reading may be a longer piece's open base: σ covers that piece.
+    lying = [hollow_of_longer(scene, c) for c in lying]
     # The fit map's clip set the edges a little outside a vivid piece: refitted on the score.
     lying = refine_on_score(scene, lying)
     area_poly = shapely.Polygon(layout.play_area_mm)

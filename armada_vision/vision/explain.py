@@ -36,6 +36,7 @@ from armada_vision.vision.fit import (
     seen_on_table,
     upright_local_3d,
 )
+from armada_vision.vision.segment import SHADOW_MIN
 
 # Mean robust cost per outline sample (px², a miss counts 2): a piece is good below GOOD_COST;
 # up to MAX_COST it is kept as doubtful (its σ inflated so the rules answer no).
@@ -1538,3 +1539,80 @@ def upright_fit(scene: Scene, region: np.ndarray, sub: ViewGrid, max_cost: float
         if j <= best_cost:
             best, best_cost = c, j
     return best
+
+
+# A white piece whose open base faces the camera on a pale table shows little but the base:
+# a dark hollow, read as a dark piece of its own, one or two sizes short and turned (issue 4,
+# seeds 1651, 1884, 1911: white larges read as a black small at cost 0.43, a clear small at
+# 0.51, a black medium at 0.47, σ 3.5-4.9 mm). The hollow as seen is the base face's
+# quadrilateral, its edge nearest the camera the piece's stern: a dark area (shade under
+# SHADOW_MIN) that fills its bounding rectangle (HOLLOW_FILL or more; 0.89-0.96 on the
+# three), where a dark lying piece shows its triangle beside its base (1670's and 1719's
+# black smalls, read doubtfully: 0.63, 0.76). Its near edge spans the base inside the walls'
+# bright cut edges (WALL_MM each side: 22.0-23.4 mm on the three larges, 25.4 - 2.6
+# expected). So for a doubtful reading (HOLLOW_COST or worse) whose dark area is such a
+# quadrilateral, a longer size whose hollow that edge matches (within HOLLOW_WIDTH_MM, under
+# half the 5.5 mm between sizes), headed away from the camera from that edge and showing its
+# open base there (:func:`shows_open_base`), is covered by σ (:func:`hollow_of_longer`).
+# The size is not changed: the tip is unseen.
+HOLLOW_COST = 0.4
+HOLLOW_FILL = 0.85
+HOLLOW_WIDTH_MM = 2.5
+WALL_MM = 1.3
+
+
+def hollow_of_longer(scene: Scene, c: Candidate) -> Candidate:
+    """``c`` with its size ambiguity raised to cover each longer lying piece whose open base,
+    as the camera sees it, is ``c``'s dark area (see HOLLOW_FILL)."""
+    if c.upright or scene.shade is None or c.fit.cost < HOLLOW_COST:
+        return c
+    rect = _dark_rect(scene, c)
+    if rect is None:
+        return c
+    box = cv2.boxPoints(rect).astype(np.float64)
+    mids = (box + np.roll(box, -1, axis=0)) / 2
+    k = int(np.argmin(np.linalg.norm(mids - scene.camera_mm[:2], axis=1)))
+    width = float(np.linalg.norm(box[(k + 1) % 4] - box[k]))
+    ahead = np.asarray(rect[0]) - mids[k]
+    heading = math.degrees(math.atan2(ahead[1], ahead[0]))
+    d_c = scene.pieces.dims(c.size).footprint_length_mm
+    amb = np.array([c.ambiguity_mm, c.ambiguity_deg])
+    for z in scene.by_length:
+        dims = scene.pieces.dims(z)
+        hollow_w = dims.base_w_mm - 2 * WALL_MM
+        if dims.footprint_length_mm <= d_c or abs(hollow_w - width) > HOLLOW_WIDTH_MM:
+            continue
+        o = scene.fit(z, Pose(float(mids[k][0]), float(mids[k][1]), heading), iterations=0)
+        if shows_open_base(scene, o):
+            amb = np.maximum(amb, reading_gap(scene, o, c))
+    if amb[0] <= c.ambiguity_mm and amb[1] <= c.ambiguity_deg:
+        return c
+    return replace(c, ambiguity_mm=float(amb[0]), ambiguity_deg=float(amb[1]),
+                   covering_ambiguity_mm=max(c.covering_ambiguity_mm, float(amb[0])),
+                   covering_ambiguity_deg=max(c.covering_ambiguity_deg, float(amb[1])))
+
+
+def _dark_rect(scene: Scene, c: Candidate
+               ) -> tuple[tuple[float, float], tuple[float, float], float] | None:
+    """The bounding rectangle (table mm, ``cv2.minAreaRect``) of the dark area (shade under
+    SHADOW_MIN) that most overlaps ``c``'s outline, when that area fills at least HOLLOW_FILL
+    of it; else None."""
+    assert scene.shade is not None
+    px = scene.grid.to_px(np.asarray(c.outline_mm))
+    x0, y0 = np.maximum(np.floor(px.min(axis=0)).astype(int) - 40, 0)
+    x1, y1 = np.ceil(px.max(axis=0)).astype(int) + 40
+    shade = scene.shade[y0:y1, x0:x1]
+    mask = np.zeros(shade.shape[:2], np.uint8)
+    cv2.fillPoly(mask, [np.round(px - (x0, y0)).astype(np.int32)], 1)
+    n, lab = cv2.connectedComponents((shade < SHADOW_MIN).astype(np.uint8), connectivity=8)
+    over = np.bincount(lab[mask > 0], minlength=n)
+    over[0] = 0
+    if over.max() == 0:
+        return None
+    ys, xs = np.nonzero(lab == int(over.argmax()))
+    pts = scene.grid.to_mm(np.column_stack((xs + x0, ys + y0)).astype(np.float64))
+    rect = cv2.minAreaRect(pts.astype(np.float32))
+    area = len(xs) / scene.grid.px_per_mm ** 2
+    if area < HOLLOW_FILL * rect[1][0] * rect[1][1]:
+        return None
+    return rect
