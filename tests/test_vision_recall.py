@@ -664,6 +664,27 @@ def test_no_piece_is_read_on_a_translucent_pieces_tinted_shadow():
     assert all(p.color != "unknown" for p in det.pieces)
 
 
+# A standing piece's tinted shadow on cloth (issue 4, precision; tuning seed 1761 of the set
+# from 1648): a standing red large (not found) casts on blue cloth a shadow lit through its
+# plastic, which the crisp pass read as a blue small at σ 1.0 mm, a false ship the rules would
+# trust. Its colour is the cloth with light taken away (darker, keeping less of its colour,
+# 10 of hue off it): no coloured plastic looks so (colors.dimmed_table), so it carries a
+# doubtful fit's σ.
+def test_a_shadow_named_a_vivid_colour_is_not_trusted():
+    r, det = bench_scene(1761, 1648)
+    assert any(u["color"] == "red" for u in r.truth["upright"]), \
+        "the case's standing piece is not in the scene as rendered"
+    t = match(r.truth, det)
+    assert t.matched == t.truth == 8
+    sterns = [p["stern"] for p in r.truth["pieces"]]
+    false = [d for d in det.pieces if min(math.dist(d.pose.stern_mm, s) for s in sterns) > 10]
+    assert len(false) == 1 and false[0].color == "blue"
+    assert false[0].sigma_mm > 3.0
+    # The real blue small on the same cloth keeps its small σ.
+    blue = [d for d in det.pieces if d.color == "blue" and d is not false[0]]
+    assert blue and all(d.sigma_mm < 0.5 for d in blue)
+
+
 # A fingertip on wood (issue 4, check seed 1058): the hand is taken into the table estimate,
 # so only its fingers' ends score, and one was read as a doubtful orange small. Its inside is
 # a warm colour duller than any plastic (detect.SKIN_MAX_SAT): skin, dropped.

@@ -28,6 +28,7 @@ from armada_vision.geometry.shapes import footprint
 from armada_vision.vision.calibrate import TableCalibration, calibrate
 from armada_vision.vision.colors import (
     classify_color,
+    dimmed_table,
     looks_opaque,
     name_color,
     piece_color_stats,
@@ -134,6 +135,8 @@ SIGMA_FLOOR_DEG = 0.1
 # σ added (in quadrature, mm) for a hidden share of the outline, in full from HIDDEN_FULL on.
 HIDDEN_BIAS_MM = 1.0
 HIDDEN_FULL = 0.4
+# σ of the worst doubtful fit (joint cost MAX_COST): this many times the fit's own, + 0.5.
+DOUBT_GAIN_MAX = 11.0
 # Colours whose faces can look like the table (see _piece).
 FACES_CAN_VANISH = frozenset({"black", "white", "clear", "unknown"})
 # A standing piece seen from a tilted camera looks like a lying one heading straight away
@@ -813,6 +816,14 @@ def _seen_part(c: Candidate, lying: list[Candidate], scene: Scene) -> shapely.Po
     return seen if SEEN_MIN_SHARE * fp.area <= seen.area <= SEEN_MAX_SHARE * fp.area else fp
 
 
+def _dimmed_table_read(view: TableView, poly_mm: shapely.Polygon, bg: np.ndarray) -> bool:
+    """Whether a reading named a vivid colour is the table with light taken away
+    (:func:`colors.dimmed_table`): a shadow, tinted by a translucent piece (issue 4, seed
+    1761), which the crisp pass read as a piece with σ 1.0 mm."""
+    stats = piece_color_stats(view, poly_mm, bg)
+    return stats is not None and dimmed_table(*stats)
+
+
 def _piece(c: Candidate, calib: TableCalibration, view: TableView, bg: np.ndarray,
            pieces: PieceSet, area_poly: shapely.Polygon, seen: shapely.Polygon | None = None
            ) -> DetectedPiece:
@@ -827,7 +838,7 @@ def _piece(c: Candidate, calib: TableCalibration, view: TableView, bg: np.ndarra
         2 * s_cal / d.footprint_length_mm)) + SIGMA_FLOOR_DEG
     if c.fit.cost > GOOD_COST:
         # Doubtful: a wrong pose must never look certain.
-        k = 1.0 + 10.0 * (c.fit.cost - GOOD_COST) / (MAX_COST - GOOD_COST)
+        k = 1.0 + (DOUBT_GAIN_MAX - 1.0) * (c.fit.cost - GOOD_COST) / (MAX_COST - GOOD_COST)
         s_mm, s_deg = s_mm * k + 0.5, s_deg * k + 0.5
     if len(c.fit.sample_cost):
         # Part of the outline hidden (its own shadow, a touching neighbour): the edges found
@@ -842,6 +853,9 @@ def _piece(c: Candidate, calib: TableCalibration, view: TableView, bg: np.ndarra
     # shows all its faces, so only a reading that covers what it shows is a rival; a black,
     # white or clear face can vanish against the table, so any nearly as good reading is.
     vivid = color not in FACES_CAN_VANISH
+    if vivid and _dimmed_table_read(view, fp if seen is None else seen, bg):
+        # No coloured plastic: a shadow (or clear plastic whose hue moved), never trusted.
+        s_mm, s_deg = s_mm * DOUBT_GAIN_MAX + 0.5, s_deg * DOUBT_GAIN_MAX + 0.5
     s_mm = max(s_mm, c.covering_ambiguity_mm if vivid else c.ambiguity_mm)
     s_deg = max(s_deg, c.covering_ambiguity_deg if vivid else c.ambiguity_deg)
     s_mm, s_deg = min(s_mm, 99.0), min(s_deg, 99.0)
