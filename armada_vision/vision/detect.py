@@ -842,10 +842,23 @@ def _colour_goes_on(c: Candidate, lying: list[Candidate], scene: Scene, view: Ta
         return False
     img, inside, box = got
     x0, y0, x1, y1 = box
-    core = cv2.erode(inside, np.ones((3, 3), np.uint8), iterations=2)
-    ring = _ring_outside(inside, view, box)
     g = view.grid
-    others = [scene.grown_outline(o) for o in lying if o is not c]
+    # The table under it (its estimate is smooth: the middle's pixel will do).
+    my, mx = (np.argwhere(inside).mean(axis=0)).astype(int)
+    ht, st, _ = cv2.cvtColor(np.uint8([[np.clip(bg[y0 + my, x0 + mx], 0, 255)]]),
+                             cv2.COLOR_BGR2HSV)[0, 0].astype(float)
+    core = cv2.erode(inside, np.ones((3, 3), np.uint8), iterations=2)
+    if not core.any():
+        return False
+    hsv = cv2.cvtColor(img, cv2.COLOR_BGR2HSV)
+    h0, s0 = np.median(hsv[core > 0][:, :2].astype(np.float32), axis=0)
+    if st > 40 and min(abs(h0 - ht), 180 - abs(h0 - ht)) < VIVID_TABLE_HUE:
+        return False
+    ring = _ring_outside(inside, view, box)
+    lo, hi = g.to_mm(np.array([[x0, y0], [x1, y1]], float))
+    crop_mm = shapely.box(*np.minimum(lo, hi), *np.maximum(lo, hi))
+    others = [q for o in lying if o is not c
+              and (q := scene.grown_outline(o)).intersects(crop_mm)]
     if others:
         covered = np.zeros_like(inside)
         for o in others:
@@ -853,13 +866,7 @@ def _colour_goes_on(c: Candidate, lying: list[Candidate], scene: Scene, view: Ta
                 cv2.fillPoly(covered, [np.round(g.to_px(np.asarray(part.exterior.coords))
                                                 - (x0, y0)).astype(np.int32)], 1)
         ring &= 1 - covered
-    if not core.any() or not ring.any():
-        return False
-    hsv = cv2.cvtColor(img, cv2.COLOR_BGR2HSV)
-    h0, s0 = np.median(hsv[core > 0][:, :2].astype(np.float32), axis=0)
-    ht, st, _ = cv2.cvtColor(np.uint8([[np.clip(np.median(
-        bg[y0:y1, x0:x1][inside > 0], axis=0), 0, 255)]]), cv2.COLOR_BGR2HSV)[0, 0].astype(float)
-    if st > 40 and min(abs(h0 - ht), 180 - abs(h0 - ht)) < VIVID_TABLE_HUE:
+    if not ring.any():
         return False
     px = hsv[ring > 0].astype(np.float32)
     dh = np.abs(px[:, 0] - h0)
@@ -871,6 +878,13 @@ def _dimmed_table_read(view: TableView, poly_mm: shapely.Polygon, bg: np.ndarray
     """Whether a reading named a vivid colour is the table with light taken away
     (:func:`colors.dimmed_table`): a shadow, tinted by a translucent piece (issue 4, seed
     1761), which the crisp pass read as a piece with σ 1.0 mm."""
+    # Only a coloured table has a hue to keep: a grey one (most) is told by one pixel of
+    # its smooth estimate.
+    x, y = np.round(view.grid.to_px(np.asarray(poly_mm.centroid.coords))[0]).astype(int)
+    h, w = bg.shape[:2]
+    if 0 <= x < w and 0 <= y < h and cv2.cvtColor(np.uint8([[np.clip(bg[y, x], 0, 255)]]),
+                                                  cv2.COLOR_BGR2HSV)[0, 0, 1] <= 30:
+        return False
     stats = piece_color_stats(view, poly_mm, bg)
     return stats is not None and dimmed_table(*stats)
 
