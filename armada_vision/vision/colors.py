@@ -105,6 +105,21 @@ def _hsv(bgr: np.ndarray) -> tuple[float, float, float]:
     return float(h), float(sat), float(v)
 
 
+def dimmed_table(piece_bgr: np.ndarray, table_bgr: np.ndarray) -> bool:
+    """Whether a median colour (BGR 0–255, over the table's ``table_bgr``) is the table with
+    light taken away: near its hue (within DULL_CLEAR_HUE), darker, keeping less of its colour
+    (the clear test of :func:`name_color`, its hue window widened). Coloured plastic on a cloth
+    of its hue adds colour through its walls or reflects light: more saturated or brighter
+    (issue 4: on 1648-1935 every vivid piece within 15 of a coloured table's hue was one or the
+    other; seed 1761's false blue small, a standing red piece's shadow on blue cloth, 10 off
+    its hue, was ×0.63 as bright and 0.64 as saturated)."""
+    h, s, v = _hsv(np.asarray(piece_bgr, float))
+    ht, st, vt = _hsv(np.asarray(table_bgr, float))
+    dh = min(abs(h - ht), 180.0 - abs(h - ht))
+    return (st > 40 and dh < DULL_CLEAR_HUE and v < vt and s >= 0.2 * st
+            and s * v <= 0.8 * st * vt and v >= 0.45 * vt)
+
+
 # Hue bins (OpenCV scale 0–180) of the chromatic colours, as upper bounds in order.
 _HUE_BINS = ((5.0, "red"), (17.0, "orange"), (45.0, "yellow"), (80.0, "green"),
              (107.0, "cyan"), (125.0, "blue"), (160.0, "purple"), (181.0, "red"))

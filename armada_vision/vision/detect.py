@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
 from dataclasses import replace
 
 import cv2
@@ -28,6 +29,7 @@ from armada_vision.geometry.shapes import footprint
 from armada_vision.vision.calibrate import TableCalibration, calibrate
 from armada_vision.vision.colors import (
     classify_color,
+    dimmed_table,
     looks_opaque,
     name_color,
     piece_color_stats,
@@ -135,6 +137,20 @@ SIGMA_FLOOR_DEG = 0.1
 # σ added (in quadrature, mm) for a hidden share of the outline, in full from HIDDEN_FULL on.
 HIDDEN_BIAS_MM = 1.0
 HIDDEN_FULL = 0.4
+# σ of the worst doubtful fit (joint cost MAX_COST): this many times the fit's own, + 0.5.
+DOUBT_GAIN_MAX = 11.0
+# A vivid piece's colour ends at its outline (table, its tinted but dull shadow, or another
+# piece found beyond); where it goes on past it (_colour_goes_on: over VIVID_PAST_SHARE of the
+# ring, hue within VIVID_PAST_HUE, at least VIVID_PAST_SAT of the inside's saturation) the
+# reading is not all of what is there: a die (issue 4, seed 1695: a red die's top and side read
+# as a red small at σ 1.3 mm, 0.19), a longer piece (1898's purple medium read as a small at
+# σ 1.3 mm, 0.29), a neighbour of its colour not found. On 1648-1935 every other vivid piece
+# found, away from a coloured table's hue (within VIVID_TABLE_HUE its pixels pass), had at most
+# 0.13. Such a reading gets a doubtful fit's σ.
+VIVID_PAST_SHARE = 0.15
+VIVID_PAST_HUE = 10.0
+VIVID_PAST_SAT = 0.6
+VIVID_TABLE_HUE = 20.0
 # Colours whose faces can look like the table (see _piece).
 FACES_CAN_VANISH = frozenset({"black", "white", "clear", "unknown"})
 # A standing piece seen from a tilted camera looks like a lying one heading straight away
@@ -572,7 +588,8 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     # The fit map's clip set the edges a little outside a vivid piece: refitted on the score.
     lying = refine_on_score(scene, lying)
     area_poly = shapely.Polygon(layout.play_area_mm)
-    out = [_piece(c, calib, view, bg, pieces, area_poly, _seen_part(c, lying, scene))
+    out = [_piece(c, calib, view, bg, pieces, area_poly, _seen_part(c, lying, scene),
+                  lambda c=c: _colour_goes_on(c, lying, scene, view, bg))
            for c in lying]
     out.sort(key=lambda p: (p.pose.x_mm, p.pose.y_mm))
     ups = [UprightPiece(c.size, classify_color(view, shapely.Polygon(c.outline_mm), bg),
@@ -816,9 +833,70 @@ def _seen_part(c: Candidate, lying: list[Candidate], scene: Scene) -> shapely.Po
     return seen if SEEN_MIN_SHARE * fp.area <= seen.area <= SEEN_MAX_SHARE * fp.area else fp
 
 
+def _colour_goes_on(c: Candidate, lying: list[Candidate], scene: Scene, view: TableView,
+                    bg: np.ndarray) -> bool:
+    """Whether ``c``'s vivid colour goes on past its outline as seen: over VIVID_PAST_SHARE of
+    a ring SKIN_RING_MM wide outside it (less what the other pieces ``lying`` cover, grown
+    1 mm) has its inside's hue (within VIVID_PAST_HUE) and at least VIVID_PAST_SAT of its
+    saturation (view px, HSV medians over the inside off its edge). Not judged on a coloured
+    table near the piece's hue, whose own pixels would pass."""
+    got = _outline_inside(c, view)
+    if got is None:
+        return False
+    img, inside, box = got
+    x0, y0, x1, y1 = box
+    g = view.grid
+    # The table under it (its estimate is smooth: the middle's pixel will do).
+    my, mx = (np.argwhere(inside).mean(axis=0)).astype(int)
+    ht, st, _ = cv2.cvtColor(np.uint8([[np.clip(bg[y0 + my, x0 + mx], 0, 255)]]),
+                             cv2.COLOR_BGR2HSV)[0, 0].astype(float)
+    core = cv2.erode(inside, np.ones((3, 3), np.uint8), iterations=2)
+    if not core.any():
+        return False
+    hsv = cv2.cvtColor(img, cv2.COLOR_BGR2HSV)
+    h0, s0 = np.median(hsv[core > 0][:, :2].astype(np.float32), axis=0)
+    if st > 40 and min(abs(h0 - ht), 180 - abs(h0 - ht)) < VIVID_TABLE_HUE:
+        return False
+    ring = _ring_outside(inside, view, box)
+    lo, hi = g.to_mm(np.array([[x0, y0], [x1, y1]], float))
+    crop_mm = shapely.box(*np.minimum(lo, hi), *np.maximum(lo, hi))
+    others = [q for o in lying if o is not c
+              and (q := scene.grown_outline(o)).intersects(crop_mm)]
+    if others:
+        covered = np.zeros_like(inside)
+        for o in others:
+            for part in shapely.get_parts(o):
+                cv2.fillPoly(covered, [np.round(g.to_px(np.asarray(part.exterior.coords))
+                                                - (x0, y0)).astype(np.int32)], 1)
+        ring &= 1 - covered
+    if not ring.any():
+        return False
+    px = hsv[ring > 0].astype(np.float32)
+    dh = np.abs(px[:, 0] - h0)
+    same = (np.minimum(dh, 180 - dh) < VIVID_PAST_HUE) & (px[:, 1] >= VIVID_PAST_SAT * s0)
+    return float(same.mean()) >= VIVID_PAST_SHARE
+
+
+def _dimmed_table_read(view: TableView, poly_mm: shapely.Polygon, bg: np.ndarray) -> bool:
+    """Whether a reading named a vivid colour is the table with light taken away
+    (:func:`colors.dimmed_table`): a shadow, tinted by a translucent piece (issue 4, seed
+    1761), which the crisp pass read as a piece with σ 1.0 mm."""
+    # Only a coloured table has a hue to keep: a grey one (most) is told by one pixel of
+    # its smooth estimate.
+    x, y = np.round(view.grid.to_px(np.asarray(poly_mm.centroid.coords))[0]).astype(int)
+    h, w = bg.shape[:2]
+    if 0 <= x < w and 0 <= y < h and cv2.cvtColor(np.uint8([[np.clip(bg[y, x], 0, 255)]]),
+                                                  cv2.COLOR_BGR2HSV)[0, 0, 1] <= 30:
+        return False
+    stats = piece_color_stats(view, poly_mm, bg)
+    return stats is not None and dimmed_table(*stats)
+
+
 def _piece(c: Candidate, calib: TableCalibration, view: TableView, bg: np.ndarray,
-           pieces: PieceSet, area_poly: shapely.Polygon, seen: shapely.Polygon | None = None
-           ) -> DetectedPiece:
+           pieces: PieceSet, area_poly: shapely.Polygon, seen: shapely.Polygon | None = None,
+           goes_on: Callable[[], bool] | None = None) -> DetectedPiece:
+    """The detected piece of ``c``; ``goes_on`` tells whether its colour goes on past its
+    outline (asked of a vivid piece only: :func:`_colour_goes_on`)."""
     d = pieces.dims(c.size)
     pose = c.fit.pose
     s_cal = calibration_sigma_mm(calib, pose.stern_mm, d)
@@ -830,7 +908,7 @@ def _piece(c: Candidate, calib: TableCalibration, view: TableView, bg: np.ndarra
         2 * s_cal / d.footprint_length_mm)) + SIGMA_FLOOR_DEG
     if c.fit.cost > GOOD_COST:
         # Doubtful: a wrong pose must never look certain.
-        k = 1.0 + 10.0 * (c.fit.cost - GOOD_COST) / (MAX_COST - GOOD_COST)
+        k = 1.0 + (DOUBT_GAIN_MAX - 1.0) * (c.fit.cost - GOOD_COST) / (MAX_COST - GOOD_COST)
         s_mm, s_deg = s_mm * k + 0.5, s_deg * k + 0.5
     if len(c.fit.sample_cost):
         # Part of the outline hidden (its own shadow, a touching neighbour): the edges found
@@ -845,6 +923,11 @@ def _piece(c: Candidate, calib: TableCalibration, view: TableView, bg: np.ndarra
     # shows all its faces, so only a reading that covers what it shows is a rival; a black,
     # white or clear face can vanish against the table, so any nearly as good reading is.
     vivid = color not in FACES_CAN_VANISH
+    if vivid and (_dimmed_table_read(view, fp if seen is None else seen, bg)
+                  or (goes_on is not None and goes_on())):
+        # No coloured plastic: a shadow (or clear plastic whose hue moved), never trusted;
+        # or not all of what is there: a die, a longer piece, a neighbour not found.
+        s_mm, s_deg = s_mm * DOUBT_GAIN_MAX + 0.5, s_deg * DOUBT_GAIN_MAX + 0.5
     s_mm = max(s_mm, c.covering_ambiguity_mm if vivid else c.ambiguity_mm)
     s_deg = max(s_deg, c.covering_ambiguity_deg if vivid else c.ambiguity_deg)
     s_mm, s_deg = min(s_mm, 99.0), min(s_deg, 99.0)
