@@ -56,6 +56,7 @@ from armada_vision.vision.explain import (
 )
 from armada_vision.vision.fit import ViewGrid
 from armada_vision.vision.heap import keep_freed_memory
+from armada_vision.vision.jpeg import edge_px
 from armada_vision.vision.refine import refine_on_score
 from armada_vision.vision.segment import (
     MIN_REGION_MM2,
@@ -412,7 +413,11 @@ def detect(image_bgr: np.ndarray, layout: TableLayout, camera: CameraIntrinsics 
         image_bgr = cv2.cvtColor(image_bgr, cv2.COLOR_GRAY2BGR)
     if rectifier is None:
         rectifier = make_rectifier(calibration, layout, px_per_mm)
-    found, upright = find_pieces(rectifier.view(image_bgr), calibration, layout, pieces)
+    view = rectifier.view(image_bgr)
+    if (unit := edge_px(image_bgr)) != 1.0:
+        # A compressed frame's colour edges are coarser: fits are judged in their units.
+        view = replace(view, grid=replace(view.grid, edge_px=unit))
+    found, upright = find_pieces(view, calibration, layout, pieces)
     h, w = image_bgr.shape[:2]
     notes: tuple[str, ...] = ()
     if calibration.info.intrinsics_source == "estimated":

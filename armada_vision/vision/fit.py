@@ -29,12 +29,16 @@ from armada_vision.geometry.shapes import body_local_3d
 @dataclass(frozen=True, slots=True, eq=False)
 class ViewGrid:
     """Pixel grid of a top-down view: pixel centre (u, v) is table point
-    (x0_mm + u / px_per_mm, y1_mm − v / px_per_mm); the view's v grows towards table −y."""
+    (x0_mm + u / px_per_mm, y1_mm − v / px_per_mm); the view's v grows towards table −y.
+    ``edge_px``: the view px a fit's edge residual is judged in (its cost, not its pose or
+    σ): 1 for a lossless frame, more where the frame's colour edges are coarser (a JPEG's
+    colour at half resolution, vision.jpeg)."""
 
     x0_mm: float
     y1_mm: float
     px_per_mm: float
     shape: tuple[int, int]  # (rows, cols)
+    edge_px: float = 1.0
 
     def to_px(self, points_mm: np.ndarray) -> np.ndarray:
         """Table mm (N, 2) → view px (N, 2)."""
@@ -67,7 +71,7 @@ class ViewGrid:
         """The sub-grid whose pixel (0, 0) is this grid's (c0, r0) (column, row), ``shape``
         (rows, cols): a crop of the view with the same scale."""
         return ViewGrid(self.x0_mm + c0 / self.px_per_mm, self.y1_mm - r0 / self.px_per_mm,
-                        self.px_per_mm, shape)
+                        self.px_per_mm, shape, self.edge_px)
 
     def window(self, sub: ViewGrid) -> tuple[slice, slice]:
         """Row and column slices of this grid's pixels that sub-grid ``sub`` (same scale, made
@@ -651,6 +655,7 @@ def fit_pose(fg: np.ndarray, grid: ViewGrid, local_3d: np.ndarray, init: Pose,
     # (vertex heights, a hull's samples) is computed once, and the loop is kept to few numpy
     # calls on (2, N) rows (tests/test_fit_fast.py checks it against a plain version).
     ppm = grid.px_per_mm
+    cost_ppm = ppm / grid.edge_px  # residuals in the units the costs are judged in
     to_px = _FLIP * ppm
     origin = np.array(((grid.x0_mm,), (grid.y1_mm,)))
     scale = huber_px / ppm
@@ -664,14 +669,14 @@ def fit_pose(fg: np.ndarray, grid: ViewGrid, local_3d: np.ndarray, init: Pose,
         if not f.step(off, ok, blocked, search, scale, it):
             break
         if k < len(give_up) and give_up[k][0] == it + 1:
-            cost = f.cost_now(ppm, huber_px) if it + 1 < iterations else 0.0
+            cost = f.cost_now(cost_ppm, huber_px) if it + 1 < iterations else 0.0
             if give_up[k][1] < cost <= 2.0:
                 # Hopeless: the pose and cost say so; σ and the samples are not worked out.
                 return f.pose_and_cost(cost)
             k += 1
         search = max(search * 0.6, 1.5)
     if cost_only:
-        return f.pose_and_cost(f.cost_now(ppm, huber_px))
+        return f.pose_and_cost(f.cost_now(cost_ppm, huber_px))
     return f.result(grid, huber_px)
 
 
@@ -691,6 +696,7 @@ def fit_poses(fg: np.ndarray, grid: ViewGrid, jobs: Sequence[tuple[np.ndarray, P
                          iterations=iterations, step_mm=step_mm, huber_px=huber_px,
                          give_up=give_up, cost_only=cost_only) for loc, init in jobs]
     ppm = grid.px_per_mm
+    cost_ppm = ppm / grid.edge_px
     to_px = _FLIP * ppm
     origin = np.array(((grid.x0_mm,), (grid.y1_mm,)))
     scale = huber_px / ppm
@@ -715,7 +721,7 @@ def fit_poses(fg: np.ndarray, grid: ViewGrid, jobs: Sequence[tuple[np.ndarray, P
                 ended.append(j)
                 continue
             if check:
-                cost = f.cost_now(ppm, huber_px) if it + 1 < iterations else 0.0
+                cost = f.cost_now(cost_ppm, huber_px) if it + 1 < iterations else 0.0
                 if give_up[k][1] < cost <= 2.0:
                     out[j] = f.pose_and_cost(cost)
                     continue
@@ -724,7 +730,7 @@ def fit_poses(fg: np.ndarray, grid: ViewGrid, jobs: Sequence[tuple[np.ndarray, P
         search = max(search * 0.6, 1.5)
     for j in ended + going:
         f = fits[j]
-        out[j] = (f.pose_and_cost(f.cost_now(ppm, huber_px)) if cost_only
+        out[j] = (f.pose_and_cost(f.cost_now(cost_ppm, huber_px)) if cost_only
                   else f.result(grid, huber_px))
     return out  # type: ignore[return-value]
 
@@ -792,7 +798,8 @@ def _result(p: np.ndarray, res: np.ndarray, ok: np.ndarray, w: np.ndarray, J: np
     good = ok & (w > 0)
     r_px = res * grid.px_per_mm
     rms = math.sqrt(float(w @ (r_px * r_px)) / max(float(w.sum()), 1e-9))
-    cost, per, judged, n_judged = _robust_cost(r_px, good, blocked, huber_px)
+    cost, per, judged, n_judged = _robust_cost(
+        r_px / grid.edge_px if grid.edge_px != 1.0 else r_px, good, blocked, huber_px)
     if n_judged < 6:
         return FitResult(pose, 99.0, 99.0, rms, 0.0, 99.0, n)
     per[~judged] = np.nan
