@@ -18,6 +18,7 @@ from armada_vision.synth.random_scene import random_scene
 from armada_vision.synth.render import Rendered, render
 from armada_vision.vision.detect import detect
 from armada_vision.vision.explain import GOOD_COST, MAX_COST
+from armada_vision.vision.jpeg import COARSE_COLOUR_RATIO, colour_detail
 from armada_vision.vision.types import Detections
 
 
@@ -940,3 +941,25 @@ def test_a_black_piece_on_wood_is_found_by_its_colourless_faces(seed, seed0, siz
     piece_found(seed, seed0, size, "black", stern)
     r, det = bench_scene(seed, seed0)
     assert not any("false" in m for m in match(r.truth, det).misses)
+
+
+# Compressed frames (issue 4, docs/vision.md "JPEG frames"): a JPEG's colour is stored at half
+# resolution, so the colour edges the foreground score is mostly made of are coarser than a
+# lossless frame's, and the fits' costs, set on lossless frames, rejected true pieces. On a
+# frame whose colour is coarser than its pixels, fits are judged in the colour's units.
+def test_a_jpeg_75_frame_keeps_a_piece_its_coarse_colour_edges_lost():
+    r, _ = bench_scene(1155, 1144)
+    ok, buf = cv2.imencode(".jpg", r.image_bgr, [cv2.IMWRITE_JPEG_QUALITY, 75])
+    assert ok
+    frame = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    # The lossless render's colour changes between pixels as its brightness does (sensor
+    # noise); the JPEG's does not.
+    assert colour_detail(r.image_bgr) > COARSE_COLOUR_RATIO > colour_detail(frame)
+    det = detect(frame, r.layout, r.camera)
+    assert isinstance(det, Detections)
+    (truth,) = [p for p in r.truth["pieces"] if p["size"] == "medium" and p["color"] == "red"
+                and math.dist(p["stern"], (331.0, 474.0)) < 2.0]
+    p = min(det.pieces, key=lambda q: math.dist(q.pose.stern_mm, truth["stern"]))
+    assert match(dict(r.truth, pieces=[truth]), det).matched == 1
+    assert p.size.value == "medium" and p.color == "red"
+    assert math.dist(p.pose.stern_mm, truth["stern"]) < 2 * p.sigma_mm + 0.5

@@ -734,9 +734,11 @@ def _piece(c: Candidate, calib: TableCalibration, view: TableView, bg: np.ndarra
     s_mm = SIGMA_GAIN * math.hypot(c.fit.sigma_mm, s_cal) + SIGMA_FLOOR_MM
     s_deg = SIGMA_GAIN_DEG * math.hypot(c.fit.sigma_deg, math.degrees(
         2 * s_cal / d.footprint_length_mm)) + SIGMA_FLOOR_DEG
-    if c.fit.cost > GOOD_COST:
+    # On a compressed frame, judged in view px as on a lossless one (vision.jpeg).
+    cost = c.fit.cost if math.isnan(c.fit.cost_1px) else max(c.fit.cost, c.fit.cost_1px)
+    if cost > GOOD_COST:
         # Doubtful: a wrong pose must never look certain.
-        k = 1.0 + 10.0 * (c.fit.cost - GOOD_COST) / (MAX_COST - GOOD_COST)
+        k = 1.0 + 10.0 * (cost - GOOD_COST) / (MAX_COST - GOOD_COST)
         s_mm, s_deg = s_mm * k + 0.5, s_deg * k + 0.5
     if len(c.fit.sample_cost):
         # Part of the outline hidden (its own shadow, a touching neighbour): the edges found

@@ -150,6 +150,9 @@ class FitResult:
     samples whose outside is foreground left out. ``sample_cost`` (NaN where the outside is
     foreground, "hidden") and ``probe_mm`` (a point just outside each sample, table mm) let a
     caller count a hidden sample as a miss unless another accepted piece explains it.
+    ``cost_1px``: the cost with the residuals in view px, where the grid judges them in
+    coarser units (ViewGrid.edge_px); NaN when it does not. A pose's doubt is judged on it: a
+    fit let in by a coarse frame's units must not look as certain as a lossless one.
     """
 
     pose: Pose
@@ -161,6 +164,7 @@ class FitResult:
     n_samples: int
     sample_cost: np.ndarray = field(default_factory=lambda: np.zeros(0), repr=False)
     probe_mm: np.ndarray = field(default_factory=lambda: np.zeros((0, 2)), repr=False)
+    cost_1px: float = math.nan
 
     def cost_given(self, explained: np.ndarray) -> float:
         """Cost when the hidden samples flagged in ``explained`` (bool per sample) are excused
@@ -825,4 +829,7 @@ def _result(p: np.ndarray, res: np.ndarray, ok: np.ndarray, w: np.ndarray, J: np
     hidden = 1.0 - n_judged / n
     k = 1.0 / max(1.0 - hidden, 0.3)
     # (good ⊂ judged, so this is the found share of the judged samples.)
-    return FitResult(pose, sig_xy * k, sig_deg * k, rms, n_good / n_judged, cost, n, per, probe)
+    cost_1px = (_robust_cost(r_px, good, blocked, huber_px)[0] if grid.edge_px != 1.0
+                else math.nan)
+    return FitResult(pose, sig_xy * k, sig_deg * k, rms, n_good / n_judged, cost, n, per, probe,
+                     cost_1px)
