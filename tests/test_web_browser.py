@@ -66,9 +66,24 @@ def _tap_ship(page, ship_id: str) -> None:
         const svg = document.getElementById('overlay');
         const p = svg.createSVGPoint(); p.x = x; p.y = y;
         const q = p.matrixTransform(svg.getScreenCTM());
-        return [q.x, q.y];
+        const hit = document.elementFromPoint(q.x, q.y);
+        const over = hit && svg.contains(hit) ? "" : (hit ? hit.outerHTML.slice(0, 80) : "nothing");
+        return [q.x, q.y, over];
     }""", ship_id)
+    # A tap that lands on something drawn over the view would fail later as "no zones": say so.
+    assert not xy[2], f"{ship_id} at screen {xy[:2]} is covered by {xy[2]}"
     page.mouse.click(xy[0], xy[1])
+
+
+def _wait_zones(page, ship_id: str) -> None:
+    """Wait for the selected ship's zones; on a timeout, fail with the page's own account."""
+    try:
+        page.wait_for_selector("#g-zones path.zone-port", state="attached", timeout=20000)
+    except Exception as e:  # playwright's TimeoutError: report what the page thinks
+        seen = page.evaluate("""() => ({selected: app.selected, zones: app.zones && app.zones.ship,
+            msg: document.getElementById('control-msg').textContent,
+            ships: ((app.live || {}).ships || []).map((s) => s.id)})""")
+        raise AssertionError(f"no zones drawn after tapping {ship_id}: {seen}") from e
 
 
 def _shot(page, name: str) -> None:
@@ -122,7 +137,7 @@ def test_tap_ship_shows_zones_then_shot_verdict(browser, live_server) -> None:
     ctx, page = _phone(browser, url)
     try:
         _tap_ship(page, "L1")
-        page.wait_for_selector("#g-zones path.zone-port", state="attached", timeout=20000)
+        _wait_zones(page, "L1")
         assert page.locator("#g-zones path.zone-starboard").count() == 1
         assert page.locator("#g-zones path.zone-step").count() == 1
         assert "L1" in page.locator("#card h2").inner_text()
@@ -150,7 +165,7 @@ def test_control_without_token_is_refused(browser, live_server) -> None:
     ctx, page = _phone(browser, url)
     try:
         _tap_ship(page, "L1")
-        page.wait_for_selector("#g-zones path.zone-port", state="attached", timeout=20000)
+        _wait_zones(page, "L1")
         _tap_ship(page, "S1")
         page.wait_for_selector("#hit-btn", timeout=20000)
         page.click("#hit-btn")
@@ -173,7 +188,7 @@ def test_with_token_a_hit_is_recorded_and_undone(browser, live_server) -> None:
         page.wait_for_function("document.getElementById('mode').innerText === 'control'")
         assert "token" not in page.url                 # the token leaves the address bar
         _tap_ship(page, "L1")
-        page.wait_for_selector("#g-zones path.zone-port", state="attached", timeout=20000)
+        _wait_zones(page, "L1")
         _tap_ship(page, "S1")
         page.wait_for_selector("#hit-btn:not([disabled])", timeout=20000)
         page.click("#hit-btn")
@@ -366,7 +381,7 @@ def test_the_projector_follows_the_controlling_phone(browser, live_server) -> No
     ro_ctx, ro = _phone(browser, url)
     try:
         _tap_ship(ro, "L1")
-        ro.wait_for_selector("#g-zones path.zone-port", state="attached", timeout=20000)
+        _wait_zones(ro, "L1")
         time.sleep(0.3)
         assert session.selected is None
     finally:
@@ -375,7 +390,7 @@ def test_the_projector_follows_the_controlling_phone(browser, live_server) -> No
     try:
         page.wait_for_function("document.getElementById('mode').innerText === 'control'")
         _tap_ship(page, "L1")
-        page.wait_for_selector("#g-zones path.zone-port", state="attached", timeout=20000)
+        _wait_zones(page, "L1")
         deadline = time.time() + 10
         while session.selected != "L1" and time.time() < deadline:
             time.sleep(0.05)

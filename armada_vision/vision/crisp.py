@@ -40,7 +40,13 @@ from armada_vision.vision.explain import (
     with_ambiguity,
 )
 from armada_vision.vision.fit import ViewGrid
-from armada_vision.vision.segment import FAINT_MAX_SHADE, FAINT_SCORE, PALE_LIT, PALE_PIX
+from armada_vision.vision.segment import (
+    FAINT_MAX_SHADE,
+    FAINT_SCORE,
+    PALE_LIT,
+    PALE_PIX,
+    grey_at_mid,
+)
 
 # The pieces found cover their outline grown by this much (mm): their rims and contact
 # shadows are crisp too.
@@ -103,6 +109,18 @@ MAX_HIDDEN = 0.25
 # on seeds 1025-1029); darker is black plastic or a shadow, brighter a lit white or pale
 # piece, both of which the main pass reads (each area fitted costs ~40 ms of CPU).
 GREY_SHADE = (0.65, 1.1)
+# ... and up to GREY_LIT, brighter than the table, when the piece read there is named clear
+# (issue 4). A clear wall adds its own colourless reflection (its lit face, the bright rims
+# along its edges) to the wood it lets through, darkened; over dark wood that lifts it above
+# the wood (seeds 1690, 1692: clear smalls at 1.25 and 1.13, fits 0.18 and 0.22 on their
+# areas). The colour keeps the wood's hue, muted (colors.name_color's clear test); a white
+# piece's does not, and a white piece the main pass missed is not this pass's to read: a lit
+# area is fitted only when its median colour is named clear (each fit costs ~20-40 ms: seed
+# 1002's two lit areas on wood, not clear, cost 2 % of detect's instructions when fitted),
+# and the piece read is kept only when named clear. The
+# stern of those read lay 0.2-1.9 mm off (their shaded face is cut as a lit piece's shadow,
+# _without_lit_shadows): σ at least SNUG_END_MM.
+GREY_LIT = 1.4
 # Sizes differ by ~10 mm in length: a size ambiguity over this (mm) is a size in doubt. The
 # desaturated areas' ends are soft, and a piece read with its size in doubt was as often the
 # wrong size as the right one (seeds 1026 and 1065: a medium read right with σ 11 mm, one read
@@ -140,7 +158,9 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
                  heading_floor: bool = False, one_size: bool = False,
                  base_open: bool = False, peel: bool = False,
                  not_clear: Callable[[Candidate], bool] | None = None,
-                 min_share: float = MIN_SHARE) -> list[Candidate]:
+                 lit_clear: tuple[float, Callable[[tuple[slice, slice], np.ndarray], bool],
+                                  Callable[[Candidate], bool]] | None = None,
+                 mid_of: np.ndarray | None = None, min_share: float = MIN_SHARE) -> list[Candidate]:
     """Lying pieces (table mm) in the crisp-enclosed areas (``crisp``, view-size bool;
     ``edges`` the crisp edges themselves) that the lying pieces ``chosen``, the ``standing``
     ones and ``unseen`` (view-size bool: hands) leave unexplained. Their ``ambiguity_mm`` is
@@ -157,6 +177,11 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
     muted one) only when it is darker than the table (PEEL_DARK). ``not_clear`` (with
     ``one_size``): whether a piece is opaque plastic, whose area may run past it, so a shorter
     reading hidden inside the area is its rival (:func:`_rivals_hidden_inside`).
+    ``lit_clear`` (with ``shade_range``): (top, looks_clear, is_clear): areas whose median
+    lies above the range, up to top, are fitted too when ``looks_clear(view window, area)``,
+    and a piece read in one is kept only when ``is_clear(piece)`` (see GREY_LIT).
+    ``mid_of``: the view's saturation ratio (segment.saturation_ratio): each area, once the
+    pieces found are left out, is cut at its own edge level (segment.grey_at_mid).
     ``min_share``: an area is fitted when it covers at least this share of a small piece's
     footprint."""
     grid = scene.grid
@@ -170,6 +195,8 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
     if unseen is not None:
         left &= ~unseen
     min_px = min_share * scene.small_area_mm2 * ppm**2
+    if mid_of is not None:
+        left = grey_at_mid(left, mid_of, min_px)
     if scene.shade is not None:
         left = _without_lit_shadows(left, scene.shade, scene.score, min_px)
     ro = max(round(OPEN_MM * ppm), 1)
@@ -179,16 +206,21 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
     incover = cover > 0
     # (area's sub-grid, area, the pieces found's cover on the view that excuses its edges,
     # the share of a fit's outline that may be hidden, the least σ (mm) of a piece found)
-    areas: list[tuple[ViewGrid, np.ndarray, np.ndarray, float, float]] = []
+    areas: list[tuple[ViewGrid, np.ndarray, np.ndarray, float, float, bool]] = []
     peeled = None
     peel_disc = None
     # Outer contours, not a labelling of the whole view: the areas are few and small.
     for c0, r0, region in _areas(body, min_px, pad=4):
         sl = (slice(r0, r0 + region.shape[0]), slice(c0, c0 + region.shape[1]))
+        lit = False
         if shade_range is not None and scene.shade is not None:
             m = float(np.median(scene.shade[sl][region]))
-            if not shade_range[0] <= m <= shade_range[1]:
+            top = shade_range[1] if lit_clear is None else lit_clear[0]
+            if not shade_range[0] <= m <= top:
                 continue
+            lit = m > shade_range[1]
+            if lit and lit_clear is not None and not lit_clear[1](sl, region):
+                continue  # lit, and not of a clear piece's colour: not fitted (GREY_LIT)
         if np.count_nonzero(region) > max_px:
             continue
         fit_it = _worth_fitting(region, incover[sl])
@@ -216,10 +248,10 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
                     excuse = cv2.dilate(excuse.view(np.uint8), peel_disc).view(bool)
                     hide = _peel_hidden(scene) if edges is not None else PEEL_HIDDEN_MUTED
                     areas.append((grid.sub(c0, r0, region.shape), part_full, excuse, hide,
-                                  PEEL_MM / 2))
+                                  PEEL_MM / 2, lit))
         elif fit_it:
             areas.append((grid.sub(c0, r0, region.shape), region, incover, MAX_HIDDEN,
-                          CRISP_EDGE_MM))
+                          CRISP_EDGE_MM, lit))
     if not areas:
         return []
     # The fit map: 1 inside, ½ on the crisp edge band, 0 outside, smoothed, so its mid level
@@ -238,7 +270,7 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
     # (The score is only read for doubtful fits, which this pass never keeps.)
     crisp_scene = Scene(fg, fg, grid, scene.pieces, scene.camera_mm, scene.shade)
     out: list[Candidate] = []
-    for sub, region, excuse, hide, floor_mm in areas:
+    for sub, region, excuse, hide, floor_mm, lit in areas:
         # The axis first (it stops at a fit explaining the area); the area's sharp corners
         # only when that leaves it unexplained.
         guess = axis_guess(region, sub)
@@ -275,6 +307,12 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
                                 ambiguity_deg=c.covering_ambiguity_deg)
                     if not_clear is not None and not_clear(c):
                         c = _rivals_hidden_inside(crisp_scene, c, cands, region, sub)
+                if lit and lit_clear is not None:
+                    if not lit_clear[2](c):
+                        break
+                    # Its shaded face, darker than the table, is cut from a lit area
+                    # (_without_lit_shadows): σ at least SNUG_END_MM (GREY_LIT).
+                    floor_mm = max(floor_mm, SNUG_END_MM)
                 deg = 0.0
                 if heading_floor:
                     length = scene.pieces.dims(c.size).footprint_length_mm

@@ -32,7 +32,7 @@ from armada_vision.vision.colors import (
     name_color,
     piece_color_stats,
 )
-from armada_vision.vision.crisp import GREY_SHADE, crisp_pieces
+from armada_vision.vision.crisp import GREY_LIT, GREY_SHADE, crisp_pieces
 from armada_vision.vision.explain import (
     DOUBT_MAX_LEFT,
     GOOD_COST,
@@ -43,6 +43,7 @@ from armada_vision.vision.explain import (
     Scene,
     clashes,
     explain_region,
+    face_for_base,
     joint_cost,
     leftover_piece,
     no_piece_in,
@@ -154,6 +155,21 @@ STAND_TIE = 0.05
 BARE_COLOUR = 0.10
 BARE_CHROMA = 0.01
 BARE_EDGES = 0.02
+# Beside a large dark area (a hand's shadow: seeds 1266, 1351, 1675; a piece's shadow, a
+# black piece by a marker: 1661, 1257) the table estimate is dragged down (its coarse cells
+# average the dark in), and bare table there looks lit: brighter than the estimate, of its
+# chromaticity, no colour of its own (_lit_table, issue 4: those 5 false pieces of seeds
+# 1144-1359 and 1648-1935, at σ 10-40 mm, ×1.10-1.40 the estimate, channel shares within
+# 0.002). What tells the table from a piece is where the colour ends:
+# a piece's at its outline, the lit table's goes on past it (share of a ring SKIN_RING_MM
+# wide within LIT_SAME of the inside's colour plus the sensor's noise LIT_NOISE: 0.57-0.72;
+# the real pieces of the table's chromaticity brighter than the estimate, white ones on
+# laminate, 0.41 at most; those whose colour goes on past them, 0.51-0.69, are no brighter
+# than the estimate: ×0.92-0.99).
+LIT_MIN_BRIGHT = 1.05
+LIT_SAME = 0.08
+LIT_NOISE = 6.0
+LIT_RING_SHARE = 0.5
 # Regions bigger than this many large pieces are an arm or a hand: nothing in them is judged.
 HAND_AREA_PIECES = 12
 # A doubtful fit whose inside is a warm colour (red, orange, yellow) duller than plastic (HSV
@@ -474,9 +490,12 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
             # piece's tinted shadow in (still s21_lowq_hd: a purple medium read in size doubt
             # as a small, 9 mm off, became a medium 3.7 mm off at σ 1.1 mm). After the glare
             # rule: a dull piece's shaded faces are dark too (1079's green).
+            n = len(found)
             found = _with_unscaled(scene, found,
                                    explain_region(_unscaled(scene, sub), region, sub),
                                    replace_unsure=False)
+            # Those found come first, then the pieces added beside them.
+            found = found[:n] + [c for c in found[n:] if not _tinted_shadow(c, scene, view, bg)]
         hidden_by_hand += _under_hand(scene, region, sub, found, view, bg)
         up = None
         alone = area <= scene.max_area_mm2
@@ -509,10 +528,19 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     # edges the grain drowns (no crisp outline).
     ratio = saturation_ratio(view, bg)
     if ratio is not None:
-        lying += crisp_pieces(scene, None, grey_of(view, ratio), lying, hand_mask, standing,
-                              shade_range=GREY_SHADE, heading_floor=True,
-                              one_size=True, base_open=True, peel=True,
-                              not_clear=lambda c: looks_opaque(view, scene.footprint(c)[0], bg))
+        grey = crisp_pieces(scene, None, grey_of(view, ratio), lying, hand_mask, standing,
+                            shade_range=GREY_SHADE, heading_floor=True,
+                            one_size=True, base_open=True, peel=True, mid_of=ratio,
+                            not_clear=lambda c: looks_opaque(view, scene.footprint(c)[0], bg),
+                            lit_clear=(GREY_LIT, lambda sl, area: name_color(
+                                np.median(view.image_bgr[sl][area], axis=0),
+                                np.median(bg[sl][area], axis=0)) == "clear",
+                                lambda c: classify_color(
+                                view, scene.footprint(c)[0], bg) == "clear"))
+        # Black plastic is the colourless pass's (below): cut at its own level, a black
+        # piece's area could be read here, as an opaque piece whose area may run past it
+        # (σ over every shorter reading: still s11's black large, σ 1.0 → 22 mm).
+        lying += [c for c in grey if classify_color(view, scene.footprint(c)[0], bg) != "black"]
     for sub, region in empty:
         got = leftover_piece(scene, region, sub, lying)
         if not got:
@@ -538,7 +566,11 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     lying = [c for c in lying if not _skin(c, view, bg, pieces)
              and not _in_skin(c, view, bg)
              and not any(c is h for h in hidden_by_hand)
-             and not _bare_table(c, scene, view, bg, edges)]
+             and not _bare_table(c, scene, view, bg, edges)
+             and not _lit_table(c, scene, view, bg)]
+    # A reading whose base as seen is the face ahead of it ends on the piece: σ covers the
+    # longer reading from its tip whose open base the view shows.
+    lying = [face_for_base(scene, c) for c in lying]
     # The fit map's clip set the edges a little outside a vivid piece: refitted on the score.
     lying = refine_on_score(scene, lying)
     area_poly = shapely.Polygon(layout.play_area_mm)
@@ -608,6 +640,47 @@ def _bare_table(c: Candidate, scene: Scene, view: TableView, bg: np.ndarray,
     return float(np.abs(chroma).max()) <= BARE_CHROMA
 
 
+def _tinted_shadow(c: Candidate, scene: Scene, view: TableView, bg: np.ndarray) -> bool:
+    """Whether ``c``, read on the unscaled map beside a dark piece, is a translucent piece's
+    tinted shadow: darker than the table estimate (light taken away) and too dull for plastic
+    (colour ``unknown``: the table lit through the plastic keeps a little of its hue; issue 4,
+    seeds 1684 and 1798: smalls beside purple larges, ×0.73 the estimate, σ 11 and 36 mm).
+    A piece that sank beside black plastic (seed 1082's orange small) is vivid."""
+    stats = piece_color_stats(view, scene.footprint(c)[0], bg)
+    if stats is None or float(stats[0].sum()) >= float(stats[1].sum()):
+        return False
+    return classify_color(view, scene.footprint(c)[0], bg) == "unknown"
+
+
+def _lit_table(c: Candidate, scene: Scene, view: TableView, bg: np.ndarray) -> bool:
+    """Whether ``c`` is bare table that looks lit beside a dark area: its inside's median colour
+    of the table estimate's chromaticity (BARE_CHROMA) and brighter than it (LIT_MIN_BRIGHT),
+    and the same colour going on past its outline as seen (over LIT_RING_SHARE of a ring
+    outside it within LIT_SAME of the colour plus LIT_NOISE, view px)."""
+    stats = piece_color_stats(view, scene.footprint(c)[0], bg)
+    if stats is None:
+        return False
+    px, table = stats
+    total = float(px.sum())
+    if total < LIT_MIN_BRIGHT * float(table.sum()):
+        return False
+    chroma = px / max(total, 1.0) - table / max(float(table.sum()), 1.0)
+    if float(np.abs(chroma).max()) > BARE_CHROMA:
+        return False
+    got = _outline_inside(c, view)
+    if got is None:
+        return False
+    img, inside, box = got
+    # The colour well inside the outline (off its blurred edge).
+    core = cv2.erode(inside, np.ones((3, 3), np.uint8), iterations=2)
+    ring = _ring_outside(inside, view, box)
+    if not core.any() or not ring.any():
+        return False
+    med = np.median(img[core > 0].astype(np.float32), axis=0)
+    d = np.linalg.norm(img[ring > 0].astype(np.float32) - med, axis=1)
+    return float(np.mean(d < LIT_SAME * float(np.linalg.norm(med)) + LIT_NOISE)) >= LIT_RING_SHARE
+
+
 # A black piece's colourless area is its whole outline as seen, faces and open base: at least
 # a small's footprint (the missed smalls on wood 214-300 mm², nominal 190 mm²). Smaller parts
 # are a deep shadow or a piece's shaded edge (seed 1002: 119 mm² by a red piece, fitted for
@@ -645,6 +718,27 @@ def _in_skin(c: Candidate, view: TableView, bg: np.ndarray) -> bool:
     (warm, duller than SKIN_IN_MAX_SAT) and the same colour going on outside its outline on
     over SKIN_RING_SHARE of a ring SKIN_RING_MM wide (view px). A piece ends at its outline
     (table or shadow beyond); a finger goes on past the fit's ends into the hand."""
+    got = _outline_inside(c, view)
+    if got is None:
+        return False
+    img, inside, box = got
+    x0, y0, x1, y1 = box
+    med = np.median(img[inside > 0].astype(np.float32), axis=0)
+    table = np.median(bg[y0:y1, x0:x1][inside > 0], axis=0)
+    if not _skin_colour(med, table, SKIN_IN_MAX_SAT):
+        return False
+    ring = _ring_outside(inside, view, box)
+    if not ring.any():
+        return False
+    d = np.linalg.norm(img[ring > 0].astype(np.float32) - med, axis=1)
+    return float(np.mean(d < SKIN_SAME_BGR)) > SKIN_RING_SHARE
+
+
+def _outline_inside(c: Candidate, view: TableView
+                    ) -> tuple[np.ndarray, np.ndarray, tuple[int, int, int, int]] | None:
+    """The view crop (BGR) round ``c``'s outline as seen with room for a ring SKIN_RING_MM
+    wide, the outline's inside in it (uint8 mask) and the crop's bounds (x0, y0, x1, y1, view
+    px); None when the crop or the inside is empty."""
     g = view.grid
     pts = g.to_px(np.asarray(c.outline_mm, float))
     r = max(2, round(SKIN_RING_MM * g.px_per_mm))
@@ -653,23 +747,25 @@ def _in_skin(c: Candidate, view: TableView, bg: np.ndarray) -> bool:
     h, w = view.image_bgr.shape[:2]
     x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, w), min(y1, h)
     if x1 - x0 < 3 or y1 - y0 < 3:
-        return False
+        return None
     img = view.image_bgr[y0:y1, x0:x1]
     inside = np.zeros(img.shape[:2], np.uint8)
     cv2.fillPoly(inside, [np.round(pts - (x0, y0)).astype(np.int32)], 1)
     if not inside.any():
-        return False
-    med = np.median(img[inside > 0].astype(np.float32), axis=0)
-    table = np.median(bg[y0:y1, x0:x1][inside > 0], axis=0)
-    if not _skin_colour(med, table, SKIN_IN_MAX_SAT):
-        return False
+        return None
+    return img, inside, (x0, y0, x1, y1)
+
+
+def _ring_outside(inside: np.ndarray, view: TableView, box: tuple[int, int, int, int]
+                  ) -> np.ndarray:
+    """A ring SKIN_RING_MM wide just outside ``inside`` (uint8 mask in the crop ``box`` of
+    :func:`_outline_inside`), within the view."""
+    x0, y0, x1, y1 = box
+    r = max(2, round(SKIN_RING_MM * view.grid.px_per_mm))
     k = np.ones((3, 3), np.uint8)
     ring = cv2.dilate(inside, k, iterations=r) & ~cv2.dilate(inside, k, iterations=1) & 1
     ring &= view.valid_mask[y0:y1, x0:x1].astype(np.uint8) if view.valid_mask is not None else 1
-    if not ring.any():
-        return False
-    d = np.linalg.norm(img[ring > 0].astype(np.float32) - med, axis=1)
-    return float(np.mean(d < SKIN_SAME_BGR)) > SKIN_RING_SHARE
+    return ring
 
 
 def _skin_colour(bgr: np.ndarray, table_bgr: np.ndarray, max_sat: float = SKIN_MAX_SAT

@@ -219,6 +219,18 @@ GLINT_SHARE = 0.25
 # at 0.26, standing 0.97).
 NO_BASE_DEPTH_MM = 8.0
 NO_BASE_LANES = 0.5
+# A reading whose open base is the face ahead of it (issue 4, sure11): a white piece on a
+# pale table shows the camera little but its open base, dark, and the lit face ahead of it.
+# A reading one size short from the same tip (seeds 1902, 1907 of the set from 1648) ends
+# on that face, just ahead of the open base, and fits well (0.22-0.24: the base scores as
+# shadow, the table past it as nothing), while the true size pays for its faint faces
+# (0.51-0.78). But where the camera would see FACE_BASE_DEPTH_MM or more into the short
+# reading's base, the view shows no step from the face ahead of it (the face's shade over
+# the "base's" below BASE_STEP: 0.97-0.99; a right reading's open base is darker than its
+# face, 1.9-3.6 on 1685's white mediums), and a longer reading from the same tip shows its
+# open base there (:func:`shows_open_base`): the stern is not seen, so σ covers the longer
+# reading (:func:`face_for_base`).
+FACE_BASE_DEPTH_MM = 4.0
 # A piece read short whose longer reading from its tip is seen whole (issue 4, seed 1093: a
 # white large on wood, its shaded face scoring under its lit one, so the large from the
 # region's axis stuck 6° off at cost 0.57 and a small at its tip won, joint cost 0.49 with
@@ -1363,6 +1375,18 @@ def _base_seen(scene: Scene, c: Candidate) -> np.ndarray:
 def _base_lanes(scene: Scene, c: Candidate) -> np.ndarray | None:
     """Per lane across ``c``'s open base as seen: min(table behind, face ahead) over the
     base's inside (shade medians along the lane); None without a shade map."""
+    got = _base_shades(scene, c)
+    if got is None:
+        return None
+    behind, inside, ahead = got
+    return np.minimum(behind, ahead) / np.maximum(inside, 1e-3)
+
+
+def _base_shades(scene: Scene, c: Candidate
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """Per lane across ``c``'s open base as seen (see BASE_LANES): the shade medians of the
+    table just behind its bottom edge, of its inside and of the face just ahead of its rim;
+    None without a shade map."""
     if scene.shade is None:
         return None
     p = c.fit.pose
@@ -1382,7 +1406,7 @@ def _base_lanes(scene: Scene, c: Candidate) -> np.ndarray | None:
     # Ahead of the rim: towards the tip from whichever of the two edges lies nearer it.
     front = np.where(((top - bottom) @ u)[:, None] > 0, top, bottom)
     ahead = lane_median(np.stack([front + k * STERN_IN_MM * u for k in (1.0, 2.0)]))
-    return np.minimum(behind, ahead) / np.maximum(inside, 1e-3)
+    return behind, inside, ahead
 
 
 def _glint_tip(scene: Scene, c: Candidate, cands: list[Candidate], others: list[Candidate]
@@ -1440,13 +1464,40 @@ def shows_no_base(scene: Scene, c: Candidate) -> bool:
     lane at most NO_BASE_LANES): a face of plastic, as a standing piece shows."""
     if c.upright:
         return False
-    p = c.fit.pose
-    q = _base_seen(scene, c)
-    # The rim as seen past the stern corners, along the axis (negative: base turned away).
-    if float((q[2] + q[3] - q[0] - q[1]) @ np.asarray(p.direction)) / 2 < NO_BASE_DEPTH_MM:
+    if _base_depth_mm(scene, c) < NO_BASE_DEPTH_MM:
         return False
     lane = _median_base_lane(scene, c)
     return lane is not None and lane <= NO_BASE_LANES
+
+
+def _base_depth_mm(scene: Scene, c: Candidate) -> float:
+    """How far lying ``c``'s raised rim is seen past its stern corners on the table, along
+    its axis (mm; negative: its base turned away from the camera)."""
+    q = _base_seen(scene, c)
+    return float((q[2] + q[3] - q[0] - q[1]) @ np.asarray(c.fit.pose.direction)) / 2
+
+
+def face_for_base(scene: Scene, c: Candidate) -> Candidate:
+    """``c`` with its size ambiguity (all rivals and covering ones) raised to cover each of
+    its longer size swaps from its tip that shows its open base (:func:`shows_open_base`;
+    a piece read in that base, 1902's false black small, does not rule it out: only σ
+    grows), when the camera sees at least FACE_BASE_DEPTH_MM into
+    ``c``'s own base and the view shows there the face ahead of it (no BASE_STEP between
+    them, median over the lanes): ``c``'s stern lies on the piece, not at its end."""
+    if c.upright or scene.shade is None or _base_depth_mm(scene, c) < FACE_BASE_DEPTH_MM:
+        return c
+    _behind, inside, ahead = _base_shades(scene, c)  # type: ignore[misc]
+    if float(np.median(ahead / np.maximum(inside, 1e-3))) >= BASE_STEP:
+        return c
+    amb = np.array([c.ambiguity_mm, c.ambiguity_deg])
+    for o in _longer_from_tip(scene, c):
+        if shows_open_base(scene, o):
+            amb = np.maximum(amb, reading_gap(scene, o, c))
+    if amb[0] <= c.ambiguity_mm and amb[1] <= c.ambiguity_deg:
+        return c
+    return replace(c, ambiguity_mm=float(amb[0]), ambiguity_deg=float(amb[1]),
+                   covering_ambiguity_mm=max(c.covering_ambiguity_mm, float(amb[0])),
+                   covering_ambiguity_deg=max(c.covering_ambiguity_deg, float(amb[1])))
 
 
 def shows_open_base(scene: Scene, c: Candidate) -> bool:

@@ -90,6 +90,20 @@ DESAT_MIN_TABLE = 0.25
 # which is darker than the table is colourless dark; so is one darker than any shadow
 # (SHADOW_MIN: the open base).
 COLOURLESS_RATIO = 0.6
+# Clear plastic keeps at least this share of the table's saturation (colors.name_color's
+# clear test): a desaturated area greyer than that at its median is white or black plastic,
+# whose area grey_at_mid leaves as it is (seed 1223's white small, 0.07: cut, it lost its
+# shaded face and was missed).
+CLEAR_KEEPS = 0.2
+# grey_at_mid: the saturation ratio is smoothed over RATIO_SMOOTH_PX (saturation_ratio), so
+# an area whose median ratio is m has its fixed cut DESAT_RATIO cross the edge
+# (0.5 − (1 − DESAT_RATIO) / (1 − m)) × RATIO_SMOOTH_PX outside the mid level; the cut is
+# moved only when that is at least MID_MIN_SHIFT_PX (m ≤ 0.7). On felt and cloth (areas'
+# medians 0.41–0.65, 0.6–1 px) it matters; on wood (0.75–0.8: 0.1–0.3 px) the grain varies a
+# clear piece's own ratio (0.65–0.94 inside 1750's and 1900's smalls) and a cut a little
+# deeper only took its grain-lit pixels off (their fits 0.30–0.35 → 0.39–0.43: lost).
+RATIO_SMOOTH_PX = 3
+MID_MIN_SHIFT_PX = 0.5
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -263,6 +277,43 @@ def grey_of(view: TableView, ratio: np.ndarray) -> np.ndarray:
     return (ratio < DESAT_RATIO) & view.valid_mask & ~view.marker_mask
 
 
+def grey_at_mid(grey: np.ndarray, ratio: np.ndarray, min_px: float) -> np.ndarray:
+    """``grey`` (view-size bool, :func:`grey_of`) with each of its areas enclosing at least
+    ``min_px`` pixels cut at the mid level between the area's median
+    saturation ``ratio`` and the table's (1), where that lies under DESAT_RATIO: the
+    piece's edge, as the fit reads an edge (issue 4). A clear piece on felt or cloth keeps
+    ~0.6 of the table's saturation; the smoothed ratio crosses DESAT_RATIO ~1 px outside its
+    outline, and the area grown by that all round cost its true pose 0.42-0.44 (seeds 1901,
+    1757: over GOOD_COST) where the mid-level cut gives 0.10-0.17. On wood (0.8-0.9 inside)
+    the cut stays at DESAT_RATIO (MID_MIN_SHIFT_PX), and an area greyer than CLEAR_KEEPS is
+    left as it is."""
+    out = grey
+    contours, _ = cv2.findContours(grey.view(np.uint8), cv2.RETR_EXTERNAL,
+                                   cv2.CHAIN_APPROX_SIMPLE)
+    for cnt in contours:
+        # The enclosed area, not the bounding box: the grain's long thin streaks on wood
+        # (~1300 contours a view) have large boxes and are no piece.
+        if cv2.contourArea(cnt) < min_px:
+            continue
+        x, y, w, h = cv2.boundingRect(cnt)
+        sl = (slice(y, y + h), slice(x, x + w))
+        area = np.zeros((h, w), np.uint8)
+        cv2.drawContours(area, [cnt], -1, 1, thickness=cv2.FILLED, offset=(-x, -y))
+        inside = area.view(bool) & grey[sl]
+        r = ratio[sl]
+        med = float(np.median(r[inside]))
+        # How far outside the mid level the fixed cut crosses the edge, over the ratio's
+        # smoothing: worth moving the cut only from MID_MIN_SHIFT_PX on.
+        shift = (0.5 - (1.0 - DESAT_RATIO) / (1.0 - med)) * RATIO_SMOOTH_PX
+        if med < CLEAR_KEEPS or shift < MID_MIN_SHIFT_PX:
+            continue
+        cut = 0.5 * (1.0 + med)
+        if out is grey:
+            out = grey.copy()
+        out[sl] &= ~(inside & (r >= cut))
+    return out
+
+
 def saturation_ratio(view: TableView, bg: np.ndarray) -> np.ndarray | None:
     """View-size float32 (view px): the view's saturation over its table estimate's ``bg``
     (BGR float, view size), smoothed over 3 px; None on a grey table (median saturation
@@ -278,7 +329,7 @@ def saturation_ratio(view: TableView, bg: np.ndarray) -> np.ndarray | None:
     s_bg = _saturation(bg)
     ratio = _saturation(view.image_bgr)
     ratio /= np.maximum(s_bg, 1e-3)
-    return cv2.blur(ratio, (3, 3))
+    return cv2.blur(ratio, (RATIO_SMOOTH_PX, RATIO_SMOOTH_PX))
 
 
 def colourless_dark(view: TableView, ratio: np.ndarray, shade: np.ndarray) -> np.ndarray:
