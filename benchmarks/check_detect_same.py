@@ -79,6 +79,9 @@ def reference_patches(rev: str) -> dict[tuple[types.ModuleType, str], object]:
     if hasattr(detect_mod, "edge_px") and not hasattr(det, "edge_px"):
         # A reference from before vision.jpeg judges every frame's fits in view px.
         out[detect_mod, "edge_px"] = lambda image_bgr: 1.0
+    if hasattr(detect_mod, "_in_view_px") and not hasattr(det, "_in_view_px"):
+        # Nor does it know a fit's cost in view px apart from its cost.
+        out[detect_mod, "_in_view_px"] = lambda c, cost: cost
     return out
 
 
