@@ -50,10 +50,7 @@ def refine_on_score(scene: Scene, found: list[Candidate]) -> list[Candidate]:
                      scene.camera_mm, search_mm=REFINE_SEARCH_MM, iterations=REFINE_ROUNDS)
     out = list(found)
     for i, loc, f in zip(todo, locs, fits, strict=True):
-        # In view px on a compressed frame too (vision.jpeg): a refit clean only in the
-        # colour's coarser units is not clean.
-        cost = f.cost if math.isnan(f.cost_1px) else max(f.cost, f.cost_1px)
-        if cost > REFINE_MAX_COST or not len(f.sample_cost):
+        if f.cost > REFINE_MAX_COST or not len(f.sample_cost):
             continue
         if float(np.isnan(f.sample_cost).mean()) > REFINE_MAX_HIDDEN:
             continue
