@@ -13,8 +13,12 @@ to it (seeds 1000–1647 have all been looked at; 1360–1647 only for the last 
 A wrong size whose worse end is off by over 2σ is counted apart: the rules would trust it
 (rules.md §7).
 
+``--jpeg Q`` re-encodes every rendered scene and still as JPEG quality Q (OpenCV's encoder,
+4:2:0 chroma) before detect, as a webcam's MJPEG stream or a phone photo arrives; the rows
+and the text say so. Off by default: the renders are lossless PNG-like arrays.
+
 Usage: ``python benchmarks/bench_vision.py [--scenes N] [--seed S] [--holdout S|0]
-[--holdout-scenes N] [--quick] [--no-write] [--verbose]``.
+[--holdout-scenes N] [--jpeg Q] [--quick] [--no-write] [--verbose]``.
 """
 
 from __future__ import annotations
@@ -232,17 +236,30 @@ def tracking_speed(n_frames: int = 40) -> tuple[float, float]:
     return _pct(times, 50), _pct(times, 95)
 
 
-def run_scenes(n: int, seed0: int, quick: bool, verbose: bool = False):
-    """Detect and match ``n`` fresh scenes from ``seed0``: tallies by tilt band, resolution
-    and intrinsics source, the total, and CPU ms per resolution."""
+def jpeg_view(img: np.ndarray, quality: int | None) -> np.ndarray:
+    """``img`` (BGR) as it comes back from a JPEG of ``quality`` (None: unchanged)."""
+    if not quality:
+        return img
+    ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, int(quality)])
+    if not ok:
+        raise RuntimeError("JPEG encoding failed")
+    return cv2.imdecode(buf, cv2.IMREAD_COLOR)
+
+
+def run_scenes(n: int, seed0: int, quick: bool, verbose: bool = False,
+               jpeg: int | None = None):
+    """Detect and match ``n`` fresh scenes from ``seed0`` (re-encoded as JPEG ``jpeg`` when
+    given): tallies by tilt band, resolution and intrinsics source, the total, and CPU ms per
+    resolution."""
     by_band: dict[str, Tally] = defaultdict(Tally)
     by_res: dict[str, Tally] = defaultdict(Tally)
     by_cam: dict[str, Tally] = defaultdict(Tally)
     total = Tally()
     cpu_ms: dict[str, list[float]] = defaultdict(list)
     for label, band, res, r, use_cam in rendered_scenes(n, seed0, quick):
+        img = jpeg_view(r.image_bgr, jpeg)
         c0 = time.process_time()
-        det = detect(r.image_bgr, r.layout, r.camera if use_cam else None)
+        det = detect(img, r.layout, r.camera if use_cam else None)
         cpu_ms[res].append((time.process_time() - c0) * 1e3)
         t = match(r.truth, det, label)
         by_band[band].add(t)
@@ -263,6 +280,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="first seed of a held-out set (0: none)")
     ap.add_argument("--holdout-scenes", type=int, default=0,
                     help="scenes in the held-out set (default: as many as --scenes)")
+    ap.add_argument("--jpeg", type=int, default=0, metavar="Q",
+                    help="re-encode every scene and still as JPEG quality Q (0: lossless)")
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--no-write", action="store_true")
     ap.add_argument("--verbose", action="store_true")
@@ -270,28 +289,29 @@ def main(argv: list[str] | None = None) -> int:
     cv2.setNumThreads(1)  # the targets are per core
 
     by_band, by_res, by_cam, total, cpu_ms = run_scenes(args.scenes, args.seed, args.quick,
-                                                        args.verbose)
+                                                        args.verbose, args.jpeg)
     held = None
     n_held = args.holdout_scenes or args.scenes
     if args.holdout:
-        held = run_scenes(n_held, args.holdout, args.quick, args.verbose)[3]
+        held = run_scenes(n_held, args.holdout, args.quick, args.verbose, args.jpeg)[3]
     samples = Tally()
     for label, img, truth, lay, cam in sample_stills():
-        samples.add(match(truth, detect(img, lay, cam), label))
+        samples.add(match(truth, detect(jpeg_view(img, args.jpeg), lay, cam), label))
     track_med, track_p95 = tracking_speed(12 if args.quick else 40)
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
 
     from benchmarks.report import publish, verdict_line
 
-    rows = [summary_row(f"tilt {k}", v) for k, v in sorted(by_band.items())]
-    rows += [summary_row(k, v) for k, v in sorted(by_res.items())]
-    rows += [summary_row(k, v) for k, v in sorted(by_cam.items())]
+    jp = f", JPEG {args.jpeg}" if args.jpeg else ""
+    rows = [summary_row(f"tilt {k}{jp}", v) for k, v in sorted(by_band.items())]
+    rows += [summary_row(f"{k}{jp}", v) for k, v in sorted(by_res.items())]
+    rows += [summary_row(f"{k}{jp}", v) for k, v in sorted(by_cam.items())]
     if samples.images:
-        rows.append(summary_row("sample_images/", samples))
-    rows.append(summary_row("**all rendered**", total))
+        rows.append(summary_row(f"sample_images/{jp}", samples))
+    rows.append(summary_row(f"**all rendered{jp}**", total))
     if held is not None:
         rows.append(summary_row(f"held out (seeds {args.holdout}–"
-                                f"{args.holdout + n_held - 1})", held))
+                                f"{args.holdout + n_held - 1}){jp}", held))
     big = [(e, r) for e, r in zip(total.stern_mm, total.sigma_ratio, strict=True) if e > 1.5]
     rec = total.matched / max(total.truth, 1)
     prec = total.matched / max(total.found, 1)
@@ -301,7 +321,9 @@ def main(argv: list[str] | None = None) -> int:
         "third scene with touching pieces, every fourth with lens distortion, some with "
         "chits/dice/coins/a hand and an upright piece, one in seven without camera.json); "
         "truth from the renderer. Pieces hidden under a hand or cut by the image edge are "
-        "not counted. Errors in table mm / degrees over matched pieces.",
+        "not counted. Errors in table mm / degrees over matched pieces."
+        + (f" Every scene and still re-encoded as JPEG quality {args.jpeg} (OpenCV, 4:2:0 "
+           "chroma) before detect." if args.jpeg else ""),
         "",
         HEAD,
         *rows,

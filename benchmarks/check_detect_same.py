@@ -1,18 +1,19 @@
 """Do the fast fit / foreground / shade / calibration, or explain.py, detect the same as a ref?
 
-Runs ``detect`` on the sample stills (and with ``--seeds`` on rendered scenes) twice in one
-process: once as the working tree has it, once with part of the detector taken from a git
-revision (``--ref``) and patched in. ``--part speed`` (default) patches ``fit.py``'s fitting,
-``segment.foreground``, ``detect.shade`` and ``calibrate`` (ref default: the last commit before
-the latest speed work); ``--part view`` patches what turns the view into the fit map and
-regions: the rectifier, segment.py's crisp edges, foreground, object mask, regions and
-desaturated, and detect.py's shade and region_foreground; ``--part explain`` patches what
-decides which hypotheses are fitted and chosen: detect.py's ``find_pieces`` (which regions are
-explained how), explain.py, the crisp pass (crisp.py) and how pieces are named (colors.py).
-Everything else is the working tree's in both runs, so only that part can make a difference
-(another helper's edits to the rest do not). Prints per image the pieces found, those found
-only by the working tree, and the largest stern / tip / heading / σ differences of the
-reference's pieces; exits 1 when one of those is missing or moved by more than the tolerance
+Runs ``detect`` on the sample stills (and with ``--seeds`` on rendered scenes) twice in one process:
+once as the working tree has it, once with part of the detector taken from a git revision
+(``--ref``) and patched in. ``--part speed`` (default) patches ``fit.py``'s fitting,
+``segment.foreground``, ``detect.shade``, ``detect._piece`` (a fit's cost → σ), the refit
+(``refine_on_score``), the frame's fit units (``detect.edge_px``, vision.jpeg; 1 for a ref without
+it) and ``calibrate`` (ref default: the last commit before the latest speed work); ``--part view``
+patches what turns the view into the fit map and regions: the rectifier, segment.py's crisp edges,
+foreground, object mask, regions and desaturated, and detect.py's shade and region_foreground;
+``--part explain`` patches what decides which hypotheses are fitted and chosen: detect.py's
+``find_pieces`` (which regions are explained how), explain.py, the crisp pass (crisp.py) and how
+pieces are named (colors.py). Everything else is the working tree's in both runs, so only that part
+can make a difference (another helper's edits to the rest do not). Prints per image the pieces
+found, those found only by the working tree, and the largest stern / tip / heading / σ differences
+of the reference's pieces; exits 1 when one of those is missing or moved by more than the tolerance
 (a piece found only by the working tree is reported, not a failure: recall work adds pieces).
 
 Usage: ``python benchmarks/check_detect_same.py [--part speed|view|explain] [--ref REV]
@@ -62,12 +63,29 @@ def reference_patches(rev: str) -> dict[tuple[types.ModuleType, str], object]:
     seg = _module_at(rev, "armada_vision/vision/segment.py", "_ref_segment")
     det = _module_at(rev, "armada_vision/vision/detect.py", "_ref_detect")
     cal = _module_at(rev, "armada_vision/vision/calibrate.py", "_ref_calibrate")
-    return {(explain_mod, "fit_pose"): fit.fit_pose,
-            (explain_mod, "fit_poses"): getattr(fit, "fit_poses", None) or _one_by_one(fit),
-            (explain_mod, "sample_map"): fit.sample_map,
-            (detect_mod, "foreground"): _own_crisp(seg.foreground),
-            (detect_mod, "shade"): det.shade,
-            (detect_mod, "calibrate"): cal.calibrate}
+    fit_poses = getattr(fit, "fit_poses", None) or _one_by_one(fit)
+    out = {(explain_mod, "fit_pose"): fit.fit_pose,
+           (explain_mod, "fit_poses"): fit_poses,
+           (explain_mod, "sample_map"): fit.sample_map,
+           (detect_mod, "foreground"): _own_crisp(seg.foreground),
+           (detect_mod, "shade"): det.shade,
+           (detect_mod, "calibrate"): cal.calibrate,
+           # How a fit's cost becomes a piece's σ reads the fit's result (FitResult.cost_1px
+           # since the compressed-frame units): the reference's, with the reference's fits.
+           (detect_mod, "_piece"): det._piece}
+    if hasattr(detect_mod, "refine_on_score"):
+        # The refit on the raw score reads the fits' results too: the reference's, with the
+        # reference's fits.
+        ref_refine = _module_at(rev, "armada_vision/vision/refine.py", "_ref_refine")
+        ref_refine.fit_poses = fit_poses
+        out[detect_mod, "refine_on_score"] = ref_refine.refine_on_score
+    if hasattr(detect_mod, "edge_px") and not hasattr(det, "edge_px"):
+        # A reference from before vision.jpeg judges every frame's fits in view px.
+        out[detect_mod, "edge_px"] = lambda image_bgr: 1.0
+    if hasattr(detect_mod, "_in_view_px") and not hasattr(det, "_in_view_px"):
+        # Nor does it know a fit's cost in view px apart from its cost.
+        out[detect_mod, "_in_view_px"] = lambda c, cost: cost
+    return out
 
 
 def _one_by_one(fit: types.ModuleType):

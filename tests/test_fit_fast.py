@@ -417,3 +417,31 @@ def test_detect_keeps_freed_memory_on_glibc():
         has_mallopt = False
     assert keep_freed_memory() is has_mallopt
     assert keep_freed_memory() is has_mallopt
+
+
+@pytest.mark.parametrize("size", [Size.SMALL, Size.LARGE])
+def test_a_coarse_grid_judges_long_bodies_residuals_in_its_units(size):
+    # A compressed frame's grid (edge_px 2, vision.jpeg): the same pose and σ, the cost of
+    # residuals half as large for a body as long as a medium; a small keeps view px.
+    grid = ViewGrid(40.0, 160.0, 1.5, (180, 180))
+    coarse = ViewGrid(40.0, 160.0, 1.5, (180, 180), edge_px=2.0)
+    cam = np.array([120.0, -300.0, 900.0])
+    loc = lying_local_3d(NOMINAL_PIECES.dims(size))
+    truth = np.array([100.0, 100.0, math.radians(30.0)])
+    # The outline drawn 1 mm too wide on one side, blurred: residuals of about 1.5 view px.
+    fg = cv2.GaussianBlur(raster_outline(outline_mm(loc, truth, cam), grid), (0, 0), 1.5)
+    fg[:, 95:] = cv2.dilate(fg, np.ones((1, 3), np.uint8))[:, 95:]
+    init = Pose(100.5, 99.5, 31.0)
+    fine, wide = fit_pose(fg, grid, loc, init, cam), fit_pose(fg, coarse, loc, init, cam)
+    assert (wide.pose, wide.sigma_mm, wide.sigma_deg) == (fine.pose, fine.sigma_mm,
+                                                          fine.sigma_deg)
+    if size is Size.SMALL:
+        assert wide.cost == fine.cost and math.isnan(wide.cost_1px)
+    else:
+        assert 0.0 < wide.cost < fine.cost == pytest.approx(wide.cost_1px)
+    # Side by side with a body of the other kind, each judged in its own units.
+    other = lying_local_3d(NOMINAL_PIECES.dims(Size.LARGE if size is Size.SMALL
+                                               else Size.SMALL))
+    side = fit_poses(fg, coarse, [(loc, init), (other, init)], cam)
+    assert side[0].cost == pytest.approx(wide.cost, rel=1e-6)
+    assert side[1].cost == pytest.approx(fit_pose(fg, coarse, other, init, cam).cost, rel=1e-6)

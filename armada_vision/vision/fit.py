@@ -25,16 +25,36 @@ from armada_vision.geometry.pieces import PieceDims
 from armada_vision.geometry.pose import Pose
 from armada_vision.geometry.shapes import body_local_3d
 
+# A body shorter than this (its longest extent on the table, mm: a small piece lying, 26 mm;
+# a medium 36 mm; any piece standing) is judged in view px whatever the grid's edge_px: its
+# short sides are a fingertip's, a finger gap's or a shadow corner's size, and in a compressed
+# frame's coarser units those fitted it (seeds 1144–1359 at JPEG 75, all bodies coarse: 14 of
+# the 19 new false pieces were smalls; of the 19 pieces newly found on 1144–1203, 4).
+COARSE_MIN_LENGTH_MM = 30.0
+
+
+def _edge_unit(grid: ViewGrid, local_3d: np.ndarray) -> float:
+    """The view px a fit of body ``local_3d`` (mm) on ``grid`` judges its residuals in."""
+    if grid.edge_px == 1.0:
+        return 1.0
+    ext = local_3d[:, :2].max(axis=0) - local_3d[:, :2].min(axis=0)
+    return grid.edge_px if float(ext.max()) >= COARSE_MIN_LENGTH_MM else 1.0
+
 
 @dataclass(frozen=True, slots=True, eq=False)
 class ViewGrid:
     """Pixel grid of a top-down view: pixel centre (u, v) is table point
-    (x0_mm + u / px_per_mm, y1_mm − v / px_per_mm); the view's v grows towards table −y."""
+    (x0_mm + u / px_per_mm, y1_mm − v / px_per_mm); the view's v grows towards table −y.
+    ``edge_px``: the view px a fit's edge residual is judged in (its cost, not its pose or
+    σ): 1 for a lossless frame, more where the frame's colour edges are coarser (a JPEG's
+    colour at half resolution, vision.jpeg); only for bodies as long as a medium piece
+    (COARSE_MIN_LENGTH_MM)."""
 
     x0_mm: float
     y1_mm: float
     px_per_mm: float
     shape: tuple[int, int]  # (rows, cols)
+    edge_px: float = 1.0
 
     def to_px(self, points_mm: np.ndarray) -> np.ndarray:
         """Table mm (N, 2) → view px (N, 2)."""
@@ -67,7 +87,7 @@ class ViewGrid:
         """The sub-grid whose pixel (0, 0) is this grid's (c0, r0) (column, row), ``shape``
         (rows, cols): a crop of the view with the same scale."""
         return ViewGrid(self.x0_mm + c0 / self.px_per_mm, self.y1_mm - r0 / self.px_per_mm,
-                        self.px_per_mm, shape)
+                        self.px_per_mm, shape, self.edge_px)
 
     def window(self, sub: ViewGrid) -> tuple[slice, slice]:
         """Row and column slices of this grid's pixels that sub-grid ``sub`` (same scale, made
@@ -146,6 +166,9 @@ class FitResult:
     samples whose outside is foreground left out. ``sample_cost`` (NaN where the outside is
     foreground, "hidden") and ``probe_mm`` (a point just outside each sample, table mm) let a
     caller count a hidden sample as a miss unless another accepted piece explains it.
+    ``cost_1px``: the cost with the residuals in view px, where the fit judged them in
+    coarser units (ViewGrid.edge_px); NaN when it did not. A pose's doubt is judged on it: a
+    fit let in by a coarse frame's units must not look as certain as a lossless one.
     """
 
     pose: Pose
@@ -157,6 +180,7 @@ class FitResult:
     n_samples: int
     sample_cost: np.ndarray = field(default_factory=lambda: np.zeros(0), repr=False)
     probe_mm: np.ndarray = field(default_factory=lambda: np.zeros((0, 2)), repr=False)
+    cost_1px: float = math.nan
 
     def cost_given(self, explained: np.ndarray) -> float:
         """Cost when the hidden samples flagged in ``explained`` (bool per sample) are excused
@@ -628,11 +652,11 @@ class _Fit:
         return FitResult(Pose(self.x, self.y, math.degrees(self.th)), 99.0, 99.0, 99.0, 0.0,
                          cost, len(self.off))
 
-    def result(self, grid: ViewGrid, huber_px: float) -> FitResult:
+    def result(self, grid: ViewGrid, huber_px: float, unit: float = 1.0) -> FitResult:
         res = -self.off
         probe = (self.m0 + 1.5 * self.n).T.copy() if len(res) else np.zeros((0, 2))
         return _result(np.array([self.x, self.y, self.th]), res, self.ok, self.w, self.jt.T,
-                       grid, huber_px, self.blocked, probe)
+                       grid, huber_px, self.blocked, probe, unit)
 
 
 def fit_pose(fg: np.ndarray, grid: ViewGrid, local_3d: np.ndarray, init: Pose,
@@ -651,6 +675,8 @@ def fit_pose(fg: np.ndarray, grid: ViewGrid, local_3d: np.ndarray, init: Pose,
     # (vertex heights, a hull's samples) is computed once, and the loop is kept to few numpy
     # calls on (2, N) rows (tests/test_fit_fast.py checks it against a plain version).
     ppm = grid.px_per_mm
+    unit = _edge_unit(grid, local_3d)
+    cost_ppm = ppm / unit  # residuals in the units the costs are judged in
     to_px = _FLIP * ppm
     origin = np.array(((grid.x0_mm,), (grid.y1_mm,)))
     scale = huber_px / ppm
@@ -664,15 +690,15 @@ def fit_pose(fg: np.ndarray, grid: ViewGrid, local_3d: np.ndarray, init: Pose,
         if not f.step(off, ok, blocked, search, scale, it):
             break
         if k < len(give_up) and give_up[k][0] == it + 1:
-            cost = f.cost_now(ppm, huber_px) if it + 1 < iterations else 0.0
+            cost = f.cost_now(cost_ppm, huber_px) if it + 1 < iterations else 0.0
             if give_up[k][1] < cost <= 2.0:
                 # Hopeless: the pose and cost say so; σ and the samples are not worked out.
                 return f.pose_and_cost(cost)
             k += 1
         search = max(search * 0.6, 1.5)
     if cost_only:
-        return f.pose_and_cost(f.cost_now(ppm, huber_px))
-    return f.result(grid, huber_px)
+        return f.pose_and_cost(f.cost_now(cost_ppm, huber_px))
+    return f.result(grid, huber_px, unit)
 
 
 def fit_poses(fg: np.ndarray, grid: ViewGrid, jobs: Sequence[tuple[np.ndarray, Pose]],
@@ -691,6 +717,7 @@ def fit_poses(fg: np.ndarray, grid: ViewGrid, jobs: Sequence[tuple[np.ndarray, P
                          iterations=iterations, step_mm=step_mm, huber_px=huber_px,
                          give_up=give_up, cost_only=cost_only) for loc, init in jobs]
     ppm = grid.px_per_mm
+    units = [_edge_unit(grid, loc) for loc, _init in jobs]
     to_px = _FLIP * ppm
     origin = np.array(((grid.x0_mm,), (grid.y1_mm,)))
     scale = huber_px / ppm
@@ -715,7 +742,7 @@ def fit_poses(fg: np.ndarray, grid: ViewGrid, jobs: Sequence[tuple[np.ndarray, P
                 ended.append(j)
                 continue
             if check:
-                cost = f.cost_now(ppm, huber_px) if it + 1 < iterations else 0.0
+                cost = f.cost_now(ppm / units[j], huber_px) if it + 1 < iterations else 0.0
                 if give_up[k][1] < cost <= 2.0:
                     out[j] = f.pose_and_cost(cost)
                     continue
@@ -724,8 +751,8 @@ def fit_poses(fg: np.ndarray, grid: ViewGrid, jobs: Sequence[tuple[np.ndarray, P
         search = max(search * 0.6, 1.5)
     for j in ended + going:
         f = fits[j]
-        out[j] = (f.pose_and_cost(f.cost_now(ppm, huber_px)) if cost_only
-                  else f.result(grid, huber_px))
+        out[j] = (f.pose_and_cost(f.cost_now(ppm / units[j], huber_px)) if cost_only
+                  else f.result(grid, huber_px, units[j]))
     return out  # type: ignore[return-value]
 
 
@@ -782,8 +809,8 @@ def _robust_cost(r_px: np.ndarray, good: np.ndarray, blocked: np.ndarray, huber_
 
 
 def _result(p: np.ndarray, res: np.ndarray, ok: np.ndarray, w: np.ndarray, J: np.ndarray,
-            grid: ViewGrid, huber_px: float, blocked: np.ndarray, probe: np.ndarray
-            ) -> FitResult:
+            grid: ViewGrid, huber_px: float, blocked: np.ndarray, probe: np.ndarray,
+            unit: float = 1.0) -> FitResult:
     pose = Pose(float(p[0]), float(p[1]), math.degrees(p[2]))
     n = len(res)
     n_ok = int(np.count_nonzero(ok))
@@ -792,7 +819,9 @@ def _result(p: np.ndarray, res: np.ndarray, ok: np.ndarray, w: np.ndarray, J: np
     good = ok & (w > 0)
     r_px = res * grid.px_per_mm
     rms = math.sqrt(float(w @ (r_px * r_px)) / max(float(w.sum()), 1e-9))
-    cost, per, judged, n_judged = _robust_cost(r_px, good, blocked, huber_px)
+    # ``unit``: the view px the cost judges residuals in (_edge_unit).
+    cost, per, judged, n_judged = _robust_cost(r_px / unit if unit != 1.0 else r_px, good,
+                                               blocked, huber_px)
     if n_judged < 6:
         return FitResult(pose, 99.0, 99.0, rms, 0.0, 99.0, n)
     per[~judged] = np.nan
@@ -818,4 +847,6 @@ def _result(p: np.ndarray, res: np.ndarray, ok: np.ndarray, w: np.ndarray, J: np
     hidden = 1.0 - n_judged / n
     k = 1.0 / max(1.0 - hidden, 0.3)
     # (good ⊂ judged, so this is the found share of the judged samples.)
-    return FitResult(pose, sig_xy * k, sig_deg * k, rms, n_good / n_judged, cost, n, per, probe)
+    cost_1px = _robust_cost(r_px, good, blocked, huber_px)[0] if unit != 1.0 else math.nan
+    return FitResult(pose, sig_xy * k, sig_deg * k, rms, n_good / n_judged, cost, n, per, probe,
+                     cost_1px)
