@@ -15,7 +15,7 @@ Frames: table mm (+y away from the viewer); view px per :class:`ViewGrid`.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 
 import cv2
@@ -1490,15 +1490,7 @@ def face_for_base(scene: Scene, c: Candidate) -> Candidate:
     _behind, inside, ahead = _base_shades(scene, c)  # type: ignore[misc]
     if float(np.median(ahead / np.maximum(inside, 1e-3))) >= BASE_STEP:
         return c
-    amb = np.array([c.ambiguity_mm, c.ambiguity_deg])
-    for o in _longer_from_tip(scene, c):
-        if shows_open_base(scene, o):
-            amb = np.maximum(amb, reading_gap(scene, o, c))
-    if amb[0] <= c.ambiguity_mm and amb[1] <= c.ambiguity_deg:
-        return c
-    return replace(c, ambiguity_mm=float(amb[0]), ambiguity_deg=float(amb[1]),
-                   covering_ambiguity_mm=max(c.covering_ambiguity_mm, float(amb[0])),
-                   covering_ambiguity_deg=max(c.covering_ambiguity_deg, float(amb[1])))
+    return _covering_open_bases(scene, c, _longer_from_tip(scene, c))
 
 
 def shows_open_base(scene: Scene, c: Candidate) -> bool:
@@ -1576,13 +1568,19 @@ def hollow_of_longer(scene: Scene, c: Candidate) -> Candidate:
     ahead = np.asarray(rect[0]) - mids[k]
     heading = math.degrees(math.atan2(ahead[1], ahead[0]))
     d_c = scene.pieces.dims(c.size).footprint_length_mm
+    longer = (z for z in scene.by_length
+              if scene.pieces.dims(z).footprint_length_mm > d_c
+              and abs(scene.pieces.dims(z).base_w_mm - 2 * WALL_MM - width) <= HOLLOW_WIDTH_MM)
+    stern = Pose(float(mids[k][0]), float(mids[k][1]), heading)
+    return _covering_open_bases(scene, c, (scene.fit(z, stern, iterations=0) for z in longer))
+
+
+def _covering_open_bases(scene: Scene, c: Candidate, others: Iterable[Candidate]
+                         ) -> Candidate:
+    """``c`` with its size ambiguity (all rivals and covering ones) raised to cover each of
+    ``others`` whose open base the view shows (:func:`shows_open_base`)."""
     amb = np.array([c.ambiguity_mm, c.ambiguity_deg])
-    for z in scene.by_length:
-        dims = scene.pieces.dims(z)
-        hollow_w = dims.base_w_mm - 2 * WALL_MM
-        if dims.footprint_length_mm <= d_c or abs(hollow_w - width) > HOLLOW_WIDTH_MM:
-            continue
-        o = scene.fit(z, Pose(float(mids[k][0]), float(mids[k][1]), heading), iterations=0)
+    for o in others:
         if shows_open_base(scene, o):
             amb = np.maximum(amb, reading_gap(scene, o, c))
     if amb[0] <= c.ambiguity_mm and amb[1] <= c.ambiguity_deg:
