@@ -53,6 +53,25 @@ def found(seed: int, size: str, color: str, stern_mm: tuple[float, float], seed0
     return min(det.pieces, key=lambda p: math.dist(p.pose.stern_mm, truth[0]["stern"]))
 
 
+def assert_no_sure_wrong_size(seed: int, seed0: int, size: str, color: str,
+                              stern_mm: tuple[float, float]) -> None:
+    """The truth piece of ``size`` and ``color`` at ``stern_mm`` (table mm) is found, and if
+    at a wrong size, its worse end lies within 2σ of the renderer's truth, σ as the rules use
+    it (rules.md §7: σ_mm + length × σ_rad): the rules answer "in doubt", not a wrong yes."""
+    from armada_vision.geometry.pieces import NOMINAL_PIECES
+
+    p = found(seed, size, color, stern_mm, seed0=seed0)
+    assert p is not None
+    if p.size.value != size:
+        r, _det = bench_scene(seed, seed0)
+        truth = min(r.truth["pieces"], key=lambda t: math.dist(t["stern"], stern_mm))
+        s_rules = p.sigma_mm + NOMINAL_PIECES.dims(p.size).footprint_length_mm * math.radians(
+            p.sigma_deg)
+        worse = max(math.dist(p.pose.stern_mm, truth["stern"]), math.dist(p.tip_mm, truth["tip"]))
+        assert worse <= 2 * s_rules, (
+            f"read {p.size.value}, σ {p.sigma_mm:.1f} mm, {worse:.1f} mm off")
+
+
 # A dull piece touching a glaring one: the fit map is scaled per region, and the glaring
 # piece's score used to push the dull one below the edge level (FG_CAP).
 @pytest.mark.parametrize("seed, size, color, stern", [
@@ -934,22 +953,12 @@ def test_a_vivid_piece_is_named_by_its_lit_faces(seed, size, color, stern):
 # and 0.2 mm off, but the sure small was kept and the clashing reading dropped. Which map shows
 # the piece whole is the doubt: the small's σ covers the other map's reading
 # (detect._other_map_rivals), so the rules answer "in doubt" instead of trusting it.
-@pytest.mark.parametrize("seed, size, stern, tip", [
-    (1203, "medium", (280.90, 401.37), (249.59, 419.74)),   # was a small, σ 0.9 mm, 4.8 mm off
-    (1252, "large", (293.39, 432.72), (250.68, 450.39)),    # was a small, σ 0.6 mm, 15 mm off
+@pytest.mark.parametrize("seed, size, stern", [
+    (1203, "medium", (280.90, 401.37)),   # was a small, σ 0.9 mm, 4.8 mm off
+    (1252, "large", (293.39, 432.72)),    # was a small, σ 0.6 mm, 15 mm off
 ])
-def test_a_black_piece_read_shorter_on_the_scaled_map_is_no_sure_wrong_size(
-        seed, size, stern, tip):
-    from armada_vision.geometry.pieces import NOMINAL_PIECES
-
-    p = found(seed, size, "black", stern, seed0=1144)
-    assert p is not None
-    if p.size.value != size:
-        # The rules' σ at the worse end (rules.md §7: σ_mm + length × σ_rad) covers its error.
-        s_rules = p.sigma_mm + NOMINAL_PIECES.dims(p.size).footprint_length_mm * math.radians(
-            p.sigma_deg)
-        worse = max(math.dist(p.pose.stern_mm, stern), math.dist(p.tip_mm, tip))
-        assert worse <= 2 * s_rules
+def test_a_black_piece_read_shorter_on_the_scaled_map_is_no_sure_wrong_size(seed, size, stern):
+    assert_no_sure_wrong_size(seed, 1144, size, "black", stern)
 
 # An opaque piece read one size long on the desaturated area (issue 4, wrong sizes the rules
 # would trust; seeds of the set from 1144): the grey pass reads a black small whose shadow
@@ -959,21 +968,13 @@ def test_a_black_piece_read_shorter_on_the_scaled_map_is_no_sure_wrong_size(
 # its desaturated area ends where it does; an opaque piece's (colors.looks_opaque: named
 # black or white, or a face under 0.45 × its brightest) may take its shadow in, so σ covers
 # the shorter reading (crisp._rivals_hidden_inside) and the rules answer "in doubt".
-@pytest.mark.parametrize("seed, color, stern, tip", [
-    (1169, "black", (325.92, 392.62), (314.64, 368.76)),   # was a medium, σ 1.0 mm
-    (1223, "white", (426.00, 319.70), (449.14, 332.36)),   # was a medium, σ 1.0 mm
+@pytest.mark.parametrize("seed, color, stern", [
+    (1169, "black", (325.92, 392.62)),   # was a medium, σ 1.0 mm
+    (1223, "white", (426.00, 319.70)),   # was a medium, σ 1.0 mm
 ])
 def test_an_opaque_piece_read_long_on_the_desaturated_area_is_no_sure_wrong_size(
-        seed, color, stern, tip):
-    from armada_vision.geometry.pieces import NOMINAL_PIECES
-
-    p = found(seed, "small", color, stern, seed0=1144)
-    assert p is not None
-    if p.size.value != "small":
-        s_rules = p.sigma_mm + NOMINAL_PIECES.dims(p.size).footprint_length_mm * math.radians(
-            p.sigma_deg)
-        worse = max(math.dist(p.pose.stern_mm, stern), math.dist(p.tip_mm, tip))
-        assert worse <= 2 * s_rules
+        seed, color, stern):
+    assert_no_sure_wrong_size(seed, 1144, "small", color, stern)
 
 
 # A white piece read one size short, its stern on the lit face just ahead of its open base
@@ -983,21 +984,13 @@ def test_an_opaque_piece_read_long_on_the_desaturated_area_is_no_sure_wrong_size
 # camera sees 5-7 mm into the short reading's "base", the view shows the face ahead of it (no
 # step) and the longer reading from the same tip shows its open base: σ covers that reading
 # (explain.face_for_base), so the rules answer "in doubt".
-@pytest.mark.parametrize("seed, size, stern, tip", [
-    (1902, "medium", (177.05, 469.51), (140.74, 469.54)),   # was a small, σ 0.6 mm
-    (1907, "large", (325.42, 155.94), (326.01, 109.72)),    # was a medium, σ 0.6 mm
+@pytest.mark.parametrize("seed, size, stern", [
+    (1902, "medium", (177.05, 469.51)),   # was a small, σ 0.6 mm
+    (1907, "large", (325.42, 155.94)),    # was a medium, σ 0.6 mm
 ])
 def test_a_white_piece_read_short_on_its_face_ahead_of_its_open_base_is_no_sure_wrong_size(
-        seed, size, stern, tip):
-    from armada_vision.geometry.pieces import NOMINAL_PIECES
-
-    p = found(seed, size, "white", stern, seed0=1648)
-    assert p is not None
-    if p.size.value != size:
-        s_rules = p.sigma_mm + NOMINAL_PIECES.dims(p.size).footprint_length_mm * math.radians(
-            p.sigma_deg)
-        worse = max(math.dist(p.pose.stern_mm, stern), math.dist(p.tip_mm, tip))
-        assert worse <= 2 * s_rules
+        seed, size, stern):
+    assert_no_sure_wrong_size(seed, 1648, size, "white", stern)
 
 
 # A white piece whose open base faces the camera on a pale table, read as a dark piece of its
@@ -1011,17 +1004,7 @@ def test_a_white_piece_read_short_on_its_face_ahead_of_its_open_base_is_no_sure_
     (1911, (428.90, 330.20)),   # was a black medium, σ 4.1 mm
 ])
 def test_a_white_piece_seen_by_its_open_base_is_no_sure_wrong_size(seed, stern):
-    from armada_vision.geometry.pieces import NOMINAL_PIECES
-
-    p = found(seed, "large", "white", stern, seed0=1648)
-    assert p is not None
-    r, _det = bench_scene(seed, 1648)
-    truth = min(r.truth["pieces"], key=lambda t: math.dist(t["stern"], stern))
-    if p.size.value != "large":
-        s_rules = p.sigma_mm + NOMINAL_PIECES.dims(p.size).footprint_length_mm * math.radians(
-            p.sigma_deg)
-        worse = max(math.dist(p.pose.stern_mm, truth["stern"]), math.dist(p.tip_mm, truth["tip"]))
-        assert worse <= 2 * s_rules
+    assert_no_sure_wrong_size(seed, 1648, "large", "white", stern)
 
 
 # A clear piece against a piece found, on laminate (issue 4, seed 1181 of the tuning set from
