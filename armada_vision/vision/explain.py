@@ -1653,7 +1653,15 @@ def base_on_face(scene: Scene, c: Candidate) -> Candidate:
     ``c``'s), whose open base the view shows best (median base lane at least
     BASE_STEP_UNSEEN), when the camera sees at least BASE_ON_FACE_DEPTH_MM into ``c``'s own
     base and the view shows there no step from the face ahead (see BASE_ON_FACE_DEPTH_MM)."""
-    if c.upright or scene.shade is None or _base_depth_mm(scene, c) < BASE_ON_FACE_DEPTH_MM:
+    if c.upright or scene.shade is None:
+        return c
+    q = _base_seen(scene, c)
+    if float((q[2] + q[3] - q[0] - q[1]) @ np.asarray(c.fit.pose.direction)) / 2 < (
+            BASE_ON_FACE_DEPTH_MM):
+        return c
+    # Most bases as seen are dark (a hollow) or coloured: one look at the middle first.
+    mid = scene.grid.to_px(q.mean(axis=0, keepdims=True))
+    if float(sample_map(scene.shade, mid[:, 0], mid[:, 1])[0]) < BASE_LIT:
         return c
     _behind, inside, ahead = _base_shades(scene, c)  # type: ignore[misc]
     if (float(np.median(inside)) < BASE_LIT
@@ -1718,7 +1726,7 @@ def shadow_ring_of_shorter(scene: Scene, c: Candidate) -> Candidate:
         return c
     # Lit plastic within first (most pieces are darker than the table: no shapely work):
     # the outline's samples drawn towards its centre, by a third and by two thirds.
-    out = _ring_points(np.asarray(c.outline_mm), RING_SAMPLES // 2)
+    out = _ring_points(np.asarray(c.outline_mm), RING_SAMPLES // 4)
     mid = out.mean(axis=0)
     inner = np.concatenate([mid + f * (out - mid) for f in (0.33, 0.67)])
     px = scene.grid.to_px(inner)
