@@ -595,8 +595,10 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     # A reading inside a longer piece seen by its open base: σ covers the longer reading.
     lying = [base_on_face(scene, c) for c in lying]
     # A reading whose outline is its shadow's outer edge: σ covers the next shorter size.
+    # Named as _piece names it (the part no neighbour leans over: seed 2018's white medium
+    # lies against a purple one).
     lying = [shadow_ring_of_shorter(scene, c, lambda c: classify_color(
-        view, scene.footprint(c)[0], bg) == "white") for c in lying]
+        view, _seen_part(c, lying, scene), bg) == "white") for c in lying]
     # The fit map's clip set the edges a little outside a vivid piece: refitted on the score.
     lying = refine_on_score(scene, lying)
     area_poly = shapely.Polygon(layout.play_area_mm)
