@@ -1710,9 +1710,9 @@ def base_on_face(scene: Scene, c: Candidate) -> Candidate:
 # (a clear piece is a dimmer table, up to 0.97 there; a vivid or black one darker), the
 # outline lies on a shadow's edge and the piece is shorter than read: σ covers the next
 # shorter size, its tip or stern where the reading's is (:func:`shadow_ring_of_shorter`).
-# White only: on the set from 1936 the same shades (a lit face over ×1.0, a dark ring inside
-# the outline) are those of 17 right vivid and black pieces, whose faces are coloured or
-# dark right up to the edge.
+# White only: on seeds 1936-2186 the same shades (90th percentile inside over ×1.0, a dark
+# band inside the outline) were those of 16 right vivid and black pieces, whose faces are
+# coloured or dark right up to the edge (a lit coloured face can pass the table's shade).
 RING_IN_MM = 1.0
 RING_SAMPLES = 120
 RING_SHADE = 0.9
