@@ -1106,3 +1106,34 @@ def test_a_jpeg_75_frame_weighs_a_standing_piece_against_a_lying_one_in_view_px(
     assert any(u.size.value == truth["size"] and math.dist(u.center_mm, truth["center"]) < 5.0
                for u in det.upright)
     assert not any(math.dist(p.pose.stern_mm, truth["center"]) < 25.0 for p in det.pieces)
+
+
+# A white piece whose open base faces the camera on a pale table, read one size short inside
+# itself (issue 4, wrong sizes the rules would trust; seeds of the set from 1936): its faces
+# are the table's brightness, so the fit map holds its dark hollow and the lit face's rims,
+# and a small fits inside the medium (0.06, 0.25), its stern on the hollow's far rim, its tip
+# short of the faint true tip; the longer fits from its tip slide off (read with σ 0.3 / 0.5
+# mm). Where the camera sees into the small's "base", the view shows the face ahead of it (no
+# step), and a medium along the same axis, its stern slid back to the hollow's near side,
+# shows its open base there: σ covers it (explain.base_on_face), so the rules answer "in doubt".
+@pytest.mark.parametrize("seed, stern", [
+    (2027, (364.2, 352.8)),   # was a small, σ 0.3 mm
+    (2147, (174.2, 145.9)),   # was a small, σ 0.5 mm
+])
+def test_a_white_piece_read_short_inside_its_open_base_is_no_sure_wrong_size(seed, stern):
+    assert_no_sure_wrong_size(seed, 1936, "medium", "white", stern)
+
+
+# A white piece read one size long over its own shadow (issue 4, wrong sizes the rules would
+# trust): lit white plastic is brighter than the pale table, its soft shadow round it darker,
+# and the fit map scores the shadow but hardly the faces, so a medium fitted to the shadow's
+# outer edge wins (0.30-0.38) with no shorter rival (σ 1.0-1.6 mm). Just inside a piece's
+# outline lies its plastic, never its shadow: most of the band 1 mm inside the medium is
+# shadow, lit plastic within, so σ covers the next shorter size
+# (explain.shadow_ring_of_shorter), and the rules answer "in doubt".
+@pytest.mark.parametrize("seed, seed0, stern", [
+    (1853, 1648, (487.4, 102.3)),   # was a medium, σ 1.0 mm
+    (2112, 1936, (382.3, 92.7)),    # was a medium, σ 1.6 mm
+])
+def test_a_white_piece_read_long_over_its_shadow_is_no_sure_wrong_size(seed, seed0, stern):
+    assert_no_sure_wrong_size(seed, seed0, "small", "white", stern)

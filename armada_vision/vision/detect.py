@@ -43,6 +43,7 @@ from armada_vision.vision.explain import (
     MAX_COST,
     Candidate,
     Scene,
+    base_on_face,
     clashes,
     explain_region,
     face_for_base,
@@ -52,6 +53,7 @@ from armada_vision.vision.explain import (
     no_piece_in,
     pieces_at_tips,
     reading_gap,
+    shadow_ring_of_shorter,
     shows_no_base,
     shows_open_base,
     touching_pieces,
@@ -590,6 +592,13 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     lying = [face_for_base(scene, c) for c in lying]
     # A dark doubtful reading may be a longer piece's open base: σ covers that piece.
     lying = [hollow_of_longer(scene, c) for c in lying]
+    # A reading inside a longer piece seen by its open base: σ covers the longer reading.
+    lying = [base_on_face(scene, c) for c in lying]
+    # A reading whose outline is its shadow's outer edge: σ covers the next shorter size.
+    # Named as _piece names it (the part no neighbour leans over: seed 2018's white medium
+    # lies against a purple one).
+    lying = [shadow_ring_of_shorter(scene, c, lambda c: classify_color(
+        view, _seen_part(c, lying, scene), bg) == "white") for c in lying]
     # The fit map's clip set the edges a little outside a vivid piece: refitted on the score.
     lying = refine_on_score(scene, lying)
     area_poly = shapely.Polygon(layout.play_area_mm)

@@ -15,7 +15,7 @@ Frames: table mm (+y away from the viewer); view px per :class:`ViewGrid`.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 
 import cv2
@@ -1367,8 +1367,12 @@ def _base_band(scene: Scene, c: Candidate, step: float = BASE_STEP) -> bool:
 def _base_seen(scene: Scene, c: Candidate) -> np.ndarray:
     """The corners of lying ``c``'s base face as the camera sees them on the table (mm, 4×2):
     its two stern corners, then its raised rim's two."""
-    p = c.fit.pose
-    return seen_on_table(lying_local_3d(scene.pieces.dims(c.size))[[0, 1, 3, 4]],
+    return _base_seen_at(scene, c.size, c.fit.pose)
+
+
+def _base_seen_at(scene: Scene, size: Size, p: Pose) -> np.ndarray:
+    """:func:`_base_seen` of a lying piece of ``size`` at pose ``p`` (table mm)."""
+    return seen_on_table(lying_local_3d(scene.pieces.dims(size))[[0, 1, 3, 4]],
                          np.array([p.x_mm, p.y_mm, math.radians(p.heading_deg)]),
                          scene.camera_mm)
 
@@ -1388,10 +1392,15 @@ def _base_shades(scene: Scene, c: Candidate
     """Per lane across ``c``'s open base as seen (see BASE_LANES): the shade medians of the
     table just behind its bottom edge, of its inside and of the face just ahead of its rim;
     None without a shade map."""
+    return _base_shades_at(scene, c.size, c.fit.pose)
+
+
+def _base_shades_at(scene: Scene, size: Size, p: Pose
+                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """:func:`_base_shades` of a lying piece of ``size`` at pose ``p`` (table mm)."""
     if scene.shade is None:
         return None
-    p = c.fit.pose
-    q = _base_seen(scene, c)
+    q = _base_seen_at(scene, size, p)
     lanes = 0.5 + np.linspace(-BASE_ACROSS, BASE_ACROSS, BASE_LANES) / 2
     bottom = q[0] + np.outer(lanes, q[1] - q[0])    # on the table (stern corners)
     top = q[2] + np.outer(lanes, q[3] - q[2])       # the raised rim as seen
@@ -1614,3 +1623,139 @@ def _dark_rect(scene: Scene, c: Candidate
     if area < HOLLOW_FILL * rect[1][0] * rect[1][1]:
         return None
     return rect
+
+
+# A white piece whose open base faces the camera, on a pale table (issue 4, sure14; seeds
+# 2027, 2120, 2147 of the set from 1936): its faces are about the table's brightness, so the
+# fit map holds its dark hollow and the lit face's rims, and a reading one size short lies
+# inside it, its stern on the hollow's far rim, its tip short of the faint true tip (the
+# smalls cost 0.06-0.25, σ 0.3-0.5 mm; the true medium from its pose 0.86-1.02). The longer
+# fits from its tip slide off (their bases' lanes 0.42-1.17), so no rival reading is left.
+# But where the camera would see into the short reading's base (2.5 mm deep or more: 3.0-4.8
+# on the three) the view shows lit plastic (median shade over the table's at least BASE_LIT:
+# 1.13-1.30), no step to the face ahead (as `face_for_base`), and the dark hollow behind its
+# stern (0.31-0.45): an open base is never lit above the table. The longer piece lies along
+# the same axis, its stern behind the reading's (at the hollow's near side), its tip at or
+# past the reading's: slid back in BASE_SLIDE_MM steps from the reading's stern (no fit; the
+# tip is not seen), a longer size whose open base the view then shows (median lane at least
+# BASE_STEP_UNSEEN) is covered by σ (:func:`base_on_face`). The size is not changed. Without
+# the BASE_LIT gate a right purple medium (1669's: its faces as dark as a hollow, the base
+# 0.29 against 0.32 ahead) and 2078's white large read as a small at its stern, inside its
+# deep hollow (0.30 / 0.29), look alike: the second is left.
+BASE_ON_FACE_DEPTH_MM = 2.5
+BASE_SLIDE_MM = 1.0
+BASE_LIT = 1.0
+
+
+def base_on_face(scene: Scene, c: Candidate) -> Candidate:
+    """``c`` with its size ambiguity (all rivals and covering ones) raised to cover the
+    longer lying reading along its axis, its stern slid back from ``c``'s (its tip at or past
+    ``c``'s), whose open base the view shows best (median base lane at least
+    BASE_STEP_UNSEEN), when the camera sees at least BASE_ON_FACE_DEPTH_MM into ``c``'s own
+    base and the view shows there no step from the face ahead (see BASE_ON_FACE_DEPTH_MM)."""
+    if c.upright or scene.shade is None:
+        return c
+    q = _base_seen(scene, c)
+    if float((q[2] + q[3] - q[0] - q[1]) @ np.asarray(c.fit.pose.direction)) / 2 < (
+            BASE_ON_FACE_DEPTH_MM):
+        return c
+    # Most bases as seen are dark (a hollow) or coloured: one look at the middle first.
+    mid = scene.grid.to_px(q.mean(axis=0, keepdims=True))
+    if float(sample_map(scene.shade, mid[:, 0], mid[:, 1])[0]) < BASE_LIT:
+        return c
+    _behind, inside, ahead = _base_shades(scene, c)  # type: ignore[misc]
+    if (float(np.median(inside)) < BASE_LIT
+            or float(np.median(ahead / np.maximum(inside, 1e-3))) >= BASE_STEP):
+        return c
+    p = c.fit.pose
+    u = np.asarray(p.direction)
+    d_c = scene.pieces.dims(c.size).footprint_length_mm
+    tip = np.asarray(p.tip_mm(d_c))
+    amb = np.array([c.ambiguity_mm, c.ambiguity_deg])
+    for z in scene.by_length:
+        d_z = scene.pieces.dims(z).footprint_length_mm
+        if d_z <= d_c:
+            continue
+        best, best_lane = None, BASE_STEP_UNSEEN
+        for s in np.arange(0.0, d_z - d_c + 1e-6, BASE_SLIDE_MM):
+            stern = np.asarray(p.stern_mm) - s * u
+            q = Pose(float(stern[0]), float(stern[1]), p.heading_deg)
+            shades = _base_shades_at(scene, z, q)
+            assert shades is not None
+            behind, inside_z, ahead_z = shades
+            lane = float(np.median(np.minimum(behind, ahead_z) / np.maximum(inside_z, 1e-3)))
+            if lane >= best_lane:
+                best, best_lane = q, lane
+        if best is not None:
+            gap = max(math.dist(best.stern_mm, p.stern_mm),
+                      math.dist(best.tip_mm(d_z), tuple(tip)))
+            amb = np.maximum(amb, (gap, 0.0))
+    if amb[0] <= c.ambiguity_mm:
+        return c
+    return replace(c, ambiguity_mm=float(amb[0]),
+                   covering_ambiguity_mm=max(c.covering_ambiguity_mm, float(amb[0])))
+
+
+# A white piece read one size long over its own shadow (issue 4, sure14; seeds 2018, 2112 of
+# the set from 1936, 1853 of the set from 1648): lit white plastic is brighter than the table
+# (its faces ×1.04-1.11 on these pale tables, 90th percentile inside the reading) and its
+# shadow, all round it on a soft light, darker; the fit map scores the shadow and the hollow
+# but hardly the lit faces, so a medium fitted to the shadow's outer edge wins (cost
+# 0.30-0.38; the true small from its pose 0.68-1.56) and no shorter reading is near it: σ
+# 1.0-1.6 mm. A piece's outline as seen is where its plastic ends: just inside it lie its
+# faces (or its dark base), never the shadow round it. So where RING_SHARE or more of the band
+# RING_IN_MM inside a reading's outline is darker than RING_SHADE × the table (the wrong
+# mediums 0.82-0.94; right white readings of seeds 1648-1671 0-0.18, a doubtful one 0.33)
+# while lit plastic brighter than the table (RING_LIT, 90th percentile inside) shows within
+# (a clear piece is a dimmer table, up to 0.97 there; a vivid or black one darker), the
+# outline lies on a shadow's edge and the piece is shorter than read: σ covers the next
+# shorter size, its tip or stern where the reading's is (:func:`shadow_ring_of_shorter`).
+# White only: on seeds 1936-2186 the same shades (90th percentile inside over ×1.0, a dark
+# band inside the outline) were those of 16 right vivid and black pieces, whose faces are
+# coloured or dark right up to the edge (a lit coloured face can pass the table's shade).
+RING_IN_MM = 1.0
+RING_SAMPLES = 120
+RING_SHADE = 0.9
+RING_SHARE = 0.6
+RING_LIT = 1.0
+
+
+def shadow_ring_of_shorter(scene: Scene, c: Candidate,
+                           is_white: Callable[[Candidate], bool]) -> Candidate:
+    """``c`` with its size ambiguity (all rivals and covering ones) raised to cover the next
+    shorter size along its axis when its outline lies on a shadow's outer edge round lit
+    plastic (see RING_SHARE) and ``is_white`` (asked last: a colour test costs more)."""
+    by_length = scene.by_length
+    if c.upright or scene.shade is None or c.size is by_length[0]:
+        return c
+    # Lit plastic within first (most pieces are darker than the table: no shapely work):
+    # the outline's samples drawn towards its centre, by a third and by two thirds.
+    out = _ring_points(np.asarray(c.outline_mm), RING_SAMPLES // 4)
+    mid = out.mean(axis=0)
+    inner = np.concatenate([mid + f * (out - mid) for f in (0.33, 0.67)])
+    px = scene.grid.to_px(inner)
+    if float(np.percentile(sample_map(scene.shade, px[:, 0], px[:, 1]), 90)) < RING_LIT:
+        return c
+    ring = shapely.Polygon(c.outline_mm).buffer(-RING_IN_MM).exterior
+    if ring.is_empty:
+        return c
+    px = scene.grid.to_px(_ring_points(shapely.get_coordinates(ring), RING_SAMPLES))
+    if float((sample_map(scene.shade, px[:, 0], px[:, 1]) < RING_SHADE).mean()) < RING_SHARE:
+        return c
+    if not is_white(c):
+        return c
+    z = by_length[by_length.index(c.size) - 1]
+    gap = (scene.pieces.dims(c.size).footprint_length_mm
+           - scene.pieces.dims(z).footprint_length_mm)
+    if gap <= c.ambiguity_mm:
+        return c
+    return replace(c, ambiguity_mm=gap, covering_ambiguity_mm=max(c.covering_ambiguity_mm, gap))
+
+
+def _ring_points(vertices: np.ndarray, n: int) -> np.ndarray:
+    """``n`` points spread evenly along the closed polygon of ``vertices`` (N×2, any units)."""
+    v = np.vstack([vertices, vertices[:1]])
+    seg = np.linalg.norm(np.diff(v, axis=0), axis=1)
+    at = np.concatenate([[0.0], np.cumsum(seg)])
+    t = np.linspace(0.0, at[-1], n, endpoint=False)
+    return np.column_stack([np.interp(t, at, v[:, 0]), np.interp(t, at, v[:, 1])])
