@@ -380,6 +380,15 @@ def _dull_beside_vivid(scene: Scene, region: np.ndarray, sub: ViewGrid,
     return _sunk_left(scene, region, sub, found)
 
 
+def _reads_clear(c: Candidate, scene: Scene, view: TableView, bg: np.ndarray) -> bool:
+    """Whether ``c``'s footprint reads as clear plastic: not a dull coloured piece that sank
+    beside a vivid one (:func:`_dull_beside_vivid`) but a darkening with no colour of its
+    own, whose unscaled reading takes its refraction and tinted shadow in; the crisp and
+    grey passes read clear pieces on their own edges (1936-set, seed 2201: a clear large
+    the crisp pass read at its size was read first as a medium on the unscaled map, σ 8.4)."""
+    return classify_color(view, scene.footprint(c)[0], bg) == "clear"
+
+
 def _room_in(scene: Scene, mask: np.ndarray, sub: ViewGrid, found: list[Candidate],
              share: float) -> bool:
     """Whether what ``found`` leave of ``mask`` could hold a piece: ``share`` of a small's
@@ -502,6 +511,7 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
             continue  # a chit, a coin or a strip of shadow: nothing to fit
         found = explain_region(scene, region, sub)
         dark = _is_dark(scene, region, sub)
+        dull = False
         if dark and (not found or _size_doubtful(found)):
             unscaled = _unscaled(scene, sub)
             again = explain_region(unscaled, region, sub)
@@ -515,7 +525,8 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
             found = again
         elif _black_left(scene, region, sub, found) or (
                 found and dark and _sunk_left(scene, region, sub, found)) or (
-                found and not dark and _dull_beside_vivid(scene, region, sub, found)):
+                dull := bool(found) and not dark
+                and _dull_beside_vivid(scene, region, sub, found)):
             # Only pieces beside those found are added: the unscaled map takes a coloured
             # piece's tinted shadow in (still s21_lowq_hd: a purple medium read in size doubt
             # as a small, 9 mm off, became a medium 3.7 mm off at σ 1.1 mm). After the glare
@@ -525,7 +536,8 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
                                    explain_region(_unscaled(scene, sub), region, sub),
                                    replace_unsure=False)
             # Those found come first, then the pieces added beside them.
-            found = found[:n] + [c for c in found[n:] if not _tinted_shadow(c, scene, view, bg)]
+            found = found[:n] + [c for c in found[n:] if not _tinted_shadow(c, scene, view, bg)
+                                 and not (dull and _reads_clear(c, scene, view, bg))]
         hidden_by_hand += _under_hand(scene, region, sub, found, view, bg)
         up = None
         alone = area <= scene.max_area_mm2
