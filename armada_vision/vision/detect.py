@@ -128,6 +128,9 @@ GLARED = 0.75
 # ... when what sank covers this share of a small's footprint (1082's orange small: 0.88;
 # seed 1004's sunk strip beside its dark piece, 0.63, read again for nothing: 64 ms of CPU).
 SUNK_MIN_SHARE = 0.75
+# ... and in a region that is not dark, this share of a small's footprint of what sank scoring
+# as object outright (_dull_beside_vivid).
+DULL_SOLID_SHARE = 0.5
 # σ reported = SIGMA_GAIN × (fit and calibration σ) + floor.
 SIGMA_GAIN = 2.0
 # The heading needs no such doubling (measured on 36 scenes: heading error / σ° had median
@@ -376,8 +379,16 @@ def _dull_beside_vivid(scene: Scene, region: np.ndarray, sub: ViewGrid,
     piece touching it (a green, a black: score 4-10 against 20-40) falls below the map's 0
     level and the vivid piece alone explains the region (issue 4, the 1936-set's greens
     2099, 2111, 2129, 2150, 2174, 2204, 2216: true pose 0.86-1.7 scaled, 0.02-0.09 on the
-    unscaled map)."""
-    return _sunk_left(scene, region, sub, found)
+    unscaled map). What sank must also show clearly object on the unscaled map (score ≥ 4,
+    its 1 level) over DULL_SOLID_SHARE of a small's footprint beside ``found``: a dull
+    piece's faces do (the greens found: 93-409 mm²), a vivid piece's halo or shadow fringe,
+    2.5-4, does not (seed 1003's: 31 mm², re-read for nothing at ~34 ms of CPU)."""
+    if not _sunk_left(scene, region, sub, found):
+        return False
+    sl = scene.grid.window(sub)
+    solid = region & (scene.score[sl] >= 4.0) & ~scene.strong(region, sub)
+    return bool(unexplained_mask(solid, sub, found).sum()
+                >= DULL_SOLID_SHARE * scene.small_area_mm2 * sub.px_per_mm**2)
 
 
 def _reads_clear(c: Candidate, scene: Scene, view: TableView, bg: np.ndarray) -> bool:

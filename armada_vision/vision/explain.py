@@ -959,7 +959,6 @@ def partner_from_rest(scene: Scene, cands: list[Candidate], rest: np.ndarray, su
     firsts = [c for c in sorted(cands, key=lambda c: c.fit.cost)[:PAIR_FIRSTS]
               if c.fit.cost <= GOOD_COST and len(c.fit.sample_cost)
               and np.isnan(c.fit.sample_cost).mean() <= PAIR_MAX_HIDDEN]
-    min_left = 0.6 * scene.small_area_mm2
     more: list[Candidate] = []
     for c in firsts:
         left = unexplained_mask(rest, sub, [*mine, c]).astype(np.uint8)
@@ -967,10 +966,15 @@ def partner_from_rest(scene: Scene, cands: list[Candidate], rest: np.ndarray, su
         if n < 2:
             continue
         i = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
-        if stats[i, cv2.CC_STAT_AREA] / sub.px_per_mm**2 < min_left:
+        # Room for the partner, as _room_beside asks (a shadow's crescent has none).
+        if (stats[i, cv2.CC_STAT_AREA] / sub.px_per_mm**2 < scene.small_area_mm2
+                or _inradius_mm(lab == i, sub) < LEFTOVER_MIN_INRADIUS_MM):
             continue
+        # The remainder is the partner's own length: its nearest size only, screened (the
+        # fits are this pass's cost: 4-8 ms per region where it runs on seeds 1000-1007).
         if (g := axis_guess(lab == i, sub)) is not None:
-            more += [o for o in fits_from_axis(scene, *g, lab == i, sub, sizes=2)
+            more += [o for o in fits_from_axis(scene, *g, lab == i, sub, screened=True,
+                                               sizes=1)
                      if not clashes(o, [*found, c], scene)]
     if not more:
         return []
