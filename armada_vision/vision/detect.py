@@ -130,6 +130,9 @@ GLARED = 0.75
 # ... when what sank covers this share of a small's footprint (1082's orange small: 0.88;
 # seed 1004's sunk strip beside its dark piece, 0.63, read again for nothing: 64 ms of CPU).
 SUNK_MIN_SHARE = 0.75
+# ... and in a region that is not dark, this share of a small's footprint of what sank scoring
+# as object outright (_dull_beside_vivid).
+DULL_SOLID_SHARE = 0.5
 # σ reported = SIGMA_GAIN × (fit and calibration σ) + floor.
 SIGMA_GAIN = 2.0
 # The heading needs no such doubling (measured on 36 scenes: heading error / σ° had median
@@ -370,6 +373,35 @@ def _sunk_left(scene: Scene, region: np.ndarray, sub: ViewGrid, found: list[Cand
     return _room_in(scene, sunk, sub, found, SUNK_MIN_SHARE)
 
 
+def _dull_beside_vivid(scene: Scene, region: np.ndarray, sub: ViewGrid,
+                       found: list[Candidate]) -> bool:
+    """Whether what sank below a region's scaled map beside the pieces ``found`` could hold a
+    piece (as :func:`_sunk_left` asks of a dark region): the map is scaled to the region's
+    80th-percentile score, which a vivid piece sets (a yellow, a white, a glint), so a dull
+    piece touching it (a green, a black: score 4-10 against 20-40) falls below the map's 0
+    level and the vivid piece alone explains the region (issue 4, the 1936-set's greens
+    2099, 2111, 2129, 2150, 2174, 2204, 2216: true pose 0.86-1.7 scaled, 0.02-0.09 on the
+    unscaled map). What sank must also show clearly object on the unscaled map (score ≥ 4,
+    its 1 level) over DULL_SOLID_SHARE of a small's footprint beside ``found``: a dull
+    piece's faces do (the greens found: 93-409 mm²), a vivid piece's halo or shadow fringe,
+    2.5-4, does not (seed 1003's: 31 mm², re-read for nothing at ~34 ms of CPU)."""
+    if not _sunk_left(scene, region, sub, found):
+        return False
+    sl = scene.grid.window(sub)
+    solid = region & (scene.score[sl] >= 4.0) & ~scene.strong(region, sub)
+    return bool(unexplained_mask(solid, sub, found).sum()
+                >= DULL_SOLID_SHARE * scene.small_area_mm2 * sub.px_per_mm**2)
+
+
+def _reads_clear(c: Candidate, scene: Scene, view: TableView, bg: np.ndarray) -> bool:
+    """Whether ``c``'s footprint reads as clear plastic: not a dull coloured piece that sank
+    beside a vivid one (:func:`_dull_beside_vivid`) but a darkening with no colour of its
+    own, whose unscaled reading takes its refraction and tinted shadow in; the crisp and
+    grey passes read clear pieces on their own edges (1936-set, seed 2201: a clear large
+    the crisp pass read at its size was read first as a medium on the unscaled map, σ 8.4)."""
+    return classify_color(view, scene.footprint(c)[0], bg) == "clear"
+
+
 def _room_in(scene: Scene, mask: np.ndarray, sub: ViewGrid, found: list[Candidate],
              share: float) -> bool:
     """Whether what ``found`` leave of ``mask`` could hold a piece: ``share`` of a small's
@@ -492,6 +524,7 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
             continue  # a chit, a coin or a strip of shadow: nothing to fit
         found = explain_region(scene, region, sub)
         dark = _is_dark(scene, region, sub)
+        dull = False
         if dark and (not found or _size_doubtful(found)):
             unscaled = _unscaled(scene, sub)
             again = explain_region(unscaled, region, sub)
@@ -504,7 +537,9 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
         elif (again := _glare_reread(scene, region, sub, found)) is not None:
             found = again
         elif _black_left(scene, region, sub, found) or (
-                found and dark and _sunk_left(scene, region, sub, found)):
+                found and dark and _sunk_left(scene, region, sub, found)) or (
+                dull := bool(found) and not dark
+                and _dull_beside_vivid(scene, region, sub, found)):
             # Only pieces beside those found are added: the unscaled map takes a coloured
             # piece's tinted shadow in (still s21_lowq_hd: a purple medium read in size doubt
             # as a small, 9 mm off, became a medium 3.7 mm off at σ 1.1 mm). After the glare
@@ -514,7 +549,8 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
                                    explain_region(_unscaled(scene, sub), region, sub),
                                    replace_unsure=False)
             # Those found come first, then the pieces added beside them.
-            found = found[:n] + [c for c in found[n:] if not _tinted_shadow(c, scene, view, bg)]
+            found = found[:n] + [c for c in found[n:] if not _tinted_shadow(c, scene, view, bg)
+                                 and not (dull and _reads_clear(c, scene, view, bg))]
         hidden_by_hand += _under_hand(scene, region, sub, found, view, bg)
         up = None
         alone = area <= scene.max_area_mm2

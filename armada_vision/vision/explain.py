@@ -936,12 +936,50 @@ def touching_pieces(scene: Scene, region: np.ndarray, sub: ViewGrid, found: list
     cands = [c for c in cands + fits_from_tips(scene, corners) if not clashes(c, found, scene)]
     chosen = _plausible(scene, _pair(scene, cands, rest, sub, mine), rest, sub)
     if len(chosen) < 2:
+        chosen = partner_from_rest(scene, cands, rest, sub, mine, found)
+    if len(chosen) < 2:
         # No pair (or one of it noise): one piece, good (nothing confirms it, as a pair's
         # partner does: a doubtful small on a missed clear large of still s23, cost 0.46)
         # and leaving room for the neighbour it touches.
         chosen = [c for c in select(cands, scene, rest, sub, given=mine, most=1)
                   if c.fit.cost <= GOOD_COST and _room_beside(scene, region, sub, [*mine, c])]
     return finish(scene, chosen, cands, rest, sub)
+
+
+def partner_from_rest(scene: Scene, cands: list[Candidate], rest: np.ndarray, sub: ViewGrid,
+                      mine: list[Candidate], found: list[Candidate]) -> list[Candidate]:
+    """A touching pair whose second piece no corner start reaches (issue 4, seed 2120 of the
+    set from 1936: two red mediums side by side, each tip against the other's side; from the
+    right one's stern corner the short fits screen 1.1-1.2 both ways round, over 2 × MAX_COST,
+    yet its fit from there ends 0.1 mm off at cost 0.014): once one piece fits well, the other
+    is what it leaves of the region, so it is fitted from that remainder's axis (as
+    :func:`explain_region` fits what its chosen pieces leave), and :func:`_pair` chooses among
+    all. Both of the pair must be good (nothing else confirms a piece in a region that no one
+    piece explains); none when no pair does."""
+    firsts = [c for c in sorted(cands, key=lambda c: c.fit.cost)[:PAIR_FIRSTS]
+              if c.fit.cost <= GOOD_COST and len(c.fit.sample_cost)
+              and np.isnan(c.fit.sample_cost).mean() <= PAIR_MAX_HIDDEN]
+    more: list[Candidate] = []
+    for c in firsts:
+        left = unexplained_mask(rest, sub, [*mine, c]).astype(np.uint8)
+        n, lab, stats, _c = cv2.connectedComponentsWithStats(left, connectivity=8)
+        if n < 2:
+            continue
+        i = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+        # Room for the partner, as _room_beside asks (a shadow's crescent has none).
+        if (stats[i, cv2.CC_STAT_AREA] / sub.px_per_mm**2 < scene.small_area_mm2
+                or _inradius_mm(lab == i, sub) < LEFTOVER_MIN_INRADIUS_MM):
+            continue
+        # The remainder is the partner's own length: its nearest size only, screened (the
+        # fits are this pass's cost: 4-8 ms per region where it runs on seeds 1000-1007).
+        if (g := axis_guess(lab == i, sub)) is not None:
+            more += [o for o in fits_from_axis(scene, *g, lab == i, sub, screened=True,
+                                               sizes=1)
+                     if not clashes(o, [*found, c], scene)]
+    if not more:
+        return []
+    pair = _pair(scene, cands + more, rest, sub, mine)
+    return pair if all(c.fit.cost <= GOOD_COST for c in pair) else []
 
 
 def _room_beside(scene: Scene, region: np.ndarray, sub: ViewGrid, chosen: list[Candidate]
