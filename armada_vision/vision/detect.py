@@ -866,8 +866,8 @@ def _colour_goes_on(c: Candidate, lying: list[Candidate], scene: Scene, view: Ta
     """Whether ``c``'s vivid colour goes on past its outline as seen: over VIVID_PAST_SHARE of
     a ring SKIN_RING_MM wide outside it (less what the other pieces ``lying`` cover, grown
     1 mm) has its inside's hue (within VIVID_PAST_HUE) and at least VIVID_PAST_SAT of its
-    saturation (view px, HSV medians over the inside off its edge). On a coloured table near
-    the piece's hue, whose own pixels would pass, only pixels nearer the piece's hue count."""
+    saturation (view px, HSV medians over the inside off its edge). Not judged on a coloured
+    table near the piece's hue, whose own pixels would pass."""
     got = _outline_inside(c, view)
     if got is None:
         return False
@@ -882,19 +882,14 @@ def _colour_goes_on(c: Candidate, lying: list[Candidate], scene: Scene, view: Ta
         return False
     hsv = cv2.cvtColor(img, cv2.COLOR_BGR2HSV)
     h0, s0 = np.median(hsv[core > 0][:, :2].astype(np.float32), axis=0)
-    near_table = st > 40 and min(abs(h0 - ht), 180 - abs(h0 - ht)) < VIVID_TABLE_HUE
+    if st > 40 and min(abs(h0 - ht), 180 - abs(h0 - ht)) < VIVID_TABLE_HUE:
+        return False
     ring = _ring_off_others(c, lying, scene, view, inside, box)
     if not ring.any():
         return False
     px = hsv[ring > 0].astype(np.float32)
     dh = np.abs(px[:, 0] - h0)
-    dh = np.minimum(dh, 180 - dh)
-    if near_table:
-        # Only what is nearer the piece's hue than the table's (issue 4, seed 2223: a red die
-        # on wood, hue 0 against the wood's 14): the grain's own hues stay the table's.
-        dt = np.abs(px[:, 0] - ht)
-        dh = np.where(dh < np.minimum(dt, 180 - dt), dh, 180.0)
-    same = (dh < VIVID_PAST_HUE) & (px[:, 1] >= VIVID_PAST_SAT * s0)
+    same = (np.minimum(dh, 180 - dh) < VIVID_PAST_HUE) & (px[:, 1] >= VIVID_PAST_SAT * s0)
     return float(same.mean()) >= VIVID_PAST_SHARE
 
 
