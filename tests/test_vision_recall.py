@@ -726,8 +726,8 @@ def test_a_red_die_read_as_a_small_is_not_trusted():
 # part of it has that colour past its outline, where a piece's would end. A black die on blue
 # cloth was read as a black small at σ 1.2 mm, a false ship the rules would trust
 # (_colour_goes_on asks vivid pieces only); it now carries a doubtful fit's σ
-# (detect._inside_goes_on: 0.20 of its ring is like its inside; every true piece read at its
-# size on 1648-2223, 0.06 at most).
+# (detect._inside_goes_on: 0.20 of its ring is like its inside; the true pieces read at their
+# size on 1648-2223, 0.065 at most but one already doubted).
 def test_a_black_die_read_as_a_small_is_not_trusted():
     r, det = bench_scene(1983, 1936)
     die = [e for e in r.truth["extras"] if e["kind"] == "die"]

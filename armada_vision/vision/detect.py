@@ -157,8 +157,8 @@ VIVID_TABLE_HUE = 20.0
 # stands off the table's estimate (by PAST_MIN_SEP, BGR levels) and whose 4 mm ring outside
 # (less the other pieces) has over PAST_SHARE of pixels within PAST_SAME of that offset of the
 # inside's colour is not all of what is there: a die, whose other faces go on round it (seed
-# 1983: a black die on blue cloth read as a black small at σ 1.2 mm, 0.20), a piece read one
-# size short. On 1648-2223 (3753 readings) the true pieces read at their size had at most
+# 1983: a black die on blue cloth read as a black small at σ 1.2 mm, 0.20), a shadow (1231: a
+# hand's shadow band read as a black small at σ 1.3 mm), a piece read one size short or as two. On 1648-2223 (3753 readings) the true pieces read at their size had at most
 # 0.065 (but one at σ 11 mm, its pose off); a black piece's own shadow (×0.4-0.7 the table) is
 # too far from black plastic to pass.
 # Only a reading the rules would otherwise trust (σ ≤ PAST_CHECK_MM) is asked.
