@@ -158,9 +158,10 @@ VIVID_TABLE_HUE = 20.0
 # (less the other pieces) has over PAST_SHARE of pixels within PAST_SAME of that offset of the
 # inside's colour is not all of what is there: a die, whose other faces go on round it (seed
 # 1983: a black die on blue cloth read as a black small at σ 1.2 mm, 0.20), a shadow (1231: a
-# hand's shadow band read as a black small at σ 1.3 mm), a piece read one size short or as two. On 1648-2223 (3753 readings) the true pieces read at their size had at most
-# 0.065 (but one at σ 11 mm, its pose off); a black piece's own shadow (×0.4-0.7 the table) is
-# too far from black plastic to pass.
+# hand's shadow band read as a black small at σ 1.3 mm), a piece read one size short or as
+# two. On 1648-2223 (3753 readings) the true pieces read at their size had at most 0.065 (but
+# one at σ 11 mm, its pose off); a black piece's own shadow (×0.4-0.7 the table) is too far
+# from black plastic to pass.
 # Only a reading the rules would otherwise trust (σ ≤ PAST_CHECK_MM) is asked.
 PAST_MIN_SEP = 40.0
 PAST_SAME = 0.2
