@@ -710,15 +710,21 @@ def test_a_shadow_named_a_vivid_colour_is_not_trusted():
 # what is there. 1695: a red die's top and side were read as a red small at σ 1.3 mm, a false
 # ship the rules would trust; 1898: a purple medium was read as a small at σ 1.3 mm, a wrong
 # size they would trust. Both now carry a doubtful fit's σ (detect._colour_goes_on).
-def test_a_red_die_read_as_a_small_is_not_trusted():
-    r, det = bench_scene(1695, 1648)
+def _die_read_doubtful(seed: int, seed0: int, color: str):
+    """The one reading on a rendered die (truth from the renderer): named ``color``, σ > 3 mm."""
+    r, det = bench_scene(seed, seed0)
     die = [e for e in r.truth["extras"] if e["kind"] == "die"]
     assert die, "the case's die is not in the scene as rendered"
     on_die = [d for d in det.pieces if math.dist(d.pose.stern_mm, die[0]["center"]) < 12]
-    assert len(on_die) == 1 and on_die[0].color == "red"
+    assert len(on_die) == 1 and on_die[0].color == color
     assert on_die[0].sigma_mm > 3.0
+    return r, det, on_die[0]
+
+
+def test_a_red_die_read_as_a_small_is_not_trusted():
+    _, det, on_die = _die_read_doubtful(1695, 1648, "red")
     # The pieces found on the same scene keep the σ they had (all ≤ 1.1 mm at d10b139).
-    assert all(d.sigma_mm < 1.1 for d in det.pieces if d is not on_die[0])
+    assert all(d.sigma_mm < 1.1 for d in det.pieces if d is not on_die)
 
 
 # A die's colour goes on round the reading (issue 4; seed 1983 of session 11's judge set, now
@@ -729,12 +735,7 @@ def test_a_red_die_read_as_a_small_is_not_trusted():
 # (detect._inside_goes_on: 0.20 of its ring is like its inside; the true pieces read at their
 # size on 1648-2223, 0.065 at most but one already doubted).
 def test_a_black_die_read_as_a_small_is_not_trusted():
-    r, det = bench_scene(1983, 1936)
-    die = [e for e in r.truth["extras"] if e["kind"] == "die"]
-    assert die, "the case's die is not in the scene as rendered"
-    on_die = [d for d in det.pieces if math.dist(d.pose.stern_mm, die[0]["center"]) < 12]
-    assert len(on_die) == 1 and on_die[0].color == "black"
-    assert on_die[0].sigma_mm > 3.0
+    r, det, _ = _die_read_doubtful(1983, 1936, "black")
     # The real pieces keep their σ: 4 of the 6 found were trusted (σ < 1.5 mm) at fb14ad6.
     t = match(r.truth, det)
     assert t.matched == 6
