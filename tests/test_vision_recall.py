@@ -1205,3 +1205,24 @@ def test_a_dull_piece_touching_a_vivid_one_is_read_on_the_unscaled_map():
     # (true pose 1.7 there, 0.06 on the unscaled map) and the red alone explained the region
     # (detect._dull_beside_vivid).
     _found_at_truth(2129, 1936, "medium", "green", [(388.0, 434.0)])
+
+
+@pytest.mark.parametrize(("seed", "size", "color", "sterns"), [
+    (1948, "large", "cyan", [(154.1, 329.0)]),
+    (2003, "large", "red", [(294.7, 175.4)]),
+    (2048, "medium", "orange", [(282.0, 344.7)]),
+    (2153, "medium", "blue", [(223.8, 373.1)]),
+    (2153, "large", "green", [(231.1, 167.4)]),
+    (2158, "small", "green", [(199.0, 178.4)]),
+    (2168, "medium", "purple", [(473.7, 134.8)]),
+    (2188, "medium", "purple", [(455.6, 96.6)]),
+    (2198, "medium", "purple", [(439.1, 129.0)]),
+])
+def test_a_piece_in_a_hands_region_whose_tip_is_no_corner_of_it_is_found(
+        seed, size, color, sterns):
+    # Pieces touching a hand, an arm or its shadow (issue 4, the set from 1936): their region
+    # runs off the view, so only pieces_at_tips reads it, from its corners under 80°; each
+    # piece's tip is none (it lies against the hand or its shadow) though its true pose fits
+    # at 0.01-0.33. The area of its own colour has the corners and the axis
+    # (explain.pieces_in_colour, detect._vivid_in).
+    _found_at_truth(seed, 1936, size, color, sterns)
