@@ -97,11 +97,18 @@ HAND_TIP_DEG = 80.0
 HAND_BORDER_MM = 15.0
 HAND_MAX_HIDDEN = 0.35
 HAND_MAX_COST = 0.15
-# ... or from the corners of an area of a piece's own colour inside a hand's region
-# (pieces_in_colour): at least COLOUR_MIN_SHARE of the reading's outline as seen in that
-# colour, at most COLOUR_MAX_LEFT of the area outside it.
-COLOUR_MIN_SHARE = 0.5
+# ... or in an area of a piece's own colour inside a hand's region (pieces_in_colour), of at
+# least COLOUR_MIN_AREA of a small's footprint: at least COLOUR_MIN_SHARE of the reading's
+# outline as seen in that colour (a finger over a piece cuts it: seed 1920's red medium read
+# as a small, 0.68; the true pieces so read on 1648-2223 0.76-0.96), at most COLOUR_MAX_LEFT
+# of the area outside it.
+COLOUR_MIN_AREA = 0.5
+COLOUR_MIN_SHARE = 0.7
 COLOUR_MAX_LEFT = 0.2
+# σ (mm) at least of such a piece: a hand touches it in the view, and may lie over part of it
+# (on 1648-2223, 4 of the 17 so read were pieces the renderer counts as under a hand, each
+# read at its size and place; the skin beside them did not tell them apart).
+HAND_COLOUR_MM = 3.0
 # σ (mm) at least of such a piece: its edges against the hand's region were found on a table
 # estimate the hand's colour bled into (seed 1007's orange: stern 1.6 mm off).
 HAND_EDGE_MM = 1.5
@@ -1140,7 +1147,7 @@ def pieces_in_colour(scene: Scene, part: np.ndarray, sub: ViewGrid, vivid: np.nd
     fit that covers it best (:func:`_covers_area`); none overlaps ``taken`` or another. σ as
     :func:`pieces_at_tips` gives it."""
     n, lab, stats, _ = cv2.connectedComponentsWithStats(vivid.astype(np.uint8), connectivity=8)
-    min_px = COLOUR_MIN_SHARE * scene.small_area_mm2 * sub.px_per_mm**2
+    min_px = COLOUR_MIN_AREA * scene.small_area_mm2 * sub.px_per_mm**2
     out: list[Candidate] = []
     cands: list[Candidate] = []
     for i in range(1, n):
@@ -1162,7 +1169,10 @@ def pieces_in_colour(scene: Scene, part: np.ndarray, sub: ViewGrid, vivid: np.nd
            for c in done]
     # Only clean readings: one with a rival (a size or a pose as good) may be a die or a
     # chit of the piece's colour (seed 2153: a yellow small at σ 20 mm where no piece lies).
-    return [c for c in got if max(c.ambiguity_mm, c.covering_ambiguity_mm) <= HAND_EDGE_MM]
+    # Those kept touch a hand (or its shadow), which may lie over them: never trusted.
+    return [replace(c, ambiguity_mm=max(c.ambiguity_mm, HAND_COLOUR_MM),
+                    covering_ambiguity_mm=max(c.covering_ambiguity_mm, HAND_COLOUR_MM))
+            for c in got if max(c.ambiguity_mm, c.covering_ambiguity_mm) <= HAND_EDGE_MM]
 
 
 def _covers_area(c: Candidate, area: np.ndarray, sub: ViewGrid) -> float | None:
