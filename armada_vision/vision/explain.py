@@ -1150,10 +1150,15 @@ def pieces_in_colour(scene: Scene, part: np.ndarray, sub: ViewGrid, vivid: np.nd
     min_px = COLOUR_MIN_AREA * scene.small_area_mm2 * sub.px_per_mm**2
     out: list[Candidate] = []
     cands: list[Candidate] = []
+    free = None
     for i in range(1, n):
         if stats[i, cv2.CC_STAT_AREA] < min_px:
             continue
         area = lab == i
+        if free is None:
+            free = unexplained_mask(vivid, sub, taken)
+        if np.count_nonzero(free & area) < min_px:
+            continue  # a piece read already (pieces_at_tips)
         got = fits_from_tips(scene, tip_guesses(area, sub))
         if (guess := axis_guess(area, sub)) is not None:
             got += fits_from_axis(scene, *guess, screened=True)
