@@ -106,8 +106,9 @@ COLOUR_MIN_AREA = 0.5
 COLOUR_MIN_SHARE = 0.7
 COLOUR_MAX_LEFT = 0.2
 # σ (mm) at least of such a piece: a hand touches it in the view, and may lie over part of it
-# (on 1648-2223, 4 of the 17 so read were pieces the renderer counts as under a hand, each
-# read at its size and place; the skin beside them did not tell them apart).
+# (on 1648-2223, 4 of the 19 so read were pieces the renderer counts as under a hand, each
+# read at its size and place, as was seed 1017's purple small; neither the skin beside them
+# nor the shade past their hidden outline told them apart).
 HAND_COLOUR_MM = 3.0
 # σ (mm) at least of such a piece: its edges against the hand's region were found on a table
 # estimate the hand's colour bled into (seed 1007's orange: stern 1.6 mm off).
