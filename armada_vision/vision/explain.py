@@ -1145,8 +1145,9 @@ def pieces_in_colour(scene: Scene, part: np.ndarray, sub: ViewGrid, vivid: np.nd
     """Lying pieces in a hand's region ``part`` fitted in each area of its ``vivid`` mask (a
     piece's own colour, apart from the skin and the table): from the area's sharp corners (a
     tip that is no corner of the region is one of the area's) and its axis; per area the good
-    fit that covers it best (:func:`_covers_area`); none overlaps ``taken`` or another. σ as
-    :func:`pieces_at_tips` gives it."""
+    fit that covers it best (:func:`_covers_area`); none overlaps ``taken`` or another. Only
+    clean readings are kept (σ as :func:`pieces_at_tips` gives it no more than HAND_EDGE_MM),
+    each with σ at least HAND_COLOUR_MM."""
     n, lab, stats, _ = cv2.connectedComponentsWithStats(vivid.astype(np.uint8), connectivity=8)
     min_px = COLOUR_MIN_AREA * scene.small_area_mm2 * sub.px_per_mm**2
     out: list[Candidate] = []
@@ -1171,14 +1172,14 @@ def pieces_in_colour(scene: Scene, part: np.ndarray, sub: ViewGrid, vivid: np.nd
             out.append(min(fits, key=lambda f: f[0].fit.cost + f[1])[0])
     fit_size_swaps(scene, out)
     done = finish(scene, out, cands)
-    got = [_hidden_length(scene, c, part, sub, [o for o in done if o is not c] + taken)
-           for c in done]
+    read = [_hidden_length(scene, c, part, sub, [o for o in done if o is not c] + taken)
+            for c in done]
     # Only clean readings: one with a rival (a size or a pose as good) may be a die or a
     # chit of the piece's colour (seed 2153: a yellow small at σ 20 mm where no piece lies).
     # Those kept touch a hand (or its shadow), which may lie over them: never trusted.
     return [replace(c, ambiguity_mm=max(c.ambiguity_mm, HAND_COLOUR_MM),
                     covering_ambiguity_mm=max(c.covering_ambiguity_mm, HAND_COLOUR_MM))
-            for c in got if max(c.ambiguity_mm, c.covering_ambiguity_mm) <= HAND_EDGE_MM]
+            for c in read if max(c.ambiguity_mm, c.covering_ambiguity_mm) <= HAND_EDGE_MM]
 
 
 def _covers_area(c: Candidate, area: np.ndarray, sub: ViewGrid) -> float | None:
