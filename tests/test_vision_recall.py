@@ -1205,3 +1205,45 @@ def test_a_dull_piece_touching_a_vivid_one_is_read_on_the_unscaled_map():
     # (true pose 1.7 there, 0.06 on the unscaled map) and the red alone explained the region
     # (detect._dull_beside_vivid).
     _found_at_truth(2129, 1936, "medium", "green", [(388.0, 434.0)])
+
+
+@pytest.mark.parametrize(("seed", "seed0", "size", "color", "stern"), [
+    (1795, 1648, "small", "red", (451.2, 101.1)),
+    (1915, 1648, "medium", "blue", (346.7, 91.4)),
+    (1935, 1648, "large", "green", (327.3, 261.3)),
+    (1948, 1936, "large", "cyan", (154.1, 329.0)),
+    (2003, 1936, "large", "red", (294.7, 175.4)),
+    (2043, 1936, "small", "red", (464.3, 327.2)),
+    (2048, 1936, "medium", "orange", (282.0, 344.7)),
+    (2138, 1936, "small", "yellow", (435.9, 316.3)),
+    (2153, 1936, "medium", "blue", (223.8, 373.1)),
+    (2153, 1936, "large", "blue", (297.5, 186.5)),
+    (2153, 1936, "large", "green", (231.1, 167.4)),
+    (2158, 1936, "small", "green", (199.0, 178.4)),
+    (2168, 1936, "medium", "purple", (473.7, 134.8)),
+    (2188, 1936, "medium", "purple", (455.6, 96.6)),
+    (2198, 1936, "medium", "purple", (439.1, 129.0)),
+])
+def test_a_piece_in_a_hands_region_whose_tip_is_no_corner_of_it_is_found(
+        seed, seed0, size, color, stern):
+    # Pieces touching a hand, an arm or its shadow (issue 4): their region runs off the view,
+    # so only pieces_at_tips reads it, from its corners under 80°; each piece's tip is none
+    # (it lies against the hand or its shadow) though its true pose fits at 0.01-0.33. The
+    # area of its own colour has the corners and the axis (explain.pieces_in_colour,
+    # detect._vivid_in). A hand may lie over such a piece: never trusted.
+    _found_at_truth(seed, seed0, size, color, [stern])
+    p = found(seed, size, color, stern, seed0=seed0)
+    assert p.sigma_mm > 1.5
+
+
+def test_no_piece_is_read_short_in_its_colour_cut_by_a_finger():
+    # A red medium under a finger (seed 1920 of the set from 1648; the truth leaves it out):
+    # its colour's area in the hand's region is cut where the finger lies over it, and a
+    # small from its tip covered the area (0.17, σ 1.7 mm). Of that small's outline as seen
+    # only 0.68 is red (the true pieces read so: 0.76-0.96): no reading.
+    r, det = bench_scene(1920, 1648)
+    (truth,) = [p for p in r.truth["pieces"] if p["size"] == "medium" and p["color"] == "red"
+                and math.dist(p["stern"], (218.9, 271.2)) < 2.0]
+    assert truth["occluded"]
+    assert not [p for p in det.pieces if p.color == "red" and p.size.value != "medium"
+                and math.dist(p.tip_mm, truth["tip"]) < 10.0]

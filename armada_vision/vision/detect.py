@@ -52,6 +52,7 @@ from armada_vision.vision.explain import (
     leftover_piece,
     no_piece_in,
     pieces_at_tips,
+    pieces_in_colour,
     reading_gap,
     shadow_ring_of_shorter,
     shows_no_base,
@@ -207,6 +208,11 @@ LIT_MIN_BRIGHT = 1.05
 LIT_SAME = 0.08
 LIT_NOISE = 6.0
 LIT_RING_SHARE = 0.5
+# In a hand's region, plastic is told from skin (saturation ≤ 110 as rendered, SKIN_MAX_SAT)
+# by its colour (pieces_in_colour): HSV saturation at least this.
+HAND_VIVID_SAT = 120
+# Every this many pixels of the table's estimate are enough for its median colour.
+TABLE_STRIDE = 97
 # Regions bigger than this many large pieces are an arm or a hand: nothing in them is judged.
 HAND_AREA_PIECES = 12
 # A doubtful fit whose inside is a warm colour (red, orange, yellow) duller than plastic (HSV
@@ -590,6 +596,9 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
         lying += found
     for sub, region in hands:
         lying += [c for c in pieces_at_tips(scene, region, sub) if not clashes(c, lying, scene)]
+    for sub, region in hands:
+        # A piece whose tip is no corner of the hand's region: its own colour's area has one.
+        lying += pieces_in_colour(scene, region, sub, _vivid_in(view, bg, region, sub), lying)
     # Standing pieces cover their area too: their crisp outline is no lying piece. A clear
     # piece against a piece found is peeled off it (crisp.PEEL_DARK).
     hand_mask = _mask_of(hands, view.grid)
@@ -661,6 +670,22 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     ups = [UprightPiece(c.size, classify_color(view, shapely.Polygon(c.outline_mm), bg),
                         c.fit.pose.stern_mm) for c in standing]
     return out, ups
+
+
+def _vivid_in(view: TableView, bg: np.ndarray, region: np.ndarray, sub: ViewGrid
+              ) -> np.ndarray:
+    """The pixels of ``region`` (on ``sub``) coloured as plastic is and skin and the table are
+    not: HSV saturation at least HAND_VIVID_SAT and, on a coloured table, a hue at least
+    VIVID_TABLE_HUE from its; opened by a pixel (speckle). The table's colour is its
+    estimate's median over the view: under a hand the estimate takes the skin's colour in."""
+    sl = view.grid.window(sub)
+    hsv = cv2.cvtColor(view.image_bgr[sl], cv2.COLOR_BGR2HSV)
+    table = np.median(bg.reshape(-1, 3)[::TABLE_STRIDE], axis=0)
+    ht, st, _ = cv2.cvtColor(np.uint8([[np.clip(table, 0, 255)]]), cv2.COLOR_BGR2HSV)[0, 0]
+    dh = np.abs(hsv[..., 0].astype(np.int16) - int(ht))
+    off_table = np.minimum(dh, 180 - dh) >= VIVID_TABLE_HUE if st > 40 else True
+    vivid = (region & (hsv[..., 1] >= HAND_VIVID_SAT) & off_table).astype(np.uint8)
+    return cv2.morphologyEx(vivid, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)) > 0
 
 
 def _standing_read_lying(scene: Scene, region: np.ndarray, sub: ViewGrid,
