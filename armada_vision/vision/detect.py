@@ -51,6 +51,7 @@ from armada_vision.vision.explain import (
     hollow_of_longer,
     joint_cost,
     leftover_piece,
+    lit_base_seen,
     no_piece_in,
     pieces_at_tips,
     reading_gap,
@@ -187,6 +188,17 @@ PALE = frozenset({"white", "clear"})
 # each pair was right. Overlaps of right readings' fits stayed at 0.05 and under. Such a
 # reading gets a doubtful fit's σ.
 OVERLAP_SHARE = 0.08
+# A white piece's open base, where the camera sees into it, is a hollow its walls shade:
+# darker than the face ahead of it (explain.lit_base_seen). A white reading whose base as seen
+# is lit (at least the table's shade) with no step to the face ahead has no base there (issue
+# 4, trust15): on 1648-2223 the 21 such white readings were all wrong — 5 false pieces
+# (2069's bare laminate between two shadows at σ 0.5 mm), 16 wrong sizes, among them the
+# smalls turned across a faint white large (2153, 1742: the "base" on the large's lit face,
+# σ 3.5 / 5.4 mm, 23-49 mm off); none of the 237 right white readings seen 2.5 mm or more
+# into their base (their step to the face ahead 1.34 and more). Such a reading gets a
+# doubtful fit's σ. Vivid and clear plastic glows in its base (lit bases of right cyan,
+# blue, green and clear readings), so only white.
+SHADED_BASE = frozenset({"white"})
 # A standing piece seen from a tilted camera looks like a lying one heading straight away
 # from the camera's foot (_standing_read_lying, issue 4: tuning seeds 1257, 1419, 1557, 1593,
 # 1611 read upright pieces as lying ones at σ 0.3-2.8 mm, 0-4° off that direction, their
@@ -673,7 +685,7 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     out = [_piece(c, calib, view, bg, pieces, area_poly, _seen_part(c, lying, scene),
                   lambda c=c: _colour_goes_on(c, lying, scene, view, bg),
                   lambda c=c: _inside_goes_on(c, lying, scene, view, bg),
-                  _overlaps_better(c, lying, scene))
+                  _overlaps_better(c, lying, scene), lambda c=c: lit_base_seen(scene, c))
            for c in lying]
     out.sort(key=lambda p: (p.pose.x_mm, p.pose.y_mm))
     ups = [UprightPiece(c.size, classify_color(view, shapely.Polygon(c.outline_mm), bg),
@@ -1046,12 +1058,14 @@ def _piece(c: Candidate, calib: TableCalibration, view: TableView, bg: np.ndarra
            pieces: PieceSet, area_poly: shapely.Polygon, seen: shapely.Polygon | None = None,
            goes_on: Callable[[], bool] | None = None,
            inside_goes_on: Callable[[], bool] | None = None,
-           overlapped: bool = False) -> DetectedPiece:
+           overlapped: bool = False, lit_base: Callable[[], bool] | None = None
+           ) -> DetectedPiece:
     """The detected piece of ``c``; ``goes_on`` tells whether its colour goes on past its
     outline (asked of a vivid piece only: :func:`_colour_goes_on`), ``inside_goes_on``
     whether its inside's colour does (asked of the others: :func:`_inside_goes_on`),
     ``overlapped`` whether a better reading covers part of its footprint
-    (:func:`_overlaps_better`)."""
+    (:func:`_overlaps_better`), ``lit_base`` whether the view shows no open base where the
+    camera would see into it (asked of a white piece: :func:`explain.lit_base_seen`)."""
     d = pieces.dims(c.size)
     pose = c.fit.pose
     s_cal = calibration_sigma_mm(calib, pose.stern_mm, d)
@@ -1090,6 +1104,10 @@ def _piece(c: Candidate, calib: TableCalibration, view: TableView, bg: np.ndarra
           and inside_goes_on()):
         # Not all of what is there, in a colour with no hue to follow (a black die, a
         # shadow): never trusted.
+        s_mm, s_deg = s_mm * DOUBT_GAIN_MAX + 0.5, s_deg * DOUBT_GAIN_MAX + 0.5
+    elif color in SHADED_BASE and lit_base is not None and lit_base():
+        # A white piece's open base is a shaded hollow; lit there, the reading lies on lit
+        # plastic or table: bare table, or part of a longer piece.
         s_mm, s_deg = s_mm * DOUBT_GAIN_MAX + 0.5, s_deg * DOUBT_GAIN_MAX + 0.5
     s_mm = max(s_mm, c.covering_ambiguity_mm if vivid else c.ambiguity_mm)
     s_deg = max(s_deg, c.covering_ambiguity_deg if vivid else c.ambiguity_deg)

@@ -1685,25 +1685,32 @@ BASE_SLIDE_MM = 1.0
 BASE_LIT = 1.0
 
 
+def lit_base_seen(scene: Scene, c: Candidate) -> bool:
+    """Whether the camera sees at least BASE_ON_FACE_DEPTH_MM into lying ``c``'s base and
+    the view shows there lit plastic or table (median shade at least BASE_LIT) with no step
+    (BASE_STEP) to the face ahead: no open base where ``c`` would show one."""
+    if c.upright or scene.shade is None:
+        return False
+    q = _base_seen(scene, c)
+    if float((q[2] + q[3] - q[0] - q[1]) @ np.asarray(c.fit.pose.direction)) / 2 < (
+            BASE_ON_FACE_DEPTH_MM):
+        return False
+    # Most bases as seen are dark (a hollow) or coloured: one look at the middle first.
+    mid = scene.grid.to_px(q.mean(axis=0, keepdims=True))
+    if float(sample_map(scene.shade, mid[:, 0], mid[:, 1])[0]) < BASE_LIT:
+        return False
+    _behind, inside, ahead = _base_shades(scene, c)  # type: ignore[misc]
+    return (float(np.median(inside)) >= BASE_LIT
+            and float(np.median(ahead / np.maximum(inside, 1e-3))) < BASE_STEP)
+
+
 def base_on_face(scene: Scene, c: Candidate) -> Candidate:
     """``c`` with its size ambiguity (all rivals and covering ones) raised to cover the
     longer lying reading along its axis, its stern slid back from ``c``'s (its tip at or past
     ``c``'s), whose open base the view shows best (median base lane at least
     BASE_STEP_UNSEEN), when the camera sees at least BASE_ON_FACE_DEPTH_MM into ``c``'s own
     base and the view shows there no step from the face ahead (see BASE_ON_FACE_DEPTH_MM)."""
-    if c.upright or scene.shade is None:
-        return c
-    q = _base_seen(scene, c)
-    if float((q[2] + q[3] - q[0] - q[1]) @ np.asarray(c.fit.pose.direction)) / 2 < (
-            BASE_ON_FACE_DEPTH_MM):
-        return c
-    # Most bases as seen are dark (a hollow) or coloured: one look at the middle first.
-    mid = scene.grid.to_px(q.mean(axis=0, keepdims=True))
-    if float(sample_map(scene.shade, mid[:, 0], mid[:, 1])[0]) < BASE_LIT:
-        return c
-    _behind, inside, ahead = _base_shades(scene, c)  # type: ignore[misc]
-    if (float(np.median(inside)) < BASE_LIT
-            or float(np.median(ahead / np.maximum(inside, 1e-3))) >= BASE_STEP):
+    if not lit_base_seen(scene, c):
         return c
     p = c.fit.pose
     u = np.asarray(p.direction)
