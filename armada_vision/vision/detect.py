@@ -191,8 +191,8 @@ OVERLAP_SHARE = 0.08
 # A white piece's open base, where the camera sees into it, is a hollow its walls shade:
 # darker than the face ahead of it (explain.lit_base_seen). A white reading whose base as seen
 # is lit (at least the table's shade) with no step to the face ahead has no base there (issue
-# 4, trust15): on 1648-2223 the 21 such white readings were all wrong — 5 false pieces
-# (2069's bare laminate between two shadows at σ 0.5 mm), 16 wrong sizes, among them the
+# 4, trust15): on 1648-2223 the 14 such white readings were all wrong — 3 false pieces
+# (2069's bare laminate between two shadows at σ 0.5 mm), 11 wrong sizes, among them the
 # smalls turned across a faint white large (2153, 1742: the "base" on the large's lit face,
 # σ 3.5 / 5.4 mm, 23-49 mm off); none of the 237 right white readings seen 2.5 mm or more
 # into their base (their step to the face ahead 1.34 and more). Such a reading gets a
