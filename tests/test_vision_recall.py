@@ -1214,7 +1214,7 @@ def test_a_dull_piece_touching_a_vivid_one_is_read_on_the_unscaled_map():
 # deep hollow (issue 4, trust15; seed 2078 of the set from 1936: σ 1.2 mm, its tip 18 mm short
 # of the true tip). The face ahead of the small's base is as dark as the hollow (0.29 × the
 # table), where white plastic would be lit: the hollow goes on, so σ covers the longer piece
-# along its axis (explain.hollow_ahead) and the rules answer "in doubt".
+# along its axis (explain.hollow_ahead_mm) and the rules answer "in doubt".
 def test_a_white_large_read_short_inside_its_deep_hollow_is_no_sure_wrong_size():
     assert_no_sure_wrong_size(2078, 1936, "large", "white", (377.9, 394.0))
 

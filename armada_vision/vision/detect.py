@@ -47,7 +47,7 @@ from armada_vision.vision.explain import (
     clashes,
     explain_region,
     face_for_base,
-    hollow_ahead,
+    hollow_ahead_mm,
     hollow_of_longer,
     joint_cost,
     leftover_piece,
@@ -176,7 +176,7 @@ PAST_SHARE = 0.12
 PAST_CHECK_MM = 3.0
 # Colours whose faces can look like the table (see _piece).
 FACES_CAN_VANISH = frozenset({"black", "white", "clear", "unknown"})
-# Colours whose faces are never much darker than the table (explain.hollow_ahead).
+# Colours whose faces are never much darker than the table (explain.hollow_ahead_mm).
 PALE = frozenset({"white", "clear"})
 # Two lying pieces never share table. Where two readings' footprints overlap by OVERLAP_SHARE
 # of one's area or more, the worse-fitting one is wrong (_overlaps_better, issue 4, trust15):
@@ -675,17 +675,14 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     # lies against a purple one).
     lying = [shadow_ring_of_shorter(scene, c, lambda c: classify_color(
         view, _seen_part(c, lying, scene), bg) == "white") for c in lying]
-    # A pale reading whose face ahead of its base is as dark as the base: σ covers the longer
-    # piece whose hollow it is.
-    lying = [hollow_ahead(scene, c, lambda c: classify_color(
-        view, _seen_part(c, lying, scene), bg) in PALE) for c in lying]
     # The fit map's clip set the edges a little outside a vivid piece: refitted on the score.
     lying = refine_on_score(scene, lying)
     area_poly = shapely.Polygon(layout.play_area_mm)
     out = [_piece(c, calib, view, bg, pieces, area_poly, _seen_part(c, lying, scene),
                   lambda c=c: _colour_goes_on(c, lying, scene, view, bg),
                   lambda c=c: _inside_goes_on(c, lying, scene, view, bg),
-                  _overlaps_better(c, lying, scene), lambda c=c: lit_base_seen(scene, c))
+                  _overlaps_better(c, lying, scene), lambda c=c: lit_base_seen(scene, c),
+                  lambda c=c: hollow_ahead_mm(scene, c))
            for c in lying]
     out.sort(key=lambda p: (p.pose.x_mm, p.pose.y_mm))
     ups = [UprightPiece(c.size, classify_color(view, shapely.Polygon(c.outline_mm), bg),
@@ -1058,14 +1055,16 @@ def _piece(c: Candidate, calib: TableCalibration, view: TableView, bg: np.ndarra
            pieces: PieceSet, area_poly: shapely.Polygon, seen: shapely.Polygon | None = None,
            goes_on: Callable[[], bool] | None = None,
            inside_goes_on: Callable[[], bool] | None = None,
-           overlapped: bool = False, lit_base: Callable[[], bool] | None = None
-           ) -> DetectedPiece:
+           overlapped: bool = False, lit_base: Callable[[], bool] | None = None,
+           hollow_mm: Callable[[], float] | None = None) -> DetectedPiece:
     """The detected piece of ``c``; ``goes_on`` tells whether its colour goes on past its
     outline (asked of a vivid piece only: :func:`_colour_goes_on`), ``inside_goes_on``
     whether its inside's colour does (asked of the others: :func:`_inside_goes_on`),
     ``overlapped`` whether a better reading covers part of its footprint
     (:func:`_overlaps_better`), ``lit_base`` whether the view shows no open base where the
-    camera would see into it (asked of a white piece: :func:`explain.lit_base_seen`)."""
+    camera would see into it (asked of a white piece: :func:`explain.lit_base_seen`),
+    ``hollow_mm`` the size ambiguity of a hollow going on past it (asked of a pale piece:
+    :func:`explain.hollow_ahead_mm`)."""
     d = pieces.dims(c.size)
     pose = c.fit.pose
     s_cal = calibration_sigma_mm(calib, pose.stern_mm, d)
@@ -1109,6 +1108,9 @@ def _piece(c: Candidate, calib: TableCalibration, view: TableView, bg: np.ndarra
         # A white piece's open base is a shaded hollow; lit there, the reading lies on lit
         # plastic or table: bare table, or part of a longer piece.
         s_mm, s_deg = s_mm * DOUBT_GAIN_MAX + 0.5, s_deg * DOUBT_GAIN_MAX + 0.5
+    if color in PALE and hollow_mm is not None:
+        # Its face ahead as dark as its base: the longer piece whose hollow it is.
+        s_mm = max(s_mm, hollow_mm())
     s_mm = max(s_mm, c.covering_ambiguity_mm if vivid else c.ambiguity_mm)
     s_deg = max(s_deg, c.covering_ambiguity_deg if vivid else c.ambiguity_deg)
     s_mm, s_deg = min(s_mm, 99.0), min(s_deg, 99.0)

@@ -1814,24 +1814,20 @@ def _ring_points(vertices: np.ndarray, n: int) -> np.ndarray:
 # clear reading had that face under 0.50 (the darkest right white reading's), while a dark
 # piece's faces are as dark as its base (282 black, 439 coloured readings under 0.45). A pale
 # face that dark is the hollow going on: the piece goes on past the reading's tip, unseen. σ
-# covers each longer size along its axis from the reading's stern (:func:`hollow_ahead`). The
-# size is not changed.
+# covers each longer size along its axis from the reading's stern (:func:`hollow_ahead_mm`,
+# asked of pale readings only). The size is not changed.
 HOLLOW_AHEAD = 0.4
 
 
-def hollow_ahead(scene: Scene, c: Candidate, is_pale: Callable[[Candidate], bool]
-                 ) -> Candidate:
-    """``c`` with its size ambiguity (all rivals and covering ones) raised to cover the
-    longest size along its axis from its stern when the face ahead of its base as seen is
-    darker than HOLLOW_AHEAD × the table and ``is_pale`` (white or clear; asked last)."""
+def hollow_ahead_mm(scene: Scene, c: Candidate) -> float:
+    """The size ambiguity (mm) that covers the longest size along lying ``c``'s axis from its
+    stern when the face ahead of its base as seen is darker than HOLLOW_AHEAD × the table
+    (the hollow goes on past it); 0 otherwise."""
     longest = scene.by_length[-1]
     if c.upright or scene.shade is None or c.size is longest:
-        return c
+        return 0.0
     shades = _base_shades(scene, c)
-    if shades is None or float(np.median(shades[2])) >= HOLLOW_AHEAD or not is_pale(c):
-        return c
-    gap = (scene.pieces.dims(longest).footprint_length_mm
-           - scene.pieces.dims(c.size).footprint_length_mm)
-    if gap <= c.ambiguity_mm:
-        return c
-    return replace(c, ambiguity_mm=gap, covering_ambiguity_mm=max(c.covering_ambiguity_mm, gap))
+    if shades is None or float(np.median(shades[2])) >= HOLLOW_AHEAD:
+        return 0.0
+    return (scene.pieces.dims(longest).footprint_length_mm
+            - scene.pieces.dims(c.size).footprint_length_mm)
