@@ -51,7 +51,7 @@ from armada_vision.vision.explain import (
     hollow_of_longer,
     joint_cost,
     leftover_piece,
-    lit_base_seen,
+    no_base_step,
     no_piece_in,
     pieces_at_tips,
     reading_gap,
@@ -681,7 +681,7 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     out = [_piece(c, calib, view, bg, pieces, area_poly, _seen_part(c, lying, scene),
                   lambda c=c: _colour_goes_on(c, lying, scene, view, bg),
                   lambda c=c: _inside_goes_on(c, lying, scene, view, bg),
-                  _overlaps_better(c, lying, scene), lambda c=c: lit_base_seen(scene, c),
+                  _overlaps_better(c, lying, scene), lambda c=c: no_base_step(scene, c),
                   lambda c=c: hollow_ahead_mm(scene, c))
            for c in lying]
     out.sort(key=lambda p: (p.pose.x_mm, p.pose.y_mm))
@@ -1055,14 +1055,14 @@ def _piece(c: Candidate, calib: TableCalibration, view: TableView, bg: np.ndarra
            pieces: PieceSet, area_poly: shapely.Polygon, seen: shapely.Polygon | None = None,
            goes_on: Callable[[], bool] | None = None,
            inside_goes_on: Callable[[], bool] | None = None,
-           overlapped: bool = False, lit_base: Callable[[], bool] | None = None,
+           overlapped: bool = False, no_step: Callable[[], bool] | None = None,
            hollow_mm: Callable[[], float] | None = None) -> DetectedPiece:
     """The detected piece of ``c``; ``goes_on`` tells whether its colour goes on past its
     outline (asked of a vivid piece only: :func:`_colour_goes_on`), ``inside_goes_on``
     whether its inside's colour does (asked of the others: :func:`_inside_goes_on`),
     ``overlapped`` whether a better reading covers part of its footprint
-    (:func:`_overlaps_better`), ``lit_base`` whether the view shows no open base where the
-    camera would see into it (asked of a white piece: :func:`explain.lit_base_seen`),
+    (:func:`_overlaps_better`), ``no_step`` whether the view shows no shaded hollow where
+    the camera would see into its base (asked of a white piece: :func:`explain.no_base_step`),
     ``hollow_mm`` the size ambiguity of a hollow going on past it (asked of a pale piece:
     :func:`explain.hollow_ahead_mm`)."""
     d = pieces.dims(c.size)
@@ -1104,9 +1104,9 @@ def _piece(c: Candidate, calib: TableCalibration, view: TableView, bg: np.ndarra
         # Not all of what is there, in a colour with no hue to follow (a black die, a
         # shadow): never trusted.
         s_mm, s_deg = s_mm * DOUBT_GAIN_MAX + 0.5, s_deg * DOUBT_GAIN_MAX + 0.5
-    elif color in SHADED_BASE and lit_base is not None and lit_base():
-        # A white piece's open base is a shaded hollow; lit there, the reading lies on lit
-        # plastic or table: bare table, or part of a longer piece.
+    elif color in SHADED_BASE and no_step is not None and no_step():
+        # A white piece's open base is a hollow darker than its face ahead; with no step
+        # there, the reading lies on lit plastic or table, or inside a longer piece.
         s_mm, s_deg = s_mm * DOUBT_GAIN_MAX + 0.5, s_deg * DOUBT_GAIN_MAX + 0.5
     if color in PALE and hollow_mm is not None:
         # Its face ahead as dark as its base: the longer piece whose hollow it is.

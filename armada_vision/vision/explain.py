@@ -1685,15 +1685,33 @@ BASE_SLIDE_MM = 1.0
 BASE_LIT = 1.0
 
 
-def lit_base_seen(scene: Scene, c: Candidate) -> bool:
-    """Whether the camera sees at least BASE_ON_FACE_DEPTH_MM into lying ``c``'s base and
-    the view shows there lit plastic or table (median shade at least BASE_LIT) with no step
-    (BASE_STEP) to the face ahead: no open base where ``c`` would show one."""
+def _base_seen_deep(scene: Scene, c: Candidate) -> np.ndarray | None:
+    """Lying ``c``'s base as seen (:func:`_base_seen`) when the camera sees at least
+    BASE_ON_FACE_DEPTH_MM into it; else None."""
     if c.upright or scene.shade is None:
-        return False
+        return None
     q = _base_seen(scene, c)
     if float((q[2] + q[3] - q[0] - q[1]) @ np.asarray(c.fit.pose.direction)) / 2 < (
             BASE_ON_FACE_DEPTH_MM):
+        return None
+    return q
+
+
+def no_base_step(scene: Scene, c: Candidate) -> bool:
+    """Whether the camera sees at least BASE_ON_FACE_DEPTH_MM into lying ``c``'s base and
+    the view shows there no step (BASE_STEP) to the face ahead: no shaded hollow where ``c``
+    would show one."""
+    if _base_seen_deep(scene, c) is None:
+        return False
+    _behind, inside, ahead = _base_shades(scene, c)  # type: ignore[misc]
+    return float(np.median(ahead / np.maximum(inside, 1e-3))) < BASE_STEP
+
+
+def lit_base_seen(scene: Scene, c: Candidate) -> bool:
+    """Whether :func:`no_base_step` and the view shows lit plastic or table in ``c``'s base
+    as seen (median shade at least BASE_LIT)."""
+    q = _base_seen_deep(scene, c)
+    if q is None:
         return False
     # Most bases as seen are dark (a hollow) or coloured: one look at the middle first.
     mid = scene.grid.to_px(q.mean(axis=0, keepdims=True))
