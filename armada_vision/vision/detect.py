@@ -189,15 +189,16 @@ PALE = frozenset({"white", "clear"})
 # reading gets a doubtful fit's σ.
 OVERLAP_SHARE = 0.08
 # A white piece's open base, where the camera sees into it, is a hollow its walls shade:
-# darker than the face ahead of it (explain.lit_base_seen). A white reading whose base as seen
-# is lit (at least the table's shade) with no step to the face ahead has no base there (issue
-# 4, trust15): on 1648-2223 the 14 such white readings were all wrong — 3 false pieces
-# (2069's bare laminate between two shadows at σ 0.5 mm), 11 wrong sizes, among them the
-# smalls turned across a faint white large (2153, 1742: the "base" on the large's lit face,
-# σ 3.5 / 5.4 mm, 23-49 mm off); none of the 237 right white readings seen 2.5 mm or more
-# into their base (their step to the face ahead 1.34 and more). Such a reading gets a
-# doubtful fit's σ. Vivid and clear plastic glows in its base (lit bases of right cyan,
-# blue, green and clear readings), so only white.
+# darker than the face ahead of it (explain.no_base_step). A white reading seen 2.5 mm or more
+# into its base with no step (BASE_STEP) from there to the face ahead has no base there (issue
+# 4, trust15): on 1648-2223 the white readings it fired on were all false pieces (2069's bare
+# laminate between two shadows at σ 0.5 mm; 2153's white large's tip read as a small at σ
+# 1.5 mm), wrong sizes (among them the smalls turned across a faint white large, 2153, 1742:
+# the "base" on the large's lit face, σ 3.5 / 5.4 mm, 45-49 mm off at the worse end) or right
+# sizes 3 mm and more off, in doubt already (2143, 1661, 1762, 1831); right white readings
+# seen that deep into their base stepped ×1.54 and more (the trusted ones ×2.6). Such a
+# reading gets a doubtful fit's σ. Vivid and clear plastic glows in its base (lit bases of
+# right cyan, blue, green and clear readings), so only white.
 SHADED_BASE = frozenset({"white"})
 # A standing piece seen from a tilted camera looks like a lying one heading straight away
 # from the camera's foot (_standing_read_lying, issue 4: tuning seeds 1257, 1419, 1557, 1593,
