@@ -47,9 +47,11 @@ from armada_vision.vision.explain import (
     clashes,
     explain_region,
     face_for_base,
+    hollow_ahead_mm,
     hollow_of_longer,
     joint_cost,
     leftover_piece,
+    no_base_step,
     no_piece_in,
     pieces_at_tips,
     pieces_in_colour,
@@ -175,6 +177,30 @@ PAST_SHARE = 0.12
 PAST_CHECK_MM = 3.0
 # Colours whose faces can look like the table (see _piece).
 FACES_CAN_VANISH = frozenset({"black", "white", "clear", "unknown"})
+# Colours whose faces are never much darker than the table (explain.hollow_ahead_mm).
+PALE = frozenset({"white", "clear"})
+# Two lying pieces never share table. Where two readings' footprints overlap by OVERLAP_SHARE
+# of one's area or more, the worse-fitting one is wrong (_overlaps_better, issue 4, trust15):
+# on 1648-2223 (3755 readings) every such reading was a false piece (1818's white large's
+# shadow read as a clear medium at σ 1.5 mm, 0.15; 2177's bare wood under a red large's base
+# read as an orange large at σ 1.2 mm, 0.27; 1902, 1949), a wrong size (2183) or a right size
+# turned end for end (2012's yellow small, 1778's black small: their hidden tips under a
+# neighbour, stern 14 / 9 mm off at σ 1.2 / 1.0 mm), 0.10-0.27; the better-fitting one of
+# each pair was right. Overlaps of right readings' fits stayed at 0.05 and under. Such a
+# reading gets a doubtful fit's σ.
+OVERLAP_SHARE = 0.08
+# A white piece's open base, where the camera sees into it, is a hollow its walls shade:
+# darker than the face ahead of it (explain.no_base_step). A white reading seen 2.5 mm or more
+# into its base with no step (BASE_STEP) from there to the face ahead has no base there (issue
+# 4, trust15): on 1648-2223 the white readings it fired on were all false pieces (2069's bare
+# laminate between two shadows at σ 0.5 mm; 2153's white large's tip read as a small at σ
+# 1.5 mm), wrong sizes (among them the smalls turned across a faint white large, 2153, 1742:
+# the "base" on the large's lit face, σ 3.5 / 5.4 mm, 45-49 mm off at the worse end) or right
+# sizes 3 mm and more off, in doubt already (2143, 1661, 1762, 1831); right white readings
+# seen that deep into their base stepped ×1.54 and more (the trusted ones ×2.6). Such a
+# reading gets a doubtful fit's σ. Vivid and clear plastic glows in its base (lit bases of
+# right cyan, blue, green and clear readings), so only white.
+SHADED_BASE = frozenset({"white"})
 # A standing piece seen from a tilted camera looks like a lying one heading straight away
 # from the camera's foot (_standing_read_lying, issue 4: tuning seeds 1257, 1419, 1557, 1593,
 # 1611 read upright pieces as lying ones at σ 0.3-2.8 mm, 0-4° off that direction, their
@@ -664,7 +690,9 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     area_poly = shapely.Polygon(layout.play_area_mm)
     out = [_piece(c, calib, view, bg, pieces, area_poly, _seen_part(c, lying, scene),
                   lambda c=c: _colour_goes_on(c, lying, scene, view, bg),
-                  lambda c=c: _inside_goes_on(c, lying, scene, view, bg))
+                  lambda c=c: _inside_goes_on(c, lying, scene, view, bg),
+                  _overlaps_better(c, lying, scene), lambda c=c: no_base_step(scene, c),
+                  lambda c=c: hollow_ahead_mm(scene, c))
            for c in lying]
     out.sort(key=lambda p: (p.pose.x_mm, p.pose.y_mm))
     ups = [UprightPiece(c.size, classify_color(view, shapely.Polygon(c.outline_mm), bg),
@@ -1020,6 +1048,20 @@ def _inside_goes_on(c: Candidate, lying: list[Candidate], scene: Scene, view: Ta
     return float(same.mean()) > PAST_SHARE
 
 
+def _overlaps_better(c: Candidate, lying: list[Candidate], scene: Scene) -> bool:
+    """Whether a better-fitting reading of ``lying`` (lower cost) covers OVERLAP_SHARE or
+    more of ``c``'s footprint."""
+    fp, (x0, y0, x1, y1) = scene.footprint(c)
+    for o in lying:
+        if o is c or o.fit.cost >= c.fit.cost:
+            continue
+        q, (a0, b0, a1, b1) = scene.footprint(o)
+        if (a0 < x1 and x0 < a1 and b0 < y1 and y0 < b1
+                and fp.intersection(q).area >= OVERLAP_SHARE * fp.area):
+            return True
+    return False
+
+
 def _dimmed_table_read(view: TableView, poly_mm: shapely.Polygon, bg: np.ndarray) -> bool:
     """Whether a reading named a vivid colour is the table with light taken away
     (:func:`colors.dimmed_table`): a shadow, tinted by a translucent piece (issue 4, seed
@@ -1038,10 +1080,17 @@ def _dimmed_table_read(view: TableView, poly_mm: shapely.Polygon, bg: np.ndarray
 def _piece(c: Candidate, calib: TableCalibration, view: TableView, bg: np.ndarray,
            pieces: PieceSet, area_poly: shapely.Polygon, seen: shapely.Polygon | None = None,
            goes_on: Callable[[], bool] | None = None,
-           inside_goes_on: Callable[[], bool] | None = None) -> DetectedPiece:
+           inside_goes_on: Callable[[], bool] | None = None,
+           overlapped: bool = False, no_step: Callable[[], bool] | None = None,
+           hollow_mm: Callable[[], float] | None = None) -> DetectedPiece:
     """The detected piece of ``c``; ``goes_on`` tells whether its colour goes on past its
     outline (asked of a vivid piece only: :func:`_colour_goes_on`), ``inside_goes_on``
-    whether its inside's colour does (asked of the others: :func:`_inside_goes_on`)."""
+    whether its inside's colour does (asked of the others: :func:`_inside_goes_on`),
+    ``overlapped`` whether a better reading covers part of its footprint
+    (:func:`_overlaps_better`), ``no_step`` whether the view shows no shaded hollow where
+    the camera would see into its base (asked of a white piece: :func:`explain.no_base_step`),
+    ``hollow_mm`` the size ambiguity of a hollow going on past it (asked of a pale piece:
+    :func:`explain.hollow_ahead_mm`)."""
     d = pieces.dims(c.size)
     pose = c.fit.pose
     s_cal = calibration_sigma_mm(calib, pose.stern_mm, d)
@@ -1070,16 +1119,24 @@ def _piece(c: Candidate, calib: TableCalibration, view: TableView, bg: np.ndarra
     # shows all its faces, so only a reading that covers what it shows is a rival; a black,
     # white or clear face can vanish against the table, so any nearly as good reading is.
     vivid = color not in FACES_CAN_VANISH
-    if vivid and (_dimmed_table_read(view, fp if seen is None else seen, bg)
-                  or (goes_on is not None and goes_on())):
-        # No coloured plastic: a shadow (or clear plastic whose hue moved), never trusted;
-        # or not all of what is there: a die, a longer piece, a neighbour not found.
+    if overlapped or (vivid and (_dimmed_table_read(view, fp if seen is None else seen, bg)
+                                 or (goes_on is not None and goes_on()))):
+        # On another piece's table; or no coloured plastic: a shadow (or clear plastic whose
+        # hue moved), never trusted; or not all of what is there: a die, a longer piece, a
+        # neighbour not found.
         s_mm, s_deg = s_mm * DOUBT_GAIN_MAX + 0.5, s_deg * DOUBT_GAIN_MAX + 0.5
     elif (not vivid and s_mm <= PAST_CHECK_MM and inside_goes_on is not None
           and inside_goes_on()):
         # Not all of what is there, in a colour with no hue to follow (a black die, a
         # shadow): never trusted.
         s_mm, s_deg = s_mm * DOUBT_GAIN_MAX + 0.5, s_deg * DOUBT_GAIN_MAX + 0.5
+    elif color in SHADED_BASE and no_step is not None and no_step():
+        # A white piece's open base is a hollow darker than its face ahead; with no step
+        # there, the reading lies on lit plastic or table, or inside a longer piece.
+        s_mm, s_deg = s_mm * DOUBT_GAIN_MAX + 0.5, s_deg * DOUBT_GAIN_MAX + 0.5
+    if color in PALE and hollow_mm is not None:
+        # Its face ahead as dark as its base: the longer piece whose hollow it is.
+        s_mm = max(s_mm, hollow_mm())
     s_mm = max(s_mm, c.covering_ambiguity_mm if vivid else c.ambiguity_mm)
     s_deg = max(s_deg, c.covering_ambiguity_deg if vivid else c.ambiguity_deg)
     s_mm, s_deg = min(s_mm, 99.0), min(s_deg, 99.0)
