@@ -72,7 +72,7 @@ def reference_patches(rev: str) -> dict[tuple[types.ModuleType, str], object]:
            (detect_mod, "calibrate"): cal.calibrate,
            # How a fit's cost becomes a piece's σ reads the fit's result (FitResult.cost_1px
            # since the compressed-frame units): the reference's, with the reference's fits.
-           (detect_mod, "_piece"): det._piece}
+           (detect_mod, "_piece"): _known_args(det._piece)}
     if hasattr(detect_mod, "refine_on_score"):
         # The refit on the raw score reads the fits' results too: the reference's, with the
         # reference's fits.
@@ -94,6 +94,19 @@ def _one_by_one(fit: types.ModuleType):
     def fit_poses(fg, grid, jobs, camera_mm, **kw):
         return [fit.fit_pose(fg, grid, loc, init, camera_mm, **kw) for loc, init in jobs]
     return fit_poses
+
+
+def _known_args(piece):
+    """A reference ``_piece`` called as detect calls it now: the doubt rules added since
+    (keyword arguments it does not know) are left out, so where one of them fires the σ
+    differs (reported as a σ difference, as any change to σ is)."""
+    known = inspect.signature(piece).parameters
+    now = inspect.signature(detect_mod._piece)
+
+    def call(*args, **kw):
+        bound = now.bind(*args, **kw).arguments  # by name, however detect passes them
+        return piece(**{k: v for k, v in bound.items() if k in known})
+    return call
 
 
 def _own_crisp(foreground):
