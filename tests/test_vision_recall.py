@@ -1357,7 +1357,7 @@ def test_a_vivid_piece_read_short_on_a_table_of_its_hue_is_no_sure_wrong_size():
 # false ship the rules would trust (0.33 of its ring is the die's red plastic). The real
 # pieces keep their σ.
 def test_a_red_die_on_wood_read_as_a_small_is_not_trusted():
-    r, det, on_die = _die_read_doubtful(2223, 1936, "red")
+    r, det, _ = _die_read_doubtful(2223, 1936, "red")
     sterns = [p["stern"] for p in r.truth["pieces"]]
     real = [d for d in det.pieces if min(math.dist(d.pose.stern_mm, s) for s in sterns) < 3]
     assert len(real) == 4 and sum(d.sigma_mm < 1.5 for d in real) == 3
