@@ -1347,8 +1347,8 @@ def test_a_white_large_read_as_two_smalls_is_not_trusted():
 # plastic is more saturated than the table (here by 58-108 levels of HSV saturation) and a
 # ring pixel that much more saturated than the table's estimate there is plastic. 2291 (set
 # from 2224): a green large on green felt read as a medium at σ 1.1 mm, its lit base rim past
-# the medium's stern (0.34 of the ring; right vivid readings on such tables 0.26 at most over
-# the 2224- and 1936-sets).
+# the medium's stern (0.34 of the ring; right vivid readings on such tables 0.28 at most over
+# the 1648-, 1936- and 2224-sets).
 def test_a_vivid_piece_read_short_on_a_table_of_its_hue_is_no_sure_wrong_size():
     assert_no_sure_wrong_size(2291, 2224, "large", "green", (444.3, 408.4))
 
