@@ -237,6 +237,9 @@ LIT_RING_SHARE = 0.5
 # In a hand's region, plastic is told from skin (saturation ≤ 110 as rendered, SKIN_MAX_SAT)
 # by its colour (pieces_in_colour): HSV saturation at least this.
 HAND_VIVID_SAT = 120
+# Touching pieces of different colours are parted where the hue steps by more than this
+# (OpenCV's 0-180) between neighbouring pixels (_split_by_hue).
+HUE_STEP = 8
 # Every this many pixels of the table's estimate are enough for its median colour.
 TABLE_STRIDE = 97
 # Regions bigger than this many large pieces are an arm or a hand: nothing in them is judged.
@@ -656,6 +659,13 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
                 # map scaled to it sank is read beside it on the unscaled map (good ones only).
                 got += [c for c in leftover_piece(_unscaled(scene, sub), region, sub,
                                                   lying + got) if c.fit.cost <= GOOD_COST]
+        if not got:
+            # Still nothing: touching pieces of different colours (2342's green and cyan
+            # mediums): each colour's own area, split where the hue steps, as in a hand's
+            # region (doubtful σ).
+            got = pieces_in_colour(scene, region, sub,
+                                   _split_by_hue(view, _vivid_in(view, bg, region, sub), sub),
+                                   lying)
         lying += got
     for sub, region in roomy:
         # A piece beside those found whose start from the remainder's axis stuck (seed
@@ -714,6 +724,23 @@ def _vivid_in(view: TableView, bg: np.ndarray, region: np.ndarray, sub: ViewGrid
     off_table = np.minimum(dh, 180 - dh) >= VIVID_TABLE_HUE if st > 40 else True
     vivid = (region & (hsv[..., 1] >= HAND_VIVID_SAT) & off_table).astype(np.uint8)
     return cv2.morphologyEx(vivid, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)) > 0
+
+
+def _split_by_hue(view: TableView, vivid: np.ndarray, sub: ViewGrid) -> np.ndarray:
+    """``vivid`` (on ``sub``) less the pixels where the hue steps by more than HUE_STEP to a
+    neighbour (circular, OpenCV's 0-180): two touching pieces of different colours part,
+    one piece's shaded faces (same hue) do not."""
+    h = cv2.cvtColor(view.image_bgr[view.grid.window(sub)], cv2.COLOR_BGR2HSV)[..., 0]
+    h = h.astype(np.int16)
+    step = np.zeros(h.shape, bool)
+    for dv, du in ((0, 1), (1, 0), (1, 1), (1, -1)):
+        a = h[dv:, max(du, 0):h.shape[1] + min(du, 0)]
+        b = h[:h.shape[0] - dv, max(-du, 0):h.shape[1] - max(du, 0)]
+        d = np.abs(a - b)
+        d = np.minimum(d, 180 - d) > HUE_STEP
+        step[dv:, max(du, 0):h.shape[1] + min(du, 0)] |= d
+        step[:h.shape[0] - dv, max(-du, 0):h.shape[1] - max(du, 0)] |= d
+    return vivid & ~step
 
 
 def _standing_read_lying(scene: Scene, region: np.ndarray, sub: ViewGrid,
