@@ -244,6 +244,9 @@ HUE_STEP = 8
 # A lone colour area is a piece touching a colourless one when it leaves the most of its
 # region (the true ones of the tuning sets 0.19-0.51 of it): _colours_apart.
 APART_MAX_SHARE = 0.6
+# ... and such a reading's outline is its own: at most this share hidden against solid
+# neighbours (the true ones 0-0.35; a red medium read from a found small's area, 0.66).
+APART_MAX_HIDDEN = 0.5
 # Every this many pixels of the table's estimate are enough for its median colour.
 TABLE_STRIDE = 97
 # Regions bigger than this many large pieces are an arm or a hand: nothing in them is judged.
@@ -665,8 +668,10 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
                                                   lying + got) if c.fit.cost <= GOOD_COST]
         if not got and (apart := _colours_apart(scene, view, bg, region, sub)) is not None:
             # Still nothing: touching pieces of different colours (2690's green and red
-            # larges): each colour's own area, as in a hand's region (doubtful σ).
-            got = pieces_in_colour(scene, region, sub, apart, lying)
+            # larges): each colour's own area, as in a hand's region (doubtful σ), when
+            # its own edges show (2211: a red medium from a small's area, 0.66 hidden).
+            got = [c for c in pieces_in_colour(scene, region, sub, apart, lying)
+                   if np.isnan(c.fit.sample_cost).mean() <= APART_MAX_HIDDEN]
         lying += got
     for sub, region in roomy:
         # A piece beside those found whose start from the remainder's axis stuck (seed
