@@ -1211,6 +1211,7 @@ def test_a_dull_piece_touching_a_vivid_one_is_read_on_the_unscaled_map():
 
 
 @pytest.mark.parametrize(("seed", "seed0", "size", "color", "stern"), [
+    (1875, 1648, "medium", "blue", (304.0, 170.0)),
     (2093, 1936, "small", "blue", (373.0, 229.0)),
     (2342, 2224, "medium", "green", (254.0, 194.0)),
     (2392, 2224, "medium", "blue", (271.0, 412.0)),
