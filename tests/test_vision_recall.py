@@ -1211,6 +1211,29 @@ def test_a_dull_piece_touching_a_vivid_one_is_read_on_the_unscaled_map():
 
 
 @pytest.mark.parametrize(("seed", "seed0", "size", "color", "stern"), [
+    (1875, 1648, "medium", "blue", (304.0, 170.0)),
+    (2093, 1936, "small", "blue", (373.0, 229.0)),
+    (2342, 2224, "medium", "green", (254.0, 194.0)),
+    (2392, 2224, "medium", "blue", (271.0, 412.0)),
+    (2651, 2512, "large", "green", (106.0, 424.0)),
+    (2690, 2512, "large", "green", (172.0, 195.0)),
+    (2690, 2512, "large", "red", (164.0, 257.0)),
+    (2767, 2512, "small", "purple", (233.0, 214.0)),
+])
+def test_a_touching_piece_of_another_colour_is_found_in_its_colour(
+        seed, seed0, size, color, stern):
+    # Touching pieces, of different colours or one coloured beside a colourless one, whose
+    # region nothing explained, not even leftover_piece or touching_pieces, though each true
+    # pose fits the scaled map at 0.01-0.22 (issue 4, session 16): each colour's own area,
+    # parted where the hue steps (detect._colours_apart), is read as a hand's region's is
+    # (explain.pieces_in_colour). Nothing confirms such a reading as a pair's partner
+    # does: never trusted.
+    _found_at_truth(seed, seed0, size, color, [stern])
+    p = found(seed, size, color, stern, seed0=seed0)
+    assert p.sigma_mm > 1.5
+
+
+@pytest.mark.parametrize(("seed", "seed0", "size", "color", "stern"), [
     (1795, 1648, "small", "red", (451.2, 101.1)),
     (1915, 1648, "medium", "blue", (346.7, 91.4)),
     (1935, 1648, "large", "green", (327.3, 261.3)),

@@ -36,6 +36,7 @@ from armada_vision.vision.colors import (
 )
 from armada_vision.vision.crisp import GREY_LIT, GREY_SHADE, crisp_pieces
 from armada_vision.vision.explain import (
+    COLOUR_MIN_AREA,
     DOUBT_MAX_LEFT,
     GOOD_COST,
     HAND_MAX_COST,
@@ -246,6 +247,15 @@ LIT_RING_SHARE = 0.5
 # In a hand's region, plastic is told from skin (saturation ≤ 110 as rendered, SKIN_MAX_SAT)
 # by its colour (pieces_in_colour): HSV saturation at least this.
 HAND_VIVID_SAT = 120
+# Touching pieces of different colours are parted where the hue steps by more than this
+# (OpenCV's 0-180) between neighbouring pixels (_split_by_hue).
+HUE_STEP = 8
+# A lone colour area is a piece touching a colourless one when it leaves the most of its
+# region (the true ones of the tuning sets 0.19-0.51 of it): _colours_apart.
+APART_MAX_SHARE = 0.6
+# ... and such a reading's outline is its own: at most this share hidden against solid
+# neighbours (the true ones 0-0.35; a red medium read from a found small's area, 0.66).
+APART_MAX_HIDDEN = 0.5
 # Every this many pixels of the table's estimate are enough for its median colour.
 TABLE_STRIDE = 97
 # Regions bigger than this many large pieces are an arm or a hand: nothing in them is judged.
@@ -665,6 +675,12 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
                 # map scaled to it sank is read beside it on the unscaled map (good ones only).
                 got += [c for c in leftover_piece(_unscaled(scene, sub), region, sub,
                                                   lying + got) if c.fit.cost <= GOOD_COST]
+        if not got and (apart := _colours_apart(scene, view, bg, region, sub)) is not None:
+            # Still nothing: touching pieces of different colours (2690's green and red
+            # larges): each colour's own area, as in a hand's region (doubtful σ), when
+            # its own edges show (2211: a red medium from a small's area, 0.66 hidden).
+            got = [c for c in pieces_in_colour(scene, region, sub, apart, lying)
+                   if np.isnan(c.fit.sample_cost).mean() <= APART_MAX_HIDDEN]
         lying += got
     for sub, region in roomy:
         # A piece beside those found whose start from the remainder's axis stuck (seed
@@ -723,6 +739,41 @@ def _vivid_in(view: TableView, bg: np.ndarray, region: np.ndarray, sub: ViewGrid
     off_table = np.minimum(dh, 180 - dh) >= VIVID_TABLE_HUE if st > 40 else True
     vivid = (region & (hsv[..., 1] >= HAND_VIVID_SAT) & off_table).astype(np.uint8)
     return cv2.morphologyEx(vivid, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)) > 0
+
+
+def _colours_apart(scene: Scene, view: TableView, bg: np.ndarray, region: np.ndarray,
+                   sub: ViewGrid) -> np.ndarray | None:
+    """``region``'s vivid mask parted where the hue steps (:func:`_split_by_hue`) when it
+    holds two areas of a piece's colour at least (pieces_in_colour's COLOUR_MIN_AREA), or
+    one that leaves most of the region to a colourless neighbour (at most APART_MAX_SHARE of
+    it); else None: a lone coloured die is one area and most of its region (0.68, 0.71 on
+    2739 and 2774, read as red smalls at σ 15-17 mm)."""
+    apart = _split_by_hue(view, _vivid_in(view, bg, region, sub), sub)
+    _n, _lab, stats, _ = cv2.connectedComponentsWithStats(apart.astype(np.uint8),
+                                                           connectivity=8)
+    areas = stats[1:, cv2.CC_STAT_AREA]
+    areas = areas[areas >= COLOUR_MIN_AREA * scene.small_area_mm2 * sub.px_per_mm**2]
+    if len(areas) >= 2 or (len(areas) == 1
+                           and areas[0] <= APART_MAX_SHARE * np.count_nonzero(region)):
+        return apart
+    return None
+
+
+def _split_by_hue(view: TableView, vivid: np.ndarray, sub: ViewGrid) -> np.ndarray:
+    """``vivid`` (on ``sub``) less the pixels where the hue steps by more than HUE_STEP to a
+    neighbour (circular, OpenCV's 0-180): two touching pieces of different colours part,
+    one piece's shaded faces (same hue) do not."""
+    h = cv2.cvtColor(view.image_bgr[view.grid.window(sub)], cv2.COLOR_BGR2HSV)[..., 0]
+    h = h.astype(np.int16)
+    step = np.zeros(h.shape, bool)
+    for dv, du in ((0, 1), (1, 0), (1, 1), (1, -1)):
+        a = h[dv:, max(du, 0):h.shape[1] + min(du, 0)]
+        b = h[:h.shape[0] - dv, max(-du, 0):h.shape[1] - max(du, 0)]
+        d = np.abs(a - b)
+        d = np.minimum(d, 180 - d) > HUE_STEP
+        step[dv:, max(du, 0):h.shape[1] + min(du, 0)] |= d
+        step[:h.shape[0] - dv, max(-du, 0):h.shape[1] - max(du, 0)] |= d
+    return vivid & ~step
 
 
 def _standing_read_lying(scene: Scene, region: np.ndarray, sub: ViewGrid,
