@@ -1232,7 +1232,7 @@ def test_a_touching_piece_of_another_colour_is_found_in_its_colour(
         seed, seed0, size, color, stern):
     # Touching pieces, of different colours or one coloured beside a colourless one, whose
     # region nothing explained, not even leftover_piece or touching_pieces, though each true
-    # pose fits the scaled map at 0.01-0.22 (issue 4, session 16): each colour's own area,
+    # pose fits the scaled map at 0.01-0.22 (issue 4, recall16): each colour's own area,
     # parted where the hue steps (detect._colours_apart), is read as a hand's region's is
     # (explain.pieces_in_colour). Nothing confirms such a reading as a pair's partner
     # does: never trusted.
