@@ -1240,6 +1240,22 @@ def test_a_touching_piece_of_another_colour_is_found_in_its_colour(
 
 
 @pytest.mark.parametrize(("seed", "seed0", "size", "color", "stern"), [
+    (2219, 1936, "medium", "cyan", (339.0, 213.0)),
+    (2360, 2224, "small", "cyan", (157.0, 338.0)),
+    (2900, 2800, "medium", "red", (303.0, 483.0)),
+])
+def test_a_coloured_piece_beside_a_colourless_one_is_not_made_a_longer_ones_room(
+        seed, seed0, size, color, stern):
+    # A coloured piece touching a colourless one (issue 4: 2219's cyan medium and 2900's red
+    # medium beside clear pieces, 2360's cyan small beside a white large): read from its
+    # colour's area 1-3 mm from the renderer's pose, it was dropped because a longer piece's
+    # extra length lay in the region, its neighbour's, as if a hand might hide it there
+    # (σ 9.9 mm for 2360's). A longer one would show its colour there: only colour areas
+    # may hide it (detect.py's apart pass).
+    _found_in_colour_never_trusted(seed, seed0, size, color, stern)
+
+
+@pytest.mark.parametrize(("seed", "seed0", "size", "color", "stern"), [
     (1795, 1648, "small", "red", (451.2, 101.1)),
     (1915, 1648, "medium", "blue", (346.7, 91.4)),
     (1935, 1648, "large", "green", (327.3, 261.3)),

@@ -679,7 +679,9 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
             # Still nothing: touching pieces of different colours (2690's green and red
             # larges): each colour's own area, as in a hand's region (doubtful σ), when
             # its own edges show (2211: a red medium from a small's area, 0.66 hidden).
-            got = [c for c in pieces_in_colour(scene, region, sub, apart, lying)
+            # No hand here: a longer piece's extra length would show in a colour area
+            # (2360's cyan small beside a white large: σ 9.9 mm from the large's room).
+            got = [c for c in pieces_in_colour(scene, apart, sub, apart, lying)
                    if np.isnan(c.fit.sample_cost).mean() <= APART_MAX_HIDDEN]
         lying += got
     for sub, region in roomy:
