@@ -643,7 +643,8 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
         lying += [c for c in pieces_at_tips(scene, region, sub) if not clashes(c, lying, scene)]
     for sub, region in hands:
         # A piece whose tip is no corner of the hand's region: its own colour's area has one.
-        lying += pieces_in_colour(scene, region, sub, _vivid_in(view, bg, region, sub), lying)
+        lying += pieces_in_colour(scene, region, sub,
+                                  _vivid_in(_window_hsv(view, sub), bg, region), lying)
     # Standing pieces cover their area too: their crisp outline is no lying piece. A clear
     # piece against a piece found is peeled off it (crisp.PEEL_DARK).
     hand_mask = _mask_of(hands, view.grid)
@@ -727,14 +728,17 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     return out, ups
 
 
-def _vivid_in(view: TableView, bg: np.ndarray, region: np.ndarray, sub: ViewGrid
-              ) -> np.ndarray:
-    """The pixels of ``region`` (on ``sub``) coloured as plastic is and skin and the table are
-    not: HSV saturation at least HAND_VIVID_SAT and, on a coloured table, a hue at least
-    VIVID_TABLE_HUE from its; opened by a pixel (speckle). The table's colour is its
-    estimate's median over the view: under a hand the estimate takes the skin's colour in."""
-    sl = view.grid.window(sub)
-    hsv = cv2.cvtColor(view.image_bgr[sl], cv2.COLOR_BGR2HSV)
+def _window_hsv(view: TableView, sub: ViewGrid) -> np.ndarray:
+    """The view's pixels in ``sub``'s window, in OpenCV's HSV (hue 0-180)."""
+    return cv2.cvtColor(view.image_bgr[view.grid.window(sub)], cv2.COLOR_BGR2HSV)
+
+
+def _vivid_in(hsv: np.ndarray, bg: np.ndarray, region: np.ndarray) -> np.ndarray:
+    """The pixels of ``region`` (``hsv``: its window, :func:`_window_hsv`) coloured as
+    plastic is and skin and the table are not: HSV saturation at least HAND_VIVID_SAT and, on
+    a coloured table, a hue at least VIVID_TABLE_HUE from its; opened by a pixel (speckle).
+    The table's colour is its estimate's median over the view: under a hand the estimate
+    takes the skin's colour in."""
     table = np.median(bg.reshape(-1, 3)[::TABLE_STRIDE], axis=0)
     ht, st, _ = cv2.cvtColor(np.uint8([[np.clip(table, 0, 255)]]), cv2.COLOR_BGR2HSV)[0, 0]
     dh = np.abs(hsv[..., 0].astype(np.int16) - int(ht))
@@ -750,7 +754,8 @@ def _colours_apart(scene: Scene, view: TableView, bg: np.ndarray, region: np.nda
     one that leaves most of the region to a colourless neighbour (at most APART_MAX_SHARE of
     it); else None: a lone coloured die is one area and most of its region (0.68, 0.71 on
     2739 and 2774, read as red smalls at σ 15-17 mm)."""
-    apart = _split_by_hue(view, _vivid_in(view, bg, region, sub), sub)
+    hsv = _window_hsv(view, sub)
+    apart = _split_by_hue(hsv[..., 0], _vivid_in(hsv, bg, region))
     _n, _lab, stats, _ = cv2.connectedComponentsWithStats(apart.astype(np.uint8),
                                                            connectivity=8)
     areas = stats[1:, cv2.CC_STAT_AREA]
@@ -761,12 +766,11 @@ def _colours_apart(scene: Scene, view: TableView, bg: np.ndarray, region: np.nda
     return None
 
 
-def _split_by_hue(view: TableView, vivid: np.ndarray, sub: ViewGrid) -> np.ndarray:
-    """``vivid`` (on ``sub``) less the pixels where the hue steps by more than HUE_STEP to a
-    neighbour (circular, OpenCV's 0-180): two touching pieces of different colours part,
+def _split_by_hue(hue: np.ndarray, vivid: np.ndarray) -> np.ndarray:
+    """``vivid`` less the pixels where ``hue`` (same window, OpenCV's 0-180) steps by more
+    than HUE_STEP to a neighbour (circular): two touching pieces of different colours part,
     one piece's shaded faces (same hue) do not."""
-    h = cv2.cvtColor(view.image_bgr[view.grid.window(sub)], cv2.COLOR_BGR2HSV)[..., 0]
-    h = h.astype(np.int16)
+    h = hue.astype(np.int16)
     step = np.zeros(h.shape, bool)
     for dv, du in ((0, 1), (1, 0), (1, 1), (1, -1)):
         a = h[dv:, max(du, 0):h.shape[1] + min(du, 0)]
@@ -1190,20 +1194,21 @@ def _piece(c: Candidate, calib: TableCalibration, view: TableView, bg: np.ndarra
     # shows all its faces, so only a reading that covers what it shows is a rival; a black,
     # white or clear face can vanish against the table, so any nearly as good reading is.
     vivid = color not in FACES_CAN_VANISH
-    if overlapped or (vivid and (_dimmed_table_read(view, fp if seen is None else seen, bg)
-                                 or (goes_on is not None and goes_on()))):
-        # On another piece's table; or no coloured plastic: a shadow (or clear plastic whose
-        # hue moved), never trusted; or not all of what is there: a die, a longer piece, a
-        # neighbour not found.
-        s_mm, s_deg = s_mm * DOUBT_GAIN_MAX + 0.5, s_deg * DOUBT_GAIN_MAX + 0.5
-    elif (not vivid and s_mm <= PAST_CHECK_MM and inside_goes_on is not None
-          and inside_goes_on()):
-        # Not all of what is there, in a colour with no hue to follow (a black die, a
-        # shadow): never trusted.
-        s_mm, s_deg = s_mm * DOUBT_GAIN_MAX + 0.5, s_deg * DOUBT_GAIN_MAX + 0.5
-    elif color in SHADED_BASE and no_step is not None and no_step():
-        # A white piece's open base is a hollow darker than its face ahead; with no step
+    # Never trusted (the tests asked in this order, each only when the ones before fail):
+    doubtful = (
+        # on another piece's table;
+        overlapped
+        # no coloured plastic: a shadow (or clear plastic whose hue moved); or not all of
+        # what is there: a die, a longer piece, a neighbour not found;
+        or (vivid and (_dimmed_table_read(view, fp if seen is None else seen, bg)
+                       or (goes_on is not None and goes_on())))
+        # not all of what is there, in a colour with no hue to follow (a black die, a shadow);
+        or (not vivid and s_mm <= PAST_CHECK_MM and inside_goes_on is not None
+            and inside_goes_on())
+        # a white piece's open base is a hollow darker than its face ahead: with no step
         # there, the reading lies on lit plastic or table, or inside a longer piece.
+        or (color in SHADED_BASE and no_step is not None and no_step()))
+    if doubtful:
         s_mm, s_deg = s_mm * DOUBT_GAIN_MAX + 0.5, s_deg * DOUBT_GAIN_MAX + 0.5
     if color in PALE and hollow_mm is not None:
         # Its face ahead as dark as its base: the longer piece whose hollow it is.
