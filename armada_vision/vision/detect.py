@@ -23,7 +23,7 @@ import shapely
 
 from armada_vision.geometry.camera import CameraIntrinsics
 from armada_vision.geometry.layout import TableLayout
-from armada_vision.geometry.pieces import NOMINAL_PIECES, PieceDims, PieceSet
+from armada_vision.geometry.pieces import NOMINAL_PIECES, PieceDims, PieceSet, Size
 from armada_vision.geometry.pose import angle_diff_deg
 from armada_vision.geometry.shapes import footprint
 from armada_vision.vision.calibrate import TableCalibration, calibrate
@@ -211,6 +211,17 @@ OVERLAP_SHARE = 0.08
 # reading gets a doubtful fit's σ. Vivid and clear plastic glows in its base (lit bases of
 # right cyan, blue, green and clear readings), so only white.
 SHADED_BASE = frozenset({"white"})
+# A clear piece read short (issue 4, trust18): a faint clear large's edges show only in part,
+# and a small or medium fits the part that shows (2381's and 2600's clear larges read as
+# smalls at σ 0.6 / 2.0 mm, 20 / 31 mm off; 2404's at σ 4.8 mm, 49 mm off). No cue in the
+# view told them from right clear readings (the longer reading's cost from the same stern or
+# tip, the extension's saturation, shade and foreground share: see docs/vision.md, round 18),
+# only how well the reading fits: cost 0.33 / 0.22 / 0.47, where 85 % of the right trusted
+# clear smalls and mediums of 1648-2799 fit at 0.20 or better. The conservative rule: a clear
+# reading shorter than the longest size that fits worse than CLEAR_SHORT_COST has σ covering
+# the longest size from its stern or tip, and a doubtful fit's σ (2404's small lies across
+# its large: 49 mm off, more than twice the size cover).
+CLEAR_SHORT_COST = 0.20
 # A standing piece seen from a tilted camera looks like a lying one heading straight away
 # from the camera's foot (_standing_read_lying, issue 4: tuning seeds 1257, 1419, 1557, 1593,
 # 1611 read upright pieces as lying ones at σ 0.3-2.8 mm, 0-4° off that direction, their
@@ -1194,6 +1205,9 @@ def _piece(c: Candidate, calib: TableCalibration, view: TableView, bg: np.ndarra
     # shows all its faces, so only a reading that covers what it shows is a rival; a black,
     # white or clear face can vanish against the table, so any nearly as good reading is.
     vivid = color not in FACES_CAN_VANISH
+    longest_mm = max(pieces.dims(z).footprint_length_mm for z in Size)
+    short_clear = (color == "clear" and cost > CLEAR_SHORT_COST
+                   and d.footprint_length_mm < longest_mm)
     # Never trusted (the tests asked in this order, each only when the ones before fail):
     doubtful = (
         # on another piece's table;
@@ -1207,12 +1221,17 @@ def _piece(c: Candidate, calib: TableCalibration, view: TableView, bg: np.ndarra
             and inside_goes_on())
         # a white piece's open base is a hollow darker than its face ahead: with no step
         # there, the reading lies on lit plastic or table, or inside a longer piece.
-        or (color in SHADED_BASE and no_step is not None and no_step()))
+        or (color in SHADED_BASE and no_step is not None and no_step())
+        # a clear piece read short, its fit not as good as a clear piece's (CLEAR_SHORT_COST).
+        or short_clear)
     if doubtful:
         s_mm, s_deg = s_mm * DOUBT_GAIN_MAX + 0.5, s_deg * DOUBT_GAIN_MAX + 0.5
     if color in PALE and hollow_mm is not None:
         # Its face ahead as dark as its base: the longer piece whose hollow it is.
         s_mm = max(s_mm, hollow_mm())
+    if short_clear:
+        # A faint clear longer piece may go on past either end (CLEAR_SHORT_COST).
+        s_mm = max(s_mm, longest_mm - d.footprint_length_mm)
     s_mm = max(s_mm, c.covering_ambiguity_mm if vivid else c.ambiguity_mm)
     s_deg = max(s_deg, c.covering_ambiguity_deg if vivid else c.ambiguity_deg)
     s_mm, s_deg = min(s_mm, 99.0), min(s_deg, 99.0)
