@@ -89,6 +89,20 @@ def _truth_footprint(p: dict):
                      NOMINAL_PIECES.dims(p["size"]))
 
 
+def pair(piece: dict, fps: list, used: set[int] | frozenset[int] = frozenset()) -> int | None:
+    """The index of the detection footprint (``fps``, table mm) that overlaps the truth
+    ``piece``'s footprint most, not in ``used``; None when none shares 0.3 of the smaller."""
+    fp = _truth_footprint(piece)
+    best, area = None, 0.0
+    for i, q in enumerate(fps):
+        a = fp.intersection(q).area
+        if i not in used and a > area:
+            best, area = i, a
+    if best is None or area < 0.3 * min(fp.area, fps[best].area):
+        return None
+    return best
+
+
 def match(truth: dict, det: Detections | VisionFailure, label: str = "") -> Tally:
     """Match one image's detections to its truth (fully visible lying pieces, not under a
     hand): a pair shares footprint area; each truth piece takes its best-overlapping match."""
@@ -105,13 +119,8 @@ def match(truth: dict, det: Detections | VisionFailure, label: str = "") -> Tall
     fps = [footprint(p.pose, NOMINAL_PIECES.dims(p.size)) for p in det.pieces]
     used: set[int] = set()
     for p in want:
-        fp = _truth_footprint(p)
-        best, area = None, 0.0
-        for i, q in enumerate(fps):
-            a = fp.intersection(q).area
-            if i not in used and a > area:
-                best, area = i, a
-        if best is None or area < 0.3 * min(fp.area, fps[best].area):
+        best = pair(p, fps, used)
+        if best is None:
             t.misses.append(f"{label}: missed {p['size']} {p['color']} at "
                             f"({p['stern'][0]:.0f}, {p['stern'][1]:.0f})")
             continue

@@ -21,9 +21,9 @@ from armada_vision.vision.fit import ViewGrid
 _ROOT = str(Path(__file__).resolve().parent.parent)
 if _ROOT not in sys.path:
     sys.path.insert(0, _ROOT)
-from benchmarks.bench_vision import match  # noqa: E402
+from benchmarks.bench_vision import match, pair  # noqa: E402
 
-__all__ = ["look_at", "marker_table_image", "match", "raster_outline"]
+__all__ = ["look_at", "marker_table_image", "match", "pair", "raster_outline"]
 
 
 def look_at(eye_mm, target_mm) -> tuple[np.ndarray, np.ndarray]:
