@@ -37,6 +37,8 @@ import cv2
 import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
+# A reading the rules can use: σ at most this (rules.md §7; the benchmark's "trusted").
+TRUSTED_MM = 1.5
 sys.path.insert(0, str(ROOT))
 
 from armada_vision.geometry.pieces import NOMINAL_PIECES  # noqa: E402
@@ -71,11 +73,16 @@ class Tally:
     # hand hides part of it: counted false all the same (the headline is unchanged).
     false_pieces: int = 0
     false_on_hidden: int = 0
+    # Right readings (right size, worse end within TRUSTED_MM) and those of them reported with
+    # σ ≤ TRUSTED_MM, which the rules can use: the price of the doubt rules, the other side of
+    # sure_wrong_sizes.
+    right: int = 0
+    right_trusted: int = 0
     scores: list[float] = field(default_factory=list)
 
     def add(self, other: Tally) -> None:
         for k in ("truth", "found", "matched", "size_ok", "color_ok", "failures", "images",
-                  "sure_wrong_sizes", "false_pieces", "false_on_hidden"):
+                  "sure_wrong_sizes", "false_pieces", "false_on_hidden", "right", "right_trusted"):
             setattr(self, k, getattr(self, k) + getattr(other, k))
         for k in ("stern_mm", "tip_mm", "heading_deg", "sigma_ratio", "sigma_deg_ratio",
                   "rules_ratio",
@@ -145,6 +152,9 @@ def match(truth: dict, det: Detections | VisionFailure, label: str = "") -> Tall
         s_rules = d.sigma_mm + NOMINAL_PIECES.dims(d.size).footprint_length_mm * math.radians(
             d.sigma_deg)
         t.rules_ratio.append(max(es, et) / max(s_rules, 1e-6))
+        if d.size.value == p["size"] and max(es, et) <= TRUSTED_MM:
+            t.right += 1
+            t.right_trusted += d.sigma_mm <= TRUSTED_MM
         if d.size.value != p["size"] and max(es, et) > 2 * s_rules:
             t.sure_wrong_sizes += 1
             t.misses[-1] += " SURE: the rules would trust it"
@@ -344,6 +354,9 @@ def main(argv: list[str] | None = None) -> int:
         f"- size {total.size_ok}/{total.matched} (wrong sizes the rules would trust, the "
         f"worse end off by over 2σ: {total.sure_wrong_sizes}), colour "
         f"{total.color_ok}/{total.matched}",
+        f"- right readings (right size, worse end ≤ {TRUSTED_MM} mm) reported with σ ≤ "
+        f"{TRUSTED_MM} mm, so the rules can use them: {total.right_trusted}/{total.right} "
+        f"({100 * total.right_trusted / max(total.right, 1):.1f} %; the rest are in doubt)",
         f"- stern error median {verdict_line(_pct(total.stern_mm, 50), 0.5, 'mm')}, p95 "
         f"{verdict_line(_pct(total.stern_mm, 95), 1.5, 'mm')}",
         f"- tip error median {verdict_line(_pct(total.tip_mm, 50), 0.5, 'mm')}, p95 "
@@ -381,7 +394,8 @@ def main(argv: list[str] | None = None) -> int:
             f"{held.false_pieces} false, {held.false_on_hidden} of them on a piece partly "
             f"under a hand); size "
             f"{held.size_ok}/{held.matched} (the rules would trust {held.sure_wrong_sizes} "
-            f"wrong), colour {held.color_ok}/{held.matched}")
+            f"wrong; right readings with σ ≤ {TRUSTED_MM} mm {held.right_trusted}/{held.right}), "
+            f"colour {held.color_ok}/{held.matched}")
     if total.misses:
         lines += ["", "Misses and errors (first 25):", ""]
         lines += [f"- {m}" for m in total.misses[:25]]

@@ -4,6 +4,7 @@ distractors, camera.json vs estimated intrinsics; and the outline fit on exact o
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import statistics
 
@@ -166,6 +167,27 @@ def test_the_benchmark_counts_a_reading_of_a_piece_under_a_hand_as_false_and_say
     assert (t.false_pieces, t.false_on_hidden) == (2, 1)
     false = [m for m in t.misses if "false" in m]
     assert ["under a hand" in m for m in false] == [True, False]
+
+
+def test_the_benchmark_counts_right_readings_the_rules_can_use():
+    """bench_vision's price of the doubt rules: a right reading (right size, worse end within
+    1.5 mm) counts as usable only with σ ≤ 1.5 mm; a wrong size or a reading 3 mm off is not
+    a right reading at all."""
+    def piece(size, x, heading, length):
+        return {"size": size, "color": "red", "stern": [x, 100.0], "heading": heading,
+                "tip": [x + length, 100.0]}
+    small, medium = (NOMINAL_PIECES.dims(z).footprint_length_mm for z in (Size.SMALL,
+                                                                          Size.MEDIUM))
+    truth = {"pieces": [piece("small", 100.0, 0.0, small), piece("small", 200.0, 0.0, small),
+                        piece("medium", 300.0, 0.0, medium), piece("small", 400.0, 0.0, small)]}
+    cal = CalibrationInfo((0, 1), 0.2, ((1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0)))
+    doubtful = dataclasses.replace(_lying(Size.SMALL, 200.0, 100.0, 0.0), sigma_mm=4.0)
+    det = Detections((1920, 1080), cal, (_lying(Size.SMALL, 100.2, 100.0, 0.0), doubtful,
+                                         _lying(Size.SMALL, 300.0, 100.0, 0.0),
+                                         _lying(Size.SMALL, 403.0, 100.0, 0.0)))
+    t = match(truth, det, "case")
+    assert t.matched == 4
+    assert (t.right, t.right_trusted) == (2, 1)
 
 
 def test_a_blank_table_has_no_pieces():
