@@ -314,10 +314,12 @@ def grey_at_mid(grey: np.ndarray, ratio: np.ndarray, min_px: float) -> np.ndarra
     return out
 
 
-def saturation_ratio(view: TableView, bg: np.ndarray) -> np.ndarray | None:
+def saturation_ratio(view: TableView, bg: np.ndarray,
+                     bg_planes: Sequence[np.ndarray] | None = None) -> np.ndarray | None:
     """View-size float32 (view px): the view's saturation over its table estimate's ``bg``
     (BGR float, view size), smoothed over 3 px; None on a grey table (median saturation
-    under DESAT_MIN_TABLE), where the ratio is noise."""
+    under DESAT_MIN_TABLE), where the ratio is noise. ``bg_planes``: ``cv2.split(bg)``
+    when the caller has it already."""
     seen = view.valid_mask & ~view.marker_mask
     if not seen.any():
         return None
@@ -326,7 +328,7 @@ def saturation_ratio(view: TableView, bg: np.ndarray) -> np.ndarray | None:
     few = bg.reshape(-1, 1, 3)[::29][seen.ravel()[::29]]
     if float(np.median(_saturation(few))) < DESAT_MIN_TABLE:
         return None
-    s_bg = _saturation(bg)
+    s_bg = _saturation(bg, bg_planes)
     ratio = _saturation(view.image_bgr)
     ratio /= np.maximum(s_bg, 1e-3)
     return cv2.blur(ratio, (RATIO_SMOOTH_PX, RATIO_SMOOTH_PX))
@@ -343,10 +345,11 @@ def colourless_dark(view: TableView, ratio: np.ndarray, shade: np.ndarray) -> np
     return dark & view.valid_mask & ~view.marker_mask
 
 
-def _saturation(bgr: np.ndarray) -> np.ndarray:
-    """HSV-style saturation (max − min) / (max + 1) per pixel of a BGR image (float32)."""
+def _saturation(bgr: np.ndarray, planes: Sequence[np.ndarray] | None = None) -> np.ndarray:
+    """HSV-style saturation (max − min) / (max + 1) per pixel of a BGR image (float32);
+    ``planes``: its ``cv2.split`` when already made."""
     # Per-channel cv2 max/min: numpy's reductions over a last axis of 3 are ~10x slower.
-    b, g, r = cv2.split(bgr)
+    b, g, r = cv2.split(bgr) if planes is None else planes
     # No copy when the planes are float32 already (the table estimate): cv2.max's result is new.
     mx = cv2.max(cv2.max(b, g), r).astype(np.float32, copy=False)
     out = mx - cv2.min(cv2.min(b, g), r).astype(np.float32, copy=False)
