@@ -462,6 +462,9 @@ def _cells(flat_idx: np.ndarray, shape: tuple[int, int], small_shape: tuple[int,
 # Rows per strip of the full-size view in _distance: its dozen temporaries then stay in the
 # cache and under malloc's mmap threshold, instead of a dozen fresh view-sized arrays.
 _STRIP_ROWS = 32
+# An image this small (the coarse table grid, ~150 × 150 px) is done whole: its planes fit in
+# the cache anyway, and strips only repeat the ~35 calls per strip.
+_WHOLE_MAX_PX = 65536
 
 
 def _distance(img: np.ndarray, bg: np.ndarray) -> np.ndarray:
@@ -477,7 +480,7 @@ def _distance(img: np.ndarray, bg: np.ndarray) -> np.ndarray:
     # and under malloc's mmap threshold: fresh view-sized arrays cost more in page faults
     # than they save). Element by element, so planes and strips give the same numbers.
     rows = img.shape[0]
-    if rows <= 2 * _STRIP_ROWS:
+    if rows <= 2 * _STRIP_ROWS or rows * img.shape[1] <= _WHOLE_MAX_PX:
         return _distance_planes(cv2.split(img), cv2.split(bg))
     out = np.empty(img.shape[:2], np.result_type(img.dtype, bg.dtype))
     for r in range(0, rows, _STRIP_ROWS):
