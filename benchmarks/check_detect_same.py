@@ -68,7 +68,7 @@ def reference_patches(rev: str) -> dict[tuple[types.ModuleType, str], object]:
            (explain_mod, "fit_poses"): fit_poses,
            (explain_mod, "sample_map"): fit.sample_map,
            (detect_mod, "foreground"): _own_crisp(seg.foreground),
-           (detect_mod, "shade"): det.shade,
+           (detect_mod, "shade"): _known_kwargs(det.shade),
            (detect_mod, "calibrate"): cal.calibrate,
            # How a fit's cost becomes a piece's σ reads the fit's result (FitResult.cost_1px
            # since the compressed-frame units): the reference's, with the reference's fits.
@@ -109,6 +109,16 @@ def _known_args(piece):
     return call
 
 
+def _known_kwargs(f):
+    """A reference function called as detect calls it now: keyword arguments added since
+    that only hand in what it works out itself (``shade``'s ``bg_planes``) are left out."""
+    known = inspect.signature(f).parameters
+
+    def call(*args, **kw):
+        return f(*args, **{k: v for k, v in kw.items() if k in known})
+    return call
+
+
 def _own_crisp(foreground):
     """A reference ``foreground`` called as detect calls it now: before the crisp areas were
     handed in (``crisp=``) it computed them itself, and it is left to."""
@@ -128,8 +138,11 @@ def view_patches(rev: str) -> dict[tuple[types.ModuleType, str], object]:
     out: dict[tuple[types.ModuleType, str], object] = {
         (detect_mod, a): getattr(seg, a)
         for a in ("make_rectifier", "crisp_edges", "foreground", "object_mask", "view_regions",
-                  "desaturated")}
-    out[detect_mod, "shade"] = det.shade
+                  "desaturated")
+        # (detect.py calls segment.saturation_ratio itself since the grey pass took the
+        # ratio: desaturated is no longer one of its steps.)
+        if hasattr(detect_mod, a)}
+    out[detect_mod, "shade"] = _known_kwargs(det.shade)
     out[detect_mod, "region_foreground"] = det.region_foreground
     return out
 

@@ -51,11 +51,12 @@ def classify_color(view: TableView, poly_mm: shapely.Polygon, bg_bgr: np.ndarray
     if stats is None:
         return "unknown"
     px, bg = stats
+    pixels = view.image_bgr[sl][m]  # gathered once for the two reads below
     # The brightest faces' value (HSV V = the largest channel): white plastic's lit face is
     # bright whatever the table, black plastic's never (a median may be the open base's
     # shade or a glossy face as grey as a dark cloth).
-    bright = float(np.percentile(view.image_bgr[sl][m].max(axis=1), 90))
-    return name_color(px, bg, bright, lit_face_bgr(view.image_bgr[sl][m]))
+    bright = float(np.percentile(pixels.max(axis=1), 90))
+    return name_color(px, bg, bright, lit_face_bgr(pixels))
 
 
 # A clear piece is a dimmer table: each of its faces passes about the same share of the

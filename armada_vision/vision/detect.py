@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 import cv2
@@ -516,17 +516,21 @@ def _mask_of(regions: list[tuple[ViewGrid, np.ndarray]], grid: ViewGrid) -> np.n
     return out
 
 
-def shade(view_bgr: np.ndarray, bg: np.ndarray) -> np.ndarray:
+def shade(view_bgr: np.ndarray, bg: np.ndarray,
+          bg_planes: Sequence[np.ndarray] | None = None) -> np.ndarray:
     """Brightness of the view over the table's estimate per view pixel (float32; 1 on bare
-    table, below 1 in a shadow)."""
-    # Channel planes added in place: numpy's sum over a last axis of 3 is ~10x slower, and
-    # adds them in the same order (same numbers).
-    v = view_bgr.astype(np.float32)
-    num = v[..., 0] + v[..., 1]
-    num += v[..., 2]
+    table, below 1 in a shadow). ``bg_planes``: ``cv2.split(bg)`` when the caller has it."""
+    # Channel planes added in place, in the same order (same numbers): numpy's sum over a
+    # last axis of 3 is ~10x slower, and its loops over one channel of an interleaved image
+    # (stride 3) do not vectorise, so the planes are split out first (cv2.split) and the
+    # 8-bit ones widened to float32 (exact) one at a time.
+    b, g, r = (p.astype(np.float32) for p in cv2.split(view_bgr))
+    num = b + g
+    num += r
     num += 1.0
-    den = bg[..., 0] + bg[..., 1]
-    den += bg[..., 2]
+    b, g, r = cv2.split(bg) if bg_planes is None else bg_planes
+    den = b + g
+    den += r
     den += 1.0
     num /= den
     return num
@@ -579,8 +583,10 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     score, bg = foreground(view, crisp=crisp)
     regions, hands = view_regions(object_mask(score, view.grid), view.grid,
                                    min_area_mm2=MIN_REGION_MM2)
+    # The table estimate's planes, split once for the shade and the saturation ratio.
+    bg_planes = cv2.split(bg)
     scene = Scene(region_foreground(score, regions, view.grid), score, view.grid, pieces,
-                  calib.camera_center_mm, shade(view.image_bgr, bg))
+                  calib.camera_center_mm, shade(view.image_bgr, bg, bg_planes=bg_planes))
     lying: list[Candidate] = []
     standing: list[Candidate] = []
     # Regions nothing explained: once the crisp passes have found what they find, a piece
@@ -662,7 +668,7 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     lying += crisp_pieces(scene, edges, crisp, lying, hand_mask, standing, peel=True)
     # On a coloured table, what looks greyer than it: a clear piece on wood, whose soft
     # edges the grain drowns (no crisp outline).
-    ratio = saturation_ratio(view, bg)
+    ratio = saturation_ratio(view, bg, bg_planes)
     if ratio is not None:
         grey = crisp_pieces(scene, None, grey_of(view, ratio), lying, hand_mask, standing,
                             shade_range=GREY_SHADE, heading_floor=True,

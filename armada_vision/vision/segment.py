@@ -163,12 +163,10 @@ def make_rectifier(calib: TableCalibration, layout: TableLayout, px_per_mm: floa
                         interpolation=cv2.INTER_LINEAR)
     full_y = cv2.resize(px[..., 1], (len(cu) * step, len(cv) * step),
                         interpolation=cv2.INTER_LINEAR)
-    # cv2.resize aligns pixel areas; shift so that coarse sample k lands on fine pixel k·step.
-    M = np.float32([[1, 0, (step - 1) / 2], [0, 1, (step - 1) / 2]])
-    full_x = cv2.warpAffine(full_x, M, (cols, rows), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-                            borderMode=cv2.BORDER_REPLICATE)
-    full_y = cv2.warpAffine(full_y, M, (cols, rows), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-                            borderMode=cv2.BORDER_REPLICATE)
+    # cv2.resize aligns pixel areas; shift so that coarse sample k lands on fine pixel k·step
+    # (view pixel u is fine pixel u + (step − 1)/2, halfway between two: step is even).
+    full_x = _half_shift(full_x, (step - 1) // 2, rows, cols)
+    full_y = _half_shift(full_y, (step - 1) // 2, rows, cols)
     w, h = calib.camera.image_size
     valid = ((full_x >= 0) & (full_x <= w - 1) & (full_y >= 0) & (full_y <= h - 1))
     markers = np.zeros((rows, cols), np.uint8)
@@ -178,6 +176,23 @@ def make_rectifier(calib: TableCalibration, layout: TableLayout, px_per_mm: floa
         corners = c + (m.corners_mm() - c) * 1.45
         cv2.fillConvexPoly(markers, np.round(grid.to_px(corners)).astype(np.int32), 1)
     return Rectifier(grid, full_x, full_y, valid, markers.astype(bool))
+
+
+def _half_shift(fine: np.ndarray, k: int, rows: int, cols: int) -> np.ndarray:
+    """``fine`` (float32) at (u + k + ½, v + k + ½) for view pixels u < ``cols``, v < ``rows``:
+    bilinear halfway between four pixels, lerped along u and then along v, which are the very
+    floats cv2.warpAffine's shift by k + ½ gives (checked on the benchmark's maps and on random
+    ones), in ~half its instructions. ``fine`` reaches k + 2 pixels past the view."""
+    top = fine[k:k + rows, k + 1:k + 1 + cols] - fine[k:k + rows, k:k + cols]
+    top *= 0.5
+    top += fine[k:k + rows, k:k + cols]
+    out = fine[k + 1:k + 1 + rows, k + 1:k + 1 + cols] - fine[k + 1:k + 1 + rows, k:k + cols]
+    out *= 0.5
+    out += fine[k + 1:k + 1 + rows, k:k + cols]
+    out -= top
+    out *= 0.5
+    out += top
+    return out
 
 
 def foreground(view: TableView, *, coarse_mm: float = 4.0, crisp: np.ndarray | None = None
@@ -314,10 +329,12 @@ def grey_at_mid(grey: np.ndarray, ratio: np.ndarray, min_px: float) -> np.ndarra
     return out
 
 
-def saturation_ratio(view: TableView, bg: np.ndarray) -> np.ndarray | None:
+def saturation_ratio(view: TableView, bg: np.ndarray,
+                     bg_planes: Sequence[np.ndarray] | None = None) -> np.ndarray | None:
     """View-size float32 (view px): the view's saturation over its table estimate's ``bg``
     (BGR float, view size), smoothed over 3 px; None on a grey table (median saturation
-    under DESAT_MIN_TABLE), where the ratio is noise."""
+    under DESAT_MIN_TABLE), where the ratio is noise. ``bg_planes``: ``cv2.split(bg)``
+    when the caller has it already."""
     seen = view.valid_mask & ~view.marker_mask
     if not seen.any():
         return None
@@ -326,7 +343,7 @@ def saturation_ratio(view: TableView, bg: np.ndarray) -> np.ndarray | None:
     few = bg.reshape(-1, 1, 3)[::29][seen.ravel()[::29]]
     if float(np.median(_saturation(few))) < DESAT_MIN_TABLE:
         return None
-    s_bg = _saturation(bg)
+    s_bg = _saturation(bg, bg_planes)
     ratio = _saturation(view.image_bgr)
     ratio /= np.maximum(s_bg, 1e-3)
     return cv2.blur(ratio, (RATIO_SMOOTH_PX, RATIO_SMOOTH_PX))
@@ -343,10 +360,11 @@ def colourless_dark(view: TableView, ratio: np.ndarray, shade: np.ndarray) -> np
     return dark & view.valid_mask & ~view.marker_mask
 
 
-def _saturation(bgr: np.ndarray) -> np.ndarray:
-    """HSV-style saturation (max − min) / (max + 1) per pixel of a BGR image (float32)."""
+def _saturation(bgr: np.ndarray, planes: Sequence[np.ndarray] | None = None) -> np.ndarray:
+    """HSV-style saturation (max − min) / (max + 1) per pixel of a BGR image (float32);
+    ``planes``: its ``cv2.split`` when already made."""
     # Per-channel cv2 max/min: numpy's reductions over a last axis of 3 are ~10x slower.
-    b, g, r = cv2.split(bgr)
+    b, g, r = cv2.split(bgr) if planes is None else planes
     # No copy when the planes are float32 already (the table estimate): cv2.max's result is new.
     mx = cv2.max(cv2.max(b, g), r).astype(np.float32, copy=False)
     out = mx - cv2.min(cv2.min(b, g), r).astype(np.float32, copy=False)
@@ -444,6 +462,9 @@ def _cells(flat_idx: np.ndarray, shape: tuple[int, int], small_shape: tuple[int,
 # Rows per strip of the full-size view in _distance: its dozen temporaries then stay in the
 # cache and under malloc's mmap threshold, instead of a dozen fresh view-sized arrays.
 _STRIP_ROWS = 32
+# An image this small (the coarse table grid, ~150 × 150 px) is done whole: its planes fit in
+# the cache anyway, and strips only repeat the ~35 calls per strip.
+_WHOLE_MAX_PX = 65536
 
 
 def _distance(img: np.ndarray, bg: np.ndarray) -> np.ndarray:
@@ -459,7 +480,7 @@ def _distance(img: np.ndarray, bg: np.ndarray) -> np.ndarray:
     # and under malloc's mmap threshold: fresh view-sized arrays cost more in page faults
     # than they save). Element by element, so planes and strips give the same numbers.
     rows = img.shape[0]
-    if rows <= 2 * _STRIP_ROWS:
+    if rows <= 2 * _STRIP_ROWS or rows * img.shape[1] <= _WHOLE_MAX_PX:
         return _distance_planes(cv2.split(img), cv2.split(bg))
     out = np.empty(img.shape[:2], np.result_type(img.dtype, bg.dtype))
     for r in range(0, rows, _STRIP_ROWS):
