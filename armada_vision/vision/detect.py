@@ -222,6 +222,14 @@ SHADED_BASE = frozenset({"white"})
 # the longest size from its stern or tip, and a doubtful fit's σ (2404's small lies across
 # its large: 49 mm off, more than twice the size cover).
 CLEAR_SHORT_COST = 0.20
+# A white reading off the foreground (issue 4, white18): a faint white piece's edges show
+# only in part, and another size fits the part that shows, where the fit map is weak. The
+# footprints of 1712's and 3079's white mediums read as smalls (σ 1.1 / 0.8 mm, 7.0 / 6.6 mm
+# off) and of 3215's small read as a medium (σ 1.5 mm, 7.5 mm off) are 0.44 / 0.39 / 0.10
+# foreground (the fit map's mean); of the right trusted white readings of 1648-2799 (about
+# 470) 3 are under 0.5 and the smallest of the rest is 0.52 (right white smalls: 0.58 and
+# up). A white reading under FAINT_WHITE_FG has a doubtful fit's σ, covering any other size.
+FAINT_WHITE_FG = 0.5
 # A standing piece seen from a tilted camera looks like a lying one heading straight away
 # from the camera's foot (_standing_read_lying, issue 4: tuning seeds 1257, 1419, 1557, 1593,
 # 1611 read upright pieces as lying ones at σ 0.3-2.8 mm, 0-4° off that direction, their
@@ -737,12 +745,20 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
                   lambda c=c: _colour_goes_on(c, lying, scene, view, bg),
                   lambda c=c: _inside_goes_on(c, lying, scene, view, bg),
                   _overlaps_better(c, lying, scene), lambda c=c: no_base_step(scene, c),
-                  lambda c=c: hollow_ahead_mm(scene, c))
+                  lambda c=c: hollow_ahead_mm(scene, c), lambda c=c: _fg_share(scene, c))
            for c in lying]
     out.sort(key=lambda p: (p.pose.x_mm, p.pose.y_mm))
     ups = [UprightPiece(c.size, classify_color(view, shapely.Polygon(c.outline_mm), bg),
                         c.fit.pose.stern_mm) for c in standing]
     return out, ups
+
+
+def _fg_share(scene: Scene, c: Candidate) -> float:
+    """The fit map's mean over ``c``'s footprint (1: all foreground)."""
+    fp = footprint(c.fit.pose, scene.pieces.dims(c.size))
+    sl, m = scene.grid.polygon_crop([scene.grid.to_px(np.asarray(fp.exterior.coords))])
+    vals = scene.fg[sl][m]
+    return float(vals.mean()) if vals.size else 0.0
 
 
 def _window_hsv(view: TableView, sub: ViewGrid) -> np.ndarray:
@@ -1174,7 +1190,8 @@ def _piece(c: Candidate, calib: TableCalibration, view: TableView, bg: np.ndarra
            goes_on: Callable[[], bool] | None = None,
            inside_goes_on: Callable[[], bool] | None = None,
            overlapped: bool = False, no_step: Callable[[], bool] | None = None,
-           hollow_mm: Callable[[], float] | None = None) -> DetectedPiece:
+           hollow_mm: Callable[[], float] | None = None,
+           fg_share: Callable[[], float] | None = None) -> DetectedPiece:
     """The detected piece of ``c``; ``goes_on`` tells whether its colour goes on past its
     outline (asked of a vivid piece only: :func:`_colour_goes_on`), ``inside_goes_on``
     whether its inside's colour does (asked of the others: :func:`_inside_goes_on`),
@@ -1182,7 +1199,8 @@ def _piece(c: Candidate, calib: TableCalibration, view: TableView, bg: np.ndarra
     (:func:`_overlaps_better`), ``no_step`` whether the view shows no shaded hollow where
     the camera would see into its base (asked of a white piece: :func:`explain.no_base_step`),
     ``hollow_mm`` the size ambiguity of a hollow going on past it (asked of a pale piece:
-    :func:`explain.hollow_ahead_mm`)."""
+    :func:`explain.hollow_ahead_mm`), ``fg_share`` the fit map's mean over its footprint
+    (asked of a white piece: :func:`_fg_share`)."""
     d = pieces.dims(c.size)
     pose = c.fit.pose
     s_cal = calibration_sigma_mm(calib, pose.stern_mm, d)
@@ -1214,6 +1232,7 @@ def _piece(c: Candidate, calib: TableCalibration, view: TableView, bg: np.ndarra
     longest_mm = max(pieces.dims(z).footprint_length_mm for z in Size)
     short_clear = (color == "clear" and cost > CLEAR_SHORT_COST
                    and d.footprint_length_mm < longest_mm)
+    faint_white = color == "white" and fg_share is not None and fg_share() < FAINT_WHITE_FG
     # Never trusted (the tests asked in this order, each only when the ones before fail):
     doubtful = (
         # on another piece's table;
@@ -1229,7 +1248,10 @@ def _piece(c: Candidate, calib: TableCalibration, view: TableView, bg: np.ndarra
         # there, the reading lies on lit plastic or table, or inside a longer piece.
         or (color in SHADED_BASE and no_step is not None and no_step())
         # a clear piece read short, its fit not as good as a clear piece's (CLEAR_SHORT_COST).
-        or short_clear)
+        or short_clear
+        # a white piece where the fit map is mostly table: the part of a faint one that
+        # shows, its size unknown (FAINT_WHITE_FG).
+        or faint_white)
     if doubtful:
         s_mm, s_deg = s_mm * DOUBT_GAIN_MAX + 0.5, s_deg * DOUBT_GAIN_MAX + 0.5
     if color in PALE and hollow_mm is not None:
@@ -1238,6 +1260,10 @@ def _piece(c: Candidate, calib: TableCalibration, view: TableView, bg: np.ndarra
     if short_clear:
         # A faint clear longer piece may go on past either end (CLEAR_SHORT_COST).
         s_mm = max(s_mm, longest_mm - d.footprint_length_mm)
+    if faint_white:
+        shortest_mm = min(pieces.dims(z).footprint_length_mm for z in Size)
+        s_mm = max(s_mm, longest_mm - d.footprint_length_mm,
+                   d.footprint_length_mm - shortest_mm)
     s_mm = max(s_mm, c.covering_ambiguity_mm if vivid else c.ambiguity_mm)
     s_deg = max(s_deg, c.covering_ambiguity_deg if vivid else c.ambiguity_deg)
     s_mm, s_deg = min(s_mm, 99.0), min(s_deg, 99.0)
