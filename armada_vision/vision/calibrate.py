@@ -165,16 +165,17 @@ def find_markers(gray: np.ndarray, layout: TableLayout,
     # OpenCV's search for candidates (adaptive thresholds at three window sizes, contours,
     # over the whole frame) is most of calibrate's time. It is run on the image at half
     # size first (~half the time), the corners found are put on the full image and refined
-    # from the edges there; a marker is kept when the edges refined its four corners. The
-    # others (a marker under a hand, too small at half size, a corner the edges could not
-    # place) are searched at full size, but only round their quads as the kept markers
-    # predict them: a window costs ~0.7 ms, the whole frame 5.5 ms at 720p, 27 at 1080p.
-    # With fewer than two kept, the full image is searched as before.
+    # from the edges there; a marker is kept when the edges refined its four corners. When
+    # some marker was not found (under a hand, too small at half size), it and any not kept
+    # are searched at full size, but only round their quads as the kept markers predict
+    # them: a window costs ~0.7 ms, the whole frame 5.5 ms at 720p, 27 at 1080p. With all
+    # found but a corner the edges could not place, or fewer than two kept, the full image
+    # is searched as before (a window path there moved a marginal reading in 2337).
     found = _detect(detector, gray, known, half=True)
     kept = _refined(gray, found, cells, camera, only_good=True)
     if len(kept) == len(known):
         return kept
-    if len(kept) >= 2:
+    if len(found) < len(known) and len(kept) >= 2:
         win = _detect_in_windows(detector, gray, layout, kept, known - kept.keys())
         return kept | _refined(gray, win, cells, camera)
     return _refined(gray, _detect(detector, gray, known, half=False), cells, camera)
