@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from vision_helpers import look_at, marker_table_image
+from vision_helpers import look_at, marker_table_image, scene_spec
 
 from armada_vision.geometry.camera import CameraIntrinsics
 from armada_vision.geometry.layout import standard_layout
@@ -124,16 +124,10 @@ def test_markers_missed_at_half_size_are_searched_in_windows(seed):
     """Seed 1857 (1648-set): marker 1 is not found at half size; 1735: marker 4 is under a
     hand. The full-size search runs only round the missing markers' predicted quads; every
     marker the renderer says is not occluded is still found, at its true corners."""
-    from armada_vision.synth.random_scene import random_scene
     from armada_vision.synth.render import render
     from armada_vision.vision.calibrate import _detect, _detector, find_markers
 
-    i = seed - 1648
-    size = [(1920, 1080), (1280, 720)][i % 2]
-    lo, hi = [(0.0, 10.0), (10.0, 22.0), (22.0, 35.0)][(i // 2) % 3]
-    r = render(random_scene(seed, image_size=size, tilt_deg=lo + (hi - lo) * ((seed * 0.618) % 1.0),
-                            touching=(i % 3 == 1), distort=(i % 4 == 3), extras=(i % 5 == 2),
-                            upright=1 if i % 6 == 5 else 0))
+    r = render(scene_spec(seed, 1648)[0])
     gray = cv2.cvtColor(r.image_bgr, cv2.COLOR_BGR2GRAY)
     truth = {m["id"]: m for m in r.truth["markers"]}
     half = _detect(_detector(r.layout.dictionary, half=True), gray, set(truth), half=True)
@@ -150,16 +144,10 @@ def test_half_size_search_with_two_thresholds_finds_what_three_find(seed):
     three: on 1755 the 3 px one alone loses marker 6, on 1839 the 13 px one alone loses 2 and
     3, and 1653 misses marker 1 at half size with three. Same markers as the three, the
     corners after refinement within 0.01 px."""
-    from armada_vision.synth.random_scene import random_scene
     from armada_vision.synth.render import render
     from armada_vision.vision import calibrate
 
-    i = seed - 1648
-    size = [(1920, 1080), (1280, 720)][i % 2]
-    lo, hi = [(0.0, 10.0), (10.0, 22.0), (22.0, 35.0)][(i // 2) % 3]
-    r = render(random_scene(seed, image_size=size, tilt_deg=lo + (hi - lo) * ((seed * 0.618) % 1.0),
-                            touching=(i % 3 == 1), distort=(i % 4 == 3), extras=(i % 5 == 2),
-                            upright=1 if i % 6 == 5 else 0))
+    r = render(scene_spec(seed, 1648)[0])
     gray = cv2.cvtColor(r.image_bgr, cv2.COLOR_BGR2GRAY)
     known = {m.id for m in r.layout.markers}
     two = calibrate._detect(calibrate._detector(r.layout.dictionary, half=True), gray, known,

@@ -12,12 +12,11 @@ from functools import cache
 import cv2
 import numpy as np
 import pytest
-from vision_helpers import match, pair
+from vision_helpers import match, pair, scene_spec, uses_camera
 
 from armada_vision.geometry.pieces import NOMINAL_PIECES
 from armada_vision.geometry.pose import Pose
 from armada_vision.geometry.shapes import footprint
-from armada_vision.synth.random_scene import random_scene
 from armada_vision.synth.render import Rendered, render
 from armada_vision.vision.detect import detect
 from armada_vision.vision.explain import GOOD_COST, MAX_COST
@@ -29,14 +28,8 @@ from armada_vision.vision.types import Detections
 def bench_scene(seed: int, seed0: int = 1000) -> tuple[Rendered, Detections]:
     """Scene ``seed`` of the vision benchmark run from ``seed0`` (same parameters as its
     ``rendered_scenes``) and its detections."""
-    i = seed - seed0
-    size = [(1920, 1080), (1280, 720)][i % 2]
-    lo, hi = [(0.0, 10.0), (10.0, 22.0), (22.0, 35.0)][(i // 2) % 3]
-    tilt = lo + (hi - lo) * ((seed * 0.618) % 1.0)
-    r = render(random_scene(seed, image_size=size, tilt_deg=tilt, touching=(i % 3 == 1),
-                            distort=(i % 4 == 3), extras=(i % 5 == 2),
-                            upright=1 if i % 6 == 5 else 0))
-    det = detect(r.image_bgr, r.layout, r.camera if i % 7 != 6 else None)
+    r = render(scene_spec(seed, seed0)[0])
+    det = detect(r.image_bgr, r.layout, r.camera if uses_camera(seed, seed0) else None)
     assert isinstance(det, Detections)
     return r, det
 

@@ -21,9 +21,10 @@ from armada_vision.vision.fit import ViewGrid
 _ROOT = str(Path(__file__).resolve().parent.parent)
 if _ROOT not in sys.path:
     sys.path.insert(0, _ROOT)
-from benchmarks.bench_vision import match, pair  # noqa: E402
+from benchmarks.bench_vision import match, pair, scene_spec, uses_camera  # noqa: E402
 
-__all__ = ["look_at", "marker_table_image", "match", "pair", "raster_outline"]
+__all__ = ["look_at", "marker_table_image", "match", "pair", "raster_outline", "scene_spec",
+           "uses_camera"]
 
 
 def look_at(eye_mm, target_mm) -> tuple[np.ndarray, np.ndarray]:
