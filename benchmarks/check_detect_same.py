@@ -67,7 +67,7 @@ def reference_patches(rev: str) -> dict[tuple[types.ModuleType, str], object]:
     out = {(explain_mod, "fit_pose"): fit.fit_pose,
            (explain_mod, "fit_poses"): fit_poses,
            (explain_mod, "sample_map"): fit.sample_map,
-           (detect_mod, "foreground"): _own_crisp(seg.foreground),
+           (detect_mod, "foreground"): _known_kwargs(seg.foreground),
            (detect_mod, "shade"): _known_kwargs(det.shade),
            (detect_mod, "calibrate"): cal.calibrate,
            # How a fit's cost becomes a piece's σ reads the fit's result (FitResult.cost_1px
@@ -111,22 +111,12 @@ def _known_args(piece):
 
 def _known_kwargs(f):
     """A reference function called as detect calls it now: keyword arguments added since
-    that only hand in what it works out itself (``shade``'s ``bg_planes``) are left out."""
+    that only hand in what it works out itself (``shade``'s ``bg_planes``, ``foreground``'s
+    ``crisp`` areas) are left out."""
     known = inspect.signature(f).parameters
 
     def call(*args, **kw):
         return f(*args, **{k: v for k, v in kw.items() if k in known})
-    return call
-
-
-def _own_crisp(foreground):
-    """A reference ``foreground`` called as detect calls it now: before the crisp areas were
-    handed in (``crisp=``) it computed them itself, and it is left to."""
-    if "crisp" in inspect.signature(foreground).parameters:
-        return foreground
-
-    def call(view, *, crisp=None, **kw):
-        return foreground(view, **kw)
     return call
 
 

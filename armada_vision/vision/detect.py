@@ -1229,9 +1229,11 @@ def _piece(c: Candidate, calib: TableCalibration, view: TableView, bg: np.ndarra
     # shows all its faces, so only a reading that covers what it shows is a rival; a black,
     # white or clear face can vanish against the table, so any nearly as good reading is.
     vivid = color not in FACES_CAN_VANISH
-    longest_mm = max(pieces.dims(z).footprint_length_mm for z in Size)
-    short_clear = (color == "clear" and cost > CLEAR_SHORT_COST
-                   and d.footprint_length_mm < longest_mm)
+    # How far the other sizes' footprints reach past this one's: the σ that covers them.
+    lengths_mm = [pieces.dims(z).footprint_length_mm for z in Size]
+    to_longest_mm = max(lengths_mm) - d.footprint_length_mm
+    to_shortest_mm = d.footprint_length_mm - min(lengths_mm)
+    short_clear = color == "clear" and cost > CLEAR_SHORT_COST and to_longest_mm > 0
     faint_white = color == "white" and fg_share is not None and fg_share() < FAINT_WHITE_FG
     # Never trusted (the tests asked in this order, each only when the ones before fail):
     doubtful = (
@@ -1259,11 +1261,10 @@ def _piece(c: Candidate, calib: TableCalibration, view: TableView, bg: np.ndarra
         s_mm = max(s_mm, hollow_mm())
     if short_clear:
         # A faint clear longer piece may go on past either end (CLEAR_SHORT_COST).
-        s_mm = max(s_mm, longest_mm - d.footprint_length_mm)
+        s_mm = max(s_mm, to_longest_mm)
     if faint_white:
-        shortest_mm = min(pieces.dims(z).footprint_length_mm for z in Size)
-        s_mm = max(s_mm, longest_mm - d.footprint_length_mm,
-                   d.footprint_length_mm - shortest_mm)
+        # Any other size fits the part that shows (FAINT_WHITE_FG).
+        s_mm = max(s_mm, to_longest_mm, to_shortest_mm)
     s_mm = max(s_mm, c.covering_ambiguity_mm if vivid else c.ambiguity_mm)
     s_deg = max(s_deg, c.covering_ambiguity_deg if vivid else c.ambiguity_deg)
     s_mm, s_deg = min(s_mm, 99.0), min(s_deg, 99.0)
