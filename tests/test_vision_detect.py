@@ -149,24 +149,32 @@ def _lying(size: Size, x_mm: float, y_mm: float, heading_deg: float) -> Detected
     return DetectedPiece(size, "red", pose, tip, 0.3, 0.5, True)
 
 
-def test_the_benchmark_counts_a_reading_of_a_piece_under_a_hand_as_false_and_says_so():
+def test_the_benchmark_leaves_out_readings_of_pieces_the_truth_leaves_out():
     """bench_vision's matcher (issue 4's precision figure): a piece the truth leaves out
-    because a hand hides part of it is no truth, so a reading of it is counted false, and
-    tagged as lying on such a piece; a reading on bare table is false without the tag."""
+    because a hand hides part of it, or the image edge cuts it, is neither truth nor false
+    (an "ignore" piece): a reading of it is tagged and left out of precision; a reading on
+    bare table is false. The old figure, counting it false, is still there."""
     truth = {"pieces": [
         {"size": "small", "color": "red", "stern": [100.0, 100.0], "heading": 0.0,
          "tip": [125.0, 100.0]},
         {"size": "medium", "color": "red", "stern": [200.0, 100.0], "heading": 90.0,
-         "tip": [200.0, 135.0], "occluded": True}]}
+         "tip": [200.0, 135.0], "occluded": True},
+        {"size": "large", "color": "red", "stern": [400.0, 100.0], "heading": 0.0,
+         "tip": [445.0, 100.0], "fully_visible": False}]}
     cal = CalibrationInfo((0, 1), 0.2, ((1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0)))
     det = Detections((1920, 1080), cal, (_lying(Size.SMALL, 100.3, 100.0, 0.0),
                                          _lying(Size.MEDIUM, 200.0, 101.0, 90.0),
-                                         _lying(Size.SMALL, 300.0, 300.0, 45.0)))
+                                         _lying(Size.SMALL, 300.0, 300.0, 45.0),
+                                         _lying(Size.LARGE, 401.0, 100.0, 0.0)))
     t = match(truth, det, "case")
-    assert (t.truth, t.found, t.matched) == (1, 3, 1)
-    assert (t.false_pieces, t.false_on_hidden) == (2, 1)
-    false = [m for m in t.misses if "false" in m]
-    assert ["under a hand" in m for m in false] == [True, False]
+    assert (t.truth, t.found, t.matched) == (1, 4, 1)
+    assert (t.false_pieces, t.on_left_out) == (1, 2)
+    assert t.precision == 1 / 2                      # the small, over it and the false one
+    assert t.precision_counting_left_out == 1 / 4
+    tagged = [m for m in t.misses if "not counted" in m]
+    assert len(tagged) == 2 and all("leaves out" in m for m in tagged)
+    assert [m for m in t.misses if ": false " in m] == [
+        "case: false small red at (300, 300), fit score 1.00"]
 
 
 def test_the_benchmark_counts_right_readings_the_rules_can_use():
