@@ -41,6 +41,10 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 # A reading the rules can use: σ at most this (rules.md §7; the benchmark's "trusted").
 TRUSTED_MM = 1.5
+# A right-sized reading whose worse end is off by over FAR_OFF_MM and over 2σ (as the rules
+# use σ) is as bad for a verdict as a wrong size the rules would trust (read end for end, or
+# slid along a neighbour): counted apart.
+FAR_OFF_MM = 3.0
 sys.path.insert(0, str(ROOT))
 
 from armada_vision.geometry.pieces import NOMINAL_PIECES  # noqa: E402
@@ -71,6 +75,7 @@ class Tally:
     misses: list[str] = field(default_factory=list)
     # Wrong sizes the rules would trust: the worse end's error beyond 2σ (rules.md §7).
     sure_wrong_sizes: int = 0
+    sure_far_off: int = 0
     # False pieces (on no real piece), and readings of a real piece the truth leaves out
     # because a hand hides part of it or the image edge cuts it: those are neither truth nor
     # false (an "ignore" piece, as detection benchmarks treat them), so precision leaves
@@ -86,7 +91,8 @@ class Tally:
 
     def add(self, other: Tally) -> None:
         for k in ("truth", "found", "matched", "size_ok", "color_ok", "failures", "images",
-                  "sure_wrong_sizes", "false_pieces", "on_left_out", "right", "right_trusted"):
+                  "sure_wrong_sizes", "sure_far_off", "false_pieces", "on_left_out", "right",
+                  "right_trusted"):
             setattr(self, k, getattr(self, k) + getattr(other, k))
         for k in ("stern_mm", "tip_mm", "heading_deg", "sigma_ratio", "sigma_deg_ratio",
                   "rules_ratio",
@@ -174,6 +180,11 @@ def match(truth: dict, det: Detections | VisionFailure, label: str = "") -> Tall
         if d.size.value != p["size"] and max(es, et) > 2 * s_rules:
             t.sure_wrong_sizes += 1
             t.misses[-1] += " SURE: the rules would trust it"
+        if d.size.value == p["size"] and max(es, et) > max(2 * s_rules, FAR_OFF_MM):
+            t.sure_far_off += 1
+            t.misses.append(f"{label}: {p['size']} {p['color']} at ({p['stern'][0]:.0f}, "
+                            f"{p['stern'][1]:.0f}) read {max(es, et):.1f} mm off (σ "
+                            f"{d.sigma_mm:.1f} mm) SURE: the rules would trust it")
         t.scores.append(d.score)
     left_out = [_truth_footprint(p) for p in truth["pieces"]
                 if p.get("occluded", False) or not p.get("fully_visible", True)]
@@ -390,7 +401,8 @@ def main(argv: list[str] | None = None) -> int:
         f"under a hand or cut by the image edge), not counted: {total.on_left_out} "
         f"(counted false, precision {100 * total.precision_counting_left_out:.1f} %)",
         f"- size {total.size_ok}/{total.matched} (wrong sizes the rules would trust, the "
-        f"worse end off by over 2σ: {total.sure_wrong_sizes}), colour "
+        f"worse end off by over 2σ: {total.sure_wrong_sizes}; right sizes read over "
+        f"{FAR_OFF_MM:.0f} mm off that the rules would trust: {total.sure_far_off}), colour "
         f"{total.color_ok}/{total.matched}",
         f"- right readings (right size, worse end ≤ {TRUSTED_MM} mm) reported with σ ≤ "
         f"{TRUSTED_MM} mm, so the rules can use them: {total.right_trusted}/{total.right} "
@@ -432,7 +444,8 @@ def main(argv: list[str] | None = None) -> int:
             f"leaves out not counted; counted false, "
             f"{100 * held.precision_counting_left_out:.1f} %); size "
             f"{held.size_ok}/{held.matched} (the rules would trust {held.sure_wrong_sizes} "
-            f"wrong; right readings with σ ≤ {TRUSTED_MM} mm {held.right_trusted}/{held.right}), "
+            f"wrong and {held.sure_far_off} right sizes over {FAR_OFF_MM:.0f} mm off; right "
+            f"readings with σ ≤ {TRUSTED_MM} mm {held.right_trusted}/{held.right}), "
             f"colour {held.color_ok}/{held.matched}")
     if total.misses:
         lines += ["", "Misses and errors (first 25):", ""]

@@ -198,6 +198,23 @@ def test_the_benchmark_counts_right_readings_the_rules_can_use():
     assert (t.right, t.right_trusted) == (2, 1)
 
 
+def test_the_benchmark_counts_right_sizes_far_off_that_the_rules_would_trust():
+    """bench_vision's other unsafe reading: a right size whose worse end is over 3 mm off and
+    over 2σ (as the rules use σ) is counted with the wrong sizes the rules would trust; the
+    same far off with a σ that covers it, or 2 mm off, is not."""
+    small = NOMINAL_PIECES.dims(Size.SMALL).footprint_length_mm
+    truth = {"pieces": [{"size": "small", "color": "red", "stern": [x, 100.0], "heading": 0.0,
+                         "tip": [x + small, 100.0]} for x in (100.0, 200.0, 300.0)]}
+    cal = CalibrationInfo((0, 1), 0.2, ((1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0)))
+    slid = _lying(Size.SMALL, 108.0, 100.0, 0.0)                 # σ 0.3 mm, 8 mm off
+    covered = dataclasses.replace(_lying(Size.SMALL, 208.0, 100.0, 0.0), sigma_mm=5.0)
+    near = _lying(Size.SMALL, 302.0, 100.0, 0.0)                 # 2 mm off
+    t = match(truth, Detections((1920, 1080), cal, (slid, covered, near)), "case")
+    assert (t.matched, t.sure_far_off, t.sure_wrong_sizes) == (3, 1, 0)
+    assert [m for m in t.misses if "SURE" in m] == [
+        "case: small red at (100, 100) read 8.0 mm off (σ 0.3 mm) SURE: the rules would trust it"]
+
+
 def test_a_blank_table_has_no_pieces():
     r = _render([], 10.0, "felt")
     det = detect(r.image_bgr, r.layout, r.camera)
