@@ -1440,3 +1440,12 @@ def test_a_clear_reading_short_of_a_large_fitting_loosely_is_in_doubt(seed, size
 ])
 def test_a_faint_white_piece_read_one_size_off_is_in_doubt(seed, seed0, size, stern):
     assert_no_sure_wrong_size(seed, seed0, size, "white", stern)
+
+
+# A vivid piece read one size short whose lit colour goes on past its stern (issue 4,
+# stern21): 3413's yellow medium lies with its base against a green medium's side and was read
+# from its tip as a small, σ 0.5 mm, 7.9 mm off; the whole ring's share of its colour is small
+# (only the stern's side goes on), but the ring behind its stern is its lit yellow plastic
+# (detect.VIVID_STERN_SHARE). Right readings of the 3376-set kept their σ.
+def test_a_vivid_piece_read_short_whose_colour_goes_on_past_its_stern_is_in_doubt():
+    assert_no_sure_wrong_size(3413, 3376, "medium", "yellow", (401.0, 467.0))

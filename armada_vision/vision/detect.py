@@ -170,6 +170,14 @@ VIVID_TABLE_HUE = 20.0
 # readings on tables of their hue, 741 on the 1648-, 1936- and 2224-sets: 0.28 at most.
 TABLE_SAT_SEP = 40.0
 TABLE_PAST_SHARE = 0.3
+# A reading shorter than the longest size whose colour, lit as its inside (at least
+# VIVID_STERN_VALUE of its HSV value: not its tinted shadow), goes on past its stern over
+# VIVID_STERN_SHARE of the ring behind it (at least VIVID_STERN_MIN_PX pixels) is part of a
+# longer piece whose base end the fit left (stern21: 3413's yellow medium against a green
+# one's side read as a small at σ 0.5 mm, 7.9 mm off).
+VIVID_STERN_VALUE = 0.8
+VIVID_STERN_SHARE = 0.5
+VIVID_STERN_MIN_PX = 8
 # Any piece's colour ends at its outline (_inside_goes_on, issue 4; asked of readings not
 # named vivid, whose colour has no hue for _colour_goes_on to follow): a reading whose inside
 # stands off the table's estimate (by PAST_MIN_SEP, BGR levels) and whose 4 mm ring outside
@@ -1094,14 +1102,37 @@ def _colour_goes_on(c: Candidate, lying: list[Candidate], scene: Scene, view: Ta
     px = hsv[ring > 0].astype(np.float32)
     dh = np.abs(px[:, 0] - h0)
     same = (np.minimum(dh, 180 - dh) < VIVID_PAST_HUE) & (px[:, 1] >= VIVID_PAST_SAT * s0)
-    if not on_its_hue:
-        return float(same.mean()) >= VIVID_PAST_SHARE
-    # The table's own pixels have the hue: only those more saturated than the table's
-    # estimate there by half the inside's excess over it are plastic.
-    bg_crop = np.clip(bg[y0:y1, x0:x1], 0, 255).astype(np.uint8)
-    st_px = cv2.cvtColor(bg_crop, cv2.COLOR_BGR2HSV)[..., 1][ring > 0].astype(np.float32)
-    same &= px[:, 1] > st_px + 0.5 * (s0 - st)
-    return float(same.mean()) >= TABLE_PAST_SHARE
+    if on_its_hue:
+        # The table's own pixels have the hue: only those more saturated than the table's
+        # estimate there by half the inside's excess over it are plastic.
+        bg_crop = np.clip(bg[y0:y1, x0:x1], 0, 255).astype(np.uint8)
+        st_px = cv2.cvtColor(bg_crop, cv2.COLOR_BGR2HSV)[..., 1][ring > 0].astype(np.float32)
+        same &= px[:, 1] > st_px + 0.5 * (s0 - st)
+    if float(same.mean()) >= (TABLE_PAST_SHARE if on_its_hue else VIVID_PAST_SHARE):
+        return True
+    return _goes_on_past_stern(c, scene, view, ring, box, same & (
+        px[:, 2] >= VIVID_STERN_VALUE * float(np.median(hsv[core > 0][:, 2]))))
+
+
+def _goes_on_past_stern(c: Candidate, scene: Scene, view: TableView, ring: np.ndarray,
+                        box: tuple[int, int, int, int], lit_same: np.ndarray) -> bool:
+    """Whether the piece's lit colour goes on past ``c``'s stern: over VIVID_STERN_SHARE of
+    the ring's pixels behind its stern edge (within its base's width) are ``lit_same`` (per
+    ring pixel, in ``ring``'s order). Asked of a reading shorter than the longest size only."""
+    d = scene.pieces.dims(c.size)
+    if d.footprint_length_mm >= scene.max_length_mm:
+        return False
+    x0, y0, _, _ = box
+    rows, cols = np.nonzero(ring)
+    p_mm = view.grid.to_mm(np.column_stack([cols + x0, rows + y0]).astype(float))
+    pose = c.fit.pose
+    h = math.radians(pose.heading_deg)
+    rel = p_mm - np.asarray(pose.stern_mm)
+    along = rel @ np.array([math.cos(h), math.sin(h)])
+    across = rel @ np.array([-math.sin(h), math.cos(h)])
+    behind = (along < 0.0) & (np.abs(across) <= d.base_w_mm / 2)
+    return int(behind.sum()) >= VIVID_STERN_MIN_PX and float(
+        lit_same[behind].mean()) >= VIVID_STERN_SHARE
 
 
 def _ring_off_others(c: Candidate, lying: list[Candidate], scene: Scene, view: TableView,
