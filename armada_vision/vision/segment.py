@@ -54,6 +54,18 @@ FAINT_STRONG = 4.0
 FAINT_MAX_STRONG = 0.05
 FAINT_MAX_SHADE = 0.95
 FAINT_MIN_MM2 = 150.0
+# A clear piece touching a coloured or black one (issue 4; seeds 1979, 2027, 2039 of the
+# 1936-set): their crisp areas join, the neighbour's strong pixels fail the joint area's
+# FAINT_MAX_STRONG, and the table estimate takes the clear piece in. What is left of such an
+# area away from its strong pixels (SPLIT_MM) and opened to a piece's thickness (SPLIT_OPEN_MM:
+# rims, crescents and the thin contact shadow along the neighbour go) is judged alone.
+# A part is judged only when at most SPLIT_MAX_CONTACT of its border runs along the rest of
+# its area: a clear piece touches its neighbour at a tip or along part of a side (0.11-0.29
+# on the 1936-set), while a white piece's shaded face and the shadow beside it, or a black
+# piece's grey face, run along the rest of their piece (0.38-1.0).
+SPLIT_MM = 1.5
+SPLIT_OPEN_MM = 2.0
+SPLIT_MAX_CONTACT = 0.3
 # A white piece on a table as bright as it (issue 4): only its open base scores strongly, its
 # faces are the table's colour, and the crisp outline encloses it. An enclosed area on a
 # bright table (coarse median brightness ≥ PALE_MIN_TABLE of 255) that is mostly weak
@@ -400,6 +412,12 @@ def _faint_crisp(view: TableView, crisp: np.ndarray, img: np.ndarray, med_small:
             & (count >= FAINT_MIN_MM2 * view.grid.px_per_mm ** 2))
     good[0] = False
     keep = good[ids]
+    hard = d > FAINT_STRONG * 3.0 * noise
+    split = (~good & (strong > FAINT_MAX_STRONG * count)
+             & (count >= FAINT_MIN_MM2 * view.grid.px_per_mm ** 2))
+    split[0] = False
+    parts = _faint_parts(crisp.shape, idx, split[ids], hard, d < FAINT_SCORE * 3.0 * noise,
+                         ratio, view.grid.px_per_mm)
     px2 = view.grid.px_per_mm ** 2
     table = np.bincount(ids, weights=b.sum(axis=1) / 3.0, minlength=n)
     pale = ((weak >= PALE_SHARE * count) & (strong <= PALE_MAX_STRONG * count)
@@ -417,7 +435,52 @@ def _faint_crisp(view: TableView, crisp: np.ndarray, img: np.ndarray, med_small:
     if pale.any():
         out = np.concatenate([out, *(_pale_hull(img, med_small, idx[ids == a], px2)
                                      for a in np.flatnonzero(pale))])
+    if parts is not None:
+        keep[parts] = True
     return (idx[keep] if keep.any() else None), (out if out.size else None)
+
+
+def _faint_parts(shape: tuple[int, int], idx: np.ndarray, split: np.ndarray,
+                 hard: np.ndarray, weak: np.ndarray, ratio: np.ndarray, ppm: float
+                 ) -> np.ndarray | None:
+    """Positions in ``idx`` (flat indices of the crisp areas' view pixels, ascending) of the
+    faint parts of the areas flagged per pixel in ``split`` (see SPLIT_MM): each part, away
+    from the areas' strong (``hard``) pixels, judged as a whole area is (``weak``, ``hard``,
+    brightness ``ratio`` per pixel). None when there is none."""
+    if not split.any():
+        return None
+    area = np.zeros(shape[0] * shape[1], np.uint8)
+    area[idx[split]] = 1
+    strong = np.zeros_like(area)
+    strong[idx[split & hard]] = 1
+    r = max(round(SPLIT_MM * ppm), 1)
+    near = cv2.dilate(strong.reshape(shape),
+                      cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1,) * 2))
+    rest = area.reshape(shape) & (1 - near)
+    ro = max(round(SPLIT_OPEN_MM * ppm), 1)
+    rest = cv2.morphologyEx(rest, cv2.MORPH_OPEN,
+                            cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * ro + 1,) * 2))
+    n, lab = cv2.connectedComponents(rest, connectivity=8)
+    if n < 2:
+        return None
+    pos = np.searchsorted(idx, np.flatnonzero(rest))
+    ids = lab.ravel()[idx[pos]]
+    count = np.bincount(ids, minlength=n).astype(np.float64)
+    good = ((np.bincount(ids, weights=weak[pos], minlength=n) >= FAINT_SHARE * count)
+            & (np.bincount(ids, weights=hard[pos], minlength=n) <= FAINT_MAX_STRONG * count)
+            & (np.bincount(ids, weights=ratio[pos], minlength=n) <= FAINT_MAX_SHADE * count)
+            & (count >= FAINT_MIN_MM2 * ppm**2))
+    good[0] = False
+    if not good.any():
+        return None
+    # The border of each part (labels grown by 2 px): on the rest of its area, or on the table.
+    grown = cv2.dilate(lab.astype(np.uint16), np.ones((5, 5), np.uint8))
+    ring = (grown > 0) & (lab == 0)
+    of = grown[ring]
+    along = np.bincount(of, weights=area.reshape(shape)[ring], minlength=n)
+    good &= along <= SPLIT_MAX_CONTACT * np.bincount(of, minlength=n)
+    keep = good[ids]
+    return pos[keep] if keep.any() else None
 
 
 def _pale_hull(img: np.ndarray, med_small: np.ndarray, area: np.ndarray, px2: float
