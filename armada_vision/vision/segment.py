@@ -461,22 +461,27 @@ def _faint_parts(shape: tuple[int, int], idx: np.ndarray, split: np.ndarray,
     brightness ``ratio`` per pixel). None when there is none."""
     if not split.any():
         return None
-    area = np.zeros(shape[0] * shape[1], np.uint8)
-    area[idx[split]] = 1
-    strong = np.zeros_like(area)
-    strong[idx[split & hard]] = 1
-    r = max(round(SPLIT_MM * ppm), 1)
-    near = cv2.dilate(strong.reshape(shape),
-                      cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1,) * 2))
-    rest = area.reshape(shape) & (1 - near)
-    ro = max(round(SPLIT_OPEN_MM * ppm), 1)
-    rest = cv2.morphologyEx(rest, cv2.MORPH_OPEN,
+    # Only the box round the split areas (grown past the morphology's reach) is worked on.
+    r, ro = max(round(SPLIT_MM * ppm), 1), max(round(SPLIT_OPEN_MM * ppm), 1)
+    rows, cols = np.divmod(idx[split], shape[1])
+    pad = r + 2 * ro + 3
+    y0, x0 = max(int(rows.min()) - pad, 0), max(int(cols.min()) - pad, 0)
+    y1, x1 = min(int(rows.max()) + pad + 1, shape[0]), min(int(cols.max()) + pad + 1, shape[1])
+    box = (y1 - y0, x1 - x0)
+    area = np.zeros(box, np.uint8)
+    area[rows - y0, cols - x0] = 1
+    strong = np.zeros(box, np.uint8)
+    h = hard[split]
+    strong[rows[h] - y0, cols[h] - x0] = 1
+    near = cv2.dilate(strong, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1,) * 2))
+    rest = cv2.morphologyEx(area & (1 - near), cv2.MORPH_OPEN,
                             cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * ro + 1,) * 2))
     n, lab = cv2.connectedComponents(rest, connectivity=8)
     if n < 2:
         return None
-    pos = np.searchsorted(idx, np.flatnonzero(rest))
-    ids = lab.ravel()[idx[pos]]
+    ry, rx = np.nonzero(rest)
+    pos = np.searchsorted(idx, (ry + y0) * shape[1] + rx + x0)
+    ids = lab[ry, rx]
     count = np.bincount(ids, minlength=n).astype(np.float64)
     good = ((np.bincount(ids, weights=weak[pos], minlength=n) >= FAINT_SHARE * count)
             & (np.bincount(ids, weights=hard[pos], minlength=n) <= FAINT_MAX_STRONG * count)
@@ -489,7 +494,7 @@ def _faint_parts(shape: tuple[int, int], idx: np.ndarray, split: np.ndarray,
     grown = cv2.dilate(lab.astype(np.uint16), np.ones((5, 5), np.uint8))
     ring = (grown > 0) & (lab == 0)
     of = grown[ring]
-    along = np.bincount(of, weights=area.reshape(shape)[ring], minlength=n)
+    along = np.bincount(of, weights=area[ring], minlength=n)
     good &= along <= SPLIT_MAX_CONTACT * np.bincount(of, minlength=n)
     keep = good[ids]
     return pos[keep] if keep.any() else None
