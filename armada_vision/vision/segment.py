@@ -63,16 +63,20 @@ FAINT_MIN_MM2 = 150.0
 # its area: a clear piece touches its neighbour at a tip or along part of a side (0.11-0.29
 # on the 1936-set), while a white piece's shaded face and the shadow beside it, or a black
 # piece's grey face, run along the rest of their piece (0.38-1.0).
-# Only areas whose strong pixels are vivid (mean saturation at least SPLIT_VIVID and
-# SPLIT_VIVID_OVER × the table's there) are split: coloured plastic, whose own faces and
-# shadow are no faint darkening (1936-set: 0.73-0.90 medians). Colourless strong pixels are a
+# And only when at least SPLIT_VIVID_SHARE of the strong pixels it was split from (within the
+# split's and the opening's reach) are vivid (saturation at least SPLIT_VIVID and
+# SPLIT_VIVID_OVER × the table's there): coloured plastic, whose own faces and shadow are no
+# faint darkening (the clear pieces of 1648-2223 beside one: 0.24-0.98; the rest of those
+# strong pixels are the clear piece's own rims and open base). Colourless strong pixels are a
 # white piece's open base or black plastic, whose shaded faces and shadow look like a clear
-# piece (split, they cost 4 whites of the 1648-set: medians 0.03-0.10).
+# piece: split off they cost 4 whites of the 1648-set, and 2147's white medium's shaded face
+# (0.00 vivid, beside a purple large) cost the purple.
 SPLIT_MM = 1.5
 SPLIT_OPEN_MM = 2.0
 SPLIT_MAX_CONTACT = 0.3
 SPLIT_VIVID = 0.4
 SPLIT_VIVID_OVER = 2.0
+SPLIT_VIVID_SHARE = 0.15
 # A white piece on a table as bright as it (issue 4): only its open base scores strongly, its
 # faces are the table's colour, and the crisp outline encloses it. An enclosed area on a
 # bright table (coarse median brightness ≥ PALE_MIN_TABLE of 255) that is mostly weak
@@ -422,14 +426,16 @@ def _faint_crisp(view: TableView, crisp: np.ndarray, img: np.ndarray, med_small:
     hard = d > FAINT_STRONG * 3.0 * noise
     split = (~good & (strong > FAINT_MAX_STRONG * count)
              & (count >= FAINT_MIN_MM2 * view.grid.px_per_mm ** 2))
-    if split.any():
-        h = hard & split[ids]
-        sat = np.bincount(ids[h], weights=_saturation(i[h][None])[0], minlength=n)
-        table_sat = np.bincount(ids[h], weights=_saturation(b[h][None])[0], minlength=n)
-        split &= (sat >= SPLIT_VIVID * strong) & (sat >= SPLIT_VIVID_OVER * table_sat)
     split[0] = False
-    parts = _faint_parts(crisp.shape, idx, split[ids], hard, d < FAINT_SCORE * 3.0 * noise,
-                         ratio, view.grid.px_per_mm)
+    parts = None
+    if split.any():
+        on = split[ids]
+        h = hard & on
+        sat = _saturation(i[h][None])[0]
+        vivid = np.zeros(idx.size, bool)
+        vivid[h] = (sat >= SPLIT_VIVID) & (sat >= SPLIT_VIVID_OVER * _saturation(b[h][None])[0])
+        parts = _faint_parts(crisp.shape, idx, on, hard, vivid, d < FAINT_SCORE * 3.0 * noise,
+                             ratio, view.grid.px_per_mm)
     px2 = view.grid.px_per_mm ** 2
     table = np.bincount(ids, weights=b.sum(axis=1) / 3.0, minlength=n)
     pale = ((weak >= PALE_SHARE * count) & (strong <= PALE_MAX_STRONG * count)
@@ -453,12 +459,13 @@ def _faint_crisp(view: TableView, crisp: np.ndarray, img: np.ndarray, med_small:
 
 
 def _faint_parts(shape: tuple[int, int], idx: np.ndarray, split: np.ndarray,
-                 hard: np.ndarray, weak: np.ndarray, ratio: np.ndarray, ppm: float
-                 ) -> np.ndarray | None:
+                 hard: np.ndarray, vivid: np.ndarray, weak: np.ndarray, ratio: np.ndarray,
+                 ppm: float) -> np.ndarray | None:
     """Positions in ``idx`` (flat indices of the crisp areas' view pixels, ascending) of the
     faint parts of the areas flagged per pixel in ``split`` (see SPLIT_MM): each part, away
-    from the areas' strong (``hard``) pixels, judged as a whole area is (``weak``, ``hard``,
-    brightness ``ratio`` per pixel). None when there is none."""
+    from the areas' strong (``hard``) pixels, whose strong neighbours are mostly ``vivid``,
+    judged as a whole area is (``weak``, ``hard``, brightness ``ratio`` per pixel). None
+    when there is none."""
     if not split.any():
         return None
     # Only the box round the split areas (grown past the morphology's reach) is worked on.
@@ -496,6 +503,13 @@ def _faint_parts(shape: tuple[int, int], idx: np.ndarray, split: np.ndarray,
     of = grown[ring]
     along = np.bincount(of, weights=area[ring], minlength=n)
     good &= along <= SPLIT_MAX_CONTACT * np.bincount(of, minlength=n)
+    # The strong pixels each part was split from (within the split's and the opening's reach).
+    k = 2 * (r + ro) + 3
+    reach = cv2.dilate(lab.astype(np.uint16), np.ones((k, k), np.uint8))[rows[h] - y0,
+                                                                         cols[h] - x0]
+    good &= (np.bincount(reach, weights=vivid[split][h], minlength=n)
+             >= SPLIT_VIVID_SHARE * np.bincount(reach, minlength=n)) & (
+        np.bincount(reach, minlength=n) > 0)
     keep = good[ids]
     return pos[keep] if keep.any() else None
 
