@@ -54,9 +54,10 @@ FAINT_STRONG = 4.0
 FAINT_MAX_STRONG = 0.05
 FAINT_MAX_SHADE = 0.95
 FAINT_MIN_MM2 = 150.0
-# A clear piece touching a coloured or black one (issue 4; seeds 1979, 2027, 2039 of the
-# 1936-set): their crisp areas join, the neighbour's strong pixels fail the joint area's
-# FAINT_MAX_STRONG, and the table estimate takes the clear piece in. What is left of such an
+# A clear piece touching a coloured one (issue 4, clear21; seeds 1736, 1799 of the 1648-set,
+# 1979, 2054, 2219 of the 1936-set): their crisp areas join, the neighbour's strong pixels
+# fail the joint area's FAINT_MAX_STRONG, and the table estimate takes the clear piece in
+# (score > 2 on 0-0.02 of its footprint). What is left of such an
 # area away from its strong pixels (SPLIT_MM) and opened to a piece's thickness (SPLIT_OPEN_MM:
 # rims, crescents and the thin contact shadow along the neighbour go) is judged alone.
 # A part is judged only when at most SPLIT_MAX_CONTACT of its border runs along the rest of
