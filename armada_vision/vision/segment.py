@@ -425,8 +425,11 @@ def _faint_crisp(view: TableView, crisp: np.ndarray, img: np.ndarray, med_small:
     good[0] = False
     keep = good[ids]
     hard = d > FAINT_STRONG * 3.0 * noise
-    split = (~good & (strong > FAINT_MAX_STRONG * count)
-             & (count >= FAINT_MIN_MM2 * view.grid.px_per_mm ** 2))
+    # A faint part holds FAINT_MIN_MM2, FAINT_SHARE of it weak, and none of the strong pixels:
+    # an area without that much of each has none (most coloured pieces' areas).
+    least = FAINT_MIN_MM2 * view.grid.px_per_mm ** 2
+    split = (~good & (strong > FAINT_MAX_STRONG * count) & (count - strong >= least)
+             & (weak >= FAINT_SHARE * least))
     split[0] = False
     parts = None
     if split.any():
@@ -435,8 +438,8 @@ def _faint_crisp(view: TableView, crisp: np.ndarray, img: np.ndarray, med_small:
         sat = _saturation(i[h][None])[0]
         vivid = np.zeros(idx.size, bool)
         vivid[h] = (sat >= SPLIT_VIVID) & (sat >= SPLIT_VIVID_OVER * _saturation(b[h][None])[0])
-        parts = _faint_parts(crisp.shape, idx, on, hard, vivid, d < FAINT_SCORE * 3.0 * noise,
-                             ratio, view.grid.px_per_mm)
+        parts = _faint_parts(lab, ids, np.flatnonzero(split), idx, on, hard, vivid,
+                             d < FAINT_SCORE * 3.0 * noise, ratio, view.grid.px_per_mm)
     px2 = view.grid.px_per_mm ** 2
     table = np.bincount(ids, weights=b.sum(axis=1) / 3.0, minlength=n)
     pale = ((weak >= PALE_SHARE * count) & (strong <= PALE_MAX_STRONG * count)
@@ -459,36 +462,58 @@ def _faint_crisp(view: TableView, crisp: np.ndarray, img: np.ndarray, med_small:
     return (idx[keep] if keep.any() else None), (out if out.size else None)
 
 
-def _faint_parts(shape: tuple[int, int], idx: np.ndarray, split: np.ndarray,
-                 hard: np.ndarray, vivid: np.ndarray, weak: np.ndarray, ratio: np.ndarray,
-                 ppm: float) -> np.ndarray | None:
+def _faint_parts(lab: np.ndarray, ids: np.ndarray, areas: np.ndarray, idx: np.ndarray,
+                 split: np.ndarray, hard: np.ndarray, vivid: np.ndarray, weak: np.ndarray,
+                 ratio: np.ndarray, ppm: float) -> np.ndarray | None:
     """Positions in ``idx`` (flat indices of the crisp areas' view pixels, ascending) of the
-    faint parts of the areas flagged per pixel in ``split`` (see SPLIT_MM): each part, away
-    from the areas' strong (``hard``) pixels, whose strong neighbours are mostly ``vivid``,
-    judged as a whole area is (``weak``, ``hard``, brightness ``ratio`` per pixel). None
-    when there is none."""
-    if not split.any():
-        return None
-    # Only the box round the split areas (grown past the morphology's reach) is worked on.
+    faint parts of the crisp areas ``areas`` (labels in ``lab``, and per pixel of ``idx`` in
+    ``ids``; ``split`` flags their pixels, see SPLIT_MM): each part, away from the areas' strong
+    (``hard``) pixels, whose strong neighbours are partly ``vivid``, judged as a whole area
+    is (``weak``, ``hard``, brightness ``ratio`` per pixel). None when there is none."""
+    shape = lab.shape
     r, ro = max(round(SPLIT_MM * ppm), 1), max(round(SPLIT_OPEN_MM * ppm), 1)
-    rows, cols = np.divmod(idx[split], shape[1])
+    # The split areas, their strong and their vivid pixels, on the view.
+    marks = np.zeros(shape[0] * shape[1], np.uint8)
+    marks[idx[split]] = 1
+    marks[idx[split & hard]] = 2
+    marks[idx[split & hard & vivid]] = 3
+    marks = marks.reshape(shape)
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1,) * 2)
+    opener = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * ro + 1,) * 2)
     pad = r + 2 * ro + 3
-    y0, x0 = max(int(rows.min()) - pad, 0), max(int(cols.min()) - pad, 0)
-    y1, x1 = min(int(rows.max()) + pad + 1, shape[0]), min(int(cols.max()) + pad + 1, shape[1])
-    box = (y1 - y0, x1 - x0)
-    area = np.zeros(box, np.uint8)
-    area[rows - y0, cols - x0] = 1
-    strong = np.zeros(box, np.uint8)
-    h = hard[split]
-    strong[rows[h] - y0, cols[h] - x0] = 1
-    near = cv2.dilate(strong, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1,) * 2))
-    rest = cv2.morphologyEx(area & (1 - near), cv2.MORPH_OPEN,
-                            cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * ro + 1,) * 2))
+    out = []
+    for a in areas:
+        # Each area on its box, grown past the morphology's reach.
+        rows, cols = np.divmod(idx[ids == a], shape[1])
+        y0, x0 = max(int(rows.min()) - pad, 0), max(int(cols.min()) - pad, 0)
+        box = (slice(y0, min(int(rows.max()) + pad + 1, shape[0])),
+               slice(x0, min(int(cols.max()) + pad + 1, shape[1])))
+        m = marks[box]
+        near = cv2.dilate((m >= 2).view(np.uint8), disc)
+        rest = cv2.morphologyEx((lab[box] == a).view(np.uint8) & (1 - near), cv2.MORPH_OPEN,
+                                opener)
+        if np.count_nonzero(rest) < FAINT_MIN_MM2 * ppm**2:
+            continue  # too little left for a part (most coloured pieces' areas)
+        got = _judged_parts(rest, m, idx, hard, weak, ratio, ppm, 2 * (r + ro) + 3,
+                            (y0, x0, shape[1]))
+        if got is not None:
+            out.append(got)
+    return np.concatenate(out) if out else None
+
+
+def _judged_parts(rest: np.ndarray, marks: np.ndarray, idx: np.ndarray, hard: np.ndarray,
+                  weak: np.ndarray, ratio: np.ndarray, ppm: float, reach_px: int,
+                  at: tuple[int, int, int]) -> np.ndarray | None:
+    """Positions in ``idx`` of the parts of ``rest`` (0/1 on a box of the view whose first
+    row, first column and the view's width are ``at``) that are faint (as _faint_crisp judges
+    an area), meet the rest of their area (``marks`` ≥ 1 on the box; 2 strong, 3 vivid)
+    along at most SPLIT_MAX_CONTACT of their border, and whose strong neighbours within
+    ``reach_px`` are at least SPLIT_VIVID_SHARE vivid."""
     n, lab = cv2.connectedComponents(rest, connectivity=8)
     if n < 2:
         return None
     ry, rx = np.nonzero(rest)
-    pos = np.searchsorted(idx, (ry + y0) * shape[1] + rx + x0)
+    pos = np.searchsorted(idx, (ry + at[0]) * at[2] + rx + at[1])
     ids = lab[ry, rx]
     count = np.bincount(ids, minlength=n).astype(np.float64)
     good = ((np.bincount(ids, weights=weak[pos], minlength=n) >= FAINT_SHARE * count)
@@ -499,18 +524,18 @@ def _faint_parts(shape: tuple[int, int], idx: np.ndarray, split: np.ndarray,
     if not good.any():
         return None
     # The border of each part (labels grown by 2 px): on the rest of its area, or on the table.
-    grown = cv2.dilate(lab.astype(np.uint16), np.ones((5, 5), np.uint8))
+    parts = lab.astype(np.uint16)
+    grown = cv2.dilate(parts, np.ones((5, 5), np.uint8))
     ring = (grown > 0) & (lab == 0)
     of = grown[ring]
-    along = np.bincount(of, weights=area[ring], minlength=n)
+    along = np.bincount(of, weights=marks[ring] > 0, minlength=n)
     good &= along <= SPLIT_MAX_CONTACT * np.bincount(of, minlength=n)
     # The strong pixels each part was split from (within the split's and the opening's reach).
-    k = 2 * (r + ro) + 3
-    reach = cv2.dilate(lab.astype(np.uint16), np.ones((k, k), np.uint8))[rows[h] - y0,
-                                                                         cols[h] - x0]
-    good &= (np.bincount(reach, weights=vivid[split][h], minlength=n)
-             >= SPLIT_VIVID_SHARE * np.bincount(reach, minlength=n)) & (
-        np.bincount(reach, minlength=n) > 0)
+    strong = marks >= 2
+    reach = cv2.dilate(parts, np.ones((reach_px, reach_px), np.uint8))[strong]
+    total = np.bincount(reach, minlength=n)
+    good &= (np.bincount(reach, weights=marks[strong] == 3, minlength=n)
+             >= SPLIT_VIVID_SHARE * total) & (total > 0)
     keep = good[ids]
     return pos[keep] if keep.any() else None
 
