@@ -12,7 +12,7 @@ Frames: table mm (+y away from the viewer); view px as defined by :class:`ViewGr
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import cv2
@@ -433,12 +433,12 @@ def _faint_crisp(view: TableView, crisp: np.ndarray, img: np.ndarray, med_small:
     split[0] = False
     parts = None
     if split.any():
-        on = split[ids]
-        h = hard & on
-        sat = _saturation(i[h][None])[0]
-        vivid = np.zeros(idx.size, bool)
-        vivid[h] = (sat >= SPLIT_VIVID) & (sat >= SPLIT_VIVID_OVER * _saturation(b[h][None])[0])
-        parts = _faint_parts(lab, ids, np.flatnonzero(split), idx, on, hard, vivid,
+        def vivid(pos: np.ndarray) -> np.ndarray:
+            """Whether the pixels at ``pos`` in ``idx`` are vivid (SPLIT_VIVID)."""
+            sat = _saturation(i[pos][None])[0]
+            return (sat >= SPLIT_VIVID) & (sat >= SPLIT_VIVID_OVER * _saturation(b[pos][None])[0])
+
+        parts = _faint_parts(lab, ids, np.flatnonzero(split), idx, split[ids], hard, vivid,
                              d < FAINT_SCORE * 3.0 * noise, ratio, view.grid.px_per_mm)
     px2 = view.grid.px_per_mm ** 2
     table = np.bincount(ids, weights=b.sum(axis=1) / 3.0, minlength=n)
@@ -463,7 +463,8 @@ def _faint_crisp(view: TableView, crisp: np.ndarray, img: np.ndarray, med_small:
 
 
 def _faint_parts(lab: np.ndarray, ids: np.ndarray, areas: np.ndarray, idx: np.ndarray,
-                 split: np.ndarray, hard: np.ndarray, vivid: np.ndarray, weak: np.ndarray,
+                 split: np.ndarray, hard: np.ndarray,
+                 vivid: Callable[[np.ndarray], np.ndarray], weak: np.ndarray,
                  ratio: np.ndarray, ppm: float) -> np.ndarray | None:
     """Positions in ``idx`` (flat indices of the crisp areas' view pixels, ascending) of the
     faint parts of the crisp areas ``areas`` (labels in ``lab``, and per pixel of ``idx`` in
@@ -472,11 +473,10 @@ def _faint_parts(lab: np.ndarray, ids: np.ndarray, areas: np.ndarray, idx: np.nd
     is (``weak``, ``hard``, brightness ``ratio`` per pixel). None when there is none."""
     shape = lab.shape
     r, ro = max(round(SPLIT_MM * ppm), 1), max(round(SPLIT_OPEN_MM * ppm), 1)
-    # The split areas, their strong and their vivid pixels, on the view.
+    # The split areas and their strong pixels, on the view.
     marks = np.zeros(shape[0] * shape[1], np.uint8)
     marks[idx[split]] = 1
     marks[idx[split & hard]] = 2
-    marks[idx[split & hard & vivid]] = 3
     marks = marks.reshape(shape)
     disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1,) * 2)
     opener = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * ro + 1,) * 2)
@@ -494,7 +494,7 @@ def _faint_parts(lab: np.ndarray, ids: np.ndarray, areas: np.ndarray, idx: np.nd
                                 opener)
         if np.count_nonzero(rest) < FAINT_MIN_MM2 * ppm**2:
             continue  # too little left for a part (most coloured pieces' areas)
-        got = _judged_parts(rest, m, idx, hard, weak, ratio, ppm, 2 * (r + ro) + 3,
+        got = _judged_parts(rest, m, idx, hard, vivid, weak, ratio, ppm, 2 * (r + ro) + 3,
                             (y0, x0, shape[1]))
         if got is not None:
             out.append(got)
@@ -502,13 +502,14 @@ def _faint_parts(lab: np.ndarray, ids: np.ndarray, areas: np.ndarray, idx: np.nd
 
 
 def _judged_parts(rest: np.ndarray, marks: np.ndarray, idx: np.ndarray, hard: np.ndarray,
-                  weak: np.ndarray, ratio: np.ndarray, ppm: float, reach_px: int,
-                  at: tuple[int, int, int]) -> np.ndarray | None:
+                  vivid: Callable[[np.ndarray], np.ndarray], weak: np.ndarray,
+                  ratio: np.ndarray, ppm: float, reach_px: int, at: tuple[int, int, int]
+                  ) -> np.ndarray | None:
     """Positions in ``idx`` of the parts of ``rest`` (0/1 on a box of the view whose first
     row, first column and the view's width are ``at``) that are faint (as _faint_crisp judges
-    an area), meet the rest of their area (``marks`` ≥ 1 on the box; 2 strong, 3 vivid)
-    along at most SPLIT_MAX_CONTACT of their border, and whose strong neighbours within
-    ``reach_px`` are at least SPLIT_VIVID_SHARE vivid."""
+    an area), meet the rest of their area (``marks`` ≥ 1 on the box; 2 strong) along at most
+    SPLIT_MAX_CONTACT of their border, and whose strong neighbours within ``reach_px`` are
+    at least SPLIT_VIVID_SHARE ``vivid`` (of positions in ``idx``)."""
     n, lab = cv2.connectedComponents(rest, connectivity=8)
     if n < 2:
         return None
@@ -531,11 +532,14 @@ def _judged_parts(rest: np.ndarray, marks: np.ndarray, idx: np.ndarray, hard: np
     along = np.bincount(of, weights=marks[ring] > 0, minlength=n)
     good &= along <= SPLIT_MAX_CONTACT * np.bincount(of, minlength=n)
     # The strong pixels each part was split from (within the split's and the opening's reach).
-    strong = marks >= 2
-    reach = cv2.dilate(parts, np.ones((reach_px, reach_px), np.uint8))[strong]
+    sy, sx = np.nonzero(marks >= 2)
+    reach = cv2.dilate(parts, np.ones((reach_px, reach_px), np.uint8))[sy, sx]
+    near = reach > 0
     total = np.bincount(reach, minlength=n)
-    good &= (np.bincount(reach, weights=marks[strong] == 3, minlength=n)
-             >= SPLIT_VIVID_SHARE * total) & (total > 0)
+    lively = np.zeros(reach.size, bool)
+    lively[near] = vivid(np.searchsorted(idx, (sy[near] + at[0]) * at[2] + sx[near] + at[1]))
+    good &= (np.bincount(reach, weights=lively, minlength=n) >= SPLIT_VIVID_SHARE * total) & (
+        total > 0)
     keep = good[ids]
     return pos[keep] if keep.any() else None
 
