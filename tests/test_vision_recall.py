@@ -1230,19 +1230,27 @@ def test_a_touching_piece_of_another_colour_is_found_in_its_colour(
 
 
 @pytest.mark.parametrize(("seed", "seed0", "size", "color", "stern"), [
-    (2219, 1936, "medium", "cyan", (339.0, 213.0)),
     (2360, 2224, "small", "cyan", (157.0, 338.0)),
     (2900, 2800, "medium", "red", (303.0, 483.0)),
 ])
 def test_a_coloured_piece_beside_a_colourless_one_is_not_made_a_longer_ones_room(
         seed, seed0, size, color, stern):
-    # A coloured piece touching a colourless one (issue 4: 2219's cyan medium and 2900's red
-    # medium beside clear pieces, 2360's cyan small beside a white large): read from its
+    # A coloured piece touching a colourless one (issue 4: 2900's red medium beside a clear
+    # piece, 2360's cyan small beside a white large; 2219's cyan medium below): read from its
     # colour's area 1-3 mm from the renderer's pose, it was dropped because a longer piece's
     # extra length lay in the region, its neighbour's, as if a hand might hide it there
     # (σ 9.9 mm for 2360's). A longer one would show its colour there: only colour areas
     # may hide it (detect.py's apart pass).
     _found_in_colour_never_trusted(seed, seed0, size, color, stern)
+
+
+def test_a_coloured_piece_beside_a_clear_one_found_is_read_whole():
+    # 2219's cyan medium (above, before clear21): once the clear large beside it is found
+    # (segment.SPLIT_MM), its region is explained and the cyan is read there, not from its
+    # colour's area: at its pose (0.2 mm off), its σ covering the error.
+    p = piece_found(2219, 1936, "medium", "cyan", (338.96, 213.28))
+    assert math.dist(p.tip_mm, (374.77, 207.28)) <= 2 * p.sigma_mm + 0.5
+    assert clear_piece_found(2219, 1936, "large", (330.69, 184.74)).sigma_mm > 1.5
 
 
 @pytest.mark.parametrize(("seed", "seed0", "size", "color", "stern"), [
