@@ -12,7 +12,7 @@ Frames: table mm (+y away from the viewer); view px as defined by :class:`ViewGr
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import cv2
@@ -54,6 +54,30 @@ FAINT_STRONG = 4.0
 FAINT_MAX_STRONG = 0.05
 FAINT_MAX_SHADE = 0.95
 FAINT_MIN_MM2 = 150.0
+# A clear piece touching a coloured one (issue 4, clear21; seeds 1736, 1799 of the 1648-set,
+# 1979, 2054, 2219 of the 1936-set): their crisp areas join, the neighbour's strong pixels
+# fail the joint area's FAINT_MAX_STRONG, and the table estimate takes the clear piece in
+# (score > 2 on 0-0.02 of its footprint). What is left of such an
+# area away from its strong pixels (SPLIT_MM) and opened to a piece's thickness (SPLIT_OPEN_MM:
+# rims, crescents and the thin contact shadow along the neighbour go) is judged alone.
+# A part is judged only when at most SPLIT_MAX_CONTACT of its border runs along the rest of
+# its area: a clear piece touches its neighbour at a tip or along part of a side (0.11-0.29
+# on the 1936-set), while a white piece's shaded face and the shadow beside it, or a black
+# piece's grey face, run along the rest of their piece (0.38-1.0).
+# And only when at least SPLIT_VIVID_SHARE of the strong pixels it was split from (within the
+# split's and the opening's reach) are vivid (saturation at least SPLIT_VIVID and
+# SPLIT_VIVID_OVER × the table's there): coloured plastic, whose own faces and shadow are no
+# faint darkening (the clear pieces of 1648-2223 beside one: 0.24-0.98; the rest of those
+# strong pixels are the clear piece's own rims and open base). Colourless strong pixels are a
+# white piece's open base or black plastic, whose shaded faces and shadow look like a clear
+# piece: split off they cost 4 whites of the 1648-set, and 2147's white medium's shaded face
+# (0.00 vivid, beside a purple large) cost the purple.
+SPLIT_MM = 1.5
+SPLIT_OPEN_MM = 2.0
+SPLIT_MAX_CONTACT = 0.3
+SPLIT_VIVID = 0.4
+SPLIT_VIVID_OVER = 2.0
+SPLIT_VIVID_SHARE = 0.15
 # A white piece on a table as bright as it (issue 4): only its open base scores strongly, its
 # faces are the table's colour, and the crisp outline encloses it. An enclosed area on a
 # bright table (coarse median brightness ≥ PALE_MIN_TABLE of 255) that is mostly weak
@@ -400,6 +424,22 @@ def _faint_crisp(view: TableView, crisp: np.ndarray, img: np.ndarray, med_small:
             & (count >= FAINT_MIN_MM2 * view.grid.px_per_mm ** 2))
     good[0] = False
     keep = good[ids]
+    hard = d > FAINT_STRONG * 3.0 * noise
+    # A faint part holds FAINT_MIN_MM2, FAINT_SHARE of it weak, and none of the strong pixels:
+    # an area without that much of each has none (most coloured pieces' areas).
+    least = FAINT_MIN_MM2 * view.grid.px_per_mm ** 2
+    split = (~good & (strong > FAINT_MAX_STRONG * count) & (count - strong >= least)
+             & (weak >= FAINT_SHARE * least))
+    split[0] = False
+    parts = None
+    if split.any():
+        def vivid(pos: np.ndarray) -> np.ndarray:
+            """Whether the pixels at ``pos`` in ``idx`` are vivid (SPLIT_VIVID)."""
+            sat = _saturation(i[pos][None])[0]
+            return (sat >= SPLIT_VIVID) & (sat >= SPLIT_VIVID_OVER * _saturation(b[pos][None])[0])
+
+        parts = _faint_parts(lab, ids, np.flatnonzero(split), idx, split[ids], hard, vivid,
+                             d < FAINT_SCORE * 3.0 * noise, ratio, view.grid.px_per_mm)
     px2 = view.grid.px_per_mm ** 2
     table = np.bincount(ids, weights=b.sum(axis=1) / 3.0, minlength=n)
     pale = ((weak >= PALE_SHARE * count) & (strong <= PALE_MAX_STRONG * count)
@@ -417,7 +457,91 @@ def _faint_crisp(view: TableView, crisp: np.ndarray, img: np.ndarray, med_small:
     if pale.any():
         out = np.concatenate([out, *(_pale_hull(img, med_small, idx[ids == a], px2)
                                      for a in np.flatnonzero(pale))])
+    if parts is not None:
+        keep[parts] = True
     return (idx[keep] if keep.any() else None), (out if out.size else None)
+
+
+def _faint_parts(lab: np.ndarray, ids: np.ndarray, areas: np.ndarray, idx: np.ndarray,
+                 split: np.ndarray, hard: np.ndarray,
+                 vivid: Callable[[np.ndarray], np.ndarray], weak: np.ndarray,
+                 ratio: np.ndarray, ppm: float) -> np.ndarray | None:
+    """Positions in ``idx`` (flat indices of the crisp areas' view pixels, ascending) of the
+    faint parts of the crisp areas ``areas`` (labels in ``lab``, and per pixel of ``idx`` in
+    ``ids``; ``split`` flags their pixels, see SPLIT_MM): each part, away from the areas' strong
+    (``hard``) pixels, whose strong neighbours are partly ``vivid``, judged as a whole area
+    is (``weak``, ``hard``, brightness ``ratio`` per pixel). None when there is none."""
+    shape = lab.shape
+    r, ro = max(round(SPLIT_MM * ppm), 1), max(round(SPLIT_OPEN_MM * ppm), 1)
+    # The split areas and their strong pixels, on the view.
+    marks = np.zeros(shape[0] * shape[1], np.uint8)
+    marks[idx[split]] = 1
+    marks[idx[split & hard]] = 2
+    marks = marks.reshape(shape)
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1,) * 2)
+    opener = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * ro + 1,) * 2)
+    pad = r + 2 * ro + 3
+    out = []
+    for a in areas:
+        # Each area on its box, grown past the morphology's reach.
+        rows, cols = np.divmod(idx[ids == a], shape[1])
+        y0, x0 = max(int(rows.min()) - pad, 0), max(int(cols.min()) - pad, 0)
+        box = (slice(y0, min(int(rows.max()) + pad + 1, shape[0])),
+               slice(x0, min(int(cols.max()) + pad + 1, shape[1])))
+        m = marks[box]
+        near = cv2.dilate((m >= 2).view(np.uint8), disc)
+        rest = cv2.morphologyEx((lab[box] == a).view(np.uint8) & (1 - near), cv2.MORPH_OPEN,
+                                opener)
+        if np.count_nonzero(rest) < FAINT_MIN_MM2 * ppm**2:
+            continue  # too little left for a part (most coloured pieces' areas)
+        got = _judged_parts(rest, m, idx, hard, vivid, weak, ratio, ppm, 2 * (r + ro) + 3,
+                            (y0, x0, shape[1]))
+        if got is not None:
+            out.append(got)
+    return np.concatenate(out) if out else None
+
+
+def _judged_parts(rest: np.ndarray, marks: np.ndarray, idx: np.ndarray, hard: np.ndarray,
+                  vivid: Callable[[np.ndarray], np.ndarray], weak: np.ndarray,
+                  ratio: np.ndarray, ppm: float, reach_px: int, at: tuple[int, int, int]
+                  ) -> np.ndarray | None:
+    """Positions in ``idx`` of the parts of ``rest`` (0/1 on a box of the view whose first
+    row, first column and the view's width are ``at``) that are faint (as _faint_crisp judges
+    an area), meet the rest of their area (``marks`` ≥ 1 on the box; 2 strong) along at most
+    SPLIT_MAX_CONTACT of their border, and whose strong neighbours within ``reach_px`` are
+    at least SPLIT_VIVID_SHARE ``vivid`` (of positions in ``idx``)."""
+    n, lab = cv2.connectedComponents(rest, connectivity=8)
+    if n < 2:
+        return None
+    ry, rx = np.nonzero(rest)
+    pos = np.searchsorted(idx, (ry + at[0]) * at[2] + rx + at[1])
+    ids = lab[ry, rx]
+    count = np.bincount(ids, minlength=n).astype(np.float64)
+    good = ((np.bincount(ids, weights=weak[pos], minlength=n) >= FAINT_SHARE * count)
+            & (np.bincount(ids, weights=hard[pos], minlength=n) <= FAINT_MAX_STRONG * count)
+            & (np.bincount(ids, weights=ratio[pos], minlength=n) <= FAINT_MAX_SHADE * count)
+            & (count >= FAINT_MIN_MM2 * ppm**2))
+    good[0] = False
+    if not good.any():
+        return None
+    # The border of each part (labels grown by 2 px): on the rest of its area, or on the table.
+    parts = lab.astype(np.uint16)
+    grown = cv2.dilate(parts, np.ones((5, 5), np.uint8))
+    ring = (grown > 0) & (lab == 0)
+    of = grown[ring]
+    along = np.bincount(of, weights=marks[ring] > 0, minlength=n)
+    good &= along <= SPLIT_MAX_CONTACT * np.bincount(of, minlength=n)
+    # The strong pixels each part was split from (within the split's and the opening's reach).
+    sy, sx = np.nonzero(marks >= 2)
+    reach = cv2.dilate(parts, np.ones((reach_px, reach_px), np.uint8))[sy, sx]
+    near = reach > 0
+    total = np.bincount(reach, minlength=n)
+    lively = np.zeros(reach.size, bool)
+    lively[near] = vivid(np.searchsorted(idx, (sy[near] + at[0]) * at[2] + sx[near] + at[1]))
+    good &= (np.bincount(reach, weights=lively, minlength=n) >= SPLIT_VIVID_SHARE * total) & (
+        total > 0)
+    keep = good[ids]
+    return pos[keep] if keep.any() else None
 
 
 def _pale_hull(img: np.ndarray, med_small: np.ndarray, area: np.ndarray, px2: float
