@@ -17,6 +17,7 @@ Frames: table mm (+y away from the viewer); view px per :class:`ViewGrid`.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 import cv2
 import numpy as np
@@ -30,7 +31,6 @@ from armada_vision.vision.explain import (
     Candidate,
     Scene,
     _base_lanes,
-    _base_seen_at,
     clashes,
 )
 from armada_vision.vision.fit import FitResult, lying_local_3d, outline_mm
@@ -54,54 +54,62 @@ COVER_MM = 2.0
 # The hollow as seen is the quad inside its rim and walls: the dark area grown by this much
 # (mm) is compared with the quad (1936-set: 0 read the larges as mediums, 1.0 all three right).
 RIM_MM = 1.0
-# The pose refined on the IoU: steps (mm, degrees), halved each round.
-REFINE_STEPS = ((1.0, 4.0), (0.5, 2.0), (0.25, 1.0))
+# A dark area is looked at when it fills this share of its least rectangle (an open base seen,
+# a convex quad: 1936-set 0.84-0.98).
+QUAD_FILL = 0.7
+# The best start of each size is refined when its IoU is within this of the best start's
+# (and none when the best start's is this far under QUAD_MIN_IOU).
+START_SLACK = 0.15
+# The pose refined on the IoU: steps (mm, degrees), one round each.
+REFINE_STEPS = ((1.0, 4.0), (0.35, 1.5))
+REFINE_MAX_MOVES = 12
 
 
 def pieces_from_base(scene: Scene, edges: np.ndarray, lying: list[Candidate],
-                     unseen: np.ndarray | None = None) -> list[Candidate]:
+                     unseen: np.ndarray | None = None,
+                     markers_mm: Sequence[np.ndarray] = ()) -> list[Candidate]:
     """Lying pieces (table mm) read from an open base seen dark where no piece found (nor a
-    hand, ``unseen``: view-size bool) lies; ``edges``: the view's crisp edges (bool)."""
+    hand, ``unseen``: view-size bool, nor a printed marker, ``markers_mm``: their corners)
+    lies; ``edges``: the view's crisp edges (bool)."""
     if scene.shade is None:
         return []
     grid = scene.grid
     ppm = grid.px_per_mm
+    # Outer contours of the dark areas, not a labelling of the whole view (~30x dearer).
     dark = (scene.shade < BASE_DARK).view(np.uint8)
-    cover = np.zeros(dark.shape, np.uint8)
-    for c in lying:
-        cv2.fillPoly(cover, [np.round(grid.to_px(c.outline_mm)).astype(np.int32)], 1)
-    r = max(round(COVER_MM * ppm), 1)
-    cover = cv2.dilate(cover, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1,) * 2))
-    dark = dark & (cover == 0)
-    if unseen is not None:
-        dark &= ~unseen.view(np.uint8)
-    dark = cv2.morphologyEx(dark, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    contours, _ = cv2.findContours(dark, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     big = scene.pieces.dims(Size.LARGE).base_w_mm
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(dark, connectivity=8)
-    near_edge = None
+    taken: np.ndarray | None = None
     out: list[Candidate] = []
-    for i in range(1, n):
-        x, y, w, h, area = stats[i]
+    for cnt in contours:
+        area = cv2.contourArea(cnt)
         if not QUAD_MIN_MM2 * ppm**2 <= area <= big * big * ppm**2:
             continue
-        part = (labels[y:y + h, x:x + w] == i).view(np.uint8)
-        cnts, _ = cv2.findContours(part, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE,
-                                   offset=(int(x), int(y)))
-        cnt = max(cnts, key=cv2.contourArea)
-        poly = shapely.Polygon(grid.to_mm(cnt.reshape(-1, 2).astype(float))).buffer(RIM_MM)
-        if not poly.is_valid or poly.area <= 0:
+        (_cx, _cy), (rw, rh), _a = rect = cv2.minAreaRect(cnt)
+        if area < QUAD_FILL * rw * rh:
+            continue  # not a convex quad: a shadow's or a hand's patch, a marker's cells
+        x, y, w, h = cv2.boundingRect(cnt)
+        if unseen is not None and unseen[y:y + h, x:x + w].any():
             continue
-        got = _quad_pose(scene, poly, grid.to_mm(cv2.boxPoints(cv2.minAreaRect(cnt))))
+        grown = shapely.MultiPoint(grid.to_mm(cnt.reshape(-1, 2).astype(float))
+                                   ).convex_hull.buffer(RIM_MM, 4)
+        if taken is None:
+            # What the pieces found (their bases, shadows) and the markers cover.
+            taken = np.array([shapely.Polygon(c.outline_mm) for c in lying]
+                             + [shapely.Polygon(m) for m in markers_mm])
+        if len(taken) and float(shapely.distance(grown, taken).min()) < COVER_MM:
+            continue
+        hull = cv2.convexHull(np.asarray(grown.exterior.coords[:-1], np.float32))
+        box = grid.to_mm(cv2.boxPoints(rect))
+        got = _quad_pose(scene, hull, box)
         if got is None or got[2] < QUAD_MIN_IOU:
             continue
         size, pose, _iou = got
-        if near_edge is None:
-            near_edge = cv2.dilate(edges.view(np.uint8), np.ones((3, 3), np.uint8)).view(bool)
         c = _candidate(scene, size, pose)
         lanes = _base_lanes(scene, c)
         if lanes is None or not np.all(lanes >= BASE_STEP):
             continue
-        if _edge_share(scene, c, near_edge) < EDGE_MIN_SHARE:
+        if _edge_share(scene, c, edges) < EDGE_MIN_SHARE:
             continue
         if clashes(c, lying + out, scene):
             continue
@@ -120,61 +128,77 @@ def _candidate(scene: Scene, size: Size, pose: Pose) -> Candidate:
                      BASE_QUAD_MM, 0.0, BASE_QUAD_MM, 0.0)
 
 
-def _iou(scene: Scene, size: Size, pose: Pose, poly: shapely.Polygon) -> float:
-    q = shapely.Polygon(_base_seen_at(scene, size, pose)[[0, 1, 3, 2]])
-    if not q.is_valid:
-        return 0.0
-    inter = q.intersection(poly).area
-    return inter / max(q.area + poly.area - inter, 1e-9)
+def _ious(local: np.ndarray, scene: Scene, poses: np.ndarray, hull: np.ndarray
+          ) -> np.ndarray:
+    """IoU with the convex ``hull`` (table mm, float32) of the open base as seen of a lying
+    piece (vertices ``local``) at each of ``poses`` ((K, 3): x, y mm, heading rad): the base's
+    corners placed and projected from the camera onto the table as fit.seen_on_table does,
+    for all poses at once."""
+    base = local[[0, 1, 4, 3]]
+    cam = scene.camera_mm
+    c, s = np.cos(poses[:, 2:3]), np.sin(poses[:, 2:3])
+    x = poses[:, 0:1] + c * base[:, 0] - s * base[:, 1]
+    y = poses[:, 1:2] + s * base[:, 0] + c * base[:, 1]
+    k = cam[2] / (cam[2] - base[:, 2])
+    quads = np.stack((cam[0] + (x - cam[0]) * k, cam[1] + (y - cam[1]) * k), axis=-1)
+    area = cv2.contourArea(hull)
+    out = np.empty(len(poses))
+    for i, q in enumerate(quads.astype(np.float32)):
+        q = cv2.convexHull(q)  # the same turning as ``hull``, as intersectConvexConvex needs
+        inter, _ = cv2.intersectConvexConvex(q, hull)
+        out[i] = inter / max(cv2.contourArea(q) + area - inter, 1e-9)
+    return out
 
 
-def _quad_pose(scene: Scene, poly: shapely.Polygon, box_mm: np.ndarray
+def _quad_pose(scene: Scene, hull: np.ndarray, box_mm: np.ndarray
                ) -> tuple[Size, Pose, float] | None:
-    """The size and pose whose open base as seen best covers the dark area ``poly`` (table
-    mm), with that IoU: started from each edge of its bounding box ``box_mm`` as the stern
-    (heading into the box), each size, then refined."""
-    centre = box_mm.mean(axis=0)
-    starts = []
-    for k in range(4):
-        a, b = box_mm[k], box_mm[(k + 1) % 4]
-        mid = (a + b) / 2
-        n = centre - mid
-        for sign in (1.0, -1.0):
-            heading = math.degrees(math.atan2(sign * n[1], sign * n[0]))
-            for size in Size:
-                p = Pose(float(mid[0]), float(mid[1]), heading)
-                starts.append((_iou(scene, size, p, poly), size, p))
-    if not starts:
-        return None
+    """The size and pose whose open base as seen best covers the dark area's ``hull`` (table
+    mm), with that IoU: started from each edge of its bounding box ``box_mm`` as the stern,
+    heading either way across it, each size; the best start of each size whose IoU comes
+    within START_SLACK of the best refined (the width tells the size)."""
+    mids = (box_mm + np.roll(box_mm, -1, axis=0)) / 2
+    n = box_mm.mean(axis=0) - mids
+    heads = np.arctan2(n[:, 1], n[:, 0])
+    starts = np.column_stack((np.tile(mids, (2, 1)), np.concatenate((heads, heads + np.pi))))
+    local = {z: lying_local_3d(scene.pieces.dims(z)) for z in Size}
+    best_start = {}
+    for z in Size:
+        v = _ious(local[z], scene, starts, hull)
+        best_start[z] = (float(v.max()), starts[int(v.argmax())])
+    top = max(v for v, _p in best_start.values())
+    if top < QUAD_MIN_IOU - START_SLACK:
+        return None  # no quad of a base: the refits gain less than this
     best = None
-    # Each size's best start refined: the width tells the size.
-    for size in Size:
-        iou, _z, p = max((s for s in starts if s[1] == size), key=lambda s: s[0])
-        iou, p = _refine(scene, size, p, poly, iou)
-        if best is None or iou > best[2]:
-            best = (size, p, iou)
-    return best
+    for z, (v, p) in best_start.items():
+        if v < top - START_SLACK:
+            continue
+        v, p = _refine(local[z], scene, p, hull, v)
+        if best is None or v > best[2]:
+            best = (z, p, v)
+    if best is None:
+        return None
+    z, p, v = best
+    return z, Pose(float(p[0]), float(p[1]), math.degrees(p[2])), v
 
 
-def _refine(scene: Scene, size: Size, p: Pose, poly: shapely.Polygon, iou: float
-            ) -> tuple[float, Pose]:
-    """Coordinate ascent of the IoU over (x, y, heading) at REFINE_STEPS."""
+def _refine(local: np.ndarray, scene: Scene, p: np.ndarray, hull: np.ndarray, iou: float
+            ) -> tuple[float, np.ndarray]:
+    """Steepest ascent of the IoU over (x, y, heading) at each of REFINE_STEPS."""
     for mm, deg in REFINE_STEPS:
-        moved = True
-        while moved:
-            moved = False
-            for dx, dy, dh in ((mm, 0, 0), (-mm, 0, 0), (0, mm, 0), (0, -mm, 0),
-                               (0, 0, deg), (0, 0, -deg)):
-                q = Pose(p.x_mm + dx, p.y_mm + dy, p.heading_deg + dh)
-                v = _iou(scene, size, q, poly)
-                if v > iou + 1e-4:
-                    iou, p, moved = v, q, True
+        r = math.radians(deg)
+        moves = np.array(((mm, 0, 0), (-mm, 0, 0), (0, mm, 0), (0, -mm, 0), (0, 0, r),
+                          (0, 0, -r)))
+        for _ in range(REFINE_MAX_MOVES):
+            v = _ious(local, scene, p + moves, hull)
+            if v.max() <= iou + 1e-4:
+                break
+            iou, p = float(v.max()), p + moves[int(v.argmax())]
     return iou, p
 
 
-def _edge_share(scene: Scene, c: Candidate, near_edge: np.ndarray) -> float:
+def _edge_share(scene: Scene, c: Candidate, edges: np.ndarray) -> float:
     """Share of ``c``'s outline as seen, past BASE_AHEAD_MM from its stern along its axis,
-    within a pixel of a crisp edge (``near_edge``: the edges grown by a pixel)."""
+    within a pixel of a crisp edge (``edges``: view-size bool)."""
     ring = shapely.LinearRing(c.outline_mm)
     pts = np.array([ring.interpolate(t).coords[0]
                     for t in np.linspace(0, ring.length, 80, endpoint=False)])
@@ -182,4 +206,13 @@ def _edge_share(scene: Scene, c: Candidate, near_edge: np.ndarray) -> float:
     ahead = (pts - np.asarray(c.fit.pose.stern_mm)) @ u > BASE_AHEAD_MM
     if not ahead.any():
         return 0.0
-    return float(scene.grid.mask_at(near_edge, pts[ahead]).mean())
+    px = np.round(scene.grid.to_px(pts[ahead])).astype(int)
+    rows, cols = edges.shape
+    # Each sample's 3×3 neighbourhood (edges grown by a pixel, on the samples only).
+    hit = np.zeros(len(px), bool)
+    for dx in (-1, 0, 1):
+        for dy in (-1, 0, 1):
+            u_, v_ = px[:, 0] + dx, px[:, 1] + dy
+            ok = (u_ >= 0) & (v_ >= 0) & (u_ < cols) & (v_ < rows)
+            hit[ok] |= edges[v_[ok], u_[ok]]
+    return float(hit.mean())

@@ -722,7 +722,8 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
         lying += _colourless_pieces(scene, view, bg, ratio, lying, hand_mask, standing)
     # A white piece whose faces are the table's shade, seen by its open base alone
     # (base_quad): read from the base as seen, in doubt, named white only.
-    lying += [c for c in pieces_from_base(scene, edges, lying, hand_mask)
+    lying += [c for c in pieces_from_base(scene, edges, lying, hand_mask,
+                                          [m.corners_mm() for m in layout.markers])
               if classify_color(view, scene.footprint(c)[0], bg) == "white"]
     # Left in until here, a finger's reading (or a piece's end beside one) keeps the passes
     # after from reading it again.
