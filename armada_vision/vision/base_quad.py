@@ -31,6 +31,7 @@ from armada_vision.vision.explain import (
     Candidate,
     Scene,
     _base_lanes,
+    _base_seen_at,
     clashes,
 )
 from armada_vision.vision.fit import FitResult, lying_local_3d, outline_mm
@@ -44,6 +45,7 @@ QUAD_MIN_IOU = 0.6
 # of a crisp edge.
 EDGE_MIN_SHARE = 0.6
 BASE_AHEAD_MM = 3.0
+EDGE_SAMPLES = 80
 # Least σ (mm) of a reading from the quad: never trusted (its pose is no edge fit).
 BASE_QUAD_MM = 3.0
 # The dark areas looked at: at least this many mm² (a small's base seen from overhead is a
@@ -54,14 +56,15 @@ COVER_MM = 2.0
 # The hollow as seen is the quad inside its rim and walls: the dark area grown by this much
 # (mm) is compared with the quad (1936-set: 0 read the larges as mediums, 1.0 all three right).
 RIM_MM = 1.0
-# A dark area is looked at when it fills this share of its least rectangle (an open base seen,
-# a convex quad: 1936-set 0.84-0.98).
-QUAD_FILL = 0.7
+# A dark area is looked at when its pixels fill this share of their least rectangle (an open
+# base seen is a convex quad).
+QUAD_FILL = 0.5
+OPEN_KERNEL = np.ones((3, 3), np.uint8)
 # The best start of each size is refined when its IoU is within this of the best start's
 # (and none when the best start's is this far under QUAD_MIN_IOU).
 START_SLACK = 0.15
 # The pose refined on the IoU: steps (mm, degrees), one round each.
-REFINE_STEPS = ((1.0, 4.0), (0.35, 1.5))
+REFINE_STEPS = ((1.0, 4.0), (0.5, 2.0), (0.25, 1.0))
 REFINE_MAX_MOVES = 12
 
 
@@ -75,34 +78,49 @@ def pieces_from_base(scene: Scene, edges: np.ndarray, lying: list[Candidate],
         return []
     grid = scene.grid
     ppm = grid.px_per_mm
-    # Outer contours of the dark areas, not a labelling of the whole view (~30x dearer).
-    dark = (scene.shade < BASE_DARK).view(np.uint8)
+    # Outer contours of the dark areas, not a labelling of the whole view (~30x dearer),
+    # opened by a pixel: a stray pixel's bridge to a shadow goes.
+    dark = cv2.morphologyEx((scene.shade < BASE_DARK).view(np.uint8), cv2.MORPH_OPEN,
+                            OPEN_KERNEL)
     contours, _ = cv2.findContours(dark, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     big = scene.pieces.dims(Size.LARGE).base_w_mm
     taken: np.ndarray | None = None
+    outlines: list[np.ndarray] = []
     out: list[Candidate] = []
     for cnt in contours:
-        area = cv2.contourArea(cnt)
-        if not QUAD_MIN_MM2 * ppm**2 <= area <= big * big * ppm**2:
+        if not QUAD_MIN_MM2 * ppm**2 <= cv2.contourArea(cnt) <= big * big * ppm**2:
             continue
-        (_cx, _cy), (rw, rh), _a = rect = cv2.minAreaRect(cnt)
-        if area < QUAD_FILL * rw * rh:
-            continue  # not a convex quad: a shadow's or a hand's patch, a marker's cells
         x, y, w, h = cv2.boundingRect(cnt)
+        inside = np.zeros((h, w), np.uint8)
+        cv2.drawContours(inside, [cnt], -1, 1, thickness=cv2.FILLED, offset=(-x, -y))
+        pts = cv2.findNonZero(inside & dark[y:y + h, x:x + w])
+        if pts is None:
+            continue
+        rect = cv2.minAreaRect(pts)
+        if len(pts) < QUAD_FILL * (rect[1][0] + 1) * (rect[1][1] + 1):
+            continue  # not a convex quad: a shadow's or a hand's patch, a marker's cells
         if unseen is not None and unseen[y:y + h, x:x + w].any():
             continue
-        grown = shapely.MultiPoint(grid.to_mm(cnt.reshape(-1, 2).astype(float))
-                                   ).convex_hull.buffer(RIM_MM, 4)
         if taken is None:
-            # What the pieces found (their bases, shadows) and the markers cover.
-            taken = np.array([shapely.Polygon(c.outline_mm) for c in lying]
-                             + [shapely.Polygon(m) for m in markers_mm])
-        if len(taken) and float(shapely.distance(grown, taken).min()) < COVER_MM:
+            # What the pieces found (their bases, shadows) and the markers cover: their
+            # bounds (view px), grown by COVER_MM; their outlines asked only when those meet.
+            outlines = [c.outline_mm for c in lying] + list(markers_mm)
+            grow = np.array((-COVER_MM, -COVER_MM, COVER_MM, COVER_MM)) * ppm
+            taken = np.add([(*o.min(axis=0), *o.max(axis=0))
+                            for o in (grid.to_px(o) for o in outlines)], grow).reshape(-1, 4)
+        near = np.flatnonzero((taken[:, 0] < x + w) & (taken[:, 2] > x) & (taken[:, 1] < y + h)
+                              & (taken[:, 3] > y))
+        if np.any(near >= len(lying)):
+            continue  # on a marker
+        area_mm = shapely.Polygon(grid.to_mm(cnt.reshape(-1, 2).astype(float))).buffer(RIM_MM)
+        grown = area_mm.convex_hull
+        if any(grown.distance(shapely.Polygon(outlines[j])) < COVER_MM for j in near):
             continue
         hull = cv2.convexHull(np.asarray(grown.exterior.coords[:-1], np.float32))
-        box = grid.to_mm(cv2.boxPoints(rect))
+        box = grid.to_mm(np.add(cv2.boxPoints(rect), (x, y)))
         got = _quad_pose(scene, hull, box)
-        if got is None or got[2] < QUAD_MIN_IOU:
+        # Fitted to the hull (convex, as cv2 needs); judged against the area itself.
+        if got is None or _area_iou(scene, got[0], got[1], area_mm) < QUAD_MIN_IOU:
             continue
         size, pose, _iou = got
         c = _candidate(scene, size, pose)
@@ -148,6 +166,13 @@ def _ious(local: np.ndarray, scene: Scene, poses: np.ndarray, hull: np.ndarray
         inter, _ = cv2.intersectConvexConvex(q, hull)
         out[i] = inter / max(cv2.contourArea(q) + area - inter, 1e-9)
     return out
+
+
+def _area_iou(scene: Scene, size: Size, pose: Pose, area: shapely.Polygon) -> float:
+    """IoU of the open base as seen of a lying ``size`` at ``pose`` with ``area`` (table mm)."""
+    q = shapely.Polygon(_base_seen_at(scene, size, pose)[[0, 1, 3, 2]])
+    inter = q.intersection(area).area
+    return inter / max(q.area + area.area - inter, 1e-9)
 
 
 def _quad_pose(scene: Scene, hull: np.ndarray, box_mm: np.ndarray
@@ -200,8 +225,8 @@ def _edge_share(scene: Scene, c: Candidate, edges: np.ndarray) -> float:
     """Share of ``c``'s outline as seen, past BASE_AHEAD_MM from its stern along its axis,
     within a pixel of a crisp edge (``edges``: view-size bool)."""
     ring = shapely.LinearRing(c.outline_mm)
-    pts = np.array([ring.interpolate(t).coords[0]
-                    for t in np.linspace(0, ring.length, 80, endpoint=False)])
+    pts = shapely.get_coordinates(shapely.line_interpolate_point(
+        ring, np.linspace(0, ring.length, EDGE_SAMPLES, endpoint=False)))
     u = np.asarray(c.fit.pose.direction)
     ahead = (pts - np.asarray(c.fit.pose.stern_mm)) @ u > BASE_AHEAD_MM
     if not ahead.any():
