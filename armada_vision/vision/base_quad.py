@@ -61,11 +61,12 @@ RIM_MM = 1.0
 QUAD_FILL = 0.5
 OPEN_KERNEL = np.ones((3, 3), np.uint8)
 # The best start of each size is refined when its IoU is within this of the best start's
-# (and none when the best start's is this far under QUAD_MIN_IOU).
+# (and none when the best start's is under START_MIN_IOU: the 1936-set's bases 0.51-0.88).
 START_SLACK = 0.15
+START_MIN_IOU = 0.5
 # The pose refined on the IoU: steps (mm, degrees), one round each.
-REFINE_STEPS = ((1.0, 4.0), (0.5, 2.0), (0.25, 1.0))
-REFINE_MAX_MOVES = 12
+REFINE_STEPS = ((1.0, 4.0), (0.35, 1.5))
+REFINE_MAX_MOVES = 8
 
 
 def pieces_from_base(scene: Scene, edges: np.ndarray, lying: list[Candidate],
@@ -91,14 +92,6 @@ def pieces_from_base(scene: Scene, edges: np.ndarray, lying: list[Candidate],
         if not QUAD_MIN_MM2 * ppm**2 <= cv2.contourArea(cnt) <= big * big * ppm**2:
             continue
         x, y, w, h = cv2.boundingRect(cnt)
-        inside = np.zeros((h, w), np.uint8)
-        cv2.drawContours(inside, [cnt], -1, 1, thickness=cv2.FILLED, offset=(-x, -y))
-        pts = cv2.findNonZero(inside & dark[y:y + h, x:x + w])
-        if pts is None:
-            continue
-        rect = cv2.minAreaRect(pts)
-        if len(pts) < QUAD_FILL * (rect[1][0] + 1) * (rect[1][1] + 1):
-            continue  # not a convex quad: a shadow's or a hand's patch, a marker's cells
         if unseen is not None and unseen[y:y + h, x:x + w].any():
             continue
         if taken is None:
@@ -112,12 +105,19 @@ def pieces_from_base(scene: Scene, edges: np.ndarray, lying: list[Candidate],
                               & (taken[:, 3] > y))
         if np.any(near >= len(lying)):
             continue  # on a marker
-        area_mm = shapely.Polygon(grid.to_mm(cnt.reshape(-1, 2).astype(float))).buffer(RIM_MM)
+        inside = np.zeros((h, w), np.uint8)
+        cv2.drawContours(inside, [cnt], -1, 1, thickness=cv2.FILLED, offset=(-x, -y))
+        rect = cv2.minAreaRect(cnt)
+        if cv2.countNonZero(inside & dark[y:y + h, x:x + w]) < QUAD_FILL * (
+                rect[1][0] + 1) * (rect[1][1] + 1):
+            continue  # not a convex quad: a shadow's or a hand's patch, a marker's cells
+        area_mm = shapely.Polygon(grid.to_mm(cnt.reshape(-1, 2).astype(float))).buffer(
+            RIM_MM, quad_segs=2)
         grown = area_mm.convex_hull
         if any(grown.distance(shapely.Polygon(outlines[j])) < COVER_MM for j in near):
             continue
         hull = cv2.convexHull(np.asarray(grown.exterior.coords[:-1], np.float32))
-        box = grid.to_mm(np.add(cv2.boxPoints(rect), (x, y)))
+        box = grid.to_mm(cv2.boxPoints(rect))
         got = _quad_pose(scene, hull, box)
         # Fitted to the hull (convex, as cv2 needs); judged against the area itself.
         if got is None or _area_iou(scene, got[0], got[1], area_mm) < QUAD_MIN_IOU:
@@ -191,7 +191,7 @@ def _quad_pose(scene: Scene, hull: np.ndarray, box_mm: np.ndarray
         v = _ious(local[z], scene, starts, hull)
         best_start[z] = (float(v.max()), starts[int(v.argmax())])
     top = max(v for v, _p in best_start.values())
-    if top < QUAD_MIN_IOU - START_SLACK:
+    if top < START_MIN_IOU:
         return None  # no quad of a base: the refits gain less than this
     best = None
     for z, (v, p) in best_start.items():
