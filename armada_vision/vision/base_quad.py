@@ -79,17 +79,16 @@ def pieces_from_base(scene: Scene, edges: np.ndarray, lying: list[Candidate],
         return []
     grid = scene.grid
     ppm = grid.px_per_mm
-    # Outer contours of the dark areas, not a labelling of the whole view (~30x dearer),
-    # opened by a pixel: a stray pixel's bridge to a shadow goes.
-    dark = cv2.morphologyEx((scene.shade < BASE_DARK).view(np.uint8), cv2.MORPH_OPEN,
-                            OPEN_KERNEL)
+    # Outer contours of the dark areas, not a labelling of the whole view (~30x dearer);
+    # each opened by a pixel on its own window (a stray pixel's bridge to a shadow goes).
+    dark = (scene.shade < BASE_DARK).view(np.uint8)
     contours, _ = cv2.findContours(dark, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    big = scene.pieces.dims(Size.LARGE).base_w_mm
+    min_px, max_px = QUAD_MIN_MM2 * ppm**2, (scene.pieces.dims(Size.LARGE).base_w_mm * ppm)**2
     taken: np.ndarray | None = None
     outlines: list[np.ndarray] = []
     out: list[Candidate] = []
-    for cnt in contours:
-        if not QUAD_MIN_MM2 * ppm**2 <= cv2.contourArea(cnt) <= big * big * ppm**2:
+    for cnt in _opened(dark, [c for c in contours if cv2.contourArea(c) >= min_px]):
+        if not min_px <= cv2.contourArea(cnt) <= max_px:
             continue
         x, y, w, h = cv2.boundingRect(cnt)
         if unseen is not None and unseen[y:y + h, x:x + w].any():
@@ -98,9 +97,9 @@ def pieces_from_base(scene: Scene, edges: np.ndarray, lying: list[Candidate],
             # What the pieces found (their bases, shadows) and the markers cover: their
             # bounds (view px), grown by COVER_MM; their outlines asked only when those meet.
             outlines = [c.outline_mm for c in lying] + list(markers_mm)
-            grow = np.array((-COVER_MM, -COVER_MM, COVER_MM, COVER_MM)) * ppm
-            taken = np.add([(*o.min(axis=0), *o.max(axis=0))
-                            for o in (grid.to_px(o) for o in outlines)], grow).reshape(-1, 4)
+            lo = grid.to_px(np.array([(o[:, 0].min(), o[:, 1].max()) for o in outlines]))
+            hi = grid.to_px(np.array([(o[:, 0].max(), o[:, 1].min()) for o in outlines]))
+            taken = np.hstack((lo - COVER_MM * ppm, hi + COVER_MM * ppm)).reshape(-1, 4)
         near = np.flatnonzero((taken[:, 0] < x + w) & (taken[:, 2] > x) & (taken[:, 1] < y + h)
                               & (taken[:, 3] > y))
         if np.any(near >= len(lying)):
@@ -108,14 +107,14 @@ def pieces_from_base(scene: Scene, edges: np.ndarray, lying: list[Candidate],
         inside = np.zeros((h, w), np.uint8)
         cv2.drawContours(inside, [cnt], -1, 1, thickness=cv2.FILLED, offset=(-x, -y))
         rect = cv2.minAreaRect(cnt)
-        if cv2.countNonZero(inside & dark[y:y + h, x:x + w]) < QUAD_FILL * (
+        if cv2.countNonZero(inside & opened_at(dark, x, y, w, h)) < QUAD_FILL * (
                 rect[1][0] + 1) * (rect[1][1] + 1):
             continue  # not a convex quad: a shadow's or a hand's patch, a marker's cells
         area_mm = shapely.Polygon(grid.to_mm(cnt.reshape(-1, 2).astype(float))).buffer(
             RIM_MM, quad_segs=2)
         grown = area_mm.convex_hull
         if any(grown.distance(shapely.Polygon(outlines[j])) < COVER_MM for j in near):
-            continue
+            continue  # on a piece found (its base, its shadow)
         hull = cv2.convexHull(np.asarray(grown.exterior.coords[:-1], np.float32))
         box = grid.to_mm(cv2.boxPoints(rect))
         got = _quad_pose(scene, hull, box)
@@ -133,6 +132,27 @@ def pieces_from_base(scene: Scene, edges: np.ndarray, lying: list[Candidate],
             continue
         out.append(c)
     return out
+
+
+def _opened(dark: np.ndarray, contours: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """The outer contours of each of ``contours``' areas (of the view mask ``dark``) once
+    opened by a pixel (OPEN_KERNEL), on its own window: the opening is local, so the same as
+    opening the whole view there."""
+    out: list[np.ndarray] = []
+    for cnt in contours:
+        x, y, w, h = cv2.boundingRect(cnt)
+        part = opened_at(dark, x, y, w, h)
+        out += cv2.findContours(part, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE,
+                                offset=(x, y))[0]
+    return out
+
+
+def opened_at(dark: np.ndarray, x: int, y: int, w: int, h: int) -> np.ndarray:
+    """``dark`` opened by OPEN_KERNEL on the window (x, y, w, h) (view px)."""
+    x0, y0 = max(x - 2, 0), max(y - 2, 0)
+    grown = dark[y0:y + h + 2, x0:x + w + 2]
+    opened = cv2.morphologyEx(grown, cv2.MORPH_OPEN, OPEN_KERNEL)
+    return opened[y - y0:y - y0 + h, x - x0:x - x0 + w]
 
 
 def _candidate(scene: Scene, size: Size, pose: Pose) -> Candidate:
