@@ -654,8 +654,8 @@ def test_no_piece_is_read_on_a_bare_patch_of_cloth():
 # and cloth there look ×1.10-1.40 lit, of the table's chromaticity, and were fitted as a white
 # and a blue small (σ 10 and 21 mm). A piece's colour ends at its outline; the lit table's goes
 # on past it (detect._lit_table). The white pieces in 1661 are of the laminate's chromaticity
-# too; those found stay found.
-@pytest.mark.parametrize("seed, found_pieces", [(1661, 7), (1675, 7)])
+# too; those found stay found (since white21 also 1661's white large, read from its open base).
+@pytest.mark.parametrize("seed, found_pieces", [(1661, 8), (1675, 7)])
 def test_no_piece_is_read_on_lit_table_beside_a_hands_shadow(seed, found_pieces):
     r, det = bench_scene(seed, 1648)
     assert r.image_bgr.shape[:2] == (720, 1280)
