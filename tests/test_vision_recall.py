@@ -654,8 +654,8 @@ def test_no_piece_is_read_on_a_bare_patch_of_cloth():
 # and cloth there look ×1.10-1.40 lit, of the table's chromaticity, and were fitted as a white
 # and a blue small (σ 10 and 21 mm). A piece's colour ends at its outline; the lit table's goes
 # on past it (detect._lit_table). The white pieces in 1661 are of the laminate's chromaticity
-# too; those found stay found.
-@pytest.mark.parametrize("seed, found_pieces", [(1661, 7), (1675, 7)])
+# too; those found stay found (since white21 also 1661's white large, read from its open base).
+@pytest.mark.parametrize("seed, found_pieces", [(1661, 8), (1675, 7)])
 def test_no_piece_is_read_on_lit_table_beside_a_hands_shadow(seed, found_pieces):
     r, det = bench_scene(seed, 1648)
     assert r.image_bgr.shape[:2] == (720, 1280)
@@ -1487,3 +1487,21 @@ def test_a_clear_piece_touching_a_coloured_one_is_found(seed, seed0, size, stern
 ])
 def test_no_piece_is_lost_to_a_faint_part_split_off_a_white_one(seed, seed0, size, color, stern):
     assert found(seed, size, color, stern, seed0=seed0) is not None
+
+
+# White pieces on laminate whose faces are the table's shade, seen by their open base alone
+# (issue 4, white21): the fit map shows only the dark hollow, and the fit of the whole
+# outline at the renderer's true pose costs 1.1-1.6. The base quad as seen gives the pose
+# and the size (base_quad.pieces_from_base); such a reading is never trusted.
+@pytest.mark.parametrize("seed, size, stern", [
+    (1972, "small", (487.0, 305.0)),   # 0-10°, 1920×1080
+    (2010, "large", (125.0, 299.0)),   # 10-22°, 1920×1080
+    (2010, "large", (439.0, 209.0)),
+    (2133, "large", (459.0, 321.0)),   # 22-35°, 1280×720
+])
+def test_a_white_piece_seen_by_its_open_base_alone_is_found_in_doubt(seed, size, stern):
+    p = found(seed, size, "white", stern, seed0=1936)
+    assert p is not None
+    assert p.size.value == size and p.color == "white"
+    assert math.dist(p.pose.stern_mm, stern) < 3.0
+    assert p.sigma_mm > 1.5

@@ -26,6 +26,7 @@ from armada_vision.geometry.layout import TableLayout
 from armada_vision.geometry.pieces import NOMINAL_PIECES, PieceDims, PieceSet, Size
 from armada_vision.geometry.pose import angle_diff_deg
 from armada_vision.geometry.shapes import footprint
+from armada_vision.vision.base_quad import pieces_from_base
 from armada_vision.vision.calibrate import TableCalibration, calibrate
 from armada_vision.vision.colors import (
     classify_color,
@@ -727,6 +728,11 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
         # Last: it only adds black pieces nothing else read (a piece the passes above read
         # keeps their pose and σ; seed 1094's black large touching a cyan one).
         lying += _colourless_pieces(scene, view, bg, ratio, lying, hand_mask, standing)
+    # A white piece whose faces are the table's shade, seen by its open base alone
+    # (base_quad): read from the base as seen, in doubt, named white only.
+    lying += [c for c in pieces_from_base(scene, edges, lying, hand_mask,
+                                          [m.corners_mm() for m in layout.markers])
+              if classify_color(view, scene.footprint(c)[0], bg) == "white"]
     # Left in until here, a finger's reading (or a piece's end beside one) keeps the passes
     # after from reading it again.
     lying = [c for c in lying if not _skin(c, view, bg, pieces)

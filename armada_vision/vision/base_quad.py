@@ -1,0 +1,263 @@
+"""White pieces seen by their open base alone (issue 4, white21: white misses on laminate).
+
+A white piece on grey laminate has faces of the table's shade: the foreground score sees only
+its open base, where the camera looks into the hollow (×0.3 of the table's light, darker than
+any cast shadow, ×0.68 and up), and the fit of the whole outline on that map fails (cost
+1.1–1.6 at the true pose). The hollow as seen is the base face's quadrilateral seen through
+the camera (:func:`explain._base_seen_at`): its edge on the table is the piece's stern, its
+far edge the raised rim, so the quad alone gives the pose and, by its width, the size. A
+reading from it is kept only with the rest of the piece in view: a step into the hollow from
+the table behind and the face ahead (explain.BASE_STEP, every lane), the outline's crisp
+edges ahead of the base (the faces' steps and the contact shadow), and the colour white. Its
+pose is the quad's, not an edge fit: it is always doubtful (σ at least BASE_QUAD_MM).
+
+Frames: table mm (+y away from the viewer); view px per :class:`ViewGrid`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import cv2
+import numpy as np
+import shapely
+
+from armada_vision.geometry.pieces import Size
+from armada_vision.geometry.pose import Pose
+from armada_vision.vision.explain import (
+    BASE_STEP,
+    MAX_COST,
+    Candidate,
+    Scene,
+    _base_lanes,
+    _base_seen_at,
+    clashes,
+)
+from armada_vision.vision.fit import FitResult, lying_local_3d, outline_mm
+
+# The hollow's inside, over the table's light: white pieces' open bases 0.29-0.44 (1936-set
+# misses), cast shadows 0.68 and lighter.
+BASE_DARK = 0.5
+# A dark area is a base when the quad of the best pose and size covers it this well (IoU).
+QUAD_MIN_IOU = 0.6
+# Share of the outline ahead of the base (past BASE_AHEAD_MM from the stern) within a pixel
+# of a crisp edge.
+EDGE_MIN_SHARE = 0.6
+BASE_AHEAD_MM = 3.0
+EDGE_SAMPLES = 80
+# Least σ (mm) of a reading from the quad: never trusted (its pose is no edge fit).
+BASE_QUAD_MM = 3.0
+# The dark areas looked at: at least this many mm² (a small's base seen from overhead is a
+# thin strip) and at most the large's base face.
+QUAD_MIN_MM2 = 12.0
+# Pieces found cover their outline grown by this much (mm): their own bases and shadows.
+COVER_MM = 2.0
+# The hollow as seen is the quad inside its rim and walls: the dark area grown by this much
+# (mm) is compared with the quad (1936-set: 0 read the larges as mediums, 1.0 all three right).
+RIM_MM = 1.0
+# A dark area is looked at when its pixels fill this share of their least rectangle (an open
+# base seen is a convex quad).
+QUAD_FILL = 0.5
+OPEN_KERNEL = np.ones((3, 3), np.uint8)
+# The best start of each size is refined when its IoU is within this of the best start's
+# (and none when the best start's is under START_MIN_IOU: the 1936-set's bases 0.51-0.88).
+START_SLACK = 0.15
+START_MIN_IOU = 0.5
+# The pose refined on the IoU: steps (mm, degrees), one round each.
+REFINE_STEPS = ((1.0, 4.0), (0.35, 1.5))
+REFINE_MAX_MOVES = 8
+
+
+def pieces_from_base(scene: Scene, edges: np.ndarray, lying: list[Candidate],
+                     unseen: np.ndarray | None = None,
+                     markers_mm: Sequence[np.ndarray] = ()) -> list[Candidate]:
+    """Lying pieces (table mm) read from an open base seen dark where no piece found (nor a
+    hand, ``unseen``: view-size bool, nor a printed marker, ``markers_mm``: their corners)
+    lies; ``edges``: the view's crisp edges (bool)."""
+    if scene.shade is None:
+        return []
+    grid = scene.grid
+    ppm = grid.px_per_mm
+    # Outer contours of the dark areas, not a labelling of the whole view (~30x dearer);
+    # each opened by a pixel on its own window (a stray pixel's bridge to a shadow goes).
+    dark = (scene.shade < BASE_DARK).view(np.uint8)
+    contours, _ = cv2.findContours(dark, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    min_px, max_px = QUAD_MIN_MM2 * ppm**2, (scene.pieces.dims(Size.LARGE).base_w_mm * ppm)**2
+    taken: np.ndarray | None = None
+    outlines: list[np.ndarray] = []
+    out: list[Candidate] = []
+    for cnt in _opened(dark, [c for c in contours if cv2.contourArea(c) >= min_px]):
+        if not min_px <= cv2.contourArea(cnt) <= max_px:
+            continue
+        x, y, w, h = cv2.boundingRect(cnt)
+        if unseen is not None and unseen[y:y + h, x:x + w].any():
+            continue
+        if taken is None:
+            # What the pieces found (their bases, shadows) and the markers cover: their
+            # bounds (view px), grown by COVER_MM; their outlines asked only when those meet.
+            outlines = [c.outline_mm for c in lying] + list(markers_mm)
+            lo = grid.to_px(np.array([(o[:, 0].min(), o[:, 1].max()) for o in outlines]))
+            hi = grid.to_px(np.array([(o[:, 0].max(), o[:, 1].min()) for o in outlines]))
+            taken = np.hstack((lo - COVER_MM * ppm, hi + COVER_MM * ppm)).reshape(-1, 4)
+        near = np.flatnonzero((taken[:, 0] < x + w) & (taken[:, 2] > x) & (taken[:, 1] < y + h)
+                              & (taken[:, 3] > y))
+        if np.any(near >= len(lying)):
+            continue  # on a marker
+        inside = np.zeros((h, w), np.uint8)
+        cv2.drawContours(inside, [cnt], -1, 1, thickness=cv2.FILLED, offset=(-x, -y))
+        rect = cv2.minAreaRect(cnt)
+        if cv2.countNonZero(inside & opened_at(dark, x, y, w, h)) < QUAD_FILL * (
+                rect[1][0] + 1) * (rect[1][1] + 1):
+            continue  # not a convex quad: a shadow's or a hand's patch, a marker's cells
+        area_mm = shapely.Polygon(grid.to_mm(cnt.reshape(-1, 2).astype(float))).buffer(
+            RIM_MM, quad_segs=2)
+        grown = area_mm.convex_hull
+        if any(grown.distance(shapely.Polygon(outlines[j])) < COVER_MM for j in near):
+            continue  # on a piece found (its base, its shadow)
+        hull = cv2.convexHull(np.asarray(grown.exterior.coords[:-1], np.float32))
+        box = grid.to_mm(cv2.boxPoints(rect))
+        got = _quad_pose(scene, hull, box)
+        # Fitted to the hull (convex, as cv2 needs); judged against the area itself.
+        if got is None or _area_iou(scene, got[0], got[1], area_mm) < QUAD_MIN_IOU:
+            continue
+        size, pose, _iou = got
+        c = _candidate(scene, size, pose)
+        lanes = _base_lanes(scene, c)
+        if lanes is None or not np.all(lanes >= BASE_STEP):
+            continue
+        if _edge_share(scene, c, edges) < EDGE_MIN_SHARE:
+            continue
+        if clashes(c, lying + out, scene):
+            continue
+        out.append(c)
+    return out
+
+
+def _opened(dark: np.ndarray, contours: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """The outer contours of each of ``contours``' areas (of the view mask ``dark``) once
+    opened by a pixel (OPEN_KERNEL), on its own window: the opening is local, so the same as
+    opening the whole view there."""
+    out: list[np.ndarray] = []
+    for cnt in contours:
+        x, y, w, h = cv2.boundingRect(cnt)
+        part = opened_at(dark, x, y, w, h)
+        out += cv2.findContours(part, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE,
+                                offset=(x, y))[0]
+    return out
+
+
+def opened_at(dark: np.ndarray, x: int, y: int, w: int, h: int) -> np.ndarray:
+    """``dark`` opened by OPEN_KERNEL on the window (x, y, w, h) (view px)."""
+    x0, y0 = max(x - 2, 0), max(y - 2, 0)
+    grown = dark[y0:y + h + 2, x0:x + w + 2]
+    opened = cv2.morphologyEx(grown, cv2.MORPH_OPEN, OPEN_KERNEL)
+    return opened[y - y0:y - y0 + h, x - x0:x - x0 + w]
+
+
+def _candidate(scene: Scene, size: Size, pose: Pose) -> Candidate:
+    """A doubtful reading of ``size`` at ``pose`` (no edge fit: cost MAX_COST, σ at least
+    BASE_QUAD_MM)."""
+    params = np.array([pose.x_mm, pose.y_mm, math.radians(pose.heading_deg)])
+    f = FitResult(pose, BASE_QUAD_MM, math.degrees(BASE_QUAD_MM / 20.0), math.nan, 0.0,
+                  MAX_COST, 0)
+    return Candidate(size, False, f, outline_mm(lying_local_3d(scene.pieces.dims(size)),
+                                                params, scene.camera_mm), np.zeros(0, bool),
+                     BASE_QUAD_MM, 0.0, BASE_QUAD_MM, 0.0)
+
+
+def _ious(local: np.ndarray, scene: Scene, poses: np.ndarray, hull: np.ndarray
+          ) -> np.ndarray:
+    """IoU with the convex ``hull`` (table mm, float32) of the open base as seen of a lying
+    piece (vertices ``local``) at each of ``poses`` ((K, 3): x, y mm, heading rad): the base's
+    corners placed and projected from the camera onto the table as fit.seen_on_table does,
+    for all poses at once."""
+    base = local[[0, 1, 4, 3]]
+    cam = scene.camera_mm
+    c, s = np.cos(poses[:, 2:3]), np.sin(poses[:, 2:3])
+    x = poses[:, 0:1] + c * base[:, 0] - s * base[:, 1]
+    y = poses[:, 1:2] + s * base[:, 0] + c * base[:, 1]
+    k = cam[2] / (cam[2] - base[:, 2])
+    quads = np.stack((cam[0] + (x - cam[0]) * k, cam[1] + (y - cam[1]) * k), axis=-1)
+    area = cv2.contourArea(hull)
+    out = np.empty(len(poses))
+    for i, q in enumerate(quads.astype(np.float32)):
+        q = cv2.convexHull(q)  # the same turning as ``hull``, as intersectConvexConvex needs
+        inter, _ = cv2.intersectConvexConvex(q, hull)
+        out[i] = inter / max(cv2.contourArea(q) + area - inter, 1e-9)
+    return out
+
+
+def _area_iou(scene: Scene, size: Size, pose: Pose, area: shapely.Polygon) -> float:
+    """IoU of the open base as seen of a lying ``size`` at ``pose`` with ``area`` (table mm)."""
+    q = shapely.Polygon(_base_seen_at(scene, size, pose)[[0, 1, 3, 2]])
+    inter = q.intersection(area).area
+    return inter / max(q.area + area.area - inter, 1e-9)
+
+
+def _quad_pose(scene: Scene, hull: np.ndarray, box_mm: np.ndarray
+               ) -> tuple[Size, Pose, float] | None:
+    """The size and pose whose open base as seen best covers the dark area's ``hull`` (table
+    mm), with that IoU: started from each edge of its bounding box ``box_mm`` as the stern,
+    heading either way across it, each size; the best start of each size whose IoU comes
+    within START_SLACK of the best refined (the width tells the size)."""
+    mids = (box_mm + np.roll(box_mm, -1, axis=0)) / 2
+    n = box_mm.mean(axis=0) - mids
+    heads = np.arctan2(n[:, 1], n[:, 0])
+    starts = np.column_stack((np.tile(mids, (2, 1)), np.concatenate((heads, heads + np.pi))))
+    local = {z: lying_local_3d(scene.pieces.dims(z)) for z in Size}
+    best_start = {}
+    for z in Size:
+        v = _ious(local[z], scene, starts, hull)
+        best_start[z] = (float(v.max()), starts[int(v.argmax())])
+    top = max(v for v, _p in best_start.values())
+    if top < START_MIN_IOU:
+        return None  # no quad of a base: the refits gain less than this
+    best = None
+    for z, (v, p) in best_start.items():
+        if v < top - START_SLACK:
+            continue
+        v, p = _refine(local[z], scene, p, hull, v)
+        if best is None or v > best[2]:
+            best = (z, p, v)
+    if best is None:
+        return None
+    z, p, v = best
+    return z, Pose(float(p[0]), float(p[1]), math.degrees(p[2])), v
+
+
+def _refine(local: np.ndarray, scene: Scene, p: np.ndarray, hull: np.ndarray, iou: float
+            ) -> tuple[float, np.ndarray]:
+    """Steepest ascent of the IoU over (x, y, heading) at each of REFINE_STEPS."""
+    for mm, deg in REFINE_STEPS:
+        r = math.radians(deg)
+        moves = np.array(((mm, 0, 0), (-mm, 0, 0), (0, mm, 0), (0, -mm, 0), (0, 0, r),
+                          (0, 0, -r)))
+        for _ in range(REFINE_MAX_MOVES):
+            v = _ious(local, scene, p + moves, hull)
+            if v.max() <= iou + 1e-4:
+                break
+            iou, p = float(v.max()), p + moves[int(v.argmax())]
+    return iou, p
+
+
+def _edge_share(scene: Scene, c: Candidate, edges: np.ndarray) -> float:
+    """Share of ``c``'s outline as seen, past BASE_AHEAD_MM from its stern along its axis,
+    within a pixel of a crisp edge (``edges``: view-size bool)."""
+    ring = shapely.LinearRing(c.outline_mm)
+    pts = shapely.get_coordinates(shapely.line_interpolate_point(
+        ring, np.linspace(0, ring.length, EDGE_SAMPLES, endpoint=False)))
+    u = np.asarray(c.fit.pose.direction)
+    ahead = (pts - np.asarray(c.fit.pose.stern_mm)) @ u > BASE_AHEAD_MM
+    if not ahead.any():
+        return 0.0
+    px = np.round(scene.grid.to_px(pts[ahead])).astype(int)
+    rows, cols = edges.shape
+    # Each sample's 3×3 neighbourhood (edges grown by a pixel, on the samples only).
+    hit = np.zeros(len(px), bool)
+    for dx in (-1, 0, 1):
+        for dy in (-1, 0, 1):
+            u_, v_ = px[:, 0] + dx, px[:, 1] + dy
+            ok = (u_ >= 0) & (v_ >= 0) & (u_ < cols) & (v_ < rows)
+            hit[ok] |= edges[v_[ok], u_[ok]]
+    return float(hit.mean())
