@@ -34,7 +34,7 @@ from armada_vision.vision.explain import (
     _base_seen_at,
     clashes,
 )
-from armada_vision.vision.fit import FitResult, lying_local_3d, outline_mm
+from armada_vision.vision.fit import FitResult, ViewGrid, lying_local_3d, outline_mm
 
 # The hollow's inside, over the table's light: white pieces' open bases 0.29-0.44 (1936-set
 # misses), cast shadows 0.68 and lighter.
@@ -67,6 +67,8 @@ START_MIN_IOU = 0.5
 # The pose refined on the IoU: steps (mm, degrees), one round each.
 REFINE_STEPS = ((1.0, 4.0), (0.35, 1.5))
 REFINE_MAX_MOVES = 8
+# Share of RIM_MM that the grown area surely reaches past its points' hull (see _surely_on).
+SURE_RIM = 0.9
 
 
 def pieces_from_base(scene: Scene, edges: np.ndarray, lying: list[Candidate],
@@ -84,36 +86,38 @@ def pieces_from_base(scene: Scene, edges: np.ndarray, lying: list[Candidate],
     dark = (scene.shade < BASE_DARK).view(np.uint8)
     contours, _ = cv2.findContours(dark, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     min_px, max_px = QUAD_MIN_MM2 * ppm**2, (scene.pieces.dims(Size.LARGE).base_w_mm * ppm)**2
-    taken: np.ndarray | None = None
-    outlines: list[np.ndarray] = []
+    # What the pieces found (their bases, shadows) and the markers cover: their bounds (view
+    # px), grown by COVER_MM; their outlines asked only when those meet.
+    outlines = [c.outline_mm for c in lying] + list(markers_mm)
+    taken = _bounds_px(grid, outlines, COVER_MM * ppm)
+    polys: dict[int, shapely.Polygon] = {}  # of outlines, made when asked
     out: list[Candidate] = []
-    for cnt in _opened(dark, [c for c in contours if cv2.contourArea(c) >= min_px]):
+    # A dark area within a marker's bounds is left before its opening: each part of it would
+    # meet those bounds (the markers' cells are most of the dark areas).
+    for cnt in _opened(dark, [c for c in contours if cv2.contourArea(c) >= min_px
+                              and not _within(cv2.boundingRect(c), taken[len(lying):])]):
         if not min_px <= cv2.contourArea(cnt) <= max_px:
             continue
         x, y, w, h = cv2.boundingRect(cnt)
         if unseen is not None and unseen[y:y + h, x:x + w].any():
             continue
-        if taken is None:
-            # What the pieces found (their bases, shadows) and the markers cover: their
-            # bounds (view px), grown by COVER_MM; their outlines asked only when those meet.
-            outlines = [c.outline_mm for c in lying] + list(markers_mm)
-            lo = grid.to_px(np.array([(o[:, 0].min(), o[:, 1].max()) for o in outlines]))
-            hi = grid.to_px(np.array([(o[:, 0].max(), o[:, 1].min()) for o in outlines]))
-            taken = np.hstack((lo - COVER_MM * ppm, hi + COVER_MM * ppm)).reshape(-1, 4)
         near = np.flatnonzero((taken[:, 0] < x + w) & (taken[:, 2] > x) & (taken[:, 1] < y + h)
                               & (taken[:, 3] > y))
         if np.any(near >= len(lying)):
             continue  # on a marker
+        pts_mm = grid.to_mm(cnt.reshape(-1, 2).astype(float))
+        on = [polys.setdefault(j, shapely.Polygon(outlines[j])) for j in near]
+        if _surely_on(pts_mm, on):
+            continue  # on a piece found, without its grown area (the test below would say so)
         inside = np.zeros((h, w), np.uint8)
         cv2.drawContours(inside, [cnt], -1, 1, thickness=cv2.FILLED, offset=(-x, -y))
         rect = cv2.minAreaRect(cnt)
         if cv2.countNonZero(inside & opened_at(dark, x, y, w, h)) < QUAD_FILL * (
                 rect[1][0] + 1) * (rect[1][1] + 1):
             continue  # not a convex quad: a shadow's or a hand's patch, a marker's cells
-        area_mm = shapely.Polygon(grid.to_mm(cnt.reshape(-1, 2).astype(float))).buffer(
-            RIM_MM, quad_segs=2)
+        area_mm = shapely.Polygon(pts_mm).buffer(RIM_MM, quad_segs=2)
         grown = area_mm.convex_hull
-        if any(grown.distance(shapely.Polygon(outlines[j])) < COVER_MM for j in near):
+        if any(grown.distance(o) < COVER_MM for o in on):
             continue  # on a piece found (its base, its shadow)
         hull = cv2.convexHull(np.asarray(grown.exterior.coords[:-1], np.float32))
         box = grid.to_mm(cv2.boxPoints(rect))
@@ -132,6 +136,40 @@ def pieces_from_base(scene: Scene, edges: np.ndarray, lying: list[Candidate],
             continue
         out.append(c)
     return out
+
+
+def _bounds_px(grid: ViewGrid, outlines: Sequence[np.ndarray], grow_px: float) -> np.ndarray:
+    """(N, 4) x0, y0, x1, y1 (view px) of each of ``outlines`` (table mm), grown by
+    ``grow_px``."""
+    if not outlines:
+        return np.zeros((0, 4))
+    pts = np.concatenate(outlines)
+    at = np.cumsum([0] + [len(o) for o in outlines[:-1]])
+    lo = grid.to_px(np.column_stack((np.minimum.reduceat(pts[:, 0], at),
+                                     np.maximum.reduceat(pts[:, 1], at))))
+    hi = grid.to_px(np.column_stack((np.maximum.reduceat(pts[:, 0], at),
+                                     np.minimum.reduceat(pts[:, 1], at))))
+    return np.hstack((lo - grow_px, hi + grow_px))
+
+
+def _within(rect: Sequence[int], boxes: np.ndarray) -> bool:
+    """Whether every pixel of ``rect`` (x, y, w, h) meets one of ``boxes`` (x0, y0, x1, y1), as
+    the loop of pieces_from_base tests a rectangle against them: then so does any area in it."""
+    x, y, w, h = rect
+    return bool(np.any((boxes[:, 0] < x + 1) & (boxes[:, 2] > x + w - 1)
+                       & (boxes[:, 1] < y + 1) & (boxes[:, 3] > y + h - 1)))
+
+
+def _surely_on(pts_mm: np.ndarray, outlines: Sequence[shapely.Polygon]) -> bool:
+    """Whether the area of contour ``pts_mm`` (table mm) grown by RIM_MM (as pieces_from_base
+    grows it, its convex hull) is surely within COVER_MM of one of ``outlines``: its points'
+    hull is within COVER_MM + SURE_RIM * RIM_MM (the buffer's round joins, quad_segs=2, reach
+    at least cos 22.5° ≈ 0.92 of RIM_MM)."""
+    if not outlines:
+        return False
+    hull = shapely.convex_hull(shapely.multipoints(pts_mm))
+    return bool(np.any(shapely.distance(hull, outlines)
+                       < COVER_MM + SURE_RIM * RIM_MM))
 
 
 def _opened(dark: np.ndarray, contours: Sequence[np.ndarray]) -> list[np.ndarray]:
