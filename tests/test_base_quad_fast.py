@@ -7,7 +7,15 @@ import cv2
 import numpy as np
 import shapely
 
-from armada_vision.vision.base_quad import COVER_MM, RIM_MM, _surely_on, _within
+from armada_vision.vision.base_quad import (
+    COVER_MM,
+    RIM_MM,
+    _all_on,
+    _bounds_px,
+    _surely_on,
+    _within,
+)
+from armada_vision.vision.fit import ViewGrid
 
 
 def _meets(rect: tuple[int, int, int, int], boxes: np.ndarray) -> bool:
@@ -56,9 +64,35 @@ def test_an_area_surely_on_a_piece_found_is_one_the_grown_test_leaves():
         outline = shapely.Polygon(centre + half @ rot.T)
         grown = shapely.Polygon(pts).buffer(RIM_MM, quad_segs=2).convex_hull
         on = grown.distance(outline) < COVER_MM
-        got = _surely_on(pts, [outline])
+        hull = cnts[0][cv2.convexHull(cnts[0], returnPoints=False).ravel()]
+        got = _surely_on(hull.reshape(-1, 2).astype(float) / 1.5, [outline])
         assert on or not got, (pts.tolist(), outline.wkt)
         sure += got
         exact += on
     # Most of what the grown test leaves is left early (only a rim's width of doubt).
     assert exact > 100 and sure >= 0.9 * exact
+
+
+def test_a_dark_area_left_whole_as_on_a_piece_has_every_pixel_near_it():
+    rng = np.random.default_rng(2223)
+    grid = ViewGrid(0.0, 60.0, 1.5, (90, 90))
+    left = 0
+    for _ in range(400):
+        mask = np.zeros((90, 90), np.uint8)
+        c = tuple(int(v) for v in rng.integers(30, 60, 2))
+        axes = tuple(int(v) for v in rng.integers(2, 12, 2))
+        cv2.ellipse(mask, c, axes, float(rng.uniform(0, 180)), 0, 360, 1, -1)
+        cnt = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0][0]
+        centre = grid.to_mm(np.array([c], float))[0] + rng.uniform(-12, 12, 2)
+        a = rng.uniform(0, np.pi)
+        half = np.array(((12, 5), (-12, 5), (-12, -5), (12, -5)), float)
+        rot = np.array(((np.cos(a), -np.sin(a)), (np.sin(a), np.cos(a))))
+        outline = centre + half @ rot.T
+        boxes = _bounds_px(grid, [outline], COVER_MM * grid.px_per_mm)
+        if not _all_on(grid, cnt, boxes, [outline], {}):
+            continue
+        left += 1
+        rows, cols = np.nonzero(mask)
+        px = grid.to_mm(np.column_stack((cols, rows)).astype(float))
+        assert shapely.distance(shapely.points(px), shapely.Polygon(outline)).max() < COVER_MM
+    assert left > 20

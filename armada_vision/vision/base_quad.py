@@ -92,10 +92,12 @@ def pieces_from_base(scene: Scene, edges: np.ndarray, lying: list[Candidate],
     taken = _bounds_px(grid, outlines, COVER_MM * ppm)
     polys: dict[int, shapely.Polygon] = {}  # of outlines, made when asked
     out: list[Candidate] = []
-    # A dark area within a marker's bounds is left before its opening: each part of it would
-    # meet those bounds (the markers' cells are most of the dark areas).
+    # A dark area within a marker's bounds, or wholly within COVER_MM of a piece found, is
+    # left before its opening: each part of it would be (the markers' cells and the dark faces
+    # of black pieces are most of the dark areas).
     for cnt in _opened(dark, [c for c in contours if cv2.contourArea(c) >= min_px
-                              and not _within(cv2.boundingRect(c), taken[len(lying):])]):
+                              and not _within(cv2.boundingRect(c), taken[len(lying):])
+                              and not _all_on(grid, c, taken[:len(lying)], outlines, polys)]):
         if not min_px <= cv2.contourArea(cnt) <= max_px:
             continue
         x, y, w, h = cv2.boundingRect(cnt)
@@ -105,9 +107,11 @@ def pieces_from_base(scene: Scene, edges: np.ndarray, lying: list[Candidate],
                               & (taken[:, 3] > y))
         if np.any(near >= len(lying)):
             continue  # on a marker
-        pts_mm = grid.to_mm(cnt.reshape(-1, 2).astype(float))
-        on = [polys.setdefault(j, shapely.Polygon(outlines[j])) for j in near]
-        if _surely_on(pts_mm, on):
+        for j in near:
+            if j not in polys:
+                polys[j] = shapely.Polygon(outlines[j])
+        on = [polys[j] for j in near]
+        if _surely_on(grid.to_mm(cv2.convexHull(cnt).reshape(-1, 2).astype(float)), on):
             continue  # on a piece found, without its grown area (the test below would say so)
         inside = np.zeros((h, w), np.uint8)
         cv2.drawContours(inside, [cnt], -1, 1, thickness=cv2.FILLED, offset=(-x, -y))
@@ -115,7 +119,8 @@ def pieces_from_base(scene: Scene, edges: np.ndarray, lying: list[Candidate],
         if cv2.countNonZero(inside & opened_at(dark, x, y, w, h)) < QUAD_FILL * (
                 rect[1][0] + 1) * (rect[1][1] + 1):
             continue  # not a convex quad: a shadow's or a hand's patch, a marker's cells
-        area_mm = shapely.Polygon(pts_mm).buffer(RIM_MM, quad_segs=2)
+        area_mm = shapely.Polygon(grid.to_mm(cnt.reshape(-1, 2).astype(float))).buffer(
+            RIM_MM, quad_segs=2)
         grown = area_mm.convex_hull
         if any(grown.distance(o) < COVER_MM for o in on):
             continue  # on a piece found (its base, its shadow)
@@ -160,16 +165,35 @@ def _within(rect: Sequence[int], boxes: np.ndarray) -> bool:
                        & (boxes[:, 1] < y + 1) & (boxes[:, 3] > y + h - 1)))
 
 
-def _surely_on(pts_mm: np.ndarray, outlines: Sequence[shapely.Polygon]) -> bool:
-    """Whether the area of contour ``pts_mm`` (table mm) grown by RIM_MM (as pieces_from_base
-    grows it, its convex hull) is surely within COVER_MM of one of ``outlines``: its points'
-    hull is within COVER_MM + SURE_RIM * RIM_MM (the buffer's round joins, quad_segs=2, reach
-    at least cos 22.5° ≈ 0.92 of RIM_MM)."""
+def _all_on(grid: ViewGrid, cnt: np.ndarray, boxes: np.ndarray, outlines: Sequence[np.ndarray],
+            polys: dict[int, shapely.Polygon]) -> bool:
+    """Whether all of the area within contour ``cnt`` (view px) is within COVER_MM of one
+    piece's outline (table mm; convex, as fit.outline_mm makes them; bounds ``boxes`` grown by
+    COVER_MM, its polygon cached in ``polys``): then so is every part of it, whose bounds meet
+    that piece's and whose grown area lies within COVER_MM of it. The distance to a convex
+    outline is largest at a corner of the area's convex hull."""
+    x, y, w, h = cv2.boundingRect(cnt)
+    hull_mm = None
+    for j in np.flatnonzero((boxes[:, 0] < x) & (boxes[:, 2] > x + w - 1) & (boxes[:, 1] < y)
+                            & (boxes[:, 3] > y + h - 1)):
+        if j not in polys:
+            polys[j] = shapely.Polygon(outlines[j])
+        if hull_mm is None:
+            hull_mm = shapely.points(grid.to_mm(cv2.convexHull(cnt).reshape(-1, 2).astype(float)))
+        if shapely.distance(hull_mm, polys[j]).max() < COVER_MM * (1 - 1e-9):
+            return True
+    return False
+
+
+def _surely_on(hull_mm: np.ndarray, outlines: Sequence[shapely.Polygon]) -> bool:
+    """Whether an area whose contour's convex hull is ``hull_mm`` (table mm), grown by RIM_MM
+    as pieces_from_base grows it (and its convex hull taken), is surely within COVER_MM of one
+    of ``outlines``: the hull is within COVER_MM + SURE_RIM * RIM_MM of one (the buffer's round
+    joins, quad_segs=2, reach at least cos 22.5° ≈ 0.92 of RIM_MM past the points)."""
     if not outlines:
         return False
-    hull = shapely.convex_hull(shapely.multipoints(pts_mm))
-    return bool(np.any(shapely.distance(hull, outlines)
-                       < COVER_MM + SURE_RIM * RIM_MM))
+    hull = shapely.Polygon(hull_mm) if len(hull_mm) > 2 else shapely.multipoints(hull_mm)
+    return bool(np.any(shapely.distance(hull, outlines) < COVER_MM + SURE_RIM * RIM_MM))
 
 
 def _opened(dark: np.ndarray, contours: Sequence[np.ndarray]) -> list[np.ndarray]:
