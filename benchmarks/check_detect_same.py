@@ -1,7 +1,7 @@
 """Do the fast fit / foreground / shade / calibration, or explain.py, detect the same as a ref?
 
-Runs ``detect`` on the sample stills (and with ``--seeds`` on rendered scenes) twice in one process:
-once as the working tree has it, once with part of the detector taken from a git revision
+Runs ``detect`` on the sample stills (and with ``--seeds`` on rendered scenes) twice in one
+process: once as the working tree has it, once with part of the detector taken from a git revision
 (``--ref``) and patched in. ``--part speed`` (default) patches ``fit.py``'s fitting,
 ``segment.foreground``, ``detect.shade``, ``detect._piece`` (a fit's cost → σ), the refit
 (``refine_on_score``), the frame's fit units (``detect.edge_px``, vision.jpeg; 1 for a ref without
@@ -9,12 +9,13 @@ it) and ``calibrate`` (ref default: the last commit before the latest speed work
 patches what turns the view into the fit map and regions: the rectifier, segment.py's crisp edges,
 foreground, object mask, regions and desaturated, and detect.py's shade and region_foreground;
 ``--part explain`` patches what decides which hypotheses are fitted and chosen: detect.py's
-``find_pieces`` (which regions are explained how), explain.py, the crisp pass (crisp.py) and how
-pieces are named (colors.py). Everything else is the working tree's in both runs, so only that part
-can make a difference (another helper's edits to the rest do not). Prints per image the pieces
-found, those found only by the working tree, and the largest stern / tip / heading / σ differences
-of the reference's pieces; exits 1 when one of those is missing or moved by more than the tolerance
-(a piece found only by the working tree is reported, not a failure: recall work adds pieces).
+``find_pieces`` (which regions are explained how), explain.py, the crisp pass (crisp.py), the
+reading from an open base (base_quad.py) and how pieces are named (colors.py). Everything else is
+the working tree's in both runs, so only that part can make a difference (another helper's edits to
+the rest do not). Prints per image the pieces found, those found only by the working tree, and the
+largest stern / tip / heading / σ differences of the reference's pieces; exits 1 when one of those
+is missing or moved by more than the tolerance (a piece found only by the working tree is reported,
+not a failure: recall work adds pieces).
 
 Usage: ``python benchmarks/check_detect_same.py [--part speed|view|explain] [--ref REV]
 [--stills N] [--with-4k] [--seeds N] [--seed0 1000] [--tol-mm 0.01]``.
@@ -145,7 +146,13 @@ def explain_patches(rev: str) -> dict[tuple[types.ModuleType, str], object]:
     col = _module_at(rev, "armada_vision/vision/colors.py", "_ref_colors")
     cr = _module_at(rev, "armada_vision/vision/crisp.py", "_ref_crisp")
     det = _module_at(rev, "armada_vision/vision/detect.py", "_ref_detect_find")
-    for mod in (cr, det):
+    mods = [cr, det]
+    if hasattr(det, "pieces_from_base"):
+        # The reading from an open base (white21), with the reference's explain.py.
+        bq = _module_at(rev, "armada_vision/vision/base_quad.py", "_ref_base_quad")
+        det.pieces_from_base = bq.pieces_from_base
+        mods.append(bq)
+    for mod in mods:
         for a in list(vars(mod)):
             if (not a.startswith("_") and a in vars(ex)
                     and not isinstance(getattr(mod, a), types.ModuleType)

@@ -34,7 +34,7 @@ from armada_vision.vision.explain import (
     _base_seen_at,
     clashes,
 )
-from armada_vision.vision.fit import FitResult, lying_local_3d, outline_mm
+from armada_vision.vision.fit import FitResult, ViewGrid, lying_local_3d, outline_mm
 
 # The hollow's inside, over the table's light: white pieces' open bases 0.29-0.44 (1936-set
 # misses), cast shadows 0.68 and lighter.
@@ -67,6 +67,8 @@ START_MIN_IOU = 0.5
 # The pose refined on the IoU: steps (mm, degrees), one round each.
 REFINE_STEPS = ((1.0, 4.0), (0.35, 1.5))
 REFINE_MAX_MOVES = 8
+# Share of RIM_MM that the grown area surely reaches past its points' hull (see _surely_on).
+SURE_RIM = 0.9
 
 
 def pieces_from_base(scene: Scene, edges: np.ndarray, lying: list[Candidate],
@@ -84,26 +86,33 @@ def pieces_from_base(scene: Scene, edges: np.ndarray, lying: list[Candidate],
     dark = (scene.shade < BASE_DARK).view(np.uint8)
     contours, _ = cv2.findContours(dark, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     min_px, max_px = QUAD_MIN_MM2 * ppm**2, (scene.pieces.dims(Size.LARGE).base_w_mm * ppm)**2
-    taken: np.ndarray | None = None
-    outlines: list[np.ndarray] = []
+    # What the pieces found (their bases, shadows) and the markers cover: their bounds (view
+    # px), grown by COVER_MM; their outlines asked only when those meet.
+    outlines = [c.outline_mm for c in lying] + list(markers_mm)
+    taken = _bounds_px(grid, outlines, COVER_MM * ppm)
+    polys: dict[int, shapely.Polygon] = {}  # of outlines, made when asked
     out: list[Candidate] = []
-    for cnt in _opened(dark, [c for c in contours if cv2.contourArea(c) >= min_px]):
+    # A dark area within a marker's bounds, or wholly within COVER_MM of a piece found, is
+    # left before its opening: each part of it would be (the markers' cells and the dark faces
+    # of black pieces are most of the dark areas).
+    for cnt in _opened(dark, [c for c in contours if cv2.contourArea(c) >= min_px
+                              and not _within(cv2.boundingRect(c), taken[len(lying):])
+                              and not _all_on(grid, c, taken[:len(lying)], outlines, polys)]):
         if not min_px <= cv2.contourArea(cnt) <= max_px:
             continue
         x, y, w, h = cv2.boundingRect(cnt)
         if unseen is not None and unseen[y:y + h, x:x + w].any():
             continue
-        if taken is None:
-            # What the pieces found (their bases, shadows) and the markers cover: their
-            # bounds (view px), grown by COVER_MM; their outlines asked only when those meet.
-            outlines = [c.outline_mm for c in lying] + list(markers_mm)
-            lo = grid.to_px(np.array([(o[:, 0].min(), o[:, 1].max()) for o in outlines]))
-            hi = grid.to_px(np.array([(o[:, 0].max(), o[:, 1].min()) for o in outlines]))
-            taken = np.hstack((lo - COVER_MM * ppm, hi + COVER_MM * ppm)).reshape(-1, 4)
         near = np.flatnonzero((taken[:, 0] < x + w) & (taken[:, 2] > x) & (taken[:, 1] < y + h)
                               & (taken[:, 3] > y))
         if np.any(near >= len(lying)):
             continue  # on a marker
+        for j in near:
+            if j not in polys:
+                polys[j] = shapely.Polygon(outlines[j])
+        on = [polys[j] for j in near]
+        if _surely_on(grid.to_mm(cv2.convexHull(cnt).reshape(-1, 2).astype(float)), on):
+            continue  # on a piece found, without its grown area (the test below would say so)
         inside = np.zeros((h, w), np.uint8)
         cv2.drawContours(inside, [cnt], -1, 1, thickness=cv2.FILLED, offset=(-x, -y))
         rect = cv2.minAreaRect(cnt)
@@ -113,7 +122,7 @@ def pieces_from_base(scene: Scene, edges: np.ndarray, lying: list[Candidate],
         area_mm = shapely.Polygon(grid.to_mm(cnt.reshape(-1, 2).astype(float))).buffer(
             RIM_MM, quad_segs=2)
         grown = area_mm.convex_hull
-        if any(grown.distance(shapely.Polygon(outlines[j])) < COVER_MM for j in near):
+        if any(grown.distance(o) < COVER_MM for o in on):
             continue  # on a piece found (its base, its shadow)
         hull = cv2.convexHull(np.asarray(grown.exterior.coords[:-1], np.float32))
         box = grid.to_mm(cv2.boxPoints(rect))
@@ -132,6 +141,59 @@ def pieces_from_base(scene: Scene, edges: np.ndarray, lying: list[Candidate],
             continue
         out.append(c)
     return out
+
+
+def _bounds_px(grid: ViewGrid, outlines: Sequence[np.ndarray], grow_px: float) -> np.ndarray:
+    """(N, 4) x0, y0, x1, y1 (view px) of each of ``outlines`` (table mm), grown by
+    ``grow_px``."""
+    if not outlines:
+        return np.zeros((0, 4))
+    pts = np.concatenate(outlines)
+    at = np.cumsum([0] + [len(o) for o in outlines[:-1]])
+    lo = grid.to_px(np.column_stack((np.minimum.reduceat(pts[:, 0], at),
+                                     np.maximum.reduceat(pts[:, 1], at))))
+    hi = grid.to_px(np.column_stack((np.maximum.reduceat(pts[:, 0], at),
+                                     np.minimum.reduceat(pts[:, 1], at))))
+    return np.hstack((lo - grow_px, hi + grow_px))
+
+
+def _within(rect: Sequence[int], boxes: np.ndarray) -> bool:
+    """Whether every pixel of ``rect`` (x, y, w, h) meets one of ``boxes`` (x0, y0, x1, y1), as
+    the loop of pieces_from_base tests a rectangle against them: then so does any area in it."""
+    x, y, w, h = rect
+    return bool(np.any((boxes[:, 0] < x + 1) & (boxes[:, 2] > x + w - 1)
+                       & (boxes[:, 1] < y + 1) & (boxes[:, 3] > y + h - 1)))
+
+
+def _all_on(grid: ViewGrid, cnt: np.ndarray, boxes: np.ndarray, outlines: Sequence[np.ndarray],
+            polys: dict[int, shapely.Polygon]) -> bool:
+    """Whether all of the area within contour ``cnt`` (view px) is within COVER_MM of one
+    piece's outline (table mm; convex, as fit.outline_mm makes them; bounds ``boxes`` grown by
+    COVER_MM, its polygon cached in ``polys``): then so is every part of it, whose bounds meet
+    that piece's and whose grown area lies within COVER_MM of it. The distance to a convex
+    outline is largest at a corner of the area's convex hull."""
+    x, y, w, h = cv2.boundingRect(cnt)
+    hull_mm = None
+    for j in np.flatnonzero((boxes[:, 0] < x) & (boxes[:, 2] > x + w - 1) & (boxes[:, 1] < y)
+                            & (boxes[:, 3] > y + h - 1)):
+        if j not in polys:
+            polys[j] = shapely.Polygon(outlines[j])
+        if hull_mm is None:
+            hull_mm = shapely.points(grid.to_mm(cv2.convexHull(cnt).reshape(-1, 2).astype(float)))
+        if shapely.distance(hull_mm, polys[j]).max() < COVER_MM * (1 - 1e-9):
+            return True
+    return False
+
+
+def _surely_on(hull_mm: np.ndarray, outlines: Sequence[shapely.Polygon]) -> bool:
+    """Whether an area whose contour's convex hull is ``hull_mm`` (table mm), grown by RIM_MM
+    as pieces_from_base grows it (and its convex hull taken), is surely within COVER_MM of one
+    of ``outlines``: the hull is within COVER_MM + SURE_RIM * RIM_MM of one (the buffer's round
+    joins, quad_segs=2, reach at least cos 22.5° ≈ 0.92 of RIM_MM past the points)."""
+    if not outlines:
+        return False
+    hull = shapely.Polygon(hull_mm) if len(hull_mm) > 2 else shapely.multipoints(hull_mm)
+    return bool(np.any(shapely.distance(hull, outlines) < COVER_MM + SURE_RIM * RIM_MM))
 
 
 def _opened(dark: np.ndarray, contours: Sequence[np.ndarray]) -> list[np.ndarray]:
