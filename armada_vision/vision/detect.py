@@ -201,7 +201,8 @@ PALE = frozenset({"white", "clear"})
 # A white reading whose face goes on past its tip (issue 4, trust22: 3716's white large read
 # as a medium from its stern, σ 0.8 mm, the piece's faint tip 10 mm past the reading's). White
 # is the brightest face on a table: past the tip, a pixel nearer the inside's colour than the
-# table's is lit plastic, where the table or a shadow (darker) is not. Over WHITE_PAST_TIP of
+# table's is lit plastic, where the table or a shadow (darker) is not (asked only where the
+# reading is brighter than the table under it: not on white laminate). Over WHITE_PAST_TIP of
 # the strip the next longer size would add past the tip from the same stern (less the other
 # readings' outlines) is: σ covers that size. Right white readings (σ ≤ PAST_CHECK_MM, asked
 # only of those) trusted on the 1648- and 3664-sets (84 and 82) reach 0.20 (1676's small),
@@ -1236,11 +1237,16 @@ def _white_past_tip(c: Candidate, lying: list[Candidate], scene: Scene, view: Ta
         return False
     m = np.zeros((y1 - y0, x1 - x0), np.uint8)
     cv2.fillPoly(m, [q - (x0, y0) for q in parts], 1)
-    img, inside, _ = got
+    img, inside, (a0, b0, a1, b1) = got
     core = cv2.erode(inside, np.ones((3, 3), np.uint8), iterations=2)
     if not m.any() or not core.any():
         return False
     m_in = np.median(img[core > 0], axis=0).astype(np.float32)
+    # Only where the reading is brighter than the table under it: on a table as pale as the
+    # plastic (1015's white laminate) the table past the tip is as near the inside as its own
+    # estimate.
+    if m_in.mean() <= np.median(bg[b0:b1, a0:a1][core > 0], axis=0).mean():
+        return False
     px = view.image_bgr[y0:y1, x0:x1][m > 0].astype(np.float32)
     d_in = np.einsum("ij,ij->i", px - m_in, px - m_in)
     d_tb = px - bg[y0:y1, x0:x1][m > 0]
