@@ -198,6 +198,16 @@ PAST_CHECK_MM = 3.0
 FACES_CAN_VANISH = frozenset({"black", "white", "clear", "unknown"})
 # Colours whose faces are never much darker than the table (explain.hollow_ahead_mm).
 PALE = frozenset({"white", "clear"})
+# A white reading whose face goes on past its tip (issue 4, trust22: 3716's white large read
+# as a medium from its stern, σ 0.8 mm, the piece's faint tip 10 mm past the reading's). White
+# is the brightest face on a table: past the tip, a pixel nearer the inside's colour than the
+# table's is lit plastic, where the table or a shadow (darker) is not (asked only where the
+# reading is brighter than the table under it: not on white laminate). Over WHITE_PAST_TIP of
+# the strip the next longer size would add past the tip from the same stern (less the other
+# readings' outlines) is: σ covers that size. Right white readings (σ ≤ PAST_CHECK_MM, asked
+# only of those) trusted on the 1648- and 3664-sets (84 and 82) reach 0.20 (1676's small),
+# the case 0.28.
+WHITE_PAST_TIP = 0.22
 # Two lying pieces never share table. Where two readings' footprints overlap by OVERLAP_SHARE
 # of one's area or more, the worse-fitting one is wrong (_overlaps_better, issue 4, trust15):
 # on 1648-2223 (3755 readings) every such reading was a false piece (1818's white large's
@@ -764,7 +774,8 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
                   lambda c=c: _colour_goes_on(c, lying, scene, view, bg),
                   lambda c=c: _inside_goes_on(c, lying, scene, view, bg),
                   _overlaps_better(c, lying, scene), lambda c=c: no_base_step(scene, c),
-                  lambda c=c: hollow_ahead_mm(scene, c), lambda c=c: _fg_share(scene, c))
+                  lambda c=c: hollow_ahead_mm(scene, c), lambda c=c: _fg_share(scene, c),
+                  lambda c=c: _white_past_tip(c, lying, scene, view, bg))
            for c in lying]
     out.sort(key=lambda p: (p.pose.x_mm, p.pose.y_mm))
     ups = [UprightPiece(c.size, classify_color(view, shapely.Polygon(c.outline_mm), bg),
@@ -1198,6 +1209,50 @@ def _inside_goes_on(c: Candidate, lying: list[Candidate], scene: Scene, view: Ta
     return float(same.mean()) > PAST_SHARE
 
 
+def _white_past_tip(c: Candidate, lying: list[Candidate], scene: Scene, view: TableView,
+                    bg: np.ndarray) -> bool:
+    """Whether white ``c``'s face goes on past its tip (WHITE_PAST_TIP): over that share of
+    the strip the next longer size adds past its tip, from its stern and heading (less its
+    outline as seen and the other readings ``lying``, grown 1 mm), is nearer the inside's
+    median (BGR, view px) than the table's estimate there."""
+    d_c = scene.pieces.dims(c.size).footprint_length_mm
+    longer = [z for z in scene.by_length
+              if scene.pieces.dims(z).footprint_length_mm > d_c]
+    got = _outline_inside(c, view)
+    if not longer or got is None:
+        return False
+    strip = footprint(c.fit.pose, scene.pieces.dims(longer[0])).difference(
+        shapely.union_all([shapely.Polygon(c.outline_mm).buffer(0.5)]
+                          + [scene.grown_outline(o) for o in lying if o is not c]))
+    g = view.grid
+    h, w = view.image_bgr.shape[:2]
+    parts = [np.round(g.to_px(np.asarray(q.exterior.coords))).astype(np.int32)
+             for q in shapely.get_parts(strip) if isinstance(q, shapely.Polygon)]
+    if not parts:
+        return False
+    pts = np.concatenate(parts)
+    x0, y0 = np.maximum(pts.min(0), 0)
+    x1, y1 = np.minimum(pts.max(0) + 1, (w, h))
+    if x1 <= x0 or y1 <= y0:
+        return False
+    m = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.fillPoly(m, [q - (x0, y0) for q in parts], 1)
+    img, inside, (a0, b0, a1, b1) = got
+    core = cv2.erode(inside, np.ones((3, 3), np.uint8), iterations=2)
+    if not m.any() or not core.any():
+        return False
+    m_in = np.median(img[core > 0], axis=0).astype(np.float32)
+    # Only where the reading is brighter than the table under it: on a table as pale as the
+    # plastic (1015's white laminate) the table past the tip is as near the inside as its own
+    # estimate.
+    if m_in.mean() <= np.median(bg[b0:b1, a0:a1][core > 0], axis=0).mean():
+        return False
+    px = view.image_bgr[y0:y1, x0:x1][m > 0].astype(np.float32)
+    d_in = np.einsum("ij,ij->i", px - m_in, px - m_in)
+    d_tb = px - bg[y0:y1, x0:x1][m > 0]
+    return float((d_in < np.einsum("ij,ij->i", d_tb, d_tb)).mean()) >= WHITE_PAST_TIP
+
+
 def _overlaps_better(c: Candidate, lying: list[Candidate], scene: Scene) -> bool:
     """Whether a better-fitting reading of ``lying`` (lower cost) covers OVERLAP_SHARE or
     more of ``c``'s footprint, or ``c``'s tip lies TIP_INSIDE_MM or more inside another
@@ -1238,7 +1293,8 @@ def _piece(c: Candidate, calib: TableCalibration, view: TableView, bg: np.ndarra
            inside_goes_on: Callable[[], bool] | None = None,
            overlapped: bool = False, no_step: Callable[[], bool] | None = None,
            hollow_mm: Callable[[], float] | None = None,
-           fg_share: Callable[[], float] | None = None) -> DetectedPiece:
+           fg_share: Callable[[], float] | None = None,
+           past_tip: Callable[[], bool] | None = None) -> DetectedPiece:
     """The detected piece of ``c``; ``goes_on`` tells whether its colour goes on past its
     outline (asked of a vivid piece only: :func:`_colour_goes_on`), ``inside_goes_on``
     whether its inside's colour does (asked of the others: :func:`_inside_goes_on`),
@@ -1247,7 +1303,8 @@ def _piece(c: Candidate, calib: TableCalibration, view: TableView, bg: np.ndarra
     the camera would see into its base (asked of a white piece: :func:`explain.no_base_step`),
     ``hollow_mm`` the size ambiguity of a hollow going on past it (asked of a pale piece:
     :func:`explain.hollow_ahead_mm`), ``fg_share`` the fit map's mean over its footprint
-    (asked of a white piece: :func:`_fg_share`)."""
+    (asked of a white piece: :func:`_fg_share`), ``past_tip`` whether its face goes on past
+    its tip (asked of a white piece read shorter than the longest: :func:`_white_past_tip`)."""
     d = pieces.dims(c.size)
     pose = c.fit.pose
     s_cal = calibration_sigma_mm(calib, pose.stern_mm, d)
@@ -1282,6 +1339,8 @@ def _piece(c: Candidate, calib: TableCalibration, view: TableView, bg: np.ndarra
     to_shortest_mm = d.footprint_length_mm - min(lengths_mm)
     short_clear = color == "clear" and cost > CLEAR_SHORT_COST and to_longest_mm > 0
     faint_white = color == "white" and fg_share is not None and fg_share() < FAINT_WHITE_FG
+    white_past = (color == "white" and to_longest_mm > 0 and s_mm <= PAST_CHECK_MM
+                  and past_tip is not None and past_tip())
     # Never trusted (the tests asked in this order, each only when the ones before fail):
     doubtful = (
         # on another piece's table;
@@ -1300,7 +1359,9 @@ def _piece(c: Candidate, calib: TableCalibration, view: TableView, bg: np.ndarra
         or short_clear
         # a white piece where the fit map is mostly table: the part of a faint one that
         # shows, its size unknown (FAINT_WHITE_FG).
-        or faint_white)
+        or faint_white
+        # a white piece whose lit face goes on past its tip: a longer piece (WHITE_PAST_TIP).
+        or white_past)
     if doubtful:
         s_mm, s_deg = s_mm * DOUBT_GAIN_MAX + 0.5, s_deg * DOUBT_GAIN_MAX + 0.5
     if color in PALE and hollow_mm is not None:
@@ -1309,6 +1370,10 @@ def _piece(c: Candidate, calib: TableCalibration, view: TableView, bg: np.ndarra
     if short_clear:
         # A faint clear longer piece may go on past either end (CLEAR_SHORT_COST).
         s_mm = max(s_mm, to_longest_mm)
+    if white_past:
+        # The next longer size, from the same stern (WHITE_PAST_TIP).
+        s_mm = max(s_mm, min(x for x in lengths_mm if x > d.footprint_length_mm)
+                   - d.footprint_length_mm)
     if faint_white:
         # Any other size fits the part that shows (FAINT_WHITE_FG).
         s_mm = max(s_mm, to_longest_mm, to_shortest_mm)
