@@ -1224,19 +1224,11 @@ def _white_past_tip(c: Candidate, lying: list[Candidate], scene: Scene, view: Ta
     strip = footprint(c.fit.pose, scene.pieces.dims(longer[0])).difference(
         shapely.union_all([shapely.Polygon(c.outline_mm).buffer(0.5)]
                           + [scene.grown_outline(o) for o in lying if o is not c]))
-    g = view.grid
-    h, w = view.image_bgr.shape[:2]
-    parts = [np.round(g.to_px(np.asarray(q.exterior.coords))).astype(np.int32)
+    parts = [view.grid.to_px(np.asarray(q.exterior.coords))
              for q in shapely.get_parts(strip) if isinstance(q, shapely.Polygon)]
     if not parts:
         return False
-    pts = np.concatenate(parts)
-    x0, y0 = np.maximum(pts.min(0), 0)
-    x1, y1 = np.minimum(pts.max(0) + 1, (w, h))
-    if x1 <= x0 or y1 <= y0:
-        return False
-    m = np.zeros((y1 - y0, x1 - x0), np.uint8)
-    cv2.fillPoly(m, [q - (x0, y0) for q in parts], 1)
+    sl, m = view.grid.polygon_crop(parts)
     img, inside, (a0, b0, a1, b1) = got
     core = cv2.erode(inside, np.ones((3, 3), np.uint8), iterations=2)
     if not m.any() or not core.any():
@@ -1247,9 +1239,9 @@ def _white_past_tip(c: Candidate, lying: list[Candidate], scene: Scene, view: Ta
     # estimate.
     if m_in.mean() <= np.median(bg[b0:b1, a0:a1][core > 0], axis=0).mean():
         return False
-    px = view.image_bgr[y0:y1, x0:x1][m > 0].astype(np.float32)
+    px = view.image_bgr[sl][m].astype(np.float32)
     d_in = np.einsum("ij,ij->i", px - m_in, px - m_in)
-    d_tb = px - bg[y0:y1, x0:x1][m > 0]
+    d_tb = px - bg[sl][m]
     return float((d_in < np.einsum("ij,ij->i", d_tb, d_tb)).mean()) >= WHITE_PAST_TIP
 
 

@@ -414,17 +414,10 @@ def _faint_crisp(view: TableView, crisp: np.ndarray, img: np.ndarray, med_small:
                                                                      med_small.shape)]
     ids = lab.ravel()[idx]
     d = _distance_block(i[None], b[None])[0]
-    count = np.bincount(ids, minlength=n).astype(np.float64)
-    weak = np.bincount(ids, weights=(d < FAINT_SCORE * 3.0 * noise), minlength=n)
-    strong = np.bincount(ids, weights=(d > FAINT_STRONG * 3.0 * noise), minlength=n)
+    soft, hard = d < FAINT_SCORE * 3.0 * noise, d > FAINT_STRONG * 3.0 * noise
     ratio = (i.sum(axis=1) + 1.0) / (b.sum(axis=1) + 1.0)
-    dim = np.bincount(ids, weights=ratio, minlength=n)
-    good = ((weak >= FAINT_SHARE * count) & (strong <= FAINT_MAX_STRONG * count)
-            & (dim <= FAINT_MAX_SHADE * count)
-            & (count >= FAINT_MIN_MM2 * view.grid.px_per_mm ** 2))
-    good[0] = False
+    count, weak, strong, good = _faint_areas(ids, n, soft, hard, ratio, view.grid.px_per_mm)
     keep = good[ids]
-    hard = d > FAINT_STRONG * 3.0 * noise
     # A faint part holds FAINT_MIN_MM2, FAINT_SHARE of it weak, and none of the strong pixels:
     # an area without that much of each has none (most coloured pieces' areas).
     least = FAINT_MIN_MM2 * view.grid.px_per_mm ** 2
@@ -439,7 +432,7 @@ def _faint_crisp(view: TableView, crisp: np.ndarray, img: np.ndarray, med_small:
             return (sat >= SPLIT_VIVID) & (sat >= SPLIT_VIVID_OVER * _saturation(b[pos][None])[0])
 
         parts = _faint_parts(lab, ids, np.flatnonzero(split), idx, split[ids], hard, vivid,
-                             d < FAINT_SCORE * 3.0 * noise, ratio, view.grid.px_per_mm)
+                             soft, ratio, view.grid.px_per_mm)
     px2 = view.grid.px_per_mm ** 2
     table = np.bincount(ids, weights=b.sum(axis=1) / 3.0, minlength=n)
     pale = ((weak >= PALE_SHARE * count) & (strong <= PALE_MAX_STRONG * count)
@@ -460,6 +453,23 @@ def _faint_crisp(view: TableView, crisp: np.ndarray, img: np.ndarray, med_small:
     if parts is not None:
         keep[parts] = True
     return (idx[keep] if keep.any() else None), (out if out.size else None)
+
+
+def _faint_areas(ids: np.ndarray, n: int, weak: np.ndarray, hard: np.ndarray,
+                 ratio: np.ndarray, ppm: float
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Per label 0..n-1 of the pixels' labels ``ids`` (0: none): their count, weak and strong
+    counts (of the per-pixel flags ``weak`` and ``hard``), and whether the area is faint:
+    FAINT_SHARE weak, at most FAINT_MAX_STRONG strong, darker than the table (brightness
+    ``ratio`` to it) by FAINT_MAX_SHADE, at least FAINT_MIN_MM2 (``ppm`` view px per mm)."""
+    count = np.bincount(ids, minlength=n).astype(np.float64)
+    weak_n = np.bincount(ids, weights=weak, minlength=n)
+    strong = np.bincount(ids, weights=hard, minlength=n)
+    good = ((weak_n >= FAINT_SHARE * count) & (strong <= FAINT_MAX_STRONG * count)
+            & (np.bincount(ids, weights=ratio, minlength=n) <= FAINT_MAX_SHADE * count)
+            & (count >= FAINT_MIN_MM2 * ppm**2))
+    good[0] = False
+    return count, weak_n, strong, good
 
 
 def _faint_parts(lab: np.ndarray, ids: np.ndarray, areas: np.ndarray, idx: np.ndarray,
@@ -516,12 +526,7 @@ def _judged_parts(rest: np.ndarray, marks: np.ndarray, idx: np.ndarray, hard: np
     ry, rx = np.nonzero(rest)
     pos = np.searchsorted(idx, (ry + at[0]) * at[2] + rx + at[1])
     ids = lab[ry, rx]
-    count = np.bincount(ids, minlength=n).astype(np.float64)
-    good = ((np.bincount(ids, weights=weak[pos], minlength=n) >= FAINT_SHARE * count)
-            & (np.bincount(ids, weights=hard[pos], minlength=n) <= FAINT_MAX_STRONG * count)
-            & (np.bincount(ids, weights=ratio[pos], minlength=n) <= FAINT_MAX_SHADE * count)
-            & (count >= FAINT_MIN_MM2 * ppm**2))
-    good[0] = False
+    good = _faint_areas(ids, n, weak[pos], hard[pos], ratio[pos], ppm)[3]
     if not good.any():
         return None
     # The border of each part (labels grown by 2 px): on the rest of its area, or on the table.
