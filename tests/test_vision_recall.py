@@ -1528,3 +1528,17 @@ def test_a_white_small_read_far_off_with_its_tip_in_a_neighbour_is_in_doubt():
 # (detect.WHITE_PAST_TIP 0.22).
 def test_a_white_large_read_as_a_medium_with_its_face_past_the_tip_is_in_doubt():
     assert_no_sure_wrong_size(3716, 3664, "large", "white", (497.9, 189.1))
+
+
+# A doubtful reading's size is in doubt too (issue 4, trust23): of the readings a tell puts in
+# doubt, one in four is another size on the tuning sets, and of those fitting worse than
+# detect.SIZE_DOUBT_COST one in nine; their σ covers every other size. 4025's white medium
+# (0-10°, 1280×720) was read as a small 40 mm off at cost 0.54, σ 6.6 mm; 4064's yellow large
+# (22-35°, 1920×1080), in doubt by its colour going on, as a small 49 mm off, σ 12.6 mm.
+@pytest.mark.parametrize("seed, size, color, stern", [
+    (4025, "medium", "white", (494.3, 299.7)),
+    (4064, "large", "yellow", (426.6, 104.0)),
+])
+def test_a_doubtful_reading_of_the_wrong_size_has_a_sigma_covering_the_other_sizes(
+        seed, size, color, stern):
+    assert_no_sure_wrong_size(seed, 3952, size, color, stern)

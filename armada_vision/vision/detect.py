@@ -254,6 +254,14 @@ CLEAR_SHORT_COST = 0.20
 # 470) 3 are under 0.5 and the smallest of the rest is 0.52 (right white smalls: 0.58 and
 # up). A white reading under FAINT_WHITE_FG has a doubtful fit's σ, covering any other size.
 FAINT_WHITE_FG = 0.5
+# A reading's size is in doubt with its pose (issue 4, trust23). Of the readings a tell above
+# puts in doubt, one in four is another size (64 of 257 on the 1648-, 3664- and 3952-sets), and
+# of those fitting worse than SIZE_DOUBT_COST, one in nine (8 of 71; 0.35-0.5: 4 of 277), but a
+# σ of a few mm does not cover a size's 10-20 mm (3952's 4025: a white medium read as a small
+# 40 mm off at σ 6.6 mm, cost 0.54; 4064: a yellow large read as a small 49 mm off at σ 12.7
+# mm). Such a reading's σ covers every other size's footprint, as the clear-short and
+# faint-white rules above did for their own cases.
+SIZE_DOUBT_COST = 0.5
 # A standing piece seen from a tilted camera looks like a lying one heading straight away
 # from the camera's foot (_standing_read_lying, issue 4: tuning seeds 1257, 1419, 1557, 1593,
 # 1611 read upright pieces as lying ones at σ 0.3-2.8 mm, 0-4° off that direction, their
@@ -1356,19 +1364,13 @@ def _piece(c: Candidate, calib: TableCalibration, view: TableView, bg: np.ndarra
         or white_past)
     if doubtful:
         s_mm, s_deg = s_mm * DOUBT_GAIN_MAX + 0.5, s_deg * DOUBT_GAIN_MAX + 0.5
+    if doubtful or cost > SIZE_DOUBT_COST:
+        # Any other size may be the piece (SIZE_DOUBT_COST): a faint clear longer piece going
+        # on past either end, a white face past the tip, the part of a faint white that shows.
+        s_mm = max(s_mm, to_longest_mm, to_shortest_mm)
     if color in PALE and hollow_mm is not None:
         # Its face ahead as dark as its base: the longer piece whose hollow it is.
         s_mm = max(s_mm, hollow_mm())
-    if short_clear:
-        # A faint clear longer piece may go on past either end (CLEAR_SHORT_COST).
-        s_mm = max(s_mm, to_longest_mm)
-    if white_past:
-        # The next longer size, from the same stern (WHITE_PAST_TIP).
-        s_mm = max(s_mm, min(x for x in lengths_mm if x > d.footprint_length_mm)
-                   - d.footprint_length_mm)
-    if faint_white:
-        # Any other size fits the part that shows (FAINT_WHITE_FG).
-        s_mm = max(s_mm, to_longest_mm, to_shortest_mm)
     s_mm = max(s_mm, c.covering_ambiguity_mm if vivid else c.ambiguity_mm)
     s_deg = max(s_deg, c.covering_ambiguity_deg if vivid else c.ambiguity_deg)
     s_mm, s_deg = min(s_mm, 99.0), min(s_deg, 99.0)
