@@ -37,8 +37,15 @@ def client(rendered_scene) -> Iterator[TestClient]:
     app = create_app(FolderSource(rendered_scene.folder, fps=30), rendered_scene.layout,
                      analyser=TruthAnalyser(rendered_scene), token=TOKEN)
     with TestClient(app) as c:
-        wait_until(lambda: c.get("/api/state").json().get("settled"))
+        _wait_for_the_game(c)
         yield c
+
+
+def _wait_for_the_game(c: TestClient) -> None:
+    """Until the table is settled and the game log has started from it: the game starts on the
+    game thread after the settled view is shown, so an action sent in between would be refused
+    (a race the loaded CI machine can lose)."""
+    wait_until(lambda: (s := c.get("/api/state").json()).get("settled") and s["turn"]["started"])
 
 
 def _poly(rings) -> shapely.Polygon:
@@ -335,7 +342,7 @@ def test_a_settled_move_is_judged_and_counted(rendered_scene) -> None:
     app = create_app(FolderSource(rendered_scene.folder, fps=30), rendered_scene.layout,
                      analyser=analyser, token=TOKEN)
     with TestClient(app) as c:
-        wait_until(lambda: c.get("/api/state").json().get("settled"))
+        _wait_for_the_game(c)
         c.post("/api/turn/end", headers=CTRL)
         m_pose = Pose(450.0, 450.0, 90.0)
         after = Pose(450.0, 450.0 + NOMINAL_PIECES.medium.footprint_length_mm, 150.0)
