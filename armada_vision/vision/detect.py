@@ -24,7 +24,7 @@ import shapely
 from armada_vision.geometry.camera import CameraIntrinsics
 from armada_vision.geometry.layout import TableLayout
 from armada_vision.geometry.pieces import NOMINAL_PIECES, PieceDims, PieceSet, Size
-from armada_vision.geometry.pose import angle_diff_deg
+from armada_vision.geometry.pose import Pose, angle_diff_deg
 from armada_vision.geometry.shapes import footprint
 from armada_vision.vision.base_quad import pieces_from_base
 from armada_vision.vision.calibrate import TableCalibration, calibrate
@@ -299,6 +299,13 @@ APART_MAX_SHARE = 0.6
 # ... and such a reading's outline is its own: at most this share hidden against solid
 # neighbours (the true ones 0-0.35; a red medium read from a found small's area, 0.66).
 APART_MAX_HIDDEN = 0.5
+# A colour area a reading leaves may be its own piece's rest, read short: a piece read there
+# (_colours_left) is dropped when at least this share of it lies in a longer size's footprint
+# from a touching reading's tip (3377's orange medium read as a small, 3485's cyan large as a
+# medium: false smalls in the rest, 0.77; the true ones added 0-0.09).
+REST_OF_SHORT = 0.5
+# ... a reading touching it: footprints at most this far apart (mm).
+REST_TOUCH_MM = 3.0
 # Every this many pixels of the table's estimate are enough for its median colour.
 TABLE_STRIDE = 97
 # Regions bigger than this many large pieces are an arm or a hand: nothing in them is judged.
@@ -851,7 +858,26 @@ def _colours_left(scene: Scene, view: TableView, bg: np.ndarray, region: np.ndar
     left = unexplained_mask(_split_by_hue(hsv[..., 0], _vivid_in(hsv, bg, region)), sub, lying)
     if np.count_nonzero(left) < min_px:
         return []
-    return _own_colour_pieces(scene, left, sub, lying)
+    return [c for c in _own_colour_pieces(scene, left, sub, lying)
+            if not _rest_of_shorter(scene, c, lying)]
+
+
+def _rest_of_shorter(scene: Scene, c: Candidate, lying: list[Candidate]) -> bool:
+    """Whether at least REST_OF_SHORT of ``c``'s footprint lies in the footprint of a longer
+    size with the tip of a reading touching it: ``c`` may be that piece's rest, read short."""
+    fc = scene.footprint(c)[0]
+    for o in lying:
+        if scene.footprint(o)[0].distance(fc) > REST_TOUCH_MM:
+            continue
+        d = scene.pieces.dims(o.size).footprint_length_mm
+        tip = np.asarray(o.fit.pose.tip_mm(d))
+        for z in scene.by_length:
+            dims = scene.pieces.dims(z)
+            if dims.footprint_length_mm > d and footprint(
+                    Pose.with_tip(tip, o.fit.pose.heading_deg, dims.footprint_length_mm), dims
+            ).intersection(fc).area >= REST_OF_SHORT * fc.area:
+                return True
+    return False
 
 
 def _own_colour_pieces(scene: Scene, areas: np.ndarray, sub: ViewGrid,
