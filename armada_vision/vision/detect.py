@@ -24,7 +24,7 @@ import shapely
 from armada_vision.geometry.camera import CameraIntrinsics
 from armada_vision.geometry.layout import TableLayout
 from armada_vision.geometry.pieces import NOMINAL_PIECES, PieceDims, PieceSet, Size
-from armada_vision.geometry.pose import angle_diff_deg
+from armada_vision.geometry.pose import Pose, angle_diff_deg
 from armada_vision.geometry.shapes import footprint
 from armada_vision.vision.base_quad import pieces_from_base
 from armada_vision.vision.calibrate import TableCalibration, calibrate
@@ -307,6 +307,13 @@ APART_MAX_SHARE = 0.6
 # ... and such a reading's outline is its own: at most this share hidden against solid
 # neighbours (the true ones 0-0.35; a red medium read from a found small's area, 0.66).
 APART_MAX_HIDDEN = 0.5
+# A colour area a reading leaves may be its own piece's rest, read short: a piece read there
+# (_colours_left) is dropped when at least this share of it lies in a longer size's footprint
+# from a touching reading's tip (3377's orange medium read as a small, 3485's cyan large as a
+# medium: false smalls in the rest, 0.77; the true ones added 0-0.09).
+REST_OF_SHORT = 0.5
+# ... a reading touching it: footprints at most this far apart (mm).
+REST_TOUCH_MM = 3.0
 # Every this many pixels of the table's estimate are enough for its median colour.
 TABLE_STRIDE = 97
 # Regions bigger than this many large pieces are an arm or a hand: nothing in them is judged.
@@ -636,6 +643,9 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     hidden_by_hand: list[Candidate] = []
     # Regions bigger than one piece whose pieces found leave room for another (_room_left).
     roomy: list[tuple[ViewGrid, np.ndarray]] = []
+    # Regions (no hand's) a piece was read in: a colour area their readings leave may be
+    # another piece touching them (_colours_left).
+    read: list[tuple[ViewGrid, np.ndarray]] = []
     # Regions that are mostly a hand or an arm (running off the view, or too big): only
     # clean pieces at their sharp corners are taken from them (pieces_at_tips).
     for sub, region in regions:
@@ -695,6 +705,8 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
             empty.append((sub, region))
         elif found and area > scene.max_area_mm2 and _room_left(scene, region, sub, found):
             roomy.append((sub, region))
+        if found:
+            read.append((sub, region))
         lying += found
     for sub, region in hands:
         lying += [c for c in pieces_at_tips(scene, region, sub) if not clashes(c, lying, scene)]
@@ -739,14 +751,17 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
             # its own edges show (2211: a red medium from a small's area, 0.66 hidden).
             # No hand here: a longer piece's extra length would show in a colour area
             # (2360's cyan small beside a white large: σ 9.9 mm from the large's room).
-            got = [c for c in pieces_in_colour(scene, apart, sub, apart, lying)
-                   if np.isnan(c.fit.sample_cost).mean() <= APART_MAX_HIDDEN]
+            got = _own_colour_pieces(scene, apart, sub, lying)
+        if got:
+            read.append((sub, region))
         lying += got
     for sub, region in roomy:
         # A piece beside those found whose start from the remainder's axis stuck (seed
         # 1082's orange medium): the corners' starts, good pieces only.
         lying += [c for c in leftover_piece(scene, region, sub, lying)
                   if c.fit.cost <= GOOD_COST]
+    for sub, region in read:
+        lying += _colours_left(scene, view, bg, region, sub, lying)
     if ratio is not None:
         # Last: it only adds black pieces nothing else read (a piece the passes above read
         # keeps their pose and σ; seed 1094's black large touching a cyan one).
@@ -835,6 +850,58 @@ def _colours_apart(scene: Scene, view: TableView, bg: np.ndarray, region: np.nda
                            and areas[0] <= APART_MAX_SHARE * np.count_nonzero(region)):
         return apart
     return None
+
+
+def _colours_left(scene: Scene, view: TableView, bg: np.ndarray, region: np.ndarray,
+                  sub: ViewGrid, lying: list[Candidate]) -> list[Candidate]:
+    """Pieces read in the colour areas (:func:`_colours_apart`'s parted vivid mask) that the
+    readings ``lying`` leave in ``region``: a piece touching one found (4082's green large
+    against a red one), which the region's passes took as explained by its neighbour. As
+    :func:`_colours_apart`'s, each is never trusted (σ ≥ HAND_COLOUR_MM) and its outline is
+    its own (APART_MAX_HIDDEN)."""
+    min_px = COLOUR_MIN_AREA * scene.small_area_mm2 * sub.px_per_mm**2
+    if np.count_nonzero(unexplained_mask(region, sub, lying)) < min_px:
+        return []  # the readings leave no room for another piece's colour
+    hsv = _window_hsv(view, sub)
+    left = unexplained_mask(_split_by_hue(hsv[..., 0], _vivid_in(hsv, bg, region)), sub, lying)
+    if np.count_nonzero(left) < min_px:
+        return []
+    return [c for c in _own_colour_pieces(scene, left, sub, lying)
+            if not _rest_of_shorter(scene, c, lying)]
+
+
+def _rest_of_shorter(scene: Scene, c: Candidate, lying: list[Candidate]) -> bool:
+    """Whether at least REST_OF_SHORT of ``c``'s footprint lies in the footprint of a longer
+    size with the tip of a reading touching it: ``c`` may be that piece's rest, read short."""
+    fc = scene.footprint(c)[0]
+    for o in lying:
+        if scene.footprint(o)[0].distance(fc) > REST_TOUCH_MM:
+            continue
+        d = scene.pieces.dims(o.size).footprint_length_mm
+        tip = np.asarray(o.fit.pose.tip_mm(d))
+        for z in scene.by_length:
+            dims = scene.pieces.dims(z)
+            if dims.footprint_length_mm > d and footprint(
+                    Pose.with_tip(tip, o.fit.pose.heading_deg, dims.footprint_length_mm), dims
+            ).intersection(fc).area >= REST_OF_SHORT * fc.area:
+                return True
+    return False
+
+
+def _own_colour_pieces(scene: Scene, areas: np.ndarray, sub: ViewGrid,
+                       lying: list[Candidate]) -> list[Candidate]:
+    """:func:`pieces_in_colour` in the parted colour ``areas`` of a region with no hand (a
+    longer piece's extra length would show in them), on the scaled map, else the unscaled
+    one: a vivid neighbour sets the scaled map's level and a duller piece's faces sink (4040's
+    purple small beside a cyan medium: its true pose 0.53 scaled, 0.15 unscaled). Only
+    readings at most APART_MAX_HIDDEN of whose outline is hidden against solid neighbours."""
+    got: list[Candidate] = []
+    for sc in (scene, _unscaled(scene, sub)):
+        got = [c for c in pieces_in_colour(sc, areas, sub, areas, lying)
+               if np.isnan(c.fit.sample_cost).mean() <= APART_MAX_HIDDEN]
+        if got:
+            break
+    return got
 
 
 def _split_by_hue(hue: np.ndarray, vivid: np.ndarray) -> np.ndarray:
