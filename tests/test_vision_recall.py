@@ -1232,7 +1232,6 @@ def test_a_touching_piece_of_another_colour_is_found_in_its_colour(
 
 @pytest.mark.parametrize(("seed", "seed0", "size", "color", "stern"), [
     (2360, 2224, "small", "cyan", (157.0, 338.0)),
-    (2900, 2800, "medium", "red", (303.0, 483.0)),
 ])
 def test_a_coloured_piece_beside_a_colourless_one_is_not_made_a_longer_ones_room(
         seed, seed0, size, color, stern):
@@ -1282,6 +1281,15 @@ def test_a_coloured_piece_beside_a_clear_one_found_is_read_whole():
     p = piece_found(2219, 1936, "medium", "cyan", (338.96, 213.28))
     assert math.dist(p.tip_mm, (374.77, 207.28)) <= 2 * p.sigma_mm + 0.5
     assert clear_piece_found(2219, 1936, "large", (330.69, 184.74)).sigma_mm > 1.5
+
+
+def test_a_red_piece_beside_a_clear_one_found_on_cloth_is_read_whole():
+    # 2900's red medium (above, before recall23), as 2219's cyan: once the clear medium beside
+    # it is found (a doubtful fit on the desaturated pass, crisp.DOUBT_FLOOR_MM), the red is
+    # read in what its region leaves, at its pose (0.4 mm off), not from its colour's area.
+    p = piece_found(2900, 2800, "medium", "red", (303.4, 482.5))
+    assert math.dist(p.tip_mm, (280.39, 510.59)) <= 2 * p.sigma_mm + 0.5
+    assert clear_piece_found(2900, 2800, "medium", (319.09, 479.05)).sigma_mm > 1.5
 
 
 @pytest.mark.parametrize(("seed", "seed0", "size", "color", "stern"), [
@@ -1504,6 +1512,22 @@ def test_a_vivid_piece_read_short_whose_colour_goes_on_past_its_stern_is_in_doub
 ])
 def test_a_clear_piece_touching_a_coloured_one_is_found(seed, seed0, size, stern):
     clear_piece_found(seed, seed0, size, stern)
+
+
+# A clear piece on wood, felt or cloth whose muted area (segment.desaturated) the grain or the
+# weave breaks (issue 4, session 23): its ragged edges cost even the true pose 0.37-0.58 on the
+# desaturated pass's map, over GOOD_COST, and it was missed. Such a doubtful fit is kept when
+# no good one is and the piece read is named clear, always in doubt (crisp.DOUBT_FLOOR_MM).
+@pytest.mark.parametrize("seed, seed0, size, stern", [
+    (1790, 1648, "medium", (448.7, 501.1)),   # wood, beside a white large
+    (1881, 1648, "large", (477.8, 442.1)),    # felt
+    (2062, 1936, "small", (316.0, 183.4)),    # wood
+    (2173, 1936, "medium", (199.9, 373.9)),   # wood
+])
+def test_a_clear_piece_on_a_coloured_table_fitting_loosely_is_found_in_doubt(seed, seed0, size,
+                                                                            stern):
+    p = clear_piece_found(seed, seed0, size, stern)
+    assert p.sigma_mm > 1.5
 
 
 # ... and a part whose strong neighbours are colourless is not judged alone (segment.

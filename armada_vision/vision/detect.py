@@ -722,15 +722,19 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     # edges the grain drowns (no crisp outline).
     ratio = saturation_ratio(view, bg, bg_planes)
     if ratio is not None:
+        def looks_clear(sl: tuple[slice, slice], area: np.ndarray) -> bool:
+            return name_color(np.median(view.image_bgr[sl][area], axis=0),
+                              np.median(bg[sl][area], axis=0)) == "clear"
+
+        def is_clear(c: Candidate) -> bool:
+            return classify_color(view, scene.footprint(c)[0], bg) == "clear"
+
         grey = crisp_pieces(scene, None, grey_of(view, ratio), lying, hand_mask, standing,
                             shade_range=GREY_SHADE, heading_floor=True,
                             one_size=True, base_open=True, peel=True, mid_of=ratio,
                             not_clear=lambda c: looks_opaque(view, scene.footprint(c)[0], bg),
-                            lit_clear=(GREY_LIT, lambda sl, area: name_color(
-                                np.median(view.image_bgr[sl][area], axis=0),
-                                np.median(bg[sl][area], axis=0)) == "clear",
-                                lambda c: classify_color(
-                                view, scene.footprint(c)[0], bg) == "clear"))
+                            lit_clear=(GREY_LIT, looks_clear, is_clear),
+                            doubtful_if=is_clear)
         # Black plastic is the colourless pass's (below): cut at its own level, a black
         # piece's area could be read here, as an opaque piece whose area may run past it
         # (σ over every shorter reading: still s11's black large, σ 1.0 → 22 mm).
