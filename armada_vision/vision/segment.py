@@ -387,6 +387,8 @@ def colourless_dark(view: TableView, ratio: np.ndarray, shade: np.ndarray) -> np
 def _saturation(bgr: np.ndarray, planes: Sequence[np.ndarray] | None = None) -> np.ndarray:
     """HSV-style saturation (max − min) / (max + 1) per pixel of a BGR image (float32);
     ``planes``: its ``cv2.split`` when already made."""
+    if planes is None and bgr.size == 0:
+        return np.zeros(bgr.shape[:-1], np.float32)  # cv2.split of no pixels gives no planes
     # Per-channel cv2 max/min: numpy's reductions over a last axis of 3 are ~10x slower.
     b, g, r = cv2.split(bgr) if planes is None else planes
     # No copy when the planes are float32 already (the table estimate): cv2.max's result is new.
