@@ -146,6 +146,9 @@ def name_color(piece_bgr: np.ndarray, table_bgr: np.ndarray, bright_v: float | N
     'black'
     >>> name_color(np.array([120., 122., 124.]), np.array([200., 204., 206.]))
     'clear'
+    >>> name_color(np.array([120., 122., 124.]), np.array([200., 204., 206.]), 190.0,
+    ...            opaque=True)  # a white piece's faces round its dark open base
+    'white'
     >>> name_color(np.array([102., 193., 92.]), np.array([38., 98., 34.]))  # on green felt
     'green'
     """
