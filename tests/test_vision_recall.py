@@ -1596,3 +1596,22 @@ def test_a_white_large_read_as_a_medium_with_its_face_past_the_tip_is_in_doubt()
 def test_a_doubtful_reading_of_the_wrong_size_has_a_sigma_covering_the_other_sizes(
         seed, size, color, stern):
     assert_no_sure_wrong_size(seed, 3952, size, color, stern)
+
+
+# A white piece seen by its open base alone, named clear (issue 4, white24): on grey laminate
+# its footprint's median lies between its dark hollow and its faces (×0.59-0.79 of the table),
+# which the colour test takes for clear plastic, a dimmer table; so the open base's reading
+# was dropped. A clear piece's walls let the light into its hollow (the renderer: ×0.86 of the
+# table behind), so a hollow ×0.3-0.5 dark is opaque plastic, named white by its lit faces.
+@pytest.mark.parametrize("seed, size, stern", [
+    (4383, "medium", (198.6, 279.6)),   # 22-35°, 1280×720, on lilac laminate
+    (4448, "small", (211.8, 132.0)),    # 22-35°, 1920×1080
+    (4473, "small", (342.9, 266.3)),    # 22-35°, 1280×720
+    (4485, "small", (148.9, 287.0)),    # 22-35°, 1280×720
+])
+def test_a_white_piece_seen_by_its_dark_open_base_is_not_named_clear(seed, size, stern):
+    p = found(seed, size, "white", stern, seed0=4240)
+    assert p is not None
+    assert p.size.value == size and p.color == "white"
+    assert math.dist(p.pose.stern_mm, stern) < 3.0
+    assert p.sigma_mm > 1.5

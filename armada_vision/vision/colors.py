@@ -44,8 +44,10 @@ def _color_stats(view: TableView, sl: tuple[slice, slice], m: np.ndarray, bg_bgr
     return px, np.median(bg_bgr[sl][m], axis=0).astype(np.float32)
 
 
-def classify_color(view: TableView, poly_mm: shapely.Polygon, bg_bgr: np.ndarray) -> str:
-    """Colour name of the piece whose footprint (or outline) is ``poly_mm`` (table mm)."""
+def classify_color(view: TableView, poly_mm: shapely.Polygon, bg_bgr: np.ndarray,
+                   opaque: bool = False) -> str:
+    """Colour name of the piece whose footprint (or outline) is ``poly_mm`` (table mm);
+    ``opaque``: known not to be clear plastic (see :func:`name_color`)."""
     sl, m = view.grid.inner_crop(poly_mm, INNER_SHRINK)
     stats = _color_stats(view, sl, m, bg_bgr)
     if stats is None:
@@ -56,7 +58,7 @@ def classify_color(view: TableView, poly_mm: shapely.Polygon, bg_bgr: np.ndarray
     # bright whatever the table, black plastic's never (a median may be the open base's
     # shade or a glossy face as grey as a dark cloth).
     bright = float(np.percentile(pixels.max(axis=1), 90))
-    return name_color(px, bg, bright, lit_face_bgr(pixels))
+    return name_color(px, bg, bright, lit_face_bgr(pixels), opaque)
 
 
 # A clear piece is a dimmer table: each of its faces passes about the same share of the
@@ -127,11 +129,13 @@ _HUE_BINS = ((5.0, "red"), (17.0, "orange"), (45.0, "yellow"), (80.0, "green"),
 
 
 def name_color(piece_bgr: np.ndarray, table_bgr: np.ndarray, bright_v: float | None = None,
-               lit_bgr: np.ndarray | None = None) -> str:
+               lit_bgr: np.ndarray | None = None, opaque: bool = False) -> str:
     """Colour name from the piece's median BGR and the table's BGR under it (0–255),
     ``bright_v``, the value (largest channel) of its brightest faces (default: the median's),
     and ``lit_bgr``, its lit faces' BGR (:func:`lit_face_bgr`), whose hue names a vivid
-    piece (default: the median's).
+    piece (default: the median's). ``opaque``: the piece is known not to be clear (its open
+    base seen as a dark hollow: clear walls let the table's light in), so a grey is white
+    when its lit faces are bright, whatever its median, and black otherwise.
 
     Opaque black is dark and grey; white is a grey whose lit faces are bright; clear plastic
     looks like a dimmer, paler table; the others by hue.
@@ -142,6 +146,9 @@ def name_color(piece_bgr: np.ndarray, table_bgr: np.ndarray, bright_v: float | N
     'black'
     >>> name_color(np.array([120., 122., 124.]), np.array([200., 204., 206.]))
     'clear'
+    >>> name_color(np.array([120., 122., 124.]), np.array([200., 204., 206.]), 190.0,
+    ...            opaque=True)  # a white piece's faces round its dark open base
+    'white'
     >>> name_color(np.array([102., 193., 92.]), np.array([38., 98., 34.]))  # on green felt
     'green'
     """
@@ -151,11 +158,13 @@ def name_color(piece_bgr: np.ndarray, table_bgr: np.ndarray, bright_v: float | N
     # Clear plastic shows a coloured table through it: the table's hue, some but never more of
     # its colour (a green piece on green felt has more), not much darker (a black piece is).
     # Judged before black: on a dark cloth a clear piece is dark too.
-    if (st > 40 and dh < 8 and s >= 0.2 * st and s * v <= 0.8 * st * vt
+    if (not opaque and st > 40 and dh < 8 and s >= 0.2 * st and s * v <= 0.8 * st * vt
             and v >= 0.45 * vt):
         return "clear"
     bright = v if bright_v is None else bright_v
     if (v < 60 and s < 90) or s < 40:
+        if opaque:
+            return "white" if bright >= max(WHITE_MIN_V, 0.85 * vt) else "black"
         # Grey. Measured on 72 rendered scenes: black's brightest faces ≤ 141, white's ≥ 162.
         # Clear on a grey table is a dimmer table (its lit faces can be bright too); on a
         # coloured one it would have kept the table's tint (above), so a grey there is black
@@ -170,8 +179,8 @@ def name_color(piece_bgr: np.ndarray, table_bgr: np.ndarray, bright_v: float | N
     if s < 90:
         # Too dull for plastic: clear plastic whose hue its reflections shifted, if it is
         # near the table's and keeps less of its colour (the test above, hue aside).
-        if (st > 40 and dh < DULL_CLEAR_HUE and s >= 0.2 * st and s * v <= 0.8 * st * vt
-                and v >= 0.45 * vt):
+        if (not opaque and st > 40 and dh < DULL_CLEAR_HUE and s >= 0.2 * st
+                and s * v <= 0.8 * st * vt and v >= 0.45 * vt):
             return "clear"
         return "unknown"
     if lit_bgr is not None:

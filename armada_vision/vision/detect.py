@@ -771,10 +771,13 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
         # keeps their pose and σ; seed 1094's black large touching a cyan one).
         lying += _colourless_pieces(scene, view, bg, ratio, lying, hand_mask, standing)
     # A white piece whose faces are the table's shade, seen by its open base alone
-    # (base_quad): read from the base as seen, in doubt, named white only.
-    lying += [c for c in pieces_from_base(scene, edges, lying, hand_mask,
-                                          [m.corners_mm() for m in layout.markers])
-              if classify_color(view, scene.footprint(c)[0], bg) == "white"]
+    # (base_quad): read from the base as seen, in doubt, named white only. Its hollow is
+    # dark, so it is no clear piece (clear walls let the light in): a grey median between
+    # its dark hollow and its faces is no "dimmer table" (seed 4383's medium, ×0.64).
+    from_base = [c for c in pieces_from_base(scene, edges, lying, hand_mask,
+                                             [m.corners_mm() for m in layout.markers])
+                 if classify_color(view, scene.footprint(c)[0], bg, opaque=True) == "white"]
+    lying += from_base
     # Left in until here, a finger's reading (or a piece's end beside one) keeps the passes
     # after from reading it again.
     lying = [c for c in lying if not _skin(c, view, bg, pieces)
@@ -794,6 +797,9 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     # lies against a purple one).
     lying = [shadow_ring_of_shorter(scene, c, lambda c: classify_color(
         view, _seen_part(c, lying, scene), bg) == "white") for c in lying]
+    # The open base's readings: the passes above change their σ only, not their fit.
+    base_fits = [b.fit for b in from_base]
+    opaque = [any(c.fit is f for f in base_fits) for c in lying]
     # The fit map's clip set the edges a little outside a vivid piece: refitted on the score.
     lying = refine_on_score(scene, lying)
     area_poly = shapely.Polygon(layout.play_area_mm)
@@ -802,8 +808,9 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
                   lambda c=c: _inside_goes_on(c, lying, scene, view, bg),
                   _overlaps_better(c, lying, scene), lambda c=c: no_base_step(scene, c),
                   lambda c=c: hollow_ahead_mm(scene, c), lambda c=c: _fg_share(scene, c),
-                  lambda c=c: _white_past_tip(c, lying, scene, view, bg))
-           for c in lying]
+                  lambda c=c: _white_past_tip(c, lying, scene, view, bg),
+                  dark_base)
+           for c, dark_base in zip(lying, opaque, strict=True)]
     out.sort(key=lambda p: (p.pose.x_mm, p.pose.y_mm))
     ups = [UprightPiece(c.size, classify_color(view, shapely.Polygon(c.outline_mm), bg),
                         c.fit.pose.stern_mm) for c in standing]
@@ -1365,7 +1372,7 @@ def _piece(c: Candidate, calib: TableCalibration, view: TableView, bg: np.ndarra
            overlapped: bool = False, no_step: Callable[[], bool] | None = None,
            hollow_mm: Callable[[], float] | None = None,
            fg_share: Callable[[], float] | None = None,
-           past_tip: Callable[[], bool] | None = None) -> DetectedPiece:
+           past_tip: Callable[[], bool] | None = None, opaque: bool = False) -> DetectedPiece:
     """The detected piece of ``c``; ``goes_on`` tells whether its colour goes on past its
     outline (asked of a vivid piece only: :func:`_colour_goes_on`), ``inside_goes_on``
     whether its inside's colour does (asked of the others: :func:`_inside_goes_on`),
@@ -1375,7 +1382,8 @@ def _piece(c: Candidate, calib: TableCalibration, view: TableView, bg: np.ndarra
     ``hollow_mm`` the size ambiguity of a hollow going on past it (asked of a pale piece:
     :func:`explain.hollow_ahead_mm`), ``fg_share`` the fit map's mean over its footprint
     (asked of a white piece: :func:`_fg_share`), ``past_tip`` whether its face goes on past
-    its tip (asked of a white piece read shorter than the longest: :func:`_white_past_tip`)."""
+    its tip (asked of a white piece read shorter than the longest: :func:`_white_past_tip`),
+    ``opaque`` whether it is known not to be clear (:func:`colors.name_color`)."""
     d = pieces.dims(c.size)
     pose = c.fit.pose
     s_cal = calibration_sigma_mm(calib, pose.stern_mm, d)
@@ -1399,7 +1407,7 @@ def _piece(c: Candidate, calib: TableCalibration, view: TableView, bg: np.ndarra
         hidden = float(np.isnan(c.fit.sample_cost).mean())
         s_mm = math.hypot(s_mm, HIDDEN_BIAS_MM * min(hidden / HIDDEN_FULL, 1.0))
     fp = footprint(pose, d)
-    color = classify_color(view, fp if seen is None else seen, bg)
+    color = classify_color(view, fp if seen is None else seen, bg, opaque)
     # Another size explained the piece almost as well: σ covers both readings. A vivid piece
     # shows all its faces, so only a reading that covers what it shows is a rival; a black,
     # white or clear face can vanish against the table, so any nearly as good reading is.
