@@ -1544,6 +1544,17 @@ def test_no_piece_is_lost_to_a_faint_part_split_off_a_white_one(seed, seed0, siz
     assert found(seed, size, color, stern, seed0=seed0) is not None
 
 
+def _white_found_by_its_base(seed: int, seed0: int, size: str, stern: tuple[float, float]
+                             ) -> None:
+    """The white piece of ``size`` at ``stern`` (table mm) is found at its size, named white,
+    within 3 mm, and in doubt (a base quad's reading is never trusted)."""
+    p = found(seed, size, "white", stern, seed0=seed0)
+    assert p is not None
+    assert p.size.value == size and p.color == "white"
+    assert math.dist(p.pose.stern_mm, stern) < 3.0
+    assert p.sigma_mm > 1.5
+
+
 # White pieces on laminate whose faces are the table's shade, seen by their open base alone
 # (issue 4, white21): the fit map shows only the dark hollow, and the fit of the whole
 # outline at the renderer's true pose costs 1.1-1.6. The base quad as seen gives the pose
@@ -1555,11 +1566,7 @@ def test_no_piece_is_lost_to_a_faint_part_split_off_a_white_one(seed, seed0, siz
     (2133, "large", (459.0, 321.0)),   # 22-35°, 1280×720
 ])
 def test_a_white_piece_seen_by_its_open_base_alone_is_found_in_doubt(seed, size, stern):
-    p = found(seed, size, "white", stern, seed0=1936)
-    assert p is not None
-    assert p.size.value == size and p.color == "white"
-    assert math.dist(p.pose.stern_mm, stern) < 3.0
-    assert p.sigma_mm > 1.5
+    _white_found_by_its_base(seed, 1936, size, stern)
 
 
 # A reading's tip inside another reading's footprint (issue 4, tip21): a tip is a point on the
@@ -1610,8 +1617,4 @@ def test_a_doubtful_reading_of_the_wrong_size_has_a_sigma_covering_the_other_siz
     (4485, "small", (148.9, 287.0)),    # 22-35°, 1280×720
 ])
 def test_a_white_piece_seen_by_its_dark_open_base_is_not_named_clear(seed, size, stern):
-    p = found(seed, size, "white", stern, seed0=4240)
-    assert p is not None
-    assert p.size.value == size and p.color == "white"
-    assert math.dist(p.pose.stern_mm, stern) < 3.0
-    assert p.sigma_mm > 1.5
+    _white_found_by_its_base(seed, 4240, size, stern)
