@@ -798,8 +798,8 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     lying = [shadow_ring_of_shorter(scene, c, lambda c: classify_color(
         view, _seen_part(c, lying, scene), bg) == "white") for c in lying]
     # The open base's readings: the passes above change their σ only, not their fit.
-    base_fits = [b.fit for b in from_base]
-    opaque = [any(c.fit is f for f in base_fits) for c in lying]
+    base_fits = {id(b.fit) for b in from_base}
+    opaque = [id(c.fit) in base_fits for c in lying]
     # The fit map's clip set the edges a little outside a vivid piece: refitted on the score.
     lying = refine_on_score(scene, lying)
     area_poly = shapely.Polygon(layout.play_area_mm)
@@ -851,8 +851,7 @@ def _colours_apart(scene: Scene, view: TableView, bg: np.ndarray, region: np.nda
     one that leaves most of the region to a colourless neighbour (at most APART_MAX_SHARE of
     it); else None: a lone coloured die is one area and most of its region (0.68, 0.71 on
     2739 and 2774, read as red smalls at σ 15-17 mm)."""
-    hsv = _window_hsv(view, sub)
-    apart = _split_by_hue(hsv[..., 0], _vivid_in(hsv, bg, region))
+    apart = _parted_colours(view, bg, region, sub)
     _n, _lab, stats, _ = cv2.connectedComponentsWithStats(apart.astype(np.uint8),
                                                            connectivity=8)
     areas = stats[1:, cv2.CC_STAT_AREA]
@@ -861,6 +860,14 @@ def _colours_apart(scene: Scene, view: TableView, bg: np.ndarray, region: np.nda
                            and areas[0] <= APART_MAX_SHARE * np.count_nonzero(region)):
         return apart
     return None
+
+
+def _parted_colours(view: TableView, bg: np.ndarray, region: np.ndarray, sub: ViewGrid
+                    ) -> np.ndarray:
+    """``region``'s vivid mask (on ``sub``) parted where the hue steps (:func:`_split_by_hue`):
+    each piece's colour an area of its own."""
+    hsv = _window_hsv(view, sub)
+    return _split_by_hue(hsv[..., 0], _vivid_in(hsv, bg, region))
 
 
 def _colours_left(scene: Scene, view: TableView, bg: np.ndarray, region: np.ndarray,
@@ -873,8 +880,7 @@ def _colours_left(scene: Scene, view: TableView, bg: np.ndarray, region: np.ndar
     min_px = COLOUR_MIN_AREA * scene.small_area_mm2 * sub.px_per_mm**2
     if np.count_nonzero(unexplained_mask(region, sub, lying)) < min_px:
         return []  # the readings leave no room for another piece's colour
-    hsv = _window_hsv(view, sub)
-    left = unexplained_mask(_split_by_hue(hsv[..., 0], _vivid_in(hsv, bg, region)), sub, lying)
+    left = unexplained_mask(_parted_colours(view, bg, region, sub), sub, lying)
     if np.count_nonzero(left) < min_px:
         return []
     return [c for c in _own_colour_pieces(scene, left, sub, lying)
