@@ -54,6 +54,21 @@ def read_json(path: str | Path, what: str) -> Any:
         raise CliError(f"{what} {p}: not valid JSON (line {e.lineno}: {e.msg})") from None
 
 
+def parse_size(text: str, field: str = "--size") -> tuple[int, int]:
+    """'1280x800' → (1280, 800); a CliError naming ``field`` otherwise.
+
+    >>> parse_size("1280x720")
+    (1280, 720)
+    """
+    try:
+        w, h = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        raise CliError(f"{field}: expected WIDTHxHEIGHT such as 1280x800, got {text!r}") from None
+    if w < 64 or h < 64:
+        raise CliError(f"{field}: expected at least 64x64, got {text!r}")
+    return (w, h)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="armada-vision",

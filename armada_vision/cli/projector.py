@@ -18,7 +18,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from armada_vision.cli import CliError, read_json
+from armada_vision.cli import CliError, parse_size, read_json
 
 
 def add_parser(sub: Any) -> None:
@@ -49,17 +49,6 @@ def add_parser(sub: Any) -> None:
     a.add_argument("--seed", type=int, default=0)
     a.add_argument("--gain", type=float, default=0.6, help="projector brightness (0–2)")
     p.set_defaults(run=run)
-
-
-def parse_size(text: str) -> tuple[int, int]:
-    """'1280x800' → (1280, 800); ValueError names the field."""
-    try:
-        w, h = (int(v) for v in text.lower().split("x"))
-    except ValueError:
-        raise CliError(f"--size: expected WIDTHxHEIGHT such as 1280x800, got {text!r}") from None
-    if w < 64 or h < 64:
-        raise CliError(f"--size: expected at least 64x64, got {text!r}")
-    return (w, h)
 
 
 def _image(path: str, what: str) -> Any:

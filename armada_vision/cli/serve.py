@@ -13,7 +13,7 @@ import socket
 from pathlib import Path
 from typing import Any
 
-from armada_vision.cli import CliError, read_json
+from armada_vision.cli import CliError, parse_size, read_json
 
 
 def add_parser(sub: Any) -> None:
@@ -21,6 +21,13 @@ def add_parser(sub: Any) -> None:
                        description=__doc__)
     p.add_argument("--source", default="demo",
                    help="webcam:N, a video file, a folder of frames, or demo (default)")
+    p.add_argument("--webcam-size", default="1920x1080", metavar="WxH",
+                   help="frame size to ask a webcam for (default 1920x1080)")
+    p.add_argument("--webcam-format", choices=["camera", "mjpeg", "uncompressed"],
+                   default="camera",
+                   help="pixel format to ask a webcam for: its own choice (default), mjpeg, or "
+                        "uncompressed (YUYV: fewer frames a second, but no JPEG blocks, which "
+                        "cost the pose most; try it at --webcam-size 1280x720)")
     p.add_argument("--layout", help="table layout JSON or built-in name (60x60, 90x60, 120x90); "
                                     "default: the folder's layout.json")
     p.add_argument("--camera", help="camera JSON (intrinsics); default: the folder's "
@@ -103,7 +110,9 @@ def _resolve(args: argparse.Namespace) -> tuple[Any, Any, Any, dict[str, str], s
             camera = CameraIntrinsics.from_dict(read_json(cam_path, "camera"))
         except ValueError as e:
             raise CliError(f"camera {cam_path}: {e}") from None
-    source = open_source(spec, fps=args.fps or seq_fps or 10.0)
+    webcam_size = parse_size(args.webcam_size, "--webcam-size")
+    source = open_source(spec, fps=args.fps or seq_fps or 10.0, webcam_size=webcam_size,
+                         webcam_format=args.webcam_format)
     if args.source == "demo":
         source.name = "demo"
     return source, layout, camera, color_players, first

@@ -18,6 +18,10 @@ import cv2
 import numpy as np
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp")
+# What a webcam is asked to send (``serve --webcam-format``). Most send MJPEG by default; YUYV
+# is uncompressed, at a lower frame rate, and JPEG's blocks are most of the pose error at 720p
+# (docs/gamelog.md, "From video": lossless 0.23 mm stern median, JPEG 75 0.60 mm).
+WEBCAM_FORMATS: dict[str, str | None] = {"camera": None, "mjpeg": "MJPG", "uncompressed": "YUYV"}
 
 
 class FrameSource(Protocol):
@@ -91,23 +95,39 @@ class FolderSource:
 
 
 class CaptureSource:
-    """A webcam (``webcam:N``) or a video file through ``cv2.VideoCapture``; files loop."""
+    """A webcam (``webcam:N``) or a video file through ``cv2.VideoCapture``; files loop.
+
+    A webcam is asked for ``size`` (px) and, if given, the pixel format ``fourcc`` (``"YUYV"``,
+    ``"MJPG"``); cameras settle on what they can do, so its ``name`` says what it sends, e.g.
+    ``webcam 0 (1280×720 MJPG, asked YUYV)``."""
 
     def __init__(self, target: int | str, loop: bool = True,
-                 size: tuple[int, int] | None = None) -> None:
+                 size: tuple[int, int] | None = None, fourcc: str | None = None) -> None:
         self.cap = cv2.VideoCapture(target)
         if not self.cap.isOpened():
             what = f"webcam {target}" if isinstance(target, int) else f"video {target}"
             raise ValueError(f"source: cannot open {what}")
         self.live = isinstance(target, int)
+        if self.live and fourcc is not None:
+            # Before the size: some drivers only list a format's sizes once it is chosen.
+            self.cap.set(cv2.CAP_PROP_FOURCC, cv2.VideoWriter.fourcc(*fourcc))
         if self.live and size is not None:
             self.cap.set(cv2.CAP_PROP_FRAME_WIDTH, size[0])
             self.cap.set(cv2.CAP_PROP_FRAME_HEIGHT, size[1])
         file_fps = self.cap.get(cv2.CAP_PROP_FPS)
         self.fps = None if self.live else (file_fps if 0 < file_fps < 240 else 10.0)
-        self.name = f"webcam {target}" if self.live else f"video {Path(str(target)).name}"
+        self.name = (f"webcam {target} ({self._sends(fourcc)})" if self.live
+                     else f"video {Path(str(target)).name}")
         self.loop, self.loop_count = loop, 0
         self._lock = threading.Lock()
+
+    def _sends(self, asked: str | None) -> str:
+        """What the camera settled on: ``1280×720 YUYV``, and the format asked if not that."""
+        w, h = (int(self.cap.get(p)) for p in (cv2.CAP_PROP_FRAME_WIDTH,
+                                               cv2.CAP_PROP_FRAME_HEIGHT))
+        code = int(self.cap.get(cv2.CAP_PROP_FOURCC))
+        got = "".join(chr((code >> 8 * i) & 0xFF) for i in range(4)).strip("\0 ") or "?"
+        return f"{w}×{h} {got}" + (f", asked {asked}" if asked and asked != got else "")
 
     def read(self) -> np.ndarray | None:
         with self._lock:
@@ -152,10 +172,17 @@ class SourceSpec:
         raise ValueError(f"source: {text!r} is not webcam:N, demo, a folder or a video file")
 
 
-def open_source(spec: SourceSpec, fps: float | None = 10.0) -> FrameSource:
-    """Open a parsed source (``demo`` must be resolved to its folder first)."""
+def open_source(spec: SourceSpec, fps: float | None = 10.0,
+                webcam_size: tuple[int, int] = (1920, 1080),
+                webcam_format: str = "camera") -> FrameSource:
+    """Open a parsed source (``demo`` must be resolved to its folder first). A webcam is asked
+    for ``webcam_size`` (px) and ``webcam_format`` (a key of WEBCAM_FORMATS)."""
     if spec.kind == "webcam":
-        return CaptureSource(int(spec.target or 0), size=(1920, 1080))
+        if webcam_format not in WEBCAM_FORMATS:
+            raise ValueError(f"webcam format: expected one of {', '.join(WEBCAM_FORMATS)}, "
+                             f"got {webcam_format!r}")
+        return CaptureSource(int(spec.target or 0), size=webcam_size,
+                             fourcc=WEBCAM_FORMATS[webcam_format])
     if spec.kind == "video":
         return CaptureSource(str(spec.target))
     if spec.kind == "folder":
