@@ -107,9 +107,9 @@ COLOUR_MIN_SHARE = 0.7
 COLOUR_MAX_LEFT = 0.2
 # ... and when a longer size's extra length under the hand is its only rival, kept unless its
 # colour area fills more than ROUND_FILL of its smallest enclosing circle: a coin seen half
-# or more fills 0.5 and up (seed 4014's, 0.54), a die 0.64; the lying pieces so read on the
-# tuning pool's hand scenes 0.31-0.46 (17), two readings on wrong parts of pieces under a
-# hand 0.51-0.52 (1326, 1437).
+# or more fills 0.5 and up (seed 4014's, 0.54), a die 0.64; the pieces so read at their place
+# on the tuning pool's hand scenes 0.36-0.46 (15), readings on wrong parts of pieces under a
+# hand 0.31-0.52 (6; 1326's and 1437's, over 0.5, dropped).
 ROUND_FILL = 0.5
 # σ (mm) at least of such a piece: a hand touches it in the view, and may lie over part of it
 # (on 1648-2223, 4 of the 19 so read were pieces the renderer counts as under a hand, each
