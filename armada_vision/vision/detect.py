@@ -713,7 +713,8 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     for sub, region in hands:
         # A piece whose tip is no corner of the hand's region: its own colour's area has one.
         lying += pieces_in_colour(scene, region, sub,
-                                  _vivid_in(_window_hsv(view, sub), bg, region), lying)
+                                  _vivid_in(_window_hsv(view, sub), bg, region), lying,
+                                  under_hand=True)
     # Standing pieces cover their area too: their crisp outline is no lying piece. A clear
     # piece against a piece found is peeled off it (crisp.PEEL_DARK).
     hand_mask = _mask_of(hands, view.grid)

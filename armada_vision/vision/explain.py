@@ -105,6 +105,12 @@ HAND_MAX_COST = 0.15
 COLOUR_MIN_AREA = 0.5
 COLOUR_MIN_SHARE = 0.7
 COLOUR_MAX_LEFT = 0.2
+# ... and when a longer size's extra length under the hand is its only rival, kept unless its
+# colour area fills more than ROUND_FILL of its smallest enclosing circle: a coin seen half
+# or more fills 0.5 and up (seed 4014's, 0.54), a die 0.64; the pieces so read at their place
+# on the tuning pool's hand scenes 0.36-0.46 (15), readings on wrong parts of pieces under a
+# hand 0.31-0.52 (6; 1326's and 1437's, over 0.5, dropped).
+ROUND_FILL = 0.5
 # σ (mm) at least of such a piece: a hand touches it in the view, and may lie over part of it
 # (on 1648-2223, 4 of the 19 so read were pieces the renderer counts as under a hand, each
 # read at its size and place, as was seed 1017's purple small; neither the skin beside them
@@ -1179,13 +1185,14 @@ def pieces_at_tips(scene: Scene, part: np.ndarray, sub: ViewGrid) -> list[Candid
 
 
 def pieces_in_colour(scene: Scene, part: np.ndarray, sub: ViewGrid, vivid: np.ndarray,
-                     taken: list[Candidate]) -> list[Candidate]:
+                     taken: list[Candidate], under_hand: bool = False) -> list[Candidate]:
     """Lying pieces in a hand's region ``part`` fitted in each area of its ``vivid`` mask (a
     piece's own colour, apart from the skin and the table): from the area's sharp corners (a
     tip that is no corner of the region is one of the area's) and its axis; per area the good
     fit that covers it best (:func:`_covers_area`); none overlaps ``taken`` or another. Only
     clean readings are kept (σ as :func:`pieces_at_tips` gives it no more than HAND_EDGE_MM),
-    each with σ at least HAND_COLOUR_MM."""
+    and ``under_hand`` (``part`` is a hand's region) those only a longer size under the hand
+    makes unclean whose colour area is not round; each with σ at least HAND_COLOUR_MM."""
     n, lab, stats, _ = cv2.connectedComponentsWithStats(vivid.astype(np.uint8), connectivity=8)
     min_px = COLOUR_MIN_AREA * scene.small_area_mm2 * sub.px_per_mm**2
     out: list[Candidate] = []
@@ -1214,10 +1221,33 @@ def pieces_in_colour(scene: Scene, part: np.ndarray, sub: ViewGrid, vivid: np.nd
             for c in done]
     # Only clean readings: one with a rival (a size or a pose as good) may be a die or a
     # chit of the piece's colour (seed 2153: a yellow small at σ 20 mm where no piece lies).
+    # Under a hand, a reading only a longer size hidden by the hand makes unclean is kept
+    # (σ covers that size) unless its colour area is round (a coin, a chit, a die).
     # Those kept touch a hand (or its shadow), which may lie over them: never trusted.
     return [replace(c, ambiguity_mm=max(c.ambiguity_mm, HAND_COLOUR_MM),
                     covering_ambiguity_mm=max(c.covering_ambiguity_mm, HAND_COLOUR_MM))
-            for c in read if max(c.ambiguity_mm, c.covering_ambiguity_mm) <= HAND_EDGE_MM]
+            for c0, c in zip(done, read, strict=True) if _amb(c) <= HAND_EDGE_MM or (
+                under_hand and _amb(c0) <= HAND_EDGE_MM and not _round_area(c, lab, sub))]
+
+
+def _amb(c: Candidate) -> float:
+    return max(c.ambiguity_mm, c.covering_ambiguity_mm)
+
+
+def _round_area(c: Candidate, lab: np.ndarray, sub: ViewGrid) -> bool:
+    """Whether the colour area (component of ``lab``) most inside ``c``'s outline fills more
+    than ROUND_FILL of its smallest enclosing circle: a coin or chit seen half or more, or a
+    die, rather than a lying piece's triangle (its footprint fills 0.30 of it)."""
+    seen = np.zeros(lab.shape, np.uint8)
+    cv2.fillPoly(seen, [np.round(sub.to_px(c.outline_mm)).astype(np.int32)], 1)
+    ids = lab[(seen > 0) & (lab > 0)]
+    if len(ids) == 0:
+        return True
+    area = (lab == np.bincount(ids).argmax()).astype(np.uint8)
+    contours, _ = cv2.findContours(area, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    outer = max(contours, key=cv2.contourArea)
+    _, radius = cv2.minEnclosingCircle(outer)
+    return cv2.contourArea(outer) > ROUND_FILL * math.pi * radius**2
 
 
 def _covers_area(c: Candidate, area: np.ndarray, sub: ViewGrid) -> float | None:
