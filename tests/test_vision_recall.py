@@ -348,16 +348,18 @@ def test_a_clear_piece_on_wood_is_found_by_the_colour_it_mutes(seed, seed0, size
     assert abs(angle_diff_deg(p.pose.heading_deg, truth["heading"])) <= 2 * p.sigma_deg
 
 
-# On those areas a piece whose size is in doubt is not kept: 1065's medium fitted as well as
-# a small 11 mm off that covers it. Missed, not misread.
+# On those areas a piece whose size is in doubt (1065's medium fitted as well as a small 11 mm
+# off that covers it) was left out, missed rather than misread. Since clear25 one named clear
+# is kept in doubt, its σ covering both sizes (crisp.SIZE_DOUBT_MM): found, never a wrong yes.
 @pytest.mark.parametrize("seed, seed0, size, stern", [
     (1065, 1036, "medium", (403.9, 259.6)),
     (1065, 1036, "large", (404.2, 364.4)),   # issue 4: its open base is off the area
 ])
-def test_a_clear_piece_on_wood_of_doubtful_size_is_not_read(seed, seed0, size, stern):
+def test_a_clear_piece_on_wood_of_doubtful_size_is_read_in_doubt(seed, seed0, size, stern):
+    assert_no_sure_wrong_size(seed, seed0, size, "clear", stern, any_size=True)
     _r, det = bench_scene(seed, seed0)
     near = [p for p in det.pieces if math.dist(p.pose.stern_mm, stern) < 20]
-    assert all(p.size.value == size for p in near)
+    assert all(p.size.value == size or p.sigma_mm > 1.5 for p in near)
 
 
 # Issue 4, a clear LARGE on wood (check seed 1065; docs/vision.md, Known gaps: "clear larges"):
@@ -1551,6 +1553,28 @@ def test_a_clear_piece_on_a_coloured_table_fitting_loosely_is_found_in_doubt(see
                                                                             stern):
     p = clear_piece_found(seed, seed0, size, stern)
     assert p.sigma_mm > 1.5
+
+
+# A clear piece on wood whose muted area another size explains nearly as well (issue 4,
+# clear25): the one-size rule (crisp.SIZE_DOUBT_MM) dropped it, 8 of the 4528-set's 19 clear
+# misses on wood. Kept when named clear, in doubt, σ covering both sizes: found, and where read
+# at the other size, its worse end within 2σ.
+@pytest.mark.parametrize("seed, size, stern", [
+    (4596, "medium", (363.7, 381.4)),   # read at its size, a small inside it as good
+    (4653, "large", (462.5, 317.7)),    # half its area muted: read as a small
+    (4668, "large", (298.3, 145.8)),    # read as a medium
+])
+def test_a_clear_piece_on_wood_of_doubtful_size_is_found_in_doubt(seed, size, stern):
+    assert_no_sure_wrong_size(seed, 4528, size, "clear", stern, any_size=True)
+    p = found(seed, size, "clear", stern, seed0=4528)
+    assert p.color == "clear" and p.sigma_mm > 1.5
+
+
+# ... but not where its footprint overlaps a reading found (crisp.SIZE_DOUBT_MM): 4631's clear
+# large, its muted area broken in two by the grain, read as a small from each patch.
+def test_a_clear_piece_whose_muted_area_breaks_in_two_is_read_once():
+    r, det = bench_scene(4631, 4528)
+    assert not any("false" in m for m in match(r.truth, det).misses)
 
 
 # ... and a part whose strong neighbours are colourless is not judged alone (segment.

@@ -124,7 +124,13 @@ GREY_LIT = 1.4
 # Sizes differ by ~10 mm in length: a size ambiguity over this (mm) is a size in doubt. The
 # desaturated areas' ends are soft, and a piece read with its size in doubt was as often the
 # wrong size as the right one (seeds 1026 and 1065: a medium read right with σ 11 mm, one read
-# as a small 11 mm off, lifting the check seeds' stern p95 over 1.5 mm), so none is kept.
+# as a small 11 mm off, lifting the check seeds' stern p95 over 1.5 mm), so none is kept —
+# but with ``doubtful_if`` one named clear is (issue 4, clear25: 8 of the 4528-set's 19 clear
+# misses on wood had a fit there, 0.23-0.56, and another size as good): a reading in doubt,
+# σ at least its covering ambiguity (which spans both sizes) and DOUBT_FLOOR_MM; not when its
+# footprint overlaps a reading found: the grain broke that piece's muted area in two (4631's
+# clear large, read as a small from each patch, footprints overlapping; the 4528-set's seven
+# found lie 10 mm and more from any other reading).
 SIZE_DOUBT_MM = 3.0
 # σ (mm) at least of a piece kept there although a shorter reading fits inside it (no rival:
 # it leaves a thick part of the area out): its soft ends may both sit short (s09's clear
@@ -192,7 +198,8 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
     pieces found are left out, is cut at its own edge level (segment.grey_at_mid).
     ``min_share``: an area is fitted when it covers at least this share of a small piece's
     footprint. ``doubtful_if``: when an area has no good fit, a doubtful one (up to MAX_COST)
-    is kept if ``doubtful_if(piece)``, its σ at least DOUBT_FLOOR_MM."""
+    is kept if ``doubtful_if(piece)``, its σ at least DOUBT_FLOOR_MM; with ``one_size``, so
+    is a reading whose size is in doubt (σ covering the other size too)."""
     grid = scene.grid
     ppm = grid.px_per_mm
     cover = np.zeros(crisp.shape, np.uint8)
@@ -311,7 +318,12 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
                     if c.covering_ambiguity_mm > SIZE_DOUBT_MM and base_open:
                         c = _open_base_rivals(crisp_scene, c, cands, region, sub, left)
                     if c.covering_ambiguity_mm > SIZE_DOUBT_MM:
-                        break
+                        # Another size explains the area nearly as well: kept only when
+                        # named clear (doubtful_if), in doubt, σ covering both (SIZE_DOUBT_MM).
+                        if doubtful_if is None or _overlaps_any(scene, c, chosen + out) or (
+                                not doubtful_if(c)):
+                            break
+                        floor_mm = max(floor_mm, DOUBT_FLOOR_MM)
                     # A shorter reading fitting inside it says its ends are soft: σ at
                     # least SNUG_END_MM.
                     snug = SNUG_END_MM if c.ambiguity_mm > SIZE_DOUBT_MM else 0.0
@@ -384,6 +396,16 @@ def _open_base_rivals(scene: Scene, c: Candidate, cands: list[Candidate], region
     # Its stern is read where the base's rim meets the wood: σ at least SNUG_END_MM.
     return replace(out, ambiguity_mm=max(out.ambiguity_mm, SNUG_END_MM),
                    covering_ambiguity_mm=max(out.covering_ambiguity_mm, SNUG_END_MM))
+
+
+def _overlaps_any(scene: Scene, c: Candidate, others: list[Candidate]) -> bool:
+    """Whether ``c``'s footprint overlaps any of ``others``' (by any area)."""
+    fc, (x0, y0, x1, y1) = scene.footprint(c)
+    for o in others:
+        fo, (a0, b0, a1, b1) = scene.footprint(o)
+        if a0 < x1 and x0 < a1 and b0 < y1 and y0 < b1 and fc.intersection(fo).area > 0.0:
+            return True
+    return False
 
 
 def _muted_share(scene: Scene, c: Candidate, muted: np.ndarray) -> float | None:
