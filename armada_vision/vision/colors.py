@@ -11,6 +11,7 @@ import cv2
 import numpy as np
 import shapely
 
+from armada_vision.vision.order import median
 from armada_vision.vision.segment import TableView
 
 # Value (0–255, largest channel) of a white piece's lit faces at least; black's stay below.
@@ -40,8 +41,8 @@ def _color_stats(view: TableView, sl: tuple[slice, slice], m: np.ndarray, bg_bgr
                  ) -> tuple[np.ndarray, np.ndarray] | None:
     if m.sum() < 4:
         return None
-    px = np.median(view.image_bgr[sl][m].astype(np.float32), axis=0)
-    return px, np.median(bg_bgr[sl][m], axis=0).astype(np.float32)
+    px = median(view.image_bgr[sl][m].astype(np.float32), axis=0)
+    return px, median(bg_bgr[sl][m], axis=0).astype(np.float32)
 
 
 def classify_color(view: TableView, poly_mm: shapely.Polygon, bg_bgr: np.ndarray,
@@ -97,10 +98,10 @@ def lit_face_bgr(pixels: np.ndarray) -> np.ndarray | None:
     px = pixels.astype(np.float32)
     hi, lo = px.max(axis=1), px.min(axis=1)
     sat = (hi - lo) / np.maximum(hi, 1.0)
-    keep = (hi >= np.percentile(hi, 75)) & (hi < CLIPPED_V) & (sat >= 0.75 * np.median(sat))
+    keep = (hi >= np.percentile(hi, 75)) & (hi < CLIPPED_V) & (sat >= 0.75 * median(sat))
     if np.count_nonzero(keep) < 4:
         return None
-    return np.median(px[keep], axis=0)
+    return median(px[keep], axis=0)
 
 
 def _hsv(bgr: np.ndarray) -> tuple[float, float, float]:

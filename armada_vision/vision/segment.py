@@ -21,6 +21,7 @@ import numpy as np
 from armada_vision.geometry.layout import TableLayout
 from armada_vision.vision.calibrate import TableCalibration
 from armada_vision.vision.fit import ViewGrid
+from armada_vision.vision.order import median
 
 # Shadows darken the table to no less than this share of its light (deeper: an object).
 SHADOW_MIN = 0.5
@@ -340,7 +341,7 @@ def grey_at_mid(grey: np.ndarray, ratio: np.ndarray, min_px: float) -> np.ndarra
         cv2.drawContours(area, [cnt], -1, 1, thickness=cv2.FILLED, offset=(-x, -y))
         inside = area.view(bool) & grey[sl]
         r = ratio[sl]
-        med = float(np.median(r[inside]))
+        med = float(median(r[inside]))
         # How far outside the mid level the fixed cut crosses the edge, over the ratio's
         # smoothing: worth moving the cut only from MID_MIN_SHIFT_PX on.
         shift = (0.5 - (1.0 - DESAT_RATIO) / (1.0 - med)) * RATIO_SMOOTH_PX
@@ -365,7 +366,7 @@ def saturation_ratio(view: TableView, bg: np.ndarray,
     # Every 29th pixel is plenty for the table's median, and a grey table is told from it
     # before any full-size work.
     few = bg.reshape(-1, 1, 3)[::29][seen.ravel()[::29]]
-    if float(np.median(_saturation(few))) < DESAT_MIN_TABLE:
+    if float(median(_saturation(few))) < DESAT_MIN_TABLE:
         return None
     s_bg = _saturation(bg, bg_planes)
     ratio = _saturation(view.image_bgr)
