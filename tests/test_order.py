@@ -1,5 +1,5 @@
-"""vision.order.median gives np.median's very values (the speed round of session 18, speed25:
-the colour tells and the open-base lanes call it ~120 times a detect)."""
+"""vision.order.median and percentile give numpy's very values (session 18, speed25: the
+colour tells and the open-base lanes call them ~160 times a detect)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import warnings
 import numpy as np
 import pytest
 
-from armada_vision.vision.order import median
+from armada_vision.vision.order import median, percentile
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64, np.uint8, np.int64])
@@ -36,3 +36,21 @@ def test_median_leaves_its_input_alone() -> None:
     a = np.array([5.0, 1.0, 4.0, 2.0, 3.0])
     median(a)
     assert a.tolist() == [5.0, 1.0, 4.0, 2.0, 3.0]
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.uint8, np.int64])
+@pytest.mark.parametrize("q", [0, 10, 25, 37.5, 60, 75, 80, 90, 99.9, 100])
+def test_percentile_is_numpys_bit_for_bit(dtype: type, q: float) -> None:
+    rng = np.random.default_rng(25)
+    for n in range(1, 40):
+        a = (rng.random(n) * 300).astype(dtype)
+        for arr in (a, np.round(a / 50).astype(dtype)):  # and with ties
+            got, want = percentile(arr, q), np.percentile(arr, q)
+            assert type(got) is type(want)
+            assert np.array_equal(got, want)
+
+
+def test_percentile_keeps_numpys_nan_and_leaves_its_input_alone() -> None:
+    a = np.array([3.0, np.nan, 1.0, 2.0])
+    assert np.isnan(percentile(a, 50))
+    assert np.array_equal(a, [3.0, np.nan, 1.0, 2.0], equal_nan=True)

@@ -11,7 +11,7 @@ import cv2
 import numpy as np
 import shapely
 
-from armada_vision.vision.order import median
+from armada_vision.vision.order import median, percentile
 from armada_vision.vision.segment import TableView
 
 # Value (0–255, largest channel) of a white piece's lit faces at least; black's stay below.
@@ -58,7 +58,7 @@ def classify_color(view: TableView, poly_mm: shapely.Polygon, bg_bgr: np.ndarray
     # The brightest faces' value (HSV V = the largest channel): white plastic's lit face is
     # bright whatever the table, black plastic's never (a median may be the open base's
     # shade or a glossy face as grey as a dark cloth).
-    bright = float(np.percentile(pixels.max(axis=1), 90))
+    bright = float(percentile(pixels.max(axis=1), 90))
     return name_color(px, bg, bright, lit_face_bgr(pixels), opaque)
 
 
@@ -98,7 +98,7 @@ def lit_face_bgr(pixels: np.ndarray) -> np.ndarray | None:
     px = pixels.astype(np.float32)
     hi, lo = px.max(axis=1), px.min(axis=1)
     sat = (hi - lo) / np.maximum(hi, 1.0)
-    keep = (hi >= np.percentile(hi, 75)) & (hi < CLIPPED_V) & (sat >= 0.75 * median(sat))
+    keep = (hi >= percentile(hi, 75)) & (hi < CLIPPED_V) & (sat >= 0.75 * median(sat))
     if np.count_nonzero(keep) < 4:
         return None
     return median(px[keep], axis=0)

@@ -68,7 +68,7 @@ from armada_vision.vision.explain import (
 from armada_vision.vision.fit import ViewGrid
 from armada_vision.vision.heap import keep_freed_memory
 from armada_vision.vision.jpeg import edge_px
-from armada_vision.vision.order import median
+from armada_vision.vision.order import median, percentile
 from armada_vision.vision.refine import refine_on_score
 from armada_vision.vision.segment import (
     MIN_REGION_MM2,
@@ -358,7 +358,7 @@ def region_foreground(score: np.ndarray, regions: list[tuple[ViewGrid, np.ndarra
     fg = np.clip((score - 1.0) / 3.0, 0.0, 1.0)
     for sub, region in regions:
         sl = grid.window(sub)
-        typical = float(np.percentile(score[sl][region], 80))
+        typical = float(percentile(score[sl][region], 80))
         hi = min(max(FG_HIGH * typical, 2.0), FG_CAP)
         lo = min(max(FG_LOW * typical, 1.0), FG_CAP / 2)
         fg[sl] = np.clip((score[sl] - lo) / (hi - lo), 0.0, 1.0)
@@ -419,7 +419,7 @@ def _typical_score(scene: Scene, c: Candidate) -> float:
 
 def _p80(scores: np.ndarray) -> float:
     """A region's typical score: the 80th percentile of ``scores`` (0 when empty)."""
-    return float(np.percentile(scores, 80)) if scores.size else 0.0
+    return float(percentile(scores, 80)) if scores.size else 0.0
 
 
 def _unscaled(scene: Scene, sub: ViewGrid) -> Scene:

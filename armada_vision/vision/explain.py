@@ -36,7 +36,7 @@ from armada_vision.vision.fit import (
     seen_on_table,
     upright_local_3d,
 )
-from armada_vision.vision.order import median
+from armada_vision.vision.order import median, percentile
 from armada_vision.vision.segment import SHADOW_MIN
 
 # Mean robust cost per outline sample (px², a miss counts 2): a piece is good below GOOD_COST;
@@ -1108,7 +1108,7 @@ def _inside_score(scene: Scene, c: Candidate) -> float:
     """25th percentile of the foreground score well inside ``c``'s footprint."""
     sl, m = scene.grid.inner_crop(_footprint(c, scene), 0.8)
     vals = scene.score[sl][m]
-    return float(np.percentile(vals, 25)) if vals.size else 0.0
+    return float(percentile(vals, 25)) if vals.size else 0.0
 
 
 def shadowed_piece(scene: Scene, cands: list[Candidate], strong: np.ndarray, sub: ViewGrid
@@ -1615,7 +1615,7 @@ def _glint_tip(scene: Scene, c: Candidate, cands: list[Candidate], others: list[
         sl, m = scene.grid.inner_crop(shapely.Polygon(o.outline_mm), 0.8)
         if not m.any():
             continue
-        bright = max(GLINT_MIN, GLINT_OVER * float(np.percentile(scene.shade[sl][m], 90)))
+        bright = max(GLINT_MIN, GLINT_OVER * float(percentile(scene.shade[sl][m], 90)))
         p = scene.grid.to_px(o.fit.probe_mm)
         glint = hidden & (sample_map(scene.shade, p[:, 0], p[:, 1]) >= bright)
         cost = joint_cost(o, others, scene, excused=glint)
@@ -1933,7 +1933,7 @@ def shadow_ring_of_shorter(scene: Scene, c: Candidate,
     mid = out.mean(axis=0)
     inner = np.concatenate([mid + f * (out - mid) for f in (0.33, 0.67)])
     px = scene.grid.to_px(inner)
-    if float(np.percentile(sample_map(scene.shade, px[:, 0], px[:, 1]), 90)) < RING_LIT:
+    if float(percentile(sample_map(scene.shade, px[:, 0], px[:, 1]), 90)) < RING_LIT:
         return c
     ring = shapely.Polygon(c.outline_mm).buffer(-RING_IN_MM).exterior
     if ring.is_empty:

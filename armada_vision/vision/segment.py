@@ -21,7 +21,7 @@ import numpy as np
 from armada_vision.geometry.layout import TableLayout
 from armada_vision.vision.calibrate import TableCalibration
 from armada_vision.vision.fit import ViewGrid
-from armada_vision.vision.order import median
+from armada_vision.vision.order import median, percentile
 
 # Shadows darken the table to no less than this share of its light (deeper: an object).
 SHADOW_MIN = 0.5
@@ -288,7 +288,7 @@ def crisp_edges(view: TableView) -> tuple[np.ndarray, np.ndarray]:
     if not seen.any():
         return np.zeros(gray.shape, bool), np.zeros(gray.shape, bool)
     # Every 29th pixel is plenty for the level (a strided view: no full-size copy).
-    level = EDGE_K * float(np.percentile(rel.ravel()[::29][seen.ravel()[::29]], 90))
+    level = EDGE_K * float(percentile(rel.ravel()[::29][seen.ravel()[::29]], 90))
     edges = ((rel > level) & seen).astype(np.uint8)
     # Holes filled by drawing the outer contours filled: tracing the few edges is cheaper than
     # flooding the whole view (fill_holes).
@@ -445,7 +445,7 @@ def _faint_crisp(view: TableView, crisp: np.ndarray, img: np.ndarray, med_small:
     if pale.any():
         # 90th percentile of the brightness ratio per area, only for the few candidates.
         for a in np.flatnonzero(pale):
-            pale[a] = float(np.percentile(ratio[ids == a], 90)) >= PALE_LIT
+            pale[a] = float(percentile(ratio[ids == a], 90)) >= PALE_LIT
     # Only its pixels not darker than PALE_PIX × the table: the shadow its crisp contact edge
     # encloses with it is left as shadow (filling it too grew the pieces by their shadows).
     pkeep = pale[ids] & (ratio >= PALE_PIX)
@@ -679,7 +679,7 @@ def _noise(d: np.ndarray, ignore: np.ndarray) -> float:
     vals = d[~ignore]
     if vals.size == 0:
         return 1.0
-    return float(max(np.percentile(vals, 60) * 1.5, 1.0))
+    return float(max(percentile(vals, 60) * 1.5, 1.0))
 
 
 def fill_holes(mask: np.ndarray) -> np.ndarray:
