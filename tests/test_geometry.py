@@ -25,6 +25,7 @@ from armada_vision.geometry import (
     silhouette,
 )
 from armada_vision.geometry.pieces import PieceDims, PieceSet
+from armada_vision.geometry.shapes import footprint_local
 
 # rules.md §1 table: size, pips, w, h, s, e, steps, base rise (w·sinθ), base-corner overhang.
 SIZE_TABLE = [
@@ -155,3 +156,16 @@ def test_shapes_move_rigidly_with_the_pose(x: float, y: float, h: float, size: S
         p.heading_deg, abs=1e-7
     ) or abs(angle_diff_deg(Pose.from_stern_tip(p.stern_mm, tip).heading_deg, h)) < 1e-7
     assert footprint(p, d).within(silhouette(p, d).buffer(1e-6))
+
+
+def test_footprint_is_to_table_of_the_local_triangle_bit_for_bit() -> None:
+    """speed25: footprint works the corners out in plain floats; they must be the very numbers
+    Pose.to_table gives for footprint_local (poses and σ downstream are compared bit for bit)."""
+    rng = np.random.default_rng(25)
+    for _ in range(500):
+        pose = Pose(*rng.uniform(-600, 600, 2), rng.uniform(-360, 360))
+        for size in Size:
+            d = NOMINAL_PIECES.dims(size)
+            want = np.asarray(shapely.Polygon(pose.to_table(footprint_local(d))).exterior.coords)
+            got = np.asarray(footprint(pose, d).exterior.coords)
+            assert got.tobytes() == want.tobytes()
