@@ -370,7 +370,7 @@ class Scene:
         f = self._screens.get(key)
         if f is None:
             f = self._screens[key] = fit_pose(
-                self.fg, self.grid, lying_local_3d(self.pieces.dims(size)), init,
+                self.fg, self.grid, self._local(size, False), init,
                 self.camera_mm, iterations=iterations, give_up=SCREEN_GIVE_UP, cost_only=True)
         return f
 
@@ -397,9 +397,14 @@ class Scene:
             give_up=give_up))
 
     def _local(self, size: Size, upright: bool) -> np.ndarray:
-        """The body's vertices (ship frame, mm) of ``size``, lying or ``upright``."""
-        d = self.pieces.dims(size)
-        return upright_local_3d(d) if upright else lying_local_3d(d)
+        """The body's vertices (ship frame, mm) of ``size``, lying or ``upright`` (made once a
+        scene: every fit asks; read only)."""
+        key = ("local", size, upright)
+        got = self._shapes.get(key)
+        if got is None:
+            d = self.pieces.dims(size)
+            got = self._shapes[key] = upright_local_3d(d) if upright else lying_local_3d(d)
+        return got  # type: ignore[return-value]
 
     def _candidate(self, size: Size, upright: bool, loc: np.ndarray, f: FitResult
                    ) -> Candidate:
