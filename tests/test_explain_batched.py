@@ -11,6 +11,7 @@ from armada_vision.geometry.pieces import NOMINAL_PIECES, Size
 from armada_vision.geometry.pose import Pose
 from armada_vision.geometry.shapes import footprint
 from armada_vision.vision.explain import Candidate, Scene, fits_from_axis, leftover_piece
+from armada_vision.vision.fit import fit_pose, lying_local_3d, upright_local_3d
 from armada_vision.vision.segment import blobs
 from tests.test_explain import fresh, scene_and_truth, truth_pose
 
@@ -114,3 +115,24 @@ def test_a_pairs_overlap_is_remembered_and_equals_the_plain_test():
     n = len(s._shapes)
     assert all(s.overlap(c, o) == s.overlap(c, o) for c in cands for o in cands)
     assert len(s._shapes) == n  # asked again: answered from memory
+
+
+def test_a_scenes_bodies_are_made_once_and_fit_as_fresh_ones():
+    """speed25: Scene._local keeps each size's body (lying or upright) for the scene; a fit
+    with it is the fit with a body made afresh, and the stored body is never written to."""
+    scene, truth = scene_and_truth()
+    s = fresh(scene)
+    for z in Size:
+        d = NOMINAL_PIECES.dims(z)
+        for upright, make in ((False, lying_local_3d), (True, upright_local_3d)):
+            assert s._local(z, upright) is s._local(z, upright)
+            assert s._local(z, upright).tobytes() == make(d).tobytes()
+    p = truth[0]
+    start = truth_pose(p)
+    start = Pose(start.x_mm + 1.0, start.y_mm - 1.0, start.heading_deg + 2.0)
+    got = s.fit(Size(p["size"]), start).fit
+    want = fit_pose(s.fg, s.grid, lying_local_3d(NOMINAL_PIECES.dims(Size(p["size"]))), start,
+                    s.camera_mm, give_up=explain.GIVE_UP)
+    assert (got.pose, got.cost, got.sigma_mm) == (want.pose, want.cost, want.sigma_mm)
+    assert s._local(Size(p["size"]), False).tobytes() == lying_local_3d(
+        NOMINAL_PIECES.dims(Size(p["size"]))).tobytes()

@@ -445,3 +445,22 @@ def test_a_coarse_grid_judges_long_bodies_residuals_in_its_units(size):
     side = fit_poses(fg, coarse, [(loc, init), (other, init)], cam)
     assert side[0].cost == pytest.approx(wide.cost, rel=1e-6)
     assert side[1].cost == pytest.approx(fit_pose(fg, coarse, other, init, cam).cost, rel=1e-6)
+
+
+def test_seen_on_table_is_the_numpy_form_bit_for_bit():
+    """speed25: seen_on_table works a body's vertices out in plain floats; they must be the
+    very numbers of its numpy form (the outlines of every candidate come from it)."""
+    rng = np.random.default_rng(25)
+    for _ in range(300):
+        params = np.array([*rng.uniform(-600, 600, 2), rng.uniform(-7, 7)])
+        camera_mm = np.array([*rng.uniform(-600, 600, 2), rng.uniform(300, 2500)])
+        for z in Size:
+            for local_3d in (lying_local_3d(NOMINAL_PIECES.dims(z)),
+                             upright_local_3d(NOMINAL_PIECES.dims(z))):
+                c, s = math.cos(params[2]), math.sin(params[2])
+                x = params[0] + c * local_3d[:, 0] - s * local_3d[:, 1]
+                y = params[1] + s * local_3d[:, 0] + c * local_3d[:, 1]
+                k = camera_mm[2] / (camera_mm[2] - local_3d[:, 2])
+                want = np.column_stack((camera_mm[0] + (x - camera_mm[0]) * k,
+                                        camera_mm[1] + (y - camera_mm[1]) * k))
+                assert seen_on_table(local_3d, params, camera_mm).tobytes() == want.tobytes()

@@ -25,6 +25,7 @@ from armada_vision.geometry import (
     silhouette,
 )
 from armada_vision.geometry.pieces import PieceDims, PieceSet
+from armada_vision.geometry.shapes import footprint_local
 
 # rules.md §1 table: size, pips, w, h, s, e, steps, base rise (w·sinθ), base-corner overhang.
 SIZE_TABLE = [
@@ -155,3 +156,36 @@ def test_shapes_move_rigidly_with_the_pose(x: float, y: float, h: float, size: S
         p.heading_deg, abs=1e-7
     ) or abs(angle_diff_deg(Pose.from_stern_tip(p.stern_mm, tip).heading_deg, h)) < 1e-7
     assert footprint(p, d).within(silhouette(p, d).buffer(1e-6))
+
+
+def test_footprint_is_to_table_of_the_local_triangle_bit_for_bit() -> None:
+    """speed25: footprint works the corners out in plain floats; they must be the very numbers
+    Pose.to_table gives for footprint_local (poses and σ downstream are compared bit for bit)."""
+    rng = np.random.default_rng(25)
+    for _ in range(500):
+        pose = Pose(*rng.uniform(-600, 600, 2), rng.uniform(-360, 360))
+        for size in Size:
+            d = NOMINAL_PIECES.dims(size)
+            want = np.asarray(shapely.Polygon(pose.to_table(footprint_local(d))).exterior.coords)
+            got = np.asarray(footprint(pose, d).exterior.coords)
+            assert got.tobytes() == want.tobytes()
+
+
+def test_a_pose_of_plain_floats_is_the_pose_of_any_other_numbers() -> None:
+    """speed25: Pose takes plain finite floats without converting them; the pose must be the
+    one the converting path makes from the same values (numpy floats, ints), and a non-finite
+    float is still refused."""
+    rng = np.random.default_rng(25)
+    for x, y, h in [*rng.uniform(-800, 800, (200, 3)).tolist(), (0.0, -0.0, -0.0),
+                    (1.0, 2.0, 360.0), (3.0, 4.0, -720.0), (5.0, 6.0, -1e-18)]:
+        fast = Pose(x, y, h)
+        slow = Pose(np.float64(x), np.float64(y), np.float64(h))
+        assert (fast.x_mm, fast.y_mm, fast.heading_deg) == (slow.x_mm, slow.y_mm,
+                                                            slow.heading_deg)
+        assert math.copysign(1.0, fast.heading_deg) == math.copysign(1.0, slow.heading_deg)
+        assert type(slow.x_mm) is float and type(slow.heading_deg) is float
+    for bad in (math.inf, -math.inf, math.nan):
+        with pytest.raises(ValueError):
+            Pose(1.0, bad, 0.0)
+        with pytest.raises(ValueError):
+            Pose(1.0, 2.0, bad)

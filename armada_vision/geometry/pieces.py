@@ -100,7 +100,8 @@ class PieceSet:
     large: PieceDims
 
     def dims(self, size: Size | str) -> PieceDims:
-        return getattr(self, Size.parse(size).value)
+        # A Size needs no parsing (a detect asks ~600 times).
+        return getattr(self, size.value if isinstance(size, Size) else Size.parse(size).value)
 
     def size_by_length(self, length_mm: float) -> Size:
         """Nearest size class for a measured footprint length (mm)."""

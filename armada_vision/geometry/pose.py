@@ -52,6 +52,12 @@ class Pose:
     heading_deg: float
 
     def __post_init__(self) -> None:
+        x, y, h = self.x_mm, self.y_mm, self.heading_deg
+        if (type(x) is float and type(y) is float and type(h) is float and math.isfinite(x)
+                and math.isfinite(y) and math.isfinite(h)):
+            # Plain finite floats (every fit's poses, ~300 a detect): nothing to convert.
+            object.__setattr__(self, "heading_deg", normalize_deg(h))
+            return
         for name in ("x_mm", "y_mm", "heading_deg"):
             v = getattr(self, name)
             if isinstance(v, bool) or not isinstance(v, int | float) or not math.isfinite(v):

@@ -11,6 +11,7 @@ import cv2
 import numpy as np
 import shapely
 
+from armada_vision.vision.order import median, percentile
 from armada_vision.vision.segment import TableView
 
 # Value (0–255, largest channel) of a white piece's lit faces at least; black's stay below.
@@ -40,8 +41,8 @@ def _color_stats(view: TableView, sl: tuple[slice, slice], m: np.ndarray, bg_bgr
                  ) -> tuple[np.ndarray, np.ndarray] | None:
     if m.sum() < 4:
         return None
-    px = np.median(view.image_bgr[sl][m].astype(np.float32), axis=0)
-    return px, np.median(bg_bgr[sl][m], axis=0).astype(np.float32)
+    px = median(view.image_bgr[sl][m].astype(np.float32), axis=0)
+    return px, median(bg_bgr[sl][m], axis=0).astype(np.float32)
 
 
 def classify_color(view: TableView, poly_mm: shapely.Polygon, bg_bgr: np.ndarray,
@@ -57,7 +58,7 @@ def classify_color(view: TableView, poly_mm: shapely.Polygon, bg_bgr: np.ndarray
     # The brightest faces' value (HSV V = the largest channel): white plastic's lit face is
     # bright whatever the table, black plastic's never (a median may be the open base's
     # shade or a glossy face as grey as a dark cloth).
-    bright = float(np.percentile(pixels.max(axis=1), 90))
+    bright = float(percentile(pixels.max(axis=1), 90))
     return name_color(px, bg, bright, lit_face_bgr(pixels), opaque)
 
 
@@ -97,10 +98,10 @@ def lit_face_bgr(pixels: np.ndarray) -> np.ndarray | None:
     px = pixels.astype(np.float32)
     hi, lo = px.max(axis=1), px.min(axis=1)
     sat = (hi - lo) / np.maximum(hi, 1.0)
-    keep = (hi >= np.percentile(hi, 75)) & (hi < CLIPPED_V) & (sat >= 0.75 * np.median(sat))
+    keep = (hi >= percentile(hi, 75)) & (hi < CLIPPED_V) & (sat >= 0.75 * median(sat))
     if np.count_nonzero(keep) < 4:
         return None
-    return np.median(px[keep], axis=0)
+    return median(px[keep], axis=0)
 
 
 def _hsv(bgr: np.ndarray) -> tuple[float, float, float]:

@@ -40,6 +40,7 @@ from armada_vision.vision.explain import (
     with_ambiguity,
 )
 from armada_vision.vision.fit import ViewGrid
+from armada_vision.vision.order import median
 from armada_vision.vision.segment import (
     FAINT_MAX_SHADE,
     FAINT_SCORE,
@@ -230,7 +231,7 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
         sl = (slice(r0, r0 + region.shape[0]), slice(c0, c0 + region.shape[1]))
         lit = False
         if shade_range is not None and scene.shade is not None:
-            m = float(np.median(scene.shade[sl][region]))
+            m = float(median(scene.shade[sl][region]))
             top = shade_range[1] if lit_clear is None else lit_clear[0]
             if not shade_range[0] <= m <= top:
                 continue
@@ -241,7 +242,7 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
             continue
         fit_it = _worth_fitting(region, incover[sl])
         if fit_it is None and peel and edges is not None and scene.shade is not None and not (
-                GREY_SHADE[0] <= float(np.median(scene.shade[sl][region])) <= PEEL_DARK):
+                GREY_SHADE[0] <= float(median(scene.shade[sl][region])) <= PEEL_DARK):
             continue  # held off, and not a clear piece's darkening: not peeled
         if fit_it is None and peel:
             if peel_disc is None:

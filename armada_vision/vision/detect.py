@@ -68,6 +68,7 @@ from armada_vision.vision.explain import (
 from armada_vision.vision.fit import ViewGrid
 from armada_vision.vision.heap import keep_freed_memory
 from armada_vision.vision.jpeg import edge_px
+from armada_vision.vision.order import median, percentile
 from armada_vision.vision.refine import refine_on_score
 from armada_vision.vision.segment import (
     MIN_REGION_MM2,
@@ -357,7 +358,7 @@ def region_foreground(score: np.ndarray, regions: list[tuple[ViewGrid, np.ndarra
     fg = np.clip((score - 1.0) / 3.0, 0.0, 1.0)
     for sub, region in regions:
         sl = grid.window(sub)
-        typical = float(np.percentile(score[sl][region], 80))
+        typical = float(percentile(score[sl][region], 80))
         hi = min(max(FG_HIGH * typical, 2.0), FG_CAP)
         lo = min(max(FG_LOW * typical, 1.0), FG_CAP / 2)
         fg[sl] = np.clip((score[sl] - lo) / (hi - lo), 0.0, 1.0)
@@ -418,7 +419,7 @@ def _typical_score(scene: Scene, c: Candidate) -> float:
 
 def _p80(scores: np.ndarray) -> float:
     """A region's typical score: the 80th percentile of ``scores`` (0 when empty)."""
-    return float(np.percentile(scores, 80)) if scores.size else 0.0
+    return float(percentile(scores, 80)) if scores.size else 0.0
 
 
 def _unscaled(scene: Scene, sub: ViewGrid) -> Scene:
@@ -724,8 +725,8 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     ratio = saturation_ratio(view, bg, bg_planes)
     if ratio is not None:
         def looks_clear(sl: tuple[slice, slice], area: np.ndarray) -> bool:
-            return name_color(np.median(view.image_bgr[sl][area], axis=0),
-                              np.median(bg[sl][area], axis=0)) == "clear"
+            return name_color(median(view.image_bgr[sl][area], axis=0),
+                              median(bg[sl][area], axis=0)) == "clear"
 
         def is_clear(c: Candidate) -> bool:
             return classify_color(view, scene.footprint(c)[0], bg) == "clear"
@@ -837,7 +838,7 @@ def _vivid_in(hsv: np.ndarray, bg: np.ndarray, region: np.ndarray) -> np.ndarray
     a coloured table, a hue at least VIVID_TABLE_HUE from its; opened by a pixel (speckle).
     The table's colour is its estimate's median over the view: under a hand the estimate
     takes the skin's colour in."""
-    table = np.median(bg.reshape(-1, 3)[::TABLE_STRIDE], axis=0)
+    table = median(bg.reshape(-1, 3)[::TABLE_STRIDE], axis=0)
     ht, st, _ = cv2.cvtColor(np.uint8([[np.clip(table, 0, 255)]]), cv2.COLOR_BGR2HSV)[0, 0]
     dh = np.abs(hsv[..., 0].astype(np.int16) - int(ht))
     off_table = np.minimum(dh, 180 - dh) >= VIVID_TABLE_HUE if st > 40 else True
@@ -1042,7 +1043,7 @@ def _lit_table(c: Candidate, scene: Scene, view: TableView, bg: np.ndarray) -> b
     ring = _ring_outside(inside, view, box)
     if not core.any() or not ring.any():
         return False
-    med = np.median(img[core > 0].astype(np.float32), axis=0)
+    med = median(img[core > 0].astype(np.float32), axis=0)
     d = np.linalg.norm(img[ring > 0].astype(np.float32) - med, axis=1)
     return float(np.mean(d < LIT_SAME * float(np.linalg.norm(med)) + LIT_NOISE)) >= LIT_RING_SHARE
 
@@ -1089,8 +1090,8 @@ def _in_skin(c: Candidate, view: TableView, bg: np.ndarray) -> bool:
         return False
     img, inside, box = got
     x0, y0, x1, y1 = box
-    med = np.median(img[inside > 0].astype(np.float32), axis=0)
-    table = np.median(bg[y0:y1, x0:x1][inside > 0], axis=0)
+    med = median(img[inside > 0].astype(np.float32), axis=0)
+    table = median(bg[y0:y1, x0:x1][inside > 0], axis=0)
     if not _skin_colour(med, table, SKIN_IN_MAX_SAT):
         return False
     ring = _ring_outside(inside, view, box)
@@ -1160,8 +1161,8 @@ def _under_hand(scene: Scene, region: np.ndarray, sub: ViewGrid, found: list[Can
     if np.count_nonzero(rest) <= big:
         return []
     sl = scene.grid.window(sub)
-    if not _skin_colour(np.median(view.image_bgr[sl][rest].astype(np.float32), axis=0),
-                        np.median(bg[sl][rest], axis=0)):
+    if not _skin_colour(median(view.image_bgr[sl][rest].astype(np.float32), axis=0),
+                        median(bg[sl][rest], axis=0)):
         return []
     return [c for c in found
             if joint_cost(c, [o for o in found if o is not c], scene) > HAND_MAX_COST
@@ -1207,7 +1208,7 @@ def _colour_goes_on(c: Candidate, lying: list[Candidate], scene: Scene, view: Ta
     if not core.any():
         return False
     hsv = cv2.cvtColor(img, cv2.COLOR_BGR2HSV)
-    h0, s0 = np.median(hsv[core > 0][:, :2].astype(np.float32), axis=0)
+    h0, s0 = median(hsv[core > 0][:, :2].astype(np.float32), axis=0)
     on_its_hue = st > 40 and min(abs(h0 - ht), 180 - abs(h0 - ht)) < VIVID_TABLE_HUE
     if on_its_hue and s0 - st < TABLE_SAT_SEP:
         return False
@@ -1226,7 +1227,7 @@ def _colour_goes_on(c: Candidate, lying: list[Candidate], scene: Scene, view: Ta
     if float(same.mean()) >= (TABLE_PAST_SHARE if on_its_hue else VIVID_PAST_SHARE):
         return True
     return _goes_on_past_stern(c, scene, view, ring, box, same & (
-        px[:, 2] >= VIVID_STERN_VALUE * float(np.median(hsv[core > 0][:, 2]))))
+        px[:, 2] >= VIVID_STERN_VALUE * float(median(hsv[core > 0][:, 2]))))
 
 
 def _goes_on_past_stern(c: Candidate, scene: Scene, view: TableView, ring: np.ndarray,
@@ -1286,7 +1287,7 @@ def _inside_goes_on(c: Candidate, lying: list[Candidate], scene: Scene, view: Ta
     if not core.any():
         return False
     bgc = bg[y0:y1, x0:x1]
-    m_in = np.median(img[core > 0], axis=0).astype(np.float32)
+    m_in = median(img[core > 0], axis=0).astype(np.float32)
     # The table under it (its estimate is smooth: the crop's middle pixel will do).
     sep = float(np.linalg.norm(m_in - bgc[(y1 - y0) // 2, (x1 - x0) // 2]))
     if sep < PAST_MIN_SEP:
@@ -1326,11 +1327,11 @@ def _white_past_tip(c: Candidate, lying: list[Candidate], scene: Scene, view: Ta
     core = cv2.erode(inside, np.ones((3, 3), np.uint8), iterations=2)
     if not m.any() or not core.any():
         return False
-    m_in = np.median(img[core > 0], axis=0).astype(np.float32)
+    m_in = median(img[core > 0], axis=0).astype(np.float32)
     # Only where the reading is brighter than the table under it: on a table as pale as the
     # plastic (1015's white laminate) the table past the tip is as near the inside as its own
     # estimate.
-    if m_in.mean() <= np.median(bg[b0:b1, a0:a1][core > 0], axis=0).mean():
+    if m_in.mean() <= median(bg[b0:b1, a0:a1][core > 0], axis=0).mean():
         return False
     px = view.image_bgr[sl][m].astype(np.float32)
     d_in = np.einsum("ij,ij->i", px - m_in, px - m_in)

@@ -36,6 +36,7 @@ from armada_vision.vision.fit import (
     seen_on_table,
     upright_local_3d,
 )
+from armada_vision.vision.order import median, percentile
 from armada_vision.vision.segment import SHADOW_MIN
 
 # Mean robust cost per outline sample (px², a miss counts 2): a piece is good below GOOD_COST;
@@ -369,7 +370,7 @@ class Scene:
         f = self._screens.get(key)
         if f is None:
             f = self._screens[key] = fit_pose(
-                self.fg, self.grid, lying_local_3d(self.pieces.dims(size)), init,
+                self.fg, self.grid, self._local(size, False), init,
                 self.camera_mm, iterations=iterations, give_up=SCREEN_GIVE_UP, cost_only=True)
         return f
 
@@ -396,9 +397,14 @@ class Scene:
             give_up=give_up))
 
     def _local(self, size: Size, upright: bool) -> np.ndarray:
-        """The body's vertices (ship frame, mm) of ``size``, lying or ``upright``."""
-        d = self.pieces.dims(size)
-        return upright_local_3d(d) if upright else lying_local_3d(d)
+        """The body's vertices (ship frame, mm) of ``size``, lying or ``upright`` (made once a
+        scene: every fit asks; read only)."""
+        key = ("local", size, upright)
+        got = self._shapes.get(key)
+        if got is None:
+            d = self.pieces.dims(size)
+            got = self._shapes[key] = upright_local_3d(d) if upright else lying_local_3d(d)
+        return got  # type: ignore[return-value]
 
     def _candidate(self, size: Size, upright: bool, loc: np.ndarray, f: FitResult
                    ) -> Candidate:
@@ -1107,7 +1113,7 @@ def _inside_score(scene: Scene, c: Candidate) -> float:
     """25th percentile of the foreground score well inside ``c``'s footprint."""
     sl, m = scene.grid.inner_crop(_footprint(c, scene), 0.8)
     vals = scene.score[sl][m]
-    return float(np.percentile(vals, 25)) if vals.size else 0.0
+    return float(percentile(vals, 25)) if vals.size else 0.0
 
 
 def shadowed_piece(scene: Scene, cands: list[Candidate], strong: np.ndarray, sub: ViewGrid
@@ -1144,7 +1150,7 @@ def _hidden_in_shadow(scene: Scene, c: Candidate) -> bool:
     if scene.shade is None or not hidden.any():
         return scene.shade is None
     p = scene.grid.to_px(c.fit.probe_mm[hidden])
-    dark = float(np.median(sample_map(scene.shade, p[:, 0], p[:, 1])))
+    dark = float(median(sample_map(scene.shade, p[:, 0], p[:, 1])))
     return dark <= SHADOW_SHADE
 
 
@@ -1368,8 +1374,8 @@ def _stern_seen(scene: Scene, c: Candidate) -> bool:
     edge = np.asarray(p.stern_mm) + np.outer(np.linspace(-w, w, 15), [-u[1], u[0]])
     px_in = scene.grid.to_px(edge + STERN_IN_MM * u)
     px_out = scene.grid.to_px(edge - STERN_IN_MM * u)
-    inside = float(np.median(sample_map(scene.shade, px_in[:, 0], px_in[:, 1])))
-    outside = float(np.median(sample_map(scene.shade, px_out[:, 0], px_out[:, 1])))
+    inside = float(median(sample_map(scene.shade, px_in[:, 0], px_in[:, 1])))
+    outside = float(median(sample_map(scene.shade, px_out[:, 0], px_out[:, 1])))
     ratio = max(inside, 1e-3) / max(outside, 1e-3)
     return not 1.0 / STERN_STEP < ratio < STERN_STEP
 
@@ -1450,7 +1456,7 @@ def _lit_past_stern(scene: Scene, c: Candidate, others: list[Candidate], strong:
         past = unexplained_mask(_covered_px(o, strong, sub), sub, [c], grow_mm=0.0)
         added = (scene.footprint(o)[0].area - scene.footprint(c)[0].area) * sub.px_per_mm**2
         n = np.count_nonzero(past)
-        if n < LIT_SHARE * added or float(np.median(shade[past])) < LIT_SHADE:
+        if n < LIT_SHARE * added or float(median(shade[past])) < LIT_SHADE:
             continue
         best = replace(o, fit=replace(o.fit, cost=j))
     if best is None:
@@ -1582,7 +1588,7 @@ def _base_shades_at(scene: Scene, size: Size, p: Pose
     def lane_median(pts: np.ndarray) -> np.ndarray:
         px = scene.grid.to_px(pts.reshape(-1, 2))
         vals = sample_map(scene.shade, px[:, 0], px[:, 1]).reshape(-1, BASE_LANES)
-        return np.median(vals, axis=0)
+        return median(vals, axis=0)
 
     inside = lane_median(np.stack([bottom + f * (top - bottom) for f in (0.3, 0.5, 0.7)]))
     behind = lane_median(np.stack([bottom - k * STERN_IN_MM * u for k in (1.0, 2.0)]))
@@ -1614,7 +1620,7 @@ def _glint_tip(scene: Scene, c: Candidate, cands: list[Candidate], others: list[
         sl, m = scene.grid.inner_crop(shapely.Polygon(o.outline_mm), 0.8)
         if not m.any():
             continue
-        bright = max(GLINT_MIN, GLINT_OVER * float(np.percentile(scene.shade[sl][m], 90)))
+        bright = max(GLINT_MIN, GLINT_OVER * float(percentile(scene.shade[sl][m], 90)))
         p = scene.grid.to_px(o.fit.probe_mm)
         glint = hidden & (sample_map(scene.shade, p[:, 0], p[:, 1]) >= bright)
         cost = joint_cost(o, others, scene, excused=glint)
@@ -1670,7 +1676,7 @@ def face_for_base(scene: Scene, c: Candidate) -> Candidate:
     if c.upright or scene.shade is None or _base_depth_mm(scene, c) < FACE_BASE_DEPTH_MM:
         return c
     _behind, inside, ahead = _base_shades(scene, c)  # type: ignore[misc]
-    if float(np.median(ahead / np.maximum(inside, 1e-3))) >= BASE_STEP:
+    if float(median(ahead / np.maximum(inside, 1e-3))) >= BASE_STEP:
         return c
     return _covering_open_bases(scene, c, _longer_from_tip(scene, c))
 
@@ -1684,7 +1690,7 @@ def shows_open_base(scene: Scene, c: Candidate) -> bool:
 
 def _median_base_lane(scene: Scene, c: Candidate) -> float | None:
     lanes = _base_lanes(scene, c)
-    return None if lanes is None else float(np.median(lanes))
+    return None if lanes is None else float(median(lanes))
 
 
 def upright_fit(scene: Scene, region: np.ndarray, sub: ViewGrid, max_cost: float = GOOD_COST
@@ -1839,7 +1845,7 @@ def no_base_step(scene: Scene, c: Candidate) -> bool:
     if _base_seen_deep(scene, c) is None:
         return False
     _behind, inside, ahead = _base_shades(scene, c)  # type: ignore[misc]
-    return float(np.median(ahead / np.maximum(inside, 1e-3))) < BASE_STEP
+    return float(median(ahead / np.maximum(inside, 1e-3))) < BASE_STEP
 
 
 def lit_base_seen(scene: Scene, c: Candidate) -> bool:
@@ -1853,8 +1859,8 @@ def lit_base_seen(scene: Scene, c: Candidate) -> bool:
     if float(sample_map(scene.shade, mid[:, 0], mid[:, 1])[0]) < BASE_LIT:
         return False
     _behind, inside, ahead = _base_shades(scene, c)  # type: ignore[misc]
-    return (float(np.median(inside)) >= BASE_LIT
-            and float(np.median(ahead / np.maximum(inside, 1e-3))) < BASE_STEP)
+    return (float(median(inside)) >= BASE_LIT
+            and float(median(ahead / np.maximum(inside, 1e-3))) < BASE_STEP)
 
 
 def base_on_face(scene: Scene, c: Candidate) -> Candidate:
@@ -1881,7 +1887,7 @@ def base_on_face(scene: Scene, c: Candidate) -> Candidate:
             shades = _base_shades_at(scene, z, q)
             assert shades is not None
             behind, inside_z, ahead_z = shades
-            lane = float(np.median(np.minimum(behind, ahead_z) / np.maximum(inside_z, 1e-3)))
+            lane = float(median(np.minimum(behind, ahead_z) / np.maximum(inside_z, 1e-3)))
             if lane >= best_lane:
                 best, best_lane = q, lane
         if best is not None:
@@ -1932,7 +1938,7 @@ def shadow_ring_of_shorter(scene: Scene, c: Candidate,
     mid = out.mean(axis=0)
     inner = np.concatenate([mid + f * (out - mid) for f in (0.33, 0.67)])
     px = scene.grid.to_px(inner)
-    if float(np.percentile(sample_map(scene.shade, px[:, 0], px[:, 1]), 90)) < RING_LIT:
+    if float(percentile(sample_map(scene.shade, px[:, 0], px[:, 1]), 90)) < RING_LIT:
         return c
     ring = shapely.Polygon(c.outline_mm).buffer(-RING_IN_MM).exterior
     if ring.is_empty:
@@ -1980,7 +1986,7 @@ def hollow_ahead_mm(scene: Scene, c: Candidate) -> float:
     if c.upright or scene.shade is None or c.size is longest:
         return 0.0
     shades = _base_shades(scene, c)
-    if shades is None or float(np.median(shades[2])) >= HOLLOW_AHEAD:
+    if shades is None or float(median(shades[2])) >= HOLLOW_AHEAD:
         return 0.0
     return (scene.pieces.dims(longest).footprint_length_mm
             - scene.pieces.dims(c.size).footprint_length_mm)

@@ -21,6 +21,7 @@ import numpy as np
 from armada_vision.geometry.layout import TableLayout
 from armada_vision.vision.calibrate import TableCalibration
 from armada_vision.vision.fit import ViewGrid
+from armada_vision.vision.order import median, percentile
 
 # Shadows darken the table to no less than this share of its light (deeper: an object).
 SHADOW_MIN = 0.5
@@ -287,7 +288,7 @@ def crisp_edges(view: TableView) -> tuple[np.ndarray, np.ndarray]:
     if not seen.any():
         return np.zeros(gray.shape, bool), np.zeros(gray.shape, bool)
     # Every 29th pixel is plenty for the level (a strided view: no full-size copy).
-    level = EDGE_K * float(np.percentile(rel.ravel()[::29][seen.ravel()[::29]], 90))
+    level = EDGE_K * float(percentile(rel.ravel()[::29][seen.ravel()[::29]], 90))
     edges = ((rel > level) & seen).astype(np.uint8)
     # Holes filled by drawing the outer contours filled: tracing the few edges is cheaper than
     # flooding the whole view (fill_holes).
@@ -340,7 +341,7 @@ def grey_at_mid(grey: np.ndarray, ratio: np.ndarray, min_px: float) -> np.ndarra
         cv2.drawContours(area, [cnt], -1, 1, thickness=cv2.FILLED, offset=(-x, -y))
         inside = area.view(bool) & grey[sl]
         r = ratio[sl]
-        med = float(np.median(r[inside]))
+        med = float(median(r[inside]))
         # How far outside the mid level the fixed cut crosses the edge, over the ratio's
         # smoothing: worth moving the cut only from MID_MIN_SHIFT_PX on.
         shift = (0.5 - (1.0 - DESAT_RATIO) / (1.0 - med)) * RATIO_SMOOTH_PX
@@ -365,7 +366,7 @@ def saturation_ratio(view: TableView, bg: np.ndarray,
     # Every 29th pixel is plenty for the table's median, and a grey table is told from it
     # before any full-size work.
     few = bg.reshape(-1, 1, 3)[::29][seen.ravel()[::29]]
-    if float(np.median(_saturation(few))) < DESAT_MIN_TABLE:
+    if float(median(_saturation(few))) < DESAT_MIN_TABLE:
         return None
     s_bg = _saturation(bg, bg_planes)
     ratio = _saturation(view.image_bgr)
@@ -444,7 +445,7 @@ def _faint_crisp(view: TableView, crisp: np.ndarray, img: np.ndarray, med_small:
     if pale.any():
         # 90th percentile of the brightness ratio per area, only for the few candidates.
         for a in np.flatnonzero(pale):
-            pale[a] = float(np.percentile(ratio[ids == a], 90)) >= PALE_LIT
+            pale[a] = float(percentile(ratio[ids == a], 90)) >= PALE_LIT
     # Only its pixels not darker than PALE_PIX × the table: the shadow its crisp contact edge
     # encloses with it is left as shadow (filling it too grew the pieces by their shadows).
     pkeep = pale[ids] & (ratio >= PALE_PIX)
@@ -678,7 +679,7 @@ def _noise(d: np.ndarray, ignore: np.ndarray) -> float:
     vals = d[~ignore]
     if vals.size == 0:
         return 1.0
-    return float(max(np.percentile(vals, 60) * 1.5, 1.0))
+    return float(max(percentile(vals, 60) * 1.5, 1.0))
 
 
 def fill_holes(mask: np.ndarray) -> np.ndarray:

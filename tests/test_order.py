@@ -1,0 +1,56 @@
+"""vision.order.median and percentile give numpy's very values (session 18, speed25: the
+colour tells and the open-base lanes call them ~160 times a detect)."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+from armada_vision.vision.order import median, percentile
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.uint8, np.int64])
+@pytest.mark.parametrize("axis", [None, 0])
+def test_median_is_numpys_bit_for_bit(dtype: type, axis: int | None) -> None:
+    rng = np.random.default_rng(25)
+    for n in range(0, 24):
+        for shape in ((n,), (n, 3)):
+            a = (rng.random(shape) * 300).astype(dtype)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # numpy warns on an empty array
+                got, want = median(a, axis=axis), np.median(a, axis=axis)
+            assert type(got) is type(want)
+            assert np.asarray(got).dtype == np.asarray(want).dtype
+            assert np.array_equal(got, want, equal_nan=True)
+
+
+def test_median_keeps_numpys_nan() -> None:
+    a = np.array([[1.0, 2.0, 3.0], [np.nan, 5.0, 6.0], [7.0, 8.0, 9.0]], np.float32)
+    assert np.array_equal(median(a, axis=0), np.median(a, axis=0), equal_nan=True)
+    assert np.isnan(median(a))
+
+
+def test_median_leaves_its_input_alone() -> None:
+    a = np.array([5.0, 1.0, 4.0, 2.0, 3.0])
+    median(a)
+    assert a.tolist() == [5.0, 1.0, 4.0, 2.0, 3.0]
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.uint8, np.int64])
+@pytest.mark.parametrize("q", [0, 10, 25, 37.5, 60, 75, 80, 90, 99.9, 100])
+def test_percentile_is_numpys_bit_for_bit(dtype: type, q: float) -> None:
+    rng = np.random.default_rng(25)
+    for n in range(1, 40):
+        a = (rng.random(n) * 300).astype(dtype)
+        for arr in (a, np.round(a / 50).astype(dtype)):  # and with ties
+            got, want = percentile(arr, q), np.percentile(arr, q)
+            assert type(got) is type(want)
+            assert np.array_equal(got, want)
+
+
+def test_percentile_keeps_numpys_nan_and_leaves_its_input_alone() -> None:
+    a = np.array([3.0, np.nan, 1.0, 2.0])
+    assert np.isnan(percentile(a, 50))
+    assert np.array_equal(a, [3.0, np.nan, 1.0, 2.0], equal_nan=True)
