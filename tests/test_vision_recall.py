@@ -1665,3 +1665,31 @@ def test_a_doubtful_reading_of_the_wrong_size_has_a_sigma_covering_the_other_siz
 ])
 def test_a_white_piece_seen_by_its_dark_open_base_is_not_named_clear(seed, size, stern):
     _white_found_by_its_base(seed, 4240, size, stern)
+
+
+# A white piece read by its top face alone, turned about its tip (issue 4, trust25): a lying
+# pyramid's side faces lean out over the table, so a tilted camera sees the one on its side,
+# shaded, between the footprint's edge and the ridge from the raised base corner to the tip.
+# On a pale table (or beside a black piece) the fit's edge went on the ridge: the stern 3-4 mm
+# off at σ 0.5-0.9 mm, the heading ~7° off. Along the ridge such a pose puts inside the top
+# face, both sides are the top face (a step of 0-1 grey levels; right readings 7 and more), so
+# σ covers the side face's width (detect._flat_ridge_mm).
+@pytest.mark.parametrize("seed, seed0, stern", [
+    (4568, 4528, (436.0, 257.6)),   # 22-35°, 1920×1080, beside a black small, on wood
+    (4572, 4528, (332.7, 382.2)),   # 10-22°, 1920×1080, on grey laminate
+    (4227, 3952, (345.8, 445.2)),   # 22-35°, on grey laminate
+])
+def test_a_white_small_read_by_its_top_face_alone_is_in_doubt(seed, seed0, stern):
+    assert_no_sure_wrong_size(seed, seed0, "small", "white", stern, any_size=True)
+
+
+# The same tell leaves right white readings whose ridge shows trusted: 4537's small (10-22°,
+# step 24) and 4538's medium (22-35°, step 9, the smallest of the 4528-set's right ones).
+@pytest.mark.parametrize("seed, size, stern", [
+    (4537, "small", (253.4, 296.5)),
+    (4538, "medium", (291.5, 473.2)),
+])
+def test_a_white_piece_whose_side_face_ridge_shows_stays_trusted(seed, size, stern):
+    p = found(seed, size, "white", stern, seed0=4528)
+    assert p is not None and p.size.value == size
+    assert math.dist(p.pose.stern_mm, stern) <= 1.5 and p.sigma_mm <= 1.5

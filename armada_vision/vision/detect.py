@@ -65,7 +65,7 @@ from armada_vision.vision.explain import (
     unexplained_mask,
     upright_fit,
 )
-from armada_vision.vision.fit import ViewGrid
+from armada_vision.vision.fit import ViewGrid, lying_local_3d, seen_on_table
 from armada_vision.vision.heap import keep_freed_memory
 from armada_vision.vision.jpeg import edge_px
 from armada_vision.vision.order import median, percentile
@@ -209,6 +209,20 @@ PALE = frozenset({"white", "clear"})
 # only of those) trusted on the 1648- and 3664-sets (84 and 82) reach 0.20 (1676's small),
 # the case 0.28.
 WHITE_PAST_TIP = 0.22
+# A white reading whose side face, seen by a tilted camera, shows no ridge to the top face is
+# the top face alone (_flat_ridge_mm, issue 4, trust25): on a pale table the side face is as
+# dark as the table and the fit's edge goes on the ridge, the reading turned about its tip
+# (4528-set 4572: a white small 3.2 mm off at σ 0.5 mm; 4568 3.7 mm, σ 0.9 mm; 3952-set
+# 4227 3.3 mm, σ 0.5 mm; their steps 0-1 grey levels, right readings' 7 and more). Such a
+# reading is in doubt (a doubtful fit's σ, covering the other sizes: of the white readings it
+# fired on in the 4528- and 1648-sets' logs, 4 of 9 were another size). Ridge samples at
+# RIDGE_AT of the way from the raised base corner to the tip, RIDGE_IN_MM inside the top face
+# and RIDGE_OUT_MM out on the side face.
+RIDGE_SEEN_MM = 1.5
+RIDGE_STEP = 4.0
+RIDGE_AT = np.linspace(0.1, 0.5, 9)
+RIDGE_IN_MM = 0.7
+RIDGE_OUT_MM = 0.5
 # Two lying pieces never share table. Where two readings' footprints overlap by OVERLAP_SHARE
 # of one's area or more, the worse-fitting one is wrong (_overlaps_better, issue 4, trust15):
 # on 1648-2223 (3755 readings) every such reading was a false piece (1818's white large's
@@ -811,7 +825,7 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
                   _overlaps_better(c, lying, scene), lambda c=c: no_base_step(scene, c),
                   lambda c=c: hollow_ahead_mm(scene, c), lambda c=c: _fg_share(scene, c),
                   lambda c=c: _white_past_tip(c, lying, scene, view, bg),
-                  dark_base)
+                  dark_base, lambda c=c: _flat_ridge_mm(c, scene, view))
            for c, dark_base in zip(lying, opaque, strict=True)]
     out.sort(key=lambda p: (p.pose.x_mm, p.pose.y_mm))
     ups = [UprightPiece(c.size, classify_color(view, shapely.Polygon(c.outline_mm), bg),
@@ -1339,6 +1353,50 @@ def _white_past_tip(c: Candidate, lying: list[Candidate], scene: Scene, view: Ta
     return float((d_in < np.einsum("ij,ij->i", d_tb, d_tb)).mean()) >= WHITE_PAST_TIP
 
 
+def _flat_ridge_mm(c: Candidate, scene: Scene, view: TableView) -> float:
+    """How wide (mm, at the stern) the camera sees a side face of white ``c`` whose ridge
+    with the top face shows no step (RIDGE_STEP); 0 when each side face seen RIDGE_SEEN_MM or
+    wider shows its ridge. A lying pyramid's side faces lean out over the table, so a tilted
+    camera sees the one on its side between the footprint's edge and the ridge from the raised
+    base corner to the tip, shaded unlike the top face. Where the ridge the pose puts there
+    has the same face on both sides, the reading is the top face alone, its edge on the ridge
+    and turned about its tip by up to the side face's width."""
+    d = scene.pieces.dims(c.size)
+    p = c.fit.pose
+    v = seen_on_table(lying_local_3d(d), np.array([p.x_mm, p.y_mm, math.radians(
+        p.heading_deg)]), scene.camera_mm)
+    tip = v[2]
+    flat = 0.0
+    for a, b in ((0, 3), (1, 4)):
+        edge = tip - v[a]
+        out = np.array([-edge[1], edge[0]]) / float(np.hypot(*edge))
+        if np.dot(v[1 - a] - v[a], out) > 0:
+            out = -out
+        # How far inside the footprint's edge the raised base corner is seen: the side
+        # face's width at the stern.
+        seen = float(-np.dot(v[b] - v[a], out))
+        if seen < RIDGE_SEEN_MM:
+            continue
+        ridge = tip - v[b]
+        n = np.array([-ridge[1], ridge[0]]) / float(np.hypot(*ridge))
+        if np.dot(n, out) < 0:
+            n = -n
+        at = v[b] + RIDGE_AT[:, None] * ridge
+        # Samples well inside each face: the top face inward, the side face outward (its
+        # width at the samples at least ~0.75 mm with RIDGE_SEEN_MM at 1.5).
+        px = view.grid.to_px(np.vstack((at - RIDGE_IN_MM * n, at + RIDGE_OUT_MM * n)))
+        h, w = view.image_bgr.shape[:2]
+        if not ((px >= 0).all() and (px[:, 0] < w - 1).all() and (px[:, 1] < h - 1).all()):
+            continue
+        grey = cv2.remap(view.image_bgr, px[:, 0].astype(np.float32)[None],
+                         px[:, 1].astype(np.float32)[None], cv2.INTER_LINEAR)[0]
+        grey = grey.astype(np.float32).mean(axis=1)
+        k = len(RIDGE_AT)
+        if abs(float(np.median(grey[:k] - grey[k:]))) < RIDGE_STEP:
+            flat = max(flat, seen)
+    return flat
+
+
 def _overlaps_better(c: Candidate, lying: list[Candidate], scene: Scene) -> bool:
     """Whether a better-fitting reading of ``lying`` (lower cost) covers OVERLAP_SHARE or
     more of ``c``'s footprint, or ``c``'s tip lies TIP_INSIDE_MM or more inside another
@@ -1380,7 +1438,8 @@ def _piece(c: Candidate, calib: TableCalibration, view: TableView, bg: np.ndarra
            overlapped: bool = False, no_step: Callable[[], bool] | None = None,
            hollow_mm: Callable[[], float] | None = None,
            fg_share: Callable[[], float] | None = None,
-           past_tip: Callable[[], bool] | None = None, opaque: bool = False) -> DetectedPiece:
+           past_tip: Callable[[], bool] | None = None, opaque: bool = False,
+           flat_ridge: Callable[[], float] | None = None) -> DetectedPiece:
     """The detected piece of ``c``; ``goes_on`` tells whether its colour goes on past its
     outline (asked of a vivid piece only: :func:`_colour_goes_on`), ``inside_goes_on``
     whether its inside's colour does (asked of the others: :func:`_inside_goes_on`),
@@ -1391,7 +1450,9 @@ def _piece(c: Candidate, calib: TableCalibration, view: TableView, bg: np.ndarra
     :func:`explain.hollow_ahead_mm`), ``fg_share`` the fit map's mean over its footprint
     (asked of a white piece: :func:`_fg_share`), ``past_tip`` whether its face goes on past
     its tip (asked of a white piece read shorter than the longest: :func:`_white_past_tip`),
-    ``opaque`` whether it is known not to be clear (:func:`colors.name_color`)."""
+    ``opaque`` whether it is known not to be clear (:func:`colors.name_color`), ``flat_ridge``
+    how wide a side face whose ridge shows no step is seen (asked of a white piece:
+    :func:`_flat_ridge_mm`)."""
     d = pieces.dims(c.size)
     pose = c.fit.pose
     s_cal = calibration_sigma_mm(calib, pose.stern_mm, d)
@@ -1448,7 +1509,10 @@ def _piece(c: Candidate, calib: TableCalibration, view: TableView, bg: np.ndarra
         # shows, its size unknown (FAINT_WHITE_FG).
         or faint_white
         # a white piece whose lit face goes on past its tip: a longer piece (WHITE_PAST_TIP).
-        or white_past)
+        or white_past
+        # a white piece's top face alone, turned about its tip (_flat_ridge_mm).
+        or (color == "white" and s_mm <= PAST_CHECK_MM and flat_ridge is not None
+            and flat_ridge() > 0.0))
     if doubtful:
         s_mm, s_deg = s_mm * DOUBT_GAIN_MAX + 0.5, s_deg * DOUBT_GAIN_MAX + 0.5
     if doubtful or cost > SIZE_DOUBT_COST:
