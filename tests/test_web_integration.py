@@ -239,6 +239,20 @@ def test_serve_wires_the_projector_and_blanking(monkeypatch, rendered_scene) -> 
         assert 0 < seen["timeout_graceful_shutdown"] <= 5
 
 
+def test_serve_names_the_table_as_written(monkeypatch, capsys) -> None:
+    # The banner's table name is the layout's own text ("60×60 cm table"), not a JSON
+    # escape of it ("60\u00d760 cm table", as serve printed it until session 18).
+    import uvicorn
+
+    from armada_vision.cli import main
+
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: None)
+    assert main(["serve", "--source", "demo", "--layout", "60x60", "--db", "-",
+                 "--no-qr"]) == 0
+    first = capsys.readouterr().out.splitlines()[0]
+    assert first.endswith('on table "60×60 cm table"'), first
+
+
 def test_serve_refuses_a_bad_projector_lag(capsys) -> None:
     from armada_vision.cli import main
 

@@ -182,7 +182,8 @@ def run(args: argparse.Namespace) -> int:
     host = lan_address() if args.host in ("0.0.0.0", "::") else args.host
     base = f"http://{host}:{args.port}/"
     control = f"{base}?token={token}"
-    print(f"armada-vision: serving {source.name} on table {json.dumps(layout.name)}")
+    print(f"armada-vision: serving {source.name} on table "
+          f"{json.dumps(layout.name, ensure_ascii=False)}")
     print(f"  watch (read-only, anyone on the network): {base}")
     print(f"  play (control: record hits, undo, end turns, upload photos): {control}")
     if not args.no_qr:
