@@ -1392,7 +1392,7 @@ def _flat_ridge_mm(c: Candidate, scene: Scene, view: TableView) -> float:
                          px[:, 1].astype(np.float32)[None], cv2.INTER_LINEAR)[0]
         grey = grey.astype(np.float32).mean(axis=1)
         k = len(RIDGE_AT)
-        if abs(float(np.median(grey[:k] - grey[k:]))) < RIDGE_STEP:
+        if abs(float(median(grey[:k] - grey[k:]))) < RIDGE_STEP:
             flat = max(flat, seen)
     return flat
 
