@@ -166,6 +166,31 @@ BASE_INSET_MM = 1.0
 # it gave ~20 correctly sized clear pieces of seeds 1144-1359 σ 9-55 mm).
 
 
+# With ``soft_clear`` (the crisp pass, issue 4, clear26): a clear piece on laminate whose crisp
+# area runs past its outline as seen (its rim, the ridge of a face lit like the table, a soft
+# end) and where nothing is read: every fit hid 0.12-0.29 of its outline in the area itself,
+# counted as misses (the 4528- and 4816-sets' clear misses on laminate whose crisp area
+# covers 0.86-1.0 of the footprint and is 1.3-1.9 times it). Those samples tell nothing of
+# where the piece ends: they are excused, and the fit may hide up to SOFT_HIDDEN of its
+# outline (a long side and more). A shadow's area is read so too (a hand's fingers, a die's,
+# a white piece's), so the reading's footprint must be darkened as a clear piece darkens the
+# table (:func:`_darkened_as_clear`): median shade in SOFT_SHADE (the clear pieces read
+# 0.57-0.94; bare table between finger shadows 1.0, a white piece's shadow 0.45) and either
+# counted as object by the foreground score (FAINT_SCORE: clear pieces 6-14 where the crisp
+# darkening counts) or faint, at least SOFT_FAINT_SHADE (clear pieces under the score
+# 0.85-0.94; shadows of fingers, a die and a white medium 0.56-0.79, score 0.18-0.24).
+# Nor is one by a hand (its footprint touching the hands' regions): a hand's fingers cast long
+# shadows with crisp ends (1695, 2807, 4858: every reading tried by a hand on the 1648-,
+# 2800-, 4816- and 4528-sets' scenes looked at was a shadow; no clear piece read so lay by one).
+# Such a reading is in doubt of its size and place: σ covers every size
+# (:func:`_any_size_mm`) and its heading SOFT_DOUBT_DEG; it is added by the caller only
+# where no later pass reads a piece.
+SOFT_HIDDEN = 0.4
+SOFT_SHADE = (0.5, FAINT_MAX_SHADE)
+SOFT_FAINT_SHADE = 0.82
+SOFT_DOUBT_DEG = 10.0
+
+
 def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chosen: list[Candidate],
                  unseen: np.ndarray | None = None, standing: Sequence[Candidate] = (),
                  *, shade_range: tuple[float, float] | None = None,
@@ -175,7 +200,9 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
                  lit_clear: tuple[float, Callable[[tuple[slice, slice], np.ndarray], bool],
                                   Callable[[Candidate], bool]] | None = None,
                  mid_of: np.ndarray | None = None, min_share: float = MIN_SHARE,
-                 doubtful_if: Callable[[Candidate], bool] | None = None) -> list[Candidate]:
+                 doubtful_if: Callable[[Candidate], bool] | None = None,
+                 soft_clear: Callable[[Candidate], bool] | None = None,
+                 soft_out: list[Candidate] | None = None) -> list[Candidate]:
     """Lying pieces (table mm) in the crisp-enclosed areas (``crisp``, view-size bool;
     ``edges`` the crisp edges themselves) that the lying pieces ``chosen``, the ``standing``
     ones and ``unseen`` (view-size bool: hands) leave unexplained. Their ``ambiguity_mm`` is
@@ -200,7 +227,12 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
     ``min_share``: an area is fitted when it covers at least this share of a small piece's
     footprint. ``doubtful_if``: when an area has no good fit, a doubtful one (up to MAX_COST)
     is kept if ``doubtful_if(piece)``, its σ at least DOUBT_FLOOR_MM; with ``one_size``, so
-    is a reading whose size is in doubt (σ covering the other size too)."""
+    is a reading whose size is in doubt (σ covering the other size too). ``soft_clear``: an
+    area where nothing is read at all keeps a fit darkened as a clear piece darkens the
+    table (:func:`_darkened_as_clear`) whose outline hides in the area itself (see
+    SOFT_HIDDEN) if ``soft_clear(piece)``, in doubt of its size and place
+    (:func:`_any_size_mm`), appended to ``soft_out``, not returned: the caller adds it
+    when no later pass reads the area."""
     grid = scene.grid
     ppm = grid.px_per_mm
     cover = np.zeros(crisp.shape, np.uint8)
@@ -288,6 +320,7 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
     crisp_scene = Scene(fg, fg, grid, scene.pieces, scene.camera_mm, scene.shade)
     out: list[Candidate] = []
     for sub, region, excuse, hide, floor_mm, lit in areas:
+        n_out = len(out)
         # The axis first (it stops at a fit explaining the area); the area's sharp corners
         # only when that leaves it unexplained.
         guess = axis_guess(region, sub)
@@ -321,7 +354,7 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
                     if c.covering_ambiguity_mm > SIZE_DOUBT_MM:
                         # Another size explains the area nearly as well: kept only when
                         # named clear (doubtful_if), in doubt, σ covering both (SIZE_DOUBT_MM).
-                        if doubtful_if is None or _overlaps_any(scene, c, chosen + out) or (
+                        if doubtful_if is None or overlaps_any(scene, c, chosen + out) or (
                                 not doubtful_if(c)):
                             break
                         floor_mm = max(floor_mm, DOUBT_FLOOR_MM)
@@ -354,7 +387,74 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
                     ambiguity_deg=max(c.ambiguity_deg, deg),
                     covering_ambiguity_deg=max(c.covering_ambiguity_deg, deg)))
                 break
+        if (len(out) == n_out and soft_clear is not None and soft_out is not None
+                and scene.shade is not None):
+            c = _soft_clear_piece(scene, cands, region, sub, excuse, grid,
+                                  chosen + out + soft_out, soft_clear, unseen)
+            if c is not None:
+                soft_out.append(c)
     return out
+
+
+def _soft_clear_piece(scene: Scene, cands: list[Candidate], region: np.ndarray, sub: ViewGrid,
+                      excuse: np.ndarray, grid: ViewGrid, others: list[Candidate],
+                      soft_clear: Callable[[Candidate], bool], unseen: np.ndarray | None
+                      ) -> Candidate | None:
+    """The best of ``cands`` (fitted on a crisp ``region`` on ``sub`` where nothing was
+    read) once its outline samples hidden inside the region itself are excused (SOFT_HIDDEN),
+    up to MAX_COST, hiding at most SOFT_HIDDEN of its outline, clashing with and overlapping
+    none of ``others``, not by a hand (its footprint grown by COVER_GROW_MM off ``unseen``,
+    view-size bool) and named clear by ``soft_clear``: in doubt of its size and place
+    (σ :func:`_any_size_mm`); else None."""
+    scored = _scored(cands, region, sub, excuse, grid, max_hidden=SOFT_HIDDEN,
+                     max_cost=MAX_COST, own=region)
+    for _u, cost, c in scored:
+        if clashes(c, others, scene) or overlaps_any(scene, c, others):
+            continue
+        if (_by_hand(scene, c, unseen) or not _darkened_as_clear(scene, c)
+                or not soft_clear(c)):
+            return None
+        amb = _any_size_mm(scene, c)
+        return replace(c, fit=replace(c.fit, cost=cost), ambiguity_mm=amb,
+                       covering_ambiguity_mm=amb,
+                       ambiguity_deg=max(c.ambiguity_deg, SOFT_DOUBT_DEG),
+                       covering_ambiguity_deg=max(c.covering_ambiguity_deg, SOFT_DOUBT_DEG))
+    return None
+
+
+def _by_hand(scene: Scene, c: Candidate, unseen: np.ndarray | None) -> bool:
+    """Whether ``c``'s footprint grown by COVER_GROW_MM reaches ``unseen`` (view-size bool:
+    the hands' regions, which take in their shadows' near ends)."""
+    if unseen is None:
+        return False
+    fp = scene.footprint(c)[0].buffer(COVER_GROW_MM)
+    sl, m = scene.grid.polygon_crop([scene.grid.to_px(np.asarray(fp.exterior.coords))])
+    return bool(unseen[sl][m].any())
+
+
+def _darkened_as_clear(scene: Scene, c: Candidate) -> bool:
+    """Whether ``c``'s footprint (shrunk by BASE_INSET_MM) is a clear piece's darkening of
+    the table: its median shade in SOFT_SHADE, and the foreground score counting it as
+    object (median at least FAINT_SCORE: its crisp darkening counted) or its shade a faint
+    one (at least SOFT_FAINT_SHADE), not a shadow's."""
+    assert scene.shade is not None
+    fp = scene.footprint(c)[0].buffer(-BASE_INSET_MM)
+    if fp.is_empty or fp.geom_type != "Polygon":
+        return False
+    sl, m = scene.grid.polygon_crop([scene.grid.to_px(np.asarray(fp.exterior.coords))])
+    if not m.any():
+        return False
+    shade = float(median(scene.shade[sl][m]))
+    return SOFT_SHADE[0] <= shade <= SOFT_SHADE[1] and (
+        shade >= SOFT_FAINT_SHADE or float(median(scene.score[sl][m])) >= FAINT_SCORE)
+
+
+def _any_size_mm(scene: Scene, c: Candidate) -> float:
+    """σ (mm) covering ``c`` read at any size from its stern: the most its footprint
+    length differs from another size's, and at least DOUBT_FLOOR_MM."""
+    n = scene.pieces.dims(c.size).footprint_length_mm
+    return max(DOUBT_FLOOR_MM, *(abs(scene.pieces.dims(z).footprint_length_mm - n)
+                                 for z in Size))
 
 
 def _rivals_hidden_inside(scene: Scene, c: Candidate, cands: list[Candidate],
@@ -399,7 +499,7 @@ def _open_base_rivals(scene: Scene, c: Candidate, cands: list[Candidate], region
                    covering_ambiguity_mm=max(out.covering_ambiguity_mm, SNUG_END_MM))
 
 
-def _overlaps_any(scene: Scene, c: Candidate, others: list[Candidate]) -> bool:
+def overlaps_any(scene: Scene, c: Candidate, others: list[Candidate]) -> bool:
     """Whether ``c``'s footprint overlaps any of ``others``' (by any area)."""
     fc, (x0, y0, x1, y1) = scene.footprint(c)
     for o in others:
@@ -509,13 +609,15 @@ def _worth_fitting(region: np.ndarray, incover: np.ndarray, max_contact: float =
 
 def _scored(cands: list[Candidate], region: np.ndarray, sub: ViewGrid, incover: np.ndarray,
             grid: ViewGrid, base_open: bool = False, max_hidden: float = MAX_HIDDEN,
-            max_cost: float = GOOD_COST) -> list[tuple[float, float, Candidate]]:
+            max_cost: float = GOOD_COST, own: np.ndarray | None = None
+            ) -> list[tuple[float, float, Candidate]]:
     """The lying fits among ``cands`` with cost at most ``max_cost`` (good ones by default)
     that hide at most ``max_hidden`` of their outline (an
     edge against a piece found, ``incover`` on ``grid``, is excused), each as (−share of
     ``region`` explained × (1 − cost / MAX_COST), cost, fit), best first: most of the area
     explained per doubt (as explain.select: a smaller model snug inside explains less).
-    ``base_open``: the cost is the lower of that and :func:`explain.open_base_cost`."""
+    ``base_open``: the cost is the lower of that and :func:`explain.open_base_cost`.
+    ``own`` (bool on ``sub``): a hidden sample whose outside lies on it is excused too."""
     total = max(np.count_nonzero(region), 1)
     out = []
     for c in cands:
@@ -524,6 +626,8 @@ def _scored(cands: list[Candidate], region: np.ndarray, sub: ViewGrid, incover: 
         if np.isnan(c.fit.sample_cost).mean() > max_hidden:
             continue
         excused = grid.mask_at(incover, c.fit.probe_mm)
+        if own is not None:
+            excused |= sub.mask_at(own, c.fit.probe_mm)
         cost = c.fit.cost_given(excused)
         open_base = False
         if base_open and cost > GOOD_COST:

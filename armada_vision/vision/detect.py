@@ -35,7 +35,7 @@ from armada_vision.vision.colors import (
     name_color,
     piece_color_stats,
 )
-from armada_vision.vision.crisp import GREY_LIT, GREY_SHADE, crisp_pieces
+from armada_vision.vision.crisp import GREY_LIT, GREY_SHADE, crisp_pieces, overlaps_any
 from armada_vision.vision.explain import (
     COLOUR_MIN_AREA,
     DOUBT_MAX_LEFT,
@@ -751,7 +751,16 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     # Standing pieces cover their area too: their crisp outline is no lying piece. A clear
     # piece against a piece found is peeled off it (crisp.PEEL_DARK).
     hand_mask = _mask_of(hands, view.grid)
-    lying += crisp_pieces(scene, edges, crisp, lying, hand_mask, standing, peel=True)
+
+    def is_clear(c: Candidate) -> bool:
+        return classify_color(view, scene.footprint(c)[0], bg) == "clear"
+
+    # A darkened area where nothing is read keeps a clear piece in doubt (crisp.SOFT_HIDDEN),
+    # added last, where no other pass reads a piece (a white piece's shaded face and shadow
+    # read as clear would keep the passes below from reading the white piece).
+    soft: list[Candidate] = []
+    lying += crisp_pieces(scene, edges, crisp, lying, hand_mask, standing, peel=True,
+                          soft_clear=is_clear, soft_out=soft)
     # On a coloured table, what looks greyer than it: a clear piece on wood, whose soft
     # edges the grain drowns (no crisp outline).
     ratio = saturation_ratio(view, bg, bg_planes)
@@ -759,9 +768,6 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
         def looks_clear(sl: tuple[slice, slice], area: np.ndarray) -> bool:
             return name_color(median(view.image_bgr[sl][area], axis=0),
                               median(bg[sl][area], axis=0)) == "clear"
-
-        def is_clear(c: Candidate) -> bool:
-            return classify_color(view, scene.footprint(c)[0], bg) == "clear"
 
         grey = crisp_pieces(scene, None, grey_of(view, ratio), lying, hand_mask, standing,
                             shade_range=GREY_SHADE, heading_floor=True,
@@ -812,6 +818,9 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
                                              [m.corners_mm() for m in layout.markers])
                  if classify_color(view, scene.footprint(c)[0], bg, opaque=True) == "white"]
     lying += from_base
+    for c in soft:
+        if not clashes(c, lying, scene) and not overlaps_any(scene, c, lying):
+            lying.append(c)
     # Left in until here, a finger's reading (or a piece's end beside one) keeps the passes
     # after from reading it again.
     lying = [c for c in lying if not _skin(c, view, bg, pieces)
