@@ -1723,9 +1723,13 @@ def upright_fit(scene: Scene, region: np.ndarray, sub: ViewGrid, max_cost: float
     starts = []
     for z in Size:
         # The apex appears pushed away from the camera's foot: start the base short of the
-        # centre.
+        # centre, and at the centre too: from the shifted start alone 21 of the 4816-set's 48
+        # standing pieces were found, with the centre's 31 (4821's blue large, 5025's black
+        # large: nothing read before; 4833's red medium read lying, σ 9.9 mm), each within
+        # 0.5 mm (session 19).
         start = foot - away * (scene.pieces.dims(z).height_mm * dist / cam[2] / 2)
         starts.append((z, Pose(float(start[0]), float(start[1]), ang)))
+        starts.append((z, Pose(float(foot[0]), float(foot[1]), ang)))
     for c in scene.fits(starts, upright=True):
         j = joint_cost(c, [], scene)
         if j <= best_cost:
