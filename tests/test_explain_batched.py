@@ -10,7 +10,13 @@ import armada_vision.vision.explain as explain
 from armada_vision.geometry.pieces import NOMINAL_PIECES, Size
 from armada_vision.geometry.pose import Pose
 from armada_vision.geometry.shapes import footprint
-from armada_vision.vision.explain import Candidate, Scene, fits_from_axis, leftover_piece
+from armada_vision.vision.explain import (
+    CLASH_SHARE,
+    Candidate,
+    Scene,
+    fits_from_axis,
+    leftover_piece,
+)
 from armada_vision.vision.fit import fit_pose, lying_local_3d, upright_local_3d
 from armada_vision.vision.segment import blobs
 from tests.test_explain import fresh, scene_and_truth, truth_pose
@@ -110,7 +116,7 @@ def test_a_pairs_overlap_is_remembered_and_equals_the_plain_test():
         for o in cands:
             fc = footprint(c.fit.pose, NOMINAL_PIECES.dims(c.size))
             fo = footprint(o.fit.pose, NOMINAL_PIECES.dims(o.size))
-            plain = fc.intersection(fo).area >= 0.15 * min(fc.area, fo.area)
+            plain = fc.intersection(fo).area >= CLASH_SHARE * min(fc.area, fo.area)
             assert s.overlap(c, o) == plain
     n = len(s._shapes)
     assert all(s.overlap(c, o) == s.overlap(c, o) for c in cands for o in cands)

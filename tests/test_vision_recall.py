@@ -685,7 +685,8 @@ def test_no_piece_is_read_on_a_translucent_pieces_tinted_shadow():
 # plastic, which the crisp pass read as a blue small at σ 1.0 mm, a false ship the rules would
 # trust. Its colour is the cloth with light taken away (darker, keeping less of its colour,
 # 10 of hue off it): no coloured plastic looks so (colors.dimmed_table), so it carries a
-# doubtful fit's σ.
+# doubtful fit's σ. Since session 19 the standing large is found (its fit started from its
+# region's centre too: explain.upright_fit) and the shadow is no reading at all.
 def test_a_shadow_named_a_vivid_colour_is_not_trusted():
     r, det = bench_scene(1761, 1648)
     assert any(u["color"] == "red" for u in r.truth["upright"]), \
@@ -694,10 +695,10 @@ def test_a_shadow_named_a_vivid_colour_is_not_trusted():
     assert t.matched == t.truth == 8
     sterns = [p["stern"] for p in r.truth["pieces"]]
     false = [d for d in det.pieces if min(math.dist(d.pose.stern_mm, s) for s in sterns) > 10]
-    assert len(false) == 1 and false[0].color == "blue"
-    assert false[0].sigma_mm > 3.0
+    assert all(d.color == "blue" and d.sigma_mm > 3.0 for d in false)
+    assert false or any(u.color == "red" for u in det.upright)
     # The real blue small on the same cloth keeps its small σ.
-    blue = [d for d in det.pieces if d.color == "blue" and d is not false[0]]
+    blue = [d for d in det.pieces if d.color == "blue" and not any(d is f for f in false)]
     assert blue and all(d.sigma_mm < 0.5 for d in blue)
 
 
@@ -1368,19 +1369,22 @@ def test_a_white_large_read_short_inside_its_deep_hollow_is_no_sure_wrong_size()
 
 def _overlapping_false_piece(seed: int, seed0: int, size: str, color: str,
                              stern: tuple[float, float]) -> None:
-    """The one detection no truth piece's stern is near (10 mm) overlaps the truth piece of
-    ``size`` and ``color`` at ``stern``: it is not trusted (σ over 3 mm), and the real piece
-    it overlaps is found at its size and colour and stays trusted (σ ≤ 1.5 mm)."""
+    """The one detection no truth piece's stern is near (10 mm), if any, overlaps the truth
+    piece of ``size`` and ``color`` at ``stern``: it is not trusted (σ over 3 mm); and the real
+    piece it overlapped is found at its size and colour and stays trusted (σ ≤ 1.5 mm). (Since
+    session 19 a reading overlapping another by 0.10 of its footprint clashes and is not
+    kept: 1818's, 0.15 on the large, is gone; explain.CLASH_SHARE.)"""
     r, det = bench_scene(seed, seed0)
     (truth,) = [p for p in r.truth["pieces"] if p["size"] == size and p["color"] == color
                 and math.dist(p["stern"], stern) < 2.0]
     sterns = [p["stern"] for p in r.truth["pieces"]]
     false = [d for d in det.pieces if min(math.dist(d.pose.stern_mm, s) for s in sterns) > 10]
-    assert len(false) == 1
-    fp = footprint(false[0].pose, NOMINAL_PIECES.dims(false[0].size))
-    tfp = footprint(Pose(*truth["stern"], truth["heading"]), NOMINAL_PIECES.dims(size))
-    assert fp.intersection(tfp).area > 0.08 * fp.area, "the false piece is not on the real one"
-    assert false[0].sigma_mm > 3.0
+    assert len(false) <= 1
+    if false:
+        fp = footprint(false[0].pose, NOMINAL_PIECES.dims(false[0].size))
+        tfp = footprint(Pose(*truth["stern"], truth["heading"]), NOMINAL_PIECES.dims(size))
+        assert fp.intersection(tfp).area > 0.08 * fp.area, "the false piece is not on the real one"
+        assert false[0].sigma_mm > 3.0
     real = min(det.pieces, key=lambda d: math.dist(d.pose.stern_mm, truth["stern"]))
     assert real.size.value == size and real.color == color and real.sigma_mm <= 1.5
 
@@ -1772,3 +1776,45 @@ def test_a_shadow_on_laminate_is_not_read_as_a_clear_piece(seed, seed0):
 def test_a_white_piece_is_not_taken_for_a_clear_one_by_its_shadow(seed, stern):
     p = found(seed, "small", "white", stern, seed0=4816)
     assert p is not None and p.color == "white"
+
+
+# A piece read twice (issue 4, precision; session 19, set from 4816): two lying pieces never
+# share table, yet a region's choice let a second reading overlap one chosen by up to 0.15 of
+# the smaller footprint, and the re-reads' clash tests the same: 4933's blue small read again
+# end for end (0.15), 4949's blue medium as a small plus a small in its open base (0.14),
+# 5066's red small in a red large's hollow (0.13 of the small), 4846's red large's shadow on
+# the unscaled map as a clear medium (0.10). Right readings of touching pieces overlap 0.08 at
+# most (explain.CLASH_SHARE). No false piece, as bench_vision counts them.
+@pytest.mark.parametrize("seed", [4846, 4933, 4949, 5066])
+def test_no_piece_is_read_twice_where_two_readings_would_share_table(seed):
+    r, det = bench_scene(seed, 4816)
+    t = match(r.truth, det, f"seed {seed}")
+    assert t.matched == t.truth
+    assert not [e for e in t.misses if ": false " in e]
+
+
+# The same rule lets the region's choice take the piece's own size where the longer reading
+# ran into a neighbour's table or the shorter left its base to a second reading: 4949's blue
+# medium (was a small, σ 10.7 mm), 5009's white small beside a white medium (was a medium 0.14
+# into the medium's footprint, σ 65 mm).
+@pytest.mark.parametrize("seed, size, color, stern", [
+    (4949, "medium", "blue", (322.8, 396.2)),
+    (5009, "small", "white", (102.5, 265.5)),
+])
+def test_a_piece_whose_reading_would_share_table_is_read_at_its_size(seed, size, color, stern):
+    p = found(seed, size, color, stern, seed0=4816)
+    assert p is not None and p.size.value == size
+
+
+# A standing piece fitted only from a start shifted toward the camera's foot (the apex is seen
+# pushed away from it) was lost (session 19, set from 4816): 4821's blue large and 5025's
+# black large, read as nothing, and 4833's red medium, read lying (a false piece, σ 9.9 mm).
+# From the region's centre each standing fit lands within 0.5 mm (explain.upright_fit).
+@pytest.mark.parametrize("seed", [4821, 4833, 5025])
+def test_a_standing_piece_is_fitted_from_its_regions_centre_too(seed):
+    r, det = bench_scene(seed, 4816)
+    (truth,) = r.truth["upright"]
+    got = [u for u in det.upright if math.dist(u.center_mm, truth["center"]) <= 1.5]
+    assert len(got) == 1 and got[0].size.value == truth["size"]
+    t = match(r.truth, det, f"seed {seed}")
+    assert not [e for e in t.misses if ": false " in e]
