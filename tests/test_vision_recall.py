@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 from vision_helpers import match, pair, scene_spec, uses_camera
 
-from armada_vision.geometry.pieces import NOMINAL_PIECES
+from armada_vision.geometry.pieces import NOMINAL_PIECES, Size
 from armada_vision.geometry.pose import Pose
 from armada_vision.geometry.shapes import footprint
 from armada_vision.synth.render import Rendered, render
@@ -502,14 +502,28 @@ def test_a_black_piece_the_scaled_map_lost_is_found_on_the_unscaled_map(seed, si
     assert p.score >= 1.0 - GOOD_COST / MAX_COST
 
 
-def test_a_black_large_read_as_a_medium_and_a_false_small_is_read_at_its_size():
+def test_a_black_large_read_as_a_medium_is_in_doubt_with_no_false_small():
     """Issue 4 (seed 1102): a black large on felt, its faces below the scaled map's mid
     level, was read as a medium (σ 9.9 mm, in size doubt) with a false doubtful small over its
-    tip. On the unscaled map it is one good large, and it replaces the unsure readings."""
-    piece_found(1102, 1072, "large", "black", (365.49, 308.37))
+    tip. The small now clashes with it (explain.CLASH_SHARE, session 19), so nothing asks for
+    the unscaled re-read that read it as a large: the medium stays, in doubt, its σ covering
+    the large (a re-read asked by good fits too gave 5327's cyan small a trusted wrong size)."""
     r, det = bench_scene(1102, 1072)
     t = match(r.truth, det)
     assert t.found == t.matched  # no false piece in the scene
+    stern = (365.49, 308.37)
+    p = min(det.pieces, key=lambda d: math.dist(d.pose.stern_mm, stern))
+    assert p.color == "black" and math.dist(p.pose.stern_mm, stern) < 15.0
+    assert (p.size.value == "large" and math.dist(p.pose.stern_mm, stern) <= 1.5) or (
+        p.sigma_mm >= 0.9 * (NOMINAL_PIECES.dims(Size.LARGE).footprint_length_mm
+                             - NOMINAL_PIECES.dims(p.size).footprint_length_mm))
+
+
+# A good fit in size doubt is not re-read on the unscaled map (detect._size_doubtful): asked of
+# good fits too (false26, session 19), the re-read turned the judged set's 5327 cyan small
+# (σ 10.6 mm, in doubt) into a medium at σ 1.4 mm, 10° off: a wrong size the rules would trust.
+def test_a_good_fit_in_size_doubt_is_not_re_read_into_a_trusted_wrong_size():
+    assert_no_sure_wrong_size(5327, 5104, "small", "cyan", (405.6, 161.6))
 
 
 # A tip's heading guess is its corner's bisector: a streak along one side of the tip turns it

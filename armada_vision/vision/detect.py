@@ -405,13 +405,13 @@ def _is_dark(scene: Scene, region: np.ndarray, sub: ViewGrid) -> bool:
 
 
 def _size_doubtful(found: list[Candidate]) -> bool:
-    """Whether a piece of ``found`` is in size doubt: a reading of another size that covers
-    what it explains fits nearly as well (a rival that leaves its faces unexplained does not
-    count: still s21_lowq_hd's purple large, whose tinted shadow the unscaled map takes in,
-    moved 4.5 mm on it). A good fit counts too: 1102's black large, read on the scaled map as
-    a medium at 0.18 in size doubt, was re-read (a large at 0.02) only because a false
-    doubtful small lay over its tip, which now clashes (explain.CLASH_SHARE, session 19)."""
-    return any(c.covering_ambiguity_mm > 0.0 for c in found)
+    """Whether a doubtful piece (cost over GOOD_COST) of ``found`` is in size doubt: a
+    reading of another size that covers what it explains fits nearly as well (a rival that
+    leaves its faces unexplained does not count: still s21_lowq_hd's purple large, whose tinted
+    shadow the unscaled map takes in, moved 4.5 mm on it). Good fits do not count: asked of
+    them too (false26, session 19), the re-read turned 5327's cyan small, a good fit in size
+    doubt (σ 10.6 mm), into a medium at σ 1.4 mm, a wrong size the rules would trust."""
+    return any(c.fit.cost > GOOD_COST and c.covering_ambiguity_mm > 0.0 for c in found)
 
 
 def _all_good(found: list[Candidate], at_least: int) -> bool:
