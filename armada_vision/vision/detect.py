@@ -1428,12 +1428,13 @@ def _flat_ridge_mm(c: Candidate, scene: Scene, view: TableView) -> float:
 
 
 def _turned_rivals(c: Candidate, lying: list[Candidate], scene: Scene
-                   ) -> list[tuple[float, float, float]]:
+                   ) -> tuple[float, list[tuple[float, float]]]:
     """Same-size readings of ``c``'s piece turned about it: fits from starts with the stern at
     ``c``'s footprint centre, headed every TURN_STEP_DEG, and from ``c``'s own pose (all on
-    the scene's fit map, side by side). For each that fits (cost ≤ MAX_COST) and clashes with
-    no other reading of ``lying``: its gap to ``c`` (mm, :func:`reading_gap`), its joint
-    cost (hidden edges excused by the other readings) and the joint cost of ``c``'s own refit."""
+    the scene's fit map, side by side). The joint cost of ``c``'s own refit (hidden edges
+    excused by the other readings of ``lying``), and for each turned one that fits (cost ≤
+    MAX_COST) and clashes with no other reading: its gap to ``c`` (mm, :func:`reading_gap`)
+    and its joint cost."""
     d = scene.pieces.dims(c.size)
     p = c.fit.pose
     centre = (np.asarray(p.stern_mm) + np.asarray(p.tip_mm(d.footprint_length_mm))) / 2
@@ -1442,22 +1443,17 @@ def _turned_rivals(c: Candidate, lying: list[Candidate], scene: Scene
                               for a in np.arange(TURN_STEP_DEG, 360.0, TURN_STEP_DEG)]
     fits = scene.fits(starts)
     others = [o for o in lying if o is not c and not o.upright]
-    own = joint_cost(fits[0], others, scene)
-    out = []
-    for o in fits[1:]:
-        if o.fit.cost > MAX_COST or clashes(o, others, scene):
-            continue
-        out.append((reading_gap(scene, o, c)[0], joint_cost(o, others, scene), own))
-    return out
+    rivals = [(reading_gap(scene, o, c)[0], joint_cost(o, others, scene)) for o in fits[1:]
+              if o.fit.cost <= MAX_COST and not clashes(o, others, scene)]
+    return joint_cost(fits[0], others, scene), rivals
 
 
 def _turned_mm(c: Candidate, lying: list[Candidate], scene: Scene) -> float:
     """How far (mm, the worse end) the farthest same-size reading turned about ``c``
     (:func:`_turned_rivals`) lies that fits about as well as ``c``'s own refit (joint cost at
     most TURN_TIE above it): 0 when none lies over TURN_SAME_MM off."""
-    gaps = [g for g, j, own in _turned_rivals(c, lying, scene)
-            if j <= own + TURN_TIE and g > TURN_SAME_MM]
-    return max(gaps, default=0.0)
+    own, rivals = _turned_rivals(c, lying, scene)
+    return max((g for g, j in rivals if j <= own + TURN_TIE and g > TURN_SAME_MM), default=0.0)
 
 
 def _overlaps_better(c: Candidate, lying: list[Candidate], scene: Scene) -> bool:
