@@ -34,6 +34,7 @@ from armada_vision.vision.explain import (
     fits_from_axis,
     fits_from_tips,
     open_base_cost,
+    size_span_mm,
     size_swaps,
     tip_guesses,
     upright_fit,
@@ -450,11 +451,9 @@ def _darkened_as_clear(scene: Scene, c: Candidate) -> bool:
 
 
 def _any_size_mm(scene: Scene, c: Candidate) -> float:
-    """σ (mm) covering ``c`` read at any size from its stern: the most its footprint
-    length differs from another size's, and at least DOUBT_FLOOR_MM."""
-    n = scene.pieces.dims(c.size).footprint_length_mm
-    return max(DOUBT_FLOOR_MM, *(abs(scene.pieces.dims(z).footprint_length_mm - n)
-                                 for z in Size))
+    """σ (mm) covering ``c`` read at any size from its stern (:func:`explain.size_span_mm`),
+    and at least DOUBT_FLOOR_MM."""
+    return max(DOUBT_FLOOR_MM, *size_span_mm(scene.pieces, c.size))
 
 
 def _rivals_hidden_inside(scene: Scene, c: Candidate, cands: list[Candidate],

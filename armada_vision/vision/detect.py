@@ -23,7 +23,7 @@ import shapely
 
 from armada_vision.geometry.camera import CameraIntrinsics
 from armada_vision.geometry.layout import TableLayout
-from armada_vision.geometry.pieces import NOMINAL_PIECES, PieceDims, PieceSet, Size
+from armada_vision.geometry.pieces import NOMINAL_PIECES, PieceDims, PieceSet
 from armada_vision.geometry.pose import Pose, angle_diff_deg
 from armada_vision.geometry.shapes import footprint
 from armada_vision.vision.base_quad import pieces_from_base
@@ -61,6 +61,7 @@ from armada_vision.vision.explain import (
     shadow_ring_of_shorter,
     shows_no_base,
     shows_open_base,
+    size_span_mm,
     touching_pieces,
     unexplained_mask,
     upright_fit,
@@ -1546,9 +1547,7 @@ def _piece(c: Candidate, calib: TableCalibration, view: TableView, bg: np.ndarra
     # white or clear face can vanish against the table, so any nearly as good reading is.
     vivid = color not in FACES_CAN_VANISH
     # How far the other sizes' footprints reach past this one's: the σ that covers them.
-    lengths_mm = [pieces.dims(z).footprint_length_mm for z in Size]
-    to_longest_mm = max(lengths_mm) - d.footprint_length_mm
-    to_shortest_mm = d.footprint_length_mm - min(lengths_mm)
+    to_longest_mm, to_shortest_mm = size_span_mm(pieces, c.size)
     short_clear = color == "clear" and cost > CLEAR_SHORT_COST and to_longest_mm > 0
     faint_white = color == "white" and fg_share is not None and fg_share() < FAINT_WHITE_FG
     white_past = (color == "white" and to_longest_mm > 0 and s_mm <= PAST_CHECK_MM

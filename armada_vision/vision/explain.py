@@ -680,6 +680,19 @@ def clashes(c: Candidate, others: list[Candidate], scene: Scene) -> bool:
     return False
 
 
+def size_span_mm(pieces: PieceSet, size: Size) -> tuple[float, float]:
+    """How far (mm) the longest and the shortest size's footprints reach past and short of
+    ``size``'s: the σ that covers a reading of any other size from the same tip or stern.
+
+    >>> from armada_vision.geometry.pieces import NOMINAL_PIECES
+    >>> [round(x, 1) for x in size_span_mm(NOMINAL_PIECES, Size.MEDIUM)]
+    [9.9, 9.9]
+    """
+    lengths_mm = [pieces.dims(z).footprint_length_mm for z in Size]
+    own = pieces.dims(size).footprint_length_mm
+    return max(lengths_mm) - own, own - min(lengths_mm)
+
+
 def joint_cost(c: Candidate, others: list[Candidate], scene: Scene,
                excused: np.ndarray | None = None) -> float:
     """``c``'s cost where a hidden edge is excused only by a shadow-weak outside, by another
