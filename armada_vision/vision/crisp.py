@@ -23,6 +23,7 @@ import shapely
 
 from armada_vision.geometry.pieces import Size
 from armada_vision.vision.explain import (
+    CLASH_SHARE,
     GOOD_COST,
     MAX_COST,
     Candidate,
@@ -410,7 +411,8 @@ def _soft_clear_piece(scene: Scene, cands: list[Candidate], region: np.ndarray, 
     scored = _scored(cands, region, sub, excuse, grid, max_hidden=SOFT_HIDDEN,
                      max_cost=MAX_COST, own=region)
     for _u, cost, c in scored:
-        if clashes(c, others, scene) or overlaps_any(scene, c, others):
+        if (clashes(c, others, scene) or overlaps_any(scene, c, others)
+                or in_size_doubt_of(scene, c, others)):
             continue
         if (_by_hand(scene, c, unseen) or not _darkened_as_clear(scene, c)
                 or not soft_clear(c)):
@@ -505,6 +507,28 @@ def overlaps_any(scene: Scene, c: Candidate, others: list[Candidate]) -> bool:
         fo, (a0, b0, a1, b1) = scene.footprint(o)
         if a0 < x1 and x0 < a1 and b0 < y1 and y0 < b1 and fc.intersection(fo).area > 0.0:
             return True
+    return False
+
+
+def in_size_doubt_of(scene: Scene, c: Candidate, others: Sequence[Candidate]) -> bool:
+    """Whether CLASH_SHARE or more of ``c``'s footprint lies where one of ``others`` in doubt of
+    its size (covering σ over SIZE_DOUBT_MM) could lie: the footprints of every size from its
+    stern and from its tip (table mm). Such a reading may be that piece's other end (5197's
+    clear medium read as a small at its tip, and again as a small across its stern)."""
+    fc, (x0, y0, x1, y1) = scene.footprint(c)
+    for o in others:
+        if o.upright or o.covering_ambiguity_mm <= SIZE_DOUBT_MM:
+            continue
+        p, own = o.fit.pose, scene.pieces.dims(o.size).footprint_length_mm
+        ux, uy = math.cos(math.radians(p.heading_deg)), math.sin(math.radians(p.heading_deg))
+        for size in Size:
+            for shift in {0.0, own - scene.pieces.dims(size).footprint_length_mm}:
+                k = replace(o, size=size, fit=replace(o.fit, pose=replace(
+                    p, x_mm=p.x_mm + shift * ux, y_mm=p.y_mm + shift * uy)))
+                fk, (a0, b0, a1, b1) = scene.footprint(k)
+                if (a0 < x1 and x0 < a1 and b0 < y1 and y0 < b1
+                        and fc.intersection(fk).area >= CLASH_SHARE * fc.area):
+                    return True
     return False
 
 

@@ -35,7 +35,13 @@ from armada_vision.vision.colors import (
     name_color,
     piece_color_stats,
 )
-from armada_vision.vision.crisp import GREY_LIT, GREY_SHADE, crisp_pieces, overlaps_any
+from armada_vision.vision.crisp import (
+    GREY_LIT,
+    GREY_SHADE,
+    crisp_pieces,
+    in_size_doubt_of,
+    overlaps_any,
+)
 from armada_vision.vision.explain import (
     COLOUR_MIN_AREA,
     DOUBT_MAX_LEFT,
@@ -822,7 +828,8 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
                  if classify_color(view, scene.footprint(c)[0], bg, opaque=True) == "white"]
     lying += from_base
     for c in soft:
-        if not clashes(c, lying, scene) and not overlaps_any(scene, c, lying):
+        if not (clashes(c, lying, scene) or overlaps_any(scene, c, lying)
+                or in_size_doubt_of(scene, c, lying)):
             lying.append(c)
     # Left in until here, a finger's reading (or a piece's end beside one) keeps the passes
     # after from reading it again.
