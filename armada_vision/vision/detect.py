@@ -46,6 +46,7 @@ from armada_vision.vision.explain import (
     COLOUR_MIN_AREA,
     DOUBT_MAX_LEFT,
     GOOD_COST,
+    HAND_COLOUR_MM,
     HAND_MAX_COST,
     HAND_MAX_HIDDEN,
     MAX_COST,
@@ -805,6 +806,9 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
             # No hand here: a longer piece's extra length would show in a colour area
             # (2360's cyan small beside a white large: σ 9.9 mm from the large's room).
             got = _own_colour_pieces(scene, apart, sub, lying)
+        if not got:
+            # Still nothing: a piece of the table's hue, sunk by the region's scaled map.
+            got = _table_hued_pieces(scene, view, bg, region, sub, lying)
         if got:
             read.append((sub, region))
         lying += got
@@ -887,15 +891,48 @@ def _window_hsv(view: TableView, sub: ViewGrid) -> np.ndarray:
 def _vivid_in(hsv: np.ndarray, bg: np.ndarray, region: np.ndarray) -> np.ndarray:
     """The pixels of ``region`` (``hsv``: its window, :func:`_window_hsv`) coloured as
     plastic is and skin and the table are not: HSV saturation at least HAND_VIVID_SAT and, on
-    a coloured table, a hue at least VIVID_TABLE_HUE from its; opened by a pixel (speckle).
-    The table's colour is its estimate's median over the view: under a hand the estimate
-    takes the skin's colour in."""
-    table = median(bg.reshape(-1, 3)[::TABLE_STRIDE], axis=0)
-    ht, st, _ = cv2.cvtColor(np.uint8([[np.clip(table, 0, 255)]]), cv2.COLOR_BGR2HSV)[0, 0]
-    dh = np.abs(hsv[..., 0].astype(np.int16) - int(ht))
-    off_table = np.minimum(dh, 180 - dh) >= VIVID_TABLE_HUE if st > 40 else True
+    a coloured table, a hue at least VIVID_TABLE_HUE from its or a saturation TABLE_SAT_SEP
+    above its (a piece of the table's hue: 5266's and 5286's blue on blue cloth, 234 against
+    the cloth's 150 and its shadow's); opened by a pixel (speckle). The table's colour is its
+    estimate's median over the view: under a hand the estimate takes the skin's colour in."""
+    ht, st = _table_hue_sat(bg)
+    dh = np.abs(hsv[..., 0].astype(np.int16) - ht)
+    off_table = ((np.minimum(dh, 180 - dh) >= VIVID_TABLE_HUE)
+                 | (hsv[..., 1] >= int(st) + TABLE_SAT_SEP)) if st > 40 else True
     vivid = (region & (hsv[..., 1] >= HAND_VIVID_SAT) & off_table).astype(np.uint8)
     return cv2.morphologyEx(vivid, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)) > 0
+
+
+def _table_hue_sat(bg: np.ndarray) -> tuple[int, int]:
+    """The table's HSV hue and saturation: its estimate's median over the view."""
+    table = median(bg.reshape(-1, 3)[::TABLE_STRIDE], axis=0)
+    ht, st, _ = cv2.cvtColor(np.uint8([[np.clip(table, 0, 255)]]), cv2.COLOR_BGR2HSV)[0, 0]
+    return int(ht), int(st)
+
+
+def _table_hued_pieces(scene: Scene, view: TableView, bg: np.ndarray, region: np.ndarray,
+                       sub: ViewGrid, lying: list[Candidate]) -> list[Candidate]:
+    """Pieces of a coloured table's own hue in ``region``, which no pass read: read again on
+    the unscaled map (:func:`_unscaled`) when the region holds at least COLOUR_MIN_AREA of a
+    small's footprint of that hue TABLE_SAT_SEP more saturated than the table (plastic, not
+    its shadow). The map scaled to the region sinks such a piece's faces, which differ from
+    the table in saturation and shade only (5145's green large on green felt: its true pose
+    0.70 scaled, 0.15 unscaled). Never trusted (σ ≥ HAND_COLOUR_MM): nothing but the
+    saturation tells it from the table."""
+    ht, st = _table_hue_sat(bg)
+    if st <= 40:
+        return []  # a grey table: every piece's colour stands off it
+    hsv = _window_hsv(view, sub)
+    dh = np.abs(hsv[..., 0].astype(np.int16) - ht)
+    hued = (region & (np.minimum(dh, 180 - dh) < VIVID_TABLE_HUE)
+            & (hsv[..., 1] >= st + TABLE_SAT_SEP)).astype(np.uint8)
+    hued = cv2.morphologyEx(hued, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    if np.count_nonzero(hued) < COLOUR_MIN_AREA * scene.small_area_mm2 * sub.px_per_mm**2:
+        return []
+    return [replace(c, ambiguity_mm=max(c.ambiguity_mm, HAND_COLOUR_MM),
+                    covering_ambiguity_mm=max(c.covering_ambiguity_mm, HAND_COLOUR_MM))
+            for c in explain_region(_unscaled(scene, sub), region, sub)
+            if not clashes(c, lying, scene)]
 
 
 def _colours_apart(scene: Scene, view: TableView, bg: np.ndarray, region: np.ndarray,
