@@ -84,6 +84,7 @@ from armada_vision.vision.segment import (
     SHADOW_MIN,
     Rectifier,
     TableView,
+    closed_holes,
     colourless_dark,
     crisp_edges,
     foreground,
@@ -670,7 +671,10 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
                 ) -> tuple[list[DetectedPiece], list[UprightPiece]]:
     """Lying and upright pieces in a top-down view of the table (table mm)."""
     edges, crisp = crisp_edges(view)
-    score, bg = foreground(view, crisp=crisp)
+    # What the edges enclose once their gaps are closed (segment.CLOSE_GAP_MM): a clear
+    # piece whose outline breaks where a face is lit like the table.
+    holes = closed_holes(edges, crisp, view.grid.px_per_mm)
+    score, bg = foreground(view, crisp=crisp, holes=holes)
     regions, hands = view_regions(object_mask(score, view.grid), view.grid,
                                    min_area_mm2=MIN_REGION_MM2)
     # The table estimate's planes, split once for the shade and the saturation ratio.
@@ -769,7 +773,7 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     # added last, where no other pass reads a piece (a white piece's shaded face and shadow
     # read as clear would keep the passes below from reading the white piece).
     soft: list[Candidate] = []
-    lying += crisp_pieces(scene, edges, crisp, lying, hand_mask, standing, peel=True,
+    lying += crisp_pieces(scene, edges, crisp | holes, lying, hand_mask, standing, peel=True,
                           soft_clear=is_clear, soft_out=soft)
     # On a coloured table, what looks greyer than it: a clear piece on wood, whose soft
     # edges the grain drowns (no crisp outline).
