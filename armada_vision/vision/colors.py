@@ -70,10 +70,11 @@ def classify_color(view: TableView, poly_mm: shapely.Polygon, bg_bgr: np.ndarray
 CLEAR_FACE_SPREAD = 0.45
 
 
-def looks_opaque(view: TableView, poly_mm: shapely.Polygon, bg_bgr: np.ndarray) -> bool:
+def looks_opaque(view: TableView, poly_mm: shapely.Polygon, bg_bgr: np.ndarray,
+                 spread: float = CLEAR_FACE_SPREAD) -> bool:
     """Whether the piece whose footprint is ``poly_mm`` (table mm) is black or white plastic
     rather than clear: named so (:func:`classify_color`), or a face in it darker than a clear
-    piece's faces can be against its brightest (CLEAR_FACE_SPREAD)."""
+    piece's faces can be against its brightest (``spread``, CLEAR_FACE_SPREAD by default)."""
     if classify_color(view, poly_mm, bg_bgr) in ("black", "white"):
         return True
     sl, m = view.grid.inner_crop(poly_mm, INNER_SHRINK)
@@ -81,7 +82,7 @@ def looks_opaque(view: TableView, poly_mm: shapely.Polygon, bg_bgr: np.ndarray) 
         return False
     v = view.image_bgr[sl][m].max(axis=1)
     lo, hi = np.percentile(v, (10, 90))
-    return bool(lo < CLEAR_FACE_SPREAD * hi)
+    return bool(lo < spread * hi)
 
 
 def lit_face_bgr(pixels: np.ndarray) -> np.ndarray | None:

@@ -22,10 +22,12 @@ import numpy as np
 import shapely
 
 from armada_vision.geometry.pieces import Size
+from armada_vision.geometry.pose import Pose
 from armada_vision.vision.explain import (
     CLASH_SHARE,
     GOOD_COST,
     MAX_COST,
+    SURE_GIVE_UP,
     Candidate,
     Scene,
     _base_seen,
@@ -34,7 +36,9 @@ from armada_vision.vision.explain import (
     finish,
     fits_from_axis,
     fits_from_tips,
+    joint_cost,
     open_base_cost,
+    reading_gap,
     size_span_mm,
     size_swaps,
     tip_guesses,
@@ -100,6 +104,16 @@ AXIS_ENOUGH = 0.5
 # middle, not the profile the main fit reads, and a clear piece's raised base shows no crisp
 # outline (measured on seeds 1000-1071: stern errors 0.06-1.2 mm).
 CRISP_EDGE_MM = 1.0
+# SHORTER_ON_FIT_MAP (issue 4, trust27): that floor is no cover for the size. A crisp area
+# round an opaque piece takes in the shadow it casts behind its stern, and a longer piece's
+# base fits there with the tip on the true tip (the 5104-set's 5124 purple, 5203 and 5221
+# black mediums read as larges at cost 0.31-0.33, σ 1.0 mm, sterns 4-6 mm behind). The scene's
+# own fit map scores a shadow as table: where a shorter reading from the same tip fits it
+# well (GOOD_COST) and better than the reading refitted there (5124: the medium 0.20, the
+# large 0.66), σ covers that reading (:func:`_shorter_on_fit_map`). A dark piece the fit map
+# does not see (5203, 5221: every size over cost 1.0 there) is asked as the desaturated
+# areas' opaque pieces are (:func:`_rivals_hidden_inside`, ``not_clear``): a shorter reading
+# whose end hides inside the area is a rival.
 # An area is lit (a white or vivid piece with its shadow) when this quantile of its
 # brightness over the table's is at least PALE_LIT (clear pieces' bright rims lift their 90th
 # percentile over it).
@@ -218,9 +232,11 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
     on the map is excused when the sides are seen up to it (:func:`explain.open_base_cost`).
     ``peel``: an area held off by its contact with the pieces found is tried again without
     what lies within PEEL_MM of them (see PEEL_MM); with ``edges`` (a crisp area, not a
-    muted one) only when it is darker than the table (PEEL_DARK). ``not_clear`` (with
-    ``one_size``): whether a piece is opaque plastic, whose area may run past it, so a shorter
-    reading hidden inside the area is its rival (:func:`_rivals_hidden_inside`).
+    muted one) only when it is darker than the table (PEEL_DARK). ``not_clear``: whether a
+    piece is opaque plastic, whose area may run past it, so a shorter reading hidden inside
+    the area is its rival (:func:`_rivals_hidden_inside`; without ``one_size``, its covering
+    ambiguity too). Without ``one_size``, a shorter reading the scene's fit map prefers is
+    a rival too (SHORTER_ON_FIT_MAP).
     ``lit_clear`` (with ``shade_range``): (top, looks_clear, is_clear): areas whose median
     lies above the range, up to top, are fitted too when ``looks_clear(view window, area)``,
     and a piece read in one is kept only when ``is_clear(piece)`` (see GREY_LIT).
@@ -347,6 +363,14 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
                 c = replace(c, fit=replace(c.fit, cost=cost))
                 if not one_size:
                     (c,) = finish(crisp_scene, [c], cands)
+                    # The crisp map cannot tell a shadow cast behind the stern from the
+                    # piece (SHORTER_ON_FIT_MAP): σ covers a shorter reading from the same
+                    # tip that the fit map prefers, or, for an opaque piece, any that fits
+                    # the area with its end hidden inside it.
+                    c = _shorter_on_fit_map(scene, c)
+                    if not_clear is not None and not_clear(c):
+                        c = _rivals_hidden_inside(crisp_scene, c, cands, region, sub,
+                                                  covering=True)
                 else:
                     # Only a reading that covers what this one explains of the area is a
                     # rival: a shorter one snug inside leaves a thick part of it out.
@@ -458,12 +482,39 @@ def _any_size_mm(scene: Scene, c: Candidate) -> float:
     return max(DOUBT_FLOOR_MM, *size_span_mm(scene.pieces, c.size))
 
 
+def _shorter_on_fit_map(scene: Scene, c: Candidate) -> Candidate:
+    """``c`` (a reading on the crisp map) with its size ambiguity (both kinds) raised over
+    each shorter reading from its tip that fits the scene's own fit map well (joint cost at
+    most GOOD_COST) and better than ``c`` refitted there (SHORTER_ON_FIT_MAP)."""
+    d_c = scene.pieces.dims(c.size).footprint_length_mm
+    tip = c.fit.pose.tip_mm(d_c)
+    starts = [(z, Pose.with_tip(tip, c.fit.pose.heading_deg,
+                                scene.pieces.dims(z).footprint_length_mm))
+              for z in Size if scene.pieces.dims(z).footprint_length_mm < d_c]
+    if not starts:
+        return c
+    own, *shorter = scene.fits([(c.size, c.fit.pose), *starts], give_up=SURE_GIVE_UP)
+    own_cost = joint_cost(own, [], scene)
+    amb_mm, amb_deg = c.covering_ambiguity_mm, c.covering_ambiguity_deg
+    for o in shorter:
+        cost = joint_cost(o, [], scene)
+        if cost <= GOOD_COST and cost < own_cost:
+            mm, deg = reading_gap(scene, o, c)
+            amb_mm, amb_deg = max(amb_mm, mm), max(amb_deg, deg)
+    return replace(c, ambiguity_mm=max(c.ambiguity_mm, amb_mm),
+                   ambiguity_deg=max(c.ambiguity_deg, amb_deg),
+                   covering_ambiguity_mm=amb_mm, covering_ambiguity_deg=amb_deg)
+
+
 def _rivals_hidden_inside(scene: Scene, c: Candidate, cands: list[Candidate],
-                          region: np.ndarray, sub: ViewGrid) -> Candidate:
+                          region: np.ndarray, sub: ViewGrid, covering: bool = False
+                          ) -> Candidate:
     """``c`` with its all-rivals size ambiguity (``ambiguity_mm/deg``, which σ follows for a
     piece whose faces can vanish) raised over each shorter reading that fits nearly as well
     once its outline samples hidden inside the area (``region`` on ``sub``) are excused: a
-    soft desaturated area does not tell where the piece ends (the note above crisp_pieces)."""
+    soft desaturated area does not tell where the piece ends (the note above crisp_pieces),
+    nor a crisp one that takes in the piece's cast shadow (SHORTER_ON_FIT_MAP). ``covering``:
+    its covering ambiguity too (σ follows that for a piece named a vivid colour)."""
     d_c = scene.pieces.dims(c.size).footprint_length_mm
     rivals = []
     for o in [*cands, *size_swaps(scene, c)]:
@@ -479,8 +530,12 @@ def _rivals_hidden_inside(scene: Scene, c: Candidate, cands: list[Candidate],
     if not rivals:
         return c
     (out,) = with_ambiguity([c], rivals, scene)
-    return replace(c, ambiguity_mm=max(c.ambiguity_mm, out.ambiguity_mm),
-                   ambiguity_deg=max(c.ambiguity_deg, out.ambiguity_deg))
+    c = replace(c, ambiguity_mm=max(c.ambiguity_mm, out.ambiguity_mm),
+                ambiguity_deg=max(c.ambiguity_deg, out.ambiguity_deg))
+    if covering:
+        c = replace(c, covering_ambiguity_mm=max(c.covering_ambiguity_mm, out.ambiguity_mm),
+                    covering_ambiguity_deg=max(c.covering_ambiguity_deg, out.ambiguity_deg))
+    return c
 
 
 def _open_base_rivals(scene: Scene, c: Candidate, cands: list[Candidate], region: np.ndarray,

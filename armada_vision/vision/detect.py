@@ -774,7 +774,8 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     # read as clear would keep the passes below from reading the white piece).
     soft: list[Candidate] = []
     lying += crisp_pieces(scene, edges, crisp | holes, lying, hand_mask, standing, peel=True,
-                          soft_clear=is_clear, soft_out=soft)
+                          soft_clear=is_clear, soft_out=soft,
+                          not_clear=lambda c: _dark_opaque(view, scene.footprint(c)[0], bg))
     # On a coloured table, what looks greyer than it: a clear piece on wood, whose soft
     # edges the grain drowns (no crisp outline).
     ratio = saturation_ratio(view, bg, bg_planes)
@@ -1146,6 +1147,23 @@ def _lit_table(c: Candidate, scene: Scene, view: TableView, bg: np.ndarray) -> b
 # are a deep shadow or a piece's shaded edge (seed 1002: 119 mm² by a red piece, fitted for
 # ~16 ms of CPU and nothing found).
 COLOURLESS_MIN_SHARE = 1.0
+
+
+# The clear pieces' crisp pass reads a piece named clear as dark opaque plastic when a face in
+# it is darker than this share of its brightest (colors.looks_opaque), stricter than
+# CLEAR_FACE_SPREAD: a black piece lit grey on laminate, read there with its cast shadow, spread
+# 0.26-0.50 (5221, 5203); the clear pieces that pass reads, 0.61-0.87 (5104-set), and the
+# desaturated pass's 0.58-0.95.
+CRISP_FACE_SPREAD = 0.55
+
+
+def _dark_opaque(view: TableView, poly_mm: shapely.Polygon, bg: np.ndarray) -> bool:
+    """Whether the reading whose footprint is ``poly_mm`` is dark opaque plastic: named black,
+    or named clear with a face darker than a clear piece's (CRISP_FACE_SPREAD); a crisp area
+    round it may take in its cast shadow (crisp._rivals_hidden_inside)."""
+    name = classify_color(view, poly_mm, bg)
+    return name == "black" or (name == "clear"
+                               and looks_opaque(view, poly_mm, bg, CRISP_FACE_SPREAD))
 
 
 def _colourless_pieces(scene: Scene, view: TableView, bg: np.ndarray, ratio: np.ndarray,
