@@ -38,11 +38,13 @@ from armada_vision.vision.colors import (
 from armada_vision.vision.crisp import (
     GREY_LIT,
     GREY_SHADE,
+    SIZE_DOUBT_MM,
     crisp_pieces,
     in_size_doubt_of,
     overlaps_any,
 )
 from armada_vision.vision.explain import (
+    CLASH_SHARE,
     COLOUR_MIN_AREA,
     DOUBT_MAX_LEFT,
     GOOD_COST,
@@ -67,6 +69,7 @@ from armada_vision.vision.explain import (
     shadow_ring_of_shorter,
     shows_no_base,
     shows_open_base,
+    size_hull,
     size_span_mm,
     touching_pieces,
     unexplained_mask,
@@ -865,10 +868,41 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
                   dark_base, lambda c=c: _flat_ridge_mm(c, scene, view),
                   lambda c=c: _turned_mm(c, lying, scene))
            for c, dark_base in zip(lying, opaque, strict=True)]
+    out = _one_reading_per_doubtful_piece(out, pieces)
     out.sort(key=lambda p: (p.pose.x_mm, p.pose.y_mm))
     ups = [UprightPiece(c.size, classify_color(view, shapely.Polygon(c.outline_mm), bg),
                         c.fit.pose.stern_mm) for c in standing]
     return out, ups
+
+
+def _one_reading_per_doubtful_piece(out: list[DetectedPiece], pieces: PieceSet
+                                    ) -> list[DetectedPiece]:
+    """``out`` with one reading left of each two of one colour, both in doubt (σ over
+    SIZE_DOUBT_MM), one lying CLASH_SHARE of its footprint or more where the other could if its
+    size is in doubt (:func:`size_hull`, table mm): one piece read twice, once at each end
+    (5372's white medium and 4857's white large, each read as two smalls in doubt). The reading
+    lying more inside the other's goes; the one kept has σ covering it (its σ, and how far
+    apart the two sterns and tips lie)."""
+    doubtful = [i for i, p in enumerate(out) if p.sigma_mm > SIZE_DOUBT_MM]
+    if len(doubtful) < 2:
+        return out
+    fps = {i: footprint(out[i].pose, pieces.dims(out[i].size)) for i in doubtful}
+    hulls = {i: size_hull(out[i].pose, out[i].size, pieces) for i in doubtful}
+    kept = dict(enumerate(out))
+    for i in doubtful:
+        for j in doubtful:
+            if j <= i or i not in kept or j not in kept or out[i].color != out[j].color:
+                continue
+            share_i = fps[i].intersection(hulls[j]).area / fps[i].area
+            share_j = fps[j].intersection(hulls[i]).area / fps[j].area
+            if max(share_i, share_j) < CLASH_SHARE:
+                continue
+            gone, keep = (i, j) if share_i >= share_j else (j, i)
+            a, b = kept[keep], kept.pop(gone)
+            sigma_mm = max(a.sigma_mm, b.sigma_mm, math.dist(a.pose.stern_mm, b.pose.stern_mm),
+                           math.dist(a.tip_mm, b.tip_mm))
+            kept[keep] = replace(a, sigma_mm=sigma_mm, sigma_deg=max(a.sigma_deg, b.sigma_deg))
+    return list(kept.values())
 
 
 def _fg_share(scene: Scene, c: Candidate) -> float:

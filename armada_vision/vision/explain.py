@@ -693,6 +693,24 @@ def size_span_mm(pieces: PieceSet, size: Size) -> tuple[float, float]:
     return max(lengths_mm) - own, own - min(lengths_mm)
 
 
+def size_hull(pose: Pose, size: Size, pieces: PieceSet) -> shapely.Geometry:
+    """Where a reading at ``pose`` (table mm, stern and heading) of ``size`` could lie if its
+    size is in doubt: the footprints of every size from its stern and from its tip.
+
+    >>> from armada_vision.geometry.pieces import NOMINAL_PIECES
+    >>> own = footprint(Pose(0.0, 0.0, 0.0), NOMINAL_PIECES.dims(Size.MEDIUM))
+    >>> hull = size_hull(Pose(0.0, 0.0, 0.0), Size.MEDIUM, NOMINAL_PIECES)
+    >>> hull.contains(own), [round(v, 1) for v in hull.bounds]
+    (True, [-9.9, -12.7, 46.2, 12.7])
+    """
+    own = pieces.dims(size).footprint_length_mm
+    ux, uy = math.cos(math.radians(pose.heading_deg)), math.sin(math.radians(pose.heading_deg))
+    return shapely.union_all([
+        footprint(replace(pose, x_mm=pose.x_mm + shift * ux, y_mm=pose.y_mm + shift * uy),
+                  pieces.dims(z))
+        for z in Size for shift in {0.0, own - pieces.dims(z).footprint_length_mm}])
+
+
 def joint_cost(c: Candidate, others: list[Candidate], scene: Scene,
                excused: np.ndarray | None = None) -> float:
     """``c``'s cost where a hidden edge is excused only by a shadow-weak outside, by another
