@@ -44,7 +44,6 @@ from armada_vision.vision.crisp import (
     overlaps_any,
 )
 from armada_vision.vision.explain import (
-    CLASH_SHARE,
     COLOUR_MIN_AREA,
     DOUBT_MAX_LEFT,
     GOOD_COST,
@@ -69,7 +68,7 @@ from armada_vision.vision.explain import (
     shadow_ring_of_shorter,
     shows_no_base,
     shows_open_base,
-    size_hull,
+    size_footprints,
     size_span_mm,
     touching_pieces,
     unexplained_mask,
@@ -161,6 +160,11 @@ HIDDEN_BIAS_MM = 1.0
 HIDDEN_FULL = 0.4
 # σ of the worst doubtful fit (joint cost MAX_COST): this many times the fit's own, + 0.5.
 DOUBT_GAIN_MAX = 11.0
+# Two readings of one colour, both in doubt, are one piece read at each end when this share of
+# one lies in a footprint the other would have at its size or longer (from its stern or tip):
+# 5372's, 4857's and 4601's pieces each read as two smalls, 0.45, 0.72 and 0.78; 3983's red
+# medium and red small, two pieces touching end to end, 0.25.
+ONE_PIECE_SHARE = 0.4
 # A vivid piece's colour ends at its outline (table, its tinted but dull shadow, or another
 # piece found beyond); where it goes on past it (_colour_goes_on: over VIVID_PAST_SHARE of the
 # ring, hue within VIVID_PAST_HUE, at least VIVID_PAST_SAT of the inside's saturation) the
@@ -878,24 +882,30 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
 def _one_reading_per_doubtful_piece(out: list[DetectedPiece], pieces: PieceSet
                                     ) -> list[DetectedPiece]:
     """``out`` with one reading left of each two of one colour, both in doubt (σ over
-    SIZE_DOUBT_MM), one lying CLASH_SHARE of its footprint or more where the other could if its
-    size is in doubt (:func:`size_hull`, table mm): one piece read twice, once at each end
-    (5372's white medium and 4857's white large, each read as two smalls in doubt). The reading
-    lying more inside the other's goes; the one kept has σ covering it (its σ, and how far
-    apart the two sterns and tips lie)."""
+    SIZE_DOUBT_MM), where ONE_PIECE_SHARE or more of one's footprint lies in a footprint the
+    other would have at its size or longer, from its stern or its tip (:func:`size_footprints`,
+    table mm): one piece read twice, once at each end. The reading lying more inside the
+    other's goes; the one kept has σ covering it (its σ, and how far apart the two sterns and
+    tips lie)."""
     doubtful = [i for i, p in enumerate(out) if p.sigma_mm > SIZE_DOUBT_MM]
     if len(doubtful) < 2:
         return out
+
+    def longer(p: DetectedPiece) -> list[shapely.Polygon]:
+        own = pieces.dims(p.size).footprint_length_mm
+        return [f for z, f in size_footprints(p.pose, p.size, pieces)
+                if pieces.dims(z).footprint_length_mm >= own]
+
     fps = {i: footprint(out[i].pose, pieces.dims(out[i].size)) for i in doubtful}
-    hulls = {i: size_hull(out[i].pose, out[i].size, pieces) for i in doubtful}
+    hulls = {i: longer(out[i]) for i in doubtful}
     kept = dict(enumerate(out))
     for i in doubtful:
         for j in doubtful:
             if j <= i or i not in kept or j not in kept or out[i].color != out[j].color:
                 continue
-            share_i = fps[i].intersection(hulls[j]).area / fps[i].area
-            share_j = fps[j].intersection(hulls[i]).area / fps[j].area
-            if max(share_i, share_j) < CLASH_SHARE:
+            share_i = max(fps[i].intersection(f).area for f in hulls[j]) / fps[i].area
+            share_j = max(fps[j].intersection(f).area for f in hulls[i]) / fps[j].area
+            if max(share_i, share_j) < ONE_PIECE_SHARE:
                 continue
             gone, keep = (i, j) if share_i >= share_j else (j, i)
             a, b = kept[keep], kept.pop(gone)
