@@ -39,6 +39,7 @@ from armada_vision.vision.explain import (
     joint_cost,
     open_base_cost,
     reading_gap,
+    size_hull,
     size_span_mm,
     size_swaps,
     tip_guesses,
@@ -567,23 +568,18 @@ def overlaps_any(scene: Scene, c: Candidate, others: list[Candidate]) -> bool:
 
 def in_size_doubt_of(scene: Scene, c: Candidate, others: Sequence[Candidate]) -> bool:
     """Whether CLASH_SHARE or more of ``c``'s footprint lies where one of ``others`` in doubt of
-    its size (covering σ over SIZE_DOUBT_MM) could lie: the footprints of every size from its
-    stern and from its tip (table mm). Such a reading may be that piece's other end (5197's
-    clear medium read as a small at its tip, and again as a small across its stern)."""
+    its size (covering σ over SIZE_DOUBT_MM) could lie (:func:`size_hull`, table mm). Such a
+    reading may be that piece's other end (5197's clear medium read as a small at its tip, and
+    again as a small across its stern)."""
     fc, (x0, y0, x1, y1) = scene.footprint(c)
     for o in others:
         if o.upright or o.covering_ambiguity_mm <= SIZE_DOUBT_MM:
             continue
-        p, own = o.fit.pose, scene.pieces.dims(o.size).footprint_length_mm
-        ux, uy = math.cos(math.radians(p.heading_deg)), math.sin(math.radians(p.heading_deg))
-        for size in Size:
-            for shift in {0.0, own - scene.pieces.dims(size).footprint_length_mm}:
-                k = replace(o, size=size, fit=replace(o.fit, pose=replace(
-                    p, x_mm=p.x_mm + shift * ux, y_mm=p.y_mm + shift * uy)))
-                fk, (a0, b0, a1, b1) = scene.footprint(k)
-                if (a0 < x1 and x0 < a1 and b0 < y1 and y0 < b1
-                        and fc.intersection(fk).area >= CLASH_SHARE * fc.area):
-                    return True
+        hull = size_hull(o.fit.pose, o.size, scene.pieces)
+        a0, b0, a1, b1 = hull.bounds
+        if (a0 < x1 and x0 < a1 and b0 < y1 and y0 < b1
+                and fc.intersection(hull).area >= CLASH_SHARE * fc.area):
+            return True
     return False
 
 

@@ -38,6 +38,7 @@ from armada_vision.vision.colors import (
 from armada_vision.vision.crisp import (
     GREY_LIT,
     GREY_SHADE,
+    SIZE_DOUBT_MM,
     crisp_pieces,
     in_size_doubt_of,
     overlaps_any,
@@ -68,6 +69,7 @@ from armada_vision.vision.explain import (
     shadow_ring_of_shorter,
     shows_no_base,
     shows_open_base,
+    size_footprints,
     size_span_mm,
     touching_pieces,
     unexplained_mask,
@@ -160,6 +162,11 @@ HIDDEN_BIAS_MM = 1.0
 HIDDEN_FULL = 0.4
 # σ of the worst doubtful fit (joint cost MAX_COST): this many times the fit's own, + 0.5.
 DOUBT_GAIN_MAX = 11.0
+# Two readings of one colour, both in doubt, are one piece read at each end when this share of
+# one lies in a footprint the other would have at its size or longer (from its stern or tip):
+# 5372's, 4857's and 4601's pieces each read as two smalls, 0.45, 0.72 and 0.78; 3983's red
+# medium and red small, two pieces touching end to end, 0.25.
+ONE_PIECE_SHARE = 0.4
 # A vivid piece's colour ends at its outline (table, its tinted but dull shadow, or another
 # piece found beyond); where it goes on past it (_colour_goes_on: over VIVID_PAST_SHARE of the
 # ring, hue within VIVID_PAST_HUE, at least VIVID_PAST_SAT of the inside's saturation) the
@@ -874,10 +881,47 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
                   dark_base, lambda c=c: _flat_ridge_mm(c, scene, view),
                   lambda c=c: _turned_mm(c, lying, scene))
            for c, dark_base in zip(lying, opaque, strict=True)]
+    out = _one_reading_per_doubtful_piece(out, pieces)
     out.sort(key=lambda p: (p.pose.x_mm, p.pose.y_mm))
     ups = [UprightPiece(c.size, classify_color(view, shapely.Polygon(c.outline_mm), bg),
                         c.fit.pose.stern_mm) for c in standing]
     return out, ups
+
+
+def _one_reading_per_doubtful_piece(out: list[DetectedPiece], pieces: PieceSet
+                                    ) -> list[DetectedPiece]:
+    """``out`` with one reading left of each two of one colour, both in doubt (σ over
+    SIZE_DOUBT_MM), where ONE_PIECE_SHARE or more of one's footprint lies in a footprint the
+    other would have at its size or longer, from its stern or its tip (:func:`size_footprints`,
+    table mm): one piece read twice, once at each end. The reading lying more inside the
+    other's goes; the one kept has σ covering it (its σ, and how far apart the two sterns and
+    tips lie)."""
+    doubtful = [i for i, p in enumerate(out) if p.sigma_mm > SIZE_DOUBT_MM]
+    if len(doubtful) < 2:
+        return out
+
+    def longer(p: DetectedPiece) -> list[shapely.Polygon]:
+        own = pieces.dims(p.size).footprint_length_mm
+        return [f for z, f in size_footprints(p.pose, p.size, pieces)
+                if pieces.dims(z).footprint_length_mm >= own]
+
+    fps = {i: footprint(out[i].pose, pieces.dims(out[i].size)) for i in doubtful}
+    hulls = {i: longer(out[i]) for i in doubtful}
+    kept = dict(enumerate(out))
+    for i in doubtful:
+        for j in doubtful:
+            if j <= i or i not in kept or j not in kept or out[i].color != out[j].color:
+                continue
+            share_i = max(fps[i].intersection(f).area for f in hulls[j]) / fps[i].area
+            share_j = max(fps[j].intersection(f).area for f in hulls[i]) / fps[j].area
+            if max(share_i, share_j) < ONE_PIECE_SHARE:
+                continue
+            gone, keep = (i, j) if share_i >= share_j else (j, i)
+            a, b = kept[keep], kept.pop(gone)
+            sigma_mm = max(a.sigma_mm, b.sigma_mm, math.dist(a.pose.stern_mm, b.pose.stern_mm),
+                           math.dist(a.tip_mm, b.tip_mm))
+            kept[keep] = replace(a, sigma_mm=sigma_mm, sigma_deg=max(a.sigma_deg, b.sigma_deg))
+    return list(kept.values())
 
 
 def _fg_share(scene: Scene, c: Candidate) -> float:

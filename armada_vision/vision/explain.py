@@ -693,6 +693,40 @@ def size_span_mm(pieces: PieceSet, size: Size) -> tuple[float, float]:
     return max(lengths_mm) - own, own - min(lengths_mm)
 
 
+def size_footprints(pose: Pose, size: Size, pieces: PieceSet
+                    ) -> list[tuple[Size, shapely.Polygon]]:
+    """The footprints (table mm) a reading at ``pose`` (stern and heading) of ``size`` would
+    have at every size, from its stern and from its tip: where it could lie if its size is in
+    doubt. Those of its size and longer each hold its own footprint (the sizes are alike in
+    shape).
+
+    >>> from armada_vision.geometry.pieces import NOMINAL_PIECES
+    >>> got = size_footprints(Pose(0.0, 0.0, 0.0), Size.MEDIUM, NOMINAL_PIECES)
+    >>> own = footprint(Pose(0.0, 0.0, 0.0), NOMINAL_PIECES.dims(Size.MEDIUM))
+    >>> [(z.value, round(f.bounds[0], 1), f.buffer(1e-6).contains(own)) for z, f in got]
+    ... # doctest: +NORMALIZE_WHITESPACE
+    [('small', 0.0, False), ('small', 9.9, False), ('medium', 0.0, True),
+     ('large', 0.0, True), ('large', -9.9, True)]
+    """
+    own = pieces.dims(size).footprint_length_mm
+    ux, uy = math.cos(math.radians(pose.heading_deg)), math.sin(math.radians(pose.heading_deg))
+    shifts = {z: dict.fromkeys((0.0, own - pieces.dims(z).footprint_length_mm)) for z in Size}
+    return [(z, footprint(replace(pose, x_mm=pose.x_mm + shift * ux,
+                                  y_mm=pose.y_mm + shift * uy), pieces.dims(z)))
+            for z in Size for shift in shifts[z]]
+
+
+def size_hull(pose: Pose, size: Size, pieces: PieceSet) -> shapely.Geometry:
+    """The union of :func:`size_footprints` (table mm).
+
+    >>> from armada_vision.geometry.pieces import NOMINAL_PIECES
+    >>> hull = size_hull(Pose(0.0, 0.0, 0.0), Size.MEDIUM, NOMINAL_PIECES)
+    >>> [round(v, 1) for v in hull.bounds]
+    [-9.9, -12.7, 46.2, 12.7]
+    """
+    return shapely.union_all([f for _z, f in size_footprints(pose, size, pieces)])
+
+
 def joint_cost(c: Candidate, others: list[Candidate], scene: Scene,
                excused: np.ndarray | None = None) -> float:
     """``c``'s cost where a hidden edge is excused only by a shadow-weak outside, by another
