@@ -179,6 +179,9 @@ VIVID_PAST_SHARE = 0.15
 VIVID_PAST_HUE = 10.0
 VIVID_PAST_SAT = 0.6
 VIVID_TABLE_HUE = 20.0
+# A table is coloured (wood, felt, cloth: its hue means something) when its HSV saturation is
+# over this; on a grey one every piece's colour stands off it.
+COLOURED_TABLE_SAT = 40
 # On a table of its hue (wood, felt) the test counts only ring pixels more saturated than the
 # table's estimate there by half the inside's excess over it (trust16): plastic stands
 # TABLE_SAT_SEP or more above such a table (HSV saturation), and where over TABLE_PAST_SHARE
@@ -188,6 +191,12 @@ VIVID_TABLE_HUE = 20.0
 # readings on tables of their hue, 741 on the 1648-, 1936- and 2224-sets: 0.28 at most.
 TABLE_SAT_SEP = 40.0
 TABLE_PAST_SHARE = 0.3
+# The clear pieces' crisp pass reads a piece named clear as dark opaque plastic when a face in
+# it is darker than this share of its brightest (colors.looks_opaque), stricter than
+# CLEAR_FACE_SPREAD: a black piece lit grey on laminate, read there with its cast shadow, spread
+# 0.26-0.50 (5221, 5203); the clear pieces that pass reads, 0.61-0.87 (5104-set), and the
+# desaturated pass's 0.58-0.95.
+CRISP_FACE_SPREAD = 0.55
 # A reading shorter than the longest size whose colour, lit as its inside (at least
 # VIVID_STERN_VALUE of its HSV value: not its tinted shadow), goes on past its stern over
 # VIVID_STERN_SHARE of the ring behind it (at least VIVID_STERN_MIN_PX pixels) is part of a
@@ -947,7 +956,7 @@ def _vivid_in(hsv: np.ndarray, bg: np.ndarray, region: np.ndarray) -> np.ndarray
     ht, st = _table_hue_sat(bg)
     dh = np.abs(hsv[..., 0].astype(np.int16) - ht)
     off_table = ((np.minimum(dh, 180 - dh) >= VIVID_TABLE_HUE)
-                 | (hsv[..., 1] >= int(st) + TABLE_SAT_SEP)) if st > 40 else True
+                 | (hsv[..., 1] >= int(st) + TABLE_SAT_SEP)) if st > COLOURED_TABLE_SAT else True
     vivid = (region & (hsv[..., 1] >= HAND_VIVID_SAT) & off_table).astype(np.uint8)
     return cv2.morphologyEx(vivid, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)) > 0
 
@@ -969,8 +978,8 @@ def _table_hued_pieces(scene: Scene, view: TableView, bg: np.ndarray, region: np
     0.70 scaled, 0.15 unscaled). Never trusted (σ ≥ HAND_COLOUR_MM): nothing but the
     saturation tells it from the table."""
     ht, st = _table_hue_sat(bg)
-    if st <= 40:
-        return []  # a grey table: every piece's colour stands off it
+    if st <= COLOURED_TABLE_SAT:
+        return []
     hsv = _window_hsv(view, sub)
     dh = np.abs(hsv[..., 0].astype(np.int16) - ht)
     hued = (region & (np.minimum(dh, 180 - dh) < VIVID_TABLE_HUE)
@@ -1193,14 +1202,6 @@ def _lit_table(c: Candidate, scene: Scene, view: TableView, bg: np.ndarray) -> b
 COLOURLESS_MIN_SHARE = 1.0
 
 
-# The clear pieces' crisp pass reads a piece named clear as dark opaque plastic when a face in
-# it is darker than this share of its brightest (colors.looks_opaque), stricter than
-# CLEAR_FACE_SPREAD: a black piece lit grey on laminate, read there with its cast shadow, spread
-# 0.26-0.50 (5221, 5203); the clear pieces that pass reads, 0.61-0.87 (5104-set), and the
-# desaturated pass's 0.58-0.95.
-CRISP_FACE_SPREAD = 0.55
-
-
 def _dark_opaque(view: TableView, poly_mm: shapely.Polygon, bg: np.ndarray) -> bool:
     """Whether the reading whose footprint is ``poly_mm`` is dark opaque plastic: named black,
     or named clear with a face darker than a clear piece's (CRISP_FACE_SPREAD); a crisp area
@@ -1364,7 +1365,7 @@ def _colour_goes_on(c: Candidate, lying: list[Candidate], scene: Scene, view: Ta
         return False
     hsv = cv2.cvtColor(img, cv2.COLOR_BGR2HSV)
     h0, s0 = median(hsv[core > 0][:, :2].astype(np.float32), axis=0)
-    on_its_hue = st > 40 and min(abs(h0 - ht), 180 - abs(h0 - ht)) < VIVID_TABLE_HUE
+    on_its_hue = st > COLOURED_TABLE_SAT and min(abs(h0 - ht), 180 - abs(h0 - ht)) < VIVID_TABLE_HUE
     if on_its_hue and s0 - st < TABLE_SAT_SEP:
         return False
     ring = _ring_off_others(c, lying, scene, view, inside, box)
