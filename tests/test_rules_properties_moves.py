@@ -210,3 +210,24 @@ def test_reachable_region_keeps_clear_of_everything(table):
         assert region.distance(g) >= a - 0.05
     assert table.play_area.shape.buffer(1e-6).contains(region)
     assert table.play_area.shape.exterior.distance(region) >= env.a_area - 0.05
+
+
+def test_a_step_onto_two_blockers_names_the_same_one_wherever_the_table_is():
+    """Found by the property above (CI, session 20): a step whose footprint overlaps both a
+    rock and a ship (rules.md §3, contact) named the rock, and the ship once the table was
+    turned 180°: both clearances are 0 with the same allowance, and the tie went to whichever
+    the spatial index listed first. The tie now goes to the first object of the table."""
+    area = PlayArea(((170.8, 170.8), (327.0, 170.8), (327.0, 429.2), (170.8, 429.2)))
+    ships = (Ship("M", "A", Size.SMALL, Pose(300.0, 300.0, 0.0)),
+             Ship("E0", "B", Size.SMALL, Pose(341.385472595019, 300.0, 0.0)))
+    rock = Obstacle("rock", ((333.385472595019, 299.0), (335.385472595019, 299.0),
+                             (335.385472595019, 301.0), (333.385472595019, 301.0)))
+    table = Table(area, ships, (rock,))
+    me = table.ship("M")
+    tip = me.pose.tip_mm(me.dims(DEFAULT_CONFIG).footprint_length_mm)
+    p = Pose(tip[0], tip[1], 0.0)
+    v1 = adjudicate_move(table, "M", p)
+    t2, p2 = rigid(table, p, 180.0, 0.0, 0.0)
+    v2 = adjudicate_move(t2, "M", p2)
+    assert not v1.yes and v1.decided_by == "contact"
+    assert v1.blocker == v2.blocker

@@ -227,8 +227,11 @@ class StepEnv:
             if len(pi):
                 d = shapely.distance(polys[pi], self.geoms[oi])
                 sl = d - self.allow[oi]
-                # Per placement keep its tightest pair: sort by (placement, slack), take firsts.
-                order = np.lexsort((sl, pi))
+                # Per placement keep its tightest pair: sort by (placement, slack to 1e-9,
+                # object), take firsts. Ties (two objects touched, clearance 0 each) go to the
+                # table's first object, not the spatial index's order, which moving the table
+                # changes.
+                order = np.lexsort((oi, np.round(sl, 9), pi))
                 pi, oi, d, sl = pi[order], oi[order], d[order], sl[order]
                 first = np.r_[True, pi[1:] != pi[:-1]]
                 slack[pi[first]], which[pi[first]], clear[pi[first]] = (
