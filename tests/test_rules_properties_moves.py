@@ -231,3 +231,28 @@ def test_a_step_onto_two_blockers_names_the_same_one_wherever_the_table_is():
     v2 = adjudicate_move(t2, "M", p2)
     assert not v1.yes and v1.decided_by == "contact"
     assert v1.blocker == v2.blocker
+
+
+def test_a_move_found_through_the_target_ring_is_found_wherever_the_table_is():
+    """Found by the property above (CI, session 20): a three-step move whose legal chain ends
+    off the exact target, within the placement tolerance (rules.md §4), was found with the table
+    turned 2° but not as it lay: the ring of targets round the placed stern was laid out at
+    fixed table angles (0°, 45°, ...), so turning the table moved it against the pieces. It is
+    now laid out from the ship's start heading."""
+    area = PlayArea(((170.8, 170.8), (314.0, 170.8), (314.0, 429.2), (170.8, 429.2)))
+    ships = (Ship("M", "A", Size.SMALL, Pose(300.0, 300.0, 162.9375)),
+             Ship("E0", "B", Size.SMALL, Pose(222.97367755208168, 286.46908316638377, 0.0)))
+    table = Table(area, ships, ())
+    me = table.ship("M")
+    s = me.dims(DEFAULT_CONFIG).footprint_length_mm
+    p = me.pose
+    for t in (61.5, 0.0, 0.0):
+        tip = p.tip_mm(s)
+        p = Pose(tip[0], tip[1], p.heading_deg + t)
+    verdicts = [adjudicate_move(*_turned(table, p, ang)) for ang in (0.0, 1.0, 2.0, 90.0)]
+    assert all(v.yes for v in verdicts)
+
+
+def _turned(table: Table, pose: Pose, ang: float) -> tuple[Table, str, Pose]:
+    t2, p2 = rigid(table, pose, ang, 0.0, 0.0)
+    return t2, "M", p2

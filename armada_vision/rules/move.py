@@ -153,7 +153,8 @@ class _Reconstruction:
     def _targets(self, ring: bool) -> np.ndarray:
         if not ring:
             return self.target[None, :]
-        ang = np.radians(np.arange(0, 360, 45))
+        # Turned with the start heading, so that turning the table turns the ring too.
+        ang = np.radians(self.start.heading_deg + np.arange(0, 360, 45))
         pts = [self.target + r * self.rho * np.column_stack([np.cos(ang), np.sin(ang)])
                for r in (0.5, 0.9)]
         return np.vstack(pts)
