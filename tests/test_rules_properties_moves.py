@@ -114,18 +114,24 @@ def rigid(table: Table, pose: Pose, ang_deg: float, dx: float, dy: float):
     return Table(area, ships, obs), ps(pose)
 
 
+def stepped(table: Table, ship_id: str, turns) -> Pose:
+    """The ship's pose after one step per turn (deg), each from the last one's tip."""
+    me = table.ship(ship_id)
+    s = me.dims(DEFAULT_CONFIG).footprint_length_mm
+    p = me.pose
+    for t in turns:
+        tip = p.tip_mm(s)
+        p = Pose(tip[0], tip[1], p.heading_deg + t)
+    return p
+
+
 @SETTINGS
 @given(scenes(), st.floats(0, 360), st.floats(-500, 500), st.floats(-500, 500),
        st.lists(st.floats(-70, 70), min_size=1, max_size=4))
 def test_verdicts_do_not_depend_on_where_the_table_is(table, ang, dx, dy, turns):
     """Translating and turning everything (and the query) changes no verdict."""
     me = table.ship("M")
-    turns = turns[:me.size.max_steps]
-    s = me.dims(DEFAULT_CONFIG).footprint_length_mm
-    p = me.pose
-    for t in turns:
-        tip = p.tip_mm(s)
-        p = Pose(tip[0], tip[1], p.heading_deg + t)
+    p = stepped(table, "M", turns[:me.size.max_steps])
     t2, p2 = rigid(table, p, ang, dx, dy)
     o1, o2 = step_options(table, "M"), step_options(t2, "M")
     assert len(o1.legal_deg) == len(o2.legal_deg)
@@ -223,9 +229,7 @@ def test_a_step_onto_two_blockers_names_the_same_one_wherever_the_table_is():
     rock = Obstacle("rock", ((333.385472595019, 299.0), (335.385472595019, 299.0),
                              (335.385472595019, 301.0), (333.385472595019, 301.0)))
     table = Table(area, ships, (rock,))
-    me = table.ship("M")
-    tip = me.pose.tip_mm(me.dims(DEFAULT_CONFIG).footprint_length_mm)
-    p = Pose(tip[0], tip[1], 0.0)
+    p = stepped(table, "M", [0.0])
     v1 = adjudicate_move(table, "M", p)
     t2, p2 = rigid(table, p, 180.0, 0.0, 0.0)
     v2 = adjudicate_move(t2, "M", p2)
@@ -243,16 +247,6 @@ def test_a_move_found_through_the_target_ring_is_found_wherever_the_table_is():
     ships = (Ship("M", "A", Size.SMALL, Pose(300.0, 300.0, 162.9375)),
              Ship("E0", "B", Size.SMALL, Pose(222.97367755208168, 286.46908316638377, 0.0)))
     table = Table(area, ships, ())
-    me = table.ship("M")
-    s = me.dims(DEFAULT_CONFIG).footprint_length_mm
-    p = me.pose
-    for t in (61.5, 0.0, 0.0):
-        tip = p.tip_mm(s)
-        p = Pose(tip[0], tip[1], p.heading_deg + t)
-    verdicts = [adjudicate_move(*_turned(table, p, ang)) for ang in (0.0, 1.0, 2.0, 90.0)]
-    assert all(v.yes for v in verdicts)
-
-
-def _turned(table: Table, pose: Pose, ang: float) -> tuple[Table, str, Pose]:
-    t2, p2 = rigid(table, pose, ang, 0.0, 0.0)
-    return t2, "M", p2
+    p = stepped(table, "M", [61.5, 0.0, 0.0])
+    turned = [rigid(table, p, ang, 0.0, 0.0) for ang in (0.0, 1.0, 2.0, 90.0)]
+    assert all(adjudicate_move(t, "M", q).yes for t, q in turned)
