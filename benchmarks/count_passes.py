@@ -59,7 +59,7 @@ SIMPLE = {
     "pieces_at_tips": "hand regions: pieces at tips", "grey_of": "desaturated (mask)",
     "touching_pieces": "touching", "_sunk_beside": "touching + sunk beside",
     "_skin": "filter: skin", "_piece": "colour and σ (_piece)",
-    "closed_holes": "front: closed holes", "_table_hued_pieces": "table's hue re-read",
+    "closed_holes": "front: closed holes", "_sunk_plastic_pieces": "sunk plastic re-read",
     "calibrate": "calibrate", "make_rectifier": "rectifier",
 }
 

@@ -53,6 +53,7 @@ from armada_vision.vision.explain import (
     MAX_COST,
     Candidate,
     Scene,
+    base_band,
     base_on_face,
     clashes,
     explain_region,
@@ -191,6 +192,13 @@ COLOURED_TABLE_SAT = 40
 # readings on tables of their hue, 741 on the 1648-, 1936- and 2224-sets: 0.28 at most.
 TABLE_SAT_SEP = 40.0
 TABLE_PAST_SHARE = 0.3
+# White plastic on a coloured table (wood, felt, cloth), in a region no pass read: at least
+# this share of the table's light and at most this share of its HSV saturation
+# (_sunk_plastic_pieces). The 5392-set's four white pieces on wood missed so (5419, 5535,
+# 5643, 5652): 114-307 mm² of their footprints so, 0.55-0.65 of it; lit wood keeps the
+# table's saturation, shadows and clear plastic are darker than the table.
+WHITE_SUNK_SHADE = 1.2
+WHITE_SUNK_SAT = 0.3
 # The clear pieces' crisp pass reads a piece named clear as dark opaque plastic when a face in
 # it is darker than this share of its brightest (colors.looks_opaque), stricter than
 # CLEAR_FACE_SPREAD: a black piece lit grey on laminate, read there with its cast shadow, spread
@@ -828,8 +836,9 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
             # (2360's cyan small beside a white large: σ 9.9 mm from the large's room).
             got = _own_colour_pieces(scene, apart, sub, lying)
         if not got:
-            # Still nothing: a piece of the table's hue, sunk by the region's scaled map.
-            got = _table_hued_pieces(scene, view, bg, region, sub, lying)
+            # Still nothing: a piece of the table's hue, or a white one, sunk by the region's
+            # scaled map.
+            got = _sunk_plastic_pieces(scene, view, bg, region, sub, lying)
         if got:
             read.append((sub, region))
         lying += got
@@ -968,29 +977,40 @@ def _table_hue_sat(bg: np.ndarray) -> tuple[int, int]:
     return int(ht), int(st)
 
 
-def _table_hued_pieces(scene: Scene, view: TableView, bg: np.ndarray, region: np.ndarray,
-                       sub: ViewGrid, lying: list[Candidate]) -> list[Candidate]:
-    """Pieces of a coloured table's own hue in ``region``, which no pass read: read again on
-    the unscaled map (:func:`_unscaled`) when the region holds at least COLOUR_MIN_AREA of a
-    small's footprint of that hue TABLE_SAT_SEP more saturated than the table (plastic, not
-    its shadow). The map scaled to the region sinks such a piece's faces, which differ from
-    the table in saturation and shade only (5145's green large on green felt: its true pose
-    0.70 scaled, 0.15 unscaled). Never trusted (σ ≥ HAND_COLOUR_MM): nothing but the
-    saturation tells it from the table."""
+def _sunk_plastic_pieces(scene: Scene, view: TableView, bg: np.ndarray, region: np.ndarray,
+                         sub: ViewGrid, lying: list[Candidate]) -> list[Candidate]:
+    """Pieces on a coloured table in ``region``, which no pass read: read again on the
+    unscaled map (:func:`_unscaled`) when the region holds at least COLOUR_MIN_AREA of a
+    small's footprint of plastic the table is not: of its hue TABLE_SAT_SEP more saturated
+    than the table (plastic, not its shadow), or white (at least WHITE_SUNK_SHADE the table's
+    light and under WHITE_SUNK_SAT of its saturation: lit wood keeps its hue, a shadow is
+    darker). The map scaled to the region sinks such a piece's faces: a table-hued piece's
+    differ from the table in saturation and shade only (5145's green large on green felt: its
+    true pose 0.70 scaled, 0.15 unscaled), a white piece's lit face scores so high that its
+    shaded face falls under the mid level (5535's white small on wood: 0.63 scaled, 0.04
+    unscaled). Never trusted (σ ≥ HAND_COLOUR_MM): nothing but the colour tells it from the
+    table and its shadow."""
     ht, st = _table_hue_sat(bg)
     if st <= COLOURED_TABLE_SAT:
         return []
     hsv = _window_hsv(view, sub)
     dh = np.abs(hsv[..., 0].astype(np.int16) - ht)
     hued = (region & (np.minimum(dh, 180 - dh) < VIVID_TABLE_HUE)
-            & (hsv[..., 1] >= st + TABLE_SAT_SEP)).astype(np.uint8)
-    hued = cv2.morphologyEx(hued, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+            & (hsv[..., 1] >= st + TABLE_SAT_SEP))
+    if scene.shade is not None:
+        hued |= (region & (scene.shade[scene.grid.window(sub)] >= WHITE_SUNK_SHADE)
+                 & (hsv[..., 1] <= WHITE_SUNK_SAT * st))
+    hued = cv2.morphologyEx(hued.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     if np.count_nonzero(hued) < COLOUR_MIN_AREA * scene.small_area_mm2 * sub.px_per_mm**2:
         return []
+    unscaled = _unscaled(scene, sub)
+    # Nothing from the region's axis and corners: their guesses turned (leftover_piece), as
+    # the scaled map's second tries do (5419's white medium on wood: the region holds its
+    # shadow, which turns its tip's guess by 22 deg).
+    got = explain_region(unscaled, region, sub) or leftover_piece(unscaled, region, sub, lying)
     return [replace(c, ambiguity_mm=max(c.ambiguity_mm, HAND_COLOUR_MM),
                     covering_ambiguity_mm=max(c.covering_ambiguity_mm, HAND_COLOUR_MM))
-            for c in explain_region(_unscaled(scene, sub), region, sub)
-            if not clashes(c, lying, scene)]
+            for c in got if not clashes(c, lying, scene)]
 
 
 def _colours_apart(scene: Scene, view: TableView, bg: np.ndarray, region: np.ndarray,
@@ -1182,7 +1202,10 @@ def _lit_table(c: Candidate, scene: Scene, view: TableView, bg: np.ndarray) -> b
     if float(np.abs(chroma).max()) > BARE_CHROMA:
         return False
     got = _outline_inside(c, view)
-    if got is None:
+    if got is None or base_band(scene, c):
+        # Lit table has no open base: a white piece whose faces are the table's colour and
+        # whose hollow steps down from the table behind and the face ahead in every lane is
+        # plastic (5490's small, 5506's medium on laminate, cost 0.10 / 0.18, ring 0.5+).
         return False
     img, inside, box = got
     # The colour well inside the outline (off its blurred edge).

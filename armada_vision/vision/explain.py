@@ -1543,7 +1543,7 @@ def _open_base(scene: Scene, c: Candidate, others: list[Candidate]) -> Candidate
     cost, step, sigma = open_base_cost(o), BASE_STEP, HAND_EDGE_MM
     if cost > GOOD_COST:
         cost, step, sigma = _seen_past_base(o), BASE_STEP_UNSEEN, BASE_UNSEEN_MM
-    if cost > GOOD_COST or not _base_band(scene, o, step):
+    if cost > GOOD_COST or not base_band(scene, o, step):
         return None
     # Its stern misses are the open base's, not doubt: the cost is the rest's.
     return replace(o, fit=replace(o.fit, cost=cost), ambiguity_mm=sigma,
@@ -1593,7 +1593,7 @@ def _seen_past_base(c: Candidate) -> float:
     return float(sc[far].mean())
 
 
-def _base_band(scene: Scene, c: Candidate, step: float = BASE_STEP) -> bool:
+def base_band(scene: Scene, c: Candidate, step: float = BASE_STEP) -> bool:
     """Whether the view shows ``c``'s open base where the camera sees it (the base face's
     corners through the camera onto the table): inside it, over the inner BASE_ACROSS of its
     width, darker by ``step`` than the table just behind its bottom edge and the face just
