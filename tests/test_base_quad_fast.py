@@ -1,5 +1,6 @@
 """The early skips of base_quad.pieces_from_base (issue 4, speed22) leave only what its full
-tests would leave: a dark area within a marker's bounds, and one surely on a piece found."""
+tests would leave: a dark area within a marker's bounds, and one wholly on a piece found; and
+what counts as a piece's own dark area (white28: most of it near the piece, OWN_SHARE)."""
 
 from __future__ import annotations
 
@@ -9,10 +10,10 @@ import shapely
 
 from armada_vision.vision.base_quad import (
     COVER_MM,
-    RIM_MM,
+    OWN_SHARE,
     _all_on,
     _bounds_px,
-    _surely_on,
+    _own_share,
     _within,
 )
 from armada_vision.vision.fit import ViewGrid
@@ -44,33 +45,27 @@ def test_a_dark_area_within_a_markers_bounds_has_no_part_outside_them():
     assert within > 100
 
 
-def test_an_area_surely_on_a_piece_found_is_one_the_grown_test_leaves():
-    rng = np.random.default_rng(2222)
-    sure = exact = 0
-    for _ in range(600):
-        # A dark blob (view px at 1.5 px/mm, thin arms and pixel steps as a mask gives them)
-        # and a piece's outline (table mm) at a random distance from it.
-        mask = np.zeros((80, 80), np.uint8)
-        for _k in range(int(rng.integers(1, 4))):
-            c = tuple(int(v) for v in rng.integers(20, 60, 2))
-            axes = tuple(int(v) for v in rng.integers(1, 15, 2))
-            cv2.ellipse(mask, c, axes, float(rng.uniform(0, 180)), 0, 360, 1, -1)
-        cnts, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-        pts = cnts[0].reshape(-1, 2).astype(float) / 1.5
-        centre = pts.mean(axis=0) + rng.uniform(-30, 30, 2)
-        a = rng.uniform(0, np.pi)
-        half = np.array(((10, 4), (-10, 4), (-10, -4), (10, -4)), float)
-        rot = np.array(((np.cos(a), -np.sin(a)), (np.sin(a), np.cos(a))))
-        outline = shapely.Polygon(centre + half @ rot.T)
-        grown = shapely.Polygon(pts).buffer(RIM_MM, quad_segs=2).convex_hull
-        on = grown.distance(outline) < COVER_MM
-        hull = cnts[0][cv2.convexHull(cnts[0], returnPoints=False).ravel()]
-        got = _surely_on(hull.reshape(-1, 2).astype(float) / 1.5, [outline])
-        assert on or not got, (pts.tolist(), outline.wkt)
-        sure += got
-        exact += on
-    # Most of what the grown test leaves is left early (only a rim's width of doubt).
-    assert exact > 100 and sure >= 0.9 * exact
+def test_a_dark_area_is_a_piece_founds_own_only_when_most_of_it_lies_near_it():
+    grid = ViewGrid(0.0, 60.0, 1.5, (90, 90))
+    outline = np.array(((20.0, 20.0), (44.0, 20.0), (44.0, 30.0), (20.0, 30.0)))
+    poly = shapely.Polygon(outline)
+
+    def share(x0: float, y0: float, x1: float, y1: float) -> float:
+        # A dark rectangle (table mm) drawn in the view and its outer contour.
+        mask = np.zeros((90, 90), np.uint8)
+        p = np.round(grid.to_px(np.array(((x0, y0), (x1, y1))))).astype(int)
+        cv2.rectangle(mask, tuple(p[0]), tuple(p[1]), 1, -1)
+        cnt = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0][0]
+        return _own_share(grid, cnt, [poly])
+
+    # Inside the outline (its own open base): all of it.
+    assert share(24, 22, 30, 28) == 1.0
+    # A hollow beside it, touching its edge over a sliver (a white piece against it): little.
+    assert share(45, 21, 52, 29) < OWN_SHARE
+    # Straddling the edge, mostly inside (its base where the fit ends a little short): its own.
+    assert share(38, 22, 46, 28) >= OWN_SHARE
+    # Nothing found near it.
+    assert _own_share(grid, np.array([[[1, 1]], [[5, 1]], [[5, 5]]]), []) == 0.0
 
 
 def test_a_dark_area_left_whole_as_on_a_piece_has_every_pixel_near_it():

@@ -1983,3 +1983,19 @@ def test_a_white_piece_showing_its_open_base_is_not_taken_for_lit_table(seed, si
     p = found(seed, size, "white", stern, seed0=5392)
     assert p is not None and p.size.value == size and p.color == "white"
     assert math.dist(p.pose.stern_mm, stern) <= 1.0
+
+
+# A white piece whose faces are the table's shade, seen by its open base beside a piece found
+# (issue 4, session 21, white28, set from 5392; white24's touching class): the hollow came
+# within COVER_MM of the neighbour's outline and was left as that piece's own base or shadow,
+# though almost none of it lies there (0.0-0.18). A dark area is a found piece's own only when
+# most of it lies near it (base_quad.OWN_SHARE); the colour is read on the part no neighbour
+# leans over (5582's medium under a cyan large's outline). Never trusted (the quad's pose).
+@pytest.mark.parametrize(("seed", "size", "stern"), [
+    (5450, "small", (317.0, 193.5)),    # its stern against a green medium found
+    (5537, "large", (200.5, 429.1)),    # beside a cyan large
+    (5582, "medium", (433.0, 171.3)),   # a cyan large's outline over it
+])
+def test_a_white_piece_seen_by_its_open_base_beside_a_piece_found_is_read_in_doubt(
+        seed, size, stern):
+    _found_in_colour_never_trusted(seed, 5392, size, "white", stern)

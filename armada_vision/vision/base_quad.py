@@ -51,8 +51,12 @@ BASE_QUAD_MM = 3.0
 # The dark areas looked at: at least this many mm² (a small's base seen from overhead is a
 # thin strip) and at most the large's base face.
 QUAD_MIN_MM2 = 12.0
-# Pieces found cover their outline grown by this much (mm): their own bases and shadows.
+# Pieces found cover their outline grown by this much (mm): their own bases and dark faces. A
+# dark area is theirs when at least OWN_SHARE of it lies there; a white piece's hollow beside
+# a neighbour found lies mostly outside it (the 5392-set's 5450, 5537, 5582, 5489: 0.0-0.19),
+# and was left before whenever any of it came within COVER_MM (white24's touching class).
 COVER_MM = 2.0
+OWN_SHARE = 0.5
 # The hollow as seen is the quad inside its rim and walls: the dark area grown by this much
 # (mm) is compared with the quad (1936-set: 0 read the larges as mediums, 1.0 all three right).
 RIM_MM = 1.0
@@ -67,8 +71,6 @@ START_MIN_IOU = 0.5
 # The pose refined on the IoU: steps (mm, degrees), one round each.
 REFINE_STEPS = ((1.0, 4.0), (0.35, 1.5))
 REFINE_MAX_MOVES = 8
-# Share of RIM_MM that the grown area surely reaches past its points' hull (see _surely_on).
-SURE_RIM = 0.9
 
 
 def pieces_from_base(scene: Scene, edges: np.ndarray, lying: list[Candidate],
@@ -111,8 +113,8 @@ def pieces_from_base(scene: Scene, edges: np.ndarray, lying: list[Candidate],
             if j not in polys:
                 polys[j] = shapely.Polygon(outlines[j])
         on = [polys[j] for j in near]
-        if _surely_on(grid.to_mm(cv2.convexHull(cnt).reshape(-1, 2).astype(float)), on):
-            continue  # on a piece found, without its grown area (the test below would say so)
+        if _own_share(grid, cnt, on) >= OWN_SHARE:
+            continue  # on a piece found: its own base or its dark faces
         inside = np.zeros((h, w), np.uint8)
         cv2.drawContours(inside, [cnt], -1, 1, thickness=cv2.FILLED, offset=(-x, -y))
         rect = cv2.minAreaRect(cnt)
@@ -122,8 +124,6 @@ def pieces_from_base(scene: Scene, edges: np.ndarray, lying: list[Candidate],
         area_mm = shapely.Polygon(grid.to_mm(cnt.reshape(-1, 2).astype(float))).buffer(
             RIM_MM, quad_segs=2)
         grown = area_mm.convex_hull
-        if any(grown.distance(o) < COVER_MM for o in on):
-            continue  # on a piece found (its base, its shadow)
         hull = cv2.convexHull(np.asarray(grown.exterior.coords[:-1], np.float32))
         box = grid.to_mm(cv2.boxPoints(rect))
         got = _quad_pose(scene, hull, box)
@@ -185,15 +185,16 @@ def _all_on(grid: ViewGrid, cnt: np.ndarray, boxes: np.ndarray, outlines: Sequen
     return False
 
 
-def _surely_on(hull_mm: np.ndarray, outlines: Sequence[shapely.Polygon]) -> bool:
-    """Whether an area whose contour's convex hull is ``hull_mm`` (table mm), grown by RIM_MM
-    as pieces_from_base grows it (and its convex hull taken), is surely within COVER_MM of one
-    of ``outlines``: the hull is within COVER_MM + SURE_RIM * RIM_MM of one (the buffer's round
-    joins, quad_segs=2, reach at least cos 22.5° ≈ 0.92 of RIM_MM past the points)."""
+def _own_share(grid: ViewGrid, cnt: np.ndarray, outlines: Sequence[shapely.Polygon]) -> float:
+    """Share of the area within contour ``cnt`` (view px) that lies within COVER_MM of
+    ``outlines`` (table mm): 1 for an area :func:`_all_on` leaves."""
     if not outlines:
-        return False
-    hull = shapely.Polygon(hull_mm) if len(hull_mm) > 2 else shapely.multipoints(hull_mm)
-    return bool(np.any(shapely.distance(hull, outlines) < COVER_MM + SURE_RIM * RIM_MM))
+        return 0.0
+    area = shapely.Polygon(grid.to_mm(cnt.reshape(-1, 2).astype(float))).buffer(0)
+    if area.area <= 0:
+        return 1.0
+    near = shapely.union_all([o.buffer(COVER_MM, quad_segs=2) for o in outlines])
+    return float(area.intersection(near).area / area.area)
 
 
 def _opened(dark: np.ndarray, contours: Sequence[np.ndarray]) -> list[np.ndarray]:

@@ -857,9 +857,12 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     # (base_quad): read from the base as seen, in doubt, named white only. Its hollow is
     # dark, so it is no clear piece (clear walls let the light in): a grey median between
     # its dark hollow and its faces is no "dimmer table" (seed 4383's medium, ×0.64).
+    # Named on the part no piece found leans over: a hollow beside a neighbour is read now
+    # (base_quad.OWN_SHARE), and 5582's white medium under a cyan large's outline read cyan.
     from_base = [c for c in pieces_from_base(scene, edges, lying, hand_mask,
                                              [m.corners_mm() for m in layout.markers])
-                 if classify_color(view, scene.footprint(c)[0], bg, opaque=True) == "white"]
+                 if classify_color(view, _seen_part(c, lying, scene), bg, opaque=True)
+                 == "white"]
     lying += from_base
     for c in soft:
         if not (clashes(c, lying, scene) or overlaps_any(scene, c, lying)
