@@ -26,7 +26,7 @@ from armada_vision.geometry.layout import TableLayout
 from armada_vision.geometry.pieces import NOMINAL_PIECES, PieceDims, PieceSet
 from armada_vision.geometry.pose import Pose, angle_diff_deg
 from armada_vision.geometry.shapes import footprint
-from armada_vision.vision.base_quad import pieces_from_base
+from armada_vision.vision.base_quad import base_of_longer, pieces_from_base
 from armada_vision.vision.calibrate import TableCalibration, calibrate
 from armada_vision.vision.colors import (
     classify_color,
@@ -284,6 +284,12 @@ TIP_INSIDE_MM = 0.5
 # (2336's yellow small), then 0.28 (2090's blue small), the others 0.4 and more or none
 # fits. Within TURN_TIE of its own refit, such a reading puts the pose in doubt: a doubtful
 # fit's σ, covering that reading (and the other sizes: its hidden end may be longer).
+# Asked at any σ, not only of readings the rules would use (sure28): one in doubt is still
+# trusted to lie within 2σ, and a turned one lies far off (5392-set: 5397's white medium on
+# wood, 26 % hidden, read as a small turned 116° at a doubtful fit's σ 4.1 mm, 37 mm off; a
+# small turned about it fits better, 0.43 against its own refit's 0.50). A reading over
+# SIZE_DOUBT_MM is in doubt already, so this changes no usable reading nor which doubtful
+# readings are one piece (_one_reading_per_doubtful_piece).
 TURN_MIN_HIDDEN = 0.2
 TURN_STEP_DEG = 30.0
 TURN_TIE = 0.1
@@ -880,6 +886,8 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     lying = [face_for_base(scene, c) for c in lying]
     # A dark doubtful reading may be a longer piece's open base: σ covers that piece.
     lying = [hollow_of_longer(scene, c) for c in lying]
+    # A reading in a dark area that is a longer piece's open base as seen: σ covers that piece.
+    lying = [base_of_longer(scene, c) for c in lying]
     # A reading inside a longer piece seen by its open base: σ covers the longer reading.
     lying = [base_on_face(scene, c) for c in lying]
     # A reading whose outline is its shadow's outer edge: σ covers the next shorter size.
@@ -1716,7 +1724,8 @@ def _piece(c: Candidate, calib: TableCalibration, view: TableView, bg: np.ndarra
             and flat_ridge() > 0.0)
         # a piece whose tip hides under a neighbour, read turned into its seen part: a
         # reading turned about it fits as well (TURN_TIE), σ covers it (_turned_mm).
-        or (hidden >= TURN_MIN_HIDDEN and s_mm <= PAST_CHECK_MM and turned_mm is not None
+        # Asked at any σ (TURN_MIN_HIDDEN's note).
+        or (hidden >= TURN_MIN_HIDDEN and turned_mm is not None
             and (turned := turned_mm()) > 0.0))
     if doubtful:
         s_mm, s_deg = s_mm * DOUBT_GAIN_MAX + 0.5, s_deg * DOUBT_GAIN_MAX + 0.5
