@@ -32,8 +32,8 @@ from armada_vision.vision.explain import (
     Scene,
     _base_lanes,
     _base_seen_at,
-    _covering_open_bases,
     clashes,
+    covering_open_bases,
 )
 from armada_vision.vision.fit import FitResult, ViewGrid, lying_local_3d, outline_mm
 
@@ -196,7 +196,7 @@ def base_of_longer(scene: Scene, c: Candidate) -> Candidate:
     if (dims(size).footprint_length_mm <= dims(c.size).footprint_length_mm
             or _area_iou(scene, size, pose, area_mm) < HOLLOW_QUAD_IOU):
         return c
-    return _covering_open_bases(scene, c, [_candidate(scene, size, pose)])
+    return covering_open_bases(scene, c, [_candidate(scene, size, pose)])
 
 
 def _bounds_px(grid: ViewGrid, outlines: Sequence[np.ndarray], grow_px: float) -> np.ndarray:

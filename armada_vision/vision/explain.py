@@ -1737,7 +1737,7 @@ def face_for_base(scene: Scene, c: Candidate) -> Candidate:
     _behind, inside, ahead = _base_shades(scene, c)  # type: ignore[misc]
     if float(median(ahead / np.maximum(inside, 1e-3))) >= BASE_STEP:
         return c
-    return _covering_open_bases(scene, c, _longer_from_tip(scene, c))
+    return covering_open_bases(scene, c, _longer_from_tip(scene, c))
 
 
 def shows_open_base(scene: Scene, c: Candidate) -> bool:
@@ -1823,10 +1823,10 @@ def hollow_of_longer(scene: Scene, c: Candidate) -> Candidate:
               if scene.pieces.dims(z).footprint_length_mm > d_c
               and abs(scene.pieces.dims(z).base_w_mm - 2 * WALL_MM - width) <= HOLLOW_WIDTH_MM)
     stern = Pose(float(mids[k][0]), float(mids[k][1]), heading)
-    return _covering_open_bases(scene, c, (scene.fit(z, stern, iterations=0) for z in longer))
+    return covering_open_bases(scene, c, (scene.fit(z, stern, iterations=0) for z in longer))
 
 
-def _covering_open_bases(scene: Scene, c: Candidate, others: Iterable[Candidate]
+def covering_open_bases(scene: Scene, c: Candidate, others: Iterable[Candidate]
                          ) -> Candidate:
     """``c`` with its size ambiguity (all rivals and covering ones) raised to cover each of
     ``others`` whose open base the view shows (:func:`shows_open_base`)."""
