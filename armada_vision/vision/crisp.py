@@ -206,6 +206,18 @@ SOFT_HIDDEN = 0.4
 SOFT_SHADE = (0.5, FAINT_MAX_SHADE)
 SOFT_FAINT_SHADE = 0.82
 SOFT_DOUBT_DEG = 10.0
+# A clear piece the table estimate took in (not faint, so the score under it is low) leaves
+# the estimate dimmed round it, so the table just outside its outline as seen reads brighter
+# than the estimate (vision.md's "bright ring round it on laminate"); a shadow's surroundings
+# do not (issue 4, clear28). A footprint darker than SOFT_FAINT_SHADE, down to SOFT_RING_SHADE,
+# is a clear piece's darkening too when the ring SOFT_RING_MM outside its outline as seen has a
+# median shade of at least SOFT_RING_LIT. Measured on the 5392-set's laminate clear misses
+# read so (5540 M, 5546 L, 5558 L): footprint 0.76-0.81, ring 1.07-1.13; the shadows the soft
+# reading took before the gate (white pieces' 4831, 4962, 5098, 5434; 4858, 4998, 5404 by a
+# hand; 5490's black large): footprint 0.61-0.73, ring 0.76-1.04.
+SOFT_RING_SHADE = 0.75
+SOFT_RING_LIT = 1.05
+SOFT_RING_MM = (1.0, 3.0)
 
 
 def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chosen: list[Candidate],
@@ -464,7 +476,8 @@ def _darkened_as_clear(scene: Scene, c: Candidate) -> bool:
     """Whether ``c``'s footprint (shrunk by BASE_INSET_MM) is a clear piece's darkening of
     the table: its median shade in SOFT_SHADE, and the foreground score counting it as
     object (median at least FAINT_SCORE: its crisp darkening counted) or its shade a faint
-    one (at least SOFT_FAINT_SHADE), not a shadow's."""
+    one (at least SOFT_FAINT_SHADE), or down to SOFT_RING_SHADE with the table round it lit
+    over the estimate (SOFT_RING_LIT), not a shadow's."""
     assert scene.shade is not None
     fp = scene.footprint(c)[0].buffer(-BASE_INSET_MM)
     if fp.is_empty or fp.geom_type != "Polygon":
@@ -473,8 +486,23 @@ def _darkened_as_clear(scene: Scene, c: Candidate) -> bool:
     if not m.any():
         return False
     shade = float(median(scene.shade[sl][m]))
-    return SOFT_SHADE[0] <= shade <= SOFT_SHADE[1] and (
-        shade >= SOFT_FAINT_SHADE or float(median(scene.score[sl][m])) >= FAINT_SCORE)
+    if not SOFT_SHADE[0] <= shade <= SOFT_SHADE[1]:
+        return False
+    if shade >= SOFT_FAINT_SHADE or float(median(scene.score[sl][m])) >= FAINT_SCORE:
+        return True
+    return shade >= SOFT_RING_SHADE and _ring_shade(scene, c) >= SOFT_RING_LIT
+
+
+def _ring_shade(scene: Scene, c: Candidate) -> float:
+    """The median shade (brightness over the table estimate's) of the ring SOFT_RING_MM
+    outside ``c``'s outline as seen (SOFT_RING_LIT); 0 where the ring leaves the view."""
+    assert scene.shade is not None
+    seen = shapely.Polygon(c.outline_mm)
+    outer, inner = (seen.buffer(d) for d in SOFT_RING_MM)
+    grid = scene.grid
+    sl, m = grid.polygon_crop([grid.to_px(np.asarray(outer.exterior.coords)),
+                               grid.to_px(np.asarray(inner.exterior.coords))])
+    return float(median(scene.shade[sl][m])) if m.any() else 0.0
 
 
 def _any_size_mm(scene: Scene, c: Candidate) -> float:
