@@ -47,13 +47,8 @@ EDGE_K = 4.0
 # for a pixel or two where a face is lit like the table enclosed nothing, its edge band alone
 # an area (the 5104-set's clear misses on laminate: the crisp area covered 0.15-0.69 of the
 # footprint, 0.93-1.0 once closed), so the score did not count its darkening and the crisp
-# pass fitted a band. A 4 mm closing found no more there, but on the 5392-set it closes
-# 5439's and 5529's clear mediums (0.46 and 0.28 of the footprint enclosed at 3 mm, 0.91 and
-# 0.82 at 4 mm; issue 4, clear28). A wider closing also fills a thin tip, which the narrower
-# one keeps as a hole (5520's large: 0.94 enclosed at 5 mm, 0.88 at 8 mm), so the holes of
-# each closing in CLOSE_GAPS_MM are taken together; CLOSE_GAP_MM is the widest.
-CLOSE_GAPS_MM = (3.0, 4.0)
-CLOSE_GAP_MM = max(CLOSE_GAPS_MM)
+# pass fitted a band. A 4 mm closing found no more there.
+CLOSE_GAP_MM = 3.0
 # Inside such an area a darkening of the table counts this much per % of its light.
 CRISP_DARK_WEIGHT = 1.0
 # Such an area is faint (a clear piece, not found by colour) when FAINT_SHARE of it scores
@@ -323,22 +318,18 @@ def crisp_edges(view: TableView) -> tuple[np.ndarray, np.ndarray]:
 
 def closed_holes(edges: np.ndarray, crisp: np.ndarray, px_per_mm: float) -> np.ndarray:
     """View-size bool mask of what the crisp ``edges`` (:func:`crisp_edges`) enclose once
-    their gaps up to each of CLOSE_GAPS_MM are closed, less the areas ``crisp`` they enclose
-    already and less each closing's own pixels: only holes are added, not bridges, so areas
-    that did not touch stay apart (see CLOSE_GAP_MM)."""
-    out = np.zeros(edges.shape, bool)
-    src = edges.view(np.uint8)
-    for gap in CLOSE_GAPS_MM:
-        r = max(round(gap * px_per_mm / 2.0), 1)
-        disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1,) * 2)
-        closed = cv2.morphologyEx(src, cv2.MORPH_CLOSE, disc)
-        contours, _ = cv2.findContours(closed, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-        holes = np.zeros_like(closed)
-        cv2.drawContours(holes, contours, -1, 1, thickness=cv2.FILLED)
-        holes[closed > 0] = 0
-        out |= holes.view(bool)
-    out[crisp] = False
-    return out
+    their gaps up to CLOSE_GAP_MM are closed, less the areas ``crisp`` they enclose already
+    and less the closing's own pixels: only holes are added, not bridges, so areas that did
+    not touch stay apart (see CLOSE_GAP_MM)."""
+    r = max(round(CLOSE_GAP_MM * px_per_mm / 2.0), 1)
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1,) * 2)
+    closed = cv2.morphologyEx(edges.view(np.uint8), cv2.MORPH_CLOSE, disc)
+    contours, _ = cv2.findContours(closed, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    holes = np.zeros_like(closed)
+    cv2.drawContours(holes, contours, -1, 1, thickness=cv2.FILLED)
+    holes[closed > 0] = 0
+    holes[crisp] = 0
+    return holes.view(bool)
 
 
 def desaturated(view: TableView, bg: np.ndarray) -> np.ndarray | None:
