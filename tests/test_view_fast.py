@@ -45,3 +45,33 @@ def test_shade_is_the_channel_sums_ratio() -> None:
     want = num / den
     assert np.array_equal(shade(view, bg), want)
     assert np.array_equal(shade(view, bg, bg_planes=cv2.split(bg)), want)
+
+
+def _half_shift_both_rows(fine: np.ndarray, k: int, rows: int, cols: int) -> np.ndarray:
+    """_half_shift as it was before speed29: each row pair's lerps along u made afresh."""
+    top = fine[k:k + rows, k + 1:k + 1 + cols] - fine[k:k + rows, k:k + cols]
+    top *= 0.5
+    top += fine[k:k + rows, k:k + cols]
+    out = fine[k + 1:k + 1 + rows, k + 1:k + 1 + cols] - fine[k + 1:k + 1 + rows, k:k + cols]
+    out *= 0.5
+    out += fine[k + 1:k + 1 + rows, k:k + cols]
+    out -= top
+    out *= 0.5
+    out += top
+    return out
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_half_shift_lerps_each_row_once_with_the_same_floats(seed: int) -> None:
+    # speed29: the lerp along u is made once per row and shared by the two output rows it
+    # borders; random maps of several sizes and scales, the 720p view's shape included.
+    rng = np.random.default_rng(seed)
+    rows, cols = [(88, 112), (879, 879), (5, 3)][seed % 3]
+    k = 3
+    scale = [1.0, 1300.0, 1e-4][seed % 3]
+    fine = ((rng.random((rows + k + 2, cols + k + 2)) - 0.3) * scale).astype(np.float32)
+    got = _half_shift(fine, k, rows, cols)
+    want = _half_shift_both_rows(fine, k, rows, cols)
+    assert got.dtype == want.dtype and got.shape == want.shape == (rows, cols)
+    assert np.array_equal(got, want)
+    assert got.flags.c_contiguous

@@ -587,7 +587,7 @@ def _dull_beside_vivid(scene: Scene, region: np.ndarray, sub: ViewGrid,
         return False
     sl = scene.grid.window(sub)
     solid = region & (scene.score[sl] >= 4.0) & ~scene.strong(region, sub)
-    return bool(unexplained_mask(solid, sub, found).sum()
+    return bool(np.count_nonzero(unexplained_mask(solid, sub, found))
                 >= DULL_SOLID_SHARE * scene.small_area_mm2 * sub.px_per_mm**2)
 
 

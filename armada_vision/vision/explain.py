@@ -626,7 +626,7 @@ def fits_from_axis(scene: Scene, init: Pose, length_mm: float,
             hidden_solid = np.isnan(c.fit.sample_cost) & c.solid_outside
             if c.fit.cost <= GOOD_COST and hidden_solid.mean() < 0.05 and (
                     strong is None or sub is None
-                    or unexplained_mask(strong, sub, [c]).sum() / sub.px_per_mm**2
+                    or np.count_nonzero(unexplained_mask(strong, sub, [c])) / sub.px_per_mm**2
                     < 0.3 * scene.small_area_mm2):
                 return out
     return out
@@ -741,7 +741,8 @@ def joint_cost(c: Candidate, others: list[Candidate], scene: Scene,
 def _covered_px(c: Candidate, region: np.ndarray, sub: ViewGrid) -> np.ndarray:
     mask = np.zeros(region.shape, np.uint8)
     cv2.fillPoly(mask, [np.round(sub.to_px(c.outline_mm)).astype(np.int32)], 1)
-    return region & (mask > 0)
+    # (mask is 0/1: as bools, ``region & (mask > 0)`` in one pass.)
+    return region & mask.view(bool) if region.dtype == bool else region & (mask > 0)
 
 
 def select(cands: list[Candidate], scene: Scene, region: np.ndarray, sub: ViewGrid, *,
@@ -856,6 +857,9 @@ def unexplained_mask(part: np.ndarray, grid: ViewGrid, chosen: list[Candidate],
         cv2.fillPoly(cover, [np.round(grid.to_px(c.outline_mm)).astype(np.int32)], 1)
     r = max(round(grow_mm * grid.px_per_mm), 1)
     cover = cv2.dilate(cover, np.ones((2 * r + 1, 2 * r + 1), np.uint8))
+    if part.dtype == bool:
+        # part and not cover in one pass (cover is 0/1): ``part & (cover == 0)`` takes two.
+        return np.greater(part, cover.view(bool))
     return part & (cover == 0)
 
 
@@ -871,7 +875,7 @@ def explain_region(scene: Scene, region: np.ndarray, sub: ViewGrid) -> list[Cand
     if guess is not None:
         cands += fits_from_axis(scene, *guess, strong, sub)
         chosen = select(cands, scene, strong, sub)
-        left = unexplained_mask(strong, sub, chosen).sum() / sub.px_per_mm**2
+        left = np.count_nonzero(unexplained_mask(strong, sub, chosen)) / sub.px_per_mm**2
         if chosen and left <= min_left and all(c.fit.cost <= GOOD_COST for c in chosen):
             fit_size_swaps(scene, chosen)
             return _reread(scene, finish(scene, chosen, cands, strong, sub), cands)
@@ -1157,7 +1161,7 @@ def _plausible(scene: Scene, chosen: list[Candidate], strong: np.ndarray, sub: V
     much of their outline hidden (a neighbour's shadow band)."""
     if all(c.fit.cost <= GOOD_COST for c in chosen):
         return chosen
-    left = unexplained_mask(strong, sub, chosen).sum() / sub.px_per_mm**2
+    left = np.count_nonzero(unexplained_mask(strong, sub, chosen)) / sub.px_per_mm**2
     out = []
     for c in chosen:
         if c.fit.cost > GOOD_COST and (left > DOUBT_MAX_LEFT * scene.max_area_mm2

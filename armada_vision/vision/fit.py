@@ -114,6 +114,26 @@ class ViewGrid:
         crop of the view round them (row and column slices, clipped to the view) and its
         bool mask."""
         rows, cols = self.shape
+        # The bounds in plain numbers (~30 calls a detect: np.min of a list and np.clip cost
+        # more than the crop); the same whole numbers as flooring and clipping the arrays.
+        (x_lo, y_lo), (x_hi, y_hi) = (
+            np.min([p.min(axis=0) for p in polys_px], axis=0).tolist(),
+            np.max([p.max(axis=0) for p in polys_px], axis=0).tolist())
+        if not math.isfinite(x_lo + y_lo + x_hi + y_hi):
+            return self._polygon_crop_arrays(polys_px)
+        c0, r0 = min(max(math.floor(x_lo), 0), cols), min(max(math.floor(y_lo), 0), rows)
+        c1, r1 = min(max(math.ceil(x_hi) + 1, 0), cols), min(max(math.ceil(y_hi) + 1, 0), rows)
+        mask = np.zeros((max(r1 - r0, 0), max(c1 - c0, 0)), np.uint8)
+        if mask.size:
+            cv2.fillPoly(mask, [np.round(p - (c0, r0)).astype(np.int32) for p in polys_px], 1)
+        # (0/1 as bools: a view, no copy.)
+        return (slice(r0, r1), slice(c0, c1)), mask.view(bool)
+
+    def _polygon_crop_arrays(self, polys_px: list[np.ndarray]
+                             ) -> tuple[tuple[slice, slice], np.ndarray]:
+        """:meth:`polygon_crop` worked out on arrays (its form before speed29): what it does
+        with points that are not finite, and what tests compare it with."""
+        rows, cols = self.shape
         lo = np.min([p.min(axis=0) for p in polys_px], axis=0)
         hi = np.max([p.max(axis=0) for p in polys_px], axis=0)
         c0, r0 = np.clip(np.floor(lo).astype(int), 0, (cols, rows))
@@ -258,9 +278,14 @@ def sample_map(img: np.ndarray, u: np.ndarray, v: np.ndarray) -> np.ndarray:
     rows, cols = img.shape
     u = np.asarray(u, np.float64)
     v = np.asarray(v, np.float64)
-    if (u.size and img.flags.c_contiguous and u.min() >= 0 and v.min() >= 0
-            and u.max() < cols - 1 and v.max() < rows - 1):
-        return _sample_inside(img.reshape(-1), cols, np.stack((u, v)))
+    # (The ufuncs' reduce and np.array: the values of .min(), .max() and np.stack without
+    # their Python wrappers; ~80 calls a detect.)
+    if (u.size and img.flags.c_contiguous and np.minimum.reduce(u, axis=None) >= 0
+            and np.minimum.reduce(v, axis=None) >= 0
+            and np.maximum.reduce(u, axis=None) < cols - 1
+            and np.maximum.reduce(v, axis=None) < rows - 1):
+        return _sample_inside(img.reshape(-1), cols,
+                              np.array((u, v)) if u.shape == v.shape else np.stack((u, v)))
     u0 = np.floor(u).astype(np.intp)
     v0 = np.floor(v).astype(np.intp)
     fu, fv = u - u0, v - v0
@@ -575,8 +600,8 @@ class _Fit:
     """One Gauss–Newton fit in progress (:func:`fit_pose`): its pose, the outline of the
     current round and what the last round found."""
 
-    __slots__ = ("bbox", "blocked", "body", "c", "d_px", "jt", "m0", "n", "off", "ok", "out",
-                 "p_px", "s", "th", "w", "x", "y")
+    __slots__ = ("bbox", "blocked", "body", "c", "d_px", "jt", "keep", "m0", "n", "off", "ok",
+                 "out", "p_px", "s", "th", "w", "x", "y")
 
     def __init__(self, local_3d: np.ndarray, init: Pose, camera_mm: np.ndarray) -> None:
         self.body = _Body.make(local_3d, camera_mm)
@@ -584,7 +609,7 @@ class _Fit:
         self.out: _Outline | None = None
         self.m0 = self.n = np.zeros((2, 0))
         self.off = self.w = np.zeros(0)
-        self.ok = self.blocked = np.zeros(0, bool)
+        self.ok = self.blocked = self.keep = np.zeros(0, bool)
         self.jt = np.zeros((3, 0))
 
     def place(self, grid: ViewGrid, to_px: np.ndarray, origin: np.ndarray,
@@ -640,7 +665,9 @@ class _Fit:
         keep = ares <= 4 * scale + 0.5 * search
         keep &= ok
         w *= keep
-        self.w, self.jt = w, jt
+        # keep is where w > 0 (w is positive before the cut): the samples cost_now and
+        # result judge as found, without working it out again from w.
+        self.w, self.jt, self.keep = w, jt, keep
         wjt = jt * w
         # The step for the residual −off is minus the one for off.
         dx, dy, dth = _solve3(wjt @ jt.T, wjt @ off, _DAMPING)
@@ -651,7 +678,8 @@ class _Fit:
         """The cost :meth:`result` would report now, without the rest of it."""
         if np.count_nonzero(self.ok) < 6:
             return 99.0
-        return _robust_cost(self.off * ppm, self.ok & (self.w > 0), self.blocked, huber_px)[0]
+        # (Only reached after a step that set keep: ok has ≥ 6 samples only then.)
+        return _robust_cost(self.off * ppm, self.keep, self.blocked, huber_px)[0]
 
     def pose_and_cost(self, cost: float) -> FitResult:
         """The current pose with ``cost`` (from :meth:`cost_now`), nothing else."""
@@ -662,7 +690,7 @@ class _Fit:
         res = -self.off
         probe = (self.m0 + 1.5 * self.n).T.copy() if len(res) else np.zeros((0, 2))
         return _result(np.array([self.x, self.y, self.th]), res, self.ok, self.w, self.jt.T,
-                       grid, huber_px, self.blocked, probe, unit)
+                       grid, huber_px, self.blocked, probe, unit, good=self.keep)
 
 
 def fit_pose(fg: np.ndarray, grid: ViewGrid, local_3d: np.ndarray, init: Pose,
@@ -806,7 +834,8 @@ def _robust_cost(r_px: np.ndarray, good: np.ndarray, blocked: np.ndarray, huber_
     a_px = np.abs(r_px)
     hub = np.where(a_px <= huber_px, 0.5 * (r_px * r_px), huber_px * (a_px - 0.5 * huber_px))
     # Where a touching neighbour hides the edge, the sample neither helps nor counts as a miss.
-    judged = ~blocked | good
+    # (good or not blocked, on bools in one pass.)
+    judged = np.greater_equal(good, blocked)
     n_judged = int(np.count_nonzero(judged))
     per = np.where(good, np.minimum(hub, 2.0), 2.0)
     if n_judged < 6:
@@ -816,13 +845,16 @@ def _robust_cost(r_px: np.ndarray, good: np.ndarray, blocked: np.ndarray, huber_
 
 def _result(p: np.ndarray, res: np.ndarray, ok: np.ndarray, w: np.ndarray, J: np.ndarray,
             grid: ViewGrid, huber_px: float, blocked: np.ndarray, probe: np.ndarray,
-            unit: float = 1.0) -> FitResult:
+            unit: float = 1.0, good: np.ndarray | None = None) -> FitResult:
+    """The fit's result at parameters ``p``; ``good``: ``ok & (w > 0)`` when the caller has
+    it (a fit's ``keep``)."""
     pose = Pose(float(p[0]), float(p[1]), math.degrees(p[2]))
     n = len(res)
     n_ok = int(np.count_nonzero(ok))
     if n == 0 or n_ok < 6:
         return FitResult(pose, 99.0, 99.0, 99.0, n_ok / n if n else 0.0, 99.0, n)
-    good = ok & (w > 0)
+    if good is None:
+        good = ok & (w > 0)
     r_px = res * grid.px_per_mm
     rms = math.sqrt(float(w @ (r_px * r_px)) / max(float(w.sum()), 1e-9))
     # ``unit``: the view px the cost judges residuals in (_edge_unit).

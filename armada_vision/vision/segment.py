@@ -216,13 +216,14 @@ def _half_shift(fine: np.ndarray, k: int, rows: int, cols: int) -> np.ndarray:
     bilinear halfway between four pixels, lerped along u and then along v, which are the very
     floats cv2.warpAffine's shift by k + ½ gives (checked on the benchmark's maps and on random
     ones), in ~half its instructions. ``fine`` reaches k + 2 pixels past the view."""
-    top = fine[k:k + rows, k + 1:k + 1 + cols] - fine[k:k + rows, k:k + cols]
-    top *= 0.5
-    top += fine[k:k + rows, k:k + cols]
-    out = fine[k + 1:k + 1 + rows, k + 1:k + 1 + cols] - fine[k + 1:k + 1 + rows, k:k + cols]
-    out *= 0.5
-    out += fine[k + 1:k + 1 + rows, k:k + cols]
-    out -= top
+    # The lerp along u of rows k … k + rows once: row v's lower neighbour is row v + 1's upper
+    # one, so these are the floats of lerping both rows for every v, in 6 view-size passes
+    # instead of 9 (tests/test_view_fast.py).
+    along = fine[k:k + 1 + rows, k + 1:k + 1 + cols] - fine[k:k + 1 + rows, k:k + cols]
+    along *= 0.5
+    along += fine[k:k + 1 + rows, k:k + cols]
+    top = along[:rows]
+    out = along[1:] - top
     out *= 0.5
     out += top
     return out

@@ -1,0 +1,122 @@
+"""Cheaper forms in the cold detect's hot paths give the very values of the forms they replaced
+(issue 4, 720p speed, speed29): a change of even the last bit of a pose is not allowed, so each
+fast form is checked against the plain one it stands for, on random inputs and on fits of a
+rendered outline."""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+import pytest
+from vision_helpers import raster_outline
+
+from armada_vision.geometry.pieces import NOMINAL_PIECES, Size
+from armada_vision.geometry.pose import Pose
+from armada_vision.vision.explain import Candidate, _covered_px, unexplained_mask
+from armada_vision.vision.fit import (
+    _FLIP,
+    FitResult,
+    ViewGrid,
+    _edge_offsets_px,
+    _Fit,
+    _robust_cost,
+    _sample_inside,
+    lying_local_3d,
+    outline_mm,
+    sample_map,
+)
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_polygon_crop_is_its_array_form(seed: int) -> None:
+    # Polygons inside the view, over its edges and wholly outside it: the same slices and mask.
+    rng = np.random.default_rng(seed)
+    grid = ViewGrid(0.0, 100.0, 1.5, (150, 140))
+    for _ in range(40):
+        polys = [rng.uniform(-30, 180, 2) + rng.uniform(-25, 25, (int(rng.integers(3, 7)), 2))
+                 for _ in range(int(rng.integers(1, 3)))]
+        (rs, cs), m = grid.polygon_crop(polys)
+        (rs0, cs0), m0 = grid._polygon_crop_arrays(polys)
+        assert (rs.start, rs.stop, cs.start, cs.stop) == (rs0.start, rs0.stop, cs0.start,
+                                                          cs0.stop)
+        assert m.dtype == m0.dtype == bool and np.array_equal(m, m0)
+
+
+def test_sample_map_inside_is_the_stacked_sample() -> None:
+    # The direct path's bounds test by ufunc reduces and its np.array of (u, v): the values of
+    # .min()/.max() and np.stack, on 1-D and 2-D points.
+    rng = np.random.default_rng(4)
+    img = rng.uniform(0, 1, (60, 70)).astype(np.float32)
+    for shape in ((300,), (7, 40)):
+        u, v = rng.uniform(0, 68.9, shape), rng.uniform(0, 58.9, shape)
+        want = _sample_inside(img.reshape(-1), 70, np.stack((u, v)))
+        assert np.array_equal(sample_map(img, u, v), want)
+
+
+def test_robust_cost_judges_the_found_or_unblocked_samples() -> None:
+    rng = np.random.default_rng(5)
+    for _ in range(50):
+        n = int(rng.integers(0, 60))
+        r = rng.normal(0, 1.5, n)
+        good, blocked = rng.random(n) < 0.6, rng.random(n) < 0.4
+        _cost, _per, judged, n_judged = _robust_cost(r, good, blocked, 0.7)
+        assert np.array_equal(judged, ~blocked | good) and n_judged == np.count_nonzero(judged)
+
+
+def test_a_fits_keep_is_its_found_and_weighted_samples() -> None:
+    # cost_now and result take the step's keep for ok & (w > 0): the same samples, round by
+    # round, on a rendered medium with a neighbour's edge and noise (misses, cuts, weights).
+    grid = ViewGrid(40.0, 160.0, 1.5, (180, 180))
+    cam = np.array([130.0, -200.0, 900.0])
+    loc = lying_local_3d(NOMINAL_PIECES.dims(Size.MEDIUM))
+    fg = raster_outline(outline_mm(loc, np.array([100.0, 100.0, 0.7]), cam), grid)
+    cv2.rectangle(fg, (0, 0), (40, 179), 0.9, -1)
+    fg += np.random.default_rng(0).normal(0, 0.05, fg.shape).astype(np.float32)
+    ppm = grid.px_per_mm
+    origin = np.array(((grid.x0_mm,), (grid.y1_mm,)))
+    checked = 0
+    for dx, dh in ((0.0, 0.0), (2.5, 6.0), (-3.0, -9.0), (1.0, 20.0)):
+        f = _Fit(loc, Pose(100.0 + dx, 100.0, math.degrees(0.7) + dh), cam)
+        search = 4.0
+        for it in range(8):
+            if not f.place(grid, _FLIP * ppm, origin, 1.0):
+                break
+            off, ok, blocked = _edge_offsets_px(fg, ppm, f.p_px, f.d_px, search, f.bbox)
+            going = f.step(off, ok, blocked, search, 0.7 / ppm, it)
+            if np.count_nonzero(ok) >= 6:
+                assert np.array_equal(f.keep, f.ok & (f.w > 0))
+                checked += 1
+            if not going:
+                break
+            search = max(search * 0.6, 1.5)
+    assert checked >= 8
+
+
+def _candidate(grid: ViewGrid, pose: Pose, size: Size = Size.SMALL) -> Candidate:
+    loc = lying_local_3d(NOMINAL_PIECES.dims(size))
+    params = np.array([pose.x_mm, pose.y_mm, math.radians(pose.heading_deg)])
+    fit = FitResult(pose, 0.5, 0.5, 0.5, 1.0, 0.1, 10)
+    return Candidate(size, False, fit, outline_mm(loc, params, np.array([50.0, 50.0, 900.0])),
+                     np.zeros(0, bool))
+
+
+@pytest.mark.parametrize("grow_mm", [0.0, 1.0, 2.0])
+def test_unexplained_and_covered_masks_are_the_two_pass_forms(grow_mm: float) -> None:
+    rng = np.random.default_rng(int(grow_mm * 10))
+    sub = ViewGrid(20.0, 90.0, 1.5, (105, 90))
+    part = rng.random(sub.shape) < 0.5
+    chosen = [_candidate(sub, Pose(30.0 + 10 * i, 40.0 + 5 * i, 40.0 * i)) for i in range(3)]
+    got = unexplained_mask(part, sub, chosen, grow_mm)
+    cover = np.zeros(part.shape, np.uint8)
+    for c in chosen:
+        cv2.fillPoly(cover, [np.round(sub.to_px(c.outline_mm)).astype(np.int32)], 1)
+    r = max(round(grow_mm * sub.px_per_mm), 1)
+    cover = cv2.dilate(cover, np.ones((2 * r + 1, 2 * r + 1), np.uint8))
+    assert got.dtype == bool and np.array_equal(got, part & (cover == 0))
+    for c in chosen:
+        mask = np.zeros(part.shape, np.uint8)
+        cv2.fillPoly(mask, [np.round(sub.to_px(c.outline_mm)).astype(np.int32)], 1)
+        cov = _covered_px(c, part, sub)
+        assert cov.dtype == bool and np.array_equal(cov, part & (mask > 0))
