@@ -1971,6 +1971,15 @@ def test_a_piece_the_crisp_pass_reads_at_its_size_stays_trusted(seed, size, colo
     assert math.dist(p.pose.stern_mm, stern) <= 1.5 and p.sigma_mm <= 1.5
 
 
+# The judge set 5680-5967's 5868 (issue 4, session 21, after its judge run): a purple medium read
+# by the crisp pass into its shadow as a large at σ 1.0 mm, 4 mm long. On the scene's fit map
+# the medium from the same tip fits 0.485, over GOOD_COST, against the large refitted there
+# 0.642: a shorter reading that much better (crisp.SHORTER_FIT_GAIN) is a rival up to
+# SHORTER_FIT_COST, and σ covers it. The four above stay trusted.
+def test_a_vivid_piece_read_long_by_the_crisp_pass_is_in_doubt_when_the_fit_map_prefers_shorter():
+    assert_no_sure_wrong_size(5868, 5680, "medium", "purple", (489.49, 278.67))
+
+
 # White pieces on wood missed by every pass (issue 4, session 21, white28, set from 5392): the
 # lit face scores so far over the wood that the map scaled to the region drops the shaded face
 # under the mid level (5535's small: its true pose 0.63 scaled, 0.04 unscaled), and the region,

