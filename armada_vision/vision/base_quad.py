@@ -136,13 +136,9 @@ def pieces_from_base(scene: Scene, edges: np.ndarray, lying: list[Candidate],
         if cv2.countNonZero(inside & opened_at(dark, x, y, w, h)) < QUAD_FILL * (
                 rect[1][0] + 1) * (rect[1][1] + 1):
             continue  # not a convex quad: a shadow's or a hand's patch, a marker's cells
-        area_mm = shapely.Polygon(grid.to_mm(cnt.reshape(-1, 2).astype(float))).buffer(
-            RIM_MM, quad_segs=2)
-        grown = area_mm.convex_hull
-        hull = cv2.convexHull(np.asarray(grown.exterior.coords[:-1], np.float32))
-        box = grid.to_mm(cv2.boxPoints(rect))
-        got = _quad_pose(scene, hull, box)
-        # Fitted to the hull (convex, as cv2 needs); judged against the area itself.
+        area_mm = _grown_area(grid, cnt)
+        got = _quad_of_area(scene, area_mm, rect)
+        # Fitted to the hull; judged against the area itself.
         if got is None or _area_iou(scene, got[0], got[1], area_mm) < QUAD_MIN_IOU:
             continue
         size, pose, _iou = got
@@ -182,13 +178,10 @@ def base_of_longer(scene: Scene, c: Candidate) -> Candidate:
     cnt = max(cnts, key=cv2.contourArea)
     if len(cnt) < 3:
         return c
-    area_mm = shapely.Polygon(grid.to_mm(cnt.reshape(-1, 2).astype(float))).buffer(
-        RIM_MM, quad_segs=2)
+    area_mm = _grown_area(grid, cnt)
     if fp.intersection(area_mm).area < HOLLOW_INSIDE * fp.area:
         return c
-    grown = area_mm.convex_hull
-    hull = cv2.convexHull(np.asarray(grown.exterior.coords[:-1], np.float32))
-    got = _quad_pose(scene, hull, grid.to_mm(cv2.boxPoints(cv2.minAreaRect(cnt))))
+    got = _quad_of_area(scene, area_mm, cv2.minAreaRect(cnt))
     if got is None:
         return c
     size, pose, _iou = got
@@ -197,6 +190,22 @@ def base_of_longer(scene: Scene, c: Candidate) -> Candidate:
             or _area_iou(scene, size, pose, area_mm) < HOLLOW_QUAD_IOU):
         return c
     return covering_open_bases(scene, c, [_candidate(scene, size, pose)])
+
+
+def _grown_area(grid: ViewGrid, cnt: np.ndarray) -> shapely.Polygon:
+    """The dark area within contour ``cnt`` (view px) in table mm, grown by RIM_MM: the open
+    base as seen, its rim and walls taken in."""
+    return shapely.Polygon(grid.to_mm(cnt.reshape(-1, 2).astype(float))).buffer(
+        RIM_MM, quad_segs=2)
+
+
+def _quad_of_area(scene: Scene, area_mm: shapely.Polygon, rect: tuple
+                  ) -> tuple[Size, Pose, float] | None:
+    """The open base as seen (size, pose, IoU; :func:`_quad_pose`) fitted to the convex hull
+    of ``area_mm`` (table mm; cv2 needs it convex), started from ``rect`` (the area's contour's
+    cv2.minAreaRect, view px)."""
+    hull = cv2.convexHull(np.asarray(area_mm.convex_hull.exterior.coords[:-1], np.float32))
+    return _quad_pose(scene, hull, scene.grid.to_mm(cv2.boxPoints(rect)))
 
 
 def _bounds_px(grid: ViewGrid, outlines: Sequence[np.ndarray], grow_px: float) -> np.ndarray:
