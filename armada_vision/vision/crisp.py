@@ -31,6 +31,7 @@ from armada_vision.vision.explain import (
     Candidate,
     Scene,
     _base_seen,
+    _thick,
     axis_guess,
     clashes,
     finish,
@@ -43,6 +44,7 @@ from armada_vision.vision.explain import (
     size_span_mm,
     size_swaps,
     tip_guesses,
+    unexplained_mask,
     upright_fit,
     with_ambiguity,
 )
@@ -223,6 +225,12 @@ SOFT_DOUBT_DEG = 10.0
 SOFT_RING_SHADE = 0.75
 SOFT_RING_LIT = 1.05
 SOFT_RING_MM = (1.0, 3.0)
+# A soft reading may leave a thick part of its area unexplained (explain._thick: wider than
+# a shadow's crescent): a clear piece that area is may lie anywhere in it (issue 4, trust30:
+# 5864's clear large on laminate, its crisp outline whole, read as a medium across its base
+# end turned 104°, 44 mm off at σ 9.9 mm; the area's tip part left out). Its σ then covers
+# every place in the area a piece's end could be: the farthest point of the area from the
+# reading's stern or tip (:func:`_soft_doubt_mm`).
 
 
 def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chosen: list[Candidate],
@@ -459,7 +467,7 @@ def _soft_clear_piece(scene: Scene, cands: list[Candidate], region: np.ndarray, 
         if (_by_hand(scene, c, unseen) or not _darkened_as_clear(scene, c)
                 or not soft_clear(c)):
             return None
-        amb = _any_size_mm(scene, c)
+        amb = _soft_doubt_mm(scene, c, region, sub)
         return replace(c, fit=replace(c.fit, cost=cost), ambiguity_mm=amb,
                        covering_ambiguity_mm=amb,
                        ambiguity_deg=max(c.ambiguity_deg, SOFT_DOUBT_DEG),
@@ -508,6 +516,23 @@ def _ring_shade(scene: Scene, c: Candidate) -> float:
     sl, m = grid.polygon_crop([grid.to_px(np.asarray(outer.exterior.coords)),
                                grid.to_px(np.asarray(inner.exterior.coords))])
     return float(median(scene.shade[sl][m])) if m.any() else 0.0
+
+
+def _soft_doubt_mm(scene: Scene, c: Candidate, region: np.ndarray, sub: ViewGrid) -> float:
+    """σ (mm) of a soft reading ``c`` of the crisp area ``region`` (bool on ``sub``): any size
+    (:func:`_any_size_mm`), and, when it leaves a thick part of the area unexplained, the
+    farthest point of the area from its stern or tip (a piece lying anywhere in it)."""
+    amb = _any_size_mm(scene, c)
+    if not _thick(unexplained_mask(region, sub, [c]), sub):
+        return amb
+    # The farthest point of the area from a point lies on its convex hull.
+    pts, _ = cv2.findContours(region.astype(np.uint8), cv2.RETR_EXTERNAL,
+                              cv2.CHAIN_APPROX_SIMPLE)
+    hull = sub.to_mm(cv2.convexHull(np.concatenate(pts)).reshape(-1, 2).astype(np.float64))
+    p = c.fit.pose
+    ends = np.array([p.stern_mm, p.tip_mm(scene.pieces.dims(c.size).footprint_length_mm)])
+    reach = float(np.linalg.norm(hull[None, :, :] - ends[:, None, :], axis=2).max())
+    return max(amb, reach)
 
 
 def _any_size_mm(scene: Scene, c: Candidate) -> float:
