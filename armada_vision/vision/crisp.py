@@ -116,7 +116,11 @@ CRISP_EDGE_MM = 1.0
 # large 0.66), σ covers that reading (:func:`_shorter_on_fit_map`). A dark piece the fit map
 # does not see (5203, 5221: every size over cost 1.0 there) is asked as the desaturated
 # areas' opaque pieces are (:func:`_rivals_hidden_inside`, ``not_clear``): a shorter reading
-# whose end hides inside the area is a rival.
+# whose end hides inside the area is a rival. The crisp area may run past the tip as well (a
+# neighbour's tip or lit face against it: the 4528-set's 4601, a purple small read as a medium
+# from its stern, 9.3 mm long, σ 1.5 mm; trust30), so the shorter readings are fitted from the
+# stern too, and on both maps an edge against a piece found is excused (the joint cost, as
+# everywhere: 4601's small from the stern 0.40 so, 0.56 without, the medium 0.57).
 # An area is lit (a white or vivid piece with its shadow) when this quantile of its
 # brightness over the table's is at least PALE_LIT (clear pieces' bright rims lift their 90th
 # percentile over it).
@@ -389,11 +393,11 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
                 c = replace(c, fit=replace(c.fit, cost=cost))
                 if not one_size:
                     (c,) = finish(crisp_scene, [c], cands)
-                    # The crisp map cannot tell a shadow cast behind the stern from the
-                    # piece (SHORTER_ON_FIT_MAP): σ covers a shorter reading from the same
-                    # tip that the fit map prefers, or, for an opaque piece, any that fits
-                    # the area with its end hidden inside it.
-                    c = _shorter_on_fit_map(scene, c)
+                    # The crisp map cannot tell a shadow cast behind the stern, or what
+                    # lies against the tip, from the piece (SHORTER_ON_FIT_MAP): σ covers a
+                    # shorter reading from either end that the fit map prefers, or, for an
+                    # opaque piece, any that fits the area with its end hidden inside it.
+                    c = _shorter_on_fit_map(scene, c, chosen + out)
                     if not_clear is not None and not_clear(c):
                         c = _rivals_hidden_inside(crisp_scene, c, cands, region, sub,
                                                   covering=True)
@@ -541,23 +545,27 @@ def _any_size_mm(scene: Scene, c: Candidate) -> float:
     return max(DOUBT_FLOOR_MM, *size_span_mm(scene.pieces, c.size))
 
 
-def _shorter_on_fit_map(scene: Scene, c: Candidate) -> Candidate:
+def _shorter_on_fit_map(scene: Scene, c: Candidate, others: Sequence[Candidate] = ()
+                        ) -> Candidate:
     """``c`` (a reading on the crisp map) with its size ambiguity (both kinds) raised over
-    each shorter reading from its tip that fits the scene's own fit map better than ``c``
-    refitted there, and well (joint cost at most GOOD_COST) or by SHORTER_FIT_GAIN at most
-    SHORTER_FIT_COST (SHORTER_ON_FIT_MAP)."""
+    each shorter reading from its tip or its stern that fits the scene's own fit map better
+    than ``c`` refitted there, and well (joint cost at most GOOD_COST, edges against the
+    lying ``others`` excused) or by SHORTER_FIT_GAIN at most SHORTER_FIT_COST
+    (SHORTER_ON_FIT_MAP)."""
     d_c = scene.pieces.dims(c.size).footprint_length_mm
     tip = c.fit.pose.tip_mm(d_c)
-    starts = [(z, Pose.with_tip(tip, c.fit.pose.heading_deg,
-                                scene.pieces.dims(z).footprint_length_mm))
-              for z in Size if scene.pieces.dims(z).footprint_length_mm < d_c]
+    p = c.fit.pose
+    short = [z for z in Size if scene.pieces.dims(z).footprint_length_mm < d_c]
+    starts = [(z, Pose.with_tip(tip, p.heading_deg, scene.pieces.dims(z).footprint_length_mm))
+              for z in short] + [(z, p) for z in short]
     if not starts:
         return c
-    own, *shorter = scene.fits([(c.size, c.fit.pose), *starts], give_up=SURE_GIVE_UP)
-    own_cost = joint_cost(own, [], scene)
+    own, *shorter = scene.fits([(c.size, p), *starts], give_up=SURE_GIVE_UP)
+    near = [o for o in others if not o.upright]
+    own_cost = joint_cost(own, near, scene)
     amb_mm, amb_deg = c.covering_ambiguity_mm, c.covering_ambiguity_deg
     for o in shorter:
-        cost = joint_cost(o, [], scene)
+        cost = joint_cost(o, near, scene)
         if cost < own_cost and (cost <= GOOD_COST or (cost <= SHORTER_FIT_COST
                                                       and own_cost - cost >= SHORTER_FIT_GAIN)):
             mm, deg = reading_gap(scene, o, c)
