@@ -2049,3 +2049,23 @@ def test_a_black_piece_is_not_taken_for_a_longer_piece_open_base():
     p = found(5540, "small", "black", (87.08, 240.60), seed0=5392)
     assert p is not None and p.size.value == "small" and p.color == "black"
     assert math.dist(p.pose.stern_mm, (87.08, 240.60)) <= 1.5 and p.sigma_mm <= 1.5
+
+
+# The 5680-set's 5864 (issue 4, trust30): a clear large on pale laminate (1920×1080, 22-35°)
+# whose crisp outline shows all round, read by the soft clear reading (crisp._soft_clear_piece)
+# as a medium across its base end, turned 104°, 44 mm off at σ 9.9 mm: the reading leaves the
+# area's long part toward the tip unexplained (thicker than a shadow's crescent), so the piece
+# that area is may lie anywhere in it, and σ covers the area's farthest point from the
+# reading's stern or tip (crisp._soft_doubt_mm).
+def test_a_soft_reading_leaving_a_thick_part_of_its_crisp_area_is_in_doubt_over_the_area():
+    assert_no_sure_wrong_size(5864, 5680, "large", "clear", (232.38, 244.70))
+
+
+# The 4528-set's 4601 (issue 4, trust30): a purple small on blue cloth, its stern against a
+# white medium's tip, read by the crisp pass as a medium from its stern, 9.3 mm long past its
+# tip, at σ 1.5 mm. trust27's check (SHORTER_ON_FIT_MAP) tried shorter readings from the tip
+# only (a shadow behind the stern), with no neighbour's outline excused: the small from the
+# stern fits the scene's fit map 0.40 once the edges against the white medium are excused,
+# against the medium refitted there 0.57 (SHORTER_FIT_GAIN): a rival, and σ covers it.
+def test_a_vivid_piece_read_long_past_its_tip_by_the_crisp_pass_is_in_doubt():
+    assert_no_sure_wrong_size(4601, 4528, "small", "purple", (143.44, 215.93))

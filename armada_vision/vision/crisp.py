@@ -31,6 +31,7 @@ from armada_vision.vision.explain import (
     Candidate,
     Scene,
     _base_seen,
+    _thick,
     axis_guess,
     clashes,
     finish,
@@ -43,6 +44,7 @@ from armada_vision.vision.explain import (
     size_span_mm,
     size_swaps,
     tip_guesses,
+    unexplained_mask,
     upright_fit,
     with_ambiguity,
 )
@@ -114,7 +116,11 @@ CRISP_EDGE_MM = 1.0
 # large 0.66), σ covers that reading (:func:`_shorter_on_fit_map`). A dark piece the fit map
 # does not see (5203, 5221: every size over cost 1.0 there) is asked as the desaturated
 # areas' opaque pieces are (:func:`_rivals_hidden_inside`, ``not_clear``): a shorter reading
-# whose end hides inside the area is a rival.
+# whose end hides inside the area is a rival. The crisp area may run past the tip as well (a
+# neighbour's tip or lit face against it: the 4528-set's 4601, a purple small read as a medium
+# from its stern, 9.3 mm long, σ 1.5 mm; trust30), so the shorter readings are fitted from the
+# stern too, and on both maps an edge against a piece found is excused (the joint cost, as
+# everywhere: 4601's small from the stern 0.40 so, 0.56 without, the medium 0.57).
 # An area is lit (a white or vivid piece with its shadow) when this quantile of its
 # brightness over the table's is at least PALE_LIT (clear pieces' bright rims lift their 90th
 # percentile over it).
@@ -223,6 +229,12 @@ SOFT_DOUBT_DEG = 10.0
 SOFT_RING_SHADE = 0.75
 SOFT_RING_LIT = 1.05
 SOFT_RING_MM = (1.0, 3.0)
+# A soft reading may leave a thick part of its area unexplained (explain._thick: wider than
+# a shadow's crescent): a clear piece that area is may lie anywhere in it (issue 4, trust30:
+# 5864's clear large on laminate, its crisp outline whole, read as a medium across its base
+# end turned 104°, 44 mm off at σ 9.9 mm; the area's tip part left out). Its σ then covers
+# every place in the area a piece's end could be: the farthest point of the area from the
+# reading's stern or tip (:func:`_soft_doubt_mm`).
 
 
 def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chosen: list[Candidate],
@@ -381,11 +393,11 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
                 c = replace(c, fit=replace(c.fit, cost=cost))
                 if not one_size:
                     (c,) = finish(crisp_scene, [c], cands)
-                    # The crisp map cannot tell a shadow cast behind the stern from the
-                    # piece (SHORTER_ON_FIT_MAP): σ covers a shorter reading from the same
-                    # tip that the fit map prefers, or, for an opaque piece, any that fits
-                    # the area with its end hidden inside it.
-                    c = _shorter_on_fit_map(scene, c)
+                    # The crisp map cannot tell a shadow cast behind the stern, or what
+                    # lies against the tip, from the piece (SHORTER_ON_FIT_MAP): σ covers a
+                    # shorter reading from either end that the fit map prefers, or, for an
+                    # opaque piece, any that fits the area with its end hidden inside it.
+                    c = _shorter_on_fit_map(scene, c, chosen + out)
                     if not_clear is not None and not_clear(c):
                         c = _rivals_hidden_inside(crisp_scene, c, cands, region, sub,
                                                   covering=True)
@@ -459,7 +471,7 @@ def _soft_clear_piece(scene: Scene, cands: list[Candidate], region: np.ndarray, 
         if (_by_hand(scene, c, unseen) or not _darkened_as_clear(scene, c)
                 or not soft_clear(c)):
             return None
-        amb = _any_size_mm(scene, c)
+        amb = _soft_doubt_mm(scene, c, region, sub)
         return replace(c, fit=replace(c.fit, cost=cost), ambiguity_mm=amb,
                        covering_ambiguity_mm=amb,
                        ambiguity_deg=max(c.ambiguity_deg, SOFT_DOUBT_DEG),
@@ -510,29 +522,50 @@ def _ring_shade(scene: Scene, c: Candidate) -> float:
     return float(median(scene.shade[sl][m])) if m.any() else 0.0
 
 
+def _soft_doubt_mm(scene: Scene, c: Candidate, region: np.ndarray, sub: ViewGrid) -> float:
+    """σ (mm) of a soft reading ``c`` of the crisp area ``region`` (bool on ``sub``): any size
+    (:func:`_any_size_mm`), and, when it leaves a thick part of the area unexplained, the
+    farthest point of the area from its stern or tip (a piece lying anywhere in it)."""
+    amb = _any_size_mm(scene, c)
+    if not _thick(unexplained_mask(region, sub, [c]), sub):
+        return amb
+    # The farthest point of the area from a point lies on its convex hull.
+    pts, _ = cv2.findContours(region.astype(np.uint8), cv2.RETR_EXTERNAL,
+                              cv2.CHAIN_APPROX_SIMPLE)
+    hull = sub.to_mm(cv2.convexHull(np.concatenate(pts)).reshape(-1, 2).astype(np.float64))
+    p = c.fit.pose
+    ends = np.array([p.stern_mm, p.tip_mm(scene.pieces.dims(c.size).footprint_length_mm)])
+    reach = float(np.linalg.norm(hull[None, :, :] - ends[:, None, :], axis=2).max())
+    return max(amb, reach)
+
+
 def _any_size_mm(scene: Scene, c: Candidate) -> float:
     """σ (mm) covering ``c`` read at any size from its stern (:func:`explain.size_span_mm`),
     and at least DOUBT_FLOOR_MM."""
     return max(DOUBT_FLOOR_MM, *size_span_mm(scene.pieces, c.size))
 
 
-def _shorter_on_fit_map(scene: Scene, c: Candidate) -> Candidate:
+def _shorter_on_fit_map(scene: Scene, c: Candidate, others: Sequence[Candidate] = ()
+                        ) -> Candidate:
     """``c`` (a reading on the crisp map) with its size ambiguity (both kinds) raised over
-    each shorter reading from its tip that fits the scene's own fit map better than ``c``
-    refitted there, and well (joint cost at most GOOD_COST) or by SHORTER_FIT_GAIN at most
-    SHORTER_FIT_COST (SHORTER_ON_FIT_MAP)."""
+    each shorter reading from its tip or its stern that fits the scene's own fit map better
+    than ``c`` refitted there, and well (joint cost at most GOOD_COST, edges against the
+    lying ``others`` excused) or by SHORTER_FIT_GAIN at most SHORTER_FIT_COST
+    (SHORTER_ON_FIT_MAP)."""
     d_c = scene.pieces.dims(c.size).footprint_length_mm
     tip = c.fit.pose.tip_mm(d_c)
-    starts = [(z, Pose.with_tip(tip, c.fit.pose.heading_deg,
-                                scene.pieces.dims(z).footprint_length_mm))
-              for z in Size if scene.pieces.dims(z).footprint_length_mm < d_c]
+    p = c.fit.pose
+    short = [z for z in Size if scene.pieces.dims(z).footprint_length_mm < d_c]
+    starts = [(z, Pose.with_tip(tip, p.heading_deg, scene.pieces.dims(z).footprint_length_mm))
+              for z in short] + [(z, p) for z in short]
     if not starts:
         return c
-    own, *shorter = scene.fits([(c.size, c.fit.pose), *starts], give_up=SURE_GIVE_UP)
-    own_cost = joint_cost(own, [], scene)
+    own, *shorter = scene.fits([(c.size, p), *starts], give_up=SURE_GIVE_UP)
+    near = [o for o in others if not o.upright]
+    own_cost = joint_cost(own, near, scene)
     amb_mm, amb_deg = c.covering_ambiguity_mm, c.covering_ambiguity_deg
     for o in shorter:
-        cost = joint_cost(o, [], scene)
+        cost = joint_cost(o, near, scene)
         if cost < own_cost and (cost <= GOOD_COST or (cost <= SHORTER_FIT_COST
                                                       and own_cost - cost >= SHORTER_FIT_GAIN)):
             mm, deg = reading_gap(scene, o, c)
