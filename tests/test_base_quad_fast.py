@@ -1,6 +1,7 @@
 """The early skips of base_quad.pieces_from_base (issue 4, speed22) leave only what its full
 tests would leave: a dark area within a marker's bounds, and one wholly on a piece found; and
-what counts as a piece's own dark area (white28: most of it near the piece, OWN_SHARE)."""
+what counts as a piece's own dark area (white28: most of it near the piece, OWN_SHARE); the
+hollow's lit walls taken in where they join its dark part (white30: _with_walls)."""
 
 from __future__ import annotations
 
@@ -9,11 +10,15 @@ import numpy as np
 import shapely
 
 from armada_vision.vision.base_quad import (
+    BASE_DARK,
+    BASE_WALL,
     COVER_MM,
     OWN_SHARE,
+    WALL_GROW_PX,
     _all_on,
     _bounds_px,
     _own_share,
+    _with_walls,
     _within,
 )
 from armada_vision.vision.fit import ViewGrid
@@ -91,3 +96,24 @@ def test_a_dark_area_left_whole_as_on_a_piece_has_every_pixel_near_it():
         px = grid.to_mm(np.column_stack((cols, rows)).astype(float))
         assert shapely.distance(shapely.points(px), shapely.Polygon(outline)).max() < COVER_MM
     assert left > 20
+
+
+def test_an_open_base_takes_in_the_walls_that_join_its_dark_part_only():
+    # Table 1.0; the hollow's deepest part under BASE_DARK, its walls round it (4 px wide)
+    # between BASE_DARK and BASE_WALL; a shadow as dark as the walls, apart from them by
+    # table; and a strip as dark running on from the walls far past WALL_GROW_PX.
+    shade = np.ones((80, 160), np.float32)
+    wall = (BASE_DARK + BASE_WALL) / 2
+    shade[20:40, 20:50] = wall
+    shade[24:36, 24:46] = BASE_DARK / 2
+    shade[20:40, 55:70] = wall  # apart: table between
+    shade[37:40, 50:150] = wall  # the strip, joined to the walls
+    dark = (shade < BASE_DARK).astype(np.uint8)
+    (cnt,) = cv2.findContours(dark, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]
+    got = _with_walls(shade, cnt)
+    assert got is not None
+    x, y, w, h = cv2.boundingRect(got)
+    # The walls round the dark part; the strip only as far as the growth reaches from the
+    # dark part, not the shadow apart (x 55 on) nor the strip's far end.
+    assert (x, y, h) == (20, 20, 20)
+    assert 50 <= x + w <= 46 + WALL_GROW_PX

@@ -40,6 +40,13 @@ from armada_vision.vision.fit import FitResult, ViewGrid, lying_local_3d, outlin
 # The hollow's inside, over the table's light: white pieces' open bases 0.29-0.44 (1936-set
 # misses), cast shadows 0.68 and lighter.
 BASE_DARK = 0.5
+# Only the hollow's deepest part may be that dark (issue 4, white30): at 10-35 degrees of tilt
+# the camera sees the walls inside the open base, lit through it, at 0.5-0.7 of the table's
+# light (the 5680-set's 5919 and 5925: their dark areas 142 and 210 mm² of quads of 269 and
+# 362 mm²). When the dark area alone gives no quad, it is grown by up to WALL_GROW_PX pixels
+# into what is darker than BASE_WALL and joins it, and the quad fitted to that.
+BASE_WALL = 0.7
+WALL_GROW_PX = 6
 # A dark area is a base when the quad of the best pose and size covers it this well (IoU).
 QUAD_MIN_IOU = 0.6
 # Share of the outline ahead of the base (past BASE_AHEAD_MM from the stern) within a pixel
@@ -136,20 +143,17 @@ def pieces_from_base(scene: Scene, edges: np.ndarray, lying: list[Candidate],
         if cv2.countNonZero(inside & opened_at(dark, x, y, w, h)) < QUAD_FILL * (
                 rect[1][0] + 1) * (rect[1][1] + 1):
             continue  # not a convex quad: a shadow's or a hand's patch, a marker's cells
-        area_mm = _grown_area(grid, cnt)
-        got = _quad_of_area(scene, area_mm, rect)
-        # Fitted to the hull; judged against the area itself.
-        if got is None or _area_iou(scene, got[0], got[1], area_mm) < QUAD_MIN_IOU:
-            continue
-        size, pose, _iou = got
-        c = _candidate(scene, size, pose)
-        lanes = _base_lanes(scene, c)
-        if lanes is None or not np.all(lanes >= BASE_STEP):
-            continue
-        if _edge_share(scene, c, edges) < EDGE_MIN_SHARE:
-            continue
-        if clashes(c, lying + out, scene):
-            continue
+        c = _base_reading(scene, edges, lying + out, cnt, rect, centred=True)
+        if c is None:
+            # Only the hollow's deepest part is that dark: its walls, lit through the open
+            # base, are taken in where they join it (see BASE_WALL).
+            walls = _with_walls(scene.shade, cnt)
+            if walls is None or cv2.contourArea(walls) > max_px:
+                continue
+            c = _base_reading(scene, edges, lying + out, walls, cv2.minAreaRect(walls),
+                              centred=True)
+            if c is None:
+                continue
         out.append(c)
     return out
 
@@ -199,13 +203,52 @@ def _grown_area(grid: ViewGrid, cnt: np.ndarray) -> shapely.Polygon:
         RIM_MM, quad_segs=2)
 
 
-def _quad_of_area(scene: Scene, area_mm: shapely.Polygon, rect: tuple
+def _quad_of_area(scene: Scene, area_mm: shapely.Polygon, rect: tuple, centred: bool = False
                   ) -> tuple[Size, Pose, float] | None:
-    """The open base as seen (size, pose, IoU; :func:`_quad_pose`) fitted to the convex hull
-    of ``area_mm`` (table mm; cv2 needs it convex), started from ``rect`` (the area's contour's
-    cv2.minAreaRect, view px)."""
+    """The open base as seen (size, pose, IoU; :func:`_quad_pose`, ``centred`` passed on)
+    fitted to the convex hull of ``area_mm`` (table mm; cv2 needs it convex), started from
+    ``rect`` (the area's contour's cv2.minAreaRect, view px)."""
     hull = cv2.convexHull(np.asarray(area_mm.convex_hull.exterior.coords[:-1], np.float32))
-    return _quad_pose(scene, hull, scene.grid.to_mm(cv2.boxPoints(rect)))
+    return _quad_pose(scene, hull, scene.grid.to_mm(cv2.boxPoints(rect)), centred)
+
+
+def _base_reading(scene: Scene, edges: np.ndarray, lying: list[Candidate], cnt: np.ndarray,
+                  rect: tuple, centred: bool = False) -> Candidate | None:
+    """The reading from the open base as seen that the area within contour ``cnt`` (view px;
+    ``rect`` its cv2.minAreaRect) is, when the quad covers it (QUAD_MIN_IOU), the view steps
+    into it in every lane (BASE_STEP), the crisp ``edges`` follow the outline ahead of it
+    (EDGE_MIN_SHARE) and it clashes with none of ``lying``; else None."""
+    area_mm = _grown_area(scene.grid, cnt)
+    got = _quad_of_area(scene, area_mm, rect, centred)
+    # Fitted to the hull; judged against the area itself.
+    if got is None or _area_iou(scene, got[0], got[1], area_mm) < QUAD_MIN_IOU:
+        return None
+    size, pose, _iou = got
+    c = _candidate(scene, size, pose)
+    lanes = _base_lanes(scene, c)
+    if lanes is None or not np.all(lanes >= BASE_STEP):
+        return None
+    if _edge_share(scene, c, edges) < EDGE_MIN_SHARE or clashes(c, lying, scene):
+        return None
+    return c
+
+
+def _with_walls(shade: np.ndarray, cnt: np.ndarray) -> np.ndarray | None:
+    """The outer contour (view px) of the dark area within ``cnt`` grown, by up to WALL_GROW_PX
+    pixels, into the view darker than BASE_WALL that joins it (opened by OPEN_KERNEL); None
+    when nothing is left."""
+    x, y, w, h = cv2.boundingRect(cnt)
+    x0, y0 = max(x - WALL_GROW_PX - 1, 0), max(y - WALL_GROW_PX - 1, 0)
+    x1, y1 = x + w + WALL_GROW_PX + 1, y + h + WALL_GROW_PX + 1
+    wall = (shade[y0:y1, x0:x1] < BASE_WALL).view(np.uint8)
+    got = np.zeros(wall.shape, np.uint8)
+    cv2.drawContours(got, [cnt], -1, 1, thickness=cv2.FILLED, offset=(-x0, -y0))
+    for _ in range(WALL_GROW_PX):
+        got = cv2.dilate(got, OPEN_KERNEL) & wall
+    got = cv2.morphologyEx(got, cv2.MORPH_OPEN, OPEN_KERNEL)
+    cnts, _ = cv2.findContours(got, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE, offset=(x0, y0))
+    cnts = [c for c in cnts if len(c) >= 3]
+    return max(cnts, key=cv2.contourArea) if cnts else None
 
 
 def _bounds_px(grid: ViewGrid, outlines: Sequence[np.ndarray], grow_px: float) -> np.ndarray:
@@ -300,13 +343,7 @@ def _ious(local: np.ndarray, scene: Scene, poses: np.ndarray, hull: np.ndarray
     piece (vertices ``local``) at each of ``poses`` ((K, 3): x, y mm, heading rad): the base's
     corners placed and projected from the camera onto the table as fit.seen_on_table does,
     for all poses at once."""
-    base = local[[0, 1, 4, 3]]
-    cam = scene.camera_mm
-    c, s = np.cos(poses[:, 2:3]), np.sin(poses[:, 2:3])
-    x = poses[:, 0:1] + c * base[:, 0] - s * base[:, 1]
-    y = poses[:, 1:2] + s * base[:, 0] + c * base[:, 1]
-    k = cam[2] / (cam[2] - base[:, 2])
-    quads = np.stack((cam[0] + (x - cam[0]) * k, cam[1] + (y - cam[1]) * k), axis=-1)
+    quads = _quads(local, scene, poses)
     area = cv2.contourArea(hull)
     out = np.empty(len(poses))
     for i, q in enumerate(quads.astype(np.float32)):
@@ -316,6 +353,18 @@ def _ious(local: np.ndarray, scene: Scene, poses: np.ndarray, hull: np.ndarray
     return out
 
 
+def _quads(local: np.ndarray, scene: Scene, poses: np.ndarray) -> np.ndarray:
+    """(K, 4, 2) the open base as seen (table mm) of a lying piece (vertices ``local``) at
+    each of ``poses`` ((K, 3): x, y mm, heading rad)."""
+    base = local[[0, 1, 4, 3]]
+    cam = scene.camera_mm
+    c, s = np.cos(poses[:, 2:3]), np.sin(poses[:, 2:3])
+    x = poses[:, 0:1] + c * base[:, 0] - s * base[:, 1]
+    y = poses[:, 1:2] + s * base[:, 0] + c * base[:, 1]
+    k = cam[2] / (cam[2] - base[:, 2])
+    return np.stack((cam[0] + (x - cam[0]) * k, cam[1] + (y - cam[1]) * k), axis=-1)
+
+
 def _area_iou(scene: Scene, size: Size, pose: Pose, area: shapely.Polygon) -> float:
     """IoU of the open base as seen of a lying ``size`` at ``pose`` with ``area`` (table mm)."""
     q = shapely.Polygon(_base_seen_at(scene, size, pose)[[0, 1, 3, 2]])
@@ -323,12 +372,13 @@ def _area_iou(scene: Scene, size: Size, pose: Pose, area: shapely.Polygon) -> fl
     return inter / max(q.area + area.area - inter, 1e-9)
 
 
-def _quad_pose(scene: Scene, hull: np.ndarray, box_mm: np.ndarray
+def _quad_pose(scene: Scene, hull: np.ndarray, box_mm: np.ndarray, centred: bool = False
                ) -> tuple[Size, Pose, float] | None:
     """The size and pose whose open base as seen best covers the dark area's ``hull`` (table
     mm), with that IoU: started from each edge of its bounding box ``box_mm`` as the stern,
-    heading either way across it, each size; the best start of each size whose IoU comes
-    within START_SLACK of the best refined (the width tells the size)."""
+    heading either way across it, each size (and, with ``centred``, when none reaches
+    START_MIN_IOU, each moved so its quad's centre is the hull's); the best start of each size
+    whose IoU comes within START_SLACK of the best refined (the width tells the size)."""
     mids = (box_mm + np.roll(box_mm, -1, axis=0)) / 2
     n = box_mm.mean(axis=0) - mids
     heads = np.arctan2(n[:, 1], n[:, 0])
@@ -339,6 +389,19 @@ def _quad_pose(scene: Scene, hull: np.ndarray, box_mm: np.ndarray
         v = _ious(local[z], scene, starts, hull)
         best_start[z] = (float(v.max()), starts[int(v.argmax())])
     top = max(v for v, _p in best_start.values())
+    if top < START_MIN_IOU and centred:
+        # An edge start's quad lies askew of a small dark area, the deepest part of a hollow
+        # seen obliquely (5823's 26 mm² of its small's 94 mm² quad; 5912's): each start is
+        # moved so that its quad's centre is the hull's. Asked by pieces_from_base only.
+        m = cv2.moments(hull)
+        centre = np.array((m["m10"], m["m01"])) / max(m["m00"], 1e-9)
+        for z in Size:
+            moved = starts.copy()
+            moved[:, :2] += centre - _quads(local[z], scene, starts).mean(axis=1)
+            v = _ious(local[z], scene, moved, hull)
+            if v.max() > best_start[z][0]:
+                best_start[z] = (float(v.max()), moved[int(v.argmax())])
+        top = max(v for v, _p in best_start.values())
     if top < START_MIN_IOU:
         return None  # no quad of a base: the refits gain less than this
     best = None
