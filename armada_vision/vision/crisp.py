@@ -223,6 +223,14 @@ SOFT_DOUBT_DEG = 10.0
 SOFT_RING_SHADE = 0.75
 SOFT_RING_LIT = 1.05
 SOFT_RING_MM = (1.0, 3.0)
+# A cast shadow's outline is a penumbra (the light is no point): its crisp edges break along
+# it, where a clear piece's walls end sharp, each rimmed by a lit edge (issue 4, clear30). A
+# footprint darker than SOFT_FAINT_SHADE, down to SOFT_SHADE's floor, is a clear piece's
+# darkening too when at least SOFT_EDGE_SHARE of its outline as seen lies on the crisp edges
+# (within a pixel): the 5680-set's laminate clear misses read so (5912, 5933, 5963, 5966 ×2)
+# 0.69-0.90; the shadows the soft reading took, named clear and by no hand (white pieces'
+# 4831, 4962, 5098, 5434; 5490's black large), 0.51-0.63.
+SOFT_EDGE_SHARE = 0.66
 
 
 def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chosen: list[Candidate],
@@ -434,7 +442,7 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
         if (len(out) == n_out and soft_clear is not None and soft_out is not None
                 and scene.shade is not None):
             c = _soft_clear_piece(scene, cands, region, sub, excuse, grid,
-                                  chosen + out + soft_out, soft_clear, unseen)
+                                  chosen + out + soft_out, soft_clear, unseen, edges)
             if c is not None:
                 soft_out.append(c)
     return out
@@ -442,8 +450,8 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
 
 def _soft_clear_piece(scene: Scene, cands: list[Candidate], region: np.ndarray, sub: ViewGrid,
                       excuse: np.ndarray, grid: ViewGrid, others: list[Candidate],
-                      soft_clear: Callable[[Candidate], bool], unseen: np.ndarray | None
-                      ) -> Candidate | None:
+                      soft_clear: Callable[[Candidate], bool], unseen: np.ndarray | None,
+                      edges: np.ndarray | None = None) -> Candidate | None:
     """The best of ``cands`` (fitted on a crisp ``region`` on ``sub`` where nothing was
     read) once its outline samples hidden inside the region itself are excused (SOFT_HIDDEN),
     up to MAX_COST, hiding at most SOFT_HIDDEN of its outline, clashing with and overlapping
@@ -456,7 +464,7 @@ def _soft_clear_piece(scene: Scene, cands: list[Candidate], region: np.ndarray, 
         if (clashes(c, others, scene) or overlaps_any(scene, c, others)
                 or in_size_doubt_of(scene, c, others)):
             continue
-        if (_by_hand(scene, c, unseen) or not _darkened_as_clear(scene, c)
+        if (_by_hand(scene, c, unseen) or not _darkened_as_clear(scene, c, edges)
                 or not soft_clear(c)):
             return None
         amb = _any_size_mm(scene, c)
@@ -477,12 +485,13 @@ def _by_hand(scene: Scene, c: Candidate, unseen: np.ndarray | None) -> bool:
     return bool(unseen[sl][m].any())
 
 
-def _darkened_as_clear(scene: Scene, c: Candidate) -> bool:
+def _darkened_as_clear(scene: Scene, c: Candidate, edges: np.ndarray | None = None) -> bool:
     """Whether ``c``'s footprint (shrunk by BASE_INSET_MM) is a clear piece's darkening of
     the table: its median shade in SOFT_SHADE, and the foreground score counting it as
     object (median at least FAINT_SCORE: its crisp darkening counted) or its shade a faint
     one (at least SOFT_FAINT_SHADE), or down to SOFT_RING_SHADE with the table round it lit
-    over the estimate (SOFT_RING_LIT), not a shadow's."""
+    over the estimate (SOFT_RING_LIT), or its outline on the crisp ``edges`` (view-size
+    bool; SOFT_EDGE_SHARE), not a shadow's."""
     assert scene.shade is not None
     fp = scene.footprint(c)[0].buffer(-BASE_INSET_MM)
     if fp.is_empty or fp.geom_type != "Polygon":
@@ -495,7 +504,27 @@ def _darkened_as_clear(scene: Scene, c: Candidate) -> bool:
         return False
     if shade >= SOFT_FAINT_SHADE or float(median(scene.score[sl][m])) >= FAINT_SCORE:
         return True
-    return shade >= SOFT_RING_SHADE and _ring_shade(scene, c) >= SOFT_RING_LIT
+    if shade >= SOFT_RING_SHADE and _ring_shade(scene, c) >= SOFT_RING_LIT:
+        return True
+    return edges is not None and _on_edges_share(scene, c, edges) >= SOFT_EDGE_SHARE
+
+
+def _on_edges_share(scene: Scene, c: Candidate, edges: np.ndarray) -> float:
+    """The share of ``c``'s outline samples (their probes just outside, as seen) with a crisp
+    edge (``edges``, view-size bool) within a pixel (SOFT_EDGE_SHARE); off-view ones count
+    as without."""
+    probe = c.fit.probe_mm
+    if not len(probe):
+        return 0.0
+    px = np.round(scene.grid.to_px(probe)).astype(np.intp)
+    h, w = edges.shape
+    hit = np.zeros(len(px), bool)
+    for du in (-1, 0, 1):
+        for dv in (-1, 0, 1):
+            u, v = px[:, 0] + du, px[:, 1] + dv
+            ok = (u >= 0) & (u < w) & (v >= 0) & (v < h)
+            hit[ok] |= edges[v[ok], u[ok]]
+    return float(np.count_nonzero(hit)) / len(px)
 
 
 def _ring_shade(scene: Scene, c: Candidate) -> float:
