@@ -47,7 +47,7 @@ from armada_vision.vision.explain import (
     with_ambiguity,
 )
 from armada_vision.vision.fit import ViewGrid
-from armada_vision.vision.order import median
+from armada_vision.vision.order import median, percentile
 from armada_vision.vision.segment import (
     FAINT_MAX_SHADE,
     FAINT_SCORE,
@@ -229,8 +229,16 @@ SOFT_RING_MM = (1.0, 3.0)
 # darkening too when at least SOFT_EDGE_SHARE of its outline as seen lies on the crisp edges
 # (within a pixel): the 5680-set's laminate clear misses read so (5912, 5933, 5963, 5966 ×2)
 # 0.69-0.90; the shadows the soft reading took, named clear and by no hand (white pieces'
-# 4831, 4962, 5098, 5434; 5490's black large), 0.51-0.63.
+# 4831, 4962, 5098, 5434; 5490's black large), 0.51-0.63. A shadow lies against its caster,
+# and one whose far edge is crisp lies close to it: a white small's shadow beside it (2531,
+# 0.68 on the edges, the white missed) reads its dark open base within 3 mm of the outline as
+# seen. So the table there must have no such dark part: its SOFT_EDGE_DARK_Q-th percentile
+# shade at least SOFT_EDGE_DARK (white pieces' shadows 0.28-0.41; the clear pieces above
+# 0.59-0.74 but 5933's small between a red and a purple piece, 0.33, left unread).
 SOFT_EDGE_SHARE = 0.66
+SOFT_EDGE_DARK = 0.5
+SOFT_EDGE_DARK_Q = 2.0
+SOFT_EDGE_DARK_MM = (0.0, 3.0)
 
 
 def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chosen: list[Candidate],
@@ -506,7 +514,10 @@ def _darkened_as_clear(scene: Scene, c: Candidate, edges: np.ndarray | None = No
         return True
     if shade >= SOFT_RING_SHADE and _ring_shade(scene, c) >= SOFT_RING_LIT:
         return True
-    return edges is not None and _on_edges_share(scene, c, edges) >= SOFT_EDGE_SHARE
+    if edges is None or _on_edges_share(scene, c, edges) < SOFT_EDGE_SHARE:
+        return False
+    dark = _ring_shades(scene, c, SOFT_EDGE_DARK_MM)
+    return dark.size > 0 and float(percentile(dark, SOFT_EDGE_DARK_Q)) >= SOFT_EDGE_DARK
 
 
 def _on_edges_share(scene: Scene, c: Candidate, edges: np.ndarray) -> float:
@@ -530,13 +541,20 @@ def _on_edges_share(scene: Scene, c: Candidate, edges: np.ndarray) -> float:
 def _ring_shade(scene: Scene, c: Candidate) -> float:
     """The median shade (brightness over the table estimate's) of the ring SOFT_RING_MM
     outside ``c``'s outline as seen (SOFT_RING_LIT); 0 where the ring leaves the view."""
+    ring = _ring_shades(scene, c, SOFT_RING_MM)
+    return float(median(ring)) if ring.size else 0.0
+
+
+def _ring_shades(scene: Scene, c: Candidate, mm: tuple[float, float]) -> np.ndarray:
+    """The shades (brightness over the table estimate's) of the ring from ``mm[0]`` to
+    ``mm[1]`` outside ``c``'s outline as seen, within the view."""
     assert scene.shade is not None
     seen = shapely.Polygon(c.outline_mm)
-    outer, inner = (seen.buffer(d) for d in SOFT_RING_MM)
+    outer, inner = (seen.buffer(d) for d in mm)
     grid = scene.grid
     sl, m = grid.polygon_crop([grid.to_px(np.asarray(outer.exterior.coords)),
                                grid.to_px(np.asarray(inner.exterior.coords))])
-    return float(median(scene.shade[sl][m])) if m.any() else 0.0
+    return scene.shade[sl][m]
 
 
 def _any_size_mm(scene: Scene, c: Candidate) -> float:
