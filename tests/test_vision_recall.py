@@ -1928,6 +1928,34 @@ def test_a_clear_piece_on_laminate_with_a_lit_ring_round_it_is_found_in_doubt(
     assert p.color == "clear" and p.sigma_mm > 1.5
 
 
+# A clear piece on laminate that darkens the table as a shadow does (footprint 0.59-0.79, the
+# score under it 0.2-0.4) with no lit ring round it (0.96-1.05) is told from a shadow by its
+# outline (issue 4, session 22, clear30, set from 5680): its walls end sharp, so its outline
+# as seen lies on the crisp edges (0.74-0.90 of it within a pixel), where a cast shadow's
+# penumbra breaks them (the white pieces' and the black large's shadows of the clear26 and
+# clear28 tests: 0.51-0.63; crisp.SOFT_EDGE_SHARE). Found, in doubt.
+@pytest.mark.parametrize("seed, size, stern", [
+    (5912, "medium", (198.75, 477.5)),    # 22-35°, 1920×1080, read as a small
+    (5963, "small", (330.11, 367.42)),    # 0-10°, 1280×720
+    (5966, "medium", (225.68, 471.32)),   # 22-35°, 1920×1080, another medium on it
+    (5966, "medium", (463.35, 233.68)),   # 22-35°, against a cyan medium, read as a small
+])
+def test_a_clear_piece_on_laminate_whose_outline_is_crisp_is_found_in_doubt(seed, size, stern):
+    assert_no_sure_wrong_size(seed, 5680, size, "clear", stern, any_size=True)
+    p = found(seed, size, "clear", stern, seed0=5680)
+    assert p.color == "clear" and p.sigma_mm > 1.5
+
+
+# ... but a shadow lies against its caster, and one whose far edge is crisp lies close to it:
+# 2531's white small (set from 2512, 0-10°; missed) casts a shadow whose reading has 0.68 of
+# its outline on the crisp edges, read as a false clear small on the first version of the
+# rule. Within 3 mm of its outline lies the white piece's dark open base (the ring's 2nd
+# percentile shade 0.34; the clear pieces above 0.59-0.74: crisp.SOFT_EDGE_DARK).
+def test_a_crisp_shadow_beside_its_caster_is_not_read_as_a_clear_piece():
+    r, det = bench_scene(2531, 2512)
+    assert not any("false" in m and "clear" in m for m in match(r.truth, det).misses)
+
+
 # ... while a white piece whose closed area takes in its lit and shaded faces keeps what the
 # score made of its unclosed one (pale, or its shaded face's band faint): only faint areas
 # gain from the holes (5303's small and 5263's medium were lost when the closed areas

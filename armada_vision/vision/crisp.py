@@ -49,7 +49,7 @@ from armada_vision.vision.explain import (
     with_ambiguity,
 )
 from armada_vision.vision.fit import ViewGrid
-from armada_vision.vision.order import median
+from armada_vision.vision.order import median, percentile
 from armada_vision.vision.segment import (
     FAINT_MAX_SHADE,
     FAINT_SCORE,
@@ -235,6 +235,23 @@ SOFT_RING_MM = (1.0, 3.0)
 # end turned 104°, 44 mm off at σ 9.9 mm; the area's tip part left out). Its σ then covers
 # every place in the area a piece's end could be: the farthest point of the area from the
 # reading's stern or tip (:func:`_soft_doubt_mm`).
+
+# A cast shadow's outline is a penumbra (the light is no point): its crisp edges break along
+# it, where a clear piece's walls end sharp, each rimmed by a lit edge (issue 4, clear30). A
+# footprint darker than SOFT_FAINT_SHADE, down to SOFT_SHADE's floor, is a clear piece's
+# darkening too when at least SOFT_EDGE_SHARE of its outline as seen lies on the crisp edges
+# (within a pixel): the 5680-set's laminate clear misses read so (5912, 5933, 5963, 5966 ×2)
+# 0.69-0.90; the shadows the soft reading took, named clear and by no hand (white pieces'
+# 4831, 4962, 5098, 5434; 5490's black large), 0.51-0.63. A shadow lies against its caster,
+# and one whose far edge is crisp lies close to it: a white small's shadow beside it (2531,
+# 0.68 on the edges, the white missed) reads its dark open base within 3 mm of the outline as
+# seen. So the table there must have no such dark part: its SOFT_EDGE_DARK_Q-th percentile
+# shade at least SOFT_EDGE_DARK (white pieces' shadows 0.28-0.41; the clear pieces above
+# 0.59-0.74 but 5933's small between a red and a purple piece, 0.33, left unread).
+SOFT_EDGE_SHARE = 0.66
+SOFT_EDGE_DARK = 0.5
+SOFT_EDGE_DARK_Q = 2.0
+SOFT_EDGE_DARK_MM = (0.0, 3.0)
 
 
 def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chosen: list[Candidate],
@@ -446,7 +463,7 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
         if (len(out) == n_out and soft_clear is not None and soft_out is not None
                 and scene.shade is not None):
             c = _soft_clear_piece(scene, cands, region, sub, excuse, grid,
-                                  chosen + out + soft_out, soft_clear, unseen)
+                                  chosen + out + soft_out, soft_clear, unseen, edges)
             if c is not None:
                 soft_out.append(c)
     return out
@@ -454,8 +471,8 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
 
 def _soft_clear_piece(scene: Scene, cands: list[Candidate], region: np.ndarray, sub: ViewGrid,
                       excuse: np.ndarray, grid: ViewGrid, others: list[Candidate],
-                      soft_clear: Callable[[Candidate], bool], unseen: np.ndarray | None
-                      ) -> Candidate | None:
+                      soft_clear: Callable[[Candidate], bool], unseen: np.ndarray | None,
+                      edges: np.ndarray | None = None) -> Candidate | None:
     """The best of ``cands`` (fitted on a crisp ``region`` on ``sub`` where nothing was
     read) once its outline samples hidden inside the region itself are excused (SOFT_HIDDEN),
     up to MAX_COST, hiding at most SOFT_HIDDEN of its outline, clashing with and overlapping
@@ -468,7 +485,7 @@ def _soft_clear_piece(scene: Scene, cands: list[Candidate], region: np.ndarray, 
         if (clashes(c, others, scene) or overlaps_any(scene, c, others)
                 or in_size_doubt_of(scene, c, others)):
             continue
-        if (_by_hand(scene, c, unseen) or not _darkened_as_clear(scene, c)
+        if (_by_hand(scene, c, unseen) or not _darkened_as_clear(scene, c, edges)
                 or not soft_clear(c)):
             return None
         amb = _soft_doubt_mm(scene, c, region, sub)
@@ -489,12 +506,13 @@ def _by_hand(scene: Scene, c: Candidate, unseen: np.ndarray | None) -> bool:
     return bool(unseen[sl][m].any())
 
 
-def _darkened_as_clear(scene: Scene, c: Candidate) -> bool:
+def _darkened_as_clear(scene: Scene, c: Candidate, edges: np.ndarray | None = None) -> bool:
     """Whether ``c``'s footprint (shrunk by BASE_INSET_MM) is a clear piece's darkening of
     the table: its median shade in SOFT_SHADE, and the foreground score counting it as
     object (median at least FAINT_SCORE: its crisp darkening counted) or its shade a faint
     one (at least SOFT_FAINT_SHADE), or down to SOFT_RING_SHADE with the table round it lit
-    over the estimate (SOFT_RING_LIT), not a shadow's."""
+    over the estimate (SOFT_RING_LIT), or its outline on the crisp ``edges`` (view-size
+    bool; SOFT_EDGE_SHARE), not a shadow's."""
     assert scene.shade is not None
     fp = scene.footprint(c)[0].buffer(-BASE_INSET_MM)
     if fp.is_empty or fp.geom_type != "Polygon":
@@ -507,19 +525,49 @@ def _darkened_as_clear(scene: Scene, c: Candidate) -> bool:
         return False
     if shade >= SOFT_FAINT_SHADE or float(median(scene.score[sl][m])) >= FAINT_SCORE:
         return True
-    return shade >= SOFT_RING_SHADE and _ring_shade(scene, c) >= SOFT_RING_LIT
+    if shade >= SOFT_RING_SHADE and _ring_shade(scene, c) >= SOFT_RING_LIT:
+        return True
+    if edges is None or _on_edges_share(scene, c, edges) < SOFT_EDGE_SHARE:
+        return False
+    dark = _ring_shades(scene, c, SOFT_EDGE_DARK_MM)
+    return dark.size > 0 and float(percentile(dark, SOFT_EDGE_DARK_Q)) >= SOFT_EDGE_DARK
+
+
+def _on_edges_share(scene: Scene, c: Candidate, edges: np.ndarray) -> float:
+    """The share of ``c``'s outline samples (their probes just outside, as seen) with a crisp
+    edge (``edges``, view-size bool) within a pixel (SOFT_EDGE_SHARE); off-view ones count
+    as without."""
+    probe = c.fit.probe_mm
+    if not len(probe):
+        return 0.0
+    px = np.round(scene.grid.to_px(probe)).astype(np.intp)
+    h, w = edges.shape
+    hit = np.zeros(len(px), bool)
+    for du in (-1, 0, 1):
+        for dv in (-1, 0, 1):
+            u, v = px[:, 0] + du, px[:, 1] + dv
+            ok = (u >= 0) & (u < w) & (v >= 0) & (v < h)
+            hit[ok] |= edges[v[ok], u[ok]]
+    return float(np.count_nonzero(hit)) / len(px)
 
 
 def _ring_shade(scene: Scene, c: Candidate) -> float:
     """The median shade (brightness over the table estimate's) of the ring SOFT_RING_MM
     outside ``c``'s outline as seen (SOFT_RING_LIT); 0 where the ring leaves the view."""
+    ring = _ring_shades(scene, c, SOFT_RING_MM)
+    return float(median(ring)) if ring.size else 0.0
+
+
+def _ring_shades(scene: Scene, c: Candidate, mm: tuple[float, float]) -> np.ndarray:
+    """The shades (brightness over the table estimate's) of the ring from ``mm[0]`` to
+    ``mm[1]`` outside ``c``'s outline as seen, within the view."""
     assert scene.shade is not None
     seen = shapely.Polygon(c.outline_mm)
-    outer, inner = (seen.buffer(d) for d in SOFT_RING_MM)
+    outer, inner = (seen.buffer(d) for d in mm)
     grid = scene.grid
     sl, m = grid.polygon_crop([grid.to_px(np.asarray(outer.exterior.coords)),
                                grid.to_px(np.asarray(inner.exterior.coords))])
-    return float(median(scene.shade[sl][m])) if m.any() else 0.0
+    return scene.shade[sl][m]
 
 
 def _soft_doubt_mm(scene: Scene, c: Candidate, region: np.ndarray, sub: ViewGrid) -> float:
