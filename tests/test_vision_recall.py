@@ -66,6 +66,15 @@ def assert_no_sure_wrong_size(seed: int, seed0: int, size: str, color: str,
             f"read {p.size.value}, σ {p.sigma_mm:.1f} mm, {worse:.1f} mm off")
 
 
+def assert_clear_found_in_doubt(seed: int, seed0: int, size: str,
+                                stern_mm: tuple[float, float]) -> None:
+    """The clear truth piece of ``size`` at ``stern_mm`` (table mm) is found, named clear, with
+    σ over the rules' 1.5 mm (in doubt), and at any size within 2σ of the renderer's truth."""
+    assert_no_sure_wrong_size(seed, seed0, size, "clear", stern_mm, any_size=True)
+    p = found(seed, size, "clear", stern_mm, seed0=seed0)
+    assert p.color == "clear" and p.sigma_mm > 1.5
+
+
 # A dull piece touching a glaring one: the fit map is scaled per region, and the glaring
 # piece's score used to push the dull one below the edge level (FG_CAP).
 @pytest.mark.parametrize("seed, size, color, stern", [
@@ -1583,9 +1592,7 @@ def test_a_clear_piece_on_a_coloured_table_fitting_loosely_is_found_in_doubt(see
     (4668, "large", (298.3, 145.8)),    # read as a medium
 ])
 def test_a_clear_piece_on_wood_of_doubtful_size_is_found_in_doubt(seed, size, stern):
-    assert_no_sure_wrong_size(seed, 4528, size, "clear", stern, any_size=True)
-    p = found(seed, size, "clear", stern, seed0=4528)
-    assert p.color == "clear" and p.sigma_mm > 1.5
+    assert_clear_found_in_doubt(seed, 4528, size, stern)
 
 
 # ... but not where its footprint overlaps a reading found (crisp.SIZE_DOUBT_MM): 4631's clear
@@ -1767,9 +1774,7 @@ def test_a_reading_another_turned_about_it_fits_as_well_is_in_doubt():
 ])
 def test_a_clear_piece_on_laminate_whose_crisp_area_runs_past_it_is_found_in_doubt(
         seed, seed0, size, stern):
-    assert_no_sure_wrong_size(seed, seed0, size, "clear", stern, any_size=True)
-    p = found(seed, size, "clear", stern, seed0=seed0)
-    assert p.color == "clear" and p.sigma_mm > 1.5
+    assert_clear_found_in_doubt(seed, seed0, size, stern)
 
 
 # ... but a shadow is no clear piece (crisp._darkened_as_clear, crisp._by_hand): a finger's
@@ -1905,9 +1910,7 @@ def test_a_lone_piece_of_the_tables_hue_is_found_on_the_unscaled_map(seed, size,
     (5187, "medium", (256.0, 226.1)),   # 22-35°, read as a small
 ])
 def test_a_clear_piece_on_laminate_whose_outline_breaks_is_found_in_doubt(seed, size, stern):
-    assert_no_sure_wrong_size(seed, 5104, size, "clear", stern, any_size=True)
-    p = found(seed, size, "clear", stern, seed0=5104)
-    assert p.color == "clear" and p.sigma_mm > 1.5
+    assert_clear_found_in_doubt(seed, 5104, size, stern)
 
 
 # A clear piece on laminate whose crisp area is whole but which darkens the table only a
@@ -1923,9 +1926,7 @@ def test_a_clear_piece_on_laminate_whose_outline_breaks_is_found_in_doubt(seed, 
 ])
 def test_a_clear_piece_on_laminate_with_a_lit_ring_round_it_is_found_in_doubt(
         seed, size, stern):
-    assert_no_sure_wrong_size(seed, 5392, size, "clear", stern, any_size=True)
-    p = found(seed, size, "clear", stern, seed0=5392)
-    assert p.color == "clear" and p.sigma_mm > 1.5
+    assert_clear_found_in_doubt(seed, 5392, size, stern)
 
 
 # A clear piece on laminate that darkens the table as a shadow does (footprint 0.59-0.79, the
@@ -1941,9 +1942,7 @@ def test_a_clear_piece_on_laminate_with_a_lit_ring_round_it_is_found_in_doubt(
     (5966, "medium", (463.35, 233.68)),   # 22-35°, against a cyan medium, read as a small
 ])
 def test_a_clear_piece_on_laminate_whose_outline_is_crisp_is_found_in_doubt(seed, size, stern):
-    assert_no_sure_wrong_size(seed, 5680, size, "clear", stern, any_size=True)
-    p = found(seed, size, "clear", stern, seed0=5680)
-    assert p.color == "clear" and p.sigma_mm > 1.5
+    assert_clear_found_in_doubt(seed, 5680, size, stern)
 
 
 # ... but a shadow lies against its caster, and one whose far edge is crisp lies close to it:
