@@ -34,6 +34,7 @@ from armada_vision.vision.explain import (
     _base_seen_at,
     clashes,
     covering_open_bases,
+    near_edges,
 )
 from armada_vision.vision.fit import FitResult, ViewGrid, lying_local_3d, outline_mm
 
@@ -442,13 +443,4 @@ def _edge_share(scene: Scene, c: Candidate, edges: np.ndarray) -> float:
     ahead = (pts - np.asarray(c.fit.pose.stern_mm)) @ u > BASE_AHEAD_MM
     if not ahead.any():
         return 0.0
-    px = np.round(scene.grid.to_px(pts[ahead])).astype(int)
-    rows, cols = edges.shape
-    # Each sample's 3×3 neighbourhood (edges grown by a pixel, on the samples only).
-    hit = np.zeros(len(px), bool)
-    for dx in (-1, 0, 1):
-        for dy in (-1, 0, 1):
-            u_, v_ = px[:, 0] + dx, px[:, 1] + dy
-            ok = (u_ >= 0) & (v_ >= 0) & (u_ < cols) & (v_ < rows)
-            hit[ok] |= edges[v_[ok], u_[ok]]
-    return float(hit.mean())
+    return float(near_edges(scene.grid, pts[ahead], edges).mean())

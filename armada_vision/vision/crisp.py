@@ -38,6 +38,7 @@ from armada_vision.vision.explain import (
     fits_from_axis,
     fits_from_tips,
     joint_cost,
+    near_edges,
     open_base_cost,
     reading_gap,
     size_hull,
@@ -540,15 +541,7 @@ def _on_edges_share(scene: Scene, c: Candidate, edges: np.ndarray) -> float:
     probe = c.fit.probe_mm
     if not len(probe):
         return 0.0
-    px = np.round(scene.grid.to_px(probe)).astype(np.intp)
-    h, w = edges.shape
-    hit = np.zeros(len(px), bool)
-    for du in (-1, 0, 1):
-        for dv in (-1, 0, 1):
-            u, v = px[:, 0] + du, px[:, 1] + dv
-            ok = (u >= 0) & (u < w) & (v >= 0) & (v < h)
-            hit[ok] |= edges[v[ok], u[ok]]
-    return float(np.count_nonzero(hit)) / len(px)
+    return float(np.count_nonzero(near_edges(scene.grid, probe, edges))) / len(probe)
 
 
 def _ring_shade(scene: Scene, c: Candidate) -> float:

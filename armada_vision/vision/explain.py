@@ -1830,6 +1830,21 @@ def hollow_of_longer(scene: Scene, c: Candidate) -> Candidate:
     return covering_open_bases(scene, c, (scene.fit(z, stern, iterations=0) for z in longer))
 
 
+def near_edges(grid: ViewGrid, pts_mm: np.ndarray, edges: np.ndarray) -> np.ndarray:
+    """Whether each of ``pts_mm`` ((N, 2) table mm) lies within a pixel (its 3×3
+    neighbourhood on ``grid``'s view) of a crisp edge (``edges``: view-size bool); points off
+    the view count as without. The edges grown by a pixel, looked up at the points only."""
+    px = np.round(grid.to_px(pts_mm)).astype(np.intp)
+    rows, cols = edges.shape
+    hit = np.zeros(len(px), bool)
+    for du in (-1, 0, 1):
+        for dv in (-1, 0, 1):
+            u, v = px[:, 0] + du, px[:, 1] + dv
+            ok = (u >= 0) & (v >= 0) & (u < cols) & (v < rows)
+            hit[ok] |= edges[v[ok], u[ok]]
+    return hit
+
+
 def covering_open_bases(scene: Scene, c: Candidate, others: Iterable[Candidate]
                          ) -> Candidate:
     """``c`` with its size ambiguity (all rivals and covering ones) raised to cover each of
