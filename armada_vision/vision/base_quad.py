@@ -73,14 +73,15 @@ RIM_MM = 1.0
 # base seen is a convex quad).
 QUAD_FILL = 0.5
 OPEN_KERNEL = np.ones((3, 3), np.uint8)
-# A dark area whose best quad is a base the rest of the view denies (the lanes, the edges
-# ahead, a clash) may be another size's or heading's open base: the quad alone hardly tells
-# a base seen from above from the same quad of the piece turned end for end, nor a small's
-# from a medium's at a shallow tilt (issue 4, white31: the 5968-set's 6107 white large read
-# as a medium turned 178 degrees, IoU 0.78 against the true pose's 0.76, edges ahead 0.21
-# against 0.75; 6222's medium as a small, 0.69 against 0.74, edges 0.46 against 1.0). Each
-# size's best start, and its best start turned OTHER_TURN_DEG or more from that, are refined
-# when within OTHER_QUAD_SLACK of the best IoU, and read in turn with every test as before.
+# A dark area whose best quad is a hollow the view steps into (the lanes) but whose outline
+# ahead the crisp edges do not follow may be another size's or heading's open base: the quad
+# alone hardly tells a base seen from above from the same quad of the piece turned end for
+# end, nor a small's from a medium's at a shallow tilt (issue 4, white31: the 5968-set's 6107
+# white large read as a medium turned 178 degrees, IoU 0.78 against the true pose's 0.76,
+# edges ahead 0.21 against 0.75; 6222's medium as a small, 0.69 against 0.74, edges 0.46
+# against 1.0). Each size's best start, and its best start turned OTHER_TURN_DEG or more from
+# that, are refined when within OTHER_QUAD_SLACK of the best start's IoU, and read in turn
+# with every test as before.
 OTHER_QUAD_SLACK = 0.15
 OTHER_TURN_DEG = 90.0
 # The best start of each size is refined when its IoU is within this of the best start's
@@ -234,30 +235,34 @@ def _base_reading(scene: Scene, edges: np.ndarray, lying: list[Candidate], cnt: 
     # Fitted to the hull; judged against the area itself.
     if got is None or _area_iou(scene, got[0], got[1], area_mm) < QUAD_MIN_IOU:
         return None
-    c = _kept(scene, edges, lying, got[0], got[1])
-    if c is not None:
+    c, why = _kept(scene, edges, lying, got[0], got[1])
+    if c is not None or why != "edges":
         return c
-    # The best quad is a base the rest of the view denies: another size or heading whose
-    # quad covers the area nearly as well may be the piece (see OTHER_QUAD_SLACK).
+    # A hollow the view steps into whose outline ahead the crisp edges do not follow: another
+    # size or heading whose quad covers the area nearly as well may be the piece (see
+    # OTHER_QUAD_SLACK).
     for size, pose in _other_quads(scene, area_mm, rect, got, centred):
         if _area_iou(scene, size, pose, area_mm) >= QUAD_MIN_IOU and (
-                c := _kept(scene, edges, lying, size, pose)) is not None:
+                c := _kept(scene, edges, lying, size, pose)[0]) is not None:
             return c
     return None
 
 
 def _kept(scene: Scene, edges: np.ndarray, lying: list[Candidate], size: Size, pose: Pose
-          ) -> Candidate | None:
+          ) -> tuple[Candidate | None, str]:
     """The reading of ``size`` at ``pose`` from an open base as seen, when the view steps
     into it in every lane (BASE_STEP), the crisp ``edges`` follow the outline ahead of it
-    (EDGE_MIN_SHARE) and it clashes with none of ``lying``; else None."""
+    (EDGE_MIN_SHARE) and it clashes with none of ``lying``; else None and the test it
+    failed ("lanes", "edges" or "clash")."""
     c = _candidate(scene, size, pose)
     lanes = _base_lanes(scene, c)
     if lanes is None or not np.all(lanes >= BASE_STEP):
-        return None
-    if _edge_share(scene, c, edges) < EDGE_MIN_SHARE or clashes(c, lying, scene):
-        return None
-    return c
+        return None, "lanes"
+    if _edge_share(scene, c, edges) < EDGE_MIN_SHARE:
+        return None, "edges"
+    if clashes(c, lying, scene):
+        return None, "clash"
+    return c, ""
 
 
 def _other_quads(scene: Scene, area_mm: shapely.Polygon, rect: tuple,
@@ -265,30 +270,32 @@ def _other_quads(scene: Scene, area_mm: shapely.Polygon, rect: tuple,
     """The other readings of the dark area ``area_mm`` (table mm; ``rect`` its contour's
     cv2.minAreaRect, view px) than ``best`` (:func:`_quad_of_area`'s): for each size, its best
     start and its best start turned OTHER_TURN_DEG or more from that one, refined when within
-    OTHER_QUAD_SLACK of ``best``'s IoU, not ``best`` again; best IoU first."""
+    OTHER_QUAD_SLACK of the best start's IoU (kept when so of ``best``'s), but a start of
+    ``best``'s size within OTHER_TURN_DEG of its heading (``best`` again); best IoU first."""
     hull = cv2.convexHull(np.asarray(area_mm.convex_hull.exterior.coords[:-1], np.float32))
     starts = _starts(scene.grid.to_mm(cv2.boxPoints(rect)))
-    if centred:
-        starts = np.vstack((starts, _centred(scene, hull, starts, Size.SMALL),
-                            _centred(scene, hull, starts, Size.MEDIUM),
-                            _centred(scene, hull, starts, Size.LARGE)))
     b_size, b_pose, top = best
     b_head = math.radians(b_pose.heading_deg)
+    local = {z: lying_local_3d(scene.pieces.dims(z)) for z in Size}
+    ious = {z: _ious(local[z], scene, starts, hull) for z in Size}
+    if centred and max(float(v.max()) for v in ious.values()) < START_MIN_IOU:
+        # As _quad_pose started them (a small dark area's quad lies askew of its box).
+        starts = np.vstack([starts] + [_centred(scene, hull, starts, z) for z in Size])
+        ious = {z: _ious(local[z], scene, starts, hull) for z in Size}
     got: list[tuple[float, Size, Pose]] = []
+    top_start = max(float(v.max()) for v in ious.values())
     for z in Size:
-        local = lying_local_3d(scene.pieces.dims(z))
-        v = _ious(local, scene, starts, hull)
+        v = ious[z]
         first = int(v.argmax())
         turned = np.abs(_turn(starts[:, 2], starts[first, 2])) >= math.radians(OTHER_TURN_DEG)
         picks = [first] + ([int(np.flatnonzero(turned)[v[turned].argmax()])]
                            if turned.any() else [])
         for i in picks:
-            if v[i] < top - OTHER_QUAD_SLACK:
-                continue
-            iou, p = _refine(local, scene, starts[i], hull, float(v[i]))
-            if z == b_size and abs(_turn(p[2], b_head)) < math.radians(OTHER_TURN_DEG) and (
-                    math.hypot(p[0] - b_pose.x_mm, p[1] - b_pose.y_mm) < 1.0):
-                continue  # the best reading again
+            if v[i] < top_start - OTHER_QUAD_SLACK or (
+                    z == b_size and abs(_turn(starts[i, 2], b_head)) < math.radians(
+                        OTHER_TURN_DEG)):
+                continue  # not near the best, or the best's own start again
+            iou, p = _refine(local[z], scene, starts[i], hull, float(v[i]))
             if iou >= top - OTHER_QUAD_SLACK:
                 got.append((iou, z, Pose(float(p[0]), float(p[1]), math.degrees(p[2]))))
     got.sort(key=lambda t: -t[0])
