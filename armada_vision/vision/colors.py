@@ -16,8 +16,10 @@ from armada_vision.vision.segment import TableView
 
 # Value (0–255, largest channel) of a white piece's lit faces at least; black's stay below.
 WHITE_MIN_V = 152.0
-# A piece known opaque (its dark open base seen) whose median value is at least this share of
-# the table's is white, however dark the table: black plastic's median lies far under it.
+# A piece known opaque (its dark open base seen) whose brightest faces are at least
+# OPAQUE_WHITE_LIT of the table's value and its median at least OPAQUE_WHITE_V of it is white,
+# however dark the table: black plastic's faces and median lie under it.
+OPAQUE_WHITE_LIT = 1.0
 OPAQUE_WHITE_V = 0.85
 # Colour is read well inside the piece (the polygon shrunk to this share), away from its edges.
 INNER_SHRINK = 0.55
@@ -171,9 +173,11 @@ def name_color(piece_bgr: np.ndarray, table_bgr: np.ndarray, bright_v: float | N
         if opaque:
             # On a dark table white faces lit like it stay under WHITE_MIN_V (issue 4,
             # white31: the 5968-set's 6149, a white large on laminate of value 145, its
-            # faces 148); a median as bright as the table round a dark hollow is no black
-            # plastic, whose median lies far under the table's.
-            lit = bright >= 0.85 * vt and (bright >= WHITE_MIN_V or v >= OPAQUE_WHITE_V * vt)
+            # faces 148): faces as bright as the table round a median near its value is no
+            # black plastic (6038's black medium, read by its walls on a table of 134: faces
+            # 122, median 119).
+            lit = bright >= 0.85 * vt and (bright >= WHITE_MIN_V or (
+                bright >= OPAQUE_WHITE_LIT * vt and v >= OPAQUE_WHITE_V * vt))
             return "white" if lit else "black"
         # Grey. Measured on 72 rendered scenes: black's brightest faces ≤ 141, white's ≥ 162.
         # Clear on a grey table is a dimmer table (its lit faces can be bright too); on a
