@@ -488,80 +488,84 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
                 break
         if (len(out) == n_out and soft_clear is not None and soft_out is not None
                 and scene.shade is not None):
-            c = _soft_clear_piece(scene, cands, region, sub, excuse, grid,
-                                  chosen + out + soft_out, soft_clear, unseen, edges)
+            pick = _soft_pick(scene, cands, region, sub, excuse, grid,
+                              chosen + out + soft_out)
+            if pick is None or _by_hand(scene, pick[1], unseen):
+                continue
+            c = _soft_clear_piece(scene, pick, region, sub, soft_clear, edges)
             if c is not None:
                 soft_out.append(c)
             elif (soft_white is not None and white_out is not None and edges is not None
-                  and (c := _soft_white_piece(scene, cands, region, sub, excuse, grid,
+                  and (c := _soft_white_piece(scene, pick[1], region, sub,
                                               chosen + out + soft_out + white_out,
-                                              soft_white, unseen, edges)) is not None):
+                                              soft_white, edges)) is not None):
                 white_out.append(c)
     return out
 
 
-def _soft_clear_piece(scene: Scene, cands: list[Candidate], region: np.ndarray, sub: ViewGrid,
-                      excuse: np.ndarray, grid: ViewGrid, others: list[Candidate],
-                      soft_clear: Callable[[Candidate], bool], unseen: np.ndarray | None,
-                      edges: np.ndarray | None = None) -> Candidate | None:
-    """The best of ``cands`` (fitted on a crisp ``region`` on ``sub`` where nothing was
-    read) once its outline samples hidden inside the region itself are excused (SOFT_HIDDEN),
-    up to MAX_COST, hiding at most SOFT_HIDDEN of its outline, clashing with and overlapping
-    none of ``others``, not by a hand (its footprint grown by COVER_GROW_MM off ``unseen``,
-    view-size bool) and named clear by ``soft_clear``: in doubt of its size and place
-    (σ :func:`_any_size_mm`); else None."""
+def _soft_pick(scene: Scene, cands: list[Candidate], region: np.ndarray, sub: ViewGrid,
+               excuse: np.ndarray, grid: ViewGrid, others: list[Candidate]
+               ) -> tuple[float, Candidate] | None:
+    """The soft reading's pick of ``cands`` (fitted on a crisp ``region`` on ``sub`` where
+    nothing was read): the best once its outline samples hidden inside the region itself are
+    excused (SOFT_HIDDEN), up to MAX_COST, hiding at most SOFT_HIDDEN of its outline,
+    clashing with and overlapping none of ``others`` nor in size doubt of one; with that
+    cost, or None."""
     scored = _scored(cands, region, sub, excuse, grid, max_hidden=SOFT_HIDDEN,
                      max_cost=MAX_COST, own=region)
     for _u, cost, c in scored:
-        if (clashes(c, others, scene) or overlaps_any(scene, c, others)
+        if not (clashes(c, others, scene) or overlaps_any(scene, c, others)
                 or in_size_doubt_of(scene, c, others)):
-            continue
-        if (_by_hand(scene, c, unseen) or not _darkened_as_clear(scene, c, edges)
-                or not soft_clear(c)):
-            return None
-        amb = _soft_doubt_mm(scene, c, region, sub)
-        return replace(c, fit=replace(c.fit, cost=cost), ambiguity_mm=amb,
-                       covering_ambiguity_mm=amb,
-                       ambiguity_deg=max(c.ambiguity_deg, SOFT_DOUBT_DEG),
-                       covering_ambiguity_deg=max(c.covering_ambiguity_deg, SOFT_DOUBT_DEG))
+            return cost, c
     return None
 
 
-def _soft_white_piece(scene: Scene, cands: list[Candidate], region: np.ndarray, sub: ViewGrid,
-                      excuse: np.ndarray, grid: ViewGrid, others: list[Candidate],
-                      soft_white: Callable[[Candidate], bool], unseen: np.ndarray | None,
+def _soft_clear_piece(scene: Scene, pick: tuple[float, Candidate], region: np.ndarray,
+                      sub: ViewGrid, soft_clear: Callable[[Candidate], bool],
+                      edges: np.ndarray | None = None) -> Candidate | None:
+    """The soft reading's ``pick`` (cost, fit: :func:`_soft_pick`; by no hand), when it is
+    darkened as a clear piece darkens the table (:func:`_darkened_as_clear`) and named clear
+    by ``soft_clear``: in doubt of its size and place (σ :func:`_soft_doubt_mm`); else
+    None."""
+    cost, c = pick
+    if not _darkened_as_clear(scene, c, edges) or not soft_clear(c):
+        return None
+    amb = _soft_doubt_mm(scene, c, region, sub)
+    return replace(c, fit=replace(c.fit, cost=cost), ambiguity_mm=amb,
+                   covering_ambiguity_mm=amb,
+                   ambiguity_deg=max(c.ambiguity_deg, SOFT_DOUBT_DEG),
+                   covering_ambiguity_deg=max(c.covering_ambiguity_deg, SOFT_DOUBT_DEG))
+
+
+def _soft_white_piece(scene: Scene, c: Candidate, region: np.ndarray, sub: ViewGrid,
+                      others: list[Candidate], soft_white: Callable[[Candidate], bool],
                       edges: np.ndarray) -> Candidate | None:
     """The white piece lit like the table that the crisp ``region`` (on ``sub``, nothing read
-    there) holds (see SOFT_WHITE_SHADE): the best of ``cands`` as :func:`_soft_clear_piece`
-    takes it, its footprint lit (SOFT_WHITE_SHADE) and ``soft_white``, refitted to the crisp
-    ``edges`` at each size (:func:`_on_edges_fit`), the best kept when SOFT_WHITE_EDGES of its
-    outline lies on them; in doubt of its size and place (σ :func:`_soft_doubt_mm`, its
-    heading SOFT_DOUBT_DEG); else None."""
+    there) holds (see SOFT_WHITE_SHADE): the soft reading's pick ``c`` (:func:`_soft_pick`;
+    by no hand), its footprint lit (SOFT_WHITE_SHADE) and ``soft_white``, refitted to the
+    crisp ``edges`` at each size (:func:`_on_edges_fit`), the best kept when
+    SOFT_WHITE_EDGES of its outline lies on them and it clashes with and overlaps none of
+    ``others``: in doubt of its size and place (σ :func:`_soft_doubt_mm`, its heading
+    SOFT_DOUBT_DEG); else None."""
     assert scene.shade is not None
-    scored = _scored(cands, region, sub, excuse, grid, max_hidden=SOFT_HIDDEN,
-                     max_cost=MAX_COST, own=region)
-    for _u, _cost, c in scored:
-        if (clashes(c, others, scene) or overlaps_any(scene, c, others)
-                or in_size_doubt_of(scene, c, others)):
-            continue
-        fp = scene.footprint(c)[0].buffer(-BASE_INSET_MM)
-        if _by_hand(scene, c, unseen) or fp.is_empty or fp.geom_type != "Polygon":
-            return None
-        sl, m = grid.polygon_crop([grid.to_px(np.asarray(fp.exterior.coords))])
-        if not m.any() or not (SOFT_WHITE_SHADE[0] <= float(median(scene.shade[sl][m]))
-                               <= SOFT_WHITE_SHADE[1]) or not soft_white(c):
-            return None
-        got = _on_edges_fit(scene, c, edges)
-        if got is None:
-            return None
-        w = _edges_candidate(scene, *got)
-        if (clashes(w, others, scene) or overlaps_any(scene, w, others)
-                or in_size_doubt_of(scene, w, others)):
-            return None
-        amb = _soft_doubt_mm(scene, w, region, sub)
-        return replace(w, ambiguity_mm=amb, covering_ambiguity_mm=amb,
-                       ambiguity_deg=SOFT_DOUBT_DEG, covering_ambiguity_deg=SOFT_DOUBT_DEG)
-    return None
+    grid = scene.grid
+    fp = scene.footprint(c)[0].buffer(-BASE_INSET_MM)
+    if fp.is_empty or fp.geom_type != "Polygon":
+        return None
+    sl, m = grid.polygon_crop([grid.to_px(np.asarray(fp.exterior.coords))])
+    if not m.any() or not (SOFT_WHITE_SHADE[0] <= float(median(scene.shade[sl][m]))
+                           <= SOFT_WHITE_SHADE[1]) or not soft_white(c):
+        return None
+    got = _on_edges_fit(scene, c, edges)
+    if got is None:
+        return None
+    w = _edges_candidate(scene, *got)
+    if (clashes(w, others, scene) or overlaps_any(scene, w, others)
+            or in_size_doubt_of(scene, w, others)):
+        return None
+    amb = _soft_doubt_mm(scene, w, region, sub)
+    return replace(w, ambiguity_mm=amb, covering_ambiguity_mm=amb,
+                   ambiguity_deg=SOFT_DOUBT_DEG, covering_ambiguity_deg=SOFT_DOUBT_DEG)
 
 
 def _on_edges_fit(scene: Scene, c: Candidate, edges: np.ndarray) -> tuple[Size, Pose] | None:
