@@ -17,7 +17,7 @@ Frames: table mm (+y away from the viewer); view px per :class:`ViewGrid`.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import cv2
 import numpy as np
@@ -155,18 +155,21 @@ def pieces_from_base(scene: Scene, edges: np.ndarray, lying: list[Candidate],
         if cv2.countNonZero(inside & opened_at(dark, x, y, w, h)) < QUAD_FILL * (
                 rect[1][0] + 1) * (rect[1][1] + 1):
             continue  # not a convex quad: a shadow's or a hand's patch, a marker's cells
-        c = _base_reading(scene, edges, lying + out, cnt, rect, centred=True)
+        c, retry = _base_reading(scene, edges, lying + out, cnt, rect, centred=True)
         if c is None:
             # Only the hollow's deepest part is that dark: its walls, lit through the open
             # base, are taken in where they join it (see BASE_WALL).
             walls = _with_walls(scene.shade, cnt)
-            if walls is None or cv2.contourArea(walls) > max_px:
-                continue
-            c = _base_reading(scene, edges, lying + out, walls, cv2.minAreaRect(walls),
-                              centred=True)
-            if c is None:
-                continue
-        out.append(c)
+            retry_walls = None
+            if walls is not None and cv2.contourArea(walls) <= max_px:
+                c, retry_walls = _base_reading(scene, edges, lying + out, walls,
+                                               cv2.minAreaRect(walls), centred=True)
+            # Then the other quads (OTHER_QUAD_SLACK): the dark part's, its walls'.
+            for again in (retry, retry_walls):
+                if c is None and again is not None:
+                    c = again()
+        if c is not None:
+            out.append(c)
     return out
 
 
@@ -225,27 +228,33 @@ def _quad_of_area(scene: Scene, area_mm: shapely.Polygon, rect: tuple, centred: 
 
 
 def _base_reading(scene: Scene, edges: np.ndarray, lying: list[Candidate], cnt: np.ndarray,
-                  rect: tuple, centred: bool = False) -> Candidate | None:
+                  rect: tuple, centred: bool = False
+                  ) -> tuple[Candidate | None, Callable[[], Candidate | None] | None]:
     """The reading from the open base as seen that the area within contour ``cnt`` (view px;
     ``rect`` its cv2.minAreaRect) is, when the quad covers it (QUAD_MIN_IOU), the view steps
     into it in every lane (BASE_STEP), the crisp ``edges`` follow the outline ahead of it
-    (EDGE_MIN_SHARE) and it clashes with none of ``lying``; else None."""
+    (EDGE_MIN_SHARE) and it clashes with none of ``lying``; else None. With it, when only
+    the edges ahead failed, the reading of the area's other quads to ask after
+    (:func:`_other_quads`: another size or heading), else None."""
     area_mm = _grown_area(scene.grid, cnt)
     got = _quad_of_area(scene, area_mm, rect, centred)
     # Fitted to the hull; judged against the area itself.
     if got is None or _area_iou(scene, got[0], got[1], area_mm) < QUAD_MIN_IOU:
-        return None
+        return None, None
     c, why = _kept(scene, edges, lying, got[0], got[1])
     if c is not None or why != "edges":
-        return c
-    # A hollow the view steps into whose outline ahead the crisp edges do not follow: another
-    # size or heading whose quad covers the area nearly as well may be the piece (see
-    # OTHER_QUAD_SLACK).
-    for size, pose in _other_quads(scene, area_mm, rect, got, centred):
-        if _area_iou(scene, size, pose, area_mm) >= QUAD_MIN_IOU and (
-                c := _kept(scene, edges, lying, size, pose)[0]) is not None:
-            return c
-    return None
+        return c, None
+
+    def other() -> Candidate | None:
+        # A hollow the view steps into whose outline ahead the crisp edges do not follow:
+        # another size or heading whose quad covers the area nearly as well may be the piece
+        # (see OTHER_QUAD_SLACK).
+        for size, pose in _other_quads(scene, area_mm, rect, got, centred):
+            if _area_iou(scene, size, pose, area_mm) >= QUAD_MIN_IOU and (
+                    k := _kept(scene, edges, lying, size, pose)[0]) is not None:
+                return k
+        return None
+    return None, other
 
 
 def _kept(scene: Scene, edges: np.ndarray, lying: list[Candidate], size: Size, pose: Pose
