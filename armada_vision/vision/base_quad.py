@@ -17,7 +17,7 @@ Frames: table mm (+y away from the viewer); view px per :class:`ViewGrid`.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import cv2
 import numpy as np
@@ -73,6 +73,17 @@ RIM_MM = 1.0
 # base seen is a convex quad).
 QUAD_FILL = 0.5
 OPEN_KERNEL = np.ones((3, 3), np.uint8)
+# A dark area whose best quad is a hollow the view steps into (the lanes) but whose outline
+# ahead the crisp edges do not follow may be another size's or heading's open base: the quad
+# alone hardly tells a base seen from above from the same quad of the piece turned end for
+# end, nor a small's from a medium's at a shallow tilt (issue 4, white31: the 5968-set's 6107
+# white large read as a medium turned 178 degrees, IoU 0.78 against the true pose's 0.76,
+# edges ahead 0.21 against 0.75; 6222's medium as a small, 0.69 against 0.74, edges 0.46
+# against 1.0). Each size's best start, and its best start turned OTHER_TURN_DEG or more from
+# that, are refined when within OTHER_QUAD_SLACK of the best start's IoU, and read in turn
+# with every test as before.
+OTHER_QUAD_SLACK = 0.15
+OTHER_TURN_DEG = 90.0
 # The best start of each size is refined when its IoU is within this of the best start's
 # (and none when the best start's is under START_MIN_IOU: the 1936-set's bases 0.51-0.88).
 START_SLACK = 0.15
@@ -144,18 +155,21 @@ def pieces_from_base(scene: Scene, edges: np.ndarray, lying: list[Candidate],
         if cv2.countNonZero(inside & opened_at(dark, x, y, w, h)) < QUAD_FILL * (
                 rect[1][0] + 1) * (rect[1][1] + 1):
             continue  # not a convex quad: a shadow's or a hand's patch, a marker's cells
-        c = _base_reading(scene, edges, lying + out, cnt, rect, centred=True)
+        c, retry = _base_reading(scene, edges, lying + out, cnt, rect, centred=True)
         if c is None:
             # Only the hollow's deepest part is that dark: its walls, lit through the open
             # base, are taken in where they join it (see BASE_WALL).
             walls = _with_walls(scene.shade, cnt)
-            if walls is None or cv2.contourArea(walls) > max_px:
-                continue
-            c = _base_reading(scene, edges, lying + out, walls, cv2.minAreaRect(walls),
-                              centred=True)
-            if c is None:
-                continue
-        out.append(c)
+            retry_walls = None
+            if walls is not None and cv2.contourArea(walls) <= max_px:
+                c, retry_walls = _base_reading(scene, edges, lying + out, walls,
+                                               cv2.minAreaRect(walls), centred=True)
+            # Then the other quads (OTHER_QUAD_SLACK): the dark part's, its walls'.
+            for again in (retry, retry_walls):
+                if c is None and again is not None:
+                    c = again()
+        if c is not None:
+            out.append(c)
     return out
 
 
@@ -214,24 +228,92 @@ def _quad_of_area(scene: Scene, area_mm: shapely.Polygon, rect: tuple, centred: 
 
 
 def _base_reading(scene: Scene, edges: np.ndarray, lying: list[Candidate], cnt: np.ndarray,
-                  rect: tuple, centred: bool = False) -> Candidate | None:
+                  rect: tuple, centred: bool = False
+                  ) -> tuple[Candidate | None, Callable[[], Candidate | None] | None]:
     """The reading from the open base as seen that the area within contour ``cnt`` (view px;
     ``rect`` its cv2.minAreaRect) is, when the quad covers it (QUAD_MIN_IOU), the view steps
     into it in every lane (BASE_STEP), the crisp ``edges`` follow the outline ahead of it
-    (EDGE_MIN_SHARE) and it clashes with none of ``lying``; else None."""
+    (EDGE_MIN_SHARE) and it clashes with none of ``lying``; else None. With it, when only
+    the edges ahead failed, the reading of the area's other quads to ask after
+    (:func:`_other_quads`: another size or heading), else None."""
     area_mm = _grown_area(scene.grid, cnt)
     got = _quad_of_area(scene, area_mm, rect, centred)
     # Fitted to the hull; judged against the area itself.
     if got is None or _area_iou(scene, got[0], got[1], area_mm) < QUAD_MIN_IOU:
+        return None, None
+    c, why = _kept(scene, edges, lying, got[0], got[1])
+    if c is not None or why != "edges":
+        return c, None
+
+    def other() -> Candidate | None:
+        # A hollow the view steps into whose outline ahead the crisp edges do not follow:
+        # another size or heading whose quad covers the area nearly as well may be the piece
+        # (see OTHER_QUAD_SLACK).
+        for size, pose in _other_quads(scene, area_mm, rect, got, centred):
+            if _area_iou(scene, size, pose, area_mm) >= QUAD_MIN_IOU and (
+                    k := _kept(scene, edges, lying, size, pose)[0]) is not None:
+                return k
         return None
-    size, pose, _iou = got
+    return None, other
+
+
+def _kept(scene: Scene, edges: np.ndarray, lying: list[Candidate], size: Size, pose: Pose
+          ) -> tuple[Candidate | None, str]:
+    """The reading of ``size`` at ``pose`` from an open base as seen, when the view steps
+    into it in every lane (BASE_STEP), the crisp ``edges`` follow the outline ahead of it
+    (EDGE_MIN_SHARE) and it clashes with none of ``lying``; else None and the test it
+    failed ("lanes", "edges" or "clash")."""
     c = _candidate(scene, size, pose)
     lanes = _base_lanes(scene, c)
     if lanes is None or not np.all(lanes >= BASE_STEP):
-        return None
-    if _edge_share(scene, c, edges) < EDGE_MIN_SHARE or clashes(c, lying, scene):
-        return None
-    return c
+        return None, "lanes"
+    if _edge_share(scene, c, edges) < EDGE_MIN_SHARE:
+        return None, "edges"
+    if clashes(c, lying, scene):
+        return None, "clash"
+    return c, ""
+
+
+def _other_quads(scene: Scene, area_mm: shapely.Polygon, rect: tuple,
+                 best: tuple[Size, Pose, float], centred: bool) -> list[tuple[Size, Pose]]:
+    """The other readings of the dark area ``area_mm`` (table mm; ``rect`` its contour's
+    cv2.minAreaRect, view px) than ``best`` (:func:`_quad_of_area`'s): for each size, its best
+    start and its best start turned OTHER_TURN_DEG or more from that one, refined when within
+    OTHER_QUAD_SLACK of the best start's IoU (kept when so of ``best``'s), but a start of
+    ``best``'s size within OTHER_TURN_DEG of its heading (``best`` again); best IoU first."""
+    hull = cv2.convexHull(np.asarray(area_mm.convex_hull.exterior.coords[:-1], np.float32))
+    starts = _starts(scene.grid.to_mm(cv2.boxPoints(rect)))
+    b_size, b_pose, top = best
+    b_head = math.radians(b_pose.heading_deg)
+    local = {z: lying_local_3d(scene.pieces.dims(z)) for z in Size}
+    ious = {z: _ious(local[z], scene, starts, hull) for z in Size}
+    if centred and max(float(v.max()) for v in ious.values()) < START_MIN_IOU:
+        # As _quad_pose started them (a small dark area's quad lies askew of its box).
+        starts = np.vstack([starts] + [_centred(scene, hull, starts, z) for z in Size])
+        ious = {z: _ious(local[z], scene, starts, hull) for z in Size}
+    got: list[tuple[float, Size, Pose]] = []
+    top_start = max(float(v.max()) for v in ious.values())
+    for z in Size:
+        v = ious[z]
+        first = int(v.argmax())
+        turned = np.abs(_turn(starts[:, 2], starts[first, 2])) >= math.radians(OTHER_TURN_DEG)
+        picks = [first] + ([int(np.flatnonzero(turned)[v[turned].argmax()])]
+                           if turned.any() else [])
+        for i in picks:
+            if v[i] < top_start - OTHER_QUAD_SLACK or (
+                    z == b_size and abs(_turn(starts[i, 2], b_head)) < math.radians(
+                        OTHER_TURN_DEG)):
+                continue  # not near the best, or the best's own start again
+            iou, p = _refine(local[z], scene, starts[i], hull, float(v[i]))
+            if iou >= top - OTHER_QUAD_SLACK:
+                got.append((iou, z, Pose(float(p[0]), float(p[1]), math.degrees(p[2]))))
+    got.sort(key=lambda t: -t[0])
+    return [(z, p) for _v, z, p in got]
+
+
+def _turn(a: np.ndarray | float, b: float) -> np.ndarray | float:
+    """The signed turn (rad, -pi to pi) from heading ``b`` to ``a``."""
+    return (np.asarray(a) - b + np.pi) % (2 * np.pi) - np.pi
 
 
 def _with_walls(shade: np.ndarray, cnt: np.ndarray) -> np.ndarray | None:
@@ -380,10 +462,7 @@ def _quad_pose(scene: Scene, hull: np.ndarray, box_mm: np.ndarray, centred: bool
     heading either way across it, each size (and, with ``centred``, when none reaches
     START_MIN_IOU, each moved so its quad's centre is the hull's); the best start of each size
     whose IoU comes within START_SLACK of the best refined (the width tells the size)."""
-    mids = (box_mm + np.roll(box_mm, -1, axis=0)) / 2
-    n = box_mm.mean(axis=0) - mids
-    heads = np.arctan2(n[:, 1], n[:, 0])
-    starts = np.column_stack((np.tile(mids, (2, 1)), np.concatenate((heads, heads + np.pi))))
+    starts = _starts(box_mm)
     local = {z: lying_local_3d(scene.pieces.dims(z)) for z in Size}
     best_start = {}
     for z in Size:
@@ -394,11 +473,8 @@ def _quad_pose(scene: Scene, hull: np.ndarray, box_mm: np.ndarray, centred: bool
         # An edge start's quad lies askew of a small dark area, the deepest part of a hollow
         # seen obliquely (5823's 26 mm² of its small's 94 mm² quad; 5912's): each start is
         # moved so that its quad's centre is the hull's. Asked by pieces_from_base only.
-        m = cv2.moments(hull)
-        centre = np.array((m["m10"], m["m01"])) / max(m["m00"], 1e-9)
         for z in Size:
-            moved = starts.copy()
-            moved[:, :2] += centre - _quads(local[z], scene, starts).mean(axis=1)
+            moved = _centred(scene, hull, starts, z)
             v = _ious(local[z], scene, moved, hull)
             if v.max() > best_start[z][0]:
                 best_start[z] = (float(v.max()), moved[int(v.argmax())])
@@ -416,6 +492,26 @@ def _quad_pose(scene: Scene, hull: np.ndarray, box_mm: np.ndarray, centred: bool
         return None
     z, p, v = best
     return z, Pose(float(p[0]), float(p[1]), math.degrees(p[2])), v
+
+
+def _starts(box_mm: np.ndarray) -> np.ndarray:
+    """(8, 3) the quad fit's starts from a dark area's bounding box ``box_mm`` (table mm,
+    4x2): each edge's middle as the stern, heading across the box either way."""
+    mids = (box_mm + np.roll(box_mm, -1, axis=0)) / 2
+    n = box_mm.mean(axis=0) - mids
+    heads = np.arctan2(n[:, 1], n[:, 0])
+    return np.column_stack((np.tile(mids, (2, 1)), np.concatenate((heads, heads + np.pi))))
+
+
+def _centred(scene: Scene, hull: np.ndarray, starts: np.ndarray, size: Size) -> np.ndarray:
+    """``starts`` each moved so that the quad of a lying ``size`` there has its centre at
+    the ``hull``'s (table mm)."""
+    m = cv2.moments(hull)
+    centre = np.array((m["m10"], m["m01"])) / max(m["m00"], 1e-9)
+    moved = starts.copy()
+    moved[:, :2] += centre - _quads(lying_local_3d(scene.pieces.dims(size)), scene,
+                                    starts).mean(axis=1)
+    return moved
 
 
 def _refine(local: np.ndarray, scene: Scene, p: np.ndarray, hull: np.ndarray, iou: float

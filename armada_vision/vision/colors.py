@@ -16,6 +16,11 @@ from armada_vision.vision.segment import TableView
 
 # Value (0–255, largest channel) of a white piece's lit faces at least; black's stay below.
 WHITE_MIN_V = 152.0
+# A piece known opaque (its dark open base seen) whose brightest faces are at least
+# OPAQUE_WHITE_LIT of the table's value and its median at least OPAQUE_WHITE_V of it is white,
+# however dark the table: black plastic's faces and median lie under it.
+OPAQUE_WHITE_LIT = 1.0
+OPAQUE_WHITE_V = 0.85
 # Colour is read well inside the piece (the polygon shrunk to this share), away from its edges.
 INNER_SHRINK = 0.55
 # Hue (OpenCV 0-180) within which a piece too dull for plastic keeps the table's: hue is
@@ -166,7 +171,14 @@ def name_color(piece_bgr: np.ndarray, table_bgr: np.ndarray, bright_v: float | N
     bright = v if bright_v is None else bright_v
     if (v < 60 and s < 90) or s < 40:
         if opaque:
-            return "white" if bright >= max(WHITE_MIN_V, 0.85 * vt) else "black"
+            # On a dark table white faces lit like it stay under WHITE_MIN_V (issue 4,
+            # white31: the 5968-set's 6149, a white large on laminate of value 145, its
+            # faces 148): faces as bright as the table round a median near its value is no
+            # black plastic (6038's black medium, read by its walls on a table of 134: faces
+            # 122, median 119).
+            lit = bright >= 0.85 * vt and (bright >= WHITE_MIN_V or (
+                bright >= OPAQUE_WHITE_LIT * vt and v >= OPAQUE_WHITE_V * vt))
+            return "white" if lit else "black"
         # Grey. Measured on 72 rendered scenes: black's brightest faces ≤ 141, white's ≥ 162.
         # Clear on a grey table is a dimmer table (its lit faces can be bright too); on a
         # coloured one it would have kept the table's tint (above), so a grey there is black

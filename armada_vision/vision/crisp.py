@@ -49,7 +49,7 @@ from armada_vision.vision.explain import (
     upright_fit,
     with_ambiguity,
 )
-from armada_vision.vision.fit import ViewGrid
+from armada_vision.vision.fit import FitResult, ViewGrid, lying_local_3d, outline_mm
 from armada_vision.vision.order import median, percentile
 from armada_vision.vision.segment import (
     FAINT_MAX_SHADE,
@@ -253,6 +253,26 @@ SOFT_EDGE_SHARE = 0.66
 SOFT_EDGE_DARK = 0.5
 SOFT_EDGE_DARK_Q = 2.0
 SOFT_EDGE_DARK_MM = (0.0, 3.0)
+# A white piece on laminate whose faces are lit like the table and whose open base is turned
+# from the camera (issue 4, white31): no hollow for the open-base pass, its lit face alone
+# (or nothing) foreground, so no region pass reads it; its crisp area takes in its shadow, so
+# the crisp fits hide 0.25-0.40 of their outline in it and slide towards the shadow, and the
+# soft reading keeps only a piece darkened as a clear one is, named clear (the 5968-set's
+# 5991 L, 6006 L, 6129 S, 6176 S, 6224 M: footprint shade 0.86-1.22, named white). Its outline
+# lies whole on the crisp edges: the soft reading's fit, when its footprint's median shade
+# lies in SOFT_WHITE_SHADE and it is named white, is refitted to the edges themselves (the
+# mean distance of SOFT_WHITE_SAMPLES outline samples to the nearest crisp edge, clipped at
+# SOFT_WHITE_CLIP_PX, lowered by steps SOFT_WHITE_STEPS, each other size from the refined stern
+# and tip) and kept when SOFT_WHITE_EDGES of its outline lies within a pixel of an edge: on
+# the 5968-set every such reading (where the soft clear reading failed) lay on a white piece,
+# footprint IoU 0.45-0.93 (0.5-1.0 of the outline on the edges); in doubt as the soft reading.
+SOFT_WHITE_SHADE = (0.8, 1.3)
+SOFT_WHITE_EDGES = 0.9
+SOFT_WHITE_SAMPLES = 80
+SOFT_WHITE_CLIP_PX = 6.0
+SOFT_WHITE_STEPS = ((1.0, 3.0), (0.5, 1.5), (0.25, 0.75))
+SOFT_WHITE_MOVES = 12
+SOFT_WHITE_PAD_PX = 20
 
 
 def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chosen: list[Candidate],
@@ -266,7 +286,9 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
                  mid_of: np.ndarray | None = None, min_share: float = MIN_SHARE,
                  doubtful_if: Callable[[Candidate], bool] | None = None,
                  soft_clear: Callable[[Candidate], bool] | None = None,
-                 soft_out: list[Candidate] | None = None) -> list[Candidate]:
+                 soft_out: list[Candidate] | None = None,
+                 soft_white: Callable[[Candidate], bool] | None = None,
+                 white_out: list[Candidate] | None = None) -> list[Candidate]:
     """Lying pieces (table mm) in the crisp-enclosed areas (``crisp``, view-size bool;
     ``edges`` the crisp edges themselves) that the lying pieces ``chosen``, the ``standing``
     ones and ``unseen`` (view-size bool: hands) leave unexplained. Their ``ambiguity_mm`` is
@@ -298,7 +320,10 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
     table (:func:`_darkened_as_clear`) whose outline hides in the area itself (see
     SOFT_HIDDEN) if ``soft_clear(piece)``, in doubt of its size and place
     (:func:`_any_size_mm`), appended to ``soft_out``, not returned: the caller adds it
-    when no later pass reads the area."""
+    when no later pass reads the area. ``soft_white``: where that keeps nothing either, a
+    piece lit like the table whose whole outline lies on the crisp edges once fitted to
+    them, if ``soft_white(piece)`` (:func:`_soft_white_piece`), in doubt as the soft clear
+    reading is, appended to ``white_out``, not returned."""
     grid = scene.grid
     ppm = grid.px_per_mm
     cover = np.zeros(crisp.shape, np.uint8)
@@ -463,38 +488,168 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
                 break
         if (len(out) == n_out and soft_clear is not None and soft_out is not None
                 and scene.shade is not None):
-            c = _soft_clear_piece(scene, cands, region, sub, excuse, grid,
-                                  chosen + out + soft_out, soft_clear, unseen, edges)
+            pick = _soft_pick(scene, cands, region, sub, excuse, grid,
+                              chosen + out + soft_out)
+            if pick is None or _by_hand(scene, pick[1], unseen):
+                continue
+            c = _soft_clear_piece(scene, pick, region, sub, soft_clear, edges)
             if c is not None:
                 soft_out.append(c)
+            elif (soft_white is not None and white_out is not None and edges is not None
+                  and (c := _soft_white_piece(scene, pick[1], region, sub,
+                                              chosen + out + soft_out + white_out,
+                                              soft_white, edges)) is not None):
+                white_out.append(c)
     return out
 
 
-def _soft_clear_piece(scene: Scene, cands: list[Candidate], region: np.ndarray, sub: ViewGrid,
-                      excuse: np.ndarray, grid: ViewGrid, others: list[Candidate],
-                      soft_clear: Callable[[Candidate], bool], unseen: np.ndarray | None,
-                      edges: np.ndarray | None = None) -> Candidate | None:
-    """The best of ``cands`` (fitted on a crisp ``region`` on ``sub`` where nothing was
-    read) once its outline samples hidden inside the region itself are excused (SOFT_HIDDEN),
-    up to MAX_COST, hiding at most SOFT_HIDDEN of its outline, clashing with and overlapping
-    none of ``others``, not by a hand (its footprint grown by COVER_GROW_MM off ``unseen``,
-    view-size bool) and named clear by ``soft_clear``: in doubt of its size and place
-    (σ :func:`_any_size_mm`); else None."""
+def _soft_pick(scene: Scene, cands: list[Candidate], region: np.ndarray, sub: ViewGrid,
+               excuse: np.ndarray, grid: ViewGrid, others: list[Candidate]
+               ) -> tuple[float, Candidate] | None:
+    """The soft reading's pick of ``cands`` (fitted on a crisp ``region`` on ``sub`` where
+    nothing was read): the best once its outline samples hidden inside the region itself are
+    excused (SOFT_HIDDEN), up to MAX_COST, hiding at most SOFT_HIDDEN of its outline,
+    clashing with and overlapping none of ``others`` nor in size doubt of one; with that
+    cost, or None."""
     scored = _scored(cands, region, sub, excuse, grid, max_hidden=SOFT_HIDDEN,
                      max_cost=MAX_COST, own=region)
     for _u, cost, c in scored:
-        if (clashes(c, others, scene) or overlaps_any(scene, c, others)
+        if not (clashes(c, others, scene) or overlaps_any(scene, c, others)
                 or in_size_doubt_of(scene, c, others)):
-            continue
-        if (_by_hand(scene, c, unseen) or not _darkened_as_clear(scene, c, edges)
-                or not soft_clear(c)):
-            return None
-        amb = _soft_doubt_mm(scene, c, region, sub)
-        return replace(c, fit=replace(c.fit, cost=cost), ambiguity_mm=amb,
-                       covering_ambiguity_mm=amb,
-                       ambiguity_deg=max(c.ambiguity_deg, SOFT_DOUBT_DEG),
-                       covering_ambiguity_deg=max(c.covering_ambiguity_deg, SOFT_DOUBT_DEG))
+            return cost, c
     return None
+
+
+def _soft_clear_piece(scene: Scene, pick: tuple[float, Candidate], region: np.ndarray,
+                      sub: ViewGrid, soft_clear: Callable[[Candidate], bool],
+                      edges: np.ndarray | None = None) -> Candidate | None:
+    """The soft reading's ``pick`` (cost, fit: :func:`_soft_pick`; by no hand), when it is
+    darkened as a clear piece darkens the table (:func:`_darkened_as_clear`) and named clear
+    by ``soft_clear``: in doubt of its size and place (σ :func:`_soft_doubt_mm`); else
+    None."""
+    cost, c = pick
+    if not _darkened_as_clear(scene, c, edges) or not soft_clear(c):
+        return None
+    amb = _soft_doubt_mm(scene, c, region, sub)
+    return replace(c, fit=replace(c.fit, cost=cost), ambiguity_mm=amb,
+                   covering_ambiguity_mm=amb,
+                   ambiguity_deg=max(c.ambiguity_deg, SOFT_DOUBT_DEG),
+                   covering_ambiguity_deg=max(c.covering_ambiguity_deg, SOFT_DOUBT_DEG))
+
+
+def _soft_white_piece(scene: Scene, c: Candidate, region: np.ndarray, sub: ViewGrid,
+                      others: list[Candidate], soft_white: Callable[[Candidate], bool],
+                      edges: np.ndarray) -> Candidate | None:
+    """The white piece lit like the table that the crisp ``region`` (on ``sub``, nothing read
+    there) holds (see SOFT_WHITE_SHADE): the soft reading's pick ``c`` (:func:`_soft_pick`;
+    by no hand), its footprint lit (SOFT_WHITE_SHADE) and ``soft_white``, refitted to the
+    crisp ``edges`` at each size (:func:`_on_edges_fit`), the best kept when
+    SOFT_WHITE_EDGES of its outline lies on them and it clashes with and overlaps none of
+    ``others``: in doubt of its size and place (σ :func:`_soft_doubt_mm`, its heading
+    SOFT_DOUBT_DEG); else None."""
+    assert scene.shade is not None
+    grid = scene.grid
+    fp = scene.footprint(c)[0].buffer(-BASE_INSET_MM)
+    if fp.is_empty or fp.geom_type != "Polygon":
+        return None
+    sl, m = grid.polygon_crop([grid.to_px(np.asarray(fp.exterior.coords))])
+    if not m.any() or not (SOFT_WHITE_SHADE[0] <= float(median(scene.shade[sl][m]))
+                           <= SOFT_WHITE_SHADE[1]) or not soft_white(c):
+        return None
+    got = _on_edges_fit(scene, c, edges)
+    if got is None:
+        return None
+    w = _edges_candidate(scene, *got)
+    if (clashes(w, others, scene) or overlaps_any(scene, w, others)
+            or in_size_doubt_of(scene, w, others)):
+        return None
+    amb = _soft_doubt_mm(scene, w, region, sub)
+    return replace(w, ambiguity_mm=amb, covering_ambiguity_mm=amb,
+                   ambiguity_deg=SOFT_DOUBT_DEG, covering_ambiguity_deg=SOFT_DOUBT_DEG)
+
+
+def _on_edges_fit(scene: Scene, c: Candidate, edges: np.ndarray) -> tuple[Size, Pose] | None:
+    """The size and pose (table mm) whose outline as seen lies nearest the crisp ``edges``
+    (view-size bool) near reading ``c``: ``c``'s own size refined from its pose, then each
+    other size from the refined stern and tip (:func:`_chamfer_refine`); the one with the
+    largest share of its outline on the edges (SOFT_WHITE_EDGES or more), else None."""
+    grid = scene.grid
+    px = grid.to_px(np.asarray(c.outline_mm))
+    pad = SOFT_WHITE_PAD_PX
+    x0, y0 = np.maximum(np.floor(px.min(axis=0)).astype(int) - pad, 0)
+    x1, y1 = np.ceil(px.max(axis=0)).astype(int) + pad
+    win = edges[y0:y1, x0:x1]
+    dist = cv2.distanceTransform((~win).view(np.uint8), cv2.DIST_L2, 3)
+    dims = scene.pieces.dims
+    pose = _chamfer_refine(scene, c.size, c.fit.pose, dist, (x0, y0), SOFT_WHITE_STEPS)
+    tip = pose.tip_mm(dims(c.size).footprint_length_mm)
+    tries = [(c.size, pose)]
+    for z in Size:
+        if z != c.size:
+            tries += [(z, _chamfer_refine(scene, z, s, dist, (x0, y0), SOFT_WHITE_STEPS))
+                      for s in (pose, Pose.with_tip(tip, pose.heading_deg,
+                                                    dims(z).footprint_length_mm))]
+    shares = [float(near_edges(grid, _outline_samples(scene, z, q), edges).mean())
+              for z, q in tries]
+    best = int(np.argmax(shares))
+    return tries[best] if shares[best] >= SOFT_WHITE_EDGES else None
+
+
+def _edges_candidate(scene: Scene, size: Size, pose: Pose) -> Candidate:
+    """A reading of ``size`` at ``pose`` fitted to the crisp edges, not to a map: no samples,
+    cost MAX_COST (doubtful), σ at least DOUBT_FLOOR_MM."""
+    f = FitResult(pose, DOUBT_FLOOR_MM, SOFT_DOUBT_DEG, math.nan, 0.0, MAX_COST, 0)
+    params = np.array([pose.x_mm, pose.y_mm, math.radians(pose.heading_deg)])
+    return Candidate(size, False, f, outline_mm(lying_local_3d(scene.pieces.dims(size)),
+                                                params, scene.camera_mm), np.zeros(0, bool))
+
+
+def _outline_samples(scene: Scene, size: Size, pose: Pose,
+                     local: np.ndarray | None = None) -> np.ndarray:
+    """SOFT_WHITE_SAMPLES points (table mm) evenly along the outline as seen of a lying
+    ``size`` at ``pose`` (``local``: its body's vertices, when at hand)."""
+    if local is None:
+        local = lying_local_3d(scene.pieces.dims(size))
+    params = np.array([pose.x_mm, pose.y_mm, math.radians(pose.heading_deg)])
+    ring = outline_mm(local, params, scene.camera_mm)
+    ring = np.vstack((ring, ring[:1]))
+    seg = np.hypot(*np.diff(ring, axis=0).T)
+    at = np.linspace(0.0, seg.sum(), SOFT_WHITE_SAMPLES, endpoint=False)
+    ends = np.cumsum(seg)
+    i = np.minimum(np.searchsorted(ends, at, side="right"), len(seg) - 1)
+    f = (at - (ends[i] - seg[i])) / np.maximum(seg[i], 1e-9)
+    return ring[i] + f[:, None] * (ring[i + 1] - ring[i])
+
+
+def _chamfer_refine(scene: Scene, size: Size, pose: Pose, dist: np.ndarray,
+                    origin: tuple[int, int], steps: tuple[tuple[float, float], ...]) -> Pose:
+    """``pose`` moved (steepest descent at each of ``steps``, mm and degrees) to lower the mean
+    distance (view px, clipped at SOFT_WHITE_CLIP_PX) of the outline samples of a lying
+    ``size`` to the nearest crisp edge (``dist``: the window's distance map, its corner at
+    view px ``origin``)."""
+    h, w = dist.shape
+    local = lying_local_3d(scene.pieces.dims(size))
+
+    def mean_dist(q: np.ndarray) -> float:
+        pts = np.round(scene.grid.to_px(_outline_samples(scene, size, Pose(*q), local))
+                       - origin).astype(int)
+        ok = (pts[:, 0] >= 0) & (pts[:, 0] < w) & (pts[:, 1] >= 0) & (pts[:, 1] < h)
+        d = np.full(len(pts), SOFT_WHITE_CLIP_PX)
+        d[ok] = np.minimum(dist[pts[ok, 1], pts[ok, 0]], SOFT_WHITE_CLIP_PX)
+        return float(d.mean())
+
+    q = np.array([pose.x_mm, pose.y_mm, pose.heading_deg])
+    best = mean_dist(q)
+    for mm, deg in steps:
+        moves = np.array(((mm, 0, 0), (-mm, 0, 0), (0, mm, 0), (0, -mm, 0), (0, 0, deg),
+                          (0, 0, -deg)))
+        for _ in range(SOFT_WHITE_MOVES):
+            vals = [mean_dist(q + d) for d in moves]
+            i = int(np.argmin(vals))
+            if vals[i] >= best - 1e-9:
+                break
+            best, q = vals[i], q + moves[i]
+    return Pose(float(q[0]), float(q[1]), float(q[2]))
 
 
 def _by_hand(scene: Scene, c: Candidate, unseen: np.ndarray | None) -> bool:

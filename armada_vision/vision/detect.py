@@ -803,8 +803,14 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     # added last, where no other pass reads a piece (a white piece's shaded face and shadow
     # read as clear would keep the passes below from reading the white piece).
     soft: list[Candidate] = []
+    # Where that keeps nothing, a white piece lit like the table whose outline lies whole on
+    # the crisp edges (crisp.SOFT_WHITE_SHADE), added with the soft readings.
+    soft_white: list[Candidate] = []
     lying += crisp_pieces(scene, edges, crisp | holes, lying, hand_mask, standing, peel=True,
                           soft_clear=is_clear, soft_out=soft,
+                          soft_white=lambda c: classify_color(
+                              view, scene.footprint(c)[0], bg) == "white",
+                          white_out=soft_white,
                           not_clear=lambda c: _dark_opaque(view, scene.footprint(c)[0], bg))
     # On a coloured table, what looks greyer than it: a clear piece on wood, whose soft
     # edges the grain drowns (no crisp outline).
@@ -870,7 +876,7 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
                  if classify_color(view, _seen_part(c, lying, scene), bg, opaque=True)
                  == "white"]
     lying += from_base
-    for c in soft:
+    for c in soft + soft_white:
         if not (clashes(c, lying, scene) or overlaps_any(scene, c, lying)
                 or in_size_doubt_of(scene, c, lying)):
             lying.append(c)
