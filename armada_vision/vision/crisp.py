@@ -266,7 +266,8 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
                  mid_of: np.ndarray | None = None, min_share: float = MIN_SHARE,
                  doubtful_if: Callable[[Candidate], bool] | None = None,
                  soft_clear: Callable[[Candidate], bool] | None = None,
-                 soft_out: list[Candidate] | None = None) -> list[Candidate]:
+                 soft_out: list[Candidate] | None = None, soft_dark: bool = True
+                 ) -> list[Candidate]:
     """Lying pieces (table mm) in the crisp-enclosed areas (``crisp``, view-size bool;
     ``edges`` the crisp edges themselves) that the lying pieces ``chosen``, the ``standing``
     ones and ``unseen`` (view-size bool: hands) leave unexplained. Their ``ambiguity_mm`` is
@@ -464,7 +465,8 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
         if (len(out) == n_out and soft_clear is not None and soft_out is not None
                 and scene.shade is not None):
             c = _soft_clear_piece(scene, cands, region, sub, excuse, grid,
-                                  chosen + out + soft_out, soft_clear, unseen, edges)
+                                  chosen + out + soft_out, soft_clear, unseen, edges,
+                                  dark=soft_dark)
             if c is not None:
                 soft_out.append(c)
     return out
@@ -473,7 +475,8 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
 def _soft_clear_piece(scene: Scene, cands: list[Candidate], region: np.ndarray, sub: ViewGrid,
                       excuse: np.ndarray, grid: ViewGrid, others: list[Candidate],
                       soft_clear: Callable[[Candidate], bool], unseen: np.ndarray | None,
-                      edges: np.ndarray | None = None) -> Candidate | None:
+                      edges: np.ndarray | None = None, dark: bool = True
+                      ) -> Candidate | None:
     """The best of ``cands`` (fitted on a crisp ``region`` on ``sub`` where nothing was
     read) once its outline samples hidden inside the region itself are excused (SOFT_HIDDEN),
     up to MAX_COST, hiding at most SOFT_HIDDEN of its outline, clashing with and overlapping
@@ -486,7 +489,7 @@ def _soft_clear_piece(scene: Scene, cands: list[Candidate], region: np.ndarray, 
         if (clashes(c, others, scene) or overlaps_any(scene, c, others)
                 or in_size_doubt_of(scene, c, others)):
             continue
-        if (_by_hand(scene, c, unseen) or not _darkened_as_clear(scene, c, edges)
+        if (_by_hand(scene, c, unseen) or (dark and not _darkened_as_clear(scene, c, edges))
                 or not soft_clear(c)):
             return None
         amb = _soft_doubt_mm(scene, c, region, sub)

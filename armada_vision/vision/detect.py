@@ -819,7 +819,8 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
                             one_size=True, base_open=True, peel=True, mid_of=ratio,
                             not_clear=lambda c: looks_opaque(view, scene.footprint(c)[0], bg),
                             lit_clear=(GREY_LIT, looks_clear, is_clear),
-                            doubtful_if=is_clear)
+                            doubtful_if=is_clear, soft_clear=is_clear, soft_out=soft,
+                            soft_dark=False)
         # Black plastic is the colourless pass's (below): cut at its own level, a black
         # piece's area could be read here, as an opaque piece whose area may run past it
         # (σ over every shorter reading: still s11's black large, σ 1.0 → 22 mm).
