@@ -22,7 +22,7 @@ import numpy as np
 import shapely
 
 from armada_vision.geometry.pieces import Size
-from armada_vision.geometry.pose import Pose
+from armada_vision.geometry.pose import Pose, angle_diff_deg
 from armada_vision.vision.explain import (
     CLASH_SHARE,
     GOOD_COST,
@@ -253,6 +253,16 @@ SOFT_EDGE_SHARE = 0.66
 SOFT_EDGE_DARK = 0.5
 SOFT_EDGE_DARK_Q = 2.0
 SOFT_EDGE_DARK_MM = (0.0, 3.0)
+# A standing clear piece's crisp outline is read softly too, as a lying piece whose tip is
+# its apex: seen pushed away from the camera's foot (issue 4, clear31: 4269's standing medium,
+# set from 4240, read as a lying small pointing 16° off that way, σ 19.8 mm, false). A soft
+# reading pointing within SOFT_UPRIGHT_DEG of away from the camera's foot whose area a
+# standing pyramid fits at cost SOFT_UPRIGHT_COST or less (explain.upright_fit on the crisp
+# map; 4269's 0.10) is that outline, not read. The lying clear pieces read softly on the
+# 4240-, 5680- and 5968-sets fit standing at 0.02-0.84 but point 33-180° off that way (5540's
+# medium, clear28: 0.23, 100° off).
+SOFT_UPRIGHT_COST = 0.2
+SOFT_UPRIGHT_DEG = 30.0
 
 
 def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chosen: list[Candidate],
@@ -266,8 +276,8 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
                  mid_of: np.ndarray | None = None, min_share: float = MIN_SHARE,
                  doubtful_if: Callable[[Candidate], bool] | None = None,
                  soft_clear: Callable[[Candidate], bool] | None = None,
-                 soft_out: list[Candidate] | None = None, soft_dark: bool = True
-                 ) -> list[Candidate]:
+                 soft_out: list[Candidate] | None = None, soft_dark: bool = True,
+                 soft_off: np.ndarray | None = None) -> list[Candidate]:
     """Lying pieces (table mm) in the crisp-enclosed areas (``crisp``, view-size bool;
     ``edges`` the crisp edges themselves) that the lying pieces ``chosen``, the ``standing``
     ones and ``unseen`` (view-size bool: hands) leave unexplained. Their ``ambiguity_mm`` is
@@ -463,10 +473,12 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
                     covering_ambiguity_deg=max(c.covering_ambiguity_deg, deg)))
                 break
         if (len(out) == n_out and soft_clear is not None and soft_out is not None
-                and scene.shade is not None):
+                and scene.shade is not None
+                and not (soft_off is not None and _runs_off(region, grid.window(sub), soft_off,
+                                                           disc))):
             c = _soft_clear_piece(scene, cands, region, sub, excuse, grid,
                                   chosen + out + soft_out, soft_clear, unseen, edges,
-                                  dark=soft_dark)
+                                  dark=soft_dark, fit_scene=crisp_scene)
             if c is not None:
                 soft_out.append(c)
     return out
@@ -475,8 +487,8 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
 def _soft_clear_piece(scene: Scene, cands: list[Candidate], region: np.ndarray, sub: ViewGrid,
                       excuse: np.ndarray, grid: ViewGrid, others: list[Candidate],
                       soft_clear: Callable[[Candidate], bool], unseen: np.ndarray | None,
-                      edges: np.ndarray | None = None, dark: bool = True
-                      ) -> Candidate | None:
+                      edges: np.ndarray | None = None, dark: bool = True,
+                      fit_scene: Scene | None = None) -> Candidate | None:
     """The best of ``cands`` (fitted on a crisp ``region`` on ``sub`` where nothing was
     read) once its outline samples hidden inside the region itself are excused (SOFT_HIDDEN),
     up to MAX_COST, hiding at most SOFT_HIDDEN of its outline, clashing with and overlapping
@@ -489,8 +501,11 @@ def _soft_clear_piece(scene: Scene, cands: list[Candidate], region: np.ndarray, 
         if (clashes(c, others, scene) or overlaps_any(scene, c, others)
                 or in_size_doubt_of(scene, c, others)):
             continue
-        if (_by_hand(scene, c, unseen) or (dark and not _darkened_as_clear(scene, c, edges))
+        if (_by_hand(scene, c, unseen)
+                or not (_darkened_as_clear(scene, c, edges) if dark else _muted_as_clear(scene, c))
                 or not soft_clear(c)):
+            return None
+        if dark and fit_scene is not None and _standing_seen(fit_scene, c, region, sub):
             return None
         amb = _soft_doubt_mm(scene, c, region, sub)
         return replace(c, fit=replace(c.fit, cost=cost), ambiguity_mm=amb,
@@ -498,6 +513,31 @@ def _soft_clear_piece(scene: Scene, cands: list[Candidate], region: np.ndarray, 
                        ambiguity_deg=max(c.ambiguity_deg, SOFT_DOUBT_DEG),
                        covering_ambiguity_deg=max(c.covering_ambiguity_deg, SOFT_DOUBT_DEG))
     return None
+
+
+def _runs_off(region: np.ndarray, sl: tuple[slice, slice], off: np.ndarray,
+              disc: np.ndarray) -> bool:
+    """Whether ``region`` (bool on the window ``sl`` of the view) grown by ``disc`` reaches
+    ``off`` (view-size bool) or the view's border (SOFT_OFF)."""
+    grown = cv2.dilate(region.view(np.uint8), disc) > 0
+    crop = off[sl]
+    if crop.shape != region.shape:
+        return True  # the window runs past the view's border
+    return bool((crop & grown).any())
+
+
+def _standing_seen(fit_scene: Scene, c: Candidate, region: np.ndarray, sub: ViewGrid) -> bool:
+    """Whether the crisp ``region`` (bool on ``sub``) read softly as ``c`` is a standing
+    piece's outline (SOFT_UPRIGHT_*): a standing pyramid fits it (its cost on ``fit_scene``'s
+    map at most SOFT_UPRIGHT_COST) and ``c`` points away from the camera's foot, as the apex
+    of one standing is seen (within SOFT_UPRIGHT_DEG)."""
+    up = upright_fit(fit_scene, region, sub, math.inf)
+    if up is None or up.fit.cost > SOFT_UPRIGHT_COST:
+        return False
+    p = c.fit.pose
+    cam = fit_scene.camera_mm
+    away = math.degrees(math.atan2(p.y_mm - cam[1], p.x_mm - cam[0]))
+    return abs(angle_diff_deg(p.heading_deg, away)) <= SOFT_UPRIGHT_DEG
 
 
 def _by_hand(scene: Scene, c: Candidate, unseen: np.ndarray | None) -> bool:
@@ -535,6 +575,21 @@ def _darkened_as_clear(scene: Scene, c: Candidate, edges: np.ndarray | None = No
         return False
     dark = _ring_shades(scene, c, SOFT_EDGE_DARK_MM)
     return dark.size > 0 and float(percentile(dark, SOFT_EDGE_DARK_Q)) >= SOFT_EDGE_DARK
+
+
+def _muted_as_clear(scene: Scene, c: Candidate) -> bool:
+    """Whether ``c``'s footprint (shrunk by BASE_INSET_MM), read on the desaturated pass, is
+    no cast shadow: a darkening under SOFT_FAINT_SHADE that the foreground score counts as
+    object (FAINT_SCORE) is one on a coloured cloth (SOFT_MUTED)."""
+    assert scene.shade is not None
+    fp = scene.footprint(c)[0].buffer(-BASE_INSET_MM)
+    if fp.is_empty or fp.geom_type != "Polygon":
+        return False
+    sl, m = scene.grid.polygon_crop([scene.grid.to_px(np.asarray(fp.exterior.coords))])
+    if not m.any():
+        return False
+    return (float(median(scene.shade[sl][m])) >= SOFT_FAINT_SHADE
+            or float(median(scene.score[sl][m])) < FAINT_SCORE)
 
 
 def _on_edges_share(scene: Scene, c: Candidate, edges: np.ndarray) -> float:
