@@ -253,6 +253,16 @@ SOFT_EDGE_SHARE = 0.66
 SOFT_EDGE_DARK = 0.5
 SOFT_EDGE_DARK_Q = 2.0
 SOFT_EDGE_DARK_MM = (0.0, 3.0)
+# The desaturated pass's soft reading (clear31: crisp_pieces with soft_dark False) is a clear
+# piece's muting of a coloured table: on cloth and felt the foreground score counts the piece
+# as object (4-5.3 over the footprints read so, ×0.92-1.31 the table's shade), on wood it
+# does not (0.31-0.75, ×0.75-0.92: a slight darkening). Not read: a darkening under
+# SOFT_FAINT_SHADE counted as object (4943's shadow of two orange pieces on blue cloth: 3.5,
+# ×0.73), or a patch not counted and no darkening (4322's clear large on wood read as a small
+# across it, 19 mm off, partly on bare wood: 0.60, ×1.06). Nor where the area runs off the
+# view (soft_off: 4322's arm, duller than the wood where it leaves the image, outside the
+# hand's region: read as a clear small).
+
 # A standing clear piece's crisp outline is read softly too, as a lying piece whose tip is
 # its apex: seen pushed away from the camera's foot (issue 4, clear31: 4269's standing medium,
 # set from 4240, read as a lying small pointing 16° off that way, σ 19.8 mm, false). A soft
@@ -579,8 +589,9 @@ def _darkened_as_clear(scene: Scene, c: Candidate, edges: np.ndarray | None = No
 
 def _muted_as_clear(scene: Scene, c: Candidate) -> bool:
     """Whether ``c``'s footprint (shrunk by BASE_INSET_MM), read on the desaturated pass, is
-    no cast shadow: a darkening under SOFT_FAINT_SHADE that the foreground score counts as
-    object (FAINT_SCORE) is one on a coloured cloth (SOFT_MUTED)."""
+    as a clear piece mutes a coloured table (SOFT_MUTED): counted as object by the foreground
+    score (FAINT_SCORE) and no darkening under SOFT_FAINT_SHADE (a shadow on cloth), or not
+    counted and a darkening, at most FAINT_MAX_SHADE (on wood; not bare wood)."""
     assert scene.shade is not None
     fp = scene.footprint(c)[0].buffer(-BASE_INSET_MM)
     if fp.is_empty or fp.geom_type != "Polygon":
@@ -588,8 +599,10 @@ def _muted_as_clear(scene: Scene, c: Candidate) -> bool:
     sl, m = scene.grid.polygon_crop([scene.grid.to_px(np.asarray(fp.exterior.coords))])
     if not m.any():
         return False
-    return (float(median(scene.shade[sl][m])) >= SOFT_FAINT_SHADE
-            or float(median(scene.score[sl][m])) < FAINT_SCORE)
+    shade = float(median(scene.shade[sl][m]))
+    if float(median(scene.score[sl][m])) >= FAINT_SCORE:
+        return shade >= SOFT_FAINT_SHADE
+    return shade <= FAINT_MAX_SHADE
 
 
 def _on_edges_share(scene: Scene, c: Candidate, edges: np.ndarray) -> float:
