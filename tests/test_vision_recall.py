@@ -2002,18 +2002,6 @@ def test_a_crisp_shadow_beside_its_caster_is_not_read_as_a_clear_piece():
     assert not any("false" in m and "clear" in m for m in match(r.truth, det).misses)
 
 
-# ... nor is a standing clear piece's crisp outline (issue 4, clear31): 4269's standing
-# medium (set from 4240, 22-35°, 1280×720) was read by the edge route as a lying small whose
-# tip is its apex, seen pushed away from the camera's foot (16° off that way; a standing
-# pyramid fits the area at 0.10 on the crisp map: crisp.SOFT_UPRIGHT_*), σ 19.8 mm, false.
-def test_a_standing_clear_piece_is_not_read_lying_by_its_crisp_outline():
-    r, det = bench_scene(4269, 4240)
-    (up,) = r.truth["upright"]
-    assert up["color"] == "clear"
-    assert all(math.dist(p.pose.stern_mm, up["center"]) > 20 for p in det.pieces)
-    assert not any("false" in m for m in match(r.truth, det).misses)
-
-
 # ... while a white piece whose closed area takes in its lit and shaded faces keeps what the
 # score made of its unclosed one (pale, or its shaded face's band faint): only faint areas
 # gain from the holes (5303's small and 5263's medium were lost when the closed areas

@@ -22,7 +22,7 @@ import numpy as np
 import shapely
 
 from armada_vision.geometry.pieces import Size
-from armada_vision.geometry.pose import Pose, angle_diff_deg
+from armada_vision.geometry.pose import Pose
 from armada_vision.vision.explain import (
     CLASH_SHARE,
     GOOD_COST,
@@ -263,17 +263,6 @@ SOFT_EDGE_DARK_MM = (0.0, 3.0)
 # view (soft_off: 4322's arm, duller than the wood where it leaves the image, outside the
 # hand's region: read as a clear small).
 
-# A standing clear piece's crisp outline is read softly too, as a lying piece whose tip is
-# its apex: seen pushed away from the camera's foot (issue 4, clear31: 4269's standing medium,
-# set from 4240, read as a lying small pointing 16° off that way, σ 19.8 mm, false). A soft
-# reading pointing within SOFT_UPRIGHT_DEG of away from the camera's foot whose area a
-# standing pyramid fits at cost SOFT_UPRIGHT_COST or less (explain.upright_fit on the crisp
-# map; 4269's 0.10) is that outline, not read. The lying clear pieces read softly on the
-# 4240-, 5680- and 5968-sets fit standing at 0.02-0.84 but point 33-180° off that way (5540's
-# medium, clear28: 0.23, 100° off).
-SOFT_UPRIGHT_COST = 0.2
-SOFT_UPRIGHT_DEG = 30.0
-
 
 def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chosen: list[Candidate],
                  unseen: np.ndarray | None = None, standing: Sequence[Candidate] = (),
@@ -488,7 +477,7 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
                                                            disc))):
             c = _soft_clear_piece(scene, cands, region, sub, excuse, grid,
                                   chosen + out + soft_out, soft_clear, unseen, edges,
-                                  dark=soft_dark, fit_scene=crisp_scene)
+                                  dark=soft_dark)
             if c is not None:
                 soft_out.append(c)
     return out
@@ -497,8 +486,8 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
 def _soft_clear_piece(scene: Scene, cands: list[Candidate], region: np.ndarray, sub: ViewGrid,
                       excuse: np.ndarray, grid: ViewGrid, others: list[Candidate],
                       soft_clear: Callable[[Candidate], bool], unseen: np.ndarray | None,
-                      edges: np.ndarray | None = None, dark: bool = True,
-                      fit_scene: Scene | None = None) -> Candidate | None:
+                      edges: np.ndarray | None = None, dark: bool = True
+                      ) -> Candidate | None:
     """The best of ``cands`` (fitted on a crisp ``region`` on ``sub`` where nothing was
     read) once its outline samples hidden inside the region itself are excused (SOFT_HIDDEN),
     up to MAX_COST, hiding at most SOFT_HIDDEN of its outline, clashing with and overlapping
@@ -514,8 +503,6 @@ def _soft_clear_piece(scene: Scene, cands: list[Candidate], region: np.ndarray, 
         if (_by_hand(scene, c, unseen)
                 or not (_darkened_as_clear(scene, c, edges) if dark else _muted_as_clear(scene, c))
                 or not soft_clear(c)):
-            return None
-        if dark and fit_scene is not None and _standing_seen(fit_scene, c, region, sub):
             return None
         amb = _soft_doubt_mm(scene, c, region, sub)
         return replace(c, fit=replace(c.fit, cost=cost), ambiguity_mm=amb,
@@ -534,20 +521,6 @@ def _runs_off(region: np.ndarray, sl: tuple[slice, slice], off: np.ndarray,
     if crop.shape != region.shape:
         return True  # the window runs past the view's border
     return bool((crop & grown).any())
-
-
-def _standing_seen(fit_scene: Scene, c: Candidate, region: np.ndarray, sub: ViewGrid) -> bool:
-    """Whether the crisp ``region`` (bool on ``sub``) read softly as ``c`` is a standing
-    piece's outline (SOFT_UPRIGHT_*): a standing pyramid fits it (its cost on ``fit_scene``'s
-    map at most SOFT_UPRIGHT_COST) and ``c`` points away from the camera's foot, as the apex
-    of one standing is seen (within SOFT_UPRIGHT_DEG)."""
-    up = upright_fit(fit_scene, region, sub, math.inf)
-    if up is None or up.fit.cost > SOFT_UPRIGHT_COST:
-        return False
-    p = c.fit.pose
-    cam = fit_scene.camera_mm
-    away = math.degrees(math.atan2(p.y_mm - cam[1], p.x_mm - cam[0]))
-    return abs(angle_diff_deg(p.heading_deg, away)) <= SOFT_UPRIGHT_DEG
 
 
 def _by_hand(scene: Scene, c: Candidate, unseen: np.ndarray | None) -> bool:
