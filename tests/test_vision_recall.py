@@ -2002,6 +2002,29 @@ def test_a_crisp_shadow_beside_its_caster_is_not_read_as_a_clear_piece():
     assert not any("false" in m and "clear" in m for m in match(r.truth, det).misses)
 
 
+
+# ... nor is a standing clear piece's crisp outline (issue 4, clear31): 4269's standing
+# medium (set from 4240, 22-35°, 1280×720) was read by the edge route as a lying small whose
+# tip is its apex, seen pushed away from the camera's foot (16° off that way), σ 19.8 mm,
+# false. A standing pyramid fits its area at 0.10 on the crisp map, covering 0.69 of it against
+# the small's 0.44 (crisp.SOFT_UPRIGHT_*) ...
+def test_a_standing_clear_piece_is_not_read_lying_by_its_crisp_outline():
+    r, det = bench_scene(4269, 4240)
+    (up,) = r.truth["upright"]
+    assert up["color"] == "clear"
+    assert all(math.dist(p.pose.stern_mm, up["center"]) > 20 for p in det.pieces)
+    assert not any("false" in m for m in match(r.truth, det).misses)
+
+
+# ... while lying clear larges pointing that way, whose area a standing pyramid fits as well
+# (0.13-0.14) but covers less of (3088-set, 22-35°: 3111's 0.62 against 0.65, read as a
+# medium; 3176's 0.65 against 0.96, at its size), are still found. The first version (the
+# fit and the heading alone) lost both.
+@pytest.mark.parametrize("seed, stern", [(3111, (222.74, 335.54)), (3176, (346.62, 266.32))])
+def test_a_lying_clear_piece_pointing_away_from_the_camera_is_still_read(seed, stern):
+    assert_clear_found_in_doubt(seed, 3088, "large", stern)
+
+
 # ... while a white piece whose closed area takes in its lit and shaded faces keeps what the
 # score made of its unclosed one (pale, or its shaded face's band faint): only faint areas
 # gain from the holes (5303's small and 5263's medium were lost when the closed areas

@@ -22,7 +22,7 @@ import numpy as np
 import shapely
 
 from armada_vision.geometry.pieces import Size
-from armada_vision.geometry.pose import Pose
+from armada_vision.geometry.pose import Pose, angle_diff_deg
 from armada_vision.vision.explain import (
     CLASH_SHARE,
     GOOD_COST,
@@ -253,6 +253,21 @@ SOFT_EDGE_SHARE = 0.66
 SOFT_EDGE_DARK = 0.5
 SOFT_EDGE_DARK_Q = 2.0
 SOFT_EDGE_DARK_MM = (0.0, 3.0)
+# A standing clear piece's crisp outline is read softly too, as a lying piece whose tip is
+# its apex: seen pushed away from the camera's foot (issue 4, clear31: 4269's standing medium,
+# set from 4240, read as a lying small pointing 16° off that way, σ 19.8 mm, false). A soft
+# reading pointing within SOFT_UPRIGHT_DEG of away from the camera's foot, whose area a
+# standing pyramid fits at cost SOFT_UPRIGHT_COST or less on the crisp map
+# (explain.upright_fit) covering SOFT_UPRIGHT_MORE more of it, is that outline: not read.
+# 4269: 0.10, covering 0.69 of the area against the small's 0.44. Lying clear larges point
+# that way too (3088-set: 3111's, -2°, and 3176's, 11°, standing fits 0.13-0.14), but the
+# standing fit covers less of their area (0.62 against 0.65, 0.65 against 0.96), as it does
+# on the lying pieces read softly at any heading (5540, 5912, 5966: 0.24-0.72 against
+# 0.53-0.89).
+SOFT_UPRIGHT_DEG = 30.0
+SOFT_UPRIGHT_COST = 0.2
+SOFT_UPRIGHT_MORE = 0.1
+
 # The desaturated pass's soft reading (clear31: crisp_pieces with soft_dark False) is a clear
 # piece's muting of a coloured table: on cloth and felt the foreground score counts the piece
 # as object (4-5.3 over the footprints read so, ×0.92-1.31 the table's shade), on wood it
@@ -477,7 +492,7 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
                                                            disc))):
             c = _soft_clear_piece(scene, cands, region, sub, excuse, grid,
                                   chosen + out + soft_out, soft_clear, unseen, edges,
-                                  dark=soft_dark)
+                                  dark=soft_dark, fit_scene=crisp_scene)
             if c is not None:
                 soft_out.append(c)
     return out
@@ -486,8 +501,8 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
 def _soft_clear_piece(scene: Scene, cands: list[Candidate], region: np.ndarray, sub: ViewGrid,
                       excuse: np.ndarray, grid: ViewGrid, others: list[Candidate],
                       soft_clear: Callable[[Candidate], bool], unseen: np.ndarray | None,
-                      edges: np.ndarray | None = None, dark: bool = True
-                      ) -> Candidate | None:
+                      edges: np.ndarray | None = None, dark: bool = True,
+                      fit_scene: Scene | None = None) -> Candidate | None:
     """The best of ``cands`` (fitted on a crisp ``region`` on ``sub`` where nothing was
     read) once its outline samples hidden inside the region itself are excused (SOFT_HIDDEN),
     up to MAX_COST, hiding at most SOFT_HIDDEN of its outline, clashing with and overlapping
@@ -503,6 +518,8 @@ def _soft_clear_piece(scene: Scene, cands: list[Candidate], region: np.ndarray, 
         if (_by_hand(scene, c, unseen)
                 or not (_darkened_as_clear(scene, c, edges) if dark else _muted_as_clear(scene, c))
                 or not soft_clear(c)):
+            return None
+        if dark and fit_scene is not None and _standing_seen(fit_scene, c, region, sub):
             return None
         amb = _soft_doubt_mm(scene, c, region, sub)
         return replace(c, fit=replace(c.fit, cost=cost), ambiguity_mm=amb,
@@ -521,6 +538,30 @@ def _runs_off(region: np.ndarray, sl: tuple[slice, slice], off: np.ndarray,
     if crop.shape != region.shape:
         return True  # the window runs past the view's border
     return bool((crop & grown).any())
+
+
+def _standing_seen(fit_scene: Scene, c: Candidate, region: np.ndarray, sub: ViewGrid) -> bool:
+    """Whether the crisp ``region`` (bool on ``sub``) read softly as ``c`` is a standing
+    piece's outline (SOFT_UPRIGHT_*): ``c`` points away from the camera's foot, as the apex of
+    one standing is seen (within SOFT_UPRIGHT_DEG), and a standing pyramid fits the region
+    (cost at most SOFT_UPRIGHT_COST on ``fit_scene``'s map) covering SOFT_UPRIGHT_MORE more
+    of it than ``c`` does."""
+    p = c.fit.pose
+    cam = fit_scene.camera_mm
+    away = math.degrees(math.atan2(p.y_mm - cam[1], p.x_mm - cam[0]))
+    if abs(angle_diff_deg(p.heading_deg, away)) > SOFT_UPRIGHT_DEG:
+        return False
+    up = upright_fit(fit_scene, region, sub, math.inf)
+    if up is None or up.fit.cost > SOFT_UPRIGHT_COST:
+        return False
+    return _share_in(up, region, sub) >= _share_in(c, region, sub) + SOFT_UPRIGHT_MORE
+
+
+def _share_in(c: Candidate, region: np.ndarray, sub: ViewGrid) -> float:
+    """The share of ``region`` (bool on ``sub``) inside ``c``'s outline as seen."""
+    mask = np.zeros(region.shape, np.uint8)
+    cv2.fillPoly(mask, [np.round(sub.to_px(c.outline_mm)).astype(np.int32)], 1)
+    return np.count_nonzero(region & (mask > 0)) / max(np.count_nonzero(region), 1)
 
 
 def _by_hand(scene: Scene, c: Candidate, unseen: np.ndarray | None) -> bool:
