@@ -259,14 +259,16 @@ SOFT_EDGE_DARK_MM = (0.0, 3.0)
 # reading pointing within SOFT_UPRIGHT_DEG of away from the camera's foot, whose area a
 # standing pyramid fits at cost SOFT_UPRIGHT_COST or less on the crisp map
 # (explain.upright_fit) covering SOFT_UPRIGHT_MORE more of it, is that outline: not read.
-# 4269: 0.10, covering 0.69 of the area against the small's 0.44. Lying clear larges point
-# that way too (3088-set: 3111's, -2°, and 3176's, 11°, standing fits 0.13-0.14), but the
-# standing fit covers less of their area (0.62 against 0.65, 0.65 against 0.96), as it does
-# on the lying pieces read softly at any heading (5540, 5912, 5966: 0.24-0.72 against
-# 0.53-0.89).
+# 4269: 0.10, covering 0.69 of the area against the small's 0.44. On the desaturated pass
+# too: 3705's standing medium on felt (3664-set), read as a lying medium pointing that way
+# (0°), standing fit 0.06 on the grey map covering 0.99 against 0.90. Lying clear larges
+# point that way too (3088-set: 3111's, -2°, and 3176's, 11°, standing fits 0.13-0.14), but
+# the standing fit covers less of their area (0.62 against 0.65, 0.65 against 0.96), as it
+# does on the lying pieces read softly at any heading (5540, 5912, 5966: 0.24-0.72 against
+# 0.53-0.89; on the desaturated pass 0.36-0.84 against 0.49-1.0).
 SOFT_UPRIGHT_DEG = 30.0
 SOFT_UPRIGHT_COST = 0.2
-SOFT_UPRIGHT_MORE = 0.1
+SOFT_UPRIGHT_MORE = 0.05
 
 # The desaturated pass's soft reading (clear31: crisp_pieces with soft_dark False) is a clear
 # piece's muting of a coloured table: on cloth and felt the foreground score counts the piece
@@ -519,7 +521,7 @@ def _soft_clear_piece(scene: Scene, cands: list[Candidate], region: np.ndarray, 
                 or not (_darkened_as_clear(scene, c, edges) if dark else _muted_as_clear(scene, c))
                 or not soft_clear(c)):
             return None
-        if dark and fit_scene is not None and _standing_seen(fit_scene, c, region, sub):
+        if fit_scene is not None and _standing_seen(fit_scene, c, region, sub):
             return None
         amb = _soft_doubt_mm(scene, c, region, sub)
         return replace(c, fit=replace(c.fit, cost=cost), ambiguity_mm=amb,
