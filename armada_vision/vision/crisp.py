@@ -583,17 +583,13 @@ def _darkened_as_clear(scene: Scene, c: Candidate, edges: np.ndarray | None = No
     one (at least SOFT_FAINT_SHADE), or down to SOFT_RING_SHADE with the table round it lit
     over the estimate (SOFT_RING_LIT), or its outline on the crisp ``edges`` (view-size
     bool; SOFT_EDGE_SHARE), not a shadow's."""
-    assert scene.shade is not None
-    fp = scene.footprint(c)[0].buffer(-BASE_INSET_MM)
-    if fp.is_empty or fp.geom_type != "Polygon":
+    got = _footprint_shade_score(scene, c)
+    if got is None:
         return False
-    sl, m = scene.grid.polygon_crop([scene.grid.to_px(np.asarray(fp.exterior.coords))])
-    if not m.any():
-        return False
-    shade = float(median(scene.shade[sl][m]))
+    shade, score = got
     if not SOFT_SHADE[0] <= shade <= SOFT_SHADE[1]:
         return False
-    if shade >= SOFT_FAINT_SHADE or float(median(scene.score[sl][m])) >= FAINT_SCORE:
+    if shade >= SOFT_FAINT_SHADE or score >= FAINT_SCORE:
         return True
     if shade >= SOFT_RING_SHADE and _ring_shade(scene, c) >= SOFT_RING_LIT:
         return True
@@ -605,20 +601,30 @@ def _darkened_as_clear(scene: Scene, c: Candidate, edges: np.ndarray | None = No
 
 def _muted_as_clear(scene: Scene, c: Candidate) -> bool:
     """Whether ``c``'s footprint (shrunk by BASE_INSET_MM), read on the desaturated pass, is
-    as a clear piece mutes a coloured table (SOFT_MUTED): counted as object by the foreground
-    score (FAINT_SCORE) and no darkening under SOFT_FAINT_SHADE (a shadow on cloth), or not
-    counted and a darkening, at most FAINT_MAX_SHADE (on wood; not bare wood)."""
+    as a clear piece mutes a coloured table (see "The desaturated pass's soft reading"
+    above): counted as object by the foreground score (FAINT_SCORE) and no darkening under
+    SOFT_FAINT_SHADE (a shadow on cloth), or not counted and a darkening, at most
+    FAINT_MAX_SHADE (on wood; not bare wood)."""
+    got = _footprint_shade_score(scene, c)
+    if got is None:
+        return False
+    shade, score = got
+    if score >= FAINT_SCORE:
+        return shade >= SOFT_FAINT_SHADE
+    return shade <= FAINT_MAX_SHADE
+
+
+def _footprint_shade_score(scene: Scene, c: Candidate) -> tuple[float, float] | None:
+    """The median shade and foreground score over ``c``'s footprint shrunk by BASE_INSET_MM,
+    or None where nothing of it is left in the view."""
     assert scene.shade is not None
     fp = scene.footprint(c)[0].buffer(-BASE_INSET_MM)
     if fp.is_empty or fp.geom_type != "Polygon":
-        return False
+        return None
     sl, m = scene.grid.polygon_crop([scene.grid.to_px(np.asarray(fp.exterior.coords))])
     if not m.any():
-        return False
-    shade = float(median(scene.shade[sl][m]))
-    if float(median(scene.score[sl][m])) >= FAINT_SCORE:
-        return shade >= SOFT_FAINT_SHADE
-    return shade <= FAINT_MAX_SHADE
+        return None
+    return float(median(scene.shade[sl][m])), float(median(scene.score[sl][m]))
 
 
 def _on_edges_share(scene: Scene, c: Candidate, edges: np.ndarray) -> float:
