@@ -22,7 +22,7 @@ import numpy as np
 import shapely
 
 from armada_vision.geometry.pieces import Size
-from armada_vision.geometry.pose import Pose
+from armada_vision.geometry.pose import Pose, angle_diff_deg
 from armada_vision.vision.explain import (
     CLASH_SHARE,
     GOOD_COST,
@@ -274,6 +274,33 @@ SOFT_WHITE_STEPS = ((1.0, 3.0), (0.5, 1.5), (0.25, 0.75))
 SOFT_WHITE_MOVES = 12
 SOFT_WHITE_PAD_PX = 20
 
+# A standing clear piece's crisp outline is read softly too, as a lying piece whose tip is
+# its apex: seen pushed away from the camera's foot (issue 4, clear31: 4269's standing medium,
+# set from 4240, read as a lying small pointing 16° off that way, σ 19.8 mm, false). A soft
+# reading pointing within SOFT_UPRIGHT_DEG of away from the camera's foot, whose area a
+# standing pyramid fits at cost SOFT_UPRIGHT_COST or less on the crisp map
+# (explain.upright_fit) covering SOFT_UPRIGHT_MORE more of it, is that outline: not read.
+# 4269: 0.10, covering 0.69 of the area against the small's 0.44. On the desaturated pass
+# too: 3705's standing medium on felt (3664-set), read as a lying medium pointing that way
+# (0°), standing fit 0.06 on the grey map covering 0.99 against 0.90. Lying clear larges
+# point that way too (3088-set: 3111's, -2°, and 3176's, 11°, standing fits 0.13-0.14), but
+# the standing fit covers less of their area (0.62 against 0.65, 0.65 against 0.96), as it
+# does on the lying pieces read softly at any heading (5540, 5912, 5966: 0.24-0.72 against
+# 0.53-0.89; on the desaturated pass 0.36-0.84 against 0.49-1.0).
+SOFT_UPRIGHT_DEG = 30.0
+SOFT_UPRIGHT_COST = 0.2
+SOFT_UPRIGHT_MORE = 0.05
+
+# The desaturated pass's soft reading (clear31: crisp_pieces with soft_dark False) is a clear
+# piece's muting of a coloured table: on cloth and felt the foreground score counts the piece
+# as object (4-5.3 over the footprints read so, ×0.92-1.31 the table's shade), on wood it
+# does not (0.31-0.75, ×0.75-0.92: a slight darkening). Not read: a darkening under
+# SOFT_FAINT_SHADE counted as object (4943's shadow of two orange pieces on blue cloth: 3.5,
+# ×0.73), or a patch not counted and no darkening (4322's clear large on wood read as a small
+# across it, 19 mm off, partly on bare wood: 0.60, ×1.06). Nor where the area runs off the
+# view (soft_off: 4322's arm, duller than the wood where it leaves the image, outside the
+# hand's region: read as a clear small).
+
 
 def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chosen: list[Candidate],
                  unseen: np.ndarray | None = None, standing: Sequence[Candidate] = (),
@@ -288,7 +315,8 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
                  soft_clear: Callable[[Candidate], bool] | None = None,
                  soft_out: list[Candidate] | None = None,
                  soft_white: Callable[[Candidate], bool] | None = None,
-                 white_out: list[Candidate] | None = None) -> list[Candidate]:
+                 white_out: list[Candidate] | None = None, soft_dark: bool = True,
+                 soft_off: np.ndarray | None = None) -> list[Candidate]:
     """Lying pieces (table mm) in the crisp-enclosed areas (``crisp``, view-size bool;
     ``edges`` the crisp edges themselves) that the lying pieces ``chosen``, the ``standing``
     ones and ``unseen`` (view-size bool: hands) leave unexplained. Their ``ambiguity_mm`` is
@@ -487,14 +515,18 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
                     covering_ambiguity_deg=max(c.covering_ambiguity_deg, deg)))
                 break
         if (len(out) == n_out and soft_clear is not None and soft_out is not None
-                and scene.shade is not None):
+                and scene.shade is not None
+                and not (soft_off is not None and _runs_off(region, grid.window(sub), soft_off,
+                                                           disc))):
             pick = _soft_pick(scene, cands, region, sub, excuse, grid,
                               chosen + out + soft_out)
             if pick is None or _by_hand(scene, pick[1], unseen):
                 continue
-            c = _soft_clear_piece(scene, pick, region, sub, soft_clear, edges)
+            c = _soft_clear_piece(scene, pick, region, sub, soft_clear, edges, dark=soft_dark)
             if c is not None:
-                soft_out.append(c)
+                # A standing piece's outline is neither a clear nor a white lying piece.
+                if not _standing_seen(crisp_scene, c, region, sub):
+                    soft_out.append(c)
             elif (soft_white is not None and white_out is not None and edges is not None
                   and (c := _soft_white_piece(scene, pick[1], region, sub,
                                               chosen + out + soft_out + white_out,
@@ -522,13 +554,15 @@ def _soft_pick(scene: Scene, cands: list[Candidate], region: np.ndarray, sub: Vi
 
 def _soft_clear_piece(scene: Scene, pick: tuple[float, Candidate], region: np.ndarray,
                       sub: ViewGrid, soft_clear: Callable[[Candidate], bool],
-                      edges: np.ndarray | None = None) -> Candidate | None:
+                      edges: np.ndarray | None = None, dark: bool = True) -> Candidate | None:
     """The soft reading's ``pick`` (cost, fit: :func:`_soft_pick`; by no hand), when it is
-    darkened as a clear piece darkens the table (:func:`_darkened_as_clear`) and named clear
-    by ``soft_clear``: in doubt of its size and place (σ :func:`_soft_doubt_mm`); else
-    None."""
+    darkened as a clear piece darkens the table (:func:`_darkened_as_clear`; on the
+    desaturated pass, ``dark`` False, muted as one mutes it: :func:`_muted_as_clear`) and
+    named clear by ``soft_clear``: in doubt of its size and place (σ
+    :func:`_soft_doubt_mm`); else None."""
     cost, c = pick
-    if not _darkened_as_clear(scene, c, edges) or not soft_clear(c):
+    if (not (_darkened_as_clear(scene, c, edges) if dark else _muted_as_clear(scene, c))
+            or not soft_clear(c)):
         return None
     amb = _soft_doubt_mm(scene, c, region, sub)
     return replace(c, fit=replace(c.fit, cost=cost), ambiguity_mm=amb,
@@ -652,6 +686,41 @@ def _chamfer_refine(scene: Scene, size: Size, pose: Pose, dist: np.ndarray,
     return Pose(float(q[0]), float(q[1]), float(q[2]))
 
 
+def _runs_off(region: np.ndarray, sl: tuple[slice, slice], off: np.ndarray,
+              disc: np.ndarray) -> bool:
+    """Whether ``region`` (bool on the window ``sl`` of the view) grown by ``disc`` reaches
+    ``off`` (view-size bool) or the view's border (SOFT_OFF)."""
+    grown = cv2.dilate(region.view(np.uint8), disc) > 0
+    crop = off[sl]
+    if crop.shape != region.shape:
+        return True  # the window runs past the view's border
+    return bool((crop & grown).any())
+
+
+def _standing_seen(fit_scene: Scene, c: Candidate, region: np.ndarray, sub: ViewGrid) -> bool:
+    """Whether the crisp ``region`` (bool on ``sub``) read softly as ``c`` is a standing
+    piece's outline (SOFT_UPRIGHT_*): ``c`` points away from the camera's foot, as the apex of
+    one standing is seen (within SOFT_UPRIGHT_DEG), and a standing pyramid fits the region
+    (cost at most SOFT_UPRIGHT_COST on ``fit_scene``'s map) covering SOFT_UPRIGHT_MORE more
+    of it than ``c`` does."""
+    p = c.fit.pose
+    cam = fit_scene.camera_mm
+    away = math.degrees(math.atan2(p.y_mm - cam[1], p.x_mm - cam[0]))
+    if abs(angle_diff_deg(p.heading_deg, away)) > SOFT_UPRIGHT_DEG:
+        return False
+    up = upright_fit(fit_scene, region, sub, math.inf)
+    if up is None or up.fit.cost > SOFT_UPRIGHT_COST:
+        return False
+    return _share_in(up, region, sub) >= _share_in(c, region, sub) + SOFT_UPRIGHT_MORE
+
+
+def _share_in(c: Candidate, region: np.ndarray, sub: ViewGrid) -> float:
+    """The share of ``region`` (bool on ``sub``) inside ``c``'s outline as seen."""
+    mask = np.zeros(region.shape, np.uint8)
+    cv2.fillPoly(mask, [np.round(sub.to_px(c.outline_mm)).astype(np.int32)], 1)
+    return np.count_nonzero(region & (mask > 0)) / max(np.count_nonzero(region), 1)
+
+
 def _by_hand(scene: Scene, c: Candidate, unseen: np.ndarray | None) -> bool:
     """Whether ``c``'s footprint grown by COVER_GROW_MM reaches ``unseen`` (view-size bool:
     the hands' regions, which take in their shadows' near ends)."""
@@ -669,17 +738,13 @@ def _darkened_as_clear(scene: Scene, c: Candidate, edges: np.ndarray | None = No
     one (at least SOFT_FAINT_SHADE), or down to SOFT_RING_SHADE with the table round it lit
     over the estimate (SOFT_RING_LIT), or its outline on the crisp ``edges`` (view-size
     bool; SOFT_EDGE_SHARE), not a shadow's."""
-    assert scene.shade is not None
-    fp = scene.footprint(c)[0].buffer(-BASE_INSET_MM)
-    if fp.is_empty or fp.geom_type != "Polygon":
+    got = _footprint_shade_score(scene, c)
+    if got is None:
         return False
-    sl, m = scene.grid.polygon_crop([scene.grid.to_px(np.asarray(fp.exterior.coords))])
-    if not m.any():
-        return False
-    shade = float(median(scene.shade[sl][m]))
+    shade, score = got
     if not SOFT_SHADE[0] <= shade <= SOFT_SHADE[1]:
         return False
-    if shade >= SOFT_FAINT_SHADE or float(median(scene.score[sl][m])) >= FAINT_SCORE:
+    if shade >= SOFT_FAINT_SHADE or score >= FAINT_SCORE:
         return True
     if shade >= SOFT_RING_SHADE and _ring_shade(scene, c) >= SOFT_RING_LIT:
         return True
@@ -687,6 +752,34 @@ def _darkened_as_clear(scene: Scene, c: Candidate, edges: np.ndarray | None = No
         return False
     dark = _ring_shades(scene, c, SOFT_EDGE_DARK_MM)
     return dark.size > 0 and float(percentile(dark, SOFT_EDGE_DARK_Q)) >= SOFT_EDGE_DARK
+
+
+def _muted_as_clear(scene: Scene, c: Candidate) -> bool:
+    """Whether ``c``'s footprint (shrunk by BASE_INSET_MM), read on the desaturated pass, is
+    as a clear piece mutes a coloured table (see "The desaturated pass's soft reading"
+    above): counted as object by the foreground score (FAINT_SCORE) and no darkening under
+    SOFT_FAINT_SHADE (a shadow on cloth), or not counted and a darkening, at most
+    FAINT_MAX_SHADE (on wood; not bare wood)."""
+    got = _footprint_shade_score(scene, c)
+    if got is None:
+        return False
+    shade, score = got
+    if score >= FAINT_SCORE:
+        return shade >= SOFT_FAINT_SHADE
+    return shade <= FAINT_MAX_SHADE
+
+
+def _footprint_shade_score(scene: Scene, c: Candidate) -> tuple[float, float] | None:
+    """The median shade and foreground score over ``c``'s footprint shrunk by BASE_INSET_MM,
+    or None where nothing of it is left in the view."""
+    assert scene.shade is not None
+    fp = scene.footprint(c)[0].buffer(-BASE_INSET_MM)
+    if fp.is_empty or fp.geom_type != "Polygon":
+        return None
+    sl, m = scene.grid.polygon_crop([scene.grid.to_px(np.asarray(fp.exterior.coords))])
+    if not m.any():
+        return None
+    return float(median(scene.shade[sl][m])), float(median(scene.score[sl][m]))
 
 
 def _on_edges_share(scene: Scene, c: Candidate, edges: np.ndarray) -> float:

@@ -825,7 +825,8 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
                             one_size=True, base_open=True, peel=True, mid_of=ratio,
                             not_clear=lambda c: looks_opaque(view, scene.footprint(c)[0], bg),
                             lit_clear=(GREY_LIT, looks_clear, is_clear),
-                            doubtful_if=is_clear)
+                            doubtful_if=is_clear, soft_clear=is_clear, soft_out=soft,
+                            soft_dark=False, soft_off=_off_view(view))
         # Black plastic is the colourless pass's (below): cut at its own level, a black
         # piece's area could be read here, as an opaque piece whose area may run past it
         # (σ over every shorter reading: still s11's black large, σ 1.0 → 22 mm).
@@ -921,6 +922,14 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     ups = [UprightPiece(c.size, classify_color(view, shapely.Polygon(c.outline_mm), bg),
                         c.fit.pose.stern_mm) for c in standing]
     return out, ups
+
+
+def _off_view(view: TableView) -> np.ndarray:
+    """View-size bool: what the camera did not see, and the view's one-pixel border."""
+    off = ~view.valid_mask
+    off[[0, -1], :] = True
+    off[:, [0, -1]] = True
+    return off
 
 
 def _one_reading_per_doubtful_piece(out: list[DetectedPiece], pieces: PieceSet
