@@ -199,6 +199,13 @@ TABLE_PAST_SHARE = 0.3
 # table's saturation, shadows and clear plastic are darker than the table.
 WHITE_SUNK_SHADE = 1.2
 WHITE_SUNK_SAT = 0.3
+# A piece of the table's hue in such a region whose lit face is WHITE_SUNK_SHADE or more the
+# table's light, of the table's hue and coloured as plastic is (HSV saturation at least this,
+# HAND_VIVID_SAT's level), though not TABLE_SAT_SEP more saturated than the table: the
+# 5968-set's green mediums on green felt, 6027 and 6189 (the lit face ×2.1-2.4 the felt's
+# light, saturation ratio 0.80-0.85 of the felt's; true pose 0.60-0.63 scaled, 0.16-0.20
+# unscaled). Lit wood keeps the table's light; a glint is white.
+LIT_HUED_SAT = 120
 # The clear pieces' crisp pass reads a piece named clear as dark opaque plastic when a face in
 # it is darker than this share of its brightest (colors.looks_opaque), stricter than
 # CLEAR_FACE_SPREAD: a black piece lit grey on laminate, read there with its cast shadow, spread
@@ -993,14 +1000,14 @@ def _sunk_plastic_pieces(scene: Scene, view: TableView, bg: np.ndarray, region: 
     """Pieces on a coloured table in ``region``, which no pass read: read again on the
     unscaled map (:func:`_unscaled`) when the region holds at least COLOUR_MIN_AREA of a
     small's footprint of plastic the table is not: of its hue TABLE_SAT_SEP more saturated
-    than the table (plastic, not its shadow), or white (at least WHITE_SUNK_SHADE the table's
-    light and under WHITE_SUNK_SAT of its saturation: lit wood keeps its hue, a shadow is
-    darker). The map scaled to the region sinks such a piece's faces: a table-hued piece's
-    differ from the table in saturation and shade only (5145's green large on green felt: its
-    true pose 0.70 scaled, 0.15 unscaled), a white piece's lit face scores so high that its
-    shaded face falls under the mid level (5535's white small on wood: 0.63 scaled, 0.04
-    unscaled). Never trusted (σ ≥ HAND_COLOUR_MM): nothing but the colour tells it from the
-    table and its shadow."""
+    than the table (plastic, not its shadow), or lit at least WHITE_SUNK_SHADE the table's
+    light and either white (under WHITE_SUNK_SAT of its saturation: lit wood keeps its hue, a
+    shadow is darker) or of its hue and coloured as plastic (LIT_HUED_SAT). The map scaled
+    to the region sinks such a piece's faces: a table-hued piece's differ from the table in
+    saturation and shade only (5145's green large on green felt: its true pose 0.70 scaled,
+    0.15 unscaled), a white piece's lit face scores so high that its shaded face falls under
+    the mid level (5535's white small on wood: 0.63 scaled, 0.04 unscaled). Never trusted
+    (σ ≥ HAND_COLOUR_MM): nothing but the colour tells it from the table and its shadow."""
     ht, st = _table_hue_sat(bg)
     if st <= COLOURED_TABLE_SAT:
         return []
@@ -1009,8 +1016,12 @@ def _sunk_plastic_pieces(scene: Scene, view: TableView, bg: np.ndarray, region: 
     hued = (region & (np.minimum(dh, 180 - dh) < VIVID_TABLE_HUE)
             & (hsv[..., 1] >= st + TABLE_SAT_SEP))
     if scene.shade is not None:
-        hued |= (region & (scene.shade[scene.grid.window(sub)] >= WHITE_SUNK_SHADE)
-                 & (hsv[..., 1] <= WHITE_SUNK_SAT * st))
+        lit = region & (scene.shade[scene.grid.window(sub)] >= WHITE_SUNK_SHADE)
+        hued |= lit & (hsv[..., 1] <= WHITE_SUNK_SAT * st)
+        # A piece of the table's hue whose lit face is brighter than the table, not more
+        # saturated (LIT_HUED_SAT).
+        hued |= (lit & (np.minimum(dh, 180 - dh) < VIVID_TABLE_HUE)
+                 & (hsv[..., 1] >= LIT_HUED_SAT))
     hued = cv2.morphologyEx(hued.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     if np.count_nonzero(hued) < COLOUR_MIN_AREA * scene.small_area_mm2 * sub.px_per_mm**2:
         return []
