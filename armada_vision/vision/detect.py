@@ -204,7 +204,11 @@ WHITE_SUNK_SAT = 0.3
 # HAND_VIVID_SAT's level), though not TABLE_SAT_SEP more saturated than the table: the
 # 5968-set's green mediums on green felt, 6027 and 6189 (the lit face ×2.1-2.4 the felt's
 # light, saturation ratio 0.80-0.85 of the felt's; true pose 0.60-0.63 scaled, 0.16-0.20
-# unscaled). Lit wood keeps the table's light; a glint is white.
+# unscaled). Lit WHITE_SUNK_SHADE over the table's median light over the view too, not only
+# over its estimate there: beside a hand the estimate takes the hand's shade in, and the
+# wood between two fingers showed ×1.2 of it (2512-set, 2594: a false orange small read
+# there, held out); that wood's brightness is 0.95-1.13 of the table's median, the greens'
+# lit faces 1.4-2.3.
 LIT_HUED_SAT = 120
 # The clear pieces' crisp pass reads a piece named clear as dark opaque plastic when a face in
 # it is darker than this share of its brightest (colors.looks_opaque), stricter than
@@ -990,9 +994,15 @@ def _vivid_in(hsv: np.ndarray, bg: np.ndarray, region: np.ndarray) -> np.ndarray
 
 def _table_hue_sat(bg: np.ndarray) -> tuple[int, int]:
     """The table's HSV hue and saturation: its estimate's median over the view."""
+    ht, st, _ = _table_hsv(bg)
+    return ht, st
+
+
+def _table_hsv(bg: np.ndarray) -> tuple[int, int, int]:
+    """The table's HSV hue, saturation and value: its estimate's median over the view."""
     table = median(bg.reshape(-1, 3)[::TABLE_STRIDE], axis=0)
-    ht, st, _ = cv2.cvtColor(np.uint8([[np.clip(table, 0, 255)]]), cv2.COLOR_BGR2HSV)[0, 0]
-    return int(ht), int(st)
+    ht, st, vt = cv2.cvtColor(np.uint8([[np.clip(table, 0, 255)]]), cv2.COLOR_BGR2HSV)[0, 0]
+    return int(ht), int(st), int(vt)
 
 
 def _sunk_plastic_pieces(scene: Scene, view: TableView, bg: np.ndarray, region: np.ndarray,
@@ -1008,7 +1018,7 @@ def _sunk_plastic_pieces(scene: Scene, view: TableView, bg: np.ndarray, region: 
     0.15 unscaled), a white piece's lit face scores so high that its shaded face falls under
     the mid level (5535's white small on wood: 0.63 scaled, 0.04 unscaled). Never trusted
     (σ ≥ HAND_COLOUR_MM): nothing but the colour tells it from the table and its shadow."""
-    ht, st = _table_hue_sat(bg)
+    ht, st, vt = _table_hsv(bg)
     if st <= COLOURED_TABLE_SAT:
         return []
     hsv = _window_hsv(view, sub)
@@ -1021,7 +1031,8 @@ def _sunk_plastic_pieces(scene: Scene, view: TableView, bg: np.ndarray, region: 
         # A piece of the table's hue whose lit face is brighter than the table, not more
         # saturated (LIT_HUED_SAT).
         hued |= (lit & (np.minimum(dh, 180 - dh) < VIVID_TABLE_HUE)
-                 & (hsv[..., 1] >= LIT_HUED_SAT))
+                 & (hsv[..., 1] >= LIT_HUED_SAT)
+                 & (hsv[..., 2] >= WHITE_SUNK_SHADE * vt))
     hued = cv2.morphologyEx(hued.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     if np.count_nonzero(hued) < COLOUR_MIN_AREA * scene.small_area_mm2 * sub.px_per_mm**2:
         return []

@@ -916,9 +916,11 @@ def explain_region(scene: Scene, region: np.ndarray, sub: ViewGrid) -> list[Cand
                 # What is left beside chosen pieces is its own length: the size farthest from
                 # it is not tried (on 25 stills and seeds 1000-1071 those fits were never
                 # chosen; ~4 % of the fits. The nearest alone is not enough: seed 1054's σ).
-                # Its tip may hide against a chosen piece: the stern as seen starts it too.
+                # Its tip may hide against a chosen piece: the stern as seen starts it too
+                # (only beside a chosen piece: with none chosen, on the whole region, it
+                # read the 2512-set's 2613 green large as a doubtful medium, held out).
                 cands += [c for c in fits_from_axis(scene, *g, lab == i, sub, sizes=2,
-                                                    seen_stern=True)
+                                                    seen_stern=bool(chosen))
                           if not clashes(c, chosen, scene)]
         chosen = select(cands, scene, strong, sub)
         if len(chosen) <= before:
