@@ -204,12 +204,16 @@ WHITE_SUNK_SAT = 0.3
 # HAND_VIVID_SAT's level), though not TABLE_SAT_SEP more saturated than the table: the
 # 5968-set's green mediums on green felt, 6027 and 6189 (the lit face ×2.1-2.4 the felt's
 # light, saturation ratio 0.80-0.85 of the felt's; true pose 0.60-0.63 scaled, 0.16-0.20
-# unscaled). Lit WHITE_SUNK_SHADE over the table's median light over the view too, not only
-# over its estimate there: beside a hand the estimate takes the hand's shade in, and the
-# wood between two fingers showed ×1.2 of it (2512-set, 2594: a false orange small read
-# there, held out); that wood's brightness is 0.95-1.13 of the table's median, the greens'
-# lit faces 1.4-2.3.
+# unscaled). Lit LIT_HUED_BRIGHT over the table's median light over the view too (HSV
+# value), not only WHITE_SUNK_SHADE over its estimate there: beside a hand the estimate
+# takes the hand's shade in, and the wood between two fingers showed ×1.2 of it (2512-set,
+# 2594: a false orange small read there, held out; 0.95-1.13 of the median); lit wood between
+# finger shadows (seed 1002) reaches 1.4 of the median over 72 px, re-read for nothing at
+# ~2 % of the instructions on seeds 1000-1007; the greens' lit faces are 1.4-2.3 (over 900 px
+# each at 1.5). Opened by LIT_HUED_OPEN_PX: a face, not the grain's lit streaks.
 LIT_HUED_SAT = 120
+LIT_HUED_BRIGHT = 1.5
+LIT_HUED_OPEN_PX = 5
 # The clear pieces' crisp pass reads a piece named clear as dark opaque plastic when a face in
 # it is darker than this share of its brightest (colors.looks_opaque), stricter than
 # CLEAR_FACE_SPREAD: a black piece lit grey on laminate, read there with its cast shadow, spread
@@ -1030,9 +1034,12 @@ def _sunk_plastic_pieces(scene: Scene, view: TableView, bg: np.ndarray, region: 
         hued |= lit & (hsv[..., 1] <= WHITE_SUNK_SAT * st)
         # A piece of the table's hue whose lit face is brighter than the table, not more
         # saturated (LIT_HUED_SAT).
-        hued |= (lit & (np.minimum(dh, 180 - dh) < VIVID_TABLE_HUE)
-                 & (hsv[..., 1] >= LIT_HUED_SAT)
-                 & (hsv[..., 2] >= WHITE_SUNK_SHADE * vt))
+        lit_hued = (lit & (np.minimum(dh, 180 - dh) < VIVID_TABLE_HUE)
+                    & (hsv[..., 1] >= LIT_HUED_SAT)
+                    & (hsv[..., 2] >= LIT_HUED_BRIGHT * vt))
+        if lit_hued.any():
+            k = np.ones((LIT_HUED_OPEN_PX, LIT_HUED_OPEN_PX), np.uint8)
+            hued |= cv2.morphologyEx(lit_hued.astype(np.uint8), cv2.MORPH_OPEN, k) > 0
     hued = cv2.morphologyEx(hued.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     if np.count_nonzero(hued) < COLOUR_MIN_AREA * scene.small_area_mm2 * sub.px_per_mm**2:
         return []
