@@ -199,6 +199,21 @@ TABLE_PAST_SHARE = 0.3
 # table's saturation, shadows and clear plastic are darker than the table.
 WHITE_SUNK_SHADE = 1.2
 WHITE_SUNK_SAT = 0.3
+# A piece of the table's hue in such a region whose lit face is WHITE_SUNK_SHADE or more the
+# table's light, of the table's hue and coloured as plastic is (HSV saturation at least this,
+# HAND_VIVID_SAT's level), though not TABLE_SAT_SEP more saturated than the table: the
+# 5968-set's green mediums on green felt, 6027 and 6189 (the lit face ×2.1-2.4 the felt's
+# light, saturation ratio 0.80-0.85 of the felt's; true pose 0.60-0.63 scaled, 0.16-0.20
+# unscaled). Lit LIT_HUED_BRIGHT over the table's median light over the view too (HSV
+# value), not only WHITE_SUNK_SHADE over its estimate there: beside a hand the estimate
+# takes the hand's shade in, and the wood between two fingers showed ×1.2 of it (2512-set,
+# 2594: a false orange small read there, held out; 0.95-1.13 of the median); lit wood between
+# finger shadows (seed 1002) reaches 1.4 of the median over 72 px, re-read for nothing at
+# ~2 % of the instructions on seeds 1000-1007; the greens' lit faces are 1.4-2.3 (over 900 px
+# each at 1.5). Opened by LIT_HUED_OPEN_PX: a face, not the grain's lit streaks.
+LIT_HUED_SAT = 120
+LIT_HUED_BRIGHT = 1.5
+LIT_HUED_OPEN_PX = 5
 # The clear pieces' crisp pass reads a piece named clear as dark opaque plastic when a face in
 # it is darker than this share of its brightest (colors.looks_opaque), stricter than
 # CLEAR_FACE_SPREAD: a black piece lit grey on laminate, read there with its cast shadow, spread
@@ -998,9 +1013,15 @@ def _vivid_in(hsv: np.ndarray, bg: np.ndarray, region: np.ndarray) -> np.ndarray
 
 def _table_hue_sat(bg: np.ndarray) -> tuple[int, int]:
     """The table's HSV hue and saturation: its estimate's median over the view."""
+    ht, st, _ = _table_hsv(bg)
+    return ht, st
+
+
+def _table_hsv(bg: np.ndarray) -> tuple[int, int, int]:
+    """The table's HSV hue, saturation and value: its estimate's median over the view."""
     table = median(bg.reshape(-1, 3)[::TABLE_STRIDE], axis=0)
-    ht, st, _ = cv2.cvtColor(np.uint8([[np.clip(table, 0, 255)]]), cv2.COLOR_BGR2HSV)[0, 0]
-    return int(ht), int(st)
+    ht, st, vt = cv2.cvtColor(np.uint8([[np.clip(table, 0, 255)]]), cv2.COLOR_BGR2HSV)[0, 0]
+    return int(ht), int(st), int(vt)
 
 
 def _sunk_plastic_pieces(scene: Scene, view: TableView, bg: np.ndarray, region: np.ndarray,
@@ -1008,15 +1029,15 @@ def _sunk_plastic_pieces(scene: Scene, view: TableView, bg: np.ndarray, region: 
     """Pieces on a coloured table in ``region``, which no pass read: read again on the
     unscaled map (:func:`_unscaled`) when the region holds at least COLOUR_MIN_AREA of a
     small's footprint of plastic the table is not: of its hue TABLE_SAT_SEP more saturated
-    than the table (plastic, not its shadow), or white (at least WHITE_SUNK_SHADE the table's
-    light and under WHITE_SUNK_SAT of its saturation: lit wood keeps its hue, a shadow is
-    darker). The map scaled to the region sinks such a piece's faces: a table-hued piece's
-    differ from the table in saturation and shade only (5145's green large on green felt: its
-    true pose 0.70 scaled, 0.15 unscaled), a white piece's lit face scores so high that its
-    shaded face falls under the mid level (5535's white small on wood: 0.63 scaled, 0.04
-    unscaled). Never trusted (σ ≥ HAND_COLOUR_MM): nothing but the colour tells it from the
-    table and its shadow."""
-    ht, st = _table_hue_sat(bg)
+    than the table (plastic, not its shadow), or lit at least WHITE_SUNK_SHADE the table's
+    light and either white (under WHITE_SUNK_SAT of its saturation: lit wood keeps its hue, a
+    shadow is darker) or of its hue and coloured as plastic (LIT_HUED_SAT). The map scaled
+    to the region sinks such a piece's faces: a table-hued piece's differ from the table in
+    saturation and shade only (5145's green large on green felt: its true pose 0.70 scaled,
+    0.15 unscaled), a white piece's lit face scores so high that its shaded face falls under
+    the mid level (5535's white small on wood: 0.63 scaled, 0.04 unscaled). Never trusted
+    (σ ≥ HAND_COLOUR_MM): nothing but the colour tells it from the table and its shadow."""
+    ht, st, vt = _table_hsv(bg)
     if st <= COLOURED_TABLE_SAT:
         return []
     hsv = _window_hsv(view, sub)
@@ -1024,8 +1045,16 @@ def _sunk_plastic_pieces(scene: Scene, view: TableView, bg: np.ndarray, region: 
     hued = (region & (np.minimum(dh, 180 - dh) < VIVID_TABLE_HUE)
             & (hsv[..., 1] >= st + TABLE_SAT_SEP))
     if scene.shade is not None:
-        hued |= (region & (scene.shade[scene.grid.window(sub)] >= WHITE_SUNK_SHADE)
-                 & (hsv[..., 1] <= WHITE_SUNK_SAT * st))
+        lit = region & (scene.shade[scene.grid.window(sub)] >= WHITE_SUNK_SHADE)
+        hued |= lit & (hsv[..., 1] <= WHITE_SUNK_SAT * st)
+        # A piece of the table's hue whose lit face is brighter than the table, not more
+        # saturated (LIT_HUED_SAT).
+        lit_hued = (lit & (np.minimum(dh, 180 - dh) < VIVID_TABLE_HUE)
+                    & (hsv[..., 1] >= LIT_HUED_SAT)
+                    & (hsv[..., 2] >= LIT_HUED_BRIGHT * vt))
+        if lit_hued.any():
+            k = np.ones((LIT_HUED_OPEN_PX, LIT_HUED_OPEN_PX), np.uint8)
+            hued |= cv2.morphologyEx(lit_hued.astype(np.uint8), cv2.MORPH_OPEN, k) > 0
     hued = cv2.morphologyEx(hued.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     if np.count_nonzero(hued) < COLOUR_MIN_AREA * scene.small_area_mm2 * sub.px_per_mm**2:
         return []
@@ -1268,12 +1297,22 @@ def _colourless_pieces(scene: Scene, view: TableView, bg: np.ndarray, ratio: np.
     pass reads its areas, one size only; only those named black are kept. The cue is black
     plastic's (its faces mirror white light); a clear piece on wood has colourless dark parts
     too but not its whole outline, and was read one size short with σ 2.0 mm (judge seed 1660's
-    clear large, seen after the merge)."""
+    clear large, seen after the merge). An area with no good fit keeps a doubtful one (up to
+    MAX_COST) named black, and one whose size another reading covers, in doubt (σ at least
+    crisp.DOUBT_FLOOR_MM, as the desaturated pass keeps clear ones): the area takes in the
+    stern's raised corner or its shadow's darkest part, and the true pose costs a little
+    over GOOD_COST (5968-set: 6145's black medium on wood, 0.35 with its hidden samples
+    counted, 0.9 mm off; 6119's black small on cloth touching an orange large, size in
+    doubt)."""
     assert scene.shade is not None
+
+    def black(c: Candidate) -> bool:
+        return classify_color(view, scene.footprint(c)[0], bg) == "black"
+
     got = crisp_pieces(scene, None, colourless_dark(view, ratio, scene.shade), lying,
                        hand_mask, standing, heading_floor=True, one_size=True,
-                       min_share=COLOURLESS_MIN_SHARE)
-    return [c for c in got if classify_color(view, scene.footprint(c)[0], bg) == "black"]
+                       min_share=COLOURLESS_MIN_SHARE, doubtful_if=black)
+    return [c for c in got if black(c)]
 
 
 def _skin(c: Candidate, view: TableView, bg: np.ndarray, pieces: PieceSet) -> bool:

@@ -587,16 +587,35 @@ def stern_guesses(part: np.ndarray, grid: ViewGrid, pieces: PieceSet
     return out
 
 
+def seen_stern_start(scene: Scene, init: Pose, size: Size) -> Pose:
+    """``init`` moved along its heading so that the outline as seen of ``size`` there (raised
+    base and parallax included) ends at ``init``'s stern, not its footprint: the stern a
+    region's wide end shows. The axis guess puts the footprint's stern at the wide end, but
+    the raised base, seen from a tilted camera, reaches 5-9 mm past it (a large at 22-35°),
+    where nothing else starts a fit when the tip hides against a neighbour (issue 4, seed
+    6224 of the 5968-set: a black large whose tip touches an orange large found; what the
+    orange leaves, its axis guess 11 mm behind the stern, the large from there 1.06, from
+    this start 0.03, 0.4 mm off)."""
+    params = np.array([init.x_mm, init.y_mm, math.radians(init.heading_deg)])
+    u = np.array([math.cos(params[2]), math.sin(params[2])])
+    seen = outline_mm(scene._local(size, False), params, scene.camera_mm)
+    back = -float(((seen - params[:2]) @ u).min())
+    return Pose(init.x_mm + back * u[0], init.y_mm + back * u[1], init.heading_deg)
+
+
 def fits_from_axis(scene: Scene, init: Pose, length_mm: float,
                    strong: np.ndarray | None = None, sub: ViewGrid | None = None,
-                   *, screened: bool = False, sizes: int = 3) -> list[Candidate]:
+                   *, screened: bool = False, sizes: int = 3,
+                   seen_stern: bool = False) -> list[Candidate]:
     """Fits from the region's axis guess, the size nearest its length first, each the better
     of both ways round when not good. A clean fit (good, nothing solid hidden along its
     outline, and explaining the region's ``strong`` pixels when given) ends the search;
     otherwise every size is tried (a shadow or a neighbour in the region misleads the
     length). ``screened``: each size's starts are screened by a short fit and only the best,
     if promising, is fitted fully (cheaper, for areas that are seldom a piece). ``sizes``:
-    only that many sizes, nearest the length first."""
+    only that many sizes, nearest the length first. ``seen_stern`` (not screened): a last
+    start with the outline as seen ending at the wide end (:func:`seen_stern_start`),
+    fitted where the first start is not good."""
     zs = sorted(Size, key=lambda z: abs(scene.pieces.dims(z).footprint_length_mm - length_mm)
                 )[:sizes]
     # Stern on the wide end; else the tip on the narrow end (a shadow or the raised base can
@@ -605,6 +624,8 @@ def fits_from_axis(scene: Scene, init: Pose, length_mm: float,
     starts = {z: (init, Pose.with_tip(tip, init.heading_deg,
                                       scene.pieces.dims(z).footprint_length_mm),
                   Pose(tip[0], tip[1], init.heading_deg + 180.0)) for z in zs}
+    if seen_stern and not screened:
+        starts = {z: (*st, seen_stern_start(scene, init, z)) for z, st in starts.items()}
     out = []
     # Of three sizes, the nearest alone first (clean ~55 % of the time); when it is not, the
     # second seldom is (~8 %): the others are fitted side by side (_fit_ahead), as are two.
@@ -895,7 +916,11 @@ def explain_region(scene: Scene, region: np.ndarray, sub: ViewGrid) -> list[Cand
                 # What is left beside chosen pieces is its own length: the size farthest from
                 # it is not tried (on 25 stills and seeds 1000-1071 those fits were never
                 # chosen; ~4 % of the fits. The nearest alone is not enough: seed 1054's σ).
-                cands += [c for c in fits_from_axis(scene, *g, lab == i, sub, sizes=2)
+                # Its tip may hide against a chosen piece: the stern as seen starts it too
+                # (only beside a chosen piece: with none chosen, on the whole region, it
+                # read the 2512-set's 2613 green large as a doubtful medium, held out).
+                cands += [c for c in fits_from_axis(scene, *g, lab == i, sub, sizes=2,
+                                                    seen_stern=bool(chosen))
                           if not clashes(c, chosen, scene)]
         chosen = select(cands, scene, strong, sub)
         if len(chosen) <= before:
