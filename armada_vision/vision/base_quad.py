@@ -289,7 +289,7 @@ def _other_quads(scene: Scene, area_mm: shapely.Polygon, rect: tuple,
     ious = {z: _ious(local[z], scene, starts, hull) for z in Size}
     if centred and max(float(v.max()) for v in ious.values()) < START_MIN_IOU:
         # As _quad_pose started them (a small dark area's quad lies askew of its box).
-        starts = np.vstack([starts] + [_centred(scene, hull, starts, z) for z in Size])
+        starts = np.vstack([starts] + [_centred(scene, hull, starts, local[z]) for z in Size])
         ious = {z: _ious(local[z], scene, starts, hull) for z in Size}
     got: list[tuple[float, Size, Pose]] = []
     top_start = max(float(v.max()) for v in ious.values())
@@ -474,7 +474,7 @@ def _quad_pose(scene: Scene, hull: np.ndarray, box_mm: np.ndarray, centred: bool
         # seen obliquely (5823's 26 mm² of its small's 94 mm² quad; 5912's): each start is
         # moved so that its quad's centre is the hull's. Asked by pieces_from_base only.
         for z in Size:
-            moved = _centred(scene, hull, starts, z)
+            moved = _centred(scene, hull, starts, local[z])
             v = _ious(local[z], scene, moved, hull)
             if v.max() > best_start[z][0]:
                 best_start[z] = (float(v.max()), moved[int(v.argmax())])
@@ -503,14 +503,14 @@ def _starts(box_mm: np.ndarray) -> np.ndarray:
     return np.column_stack((np.tile(mids, (2, 1)), np.concatenate((heads, heads + np.pi))))
 
 
-def _centred(scene: Scene, hull: np.ndarray, starts: np.ndarray, size: Size) -> np.ndarray:
-    """``starts`` each moved so that the quad of a lying ``size`` there has its centre at
-    the ``hull``'s (table mm)."""
+def _centred(scene: Scene, hull: np.ndarray, starts: np.ndarray, local: np.ndarray
+             ) -> np.ndarray:
+    """``starts`` each moved so that the quad of a lying piece (``local``: its body's
+    vertices, :func:`lying_local_3d`) there has its centre at the ``hull``'s (table mm)."""
     m = cv2.moments(hull)
     centre = np.array((m["m10"], m["m01"])) / max(m["m00"], 1e-9)
     moved = starts.copy()
-    moved[:, :2] += centre - _quads(lying_local_3d(scene.pieces.dims(size)), scene,
-                                    starts).mean(axis=1)
+    moved[:, :2] += centre - _quads(local, scene, starts).mean(axis=1)
     return moved
 
 

@@ -31,6 +31,7 @@ from armada_vision.vision.explain import (
     Candidate,
     Scene,
     _base_seen,
+    _covered_px,
     _thick,
     axis_guess,
     clashes,
@@ -716,9 +717,7 @@ def _standing_seen(fit_scene: Scene, c: Candidate, region: np.ndarray, sub: View
 
 def _share_in(c: Candidate, region: np.ndarray, sub: ViewGrid) -> float:
     """The share of ``region`` (bool on ``sub``) inside ``c``'s outline as seen."""
-    mask = np.zeros(region.shape, np.uint8)
-    cv2.fillPoly(mask, [np.round(sub.to_px(c.outline_mm)).astype(np.int32)], 1)
-    return np.count_nonzero(region & (mask > 0)) / max(np.count_nonzero(region), 1)
+    return np.count_nonzero(_covered_px(c, region, sub)) / max(np.count_nonzero(region), 1)
 
 
 def _by_hand(scene: Scene, c: Candidate, unseen: np.ndarray | None) -> bool:
