@@ -481,6 +481,18 @@ def test_a_black_piece_of_doubtful_size_is_read_again_on_the_unscaled_map():
     assert p.score >= 1.0 - GOOD_COST / MAX_COST
 
 
+def test_a_black_piece_read_short_yields_to_its_whole_reading_on_the_unscaled_map():
+    """Issue 4, size (detect._with_unscaled): a black medium on felt (seed 1048 of the run
+    from 1000) read on the scaled map as a small at cost 0.35, GOOD_COST's edge, in size
+    doubt (a medium over it fits nearly as well), so the region was not read again as a
+    whole; its dark part left (_black_left) was, and the unscaled map's medium (a good fit)
+    clashed with the small and was not added: a small in doubt, σ 8.3 mm. In a dark region
+    a reading in size doubt yields to a good reading over it on the unscaled map. (1005's
+    black medium above is the same case under OpenCV 5.1's render of its scene.)"""
+    p = piece_found(1048, 1000, "medium", "black", (420.9, 110.3))
+    assert p.score >= 1.0 - GOOD_COST / MAX_COST
+
+
 def test_a_piece_touching_a_black_one_is_read_again_on_the_unscaled_map():
     """Issue 4, size (check seed 1064): a yellow medium touching a black large on wood; the
     fit map scaled to the black's score put the yellow's faces about the mid level, and it
@@ -1503,12 +1515,14 @@ def test_a_red_die_on_wood_read_as_a_small_is_not_trusted():
 
 
 # And a standing red medium on wood (set from 2224, seed 2337) read as a lying red small at
-# σ 1.5 mm: its other faces' red goes on round the reading (0.37 of the ring).
+# σ 1.5 mm: its other faces' red goes on round the reading (0.37 of the ring). Read lying in
+# doubt under OpenCV 5.0's render, not read at all under 5.1's (a grey level apart in a few
+# pixels): either way no reading on it the rules would trust.
 def test_a_standing_piece_on_wood_of_its_hue_read_lying_is_not_trusted():
     r, det = bench_scene(2337, 2224)
     (up,) = [u for u in r.truth["upright"] if u["color"] == "red"]
     on = [d for d in det.pieces if math.dist(d.pose.stern_mm, up["center"]) < 12]
-    assert len(on) == 1 and on[0].sigma_mm > 3.0
+    assert len(on) <= 1 and all(d.sigma_mm > 3.0 for d in on)
 
 
 # A faint clear large read as a small inside or across it (issue 4, trust18): the small fits
