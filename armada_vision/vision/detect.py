@@ -826,7 +826,9 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
                           soft_white=lambda c: classify_color(
                               view, scene.footprint(c)[0], bg) == "white",
                           white_out=soft_white,
-                          not_clear=lambda c: _dark_opaque(view, scene.footprint(c)[0], bg))
+                          not_clear=lambda c: _dark_opaque(view, scene.footprint(c)[0], bg),
+                          soft_black=lambda c: classify_color(
+                              view, scene.footprint(c)[0], bg) == "black")
     # On a coloured table, what looks greyer than it: a clear piece on wood, whose soft
     # edges the grain drowns (no crisp outline).
     ratio = saturation_ratio(view, bg, bg_planes)
@@ -888,7 +890,8 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     # Named on the part no piece found leans over: a hollow beside a neighbour is read now
     # (base_quad.OWN_SHARE), and 5582's white medium under a cyan large's outline read cyan.
     from_base = [c for c in pieces_from_base(scene, edges, lying, hand_mask,
-                                             [m.corners_mm() for m in layout.markers])
+                                             [m.corners_mm() for m in layout.markers],
+                                             None if ratio is None else grey_of(view, ratio))
                  if classify_color(view, _seen_part(c, lying, scene), bg, opaque=True)
                  == "white"]
     lying += from_base
