@@ -55,6 +55,14 @@ QUAD_MIN_IOU = 0.6
 EDGE_MIN_SHARE = 0.6
 BASE_AHEAD_MM = 3.0
 EDGE_SAMPLES = 80
+# On a coloured table (wood, felt, cloth) the texture leaves few crisp edges (the crisp pass
+# keeps none on the grain), so a white piece's outline ahead of its base seldom shows on them
+# (issue 4, wb32: the 6256-set's 6404 white medium on wood, 0.07 at its true pose, its base
+# quad 9 mm off in a lane-passing hollow), but its faces are greyer than the table: the
+# boundary of the desaturated area (segment.grey_of) follows it (0.90 there). GREY_EDGE: that
+# boundary stands in for the crisp edges, at the same EDGE_MIN_SHARE, within GREY_EDGE_PX
+# (the ratio is smoothed over 3 px, so its boundary lies up to 2 px off the outline).
+GREY_EDGE_PX = 2
 # Least σ (mm) of a reading from the quad: never trusted (its pose is no edge fit).
 BASE_QUAD_MM = 3.0
 # The dark areas looked at: at least this many mm² (a small's base seen from overhead is a
@@ -109,10 +117,13 @@ HOLLOW_WINDOW_PX = 40
 
 def pieces_from_base(scene: Scene, edges: np.ndarray, lying: list[Candidate],
                      unseen: np.ndarray | None = None,
-                     markers_mm: Sequence[np.ndarray] = ()) -> list[Candidate]:
+                     markers_mm: Sequence[np.ndarray] = (),
+                     grey: np.ndarray | None = None) -> list[Candidate]:
     """Lying pieces (table mm) read from an open base seen dark where no piece found (nor a
     hand, ``unseen``: view-size bool, nor a printed marker, ``markers_mm``: their corners)
-    lies; ``edges``: the view's crisp edges (bool)."""
+    lies; ``edges``: the view's crisp edges (bool); ``grey``: on a coloured table, the view's
+    desaturated area (bool, segment.grey_of), whose boundary the outline ahead may follow
+    instead (GREY_EDGE)."""
     if scene.shade is None:
         return []
     grid = scene.grid
@@ -155,7 +166,8 @@ def pieces_from_base(scene: Scene, edges: np.ndarray, lying: list[Candidate],
         if cv2.countNonZero(inside & opened_at(dark, x, y, w, h)) < QUAD_FILL * (
                 rect[1][0] + 1) * (rect[1][1] + 1):
             continue  # not a convex quad: a shadow's or a hand's patch, a marker's cells
-        c, retry = _base_reading(scene, edges, lying + out, cnt, rect, centred=True)
+        c, retry = _base_reading(scene, edges, lying + out, cnt, rect, centred=True,
+                                 grey=grey)
         if c is None:
             # Only the hollow's deepest part is that dark: its walls, lit through the open
             # base, are taken in where they join it (see BASE_WALL).
@@ -163,7 +175,8 @@ def pieces_from_base(scene: Scene, edges: np.ndarray, lying: list[Candidate],
             retry_walls = None
             if walls is not None and cv2.contourArea(walls) <= max_px:
                 c, retry_walls = _base_reading(scene, edges, lying + out, walls,
-                                               cv2.minAreaRect(walls), centred=True)
+                                               cv2.minAreaRect(walls), centred=True,
+                                               grey=grey)
             # Then the other quads (OTHER_QUAD_SLACK): the dark part's, its walls'.
             for again in (retry, retry_walls):
                 if c is None and again is not None:
@@ -228,7 +241,7 @@ def _quad_of_area(scene: Scene, area_mm: shapely.Polygon, rect: tuple, centred: 
 
 
 def _base_reading(scene: Scene, edges: np.ndarray, lying: list[Candidate], cnt: np.ndarray,
-                  rect: tuple, centred: bool = False
+                  rect: tuple, centred: bool = False, grey: np.ndarray | None = None
                   ) -> tuple[Candidate | None, Callable[[], Candidate | None] | None]:
     """The reading from the open base as seen that the area within contour ``cnt`` (view px;
     ``rect`` its cv2.minAreaRect) is, when the quad covers it (QUAD_MIN_IOU), the view steps
@@ -241,7 +254,7 @@ def _base_reading(scene: Scene, edges: np.ndarray, lying: list[Candidate], cnt: 
     # Fitted to the hull; judged against the area itself.
     if got is None or _area_iou(scene, got[0], got[1], area_mm) < QUAD_MIN_IOU:
         return None, None
-    c, why = _kept(scene, edges, lying, got[0], got[1])
+    c, why = _kept(scene, edges, lying, got[0], got[1], grey)
     if c is not None or why != "edges":
         return c, None
 
@@ -251,23 +264,25 @@ def _base_reading(scene: Scene, edges: np.ndarray, lying: list[Candidate], cnt: 
         # (see OTHER_QUAD_SLACK).
         for size, pose in _other_quads(scene, area_mm, rect, got, centred):
             if _area_iou(scene, size, pose, area_mm) >= QUAD_MIN_IOU and (
-                    k := _kept(scene, edges, lying, size, pose)[0]) is not None:
+                    k := _kept(scene, edges, lying, size, pose, grey)[0]) is not None:
                 return k
         return None
     return None, other
 
 
-def _kept(scene: Scene, edges: np.ndarray, lying: list[Candidate], size: Size, pose: Pose
-          ) -> tuple[Candidate | None, str]:
+def _kept(scene: Scene, edges: np.ndarray, lying: list[Candidate], size: Size, pose: Pose,
+          grey: np.ndarray | None = None) -> tuple[Candidate | None, str]:
     """The reading of ``size`` at ``pose`` from an open base as seen, when the view steps
-    into it in every lane (BASE_STEP), the crisp ``edges`` follow the outline ahead of it
+    into it in every lane (BASE_STEP), the crisp ``edges`` (or, on a coloured table, the
+    boundary of the desaturated area ``grey``: GREY_EDGE) follow the outline ahead of it
     (EDGE_MIN_SHARE) and it clashes with none of ``lying``; else None and the test it
     failed ("lanes", "edges" or "clash")."""
     c = _candidate(scene, size, pose)
     lanes = _base_lanes(scene, c)
     if lanes is None or not np.all(lanes >= BASE_STEP):
         return None, "lanes"
-    if _edge_share(scene, c, edges) < EDGE_MIN_SHARE:
+    if _edge_share(scene, c, edges) < EDGE_MIN_SHARE and (
+            grey is None or _edge_share(scene, c, grey, boundary=True) < EDGE_MIN_SHARE):
         return None, "edges"
     if clashes(c, lying, scene):
         return None, "clash"
@@ -529,9 +544,11 @@ def _refine(local: np.ndarray, scene: Scene, p: np.ndarray, hull: np.ndarray, io
     return iou, p
 
 
-def _edge_share(scene: Scene, c: Candidate, edges: np.ndarray) -> float:
+def _edge_share(scene: Scene, c: Candidate, edges: np.ndarray, boundary: bool = False
+                ) -> float:
     """Share of ``c``'s outline as seen, past BASE_AHEAD_MM from its stern along its axis,
-    within a pixel of a crisp edge (``edges``: view-size bool)."""
+    within a pixel of a crisp edge (``edges``: view-size bool), or with ``boundary``, of the
+    boundary of the area ``edges`` (a pixel of it and one not in its 3×3 neighbourhood)."""
     ring = shapely.LinearRing(c.outline_mm)
     pts = shapely.get_coordinates(shapely.line_interpolate_point(
         ring, np.linspace(0, ring.length, EDGE_SAMPLES, endpoint=False)))
@@ -539,4 +556,24 @@ def _edge_share(scene: Scene, c: Candidate, edges: np.ndarray) -> float:
     ahead = (pts - np.asarray(c.fit.pose.stern_mm)) @ u > BASE_AHEAD_MM
     if not ahead.any():
         return 0.0
+    if boundary:
+        return float(_on_boundary(scene.grid, pts[ahead], edges).mean())
     return float(near_edges(scene.grid, pts[ahead], edges).mean())
+
+
+def _on_boundary(grid: ViewGrid, pts_mm: np.ndarray, area: np.ndarray) -> np.ndarray:
+    """Whether each of ``pts_mm`` ((N, 2) table mm) has within GREY_EDGE_PX view px (a square)
+    both a pixel of ``area`` (view-size bool) and one not of it; points off the view count as
+    without."""
+    px = np.round(grid.to_px(pts_mm)).astype(np.intp)
+    rows, cols = area.shape
+    inside = np.zeros(len(px), bool)
+    outside = np.zeros(len(px), bool)
+    for du in range(-GREY_EDGE_PX, GREY_EDGE_PX + 1):
+        for dv in range(-GREY_EDGE_PX, GREY_EDGE_PX + 1):
+            u, v = px[:, 0] + du, px[:, 1] + dv
+            ok = (u >= 0) & (v >= 0) & (u < cols) & (v < rows)
+            got = area[v[ok], u[ok]]
+            inside[ok] |= got
+            outside[ok] |= ~got
+    return inside & outside

@@ -268,6 +268,21 @@ SOFT_EDGE_DARK_MM = (0.0, 3.0)
 # the 5968-set every such reading (where the soft clear reading failed) lay on a white piece,
 # footprint IoU 0.45-0.93 (0.5-1.0 of the outline on the edges); in doubt as the soft reading.
 SOFT_WHITE_SHADE = (0.8, 1.3)
+# A black piece on laminate, its top face lit grey (issue 4, wb32; black31's laminate class):
+# only its shaded face is foreground, the crisp area takes its cast shadow in, the soft clear
+# reading keeps nothing (not darkened as a clear piece is) and no other pass reads it (the
+# 6256-set's 6411 M and 6461 S: soft picks named black, 6-7 mm off or a size long, footprint
+# shade 0.17-0.53). Its outline lies whole on the crisp edges too: the same refit to the edges
+# is asked of a soft pick named black whose footprint is darker than SOFT_BLACK_SHADE (a lit
+# white piece's floor), kept at SOFT_WHITE_EDGES when named black again where refitted (6411's
+# refit is named clear there: left, not read in a wrong colour), in doubt as the soft reading.
+SOFT_BLACK_SHADE = SOFT_WHITE_SHADE[0]
+# The pick is only the refit's start, the kept reading judged on the edges alone: where no
+# pick hides at most SOFT_HIDDEN, one hiding up to SOFT_WHITE_HIDDEN starts it (its shadow in
+# the crisp area hides more of a fit's outline: the 6256-set's 6294 white small at 0-10°, its
+# hollow a thin strip, its one near fit 0.22 hiding 0.45, 2.6 mm off; 0.96 of its true
+# outline on the edges). Asked for the refit only, not for a soft clear reading.
+SOFT_WHITE_HIDDEN = 0.5
 SOFT_WHITE_EDGES = 0.9
 SOFT_WHITE_SAMPLES = 80
 SOFT_WHITE_CLIP_PX = 6.0
@@ -317,7 +332,8 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
                  soft_out: list[Candidate] | None = None,
                  soft_white: Callable[[Candidate], bool] | None = None,
                  white_out: list[Candidate] | None = None, soft_dark: bool = True,
-                 soft_off: np.ndarray | None = None) -> list[Candidate]:
+                 soft_off: np.ndarray | None = None,
+                 soft_black: Callable[[Candidate], bool] | None = None) -> list[Candidate]:
     """Lying pieces (table mm) in the crisp-enclosed areas (``crisp``, view-size bool;
     ``edges`` the crisp edges themselves) that the lying pieces ``chosen``, the ``standing``
     ones and ``unseen`` (view-size bool: hands) leave unexplained. Their ``ambiguity_mm`` is
@@ -352,7 +368,8 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
     when no later pass reads the area. ``soft_white``: where that keeps nothing either, a
     piece lit like the table whose whole outline lies on the crisp edges once fitted to
     them, if ``soft_white(piece)`` (:func:`_soft_white_piece`), in doubt as the soft clear
-    reading is, appended to ``white_out``, not returned."""
+    reading is, appended to ``white_out``, not returned; with ``soft_black``, a dark pick
+    named black so too (SOFT_BLACK_SHADE)."""
     grid = scene.grid
     ppm = grid.px_per_mm
     cover = np.zeros(crisp.shape, np.uint8)
@@ -521,9 +538,16 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
                                                            disc))):
             pick = _soft_pick(scene, cands, region, sub, excuse, grid,
                               chosen + out + soft_out)
+            white_only = False
+            if pick is None and soft_white is not None and edges is not None:
+                # Only a start for the refit to the edges (SOFT_WHITE_HIDDEN).
+                pick = _soft_pick(scene, cands, region, sub, excuse, grid,
+                                  chosen + out + soft_out, SOFT_WHITE_HIDDEN)
+                white_only = True
             if pick is None or _by_hand(scene, pick[1], unseen):
                 continue
-            c = _soft_clear_piece(scene, pick, region, sub, soft_clear, edges, dark=soft_dark)
+            c = None if white_only else _soft_clear_piece(scene, pick, region, sub, soft_clear,
+                                                          edges, dark=soft_dark)
             if c is not None:
                 # A standing piece's outline is neither a clear nor a white lying piece.
                 if not _standing_seen(crisp_scene, c, region, sub):
@@ -531,20 +555,20 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
             elif (soft_white is not None and white_out is not None and edges is not None
                   and (c := _soft_white_piece(scene, pick[1], region, sub,
                                               chosen + out + soft_out + white_out,
-                                              soft_white, edges)) is not None):
+                                              soft_white, edges, soft_black)) is not None):
                 white_out.append(c)
     return out
 
 
 def _soft_pick(scene: Scene, cands: list[Candidate], region: np.ndarray, sub: ViewGrid,
-               excuse: np.ndarray, grid: ViewGrid, others: list[Candidate]
-               ) -> tuple[float, Candidate] | None:
+               excuse: np.ndarray, grid: ViewGrid, others: list[Candidate],
+               max_hidden: float = SOFT_HIDDEN) -> tuple[float, Candidate] | None:
     """The soft reading's pick of ``cands`` (fitted on a crisp ``region`` on ``sub`` where
     nothing was read): the best once its outline samples hidden inside the region itself are
-    excused (SOFT_HIDDEN), up to MAX_COST, hiding at most SOFT_HIDDEN of its outline,
+    excused (SOFT_HIDDEN), up to MAX_COST, hiding at most ``max_hidden`` of its outline,
     clashing with and overlapping none of ``others`` nor in size doubt of one; with that
     cost, or None."""
-    scored = _scored(cands, region, sub, excuse, grid, max_hidden=SOFT_HIDDEN,
+    scored = _scored(cands, region, sub, excuse, grid, max_hidden=max_hidden,
                      max_cost=MAX_COST, own=region)
     for _u, cost, c in scored:
         if not (clashes(c, others, scene) or overlaps_any(scene, c, others)
@@ -574,10 +598,12 @@ def _soft_clear_piece(scene: Scene, pick: tuple[float, Candidate], region: np.nd
 
 def _soft_white_piece(scene: Scene, c: Candidate, region: np.ndarray, sub: ViewGrid,
                       others: list[Candidate], soft_white: Callable[[Candidate], bool],
-                      edges: np.ndarray) -> Candidate | None:
+                      edges: np.ndarray, soft_black: Callable[[Candidate], bool] | None = None
+                      ) -> Candidate | None:
     """The white piece lit like the table that the crisp ``region`` (on ``sub``, nothing read
     there) holds (see SOFT_WHITE_SHADE): the soft reading's pick ``c`` (:func:`_soft_pick`;
-    by no hand), its footprint lit (SOFT_WHITE_SHADE) and ``soft_white``, refitted to the
+    by no hand), its footprint lit (SOFT_WHITE_SHADE) and ``soft_white`` (or a black piece:
+    darker than SOFT_BLACK_SHADE and ``soft_black``, before and after the refit), refitted to the
     crisp ``edges`` at each size (:func:`_on_edges_fit`), the best kept when
     SOFT_WHITE_EDGES of its outline lies on them and it clashes with and overlaps none of
     ``others``: in doubt of its size and place (σ :func:`_soft_doubt_mm`, its heading
@@ -588,14 +614,20 @@ def _soft_white_piece(scene: Scene, c: Candidate, region: np.ndarray, sub: ViewG
     if fp.is_empty or fp.geom_type != "Polygon":
         return None
     sl, m = grid.polygon_crop([grid.to_px(np.asarray(fp.exterior.coords))])
-    if not m.any() or not (SOFT_WHITE_SHADE[0] <= float(median(scene.shade[sl][m]))
-                           <= SOFT_WHITE_SHADE[1]) or not soft_white(c):
+    if not m.any():
+        return None
+    lit = float(median(scene.shade[sl][m]))
+    white = SOFT_WHITE_SHADE[0] <= lit <= SOFT_WHITE_SHADE[1] and soft_white(c)
+    if not white and (soft_black is None or lit >= SOFT_BLACK_SHADE or not soft_black(c)):
         return None
     got = _on_edges_fit(scene, c, edges)
     if got is None:
         return None
     w = _edges_candidate(scene, *got)
-    if (clashes(w, others, scene) or overlaps_any(scene, w, others)
+    # A black pick named so again where it is refitted (a lit face beside it may be read
+    # clear there, 6411's medium).
+    if (not white and soft_black is not None and not soft_black(w)) or (
+            clashes(w, others, scene) or overlaps_any(scene, w, others)
             or in_size_doubt_of(scene, w, others)):
         return None
     amb = _soft_doubt_mm(scene, w, region, sub)

@@ -834,16 +834,20 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
                           soft_white=lambda c: classify_color(
                               view, scene.footprint(c)[0], bg) == "white",
                           white_out=soft_white,
-                          not_clear=lambda c: _dark_opaque(view, scene.footprint(c)[0], bg))
+                          not_clear=lambda c: _dark_opaque(view, scene.footprint(c)[0], bg),
+                          soft_black=lambda c: classify_color(
+                              view, scene.footprint(c)[0], bg) == "black")
     # On a coloured table, what looks greyer than it: a clear piece on wood, whose soft
     # edges the grain drowns (no crisp outline).
     ratio = saturation_ratio(view, bg, bg_planes)
+    # The desaturated area: the grey pass's, and the open-base pass's outline test there.
+    grey_area = None if ratio is None else grey_of(view, ratio)
     if ratio is not None:
         def looks_clear(sl: tuple[slice, slice], area: np.ndarray) -> bool:
             return name_color(median(view.image_bgr[sl][area], axis=0),
                               median(bg[sl][area], axis=0)) == "clear"
 
-        grey = crisp_pieces(scene, None, grey_of(view, ratio), lying, hand_mask, standing,
+        grey = crisp_pieces(scene, None, grey_area, lying, hand_mask, standing,
                             shade_range=GREY_SHADE, heading_floor=True,
                             one_size=True, base_open=True, peel=True, mid_of=ratio,
                             not_clear=lambda c: looks_opaque(view, scene.footprint(c)[0], bg),
@@ -896,7 +900,8 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     # Named on the part no piece found leans over: a hollow beside a neighbour is read now
     # (base_quad.OWN_SHARE), and 5582's white medium under a cyan large's outline read cyan.
     from_base = [c for c in pieces_from_base(scene, edges, lying, hand_mask,
-                                             [m.corners_mm() for m in layout.markers])
+                                             [m.corners_mm() for m in layout.markers],
+                                             grey_area)
                  if classify_color(view, _seen_part(c, lying, scene), bg, opaque=True)
                  == "white"]
     lying += from_base

@@ -1827,6 +1827,11 @@ def upright_fit(scene: Scene, region: np.ndarray, sub: ViewGrid, max_cost: float
 # half the 5.5 mm between sizes), headed away from the camera from that edge and showing its
 # open base there (:func:`shows_open_base`), is covered by σ (:func:`hollow_of_longer`).
 # The size is not changed: the tip is unseen.
+# The near edge is the nearer of each pair of opposite sides, each asked with the width test:
+# from a camera off to the piece's side the hollow's depth edge can lie nearer than its stern
+# edge (issue 4, wb32: seed 6376's white large, 46 degrees off the line to the
+# camera's foot, read as a small at cost 0.43, σ 3.0 mm; its dark area 8.2 x 24.1 mm, the
+# 8.2 mm side the nearer by its midpoint, so no size's hollow matched and σ stayed short).
 HOLLOW_COST = 0.4
 HOLLOW_FILL = 0.85
 HOLLOW_WIDTH_MM = 2.5
@@ -1843,16 +1848,20 @@ def hollow_of_longer(scene: Scene, c: Candidate) -> Candidate:
         return c
     box = cv2.boxPoints(rect).astype(np.float64)
     mids = (box + np.roll(box, -1, axis=0)) / 2
-    k = int(np.argmin(np.linalg.norm(mids - scene.camera_mm[:2], axis=1)))
-    width = float(np.linalg.norm(box[(k + 1) % 4] - box[k]))
-    ahead = np.asarray(rect[0]) - mids[k]
-    heading = math.degrees(math.atan2(ahead[1], ahead[0]))
+    dist = np.linalg.norm(mids - scene.camera_mm[:2], axis=1)
     d_c = scene.pieces.dims(c.size).footprint_length_mm
-    longer = (z for z in scene.by_length
-              if scene.pieces.dims(z).footprint_length_mm > d_c
-              and abs(scene.pieces.dims(z).base_w_mm - 2 * WALL_MM - width) <= HOLLOW_WIDTH_MM)
-    stern = Pose(float(mids[k][0]), float(mids[k][1]), heading)
-    return covering_open_bases(scene, c, (scene.fit(z, stern, iterations=0) for z in longer))
+    others = []
+    # The near edge of each pair of opposite sides (see HOLLOW_COST).
+    for k in (0 if dist[0] <= dist[2] else 2, 1 if dist[1] <= dist[3] else 3):
+        width = float(np.linalg.norm(box[(k + 1) % 4] - box[k]))
+        ahead = np.asarray(rect[0]) - mids[k]
+        heading = math.degrees(math.atan2(ahead[1], ahead[0]))
+        stern = Pose(float(mids[k][0]), float(mids[k][1]), heading)
+        others += [scene.fit(z, stern, iterations=0) for z in scene.by_length
+                   if scene.pieces.dims(z).footprint_length_mm > d_c
+                   and abs(scene.pieces.dims(z).base_w_mm - 2 * WALL_MM - width)
+                   <= HOLLOW_WIDTH_MM]
+    return covering_open_bases(scene, c, others)
 
 
 def near_edges(grid: ViewGrid, pts_mm: np.ndarray, edges: np.ndarray) -> np.ndarray:
