@@ -117,6 +117,10 @@ HAND_MAX_COST = 0.15
 COLOUR_MIN_AREA = 0.5
 COLOUR_MIN_SHARE = 0.7
 COLOUR_MAX_LEFT = 0.2
+# ... the outline's share in colour asked only outside the pieces found (grown 1 mm, as
+# unexplained_mask), when at least this share of it lies there: a neighbour found leaning
+# over a piece in the view hides that much of its colour.
+COLOUR_BARE_MIN = 0.5
 # ... and when a longer size's extra length under the hand is its only rival, kept unless its
 # colour area fills more than ROUND_FILL of its smallest enclosing circle: a coin seen half
 # or more fills 0.5 and up (seed 4014's, 0.54), a die 0.64; the pieces so read at their place
@@ -1292,6 +1296,7 @@ def pieces_in_colour(scene: Scene, part: np.ndarray, sub: ViewGrid, vivid: np.nd
     out: list[Candidate] = []
     cands: list[Candidate] = []
     free = None
+    bare = None
     for i in range(1, n):
         if stats[i, cv2.CC_STAT_AREA] < min_px:
             continue
@@ -1304,8 +1309,10 @@ def pieces_in_colour(scene: Scene, part: np.ndarray, sub: ViewGrid, vivid: np.nd
         if (guess := axis_guess(area, sub)) is not None:
             got += fits_from_axis(scene, *guess, screened=True)
         cands += got
+        if bare is None:
+            bare = unexplained_mask(np.ones(vivid.shape, bool), sub, taken)
         fits = [(c, left) for c in got if c.fit.cost <= GOOD_COST
-                and (left := _covers_area(c, area, sub)) is not None
+                and (left := _covers_area(c, area, sub, bare)) is not None
                 and not clashes(c, out + taken, scene)]
         if fits:
             out.append(min(fits, key=lambda f: f[0].fit.cost + f[1])[0])
@@ -1344,13 +1351,20 @@ def _round_area(c: Candidate, lab: np.ndarray, sub: ViewGrid) -> bool:
     return cv2.contourArea(outer) > ROUND_FILL * math.pi * radius**2
 
 
-def _covers_area(c: Candidate, area: np.ndarray, sub: ViewGrid) -> float | None:
+def _covers_area(c: Candidate, area: np.ndarray, sub: ViewGrid,
+                 bare: np.ndarray | None = None) -> float | None:
     """The share of ``area`` (on ``sub``) left outside ``c``'s outline, when ``c``'s outline
     as seen is at least COLOUR_MIN_SHARE that area and leaves at most COLOUR_MAX_LEFT of it;
-    else None (the reading is not that area's piece)."""
+    else None (the reading is not that area's piece). Only the part of the outline in
+    ``bare`` (outside the pieces found, as seen) is asked, when it is at least
+    COLOUR_BARE_MIN of it: a found piece leaning over ``c`` in the view hides its colour."""
     seen = np.zeros(area.shape, np.uint8)
     cv2.fillPoly(seen, [np.round(sub.to_px(c.outline_mm)).astype(np.int32)], 1)
-    if not seen.any() or area[seen > 0].mean() < COLOUR_MIN_SHARE:
+    inside = seen > 0
+    if bare is not None and np.count_nonzero(inside & bare) >= COLOUR_BARE_MIN * np.count_nonzero(
+            inside):
+        inside &= bare
+    if not inside.any() or area[inside].mean() < COLOUR_MIN_SHARE:
         return None
     left = unexplained_mask(area, sub, [c]).sum() / max(np.count_nonzero(area), 1)
     return float(left) if left <= COLOUR_MAX_LEFT else None
