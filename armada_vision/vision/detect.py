@@ -805,7 +805,8 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     for sub, region in hands:
         # A piece whose tip is no corner of the hand's region: its own colour's area has one.
         lying += pieces_in_colour(scene, region, sub,
-                                  _vivid_in(_window_hsv(view, sub), bg, region), lying,
+                                  _vivid_in(_window_hsv(view, sub), bg, region, lit=True),
+                                  lying,
                                   under_hand=True)
     # Standing pieces cover their area too: their crisp outline is no lying piece. A clear
     # piece against a piece found is peeled off it (crisp.PEEL_DARK).
@@ -996,17 +997,23 @@ def _window_hsv(view: TableView, sub: ViewGrid) -> np.ndarray:
     return cv2.cvtColor(view.image_bgr[view.grid.window(sub)], cv2.COLOR_BGR2HSV)
 
 
-def _vivid_in(hsv: np.ndarray, bg: np.ndarray, region: np.ndarray) -> np.ndarray:
+def _vivid_in(hsv: np.ndarray, bg: np.ndarray, region: np.ndarray, lit: bool = False
+              ) -> np.ndarray:
     """The pixels of ``region`` (``hsv``: its window, :func:`_window_hsv`) coloured as
     plastic is and skin and the table are not: HSV saturation at least HAND_VIVID_SAT and, on
     a coloured table, a hue at least VIVID_TABLE_HUE from its or a saturation TABLE_SAT_SEP
     above its (a piece of the table's hue: 5266's and 5286's blue on blue cloth, 234 against
     the cloth's 150 and its shadow's); opened by a pixel (speckle). The table's colour is its
     estimate's median over the view: under a hand the estimate takes the skin's colour in."""
-    ht, st = _table_hue_sat(bg)
+    ht, st, vt = _table_hsv(bg)
+    coloured = st > COLOURED_TABLE_SAT
     dh = np.abs(hsv[..., 0].astype(np.int16) - ht)
     off_table = ((np.minimum(dh, 180 - dh) >= VIVID_TABLE_HUE)
-                 | (hsv[..., 1] >= int(st) + TABLE_SAT_SEP)) if st > COLOURED_TABLE_SAT else True
+                 | (hsv[..., 1] >= int(st) + TABLE_SAT_SEP)) if coloured else True
+    if coloured and lit:
+        # A piece of the table's hue lit brighter than the table, not more saturated
+        # (LIT_HUED_BRIGHT, as _sunk_plastic_pieces asks it).
+        off_table = off_table | (hsv[..., 2] >= LIT_HUED_BRIGHT * vt)
     vivid = (region & (hsv[..., 1] >= HAND_VIVID_SAT) & off_table).astype(np.uint8)
     return cv2.morphologyEx(vivid, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)) > 0
 
