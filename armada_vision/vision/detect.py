@@ -876,7 +876,7 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
             # its own edges show (2211: a red medium from a small's area, 0.66 hidden).
             # No hand here: a longer piece's extra length would show in a colour area
             # (2360's cyan small beside a white large: σ 9.9 mm from the large's room).
-            got = _own_colour_pieces(scene, apart, sub, lying)
+            got = _own_colour_pieces(scene, apart, sub, lying, view, bg)
         if not got:
             # Still nothing: a piece of the table's hue, or a white one, sunk by the region's
             # scaled map.
@@ -1127,7 +1127,7 @@ def _colours_left(scene: Scene, view: TableView, bg: np.ndarray, region: np.ndar
     left = unexplained_mask(_parted_colours(view, bg, region, sub), sub, lying)
     if np.count_nonzero(left) < min_px:
         return []
-    return [c for c in _own_colour_pieces(scene, left, sub, lying)
+    return [c for c in _own_colour_pieces(scene, left, sub, lying, view, bg)
             if not _rest_of_shorter(scene, c, lying)]
 
 
@@ -1150,15 +1150,31 @@ def _rest_of_shorter(scene: Scene, c: Candidate, lying: list[Candidate]) -> bool
 
 
 def _own_colour_pieces(scene: Scene, areas: np.ndarray, sub: ViewGrid,
-                       lying: list[Candidate]) -> list[Candidate]:
+                       lying: list[Candidate], view: TableView, bg: np.ndarray
+                       ) -> list[Candidate]:
     """:func:`pieces_in_colour` in the parted colour ``areas`` of a region with no hand (a
     longer piece's extra length would show in them), on the scaled map, else the unscaled
     one: a vivid neighbour sets the scaled map's level and a duller piece's faces sink (4040's
     purple small beside a cyan medium: its true pose 0.53 scaled, 0.15 unscaled). Only
-    readings at most APART_MAX_HIDDEN of whose outline is hidden against solid neighbours."""
+    readings at most APART_MAX_HIDDEN of whose outline is hidden against solid neighbours.
+    A reading's colour is asked only where no piece found of another colour leans over it
+    (explain._covers_area): 6341's and 6404's yellow smalls on wood, a black and a green
+    large leaning over them (0.66 and 0.46 of the outline as seen in colour, 0.81 and 0.71
+    of the rest); one of its own colour may be its own piece read short (1898's purple
+    medium, seen end on at 22-35 deg, read as two smalls side by side)."""
+    names: dict[int, str] = {}
+
+    def colour(c: Candidate) -> str:
+        if id(c) not in names:
+            names[id(c)] = classify_color(view, scene.footprint(c)[0], bg)
+        return names[id(c)]
+
+    def other_colour(c: Candidate, o: Candidate) -> bool:
+        return colour(o) != colour(c)
     got: list[Candidate] = []
     for sc in (scene, _unscaled(scene, sub)):
-        got = [c for c in pieces_in_colour(sc, areas, sub, areas, lying)
+        got = [c for c in pieces_in_colour(sc, areas, sub, areas, lying,
+                                           other_colour=other_colour)
                if np.isnan(c.fit.sample_cost).mean() <= APART_MAX_HIDDEN]
         if got:
             break

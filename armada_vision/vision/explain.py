@@ -1283,20 +1283,23 @@ def pieces_at_tips(scene: Scene, part: np.ndarray, sub: ViewGrid) -> list[Candid
 
 
 def pieces_in_colour(scene: Scene, part: np.ndarray, sub: ViewGrid, vivid: np.ndarray,
-                     taken: list[Candidate], under_hand: bool = False) -> list[Candidate]:
+                     taken: list[Candidate], under_hand: bool = False,
+                     other_colour: Callable[[Candidate, Candidate], bool] | None = None
+                     ) -> list[Candidate]:
     """Lying pieces in a hand's region ``part`` fitted in each area of its ``vivid`` mask (a
     piece's own colour, apart from the skin and the table): from the area's sharp corners (a
     tip that is no corner of the region is one of the area's) and its axis; per area the good
     fit that covers it best (:func:`_covers_area`); none overlaps ``taken`` or another. Only
     clean readings are kept (σ as :func:`pieces_at_tips` gives it no more than HAND_EDGE_MM),
     and ``under_hand`` (``part`` is a hand's region) those only a longer size under the hand
-    makes unclean whose colour area is not round; each with σ at least HAND_COLOUR_MM."""
+    makes unclean whose colour area is not round; each with σ at least HAND_COLOUR_MM.
+    With ``other_colour`` (whether a reading of ``taken`` is of another colour than a fit),
+    a fit's colour is asked only where no reading of another colour leans over it."""
     n, lab, stats, _ = cv2.connectedComponentsWithStats(vivid.astype(np.uint8), connectivity=8)
     min_px = COLOUR_MIN_AREA * scene.small_area_mm2 * sub.px_per_mm**2
     out: list[Candidate] = []
     cands: list[Candidate] = []
     free = None
-    bare = None
     for i in range(1, n):
         if stats[i, cv2.CC_STAT_AREA] < min_px:
             continue
@@ -1309,10 +1312,9 @@ def pieces_in_colour(scene: Scene, part: np.ndarray, sub: ViewGrid, vivid: np.nd
         if (guess := axis_guess(area, sub)) is not None:
             got += fits_from_axis(scene, *guess, screened=True)
         cands += got
-        if bare is None:
-            bare = unexplained_mask(np.ones(vivid.shape, bool), sub, taken)
         fits = [(c, left) for c in got if c.fit.cost <= GOOD_COST
-                and (left := _covers_area(c, area, sub, bare)) is not None
+                and (left := _covers_area(c, area, sub, _leaning(c, taken, sub, other_colour)
+                                          )) is not None
                 and not clashes(c, out + taken, scene)]
         if fits:
             out.append(min(fits, key=lambda f: f[0].fit.cost + f[1])[0])
@@ -1351,19 +1353,38 @@ def _round_area(c: Candidate, lab: np.ndarray, sub: ViewGrid) -> bool:
     return cv2.contourArea(outer) > ROUND_FILL * math.pi * radius**2
 
 
+def _leaning(c: Candidate, taken: list[Candidate], sub: ViewGrid,
+             other_colour: Callable[[Candidate, Candidate], bool] | None
+             ) -> Callable[[np.ndarray], np.ndarray] | None:
+    """For :func:`_covers_area`: the part of a mask (on ``sub``) outside the readings of
+    ``taken`` of another colour than ``c`` (``other_colour``), asked only when needed."""
+    if other_colour is None:
+        return None
+
+    def bare(shape_of: np.ndarray) -> np.ndarray:
+        others = [o for o in taken if other_colour(c, o)]
+        return unexplained_mask(np.ones(shape_of.shape, bool), sub, others)
+    return bare
+
+
 def _covers_area(c: Candidate, area: np.ndarray, sub: ViewGrid,
-                 bare: np.ndarray | None = None) -> float | None:
+                 bare: Callable[[np.ndarray], np.ndarray] | None = None) -> float | None:
     """The share of ``area`` (on ``sub``) left outside ``c``'s outline, when ``c``'s outline
     as seen is at least COLOUR_MIN_SHARE that area and leaves at most COLOUR_MAX_LEFT of it;
-    else None (the reading is not that area's piece). Only the part of the outline in
-    ``bare`` (outside the pieces found, as seen) is asked, when it is at least
-    COLOUR_BARE_MIN of it: a found piece leaning over ``c`` in the view hides its colour."""
+    else None (the reading is not that area's piece). With ``bare`` (the part of a mask
+    outside the readings found of another colour, :func:`_leaning`), a share under
+    COLOUR_MIN_SHARE is asked again of that part of the outline, when it is at least
+    COLOUR_BARE_MIN of it: a piece of another colour found leaning over ``c`` in the view
+    hides its colour (one of ``c``'s colour would not: it may be ``c``'s own piece)."""
     seen = np.zeros(area.shape, np.uint8)
     cv2.fillPoly(seen, [np.round(sub.to_px(c.outline_mm)).astype(np.int32)], 1)
     inside = seen > 0
-    if bare is not None and np.count_nonzero(inside & bare) >= COLOUR_BARE_MIN * np.count_nonzero(
-            inside):
-        inside &= bare
+    if not inside.any():
+        return None
+    if area[inside].mean() < COLOUR_MIN_SHARE and bare is not None:
+        shown = inside & bare(area)
+        if np.count_nonzero(shown) >= COLOUR_BARE_MIN * np.count_nonzero(inside):
+            inside = shown
     if not inside.any() or area[inside].mean() < COLOUR_MIN_SHARE:
         return None
     left = unexplained_mask(area, sub, [c]).sum() / max(np.count_nonzero(area), 1)
