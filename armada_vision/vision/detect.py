@@ -1024,8 +1024,12 @@ def _vivid_in(hsv: np.ndarray, bg: np.ndarray, region: np.ndarray, lit: bool = F
     off_table = ((np.minimum(dh, 180 - dh) >= VIVID_TABLE_HUE)
                  | (hsv[..., 1] >= int(st) + TABLE_SAT_SEP)) if coloured else True
     if coloured and lit:
-        # A piece of the table's hue lit brighter than the table, not more saturated
-        # (LIT_HUED_BRIGHT, as _sunk_plastic_pieces asks it).
+        # ``lit`` (a hand's region): a piece of the table's hue lit brighter than the table,
+        # not more saturated (LIT_HUED_BRIGHT, as _sunk_plastic_pieces asks it): 6263's and
+        # 6273's cyan pieces on blue cloth, saturation 181-191 against the cloth's 145-150,
+        # lit 1.7-1.8x its median light (0.23-0.53 of their footprints in colour without it,
+        # 0.89-0.93 with). Not asked in the other colour passes: there felt lit through a
+        # yellow piece read as a false yellow small (6541).
         off_table = off_table | (hsv[..., 2] >= LIT_HUED_BRIGHT * vt)
     vivid = (region & (hsv[..., 1] >= HAND_VIVID_SAT) & off_table).astype(np.uint8)
     return cv2.morphologyEx(vivid, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)) > 0

@@ -117,9 +117,11 @@ HAND_MAX_COST = 0.15
 COLOUR_MIN_AREA = 0.5
 COLOUR_MIN_SHARE = 0.7
 COLOUR_MAX_LEFT = 0.2
-# ... the outline's share in colour asked only outside the pieces found (grown 1 mm, as
-# unexplained_mask), when at least this share of it lies there: a neighbour found leaning
-# over a piece in the view hides that much of its colour.
+# ... asked again, when under COLOUR_MIN_SHARE, of the outline outside the pieces found of
+# another colour (grown 1 mm, as unexplained_mask) when at least this share of it lies there:
+# a neighbour leaning over a piece in the view hides its colour (session 24, vivid32: 6341's
+# and 6404's yellow smalls under a black and a green large's raised base, 0.66 and 0.46 of the
+# outline in colour, 0.81 and 0.71 of the rest, which is 0.82 and 0.64 of the outline).
 COLOUR_BARE_MIN = 0.5
 # ... and when a longer size's extra length under the hand is its only rival, kept unless its
 # colour area fills more than ROUND_FILL of its smallest enclosing circle: a coin seen half
