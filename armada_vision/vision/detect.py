@@ -519,6 +519,18 @@ def _unscaled(scene: Scene, sub: ViewGrid) -> Scene:
     return replace(scene, fg=fg, _fits={}, _screens={}, _shapes={})
 
 
+def _colour_map(scene: Scene, vivid: np.ndarray, sub: ViewGrid) -> Scene:
+    """``scene`` with the fit map over ``sub``'s window the colour mask ``vivid`` (1 in a
+    piece's colour, 0 elsewhere), and fresh fit caches. In a hand's region the map takes
+    the hand's shadow and the piece's own in (both score as object), and a vivid piece's
+    edges there sink (6378's orange small and red medium, 6393's blue small, 6498's red
+    medium: true poses 0.43-0.54); its colour ends at its outline, a shadow's and skin's
+    have none."""
+    fg = scene.fg.copy()
+    fg[scene.grid.window(sub)] = vivid
+    return replace(scene, fg=fg, _fits={}, _screens={}, _shapes={})
+
+
 def _unsure(c: Candidate) -> bool:
     """Whether ``c`` is doubtful or in size doubt (a covering reading of another size)."""
     return c.fit.cost > GOOD_COST or c.covering_ambiguity_mm > 0.0
@@ -812,8 +824,10 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
         lying += [c for c in pieces_at_tips(scene, region, sub) if not clashes(c, lying, scene)]
     for sub, region in hands:
         # A piece whose tip is no corner of the hand's region: its own colour's area has one.
-        lying += pieces_in_colour(scene, region, sub,
-                                  _vivid_in(_window_hsv(view, sub), bg, region), lying,
+        vivid = _vivid_in(_window_hsv(view, sub), bg, region, lit=True)
+        lying += pieces_in_colour(scene, region, sub, vivid, lying, under_hand=True)
+        # An area the map gives no good fit in: fitted on the colour itself (_colour_map).
+        lying += pieces_in_colour(_colour_map(scene, vivid, sub), region, sub, vivid, lying,
                                   under_hand=True)
     # Standing pieces cover their area too: their crisp outline is no lying piece. A clear
     # piece against a piece found is peeled off it (crisp.PEEL_DARK).
@@ -874,7 +888,7 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
             # its own edges show (2211: a red medium from a small's area, 0.66 hidden).
             # No hand here: a longer piece's extra length would show in a colour area
             # (2360's cyan small beside a white large: σ 9.9 mm from the large's room).
-            got = _own_colour_pieces(scene, apart, sub, lying)
+            got = _own_colour_pieces(scene, apart, sub, lying, view, bg)
         if not got:
             # Still nothing: a piece of the table's hue, or a white one, sunk by the region's
             # scaled map.
@@ -1009,17 +1023,27 @@ def _window_hsv(view: TableView, sub: ViewGrid) -> np.ndarray:
     return cv2.cvtColor(view.image_bgr[view.grid.window(sub)], cv2.COLOR_BGR2HSV)
 
 
-def _vivid_in(hsv: np.ndarray, bg: np.ndarray, region: np.ndarray) -> np.ndarray:
+def _vivid_in(hsv: np.ndarray, bg: np.ndarray, region: np.ndarray, lit: bool = False
+              ) -> np.ndarray:
     """The pixels of ``region`` (``hsv``: its window, :func:`_window_hsv`) coloured as
     plastic is and skin and the table are not: HSV saturation at least HAND_VIVID_SAT and, on
     a coloured table, a hue at least VIVID_TABLE_HUE from its or a saturation TABLE_SAT_SEP
     above its (a piece of the table's hue: 5266's and 5286's blue on blue cloth, 234 against
     the cloth's 150 and its shadow's); opened by a pixel (speckle). The table's colour is its
     estimate's median over the view: under a hand the estimate takes the skin's colour in."""
-    ht, st = _table_hue_sat(bg)
+    ht, st, vt = _table_hsv(bg)
+    coloured = st > COLOURED_TABLE_SAT
     dh = np.abs(hsv[..., 0].astype(np.int16) - ht)
     off_table = ((np.minimum(dh, 180 - dh) >= VIVID_TABLE_HUE)
-                 | (hsv[..., 1] >= int(st) + TABLE_SAT_SEP)) if st > COLOURED_TABLE_SAT else True
+                 | (hsv[..., 1] >= int(st) + TABLE_SAT_SEP)) if coloured else True
+    if coloured and lit:
+        # ``lit`` (a hand's region): a piece of the table's hue lit brighter than the table,
+        # not more saturated (LIT_HUED_BRIGHT, as _sunk_plastic_pieces asks it): 6263's and
+        # 6273's cyan pieces on blue cloth, saturation 181-191 against the cloth's 145-150,
+        # lit 1.7-1.8x its median light (0.23-0.53 of their footprints in colour without it,
+        # 0.89-0.93 with). Not asked in the other colour passes: there felt lit through a
+        # yellow piece read as a false yellow small (6541).
+        off_table = off_table | (hsv[..., 2] >= LIT_HUED_BRIGHT * vt)
     vivid = (region & (hsv[..., 1] >= HAND_VIVID_SAT) & off_table).astype(np.uint8)
     return cv2.morphologyEx(vivid, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)) > 0
 
@@ -1120,7 +1144,7 @@ def _colours_left(scene: Scene, view: TableView, bg: np.ndarray, region: np.ndar
     left = unexplained_mask(_parted_colours(view, bg, region, sub), sub, lying)
     if np.count_nonzero(left) < min_px:
         return []
-    return [c for c in _own_colour_pieces(scene, left, sub, lying)
+    return [c for c in _own_colour_pieces(scene, left, sub, lying, view, bg)
             if not _rest_of_shorter(scene, c, lying)]
 
 
@@ -1143,15 +1167,31 @@ def _rest_of_shorter(scene: Scene, c: Candidate, lying: list[Candidate]) -> bool
 
 
 def _own_colour_pieces(scene: Scene, areas: np.ndarray, sub: ViewGrid,
-                       lying: list[Candidate]) -> list[Candidate]:
+                       lying: list[Candidate], view: TableView, bg: np.ndarray
+                       ) -> list[Candidate]:
     """:func:`pieces_in_colour` in the parted colour ``areas`` of a region with no hand (a
     longer piece's extra length would show in them), on the scaled map, else the unscaled
     one: a vivid neighbour sets the scaled map's level and a duller piece's faces sink (4040's
     purple small beside a cyan medium: its true pose 0.53 scaled, 0.15 unscaled). Only
-    readings at most APART_MAX_HIDDEN of whose outline is hidden against solid neighbours."""
+    readings at most APART_MAX_HIDDEN of whose outline is hidden against solid neighbours.
+    A reading's colour is asked only where no piece found of another colour leans over it
+    (explain._covers_area): 6341's and 6404's yellow smalls on wood, a black and a green
+    large leaning over them (0.66 and 0.46 of the outline as seen in colour, 0.81 and 0.71
+    of the rest); one of its own colour may be its own piece read short (1898's purple
+    medium, seen end on at 22-35 deg, read as two smalls side by side)."""
+    names: dict[int, str] = {}
+
+    def colour(c: Candidate) -> str:
+        if id(c) not in names:
+            names[id(c)] = classify_color(view, scene.footprint(c)[0], bg)
+        return names[id(c)]
+
+    def other_colour(c: Candidate, o: Candidate) -> bool:
+        return colour(o) != colour(c)
     got: list[Candidate] = []
     for sc in (scene, _unscaled(scene, sub)):
-        got = [c for c in pieces_in_colour(sc, areas, sub, areas, lying)
+        got = [c for c in pieces_in_colour(sc, areas, sub, areas, lying,
+                                           other_colour=other_colour)
                if np.isnan(c.fit.sample_cost).mean() <= APART_MAX_HIDDEN]
         if got:
             break

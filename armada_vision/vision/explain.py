@@ -117,6 +117,12 @@ HAND_MAX_COST = 0.15
 COLOUR_MIN_AREA = 0.5
 COLOUR_MIN_SHARE = 0.7
 COLOUR_MAX_LEFT = 0.2
+# ... asked again, when under COLOUR_MIN_SHARE, of the outline outside the pieces found of
+# another colour (grown 1 mm, as unexplained_mask) when at least this share of it lies there:
+# a neighbour leaning over a piece in the view hides its colour (session 24, vivid32: 6341's
+# and 6404's yellow smalls under a black and a green large's raised base, 0.66 and 0.46 of the
+# outline in colour, 0.81 and 0.71 of the rest, which is 0.82 and 0.64 of the outline).
+COLOUR_BARE_MIN = 0.5
 # ... and when a longer size's extra length under the hand is its only rival, kept unless its
 # colour area fills more than ROUND_FILL of its smallest enclosing circle: a coin seen half
 # or more fills 0.5 and up (seed 4014's, 0.54), a die 0.64; the pieces so read at their place
@@ -1279,14 +1285,18 @@ def pieces_at_tips(scene: Scene, part: np.ndarray, sub: ViewGrid) -> list[Candid
 
 
 def pieces_in_colour(scene: Scene, part: np.ndarray, sub: ViewGrid, vivid: np.ndarray,
-                     taken: list[Candidate], under_hand: bool = False) -> list[Candidate]:
+                     taken: list[Candidate], under_hand: bool = False,
+                     other_colour: Callable[[Candidate, Candidate], bool] | None = None
+                     ) -> list[Candidate]:
     """Lying pieces in a hand's region ``part`` fitted in each area of its ``vivid`` mask (a
     piece's own colour, apart from the skin and the table): from the area's sharp corners (a
     tip that is no corner of the region is one of the area's) and its axis; per area the good
     fit that covers it best (:func:`_covers_area`); none overlaps ``taken`` or another. Only
     clean readings are kept (σ as :func:`pieces_at_tips` gives it no more than HAND_EDGE_MM),
     and ``under_hand`` (``part`` is a hand's region) those only a longer size under the hand
-    makes unclean whose colour area is not round; each with σ at least HAND_COLOUR_MM."""
+    makes unclean whose colour area is not round; each with σ at least HAND_COLOUR_MM.
+    With ``other_colour`` (whether a reading of ``taken`` is of another colour than a fit),
+    a fit's colour is asked only where no reading of another colour leans over it."""
     n, lab, stats, _ = cv2.connectedComponentsWithStats(vivid.astype(np.uint8), connectivity=8)
     min_px = COLOUR_MIN_AREA * scene.small_area_mm2 * sub.px_per_mm**2
     out: list[Candidate] = []
@@ -1305,7 +1315,8 @@ def pieces_in_colour(scene: Scene, part: np.ndarray, sub: ViewGrid, vivid: np.nd
             got += fits_from_axis(scene, *guess, screened=True)
         cands += got
         fits = [(c, left) for c in got if c.fit.cost <= GOOD_COST
-                and (left := _covers_area(c, area, sub)) is not None
+                and (left := _covers_area(c, area, sub, _leaning(c, taken, sub, other_colour)
+                                          )) is not None
                 and not clashes(c, out + taken, scene)]
         if fits:
             out.append(min(fits, key=lambda f: f[0].fit.cost + f[1])[0])
@@ -1344,13 +1355,39 @@ def _round_area(c: Candidate, lab: np.ndarray, sub: ViewGrid) -> bool:
     return cv2.contourArea(outer) > ROUND_FILL * math.pi * radius**2
 
 
-def _covers_area(c: Candidate, area: np.ndarray, sub: ViewGrid) -> float | None:
+def _leaning(c: Candidate, taken: list[Candidate], sub: ViewGrid,
+             other_colour: Callable[[Candidate, Candidate], bool] | None
+             ) -> Callable[[np.ndarray], np.ndarray] | None:
+    """For :func:`_covers_area`: the part of a mask (on ``sub``) outside the readings of
+    ``taken`` of another colour than ``c`` (``other_colour``), asked only when needed."""
+    if other_colour is None:
+        return None
+
+    def bare(shape_of: np.ndarray) -> np.ndarray:
+        others = [o for o in taken if other_colour(c, o)]
+        return unexplained_mask(np.ones(shape_of.shape, bool), sub, others)
+    return bare
+
+
+def _covers_area(c: Candidate, area: np.ndarray, sub: ViewGrid,
+                 bare: Callable[[np.ndarray], np.ndarray] | None = None) -> float | None:
     """The share of ``area`` (on ``sub``) left outside ``c``'s outline, when ``c``'s outline
     as seen is at least COLOUR_MIN_SHARE that area and leaves at most COLOUR_MAX_LEFT of it;
-    else None (the reading is not that area's piece)."""
+    else None (the reading is not that area's piece). With ``bare`` (the part of a mask
+    outside the readings found of another colour, :func:`_leaning`), a share under
+    COLOUR_MIN_SHARE is asked again of that part of the outline, when it is at least
+    COLOUR_BARE_MIN of it: a piece of another colour found leaning over ``c`` in the view
+    hides its colour (one of ``c``'s colour would not: it may be ``c``'s own piece)."""
     seen = np.zeros(area.shape, np.uint8)
     cv2.fillPoly(seen, [np.round(sub.to_px(c.outline_mm)).astype(np.int32)], 1)
-    if not seen.any() or area[seen > 0].mean() < COLOUR_MIN_SHARE:
+    inside = seen > 0
+    if not inside.any():
+        return None
+    if area[inside].mean() < COLOUR_MIN_SHARE and bare is not None:
+        shown = inside & bare(area)
+        if np.count_nonzero(shown) >= COLOUR_BARE_MIN * np.count_nonzero(inside):
+            inside = shown
+    if not inside.any() or area[inside].mean() < COLOUR_MIN_SHARE:
         return None
     left = unexplained_mask(area, sub, [c]).sum() / max(np.count_nonzero(area), 1)
     return float(left) if left <= COLOUR_MAX_LEFT else None
