@@ -95,6 +95,18 @@ ROUND_MIN = 0.85
 PEEL_MM = 3.0
 PEEL_CONTACT = 0.4
 PEEL_HIDDEN_MUTED = 0.3
+# REST_AFTER_READING (issue 4, clear32): an area may hold two pieces (a clear piece against a
+# black one the crisp pass does not read, two touching clear pieces): its best fit reads one
+# (or the soft reading picks one and its gates drop it: the 6256-set's 6461, a black small
+# not darkened as a clear piece is, against a clear medium in one crisp area of 1116 mm²),
+# and the rest of the area, where the other lies, was never fitted. What a reading (kept, or
+# the soft reading's pick dropped) leaves of its area is fitted again, once, as the peel
+# fits what a neighbour leaves: without what lies within PEEL_MM of the reading's outline as
+# seen, opened, each part a medium or a large lying along it keeps (:func:`_peel_min_mm2`:
+# the parts a reading leaves are many, its shadow and rims, so not down to a small's),
+# touching the reading along at most PEEL_CONTACT of its border, its fits hiding what a
+# peeled part's may, σ at least PEEL_MM / 2 (:func:`_rest_after`). 6461's
+# medium: read (as a small, σ 44.6 mm) by the soft reading on its part (540 mm²).
 # On the crisp areas only one darker than the table is peeled (median brightness over the
 # table's at most PEEL_DARK, segment's FAINT_MAX_SHADE): a clear piece darkens what it lies
 # on (the touching clear pieces missed on seeds 1144-1359: 0.69-0.91), while the part peeled
@@ -375,7 +387,7 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
     incover = cover > 0
     # (area's sub-grid, area, the pieces found's cover on the view that excuses its edges,
     # the share of a fit's outline that may be hidden, the least σ (mm) of a piece found)
-    areas: list[tuple[ViewGrid, np.ndarray, np.ndarray, float, float, bool]] = []
+    areas: list[tuple[ViewGrid, np.ndarray, np.ndarray, float, float, bool, bool]] = []
     peeled = None
     peel_disc = None
     # Outer contours, not a labelling of the whole view: the areas are few and small.
@@ -417,10 +429,10 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
                     excuse = cv2.dilate(excuse.view(np.uint8), peel_disc).view(bool)
                     hide = _peel_hidden(scene) if edges is not None else PEEL_HIDDEN_MUTED
                     areas.append((grid.sub(c0, r0, region.shape), part_full, excuse, hide,
-                                  PEEL_MM / 2, lit))
+                                  PEEL_MM / 2, lit, True))
         elif fit_it:
             areas.append((grid.sub(c0, r0, region.shape), region, incover, MAX_HIDDEN,
-                          CRISP_EDGE_MM, lit))
+                          CRISP_EDGE_MM, lit, False))
     if not areas:
         return []
     # The fit map: 1 inside, ½ on the crisp edge band, 0 outside, smoothed, so its mid level
@@ -439,8 +451,10 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
     # (The score is only read for doubtful fits, which this pass never keeps.)
     crisp_scene = Scene(fg, fg, grid, scene.pieces, scene.camera_mm, scene.shade)
     out: list[Candidate] = []
-    for sub, region, excuse, hide, floor_mm, lit in areas:
+    # (areas may grow in the loop: what a reading leaves of its area, REST_AFTER_READING)
+    for sub, region, excuse, hide, floor_mm, lit, peeled_part in areas:
         n_out = len(out)
+        taken: Candidate | None = None
         # The axis first (it stops at a fit explaining the area); the area's sharp corners
         # only when that leaves it unexplained.
         guess = axis_guess(region, sub)
@@ -523,17 +537,55 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
                               chosen + out + soft_out)
             if pick is None or _by_hand(scene, pick[1], unseen):
                 continue
+            taken = pick[1]
             c = _soft_clear_piece(scene, pick, region, sub, soft_clear, edges, dark=soft_dark)
             if c is not None:
                 # A standing piece's outline is neither a clear nor a white lying piece.
                 if not _standing_seen(crisp_scene, c, region, sub):
                     soft_out.append(c)
+                    taken = c
             elif (soft_white is not None and white_out is not None and edges is not None
                   and (c := _soft_white_piece(scene, pick[1], region, sub,
                                               chosen + out + soft_out + white_out,
                                               soft_white, edges)) is not None):
                 white_out.append(c)
+                taken = c
+        elif len(out) > n_out:
+            taken = out[-1]
+        if taken is not None and not peeled_part:
+            rest_hide = _peel_hidden(scene) if edges is not None else PEEL_HIDDEN_MUTED
+            areas += [(sub, part, part_excuse, rest_hide, PEEL_MM / 2, lit, True)
+                      for part, part_excuse in _rest_after(scene, taken, region, sub, excuse,
+                                                           disc)]
     return out
+
+
+def _rest_after(scene: Scene, c: Candidate, region: np.ndarray, sub: ViewGrid,
+                excuse: np.ndarray, disc: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
+    """What the reading ``c`` leaves of the area ``region`` (bool on ``sub``) it was read in
+    (REST_AFTER_READING): the area without what lies within PEEL_MM of ``c``'s outline as seen,
+    opened by ``disc``, each part that could be a medium or a large lying along ``c``
+    (:func:`_peel_min_mm2`, PEEL_CONTACT), with its excuse (view-size bool: ``excuse``, ``c``
+    and the rest of the area, grown by ``disc``: an edge facing them is hidden)."""
+    grid = scene.grid
+    ppm = grid.px_per_mm
+    rp = max(round(PEEL_MM * ppm), 1)
+    grow = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * rp + 1,) * 2)
+    own = np.zeros(region.shape, np.uint8)
+    cv2.fillPoly(own, [np.round(sub.to_px(c.outline_mm)).astype(np.int32)], 1)
+    near = cv2.dilate(own, grow) > 0
+    rest = cv2.morphologyEx((region & ~near).view(np.uint8), cv2.MORPH_OPEN, disc)
+    got = []
+    for d0, e0, part in _areas(rest, _peel_min_mm2(scene) * ppm**2):
+        if not _worth_fitting(part, near[e0:e0 + part.shape[0], d0:d0 + part.shape[1]],
+                              PEEL_CONTACT):
+            continue
+        part_full = np.zeros(region.shape, bool)
+        part_full[e0:e0 + part.shape[0], d0:d0 + part.shape[1]] = part
+        more = np.zeros(excuse.shape, np.uint8)
+        more[grid.window(sub)] = (near | (region & ~part_full)).view(np.uint8)
+        got.append((part_full, excuse | (cv2.dilate(more, disc) > 0)))
+    return got
 
 
 def _soft_pick(scene: Scene, cands: list[Candidate], region: np.ndarray, sub: ViewGrid,
@@ -1006,11 +1058,11 @@ def _grown_within(mask: np.ndarray, sl: tuple[slice, slice], disc: np.ndarray) -
     return grown[sl[0].start - y0:sl[0].stop - y0, sl[1].start - x0:sl[1].stop - x0] > 0
 
 
-def _peel_min_mm2(scene: Scene) -> float:
-    """The least a peeled part must cover (mm²): what a medium lying along a neighbour keeps
-    when the PEEL_MM strip along its long side is peeled off. A small keeps less than that
-    (it is not looked for by the peel); a part smaller than that is no medium or large."""
-    d = scene.pieces.dims(Size.MEDIUM)
+def _peel_min_mm2(scene: Scene, size: Size = Size.MEDIUM) -> float:
+    """The least a peeled part must cover (mm²): what a ``size`` piece lying along a
+    neighbour keeps when the PEEL_MM strip along its long side is peeled off (a part smaller
+    than a medium keeps is no medium or large)."""
+    d = scene.pieces.dims(size)
     return d.base_w_mm * d.footprint_length_mm / 2 - PEEL_MM * d.long_side_mm
 
 
