@@ -88,10 +88,14 @@ ROUND_MIN = 0.85
 # strip (within PEEL_MM − COVER_GROW_MM of it) is excused, as one against a piece found.
 # The side facing the neighbour may lie anywhere across the peeled strip: a peeled piece's σ
 # is at least PEEL_MM / 2 (seed 1244's medium: stern 2.5 mm off, fit σ 1.0 mm).
-# What is left must cover what a medium lying along a neighbour keeps once the strip along
-# its long side is peeled (:func:`_peel_min_mm2`, 246 mm² nominal): a small keeps less, so the
-# peel looks for mediums and larges only. Smaller parts were fitted for ~30-40 ms of CPU and
-# found nothing (1035's 163 mm², 1003's ~200 mm²); 1013's is 497 mm², 1181's 535 mm².
+# What is left must cover what a small lying along a neighbour keeps once the strip along
+# its long side is peeled (:func:`_peel_min_mm2`, 106 mm² nominal; PEEL_SMALL).
+# PEEL_SMALL (issue 4, clear32): the peel looked for mediums and larges only (what a medium
+# keeps, 246 mm²: smaller parts were fitted for ~30-40 ms of CPU on seeds 1000-1035 and found
+# nothing, 1035's 163 mm², 1003's ~200 mm²), so a small held off by its contact was never
+# read (the 6256-set's 6275: a clear small on wood against an orange small, its muted area
+# 201 mm² held off; its peeled part read at its size, σ 19.8 mm). 1013's is 497 mm², 1181's
+# 535 mm².
 PEEL_MM = 3.0
 PEEL_CONTACT = 0.4
 PEEL_HIDDEN_MUTED = 0.3
@@ -415,7 +419,7 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
             near_cover = _grown_within(cover, sl, peel_disc)
             rest = cv2.morphologyEx((region & ~near_cover).view(np.uint8), cv2.MORPH_OPEN,
                                     disc)
-            for d0, e0, part in _areas(rest, _peel_min_mm2(scene) * ppm**2):
+            for d0, e0, part in _areas(rest, _peel_min_mm2(scene, Size.SMALL) * ppm**2):
                 if _worth_fitting(part, near_cover[e0:e0 + part.shape[0],
                                                    d0:d0 + part.shape[1]], PEEL_CONTACT):
                     part_full = np.zeros(region.shape, bool)
@@ -1061,7 +1065,7 @@ def _grown_within(mask: np.ndarray, sl: tuple[slice, slice], disc: np.ndarray) -
 def _peel_min_mm2(scene: Scene, size: Size = Size.MEDIUM) -> float:
     """The least a peeled part must cover (mm²): what a ``size`` piece lying along a
     neighbour keeps when the PEEL_MM strip along its long side is peeled off (a part smaller
-    than a medium keeps is no medium or large)."""
+    than a medium keeps is no medium or large; PEEL_SMALL)."""
     d = scene.pieces.dims(size)
     return d.base_w_mm * d.footprint_length_mm / 2 - PEEL_MM * d.long_side_mm
 
