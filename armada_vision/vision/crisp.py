@@ -110,7 +110,12 @@ PEEL_HIDDEN_MUTED = 0.3
 # the parts a reading leaves are many, its shadow and rims, so not down to a small's),
 # touching the reading along at most PEEL_CONTACT of its border, its fits hiding what a
 # peeled part's may, σ at least PEEL_MM / 2 (:func:`_rest_after`). 6461's
-# medium: read (as a small, σ 44.6 mm) by the soft reading on its part (540 mm²).
+# medium: read (as a small, σ 44.6 mm) by the soft reading on its part (540 mm²); on the
+# held-out 4528-set 4670's clear large beside a red small (as a small, σ 46.4 mm). A pick the
+# soft reading drops leaves its rest only when it is another piece (``other_piece``: named
+# black or a vivid colour): a white piece's dark open base, picked and dropped, leaves its
+# own faces lit like the table, and the held-out 2512-set's 2621 read them as a false clear
+# small (its white medium missed; the face ×0.82 the table, named clear).
 # On the crisp areas only one darker than the table is peeled (median brightness over the
 # table's at most PEEL_DARK, segment's FAINT_MAX_SHADE): a clear piece darkens what it lies
 # on (the touching clear pieces missed on seeds 1144-1359: 0.69-0.91), while the part peeled
@@ -333,7 +338,8 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
                  soft_out: list[Candidate] | None = None,
                  soft_white: Callable[[Candidate], bool] | None = None,
                  white_out: list[Candidate] | None = None, soft_dark: bool = True,
-                 soft_off: np.ndarray | None = None) -> list[Candidate]:
+                 soft_off: np.ndarray | None = None,
+                 other_piece: Callable[[Candidate], bool] | None = None) -> list[Candidate]:
     """Lying pieces (table mm) in the crisp-enclosed areas (``crisp``, view-size bool;
     ``edges`` the crisp edges themselves) that the lying pieces ``chosen``, the ``standing``
     ones and ``unseen`` (view-size bool: hands) leave unexplained. Their ``ambiguity_mm`` is
@@ -368,7 +374,9 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
     when no later pass reads the area. ``soft_white``: where that keeps nothing either, a
     piece lit like the table whose whole outline lies on the crisp edges once fitted to
     them, if ``soft_white(piece)`` (:func:`_soft_white_piece`), in doubt as the soft clear
-    reading is, appended to ``white_out``, not returned."""
+    reading is, appended to ``white_out``, not returned. What a reading leaves of its area is
+    fitted again (REST_AFTER_READING); what a soft reading's pick dropped by its gates leaves,
+    only if ``other_piece(pick)``."""
     grid = scene.grid
     ppm = grid.px_per_mm
     cover = np.zeros(crisp.shape, np.uint8)
@@ -541,7 +549,9 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
                               chosen + out + soft_out)
             if pick is None or _by_hand(scene, pick[1], unseen):
                 continue
-            taken = pick[1]
+            # Dropped below, the pick leaves the rest of the area only when it is a piece of
+            # its own (REST_AFTER_READING).
+            taken = pick[1] if other_piece is not None and other_piece(pick[1]) else None
             c = _soft_clear_piece(scene, pick, region, sub, soft_clear, edges, dark=soft_dark)
             if c is not None:
                 # A standing piece's outline is neither a clear nor a white lying piece.

@@ -221,16 +221,19 @@ LIT_HUED_OPEN_PX = 5
 # grey table a median ≥ 0.85 of the table's with bright faces). What tells it is what its walls
 # do to the light: each passes ~0.9 of it, so the darkest tenth of its footprint (shrunk by
 # BASE_INSET_MM; the shade, brightness over the table estimate's, CLEAR_LIT_Q-th percentile)
-# is the table seen through two walls, in CLEAR_LIT_INSIDE, and it casts no full shadow: the
+# is the table seen through two walls, in CLEAR_LIT_INSIDE (the 6256-set's clear pieces on
+# laminate at their true poses: 5th percentile 0.55 and more), and it casts no full shadow: the
 # table from its outline as seen to CLEAR_LIT_RING_MM out keeps that percentile at
 # CLEAR_LIT_RING or more. A white piece shows a shaded face or its open base darker (the
 # 6256-set's white readings on laminate named white by their grey: 0.30-0.39) or none at all
 # (0.70-1.46), and its shadow beside it (0.14-0.69 but 6329's large lit 1.37 inside, 0.73).
 # Measured at the readings' poses: 6278 L 0.59 / 0.78, 6490 S 0.65 / 0.87, 6540 S 0.64 /
 # 0.86 renamed; 6411 S (1.08 / 0.63) and 6480 S (0.98 / 0.71), read by white31's crisp
-# outline a few mm off, are not.
+# outline a few mm off, are not. The floor was 0.5 on the first version: the held-out
+# 4528-set's 4597, a white small read as a medium that takes its own shadow in (0.52 inside,
+# the ring 0.90), was renamed clear.
 CLEAR_LIT_Q = 10.0
-CLEAR_LIT_INSIDE = (0.5, 0.68)
+CLEAR_LIT_INSIDE = (0.55, 0.68)
 CLEAR_LIT_RING = 0.72
 CLEAR_LIT_RING_MM = 3.0
 # The clear pieces' crisp pass reads a piece named clear as dark opaque plastic when a face in
@@ -833,6 +836,12 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     def is_clear(c: Candidate) -> bool:
         return classify_color(view, scene.footprint(c)[0], bg) == "clear"
 
+    def other_piece(c: Candidate) -> bool:
+        # A piece of its own beside a clear one (crisp.REST_AFTER_READING): not a white
+        # piece's open base, whose faces lit like the table are the rest of its area.
+        return classify_color(view, scene.footprint(c)[0], bg) not in ("white", "clear",
+                                                                        "unknown")
+
     # A darkened area where nothing is read keeps a clear piece in doubt (crisp.SOFT_HIDDEN),
     # added last, where no other pass reads a piece (a white piece's shaded face and shadow
     # read as clear would keep the passes below from reading the white piece).
@@ -845,7 +854,8 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
                           soft_white=lambda c: classify_color(
                               view, scene.footprint(c)[0], bg) == "white",
                           white_out=soft_white,
-                          not_clear=lambda c: _dark_opaque(view, scene.footprint(c)[0], bg))
+                          not_clear=lambda c: _dark_opaque(view, scene.footprint(c)[0], bg),
+                          other_piece=other_piece)
     # On a coloured table, what looks greyer than it: a clear piece on wood, whose soft
     # edges the grain drowns (no crisp outline).
     ratio = saturation_ratio(view, bg, bg_planes)
@@ -860,7 +870,7 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
                             not_clear=lambda c: looks_opaque(view, scene.footprint(c)[0], bg),
                             lit_clear=(GREY_LIT, looks_clear, is_clear),
                             doubtful_if=is_clear, soft_clear=is_clear, soft_out=soft,
-                            soft_dark=False, soft_off=_off_view(view))
+                            soft_dark=False, soft_off=_off_view(view), other_piece=other_piece)
         # Black plastic is the colourless pass's (below): cut at its own level, a black
         # piece's area could be read here, as an opaque piece whose area may run past it
         # (σ over every shorter reading: still s11's black large, σ 1.0 → 22 mm).
