@@ -88,14 +88,16 @@ ROUND_MIN = 0.85
 # strip (within PEEL_MM − COVER_GROW_MM of it) is excused, as one against a piece found.
 # The side facing the neighbour may lie anywhere across the peeled strip: a peeled piece's σ
 # is at least PEEL_MM / 2 (seed 1244's medium: stern 2.5 mm off, fit σ 1.0 mm).
-# What is left must cover what a small lying along a neighbour keeps once the strip along
-# its long side is peeled (:func:`_peel_min_mm2`, 106 mm² nominal; PEEL_SMALL).
-# PEEL_SMALL (issue 4, clear32): the peel looked for mediums and larges only (what a medium
-# keeps, 246 mm²: smaller parts were fitted for ~30-40 ms of CPU on seeds 1000-1035 and found
-# nothing, 1035's 163 mm², 1003's ~200 mm²), so a small held off by its contact was never
-# read (the 6256-set's 6275: a clear small on wood against an orange small, its muted area
-# 201 mm² held off; its peeled part read at its size, σ 19.8 mm). 1013's is 497 mm², 1181's
-# 535 mm².
+# What is left must cover what a medium lying along a neighbour keeps once the strip along
+# its long side is peeled (:func:`_peel_min_mm2`, 246 mm² nominal): a small keeps less, so on
+# the crisp areas the peel looks for mediums and larges only. Smaller parts were fitted for
+# ~30-40 ms of CPU and found nothing (1035's 163 mm², 1003's ~200 mm²); 1013's is 497 mm²,
+# 1181's 535 mm². PEEL_SMALL (issue 4, clear32): on the desaturated areas the least is what a
+# small keeps (106 mm² nominal): a small held off by its contact there was never read (the
+# 6256-set's 6275, a clear small on wood against an orange small, its muted area 201 mm²
+# held off; its peeled part read at its size, σ 19.8 mm). Not on the crisp areas: there it
+# fitted 1003's 202 mm² part again for nothing (+1.5 % of the instructions per detect on
+# seeds 1000-1007) and read no small of the 6256-set (6278's and 6398's are lost before).
 PEEL_MM = 3.0
 PEEL_CONTACT = 0.4
 PEEL_HIDDEN_MUTED = 0.3
@@ -427,7 +429,8 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
             near_cover = _grown_within(cover, sl, peel_disc)
             rest = cv2.morphologyEx((region & ~near_cover).view(np.uint8), cv2.MORPH_OPEN,
                                     disc)
-            for d0, e0, part in _areas(rest, _peel_min_mm2(scene, Size.SMALL) * ppm**2):
+            least = _peel_min_mm2(scene, Size.MEDIUM if edges is not None else Size.SMALL)
+            for d0, e0, part in _areas(rest, least * ppm**2):
                 if _worth_fitting(part, near_cover[e0:e0 + part.shape[0],
                                                    d0:d0 + part.shape[1]], PEEL_CONTACT):
                     part_full = np.zeros(region.shape, bool)
