@@ -401,7 +401,8 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
     incover = cover > 0
     # (area's sub-grid, area, the pieces found's cover on the view that excuses its edges,
     # the share of a fit's outline that may be hidden, the least σ (mm) of a piece found)
-    areas: list[tuple[ViewGrid, np.ndarray, np.ndarray, float, float, bool, bool]] = []
+    # (the last: False an area, True a peeled part, None what a soft pick left of an area)
+    areas: list[tuple[ViewGrid, np.ndarray, np.ndarray, float, float, bool, bool | None]] = []
     peeled = None
     peel_disc = None
     # Outer contours, not a labelling of the whole view: the areas are few and small.
@@ -468,6 +469,8 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
     out: list[Candidate] = []
     # (areas may grow in the loop: what a reading leaves of its area, REST_AFTER_READING)
     for sub, region, excuse, hide, floor_mm, lit, peeled_part in areas:
+        # A rest after a soft pick (REST_AFTER_READING) keeps only a soft reading.
+        rest_part = peeled_part is None
         n_out = len(out)
         taken: Candidate | None = None
         # The axis first (it stops at a fit explaining the area); the area's sharp corners
@@ -488,7 +491,7 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
         if scored and upright_fit(crisp_scene, region, sub, scored[0][1]) is not None:
             # A standing piece's crisp outline (the main pass saw no lying piece in it).
             continue
-        for _u, cost, c in scored:
+        for _u, cost, c in ([] if rest_part else scored):
             if not clashes(c, chosen + out, scene):
                 # Another size nearly as good on this map: σ covers both readings.
                 c = replace(c, fit=replace(c.fit, cost=cost))
@@ -567,11 +570,9 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
                                               soft_white, edges)) is not None):
                 white_out.append(c)
                 taken = c
-        elif len(out) > n_out:
-            taken = out[-1]
-        if taken is not None and not peeled_part:
+        if taken is not None and peeled_part is False:
             rest_hide = _peel_hidden(scene) if edges is not None else PEEL_HIDDEN_MUTED
-            areas += [(sub, part, part_excuse, rest_hide, PEEL_MM / 2, lit, True)
+            areas += [(sub, part, part_excuse, rest_hide, PEEL_MM / 2, lit, None)
                       for part, part_excuse in _rest_after(scene, taken, region, sub, excuse,
                                                            disc)]
     return out
