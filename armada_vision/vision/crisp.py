@@ -105,13 +105,16 @@ PEEL_HIDDEN_MUTED = 0.3
 # black one the crisp pass does not read, two touching clear pieces): its best fit reads one
 # (or the soft reading picks one and its gates drop it: the 6256-set's 6461, a black small
 # not darkened as a clear piece is, against a clear medium in one crisp area of 1116 mm²),
-# and the rest of the area, where the other lies, was never fitted. What a reading (kept, or
-# the soft reading's pick dropped) leaves of its area is fitted again, once, as the peel
-# fits what a neighbour leaves: without what lies within PEEL_MM of the reading's outline as
-# seen, opened, each part a medium or a large lying along it keeps (:func:`_peel_min_mm2`:
-# the parts a reading leaves are many, its shadow and rims, so not down to a small's),
-# touching the reading along at most PEEL_CONTACT of its border, its fits hiding what a
-# peeled part's may, σ at least PEEL_MM / 2 (:func:`_rest_after`). 6461's
+# and the rest of the area, where the other lies, was never fitted. What the soft reading's
+# pick (kept, or dropped by its gates) leaves of its area is read again, once, by the soft
+# reading alone, as the peel fits what a neighbour leaves: without what lies within PEEL_MM of
+# the pick's outline as seen, opened, each part a medium or a large lying along it keeps
+# (:func:`_peel_min_mm2`: the parts a reading leaves are many, its shadow and rims, so not
+# down to a small's), touching the pick along at most PEEL_CONTACT of its border, its fits
+# hiding what a peeled part's may, σ at least PEEL_MM / 2 (:func:`_rest_after`). Not after a
+# reading the area's fits keep, nor by those fits on the rest: so on the first version a fit
+# on what a crisp reading left read 1073's orange medium (set from 1072, touching a cyan
+# large) as a large (σ 8.6 mm; the cyan's σ 0.2 → 19.8 mm) and moved 1031's orange small. 6461's
 # medium: read (as a small, σ 44.6 mm) by the soft reading on its part (540 mm²); on the
 # held-out 4528-set 4670's clear large beside a red small (as a small, σ 46.4 mm). A pick the
 # soft reading drops leaves its rest only when it is another piece (``other_piece``: named
@@ -376,9 +379,9 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
     when no later pass reads the area. ``soft_white``: where that keeps nothing either, a
     piece lit like the table whose whole outline lies on the crisp edges once fitted to
     them, if ``soft_white(piece)`` (:func:`_soft_white_piece`), in doubt as the soft clear
-    reading is, appended to ``white_out``, not returned. What a reading leaves of its area is
-    fitted again (REST_AFTER_READING); what a soft reading's pick dropped by its gates leaves,
-    only if ``other_piece(pick)``."""
+    reading is, appended to ``white_out``, not returned. What the soft reading's pick leaves of
+    its area is read again by the soft reading (REST_AFTER_READING); what a pick dropped by
+    its gates leaves, only if ``other_piece(pick)``."""
     grid = scene.grid
     ppm = grid.px_per_mm
     cover = np.zeros(crisp.shape, np.uint8)
