@@ -1473,10 +1473,12 @@ def test_bare_laminate_between_two_shadows_read_as_a_white_small_is_not_trusted(
 # The same tell on a white large read as two smalls (seed 2153 of the set from 1936): besides
 # the small turned across it, a second one at its tip (false, σ 1.5 mm, the crisp pass's
 # floor) whose base as seen is no darker than the face ahead (0.80 / 0.80 × the table).
+# (Session 24, clear32: the false one at the tip, its darkest tenth and the large's lit face
+# round it like a clear piece's, is named clear by detect.CLEAR_LIT_*: still false, not trusted.)
 def test_a_white_large_read_as_two_smalls_is_not_trusted():
     r, det = bench_scene(2153, 1936)
     (large,) = [p for p in r.truth["pieces"] if p["size"] == "large" and p["color"] == "white"]
-    on = [d for d in det.pieces if d.color == "white" and d.size.value == "small"
+    on = [d for d in det.pieces if d.color in ("white", "clear") and d.size.value == "small"
           and math.dist(d.pose.stern_mm, large["stern"]) < 50.0]
     assert len(on) == 2 and all(d.sigma_mm > 3.0 for d in on)
 
