@@ -89,12 +89,38 @@ ROUND_MIN = 0.85
 # The side facing the neighbour may lie anywhere across the peeled strip: a peeled piece's σ
 # is at least PEEL_MM / 2 (seed 1244's medium: stern 2.5 mm off, fit σ 1.0 mm).
 # What is left must cover what a medium lying along a neighbour keeps once the strip along
-# its long side is peeled (:func:`_peel_min_mm2`, 246 mm² nominal): a small keeps less, so the
-# peel looks for mediums and larges only. Smaller parts were fitted for ~30-40 ms of CPU and
-# found nothing (1035's 163 mm², 1003's ~200 mm²); 1013's is 497 mm², 1181's 535 mm².
+# its long side is peeled (:func:`_peel_min_mm2`, 246 mm² nominal): a small keeps less, so on
+# the crisp areas the peel looks for mediums and larges only. Smaller parts were fitted for
+# ~30-40 ms of CPU and found nothing (1035's 163 mm², 1003's ~200 mm²); 1013's is 497 mm²,
+# 1181's 535 mm². PEEL_SMALL (issue 4, clear32): on the desaturated areas the least is what a
+# small keeps (106 mm² nominal): a small held off by its contact there was never read (the
+# 6256-set's 6275, a clear small on wood against an orange small, its muted area 201 mm²
+# held off; its peeled part read at its size, σ 19.8 mm). Not on the crisp areas: there it
+# fitted 1003's 202 mm² part again for nothing (+1.5 % of the instructions per detect on
+# seeds 1000-1007) and read no small of the 6256-set (6278's and 6398's are lost before).
 PEEL_MM = 3.0
 PEEL_CONTACT = 0.4
 PEEL_HIDDEN_MUTED = 0.3
+# REST_AFTER_READING (issue 4, clear32): an area may hold two pieces (a clear piece against a
+# black one the crisp pass does not read, two touching clear pieces): its best fit reads one
+# (or the soft reading picks one and its gates drop it: the 6256-set's 6461, a black small
+# not darkened as a clear piece is, against a clear medium in one crisp area of 1116 mm²),
+# and the rest of the area, where the other lies, was never fitted. What the soft reading's
+# pick (kept, or dropped by its gates) leaves of its area is read again, once, by the soft
+# reading alone, as the peel fits what a neighbour leaves: without what lies within PEEL_MM of
+# the pick's outline as seen, opened, each part a medium or a large lying along it keeps
+# (:func:`_peel_min_mm2`: the parts a reading leaves are many, its shadow and rims, so not
+# down to a small's), touching the pick along at most PEEL_CONTACT of its border, its fits
+# hiding what a peeled part's may, σ at least PEEL_MM / 2 (:func:`_rest_after`). Not after a
+# reading the area's fits keep, nor by those fits on the rest: so on the first version a fit
+# on what a crisp reading left read 1073's orange medium (set from 1072, touching a cyan
+# large) as a large (σ 8.6 mm; the cyan's σ 0.2 → 19.8 mm) and moved 1031's orange small. 6461's
+# medium: read (as a small, σ 44.6 mm) by the soft reading on its part (540 mm²); on the
+# held-out 4528-set 4670's clear large beside a red small (as a small, σ 46.4 mm). A pick the
+# soft reading drops leaves its rest only when it is another piece (``other_piece``: named
+# black or a vivid colour): a white piece's dark open base, picked and dropped, leaves its
+# own faces lit like the table, and the held-out 2512-set's 2621 read them as a false clear
+# small (its white medium missed; the face ×0.82 the table, named clear).
 # On the crisp areas only one darker than the table is peeled (median brightness over the
 # table's at most PEEL_DARK, segment's FAINT_MAX_SHADE): a clear piece darkens what it lies
 # on (the touching clear pieces missed on seeds 1144-1359: 0.69-0.91), while the part peeled
@@ -333,7 +359,8 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
                  soft_white: Callable[[Candidate], bool] | None = None,
                  white_out: list[Candidate] | None = None, soft_dark: bool = True,
                  soft_off: np.ndarray | None = None,
-                 soft_black: Callable[[Candidate], bool] | None = None) -> list[Candidate]:
+                 soft_black: Callable[[Candidate], bool] | None = None,
+                 other_piece: Callable[[Candidate], bool] | None = None) -> list[Candidate]:
     """Lying pieces (table mm) in the crisp-enclosed areas (``crisp``, view-size bool;
     ``edges`` the crisp edges themselves) that the lying pieces ``chosen``, the ``standing``
     ones and ``unseen`` (view-size bool: hands) leave unexplained. Their ``ambiguity_mm`` is
@@ -369,7 +396,9 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
     piece lit like the table whose whole outline lies on the crisp edges once fitted to
     them, if ``soft_white(piece)`` (:func:`_soft_white_piece`), in doubt as the soft clear
     reading is, appended to ``white_out``, not returned; with ``soft_black``, a dark pick
-    named black so too (SOFT_BLACK_SHADE)."""
+    named black so too (SOFT_BLACK_SHADE). What the soft reading's pick leaves of its area is
+    read again by the soft reading (REST_AFTER_READING); what a pick dropped by its gates
+    leaves, only if ``other_piece(pick)``."""
     grid = scene.grid
     ppm = grid.px_per_mm
     cover = np.zeros(crisp.shape, np.uint8)
@@ -392,7 +421,8 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
     incover = cover > 0
     # (area's sub-grid, area, the pieces found's cover on the view that excuses its edges,
     # the share of a fit's outline that may be hidden, the least σ (mm) of a piece found)
-    areas: list[tuple[ViewGrid, np.ndarray, np.ndarray, float, float, bool]] = []
+    # (the last: False an area, True a peeled part, None what a soft pick left of an area)
+    areas: list[tuple[ViewGrid, np.ndarray, np.ndarray, float, float, bool, bool | None]] = []
     peeled = None
     peel_disc = None
     # Outer contours, not a labelling of the whole view: the areas are few and small.
@@ -420,7 +450,8 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
             near_cover = _grown_within(cover, sl, peel_disc)
             rest = cv2.morphologyEx((region & ~near_cover).view(np.uint8), cv2.MORPH_OPEN,
                                     disc)
-            for d0, e0, part in _areas(rest, _peel_min_mm2(scene) * ppm**2):
+            least = _peel_min_mm2(scene, Size.MEDIUM if edges is not None else Size.SMALL)
+            for d0, e0, part in _areas(rest, least * ppm**2):
                 if _worth_fitting(part, near_cover[e0:e0 + part.shape[0],
                                                    d0:d0 + part.shape[1]], PEEL_CONTACT):
                     part_full = np.zeros(region.shape, bool)
@@ -434,10 +465,10 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
                     excuse = cv2.dilate(excuse.view(np.uint8), peel_disc).view(bool)
                     hide = _peel_hidden(scene) if edges is not None else PEEL_HIDDEN_MUTED
                     areas.append((grid.sub(c0, r0, region.shape), part_full, excuse, hide,
-                                  PEEL_MM / 2, lit))
+                                  PEEL_MM / 2, lit, True))
         elif fit_it:
             areas.append((grid.sub(c0, r0, region.shape), region, incover, MAX_HIDDEN,
-                          CRISP_EDGE_MM, lit))
+                          CRISP_EDGE_MM, lit, False))
     if not areas:
         return []
     # The fit map: 1 inside, ½ on the crisp edge band, 0 outside, smoothed, so its mid level
@@ -456,8 +487,12 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
     # (The score is only read for doubtful fits, which this pass never keeps.)
     crisp_scene = Scene(fg, fg, grid, scene.pieces, scene.camera_mm, scene.shade)
     out: list[Candidate] = []
-    for sub, region, excuse, hide, floor_mm, lit in areas:
+    # (areas may grow in the loop: what a reading leaves of its area, REST_AFTER_READING)
+    for sub, region, excuse, hide, floor_mm, lit, peeled_part in areas:
+        # A rest after a soft pick (REST_AFTER_READING) keeps only a soft reading.
+        rest_part = peeled_part is None
         n_out = len(out)
+        taken: Candidate | None = None
         # The axis first (it stops at a fit explaining the area); the area's sharp corners
         # only when that leaves it unexplained.
         guess = axis_guess(region, sub)
@@ -476,7 +511,7 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
         if scored and upright_fit(crisp_scene, region, sub, scored[0][1]) is not None:
             # A standing piece's crisp outline (the main pass saw no lying piece in it).
             continue
-        for _u, cost, c in scored:
+        for _u, cost, c in ([] if rest_part else scored):
             if not clashes(c, chosen + out, scene):
                 # Another size nearly as good on this map: σ covers both readings.
                 c = replace(c, fit=replace(c.fit, cost=cost))
@@ -546,18 +581,56 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
                 white_only = True
             if pick is None or _by_hand(scene, pick[1], unseen):
                 continue
+            # Dropped below, the pick leaves the rest of the area only when it is a piece of
+            # its own (REST_AFTER_READING).
+            taken = pick[1] if other_piece is not None and other_piece(pick[1]) else None
             c = None if white_only else _soft_clear_piece(scene, pick, region, sub, soft_clear,
                                                           edges, dark=soft_dark)
             if c is not None:
                 # A standing piece's outline is neither a clear nor a white lying piece.
                 if not _standing_seen(crisp_scene, c, region, sub):
                     soft_out.append(c)
+                    taken = c
             elif (soft_white is not None and white_out is not None and edges is not None
                   and (c := _soft_white_piece(scene, pick[1], region, sub,
                                               chosen + out + soft_out + white_out,
                                               soft_white, edges, soft_black)) is not None):
                 white_out.append(c)
+                taken = c
+        if taken is not None and peeled_part is False:
+            rest_hide = _peel_hidden(scene) if edges is not None else PEEL_HIDDEN_MUTED
+            areas += [(sub, part, part_excuse, rest_hide, PEEL_MM / 2, lit, None)
+                      for part, part_excuse in _rest_after(scene, taken, region, sub, excuse,
+                                                           disc)]
     return out
+
+
+def _rest_after(scene: Scene, c: Candidate, region: np.ndarray, sub: ViewGrid,
+                excuse: np.ndarray, disc: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
+    """What the reading ``c`` leaves of the area ``region`` (bool on ``sub``) it was read in
+    (REST_AFTER_READING): the area without what lies within PEEL_MM of ``c``'s outline as seen,
+    opened by ``disc``, each part that could be a medium or a large lying along ``c``
+    (:func:`_peel_min_mm2`, PEEL_CONTACT), with its excuse (view-size bool: ``excuse``, ``c``
+    and the rest of the area, grown by ``disc``: an edge facing them is hidden)."""
+    grid = scene.grid
+    ppm = grid.px_per_mm
+    rp = max(round(PEEL_MM * ppm), 1)
+    grow = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * rp + 1,) * 2)
+    own = np.zeros(region.shape, np.uint8)
+    cv2.fillPoly(own, [np.round(sub.to_px(c.outline_mm)).astype(np.int32)], 1)
+    near = cv2.dilate(own, grow) > 0
+    rest = cv2.morphologyEx((region & ~near).view(np.uint8), cv2.MORPH_OPEN, disc)
+    got = []
+    for d0, e0, part in _areas(rest, _peel_min_mm2(scene) * ppm**2):
+        if not _worth_fitting(part, near[e0:e0 + part.shape[0], d0:d0 + part.shape[1]],
+                              PEEL_CONTACT):
+            continue
+        part_full = np.zeros(region.shape, bool)
+        part_full[e0:e0 + part.shape[0], d0:d0 + part.shape[1]] = part
+        more = np.zeros(excuse.shape, np.uint8)
+        more[grid.window(sub)] = (near | (region & ~part_full)).view(np.uint8)
+        got.append((part_full, excuse | (cv2.dilate(more, disc) > 0)))
+    return got
 
 
 def _soft_pick(scene: Scene, cands: list[Candidate], region: np.ndarray, sub: ViewGrid,
@@ -1038,11 +1111,11 @@ def _grown_within(mask: np.ndarray, sl: tuple[slice, slice], disc: np.ndarray) -
     return grown[sl[0].start - y0:sl[0].stop - y0, sl[1].start - x0:sl[1].stop - x0] > 0
 
 
-def _peel_min_mm2(scene: Scene) -> float:
-    """The least a peeled part must cover (mm²): what a medium lying along a neighbour keeps
-    when the PEEL_MM strip along its long side is peeled off. A small keeps less than that
-    (it is not looked for by the peel); a part smaller than that is no medium or large."""
-    d = scene.pieces.dims(Size.MEDIUM)
+def _peel_min_mm2(scene: Scene, size: Size = Size.MEDIUM) -> float:
+    """The least a peeled part must cover (mm²): what a ``size`` piece lying along a
+    neighbour keeps when the PEEL_MM strip along its long side is peeled off (a part smaller
+    than a medium keeps is no medium or large; PEEL_SMALL)."""
+    d = scene.pieces.dims(size)
     return d.base_w_mm * d.footprint_length_mm / 2 - PEEL_MM * d.long_side_mm
 
 

