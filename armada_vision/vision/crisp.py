@@ -682,13 +682,9 @@ def _soft_white_piece(scene: Scene, c: Candidate, region: np.ndarray, sub: ViewG
     ``others``: in doubt of its size and place (σ :func:`_soft_doubt_mm`, its heading
     SOFT_DOUBT_DEG); else None."""
     assert scene.shade is not None
-    grid = scene.grid
-    fp = scene.footprint(c)[0].buffer(-BASE_INSET_MM)
-    if fp.is_empty or fp.geom_type != "Polygon":
+    if (crop := inset_crop(scene, c)) is None:
         return None
-    sl, m = grid.polygon_crop([grid.to_px(np.asarray(fp.exterior.coords))])
-    if not m.any():
-        return None
+    sl, m = crop
     lit = float(median(scene.shade[sl][m]))
     white = SOFT_WHITE_SHADE[0] <= lit <= SOFT_WHITE_SHADE[1] and soft_white(c)
     if not white and (soft_black is None or lit >= SOFT_BLACK_SHADE or not soft_black(c)):
@@ -873,16 +869,23 @@ def _muted_as_clear(scene: Scene, c: Candidate) -> bool:
     return shade <= FAINT_MAX_SHADE
 
 
-def _footprint_shade_score(scene: Scene, c: Candidate) -> tuple[float, float] | None:
-    """The median shade and foreground score over ``c``'s footprint shrunk by BASE_INSET_MM,
-    or None where nothing of it is left in the view."""
-    assert scene.shade is not None
+def inset_crop(scene: Scene, c: Candidate) -> tuple[tuple[slice, slice], np.ndarray] | None:
+    """The view crop (slices) and mask of ``c``'s footprint shrunk by BASE_INSET_MM (clear of
+    its outline's blur), or None where nothing of it is left in the view."""
     fp = scene.footprint(c)[0].buffer(-BASE_INSET_MM)
     if fp.is_empty or fp.geom_type != "Polygon":
         return None
     sl, m = scene.grid.polygon_crop([scene.grid.to_px(np.asarray(fp.exterior.coords))])
-    if not m.any():
+    return (sl, m) if m.any() else None
+
+
+def _footprint_shade_score(scene: Scene, c: Candidate) -> tuple[float, float] | None:
+    """The median shade and foreground score over ``c``'s footprint shrunk by BASE_INSET_MM,
+    or None where nothing of it is left in the view."""
+    assert scene.shade is not None
+    if (crop := inset_crop(scene, c)) is None:
         return None
+    sl, m = crop
     return float(median(scene.shade[sl][m])), float(median(scene.score[sl][m]))
 
 

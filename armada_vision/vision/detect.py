@@ -36,13 +36,13 @@ from armada_vision.vision.colors import (
     piece_color_stats,
 )
 from armada_vision.vision.crisp import (
-    BASE_INSET_MM,
     GREY_LIT,
     GREY_SHADE,
     SIZE_DOUBT_MM,
     _ring_shades,
     crisp_pieces,
     in_size_doubt_of,
+    inset_crop,
     overlaps_any,
 )
 from armada_vision.vision.explain import (
@@ -1004,12 +1004,9 @@ def _lit_clear(c: Candidate, scene: Scene, view: TableView, bg: np.ndarray) -> b
     assert scene.shade is not None
     if _table_hue_sat(bg)[1] > COLOURED_TABLE_SAT:
         return False
-    fp = scene.footprint(c)[0].buffer(-BASE_INSET_MM)
-    if fp.is_empty or fp.geom_type != "Polygon":
+    if (crop := inset_crop(scene, c)) is None:
         return False
-    sl, m = scene.grid.polygon_crop([scene.grid.to_px(np.asarray(fp.exterior.coords))])
-    if not m.any():
-        return False
+    sl, m = crop
     inside = float(percentile(scene.shade[sl][m], CLEAR_LIT_Q))
     ring = _ring_shades(scene, c, (0.0, CLEAR_LIT_RING_MM))
     out = float(percentile(ring, CLEAR_LIT_Q)) if ring.size else 0.0
