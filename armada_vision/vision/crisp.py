@@ -448,24 +448,18 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
                 rp = max(round((PEEL_MM - COVER_GROW_MM) * ppm), 1)
                 peel_disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * rp + 1,) * 2)
             near_cover = _grown_within(cover, sl, peel_disc)
-            rest = cv2.morphologyEx((region & ~near_cover).view(np.uint8), cv2.MORPH_OPEN,
-                                    disc)
             least = _peel_min_mm2(scene, Size.MEDIUM if edges is not None else Size.SMALL)
-            for d0, e0, part in _areas(rest, least * ppm**2):
-                if _worth_fitting(part, near_cover[e0:e0 + part.shape[0],
-                                                   d0:d0 + part.shape[1]], PEEL_CONTACT):
-                    part_full = np.zeros(region.shape, bool)
-                    part_full[e0:e0 + part.shape[0], d0:d0 + part.shape[1]] = part
-                    # What was peeled off the area is the neighbour's too, and an edge
-                    # within the peel's width of it faces the neighbour, not the table.
-                    if peeled is None:
-                        peeled = cv2.dilate(cover, peel_disc) > 0
-                    excuse = peeled.copy()
-                    excuse[sl] |= region & ~part_full
-                    excuse = cv2.dilate(excuse.view(np.uint8), peel_disc).view(bool)
-                    hide = _peel_hidden(scene) if edges is not None else PEEL_HIDDEN_MUTED
-                    areas.append((grid.sub(c0, r0, region.shape), part_full, excuse, hide,
-                                  PEEL_MM / 2, lit, True))
+            for part_full in _parts_off(region, near_cover, disc, least * ppm**2):
+                # What was peeled off the area is the neighbour's too, and an edge
+                # within the peel's width of it faces the neighbour, not the table.
+                if peeled is None:
+                    peeled = cv2.dilate(cover, peel_disc) > 0
+                excuse = peeled.copy()
+                excuse[sl] |= region & ~part_full
+                excuse = cv2.dilate(excuse.view(np.uint8), peel_disc).view(bool)
+                hide = _peel_hidden(scene) if edges is not None else PEEL_HIDDEN_MUTED
+                areas.append((grid.sub(c0, r0, region.shape), part_full, excuse, hide,
+                              PEEL_MM / 2, lit, True))
         elif fit_it:
             areas.append((grid.sub(c0, r0, region.shape), region, incover, MAX_HIDDEN,
                           CRISP_EDGE_MM, lit, False))
@@ -619,17 +613,28 @@ def _rest_after(scene: Scene, c: Candidate, region: np.ndarray, sub: ViewGrid,
     own = np.zeros(region.shape, np.uint8)
     cv2.fillPoly(own, [np.round(sub.to_px(c.outline_mm)).astype(np.int32)], 1)
     near = cv2.dilate(own, grow) > 0
-    rest = cv2.morphologyEx((region & ~near).view(np.uint8), cv2.MORPH_OPEN, disc)
     got = []
-    for d0, e0, part in _areas(rest, _peel_min_mm2(scene) * ppm**2):
-        if not _worth_fitting(part, near[e0:e0 + part.shape[0], d0:d0 + part.shape[1]],
-                              PEEL_CONTACT):
-            continue
-        part_full = np.zeros(region.shape, bool)
-        part_full[e0:e0 + part.shape[0], d0:d0 + part.shape[1]] = part
+    for part_full in _parts_off(region, near, disc, _peel_min_mm2(scene) * ppm**2):
         more = np.zeros(excuse.shape, np.uint8)
         more[grid.window(sub)] = (near | (region & ~part_full)).view(np.uint8)
         got.append((part_full, excuse | (cv2.dilate(more, disc) > 0)))
+    return got
+
+
+def _parts_off(region: np.ndarray, near: np.ndarray, disc: np.ndarray, least_px: float
+               ) -> list[np.ndarray]:
+    """The parts of ``region`` (bool) left once ``near`` (bool, the same window: what lies
+    by a neighbour or a reading) is taken off it and the rest opened by ``disc``, each
+    covering at least ``least_px`` and lying along ``near`` enough to be worth fitting
+    (PEEL_CONTACT), as bool masks of ``region``'s shape: the peel's and the rest's parts."""
+    rest = cv2.morphologyEx((region & ~near).view(np.uint8), cv2.MORPH_OPEN, disc)
+    got = []
+    for d0, e0, part in _areas(rest, least_px):
+        if _worth_fitting(part, near[e0:e0 + part.shape[0], d0:d0 + part.shape[1]],
+                          PEEL_CONTACT):
+            full = np.zeros(region.shape, bool)
+            full[e0:e0 + part.shape[0], d0:d0 + part.shape[1]] = part
+            got.append(full)
     return got
 
 
