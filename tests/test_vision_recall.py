@@ -1100,7 +1100,7 @@ def test_a_clear_piece_against_a_piece_found_is_peeled_off_it():
 # the tuning set from 1144): a clear medium lying along an orange small on laminate. Its area
 # is held off by its contact with the small and peeled off it; its fit hides 0.37 of its
 # outline against the small, over the 0.3 the peel allowed (set on seed 1013, 0.25), under
-# what a long side is of the outline (crisp._peel_hidden, 0.40).
+# what a long side is of the outline (crisp.peel_hidden, 0.40).
 def test_a_clear_piece_hiding_a_long_side_against_a_neighbour_is_found():
     piece_found(1244, 1144, "medium", "clear", (245.43, 104.10))
     piece_found(1244, 1144, "small", "orange", (245.38, 124.14))  # its neighbour still found
