@@ -72,6 +72,12 @@ QUAD_MIN_MM2 = 12.0
 # dark area is theirs when at least OWN_SHARE of it lies there; a white piece's hollow beside
 # a neighbour found lies mostly outside it (the 5392-set's 5450, 5537, 5582, 5489: 0.0-0.19),
 # and was left before whenever any of it came within COVER_MM (white24's touching class).
+# A hollow may join a neighbour's dark faces or open base through a bridge wider than the
+# opening's pixel (issue 4, dark33: the 6544-set's 6551, a white large on laminate whose stern
+# touches a purple small: one dark area of 275 mm², 0.61 of it by the purple): what such an
+# area leaves off the pieces found (COVER_MM), opened again, is looked at as an area of its own
+# when it covers QUAD_MIN_MM2 (6551's hollow, 156 mm² with its rim: the large at its place,
+# σ 99 mm), with every test after as before (quad, lanes, edges ahead, named white).
 COVER_MM = 2.0
 OWN_SHARE = 0.5
 # The hollow as seen is the quad inside its rim and walls: the dark area grown by this much
@@ -159,7 +165,12 @@ def pieces_from_base(scene: Scene, edges: np.ndarray, lying: list[Candidate],
                 polys[j] = shapely.Polygon(outlines[j])
         on = [polys[j] for j in near]
         if _own_share(grid, cnt, on) >= OWN_SHARE:
-            continue  # on a piece found: its own base or its dark faces
+            # On a piece found: its own base or its dark faces; a hollow joined to them
+            # is what lies off them (see OWN_SHARE).
+            cnt = _off_pieces(grid, dark, cnt, on, min_px)
+            if cnt is None:
+                continue
+            x, y, w, h = cv2.boundingRect(cnt)
         inside = np.zeros((h, w), np.uint8)
         cv2.drawContours(inside, [cnt], -1, 1, thickness=cv2.FILLED, offset=(-x, -y))
         rect = cv2.minAreaRect(cnt)
@@ -389,6 +400,23 @@ def _all_on(grid: ViewGrid, cnt: np.ndarray, boxes: np.ndarray, outlines: Sequen
         if shapely.distance(hull_mm, polys[j]).max() < COVER_MM * (1 - 1e-9):
             return True
     return False
+
+
+def _off_pieces(grid: ViewGrid, dark: np.ndarray, cnt: np.ndarray,
+                outlines: Sequence[shapely.Polygon], min_px: float) -> np.ndarray | None:
+    """The largest part of the dark area within contour ``cnt`` (view px) that lies off
+    ``outlines`` grown by COVER_MM, opened by OPEN_KERNEL, when it covers min_px."""
+    x, y, w, h = cv2.boundingRect(cnt)
+    area = np.zeros((h, w), np.uint8)
+    cv2.drawContours(area, [cnt], -1, 1, thickness=cv2.FILLED, offset=(-x, -y))
+    area &= opened_at(dark, x, y, w, h)
+    for o in outlines:
+        px = grid.to_px(np.asarray(o.buffer(COVER_MM, quad_segs=2).exterior.coords)) - (x, y)
+        cv2.fillPoly(area, [np.round(px).astype(np.int32)], 0)
+    area = cv2.morphologyEx(area, cv2.MORPH_OPEN, OPEN_KERNEL)
+    cnts, _ = cv2.findContours(area, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE, offset=(x, y))
+    cnts = [c for c in cnts if cv2.contourArea(c) >= min_px]
+    return max(cnts, key=cv2.contourArea) if cnts else None
 
 
 def _own_share(grid: ViewGrid, cnt: np.ndarray, outlines: Sequence[shapely.Polygon]) -> float:

@@ -80,7 +80,7 @@ ROUND_MIN = 0.85
 # a piece lying against one keeps its body), the rest opened again. What is left may touch
 # the pieces found along PEEL_CONTACT of its border (it lies against one: seed 1013's clear
 # medium along a yellow large, 0.29 before the peel and 0.30 after) and its fits may hide
-# what a piece lying along a neighbour hides, one long side (:func:`_peel_hidden`, 0.40 of
+# what a piece lying along a neighbour hides, one long side (:func:`peel_hidden`, 0.40 of
 # the outline: seed 1244's clear medium along an orange small hides 0.37, over the 0.3 set
 # on 1013, whose medium hid 0.25). On the desaturated areas the limit stays
 # PEEL_HIDDEN_MUTED: there a longer reading hiding more of its outline in the greyed strip
@@ -360,7 +360,8 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
                  white_out: list[Candidate] | None = None, soft_dark: bool = True,
                  soft_off: np.ndarray | None = None,
                  soft_black: Callable[[Candidate], bool] | None = None,
-                 other_piece: Callable[[Candidate], bool] | None = None) -> list[Candidate]:
+                 other_piece: Callable[[Candidate], bool] | None = None,
+                 peel_hide: float | None = None) -> list[Candidate]:
     """Lying pieces (table mm) in the crisp-enclosed areas (``crisp``, view-size bool;
     ``edges`` the crisp edges themselves) that the lying pieces ``chosen``, the ``standing``
     ones and ``unseen`` (view-size bool: hands) leave unexplained. Their ``ambiguity_mm`` is
@@ -374,7 +375,9 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
     on the map is excused when the sides are seen up to it (:func:`explain.open_base_cost`).
     ``peel``: an area held off by its contact with the pieces found is tried again without
     what lies within PEEL_MM of them (see PEEL_MM); with ``edges`` (a crisp area, not a
-    muted one) only when it is darker than the table (PEEL_DARK). ``not_clear``: whether a
+    muted one) only when it is darker than the table (PEEL_DARK); ``peel_hide``: the share of
+    its outline a peeled part's fit may hide (by default :func:`peel_hidden` on a crisp area,
+    PEEL_HIDDEN_MUTED on a muted one). ``not_clear``: whether a
     piece is opaque plastic, whose area may run past it, so a shorter reading hidden inside
     the area is its rival (:func:`_rivals_hidden_inside`; without ``one_size``, its covering
     ambiguity too). Without ``one_size``, a shorter reading the scene's fit map prefers is
@@ -457,7 +460,8 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
                 excuse = peeled.copy()
                 excuse[sl] |= region & ~part_full
                 excuse = cv2.dilate(excuse.view(np.uint8), peel_disc).view(bool)
-                hide = _peel_hidden(scene) if edges is not None else PEEL_HIDDEN_MUTED
+                hide = (peel_hide if peel_hide is not None else peel_hidden(scene)
+                        if edges is not None else PEEL_HIDDEN_MUTED)
                 areas.append((grid.sub(c0, r0, region.shape), part_full, excuse, hide,
                               PEEL_MM / 2, lit, True))
         elif fit_it:
@@ -592,7 +596,7 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
                 white_out.append(c)
                 taken = c
         if taken is not None and peeled_part is False:
-            rest_hide = _peel_hidden(scene) if edges is not None else PEEL_HIDDEN_MUTED
+            rest_hide = peel_hidden(scene) if edges is not None else PEEL_HIDDEN_MUTED
             areas += [(sub, part, part_excuse, rest_hide, PEEL_MM / 2, lit, None)
                       for part, part_excuse in _rest_after(scene, taken, region, sub, excuse,
                                                            disc)]
@@ -1127,7 +1131,7 @@ def _peel_min_mm2(scene: Scene, size: Size = Size.MEDIUM) -> float:
     return d.base_w_mm * d.footprint_length_mm / 2 - PEEL_MM * d.long_side_mm
 
 
-def _peel_hidden(scene: Scene) -> float:
+def peel_hidden(scene: Scene) -> float:
     """The share of its outline a piece lying along a neighbour hides: one long side of its
     footprint (the same share for every size: the pieces are alike in shape)."""
     d = scene.pieces.dims(Size.MEDIUM)

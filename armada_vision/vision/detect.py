@@ -44,6 +44,7 @@ from armada_vision.vision.crisp import (
     in_size_doubt_of,
     inset_crop,
     overlaps_any,
+    peel_hidden,
 )
 from armada_vision.vision.explain import (
     COLOUR_MIN_AREA,
@@ -1411,7 +1412,8 @@ def _colourless_pieces(scene: Scene, view: TableView, bg: np.ndarray, ratio: np.
 
     got = crisp_pieces(scene, None, colourless_dark(view, ratio, scene.shade), lying,
                        hand_mask, standing, heading_floor=True, one_size=True,
-                       min_share=COLOURLESS_MIN_SHARE, doubtful_if=black)
+                       min_share=COLOURLESS_MIN_SHARE, doubtful_if=black, peel=True,
+                       peel_hide=peel_hidden(scene))
     return [c for c in got if black(c)]
 
 
