@@ -2453,3 +2453,22 @@ def test_a_white_piece_lit_like_laminate_stays_white(seed, size, stern):
 def test_a_white_piece_read_over_its_shadow_stays_white():
     p = found(4597, "small", "white", (508.2, 219.7), seed0=4528)
     assert p is not None and p.color == "white"
+
+
+# A piece read one size short, its stern on its open base's raised rim, the face just ahead
+# of the base (issue 4, session 25, size33; the 6544-set): the longer reading from its tip,
+# whose open base the view shows (explain.FACE_BASE_LANE), is taken, still in doubt (σ covers
+# the shorter reading). Read by the main pass (6643), a hand region's tips (6676, 6711) and
+# the unscaled re-read (6727).
+@pytest.mark.parametrize(("seed", "size", "color", "stern"), [
+    (6643, "large", "white", (200.3, 190.6)),
+    (6676, "large", "purple", (183.4, 148.7)),
+    (6711, "large", "black", (233.2, 218.0)),
+    (6727, "medium", "black", (121.3, 408.3)),
+])
+def test_a_piece_read_short_on_the_face_ahead_of_its_open_base_is_read_whole(
+        seed, size, color, stern):
+    p = found(seed, size, color, stern, seed0=6544)
+    assert p is not None and p.size.value == size and p.color == color
+    assert p.sigma_mm > 1.5
+    assert_no_sure_wrong_size(seed, 6544, size, color, stern, any_size=True)
