@@ -2458,13 +2458,15 @@ def test_a_white_piece_read_over_its_shadow_stays_white():
 # A piece read one size short, its stern on its open base's raised rim, the face just ahead
 # of the base (issue 4, session 25, size33; the 6544-set): the longer reading from its tip,
 # whose open base the view shows (explain.FACE_BASE_LANE), is taken, still in doubt (σ covers
-# the shorter reading). Read by the main pass (6643), a hand region's tips (6676, 6711) and
-# the unscaled re-read (6727).
+# the shorter reading). Read by the main pass (6643), a hand region's tips (6676, 6711, 6756)
+# and the unscaled re-read (6727, 6629).
 @pytest.mark.parametrize(("seed", "size", "color", "stern"), [
     (6643, "large", "white", (200.3, 190.6)),
     (6676, "large", "purple", (183.4, 148.7)),
     (6711, "large", "black", (233.2, 218.0)),
     (6727, "medium", "black", (121.3, 408.3)),
+    (6756, "large", "purple", (281.6, 366.6)),   # read as a small, its base 3.3 mm deep
+    (6629, "medium", "white", (484.6, 115.2)),   # read as a small, its base 3.8 mm deep
 ])
 def test_a_piece_read_short_on_the_face_ahead_of_its_open_base_is_read_whole(
         seed, size, color, stern):

@@ -279,8 +279,14 @@ FACE_BASE_DEPTH_MM = 4.0
 # 1.00 (32; 0.98 on seeds 1000-1071, see BASE_STEP): FACE_BASE_LANE lies between. The swap
 # must fit cleanly too: its own cost, its cost with the open base's stern misses left out
 # (open_base_cost) or past the base (_seen_past_base) at most GOOD_COST (the right ones
-# 0.01-0.22). Its σ keeps the shorter reading as rival: the base, not the fit, tells the size.
+# 0.01-0.34; 1157's clear medium, set from 1144, has a longer reading whose lanes come to
+# 1.40 but fits at 0.79). Its σ keeps the shorter reading as rival: the base, not the fit,
+# tells the size.
+# Asked from FACE_LONGER_DEPTH_MM into the shorter reading's base: two more right swaps lie
+# at 3.3 and 3.8 mm (6756's purple large read as a small, 6629's white medium), and the wrong
+# swaps from 2.0 to 4.0 mm also had median lanes of at most 1.00 (30 on the same set).
 FACE_BASE_LANE = 1.1
+FACE_LONGER_DEPTH_MM = 3.0
 # A piece read short whose longer reading from its tip is seen whole (issue 4, seed 1093: a
 # white large on wood, its shaded face scoring under its lit one, so the large from the
 # region's axis stuck 6° off at cost 0.57 and a small at its tip won, joint cost 0.49 with
@@ -1823,9 +1829,10 @@ def longer_past_face(scene: Scene, c: Candidate, others: list[Candidate]) -> Can
     of an open base (see FACE_BASE_LANE), the longer size swap from its tip that shows that
     base (median lane at least FACE_BASE_LANE), fits cleanly (see FACE_BASE_LANE) and
     overlaps none of ``others``; of several, the one whose base shows most. Its σ covers
-    ``c``, which stays its rival: the reading is never trusted."""
+    ``c``, which stays its rival: the reading is never trusted. Asked from
+    FACE_LONGER_DEPTH_MM into ``c``'s base as seen."""
     if (c.upright or c.ambiguity_mm <= 0.0 or scene.shade is None
-            or _base_depth_mm(scene, c) < FACE_BASE_DEPTH_MM):
+            or _base_depth_mm(scene, c) < FACE_LONGER_DEPTH_MM):
         return c
     _behind, inside, ahead = _base_shades(scene, c)  # type: ignore[misc]
     if float(median(ahead / np.maximum(inside, 1e-3))) >= BASE_STEP:
