@@ -65,6 +65,7 @@ from armada_vision.vision.explain import (
     hollow_of_longer,
     joint_cost,
     leftover_piece,
+    longer_past_face,
     no_base_step,
     no_piece_in,
     pieces_at_tips,
@@ -976,6 +977,11 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
         view, _seen_part(c, lying, scene), bg) == "white") for c in lying]
     # The open base's readings: the passes above change their σ only, not their fit.
     base_fits = {id(b.fit) for b in from_base}
+    # A reading in size doubt ending on the face ahead of an open base: the longer reading
+    # from its tip that shows that base is taken, in doubt (explain.FACE_BASE_LANE).
+    for i, c in enumerate(lying):
+        if id(c.fit) not in base_fits:
+            lying[i] = longer_past_face(scene, c, lying[:i] + lying[i + 1:])
     opaque = [id(c.fit) in base_fits for c in lying]
     # The fit map's clip set the edges a little outside a vivid piece: refitted on the score.
     lying = refine_on_score(scene, lying)

@@ -269,6 +269,24 @@ NO_BASE_LANES = 0.5
 # open base there (:func:`shows_open_base`): the stern is not seen, so σ covers the longer
 # reading (:func:`face_for_base`).
 FACE_BASE_DEPTH_MM = 4.0
+# ... and when that reading is in size doubt, the longer size swap from its tip that shows
+# the open base is taken in its place (issue 4, size33): a piece one size short, its stern
+# on the base's raised rim, read by any pass (main, hand-region tips, unscaled re-read,
+# sunk plastic), on any colour. On the 6544-set (288 scenes), of the readings whose own base
+# as seen shows no step to the face ahead (FACE_BASE_DEPTH_MM deep or more), the longer
+# swaps at the truth's size had a median base lane of 1.13-6.19 (8: 6575, 6629, 6643, 6676,
+# 6711, 6727, 6734, 6745, each 0.3-2.5 mm from the true stern) and the wrong ones at most
+# 1.00 (32; 0.98 on seeds 1000-1071, see BASE_STEP): FACE_BASE_LANE lies between. The swap
+# must fit cleanly too: its own cost, its cost with the open base's stern misses left out
+# (open_base_cost) or past the base (_seen_past_base) at most GOOD_COST (the right ones
+# 0.01-0.34; 1157's clear medium, set from 1144, has a longer reading whose lanes come to
+# 1.40 but fits at 0.79). Its σ keeps the shorter reading as rival: the base, not the fit,
+# tells the size.
+# Asked from FACE_LONGER_DEPTH_MM into the shorter reading's base: two more right swaps lie
+# at 3.3 and 3.8 mm (6756's purple large read as a small, 6629's white medium), and the wrong
+# swaps from 2.0 to 4.0 mm also had median lanes of at most 1.00 (30 on the same set).
+FACE_BASE_LANE = 1.1
+FACE_LONGER_DEPTH_MM = 3.0
 # A piece read short whose longer reading from its tip is seen whole (issue 4, seed 1093: a
 # white large on wood, its shaded face scoring under its lit one, so the large from the
 # region's axis stuck 6° off at cost 0.57 and a small at its tip won, joint cost 0.49 with
@@ -1804,6 +1822,34 @@ def face_for_base(scene: Scene, c: Candidate) -> Candidate:
     if float(median(ahead / np.maximum(inside, 1e-3))) >= BASE_STEP:
         return c
     return covering_open_bases(scene, c, _longer_from_tip(scene, c))
+
+
+def longer_past_face(scene: Scene, c: Candidate, others: list[Candidate]) -> Candidate:
+    """``c`` or, when it is in size doubt and its stern lies on the piece's face just ahead
+    of an open base (see FACE_BASE_LANE), the longer size swap from its tip that shows that
+    base (median lane at least FACE_BASE_LANE), fits cleanly (see FACE_BASE_LANE) and
+    overlaps none of ``others``; of several, the one whose base shows most. Its σ covers
+    ``c``, which stays its rival: the reading is never trusted. Asked from
+    FACE_LONGER_DEPTH_MM into ``c``'s base as seen."""
+    if (c.upright or c.ambiguity_mm <= 0.0 or scene.shade is None
+            or _base_depth_mm(scene, c) < FACE_LONGER_DEPTH_MM):
+        return c
+    _behind, inside, ahead = _base_shades(scene, c)  # type: ignore[misc]
+    if float(median(ahead / np.maximum(inside, 1e-3))) >= BASE_STEP:
+        return c
+    best, best_lane = None, FACE_BASE_LANE
+    for o in _longer_from_tip(scene, c):
+        lane = _median_base_lane(scene, o)
+        if (lane is None or lane < best_lane
+                or min(o.fit.cost, open_base_cost(o), _seen_past_base(o)) > GOOD_COST
+                or clashes(o, others, scene)):
+            continue
+        best, best_lane = o, lane
+    if best is None:
+        return c
+    gap_mm, gap_deg = reading_gap(scene, best, c)
+    return replace(best, ambiguity_mm=gap_mm, ambiguity_deg=gap_deg,
+                   covering_ambiguity_mm=gap_mm, covering_ambiguity_deg=gap_deg)
 
 
 def shows_open_base(scene: Scene, c: Candidate) -> bool:
