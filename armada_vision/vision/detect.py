@@ -425,6 +425,9 @@ REST_OF_SHORT = 0.5
 REST_TOUCH_MM = 3.0
 # Every this many pixels of the table's estimate are enough for its median colour.
 TABLE_STRIDE = 97
+# A clear piece in a hand's region (_clear_in_hands): its crisp or muted area is taken in
+# up to this far past the region's border (mm), which may run across the piece.
+HAND_CLEAR_GROW_MM = 3.0
 # Regions bigger than this many large pieces are an arm or a hand: nothing in them is judged.
 HAND_AREA_PIECES = 12
 # A doubtful fit whose inside is a warm colour (red, orange, yellow) duller than plastic (HSV
@@ -683,6 +686,34 @@ def _room_left(scene: Scene, region: np.ndarray, sub: ViewGrid, found: list[Cand
     return _room_in(scene, scene.strong(region, sub), sub, found, 1.0)
 
 
+def _clear_in_hands(scene: Scene, view: TableView, bg: np.ndarray, edges: np.ndarray,
+                    crisp: np.ndarray, grey: np.ndarray | None, ratio: np.ndarray | None,
+                    hand_mask: np.ndarray, lying: list[Candidate],
+                    standing: list[Candidate], is_clear: Callable[[Candidate], bool]
+                    ) -> list[Candidate]:
+    """Clear pieces in the hands' regions (``hand_mask``, view-size bool), which the crisp
+    and desaturated passes leave out: each crisp area (``crisp``, with ``edges``) and muted
+    one (``grey``, cut at its own level by ``ratio``) lying there, grown by
+    HAND_CLEAR_GROW_MM, fitted as those passes fit theirs (a good fit on a crisp area; on a
+    muted one a doubtful fit too, as the desaturated pass keeps one; no soft reading, no
+    peel), named clear (``is_clear``) and not a finger's patch (:func:`_in_skin`), σ at least
+    HAND_COLOUR_MM: a hand may hide its neighbourhood's edges."""
+    r = max(round(HAND_CLEAR_GROW_MM * scene.grid.px_per_mm), 1)
+    hand_mask = cv2.dilate(hand_mask.view(np.uint8), cv2.getStructuringElement(
+        cv2.MORPH_ELLIPSE, (2 * r + 1,) * 2)).view(bool)
+    got = [c for c in crisp_pieces(scene, edges, crisp & hand_mask, lying, None, standing)
+           if is_clear(c)]
+    if grey is not None and ratio is not None:
+        got += [c for c in crisp_pieces(scene, None, grey & hand_mask, lying + got, None,
+                                         standing, shade_range=GREY_SHADE,
+                                         heading_floor=True, one_size=True, base_open=True,
+                                         mid_of=ratio, doubtful_if=is_clear)
+                if is_clear(c)]
+    return [replace(c, ambiguity_mm=max(c.ambiguity_mm, HAND_COLOUR_MM),
+                    covering_ambiguity_mm=max(c.covering_ambiguity_mm, HAND_COLOUR_MM))
+            for c in got if not _in_skin(c, view, bg)]
+
+
 def _mask_of(regions: list[tuple[ViewGrid, np.ndarray]], grid: ViewGrid) -> np.ndarray:
     """View-size bool mask of ``regions`` (each on a sub-grid of ``grid``)."""
     out = np.zeros(grid.shape, bool)
@@ -901,6 +932,11 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
         # piece's area could be read here, as an opaque piece whose area may run past it
         # (σ over every shorter reading: still s11's black large, σ 1.0 → 22 mm).
         lying += [c for c in grey if classify_color(view, scene.footprint(c)[0], bg) != "black"]
+    if hands:
+        # A clear piece in a hand's region (the hand's shadow or fingers joined its region):
+        # its own crisp or muted area there, fitted cleanly and named clear (HAND_CLEAR_*).
+        lying += _clear_in_hands(scene, view, bg, edges, crisp | holes, grey_area, ratio,
+                                 hand_mask, lying, standing, is_clear)
     for sub, region in empty:
         got = leftover_piece(scene, region, sub, lying)
         if not got:
