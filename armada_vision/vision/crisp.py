@@ -368,7 +368,8 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
                  soft_off: np.ndarray | None = None,
                  soft_black: Callable[[Candidate], bool] | None = None,
                  other_piece: Callable[[Candidate], bool] | None = None,
-                 lit_whole: list[np.ndarray] | None = None, cut_lit: bool = True
+                 lit_whole: list[np.ndarray] | None = None, cut_lit: bool = True,
+                 area_if: Callable[[tuple[slice, slice], np.ndarray], bool] | None = None
                  ) -> list[Candidate]:
     """Lying pieces (table mm) in the crisp-enclosed areas (``crisp``, view-size bool;
     ``edges`` the crisp edges themselves) that the lying pieces ``chosen``, the ``standing``
@@ -410,7 +411,8 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
     leaves, only if ``other_piece(pick)``. ``lit_whole`` (with ``lit_clear``): the lit
     areas of a clear piece's colour, before their shaded faces are cut, are appended to it as
     one view-size bool mask, for the caller to fit whole with ``cut_lit`` False (no cut) where
-    nothing is read (LIT_CLEAR_WHOLE)."""
+    nothing is read (LIT_CLEAR_WHOLE). ``area_if(window, area)``: only the areas it
+    accepts are fitted."""
     grid = scene.grid
     ppm = grid.px_per_mm
     cover = np.zeros(crisp.shape, np.uint8)
@@ -452,6 +454,8 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
             if lit and lit_clear is not None and not lit_clear[1](sl, region):
                 continue  # lit, and not of a clear piece's colour: not fitted (GREY_LIT)
         if np.count_nonzero(region) > max_px:
+            continue
+        if area_if is not None and not area_if(sl, region):
             continue
         fit_it = _worth_fitting(region, incover[sl])
         if fit_it is None and peel and edges is not None and scene.shade is not None and not (
