@@ -178,6 +178,13 @@ GREY_SHADE = (0.65, 1.1)
 # stern of those read lay 0.2-1.9 mm off (their shaded face is cut as a lit piece's shadow,
 # _without_lit_shadows): σ at least SNUG_END_MM.
 GREY_LIT = 1.4
+# LIT_CLEAR_WHOLE (no value: a second fit). A lit area is cut of its pixels darker than
+# PALE_PIX (_without_lit_shadows: a white piece's contact shadow enclosed with it), but a
+# muted area named clear is the piece itself, its lit face lifting the median over the
+# table's and its shaded face its own (a shadow keeps the wood's colour: not muted). Where the
+# cut area reads nothing, the area is fitted again whole: the 6544-set's 6776 clear small on
+# wood (×1.14) lost 0.64 of its footprint to the cut and fitted nothing. Not instead of the
+# cut: 6616's clear small (×1.15) is read only on its cut area (whole, the fits hide more).
 # Sizes differ by ~10 mm in length: a size ambiguity over this (mm) is a size in doubt. The
 # desaturated areas' ends are soft, and a piece read with its size in doubt was as often the
 # wrong size as the right one (seeds 1026 and 1065: a medium read right with σ 11 mm, one read
@@ -361,7 +368,10 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
                  soft_off: np.ndarray | None = None,
                  soft_black: Callable[[Candidate], bool] | None = None,
                  other_piece: Callable[[Candidate], bool] | None = None,
-                 peel_hide: float | None = None) -> list[Candidate]:
+                 peel_hide: float | None = None,
+                 lit_whole: list[np.ndarray] | None = None, cut_lit: bool = True,
+                 area_if: Callable[[tuple[slice, slice], np.ndarray], bool] | None = None
+                 ) -> list[Candidate]:
     """Lying pieces (table mm) in the crisp-enclosed areas (``crisp``, view-size bool;
     ``edges`` the crisp edges themselves) that the lying pieces ``chosen``, the ``standing``
     ones and ``unseen`` (view-size bool: hands) leave unexplained. Their ``ambiguity_mm`` is
@@ -401,7 +411,11 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
     reading is, appended to ``white_out``, not returned; with ``soft_black``, a dark pick
     named black so too (SOFT_BLACK_SHADE). What the soft reading's pick leaves of its area is
     read again by the soft reading (REST_AFTER_READING); what a pick dropped by its gates
-    leaves, only if ``other_piece(pick)``."""
+    leaves, only if ``other_piece(pick)``. ``lit_whole`` (with ``lit_clear``): the lit
+    areas of a clear piece's colour, before their shaded faces are cut, are appended to it as
+    one view-size bool mask, for the caller to fit whole with ``cut_lit`` False (no cut) where
+    nothing is read (LIT_CLEAR_WHOLE). ``area_if(window, area)``: only the areas it
+    accepts are fitted."""
     grid = scene.grid
     ppm = grid.px_per_mm
     cover = np.zeros(crisp.shape, np.uint8)
@@ -415,8 +429,10 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
     min_px = min_share * scene.small_area_mm2 * ppm**2
     if mid_of is not None:
         left = grey_at_mid(left, mid_of, min_px)
-    if scene.shade is not None:
-        left = _without_lit_shadows(left, scene.shade, scene.score, min_px)
+    if scene.shade is not None and cut_lit:
+        left = _without_lit_shadows(
+            left, scene.shade, scene.score, min_px,
+            None if lit_clear is None or lit_whole is None else lit_clear[1], lit_whole)
     ro = max(round(OPEN_MM * ppm), 1)
     disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * ro + 1,) * 2)
     body = cv2.morphologyEx(left.view(np.uint8), cv2.MORPH_OPEN, disc)
@@ -441,6 +457,8 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
             if lit and lit_clear is not None and not lit_clear[1](sl, region):
                 continue  # lit, and not of a clear piece's colour: not fitted (GREY_LIT)
         if np.count_nonzero(region) > max_px:
+            continue
+        if area_if is not None and not area_if(sl, region):
             continue
         fit_it = _worth_fitting(region, incover[sl])
         if fit_it is None and peel and edges is not None and scene.shade is not None and not (
@@ -1070,20 +1088,30 @@ def _muted_share(scene: Scene, c: Candidate, muted: np.ndarray) -> float | None:
 
 
 def _without_lit_shadows(left: np.ndarray, shade: np.ndarray, score: np.ndarray,
-                         min_px: float) -> np.ndarray:
+                         min_px: float,
+                         clear: Callable[[tuple[slice, slice], np.ndarray], bool] | None = None,
+                         whole: list[np.ndarray] | None = None) -> np.ndarray:
     """``left`` (view-size bool) without the shadow pixels of its areas (of at least
     ``min_px`` pixels) lit brighter than the table (a white or vivid piece: LIT_QUANTILE of
     the brightness over the table's at least PALE_LIT): its crisp contact shadow is enclosed
     with it and would grow it (a white medium read as a large). Its pixels darker than
     PALE_PIX × the table that the foreground score takes for shadow (under FAINT_SCORE: a
     vivid piece's own dim face scores strongly) go; clear pieces, which darken the table,
-    are not lit and keep theirs."""
+    are not lit and keep theirs. With ``clear(window, area)`` (whether a lit area is of a
+    clear piece's colour) and ``whole``: such areas, uncut, are appended to ``whole`` as one
+    view-size bool mask (LIT_CLEAR_WHOLE)."""
     out = left
+    kept = None
     for c0, r0, region in _areas(left.view(np.uint8), min_px):
         sl = (slice(r0, r0 + region.shape[0]), slice(c0, c0 + region.shape[1]))
         s = shade[sl]
         if np.quantile(s[region], LIT_QUANTILE, method="lower") < PALE_LIT:
             continue
+        if clear is not None and whole is not None and clear(sl, region):
+            if kept is None:
+                kept = np.zeros(left.shape, bool)
+                whole.append(kept)
+            kept[sl] |= region
         if out is left:
             out = left.copy()
         out[sl] &= ~(region & (s < PALE_PIX) & (score[sl] < FAINT_SCORE))

@@ -36,10 +36,15 @@ from armada_vision.vision.colors import (
     piece_color_stats,
 )
 from armada_vision.vision.crisp import (
+    COVER_GROW_MM,
     GREY_LIT,
     GREY_SHADE,
+    MIN_SHARE,
+    OPEN_MM,
     SIZE_DOUBT_MM,
+    _areas,
     _ring_shades,
+    _without_lit_shadows,
     crisp_pieces,
     in_size_doubt_of,
     inset_crop,
@@ -86,6 +91,7 @@ from armada_vision.vision.jpeg import edge_px
 from armada_vision.vision.order import median, percentile
 from armada_vision.vision.refine import refine_on_score
 from armada_vision.vision.segment import (
+    FAINT_SCORE,
     MIN_REGION_MM2,
     OBJECT_SCORE,
     SHADOW_MIN,
@@ -95,6 +101,7 @@ from armada_vision.vision.segment import (
     colourless_dark,
     crisp_edges,
     foreground,
+    grey_at_mid,
     grey_of,
     make_rectifier,
     object_mask,
@@ -427,6 +434,14 @@ REST_OF_SHORT = 0.5
 REST_TOUCH_MM = 3.0
 # Every this many pixels of the table's estimate are enough for its median colour.
 TABLE_STRIDE = 97
+# A clear piece in a hand's region (_clear_in_hands): its crisp or muted area is taken in
+# up to this far past the region's border (mm), which may run across the piece.
+HAND_CLEAR_GROW_MM = 3.0
+# ... and only where the foreground score counts the area as object (its median at least
+# FAINT_SCORE): the hand's shadow, the table's hue darkened and named clear, is forgiven as
+# shadow (seed 1007's, 596 mm², median 0.34: 20 ms of fits for nothing), while the clear
+# pieces read in hands' regions stand out, lit or muted (6621, 6641, 6273: 5.4-16.6).
+HAND_CLEAR_SCORE = FAINT_SCORE
 # Regions bigger than this many large pieces are an arm or a hand: nothing in them is judged.
 HAND_AREA_PIECES = 12
 # A doubtful fit whose inside is a warm colour (red, orange, yellow) duller than plastic (HSV
@@ -685,6 +700,94 @@ def _room_left(scene: Scene, region: np.ndarray, sub: ViewGrid, found: list[Cand
     return _room_in(scene, scene.strong(region, sub), sub, found, 1.0)
 
 
+def _clear_in_hands(scene: Scene, view: TableView, bg: np.ndarray, edges: np.ndarray,
+                    crisp: np.ndarray, grey: np.ndarray | None, ratio: np.ndarray | None,
+                    hands: list[tuple[ViewGrid, np.ndarray]], lying: list[Candidate],
+                    standing: list[Candidate], is_clear: Callable[[Candidate], bool],
+                    looks_clear: Callable[[tuple[slice, slice], np.ndarray], bool]
+                    ) -> list[Candidate]:
+    """Clear pieces in the hands' regions (``hands``: (sub-grid, region)), which the crisp
+    and desaturated passes leave out: each crisp area (``crisp``, with ``edges``) and muted
+    one (``grey``, cut at its own level by ``ratio``) lying there, grown by
+    HAND_CLEAR_GROW_MM, counted as object by the foreground score (HAND_CLEAR_SCORE) and of
+    a clear piece's median colour (``looks_clear(window, area)``: the fingers' filled
+    outlines are skin-coloured), fitted as
+    those passes fit theirs (a good fit on a crisp area; on a muted one a doubtful fit too,
+    as the desaturated pass keeps one; no soft reading, no peel), named clear (``is_clear``)
+    and not a finger's patch (:func:`_in_skin`), σ at least HAND_COLOUR_MM: a hand may hide
+    its neighbourhood's edges."""
+    def worth(sl: tuple[slice, slice], area: np.ndarray) -> bool:
+        return (float(median(scene.score[sl][area])) >= HAND_CLEAR_SCORE
+                and looks_clear(sl, area))
+
+    grid = scene.grid
+    r = max(round(HAND_CLEAR_GROW_MM * grid.px_per_mm), 1)
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1,) * 2)
+    # The hands' regions grown, and their windows: only the windows are worked on here.
+    grown = np.zeros(grid.shape, bool)
+    wins = []
+    for sub, region in hands:
+        rows, cols = grid.window(sub)
+        r0, c0 = max(rows.start - r, 0), max(cols.start - r, 0)
+        win = (slice(r0, min(rows.stop + r, grid.shape[0])),
+               slice(c0, min(cols.stop + r, grid.shape[1])))
+        pad = np.zeros((win[0].stop - r0, win[1].stop - c0), np.uint8)
+        pad[rows.start - r0:rows.stop - r0, cols.start - c0:cols.stop - c0] = region
+        grown[win] |= cv2.dilate(pad, disc) > 0
+        wins.append(win)
+    min_px = MIN_SHARE * scene.small_area_mm2 * grid.px_per_mm**2
+    max_px = 2.5 * scene.max_area_mm2 * grid.px_per_mm**2
+
+    # The pieces found, grown as the passes grow them, in each window.
+    rc = max(round(COVER_GROW_MM * grid.px_per_mm), 1)
+    cdisc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * rc + 1,) * 2)
+    covers = []
+    for win in wins:
+        cover = np.zeros((win[0].stop - win[0].start, win[1].stop - win[1].start), np.uint8)
+        for c in [*lying, *standing]:
+            cv2.fillPoly(cover, [np.round(grid.to_px(c.outline_mm)
+                                          - (win[1].start, win[0].start)).astype(np.int32)], 1)
+        covers.append(cv2.dilate(cover, cdisc) == 0)
+
+    ro = max(round(OPEN_MM * grid.px_per_mm), 1)
+    odisc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * ro + 1,) * 2)
+
+    def any_worth(mask: np.ndarray, mid_of: np.ndarray | None = None) -> bool:
+        # Whether any area there is worth a pass's call (its full-view work): the areas
+        # the pass fits (less the pieces found, cut as it cuts them, opened), by window.
+        for win, free in zip(wins, covers, strict=True):
+            left = mask[win] & grown[win] & free
+            if mid_of is not None:
+                left = grey_at_mid(left, mid_of[win], min_px)
+            if scene.shade is not None:
+                left = _without_lit_shadows(left, scene.shade[win], scene.score[win], min_px)
+            body = cv2.morphologyEx(left.view(np.uint8), cv2.MORPH_OPEN, odisc)
+            for c0, r0, area in _areas(body, min_px):
+                if np.count_nonzero(area) > max_px:
+                    continue  # not fitted by the passes either (a hand's crisp area)
+                sl = (slice(win[0].start + r0, win[0].start + r0 + area.shape[0]),
+                      slice(win[1].start + c0, win[1].start + c0 + area.shape[1]))
+                if worth(sl, area):
+                    return True
+        return False
+
+    got = []
+    if any_worth(crisp):
+        got += [c for c in crisp_pieces(scene, edges, crisp & grown, lying, None, standing,
+                                        area_if=worth)
+                if is_clear(c)]
+    if grey is not None and ratio is not None and any_worth(grey, ratio):
+        got += [c for c in crisp_pieces(scene, None, grey & grown, lying + got, None,
+                                         standing, shade_range=GREY_SHADE,
+                                         heading_floor=True, one_size=True, base_open=True,
+                                         mid_of=ratio, doubtful_if=is_clear,
+                                         area_if=worth)
+                if is_clear(c)]
+    return [replace(c, ambiguity_mm=max(c.ambiguity_mm, HAND_COLOUR_MM),
+                    covering_ambiguity_mm=max(c.covering_ambiguity_mm, HAND_COLOUR_MM))
+            for c in got if not _in_skin(c, view, bg)]
+
+
 def _mask_of(regions: list[tuple[ViewGrid, np.ndarray]], grid: ViewGrid) -> np.ndarray:
     """View-size bool mask of ``regions`` (each on a sub-grid of ``grid``)."""
     out = np.zeros(grid.shape, bool)
@@ -887,22 +990,41 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     ratio = saturation_ratio(view, bg, bg_planes)
     # The desaturated area: the grey pass's, and the open-base pass's outline test there.
     grey_area = None if ratio is None else grey_of(view, ratio)
-    if ratio is not None:
-        def looks_clear(sl: tuple[slice, slice], area: np.ndarray) -> bool:
-            return name_color(median(view.image_bgr[sl][area], axis=0),
-                              median(bg[sl][area], axis=0)) == "clear"
+    def looks_clear(sl: tuple[slice, slice], area: np.ndarray) -> bool:
+        return name_color(median(view.image_bgr[sl][area], axis=0),
+                          median(bg[sl][area], axis=0)) == "clear"
 
+    if ratio is not None:
+        lit_whole: list[np.ndarray] = []
         grey = crisp_pieces(scene, None, grey_area, lying, hand_mask, standing,
                             shade_range=GREY_SHADE, heading_floor=True,
                             one_size=True, base_open=True, peel=True, mid_of=ratio,
                             not_clear=lambda c: looks_opaque(view, scene.footprint(c)[0], bg),
                             lit_clear=(GREY_LIT, looks_clear, is_clear),
                             doubtful_if=is_clear, soft_clear=is_clear, soft_out=soft,
-                            soft_dark=False, soft_off=_off_view(view), other_piece=other_piece)
+                            soft_dark=False, soft_off=_off_view(view), other_piece=other_piece,
+                            lit_whole=lit_whole)
+        if lit_whole:
+            # Lit areas of a clear piece's colour, fitted again whole where their cut reads
+            # nothing (crisp.LIT_CLEAR_WHOLE).
+            grey += crisp_pieces(scene, None, lit_whole[0], lying + grey, hand_mask, standing,
+                                 shade_range=GREY_SHADE, heading_floor=True,
+                                 one_size=True, base_open=True, peel=True, mid_of=ratio,
+                                 not_clear=lambda c: looks_opaque(view, scene.footprint(c)[0],
+                                                                  bg),
+                                 lit_clear=(GREY_LIT, looks_clear, is_clear),
+                                 doubtful_if=is_clear, soft_clear=is_clear, soft_out=soft,
+                                 soft_dark=False, soft_off=_off_view(view),
+                                 other_piece=other_piece, cut_lit=False)
         # Black plastic is the colourless pass's (below): cut at its own level, a black
         # piece's area could be read here, as an opaque piece whose area may run past it
         # (σ over every shorter reading: still s11's black large, σ 1.0 → 22 mm).
         lying += [c for c in grey if classify_color(view, scene.footprint(c)[0], bg) != "black"]
+    if hands:
+        # A clear piece in a hand's region (the hand's shadow or fingers joined its region):
+        # its own crisp or muted area there, fitted cleanly and named clear (HAND_CLEAR_*).
+        lying += _clear_in_hands(scene, view, bg, edges, crisp | holes, grey_area, ratio,
+                                 hands, lying, standing, is_clear, looks_clear)
     for sub, region in empty:
         got = leftover_piece(scene, region, sub, lying)
         if not got:
