@@ -996,26 +996,20 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
 
     if ratio is not None:
         lit_whole: list[np.ndarray] = []
-        grey = crisp_pieces(scene, None, grey_area, lying, hand_mask, standing,
-                            shade_range=GREY_SHADE, heading_floor=True,
-                            one_size=True, base_open=True, peel=True, mid_of=ratio,
-                            not_clear=lambda c: looks_opaque(view, scene.footprint(c)[0], bg),
-                            lit_clear=(GREY_LIT, looks_clear, is_clear),
-                            doubtful_if=is_clear, soft_clear=is_clear, soft_out=soft,
-                            soft_dark=False, soft_off=_off_view(view), other_piece=other_piece,
+        # The desaturated pass, and its second call on lit areas fitted whole.
+        muted = dict(shade_range=GREY_SHADE, heading_floor=True, one_size=True,
+                     base_open=True, peel=True, mid_of=ratio,
+                     not_clear=lambda c: looks_opaque(view, scene.footprint(c)[0], bg),
+                     lit_clear=(GREY_LIT, looks_clear, is_clear), doubtful_if=is_clear,
+                     soft_clear=is_clear, soft_out=soft, soft_dark=False,
+                     soft_off=_off_view(view), other_piece=other_piece)
+        grey = crisp_pieces(scene, None, grey_area, lying, hand_mask, standing, **muted,
                             lit_whole=lit_whole)
         if lit_whole:
             # Lit areas of a clear piece's colour, fitted again whole where their cut reads
             # nothing (crisp.LIT_CLEAR_WHOLE).
             grey += crisp_pieces(scene, None, lit_whole[0], lying + grey, hand_mask, standing,
-                                 shade_range=GREY_SHADE, heading_floor=True,
-                                 one_size=True, base_open=True, peel=True, mid_of=ratio,
-                                 not_clear=lambda c: looks_opaque(view, scene.footprint(c)[0],
-                                                                  bg),
-                                 lit_clear=(GREY_LIT, looks_clear, is_clear),
-                                 doubtful_if=is_clear, soft_clear=is_clear, soft_out=soft,
-                                 soft_dark=False, soft_off=_off_view(view),
-                                 other_piece=other_piece, cut_lit=False)
+                                 **muted, cut_lit=False)
         # Black plastic is the colourless pass's (below): cut at its own level, a black
         # piece's area could be read here, as an opaque piece whose area may run past it
         # (σ over every shorter reading: still s11's black large, σ 1.0 → 22 mm).
