@@ -2483,3 +2483,14 @@ def test_a_black_piece_against_a_piece_found_on_a_coloured_table_is_peeled_off_i
 # open-base pass with all its tests: found at its size, white, in doubt.
 def test_a_white_pieces_hollow_joined_to_a_neighbours_dark_faces_is_read_off_them():
     _found_in_colour_never_trusted(6551, 6544, "large", "white", (426.6, 180.7))
+
+
+# A piece of the table's hue, less saturated than TABLE_SAT_SEP over it, against a piece
+# found (issue 4, session 25, small33; the 6544-set's 6701, a green small on green felt whose
+# tip touches a cyan large, 1280×720, 0-10°). Its saturation 175-197 against the felt's 152:
+# half its pixels under the table's 192, so what the cyan's reading left of its region held
+# too little colour (157 px of 212) for _colours_left. Its saturation averaged over
+# detect.FAINT_HUED_BOX px counts there now (FAINT_HUED_SEP): found at its size, green, never
+# trusted.
+def test_a_faint_piece_of_the_tables_hue_against_a_piece_found_is_read_in_its_colour():
+    _found_in_colour_never_trusted(6701, 6544, "small", "green", (421.0, 475.8))

@@ -198,9 +198,10 @@ TABLE_PAST_SHARE = 0.3
 # What the readings leave beside a piece found (_colours_left) may be a piece of the table's
 # hue less saturated than TABLE_SAT_SEP over it: 6701's green small on green felt against a
 # cyan large, saturation 175-197 against the felt's 152 (half its pixels under 192). Its
-# saturation is even, the felt's grain is not (its p99 187, p99.9 193, one pixel at a time):
-# the saturation averaged over FAINT_HUED_BOX px standing FAINT_HUED_SEP over the table's
-# (about 7 sigma of the felt's grain so averaged) counts as plastic there too.
+# saturation is even, the felt's grain is not: the saturation averaged over FAINT_HUED_BOX px
+# standing FAINT_HUED_SEP over the table's counts as plastic there too (6701's felt over the
+# view: single pixels' p99 166, p99.9 214; so averaged p99 156; the piece 175-197). Only in
+# what the readings leave, and a reading there is a colour area's good fit, never trusted.
 FAINT_HUED_SEP = 25.0
 FAINT_HUED_BOX = 5
 # White plastic on a coloured table (wood, felt, cloth), in a region no pass read: at least
