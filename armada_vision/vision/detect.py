@@ -203,6 +203,15 @@ COLOURED_TABLE_SAT = 40
 # readings on tables of their hue, 741 on the 1648-, 1936- and 2224-sets: 0.28 at most.
 TABLE_SAT_SEP = 40.0
 TABLE_PAST_SHARE = 0.3
+# What the readings leave beside a piece found (_colours_left) may be a piece of the table's
+# hue less saturated than TABLE_SAT_SEP over it: 6701's green small on green felt against a
+# cyan large, saturation 175-197 against the felt's 152 (half its pixels under 192). Its
+# saturation is even, the felt's grain is not: the saturation averaged over FAINT_HUED_BOX px
+# standing FAINT_HUED_SEP over the table's counts as plastic there too (6701's felt over the
+# view: single pixels' p99 166, p99.9 214; so averaged p99 156; the piece 175-197). Only in
+# what the readings leave, and a reading there is a colour area's good fit, never trusted.
+FAINT_HUED_SEP = 25.0
+FAINT_HUED_BOX = 5
 # White plastic on a coloured table (wood, felt, cloth), in a region no pass read: at least
 # this share of the table's light and at most this share of its HSV saturation
 # (_sunk_plastic_pieces). The 5392-set's four white pieces on wood missed so (5419, 5535,
@@ -1193,8 +1202,8 @@ def _window_hsv(view: TableView, sub: ViewGrid) -> np.ndarray:
     return cv2.cvtColor(view.image_bgr[view.grid.window(sub)], cv2.COLOR_BGR2HSV)
 
 
-def _vivid_in(hsv: np.ndarray, bg: np.ndarray, region: np.ndarray, lit: bool = False
-              ) -> np.ndarray:
+def _vivid_in(hsv: np.ndarray, bg: np.ndarray, region: np.ndarray, lit: bool = False,
+              faint: bool = False) -> np.ndarray:
     """The pixels of ``region`` (``hsv``: its window, :func:`_window_hsv`) coloured as
     plastic is and skin and the table are not: HSV saturation at least HAND_VIVID_SAT and, on
     a coloured table, a hue at least VIVID_TABLE_HUE from its or a saturation TABLE_SAT_SEP
@@ -1214,6 +1223,11 @@ def _vivid_in(hsv: np.ndarray, bg: np.ndarray, region: np.ndarray, lit: bool = F
         # 0.89-0.93 with). Not asked in the other colour passes: there felt lit through a
         # yellow piece read as a false yellow small (6541).
         off_table = off_table | (hsv[..., 2] >= LIT_HUED_BRIGHT * vt)
+    if coloured and faint:
+        # ``faint`` (beside a piece found, _colours_left): of the table's hue, its saturation
+        # averaged over FAINT_HUED_BOX px FAINT_HUED_SEP over the table's.
+        box = cv2.blur(hsv[..., 1], (FAINT_HUED_BOX, FAINT_HUED_BOX))
+        off_table = off_table | (box >= int(st) + FAINT_HUED_SEP)
     vivid = (region & (hsv[..., 1] >= HAND_VIVID_SAT) & off_table).astype(np.uint8)
     return cv2.morphologyEx(vivid, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)) > 0
 
@@ -1293,12 +1307,12 @@ def _colours_apart(scene: Scene, view: TableView, bg: np.ndarray, region: np.nda
     return None
 
 
-def _parted_colours(view: TableView, bg: np.ndarray, region: np.ndarray, sub: ViewGrid
-                    ) -> np.ndarray:
+def _parted_colours(view: TableView, bg: np.ndarray, region: np.ndarray, sub: ViewGrid,
+                    faint: bool = False) -> np.ndarray:
     """``region``'s vivid mask (on ``sub``) parted where the hue steps (:func:`_split_by_hue`):
     each piece's colour an area of its own."""
     hsv = _window_hsv(view, sub)
-    return _split_by_hue(hsv[..., 0], _vivid_in(hsv, bg, region))
+    return _split_by_hue(hsv[..., 0], _vivid_in(hsv, bg, region, faint=faint))
 
 
 def _colours_left(scene: Scene, view: TableView, bg: np.ndarray, region: np.ndarray,
@@ -1311,7 +1325,7 @@ def _colours_left(scene: Scene, view: TableView, bg: np.ndarray, region: np.ndar
     min_px = COLOUR_MIN_AREA * scene.small_area_mm2 * sub.px_per_mm**2
     if np.count_nonzero(unexplained_mask(region, sub, lying)) < min_px:
         return []  # the readings leave no room for another piece's colour
-    left = unexplained_mask(_parted_colours(view, bg, region, sub), sub, lying)
+    left = unexplained_mask(_parted_colours(view, bg, region, sub, faint=True), sub, lying)
     if np.count_nonzero(left) < min_px:
         return []
     return [c for c in _own_colour_pieces(scene, left, sub, lying, view, bg)
