@@ -30,6 +30,7 @@ import subprocess
 import sys
 import types
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import cv2
@@ -40,11 +41,39 @@ sys.path.insert(0, str(ROOT))
 from armada_vision.geometry.pose import angle_diff_deg  # noqa: E402
 from armada_vision.vision import detect as detect_mod  # noqa: E402
 from armada_vision.vision import explain as explain_mod  # noqa: E402
+from armada_vision.vision import open_base as open_base_mod  # noqa: E402
+from armada_vision.vision import scene as scene_mod  # noqa: E402
 from armada_vision.vision.io import load_camera_file, load_layout_file, read_image  # noqa: E402
 from armada_vision.vision.types import VisionFailure  # noqa: E402
 
 STILLS = ROOT / "sample_images" / "stills"
 REF_REV = "837256b"
+
+
+@contextmanager
+def _imports_from(modules: dict[str, types.ModuleType]) -> Iterator[None]:
+    """While a reference's module is read, its ``from armada_vision.vision.NAME import ...``
+    finds ``modules[NAME]``."""
+    saved = {n: sys.modules[f"armada_vision.vision.{n}"] for n in modules}
+    sys.modules.update({f"armada_vision.vision.{n}": m for n, m in modules.items()})
+    try:
+        yield
+    finally:
+        sys.modules.update({f"armada_vision.vision.{n}": m for n, m in saved.items()})
+
+
+def _merged(*mods: types.ModuleType) -> types.ModuleType:
+    """One module with the names of ``mods`` (the working tree's explain.py and the modules
+    split from it, for a reference from before the split, which imports all from explain)."""
+    out = types.ModuleType("_merged_explain")
+    for m in mods:
+        vars(out).update(vars(m))
+    return out
+
+
+def _exists_at(rev: str, path: str) -> bool:
+    return subprocess.run(["git", "-C", str(ROOT), "cat-file", "-e", f"{rev}:{path}"],
+                          capture_output=True).returncode == 0
 
 
 def _module_at(rev: str, path: str, name: str) -> types.ModuleType:
@@ -58,22 +87,33 @@ def _module_at(rev: str, path: str, name: str) -> types.ModuleType:
     return mod
 
 
+def _detect_at(rev: str, name: str) -> types.ModuleType:
+    """The reference's detect.py, importing the working tree's explain.py and the modules
+    split from it (as one, for a reference from before the split)."""
+    split = _exists_at(rev, "armada_vision/vision/scene.py")
+    with _imports_from({} if split else
+                       {"explain": _merged(scene_mod, open_base_mod, explain_mod)}):
+        return _module_at(rev, "armada_vision/vision/detect.py", name)
+
+
 def reference_patches(rev: str) -> dict[tuple[types.ModuleType, str], object]:
     """(module, attribute) → the reference revision's function."""
     fit = _module_at(rev, "armada_vision/vision/fit.py", "_ref_fit")
     seg = _module_at(rev, "armada_vision/vision/segment.py", "_ref_segment")
-    det = _module_at(rev, "armada_vision/vision/detect.py", "_ref_detect")
+    det = _detect_at(rev, "_ref_detect")
     cal = _module_at(rev, "armada_vision/vision/calibrate.py", "_ref_calibrate")
     fit_poses = getattr(fit, "fit_poses", None) or _one_by_one(fit)
-    out = {(explain_mod, "fit_pose"): fit.fit_pose,
-           (explain_mod, "fit_poses"): fit_poses,
-           (explain_mod, "sample_map"): fit.sample_map,
-           (detect_mod, "foreground"): _known_kwargs(seg.foreground),
-           (detect_mod, "shade"): _known_kwargs(det.shade),
-           (detect_mod, "calibrate"): cal.calibrate,
-           # How a fit's cost becomes a piece's σ reads the fit's result (FitResult.cost_1px
-           # since the compressed-frame units): the reference's, with the reference's fits.
-           (detect_mod, "_piece"): _known_args(det._piece)}
+    # The fits and the map sampling, wherever the passes call them (explain.py and the
+    # modules split from it).
+    out = {(mod, a): f for mod in (scene_mod, open_base_mod, explain_mod)
+           for a, f in (("fit_pose", fit.fit_pose), ("fit_poses", fit_poses),
+                        ("sample_map", fit.sample_map)) if hasattr(mod, a)}
+    out |= {(detect_mod, "foreground"): _known_kwargs(seg.foreground),
+            (detect_mod, "shade"): _known_kwargs(det.shade),
+            (detect_mod, "calibrate"): cal.calibrate,
+            # How a fit's cost becomes a piece's σ reads the fit's result (FitResult.cost_1px
+            # since the compressed-frame units): the reference's, with the reference's fits.
+            (detect_mod, "_piece"): _known_args(det._piece)}
     if hasattr(detect_mod, "refine_on_score"):
         # The refit on the raw score reads the fits' results too: the reference's, with the
         # reference's fits.
@@ -125,7 +165,7 @@ def view_patches(rev: str) -> dict[tuple[types.ModuleType, str], object]:
     """(module, attribute) → the reference revision's view-to-regions steps, as detect.py
     calls them."""
     seg = _module_at(rev, "armada_vision/vision/segment.py", "_ref_segment_view")
-    det = _module_at(rev, "armada_vision/vision/detect.py", "_ref_detect_view")
+    det = _detect_at(rev, "_ref_detect_view")
     out: dict[tuple[types.ModuleType, str], object] = {
         (detect_mod, a): getattr(seg, a)
         for a in ("make_rectifier", "crisp_edges", "foreground", "object_mask", "view_regions",
@@ -142,22 +182,23 @@ def explain_patches(rev: str) -> dict[tuple[types.ModuleType, str], object]:
     """(module, attribute) → the reference revision's ``find_pieces``, calling the reference's
     explain.py, crisp pass (each of those calling the reference's explain.py too) and
     colors.py."""
-    ex = _module_at(rev, "armada_vision/vision/explain.py", "_ref_explain")
-    col = _module_at(rev, "armada_vision/vision/colors.py", "_ref_colors")
-    cr = _module_at(rev, "armada_vision/vision/crisp.py", "_ref_crisp")
-    det = _module_at(rev, "armada_vision/vision/detect.py", "_ref_detect_find")
-    mods = [cr, det]
-    if hasattr(det, "pieces_from_base"):
-        # The reading from an open base (white21), with the reference's explain.py.
-        bq = _module_at(rev, "armada_vision/vision/base_quad.py", "_ref_base_quad")
-        det.pieces_from_base = bq.pieces_from_base
-        mods.append(bq)
-    for mod in mods:
-        for a in list(vars(mod)):
-            if (not a.startswith("_") and a in vars(ex)
-                    and not isinstance(getattr(mod, a), types.ModuleType)
-                    and getattr(mod, a) is getattr(explain_mod, a, None)):
-                setattr(mod, a, getattr(ex, a))
+    # explain.py and the modules split from it (scene.py, open_base.py: session 25), as the
+    # reference has them; while the reference's modules are read, their imports of these
+    # names find the reference's (a reference from before the split imports everything
+    # from its explain.py).
+    ref: dict[str, types.ModuleType] = {}
+    for n in ("scene", "open_base", "explain"):
+        if _exists_at(rev, f"armada_vision/vision/{n}.py"):
+            with _imports_from(ref):
+                ref[n] = _module_at(rev, f"armada_vision/vision/{n}.py", f"_ref_{n}")
+    with _imports_from(ref):
+        col = _module_at(rev, "armada_vision/vision/colors.py", "_ref_colors")
+        cr = _module_at(rev, "armada_vision/vision/crisp.py", "_ref_crisp")
+        det = _module_at(rev, "armada_vision/vision/detect.py", "_ref_detect_find")
+        if hasattr(det, "pieces_from_base"):
+            # The reading from an open base (white21), with the reference's explain.py.
+            bq = _module_at(rev, "armada_vision/vision/base_quad.py", "_ref_base_quad")
+            det.pieces_from_base = bq.pieces_from_base
     det.crisp_pieces = cr.crisp_pieces
     for a in ("classify_color", "name_color", "piece_color_stats"):
         setattr(det, a, getattr(col, a))

@@ -17,14 +17,8 @@ from armada_vision.synth.random_scene import random_scene
 from armada_vision.synth.render import render
 from armada_vision.vision.calibrate import TableCalibration, calibrate
 from armada_vision.vision.detect import region_foreground, shade
-from armada_vision.vision.explain import (
-    GOOD_COST,
-    Scene,
-    clashes,
-    fits_from_axis,
-    no_piece_in,
-    stern_guesses,
-)
+from armada_vision.vision.explain import fits_from_axis, no_piece_in, stern_guesses
+from armada_vision.vision.scene import GOOD_COST, Scene, clashes
 from armada_vision.vision.segment import blobs, foreground, make_rectifier
 
 

@@ -6,18 +6,13 @@ from __future__ import annotations
 
 import pytest
 
-import armada_vision.vision.explain as explain
+import armada_vision.vision.scene as scene_mod
 from armada_vision.geometry.pieces import NOMINAL_PIECES, Size
 from armada_vision.geometry.pose import Pose
 from armada_vision.geometry.shapes import footprint
-from armada_vision.vision.explain import (
-    CLASH_SHARE,
-    Candidate,
-    Scene,
-    fits_from_axis,
-    leftover_piece,
-)
+from armada_vision.vision.explain import fits_from_axis, leftover_piece
 from armada_vision.vision.fit import fit_pose, lying_local_3d, upright_local_3d
+from armada_vision.vision.scene import CLASH_SHARE, Candidate, Scene
 from armada_vision.vision.segment import blobs
 from tests.test_explain import fresh, scene_and_truth, truth_pose
 
@@ -33,27 +28,27 @@ def one_by_one(monkeypatch: pytest.MonkeyPatch) -> None:
 def side_by_side_count(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """The number of fits of each fit_poses call that fits more than one."""
     calls: list[int] = []
-    real = explain.fit_poses
+    real = scene_mod.fit_poses
 
     def counted(fg, grid, jobs, *a, **k):
         if len(jobs) > 1:
             calls.append(len(jobs))
         return real(fg, grid, jobs, *a, **k)
 
-    monkeypatch.setattr(explain, "fit_poses", counted)
+    monkeypatch.setattr(scene_mod, "fit_poses", counted)
     return calls
 
 
 def single_count(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """One entry per fit or screen made on its own (fit.fit_pose called by explain)."""
+    """One entry per fit or screen made on its own (fit.fit_pose called by the scene)."""
     calls: list[int] = []
-    real = explain.fit_pose
+    real = scene_mod.fit_pose
 
     def counted(*a, **k):
         calls.append(1)
         return real(*a, **k)
 
-    monkeypatch.setattr(explain, "fit_pose", counted)
+    monkeypatch.setattr(scene_mod, "fit_pose", counted)
     return calls
 
 
@@ -138,7 +133,7 @@ def test_a_scenes_bodies_are_made_once_and_fit_as_fresh_ones():
     start = Pose(start.x_mm + 1.0, start.y_mm - 1.0, start.heading_deg + 2.0)
     got = s.fit(Size(p["size"]), start).fit
     want = fit_pose(s.fg, s.grid, lying_local_3d(NOMINAL_PIECES.dims(Size(p["size"]))), start,
-                    s.camera_mm, give_up=explain.GIVE_UP)
+                    s.camera_mm, give_up=scene_mod.GIVE_UP)
     assert (got.pose, got.cost, got.sigma_mm) == (want.pose, want.cost, want.sigma_mm)
     assert s._local(Size(p["size"]), False).tobytes() == lying_local_3d(
         NOMINAL_PIECES.dims(Size(p["size"]))).tobytes()

@@ -14,7 +14,7 @@ from vision_helpers import raster_outline
 
 from armada_vision.geometry.pieces import NOMINAL_PIECES, Size
 from armada_vision.geometry.pose import Pose
-from armada_vision.vision.explain import Candidate, _covered_px, unexplained_mask
+from armada_vision.vision.explain import _covered_px, unexplained_mask
 from armada_vision.vision.fit import (
     _FLIP,
     FitResult,
@@ -27,6 +27,7 @@ from armada_vision.vision.fit import (
     outline_mm,
     sample_map,
 )
+from armada_vision.vision.scene import Candidate
 
 
 @pytest.mark.parametrize("seed", range(8))

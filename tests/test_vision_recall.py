@@ -19,8 +19,8 @@ from armada_vision.geometry.pose import Pose
 from armada_vision.geometry.shapes import footprint
 from armada_vision.synth.render import Rendered, render
 from armada_vision.vision.detect import detect
-from armada_vision.vision.explain import GOOD_COST, MAX_COST
 from armada_vision.vision.jpeg import COARSE_COLOUR_RATIO, colour_detail
+from armada_vision.vision.scene import GOOD_COST, MAX_COST
 from armada_vision.vision.types import Detections
 
 
@@ -385,7 +385,7 @@ def test_a_clear_large_on_wood_is_found():
 
 # Issue 4, a clear large on wood read whole though a shorter reading covers its area (check
 # seed 1061): its open base shows the wood unmuted, so its stern edge finds none on the
-# desaturated area (left out: explain.open_base_cost, 0.32), and a medium 6 mm off covered
+# desaturated area (left out: open_base.open_base_cost, 0.32), and a medium 6 mm off covered
 # the area as well, so its size was in doubt and it was dropped. That medium's base lies on
 # the large's muted face, where no open base can be (crisp.MUTED_BASE): no rival. Found at
 # its size, σ at least crisp.SNUG_END_MM (its stern is read off the base's rim).
@@ -405,7 +405,7 @@ def test_a_clear_large_whose_open_base_shows_the_wood_is_read_whole():
 # the medium's rival was a small snug inside it, which leaves a thick part of the area out
 # and is no rival (crisp.py, one_size: only covering readings count); the large's stern was
 # missed on the area, since its open base shows the bare wood, though its sides are seen up
-# to it (explain.open_base_cost). Both were missed; now found at their size.
+# to it (open_base.open_base_cost). Both were missed; now found at their size.
 @pytest.mark.parametrize("size, stern", [("medium", (116.4, 410.1)), ("large", (232.5, 116.4))])
 def test_a_clear_piece_on_wood_is_read_at_its_size(size, stern):
     from armada_vision.geometry.pose import angle_diff_deg
@@ -526,7 +526,7 @@ def test_a_black_piece_the_scaled_map_lost_is_found_on_the_unscaled_map(seed, si
 def test_a_black_large_read_as_a_medium_is_in_doubt_with_no_false_small():
     """Issue 4 (seed 1102): a black large on felt, its faces below the scaled map's mid
     level, was read as a medium (σ 9.9 mm, in size doubt) with a false doubtful small over its
-    tip. The small now clashes with it (explain.CLASH_SHARE, session 19), so nothing asks for
+    tip. The small now clashes with it (scene.CLASH_SHARE, session 19), so nothing asks for
     the unscaled re-read that read it as a large: the medium stays, in doubt, its σ covering
     the large (a re-read asked by good fits too gave 5327's cyan small a trusted wrong size)."""
     r, det = bench_scene(1102, 1072)
@@ -574,7 +574,7 @@ def test_a_piece_whose_tip_guess_is_turned_by_what_touches_it_is_found(
 # fit map the reading one size short, its stern on the base's front rim, fitted better and the
 # piece was reported that size with σ covering both. The longer reading misses only at its
 # stern and the view shows the base there, darker than the table behind and the face ahead all
-# across (explain._open_base).
+# across (open_base._open_base).
 @pytest.mark.parametrize("seed, seed0, size, stern", [
     (1025, 1000, "large", (113.8, 300.7)),   # on wood, read as a medium 9.5 mm off
     (1043, 1036, "large", (342.0, 420.5)),   # on wood, read as a medium 9.2 mm off
@@ -645,7 +645,7 @@ def test_no_piece_is_read_into_a_neighbours_shadow_band():
 # tilt, a standing small's outline is nearly a lying small's, which fitted better (0.348
 # against 0.44). But the lying reading's open base would face the camera 13 mm deep, and the
 # view there is three times brighter than round it: plastic, not a dark open base. Such a
-# reading yields to the standing fit (explain.shows_no_base).
+# reading yields to the standing fit (open_base.shows_no_base).
 def test_a_lying_reading_whose_open_base_shows_plastic_is_a_standing_piece():
     r, det = bench_scene(1059, 1036)
     (up,) = r.truth["upright"]
@@ -721,7 +721,7 @@ def test_no_piece_is_read_on_a_translucent_pieces_tinted_shadow():
 # trust. Its colour is the cloth with light taken away (darker, keeping less of its colour,
 # 10 of hue off it): no coloured plastic looks so (colors.dimmed_table), so it carries a
 # doubtful fit's σ. Since session 19 the standing large is found (its fit started from its
-# region's centre too: explain.upright_fit) and the shadow is no reading at all.
+# region's centre too: open_base.upright_fit) and the shadow is no reading at all.
 def test_a_shadow_named_a_vivid_colour_is_not_trusted():
     r, det = bench_scene(1761, 1648)
     assert any(u["color"] == "red" for u in r.truth["upright"]), \
@@ -1059,7 +1059,7 @@ def test_an_opaque_piece_read_long_on_the_desaturated_area_is_no_sure_wrong_size
 # well (0.22-0.24) and the true size does not (0.51-0.78); read with σ 0.6 mm. Where the
 # camera sees 5-7 mm into the short reading's "base", the view shows the face ahead of it (no
 # step) and the longer reading from the same tip shows its open base: σ covers that reading
-# (explain.face_for_base), so the rules answer "in doubt".
+# (open_base.face_for_base), so the rules answer "in doubt".
 @pytest.mark.parametrize("seed, size, stern", [
     (1902, "medium", (177.05, 469.51)),   # was a small, σ 0.6 mm
     (1907, "large", (325.42, 155.94)),    # was a medium, σ 0.6 mm
@@ -1074,7 +1074,7 @@ def test_a_white_piece_read_short_on_its_face_ahead_of_its_open_base_is_no_sure_
 # but the dark hollow, fitted as a black small (1651, turned 104°) or medium (1911, turned
 # 46°) at a doubtful cost (0.43, 0.47) with σ 3.5-4.1 mm. The hollow is a dark quadrilateral
 # whose near edge is as wide as the large's base inside its walls: σ covers that large
-# (explain.hollow_of_longer), so the rules answer "in doubt".
+# (open_base.hollow_of_longer), so the rules answer "in doubt".
 @pytest.mark.parametrize("seed, stern", [
     (1651, (349.97, 293.48)),   # was a black small, σ 3.5 mm
     (1911, (428.90, 330.20)),   # was a black medium, σ 4.1 mm
@@ -1191,7 +1191,7 @@ def test_a_jpeg_75_frame_weighs_a_standing_piece_against_a_lying_one_in_view_px(
 # short of the faint true tip; the longer fits from its tip slide off (read with σ 0.3 / 0.5
 # mm). Where the camera sees into the small's "base", the view shows the face ahead of it (no
 # step), and a medium along the same axis, its stern slid back to the hollow's near side,
-# shows its open base there: σ covers it (explain.base_on_face), so the rules answer "in doubt".
+# shows its open base there: σ covers it (open_base.base_on_face), so the rules answer "in doubt".
 @pytest.mark.parametrize("seed, stern", [
     (2027, (364.2, 352.8)),   # was a small, σ 0.3 mm
     (2147, (174.2, 145.9)),   # was a small, σ 0.5 mm
@@ -1206,7 +1206,7 @@ def test_a_white_piece_read_short_inside_its_open_base_is_no_sure_wrong_size(see
 # outer edge wins (0.30-0.38) with no shorter rival (σ 1.0-1.6 mm). Just inside a piece's
 # outline lies its plastic, never its shadow: most of the band 1 mm inside the medium is
 # shadow, lit plastic within, so σ covers the next shorter size
-# (explain.shadow_ring_of_shorter), and the rules answer "in doubt".
+# (open_base.shadow_ring_of_shorter), and the rules answer "in doubt".
 @pytest.mark.parametrize("seed, seed0, stern", [
     (1853, 1648, (487.4, 102.3)),   # was a medium, σ 1.0 mm
     (2112, 1936, (382.3, 92.7)),    # was a medium, σ 1.6 mm
@@ -1404,7 +1404,7 @@ def test_no_piece_is_read_short_in_its_colour_cut_by_a_finger():
 # deep hollow (issue 4, trust15; seed 2078 of the set from 1936: σ 1.2 mm, its tip 18 mm short
 # of the true tip). The face ahead of the small's base is as dark as the hollow (0.29 × the
 # table), where white plastic would be lit: the hollow goes on, so σ covers the longer piece
-# along its axis (explain.hollow_ahead_mm) and the rules answer "in doubt".
+# along its axis (open_base.hollow_ahead_mm) and the rules answer "in doubt".
 def test_a_white_large_read_short_inside_its_deep_hollow_is_no_sure_wrong_size():
     assert_no_sure_wrong_size(2078, 1936, "large", "white", (377.9, 394.0))
 
@@ -1415,7 +1415,7 @@ def _overlapping_false_piece(seed: int, seed0: int, size: str, color: str,
     piece of ``size`` and ``color`` at ``stern``: it is not trusted (σ over 3 mm); and the real
     piece it overlapped is found at its size and colour and stays trusted (σ ≤ 1.5 mm). (Since
     session 19 a reading overlapping another by 0.10 of its footprint clashes and is not
-    kept: 1818's, 0.15 on the large, is gone; explain.CLASH_SHARE.)"""
+    kept: 1818's, 0.15 on the large, is gone; scene.CLASH_SHARE.)"""
     r, det = bench_scene(seed, seed0)
     (truth,) = [p for p in r.truth["pieces"] if p["size"] == size and p["color"] == color
                 and math.dist(p["stern"], stern) < 2.0]
@@ -1457,7 +1457,7 @@ def test_a_small_read_end_for_end_into_its_neighbour_is_not_trusted():
 
 
 # A white piece's open base, where the camera sees into it, is a hollow its walls shade
-# (issue 4, trust15; explain.lit_base_seen): a white reading whose base as seen is lit with no
+# (issue 4, trust15; open_base.lit_base_seen): a white reading whose base as seen is lit with no
 # step to the face ahead has no base there. Smalls turned across a faint white large, their
 # "base" on its lit face (2153 of the set from 1936 at σ 3.5 mm, 1742 of the set from 1648 at
 # σ 5.4 mm, both 45-49 mm off at the worse end): the rules answer "in doubt".
@@ -1896,7 +1896,7 @@ def test_a_piece_read_at_each_end_in_doubt_is_one_reading(seed, seed0, size, ste
 # end for end (0.15), 4949's blue medium as a small plus a small in its open base (0.14),
 # 5066's red small in a red large's hollow (0.13 of the small), 4846's red large's shadow on
 # the unscaled map as a clear medium (0.10). Right readings of touching pieces overlap 0.08 at
-# most (explain.CLASH_SHARE). No false piece, as bench_vision counts them.
+# most (scene.CLASH_SHARE). No false piece, as bench_vision counts them.
 @pytest.mark.parametrize("seed", [4846, 4933, 4949, 5066])
 def test_no_piece_is_read_twice_where_two_readings_would_share_table(seed):
     r, det = bench_scene(seed, 4816)
@@ -1921,7 +1921,7 @@ def test_a_piece_whose_reading_would_share_table_is_read_at_its_size(seed, size,
 # A standing piece fitted only from a start shifted toward the camera's foot (the apex is seen
 # pushed away from it) was lost (session 19, set from 4816): 4821's blue large and 5025's
 # black large, read as nothing, and 4833's red medium, read lying (a false piece, σ 9.9 mm).
-# From the region's centre each standing fit lands within 0.5 mm (explain.upright_fit).
+# From the region's centre each standing fit lands within 0.5 mm (open_base.upright_fit).
 @pytest.mark.parametrize("seed", [4821, 4833, 5025])
 def test_a_standing_piece_is_fitted_from_its_regions_centre_too(seed):
     r, det = bench_scene(seed, 4816)
@@ -2118,7 +2118,7 @@ def test_a_white_piece_on_wood_sunk_by_its_regions_scale_is_found_in_doubt(seed,
 # its outline (the ring test of detect._lit_table, 0.5 and more), was dropped as lit table
 # although it fitted cleanly (5490's small 0.10, 5506's medium 0.18) with its dark open base
 # stepping down from the table behind and the face ahead in every lane (×2.7-3.1): lit table
-# has no open base (explain.base_band), so such a reading is kept.
+# has no open base (open_base.base_band), so such a reading is kept.
 @pytest.mark.parametrize(("seed", "size", "stern"), [
     (5490, "small", (290.9, 130.7)),
     (5506, "medium", (365.7, 331.3)),
@@ -2312,7 +2312,7 @@ def test_a_lit_piece_of_the_tables_hue_is_found_on_the_unscaled_map(seed, seed0,
 # a white small at cost 0.43 over its hollow and shaded face, σ 3.0 mm, the one wrong size the
 # rules trusted on that set. Its dark area is the hollow's quad (8.2 × 24.1 mm), but the nearer
 # side by its midpoint was the 8.2 mm one, which matches no size's base: the near side of each
-# pair of opposite sides is asked (explain.hollow_of_longer), and σ covers the large.
+# pair of opposite sides is asked (open_base.hollow_of_longer), and σ covers the large.
 def test_a_white_piece_whose_hollow_is_seen_from_its_side_is_no_sure_wrong_size():
     assert_no_sure_wrong_size(6376, 6256, "large", "white", (130.4, 226.5))
 
@@ -2487,7 +2487,7 @@ def test_a_white_pieces_hollow_joined_to_a_neighbours_dark_faces_is_read_off_the
 
 # A piece read one size short, its stern on its open base's raised rim, the face just ahead
 # of the base (issue 4, session 25, size33; the 6544-set): the longer reading from its tip,
-# whose open base the view shows (explain.FACE_BASE_LANE), is taken, still in doubt (σ covers
+# whose open base the view shows (open_base.FACE_BASE_LANE), is taken, still in doubt (σ covers
 # the shorter reading). Read by the main pass (6643), a hand region's tips (6676, 6711, 6756)
 # and the unscaled re-read (6727, 6629).
 @pytest.mark.parametrize(("seed", "size", "color", "stern"), [

@@ -4,10 +4,10 @@ A white piece on grey laminate has faces of the table's shade: the foreground sc
 its open base, where the camera looks into the hollow (×0.3 of the table's light, darker than
 any cast shadow, ×0.68 and up), and the fit of the whole outline on that map fails (cost
 1.1–1.6 at the true pose). The hollow as seen is the base face's quadrilateral seen through
-the camera (:func:`explain._base_seen_at`): its edge on the table is the piece's stern, its
+the camera (:func:`open_base._base_seen_at`): its edge on the table is the piece's stern, its
 far edge the raised rim, so the quad alone gives the pose and, by its width, the size. A
 reading from it is kept only with the rest of the piece in view: a step into the hollow from
-the table behind and the face ahead (explain.BASE_STEP, every lane), the outline's crisp
+the table behind and the face ahead (open_base.BASE_STEP, every lane), the outline's crisp
 edges ahead of the base (the faces' steps and the contact shadow), and the colour white. Its
 pose is the quad's, not an edge fit: it is always doubtful (σ at least BASE_QUAD_MM).
 
@@ -25,18 +25,15 @@ import shapely
 
 from armada_vision.geometry.pieces import Size
 from armada_vision.geometry.pose import Pose
-from armada_vision.vision.explain import (
+from armada_vision.vision.fit import FitResult, ViewGrid, lying_local_3d, outline_mm
+from armada_vision.vision.open_base import (
     BASE_STEP,
-    MAX_COST,
-    Candidate,
-    Scene,
     _base_lanes,
     _base_seen_at,
-    clashes,
     covering_open_bases,
     near_edges,
 )
-from armada_vision.vision.fit import FitResult, ViewGrid, lying_local_3d, outline_mm
+from armada_vision.vision.scene import MAX_COST, Candidate, Scene, clashes
 
 # The hollow's inside, over the table's light: white pieces' open bases 0.29-0.44 (1936-set
 # misses), cast shadows 0.68 and lighter.
@@ -112,7 +109,7 @@ REFINE_MAX_MOVES = 8
 # least rectangle). A reading lying (HOLLOW_INSIDE of its footprint or more) in a dark area
 # that a longer piece's open base as seen covers (IoU HOLLOW_QUAD_IOU or more, the pose from
 # the quad as pieces_from_base finds it) may be that piece: σ covers it when the view shows
-# its open base (explain.shows_open_base). 5540: the large's quad 0.91 at the true pose (0.5
+# its open base (open_base.shows_open_base). 5540: the large's quad 0.91 at the true pose (0.5
 # mm, 4 degrees off). A black piece's dark area holds its faces beside its base: 5540's black
 # small (right, cost 0.02) lies in one a medium's quad covers 0.72 at best.
 HOLLOW_INSIDE = 0.9

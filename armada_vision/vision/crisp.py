@@ -24,34 +24,33 @@ import shapely
 from armada_vision.geometry.pieces import Size
 from armada_vision.geometry.pose import Pose, angle_diff_deg
 from armada_vision.vision.explain import (
+    _covered_px,
+    _thick,
+    axis_guess,
+    finish,
+    fits_from_axis,
+    fits_from_tips,
+    size_hull,
+    size_span_mm,
+    tip_guesses,
+    unexplained_mask,
+    with_ambiguity,
+)
+from armada_vision.vision.fit import FitResult, ViewGrid, lying_local_3d, outline_mm
+from armada_vision.vision.open_base import _base_seen, near_edges, open_base_cost, upright_fit
+from armada_vision.vision.order import median, percentile
+from armada_vision.vision.scene import (
     CLASH_SHARE,
     GOOD_COST,
     MAX_COST,
     SURE_GIVE_UP,
     Candidate,
     Scene,
-    _base_seen,
-    _covered_px,
-    _thick,
-    axis_guess,
     clashes,
-    finish,
-    fits_from_axis,
-    fits_from_tips,
     joint_cost,
-    near_edges,
-    open_base_cost,
     reading_gap,
-    size_hull,
-    size_span_mm,
     size_swaps,
-    tip_guesses,
-    unexplained_mask,
-    upright_fit,
-    with_ambiguity,
 )
-from armada_vision.vision.fit import FitResult, ViewGrid, lying_local_3d, outline_mm
-from armada_vision.vision.order import median, percentile
 from armada_vision.vision.segment import (
     FAINT_MAX_SHADE,
     FAINT_SCORE,
@@ -208,7 +207,7 @@ SNUG_END_MM = 2.0
 # over the 1.5 mm the rules trust (rules.md §7; the ones found lay 0.1-1.8 mm off).
 DOUBT_FLOOR_MM = 3.0
 # A stern edge seen through (a clear piece's open base shows the wood) may be left out when
-# the sides are seen up to it (explain.open_base_cost) ...
+# the sides are seen up to it (open_base.open_base_cost) ...
 # ... and only when the area fills at least this share of its outline as seen (seed 1026's
 # large 0.75; a ring of grey round s24's standing yellow, read as a small, 0.46).
 BASE_FILL = 0.6
@@ -328,7 +327,7 @@ SOFT_WHITE_PAD_PX = 20
 # set from 4240, read as a lying small pointing 16° off that way, σ 19.8 mm, false). A soft
 # reading pointing within SOFT_UPRIGHT_DEG of away from the camera's foot, whose area a
 # standing pyramid fits at cost SOFT_UPRIGHT_COST or less on the crisp map
-# (explain.upright_fit) covering SOFT_UPRIGHT_MORE more of it, is that outline: not read.
+# (open_base.upright_fit) covering SOFT_UPRIGHT_MORE more of it, is that outline: not read.
 # 4269: 0.10, covering 0.69 of the area against the small's 0.44. On the desaturated pass
 # too: 3705's standing medium on felt (3664-set), read as a lying medium pointing that way
 # (0°), standing fit 0.06 on the grey map covering 0.99 against 0.90. Lying clear larges
@@ -382,7 +381,7 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
     errors 2.4° and 1.8° for fit σ 1.0° and 0.6°). ``one_size``: an area that another size
     explains nearly as well (size ambiguity over SIZE_DOUBT_MM; only a reading covering what
     this one explains of the area counts) is left alone. ``base_open``: a stern edge missed
-    on the map is excused when the sides are seen up to it (:func:`explain.open_base_cost`).
+    on the map is excused when the sides are seen up to it (:func:`open_base.open_base_cost`).
     ``peel``: an area held off by its contact with the pieces found is tried again without
     what lies within PEEL_MM of them (see PEEL_MM); with ``edges`` (a crisp area, not a
     muted one) only when it is darker than the table (PEEL_DARK); ``peel_hide``: the share of
@@ -1191,7 +1190,7 @@ def _scored(cands: list[Candidate], region: np.ndarray, sub: ViewGrid, incover: 
     edge against a piece found, ``incover`` on ``grid``, is excused), each as (−share of
     ``region`` explained × (1 − cost / MAX_COST), cost, fit), best first: most of the area
     explained per doubt (as explain.select: a smaller model snug inside explains less).
-    ``base_open``: the cost is the lower of that and :func:`explain.open_base_cost`.
+    ``base_open``: the cost is the lower of that and :func:`open_base.open_base_cost`.
     ``own`` (bool on ``sub``): a hidden sample whose outside lies on it is excused too."""
     total = max(np.count_nonzero(region), 1)
     out = []

@@ -54,42 +54,46 @@ from armada_vision.vision.crisp import (
 from armada_vision.vision.explain import (
     COLOUR_MIN_AREA,
     DOUBT_MAX_LEFT,
-    GOOD_COST,
     HAND_COLOUR_MM,
     HAND_MAX_COST,
     HAND_MAX_HIDDEN,
-    MAX_COST,
-    Candidate,
-    Scene,
-    base_band,
-    base_on_face,
-    clashes,
     explain_region,
-    face_for_base,
-    hollow_ahead_mm,
-    hollow_of_longer,
-    joint_cost,
     leftover_piece,
-    longer_past_face,
-    no_base_step,
     no_piece_in,
     pieces_at_tips,
     pieces_in_colour,
-    reading_gap,
-    shadow_ring_of_shorter,
-    shows_no_base,
-    shows_open_base,
     size_footprints,
     size_span_mm,
     touching_pieces,
     unexplained_mask,
-    upright_fit,
 )
 from armada_vision.vision.fit import ViewGrid, lying_local_3d, seen_on_table
 from armada_vision.vision.heap import keep_freed_memory
 from armada_vision.vision.jpeg import edge_px
+from armada_vision.vision.open_base import (
+    base_band,
+    base_on_face,
+    face_for_base,
+    hollow_ahead_mm,
+    hollow_of_longer,
+    longer_past_face,
+    no_base_step,
+    shadow_ring_of_shorter,
+    shows_no_base,
+    shows_open_base,
+    upright_fit,
+)
 from armada_vision.vision.order import median, percentile
 from armada_vision.vision.refine import refine_on_score
+from armada_vision.vision.scene import (
+    GOOD_COST,
+    MAX_COST,
+    Candidate,
+    Scene,
+    clashes,
+    joint_cost,
+    reading_gap,
+)
 from armada_vision.vision.segment import (
     FAINT_SCORE,
     MIN_REGION_MM2,
@@ -285,7 +289,7 @@ PAST_SHARE = 0.12
 PAST_CHECK_MM = 3.0
 # Colours whose faces can look like the table (see _piece).
 FACES_CAN_VANISH = frozenset({"black", "white", "clear", "unknown"})
-# Colours whose faces are never much darker than the table (explain.hollow_ahead_mm).
+# Colours whose faces are never much darker than the table (open_base.hollow_ahead_mm).
 PALE = frozenset({"white", "clear"})
 # A white reading whose face goes on past its tip (issue 4, trust22: 3716's white large read
 # as a medium from its stern, σ 0.8 mm, the piece's faint tip 10 mm past the reading's). White
@@ -351,7 +355,7 @@ TURN_TIE = 0.1
 # ... one within this (mm, both ends) is the same reading.
 TURN_SAME_MM = 1.5
 # A white piece's open base, where the camera sees into it, is a hollow its walls shade:
-# darker than the face ahead of it (explain.no_base_step). A white reading seen 2.5 mm or more
+# darker than the face ahead of it (open_base.no_base_step). A white reading seen 2.5 mm or more
 # into its base with no step (BASE_STEP) from there to the face ahead has no base there (issue
 # 4, trust15): on 1648-2223 the white readings it fired on were all false pieces (2069's bare
 # laminate between two shadows at σ 0.5 mm; 2153's white large's tip read as a small at σ
@@ -1103,7 +1107,7 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     # The open base's readings: the passes above change their σ only, not their fit.
     base_fits = {id(b.fit) for b in from_base}
     # A reading in size doubt ending on the face ahead of an open base: the longer reading
-    # from its tip that shows that base is taken, in doubt (explain.FACE_BASE_LANE).
+    # from its tip that shows that base is taken, in doubt (open_base.FACE_BASE_LANE).
     for i, c in enumerate(lying):
         if id(c.fit) not in base_fits:
             lying[i] = longer_past_face(scene, c, lying[:i] + lying[i + 1:])
@@ -1404,7 +1408,7 @@ def _standing_read_lying(scene: Scene, region: np.ndarray, sub: ViewGrid,
     """A standing piece that ``found``, one lying piece, mistook for a lying one: the lying
     reading points away from the camera's foot (within RADIAL_DEG), is no finger's skin
     (:func:`_skin`, :func:`_in_skin`), the view does not show its open base
-    (:func:`explain.shows_open_base`) and a standing piece explains the region about as well
+    (:func:`open_base.shows_open_base`) and a standing piece explains the region about as well
     (joint cost within STAND_TIE of the lying one's)."""
     if len(found) != 1 or found[0].upright:
         return None
@@ -1944,9 +1948,9 @@ def _piece(c: Candidate, calib: TableCalibration, view: TableView, bg: np.ndarra
     whether its inside's colour does (asked of the others: :func:`_inside_goes_on`),
     ``overlapped`` whether a better reading covers part of its footprint
     (:func:`_overlaps_better`), ``no_step`` whether the view shows no shaded hollow where
-    the camera would see into its base (asked of a white piece: :func:`explain.no_base_step`),
+    the camera would see into its base (asked of a white piece: :func:`open_base.no_base_step`),
     ``hollow_mm`` the size ambiguity of a hollow going on past it (asked of a pale piece:
-    :func:`explain.hollow_ahead_mm`), ``fg_share`` the fit map's mean over its footprint
+    :func:`open_base.hollow_ahead_mm`), ``fg_share`` the fit map's mean over its footprint
     (asked of a white piece: :func:`_fg_share`), ``past_tip`` whether its face goes on past
     its tip (asked of a white piece read shorter than the longest: :func:`_white_past_tip`),
     ``opaque`` whether it is known not to be clear (:func:`colors.name_color`), ``flat_ridge``

@@ -7,7 +7,7 @@ loses half the pieces), so a piece's outline in the score is only as sharp as th
 smeared over ~2 image px and ringing in the 16 px blocks round it. Measured on the 720p scenes
 of seeds 1144–1203 re-encoded as JPEG 75: JPEG brightness with lossless colour detects as the
 lossless frame; lossless brightness with JPEG colour loses as much as the JPEG. The fits' edge
-residuals grow accordingly, and the cost levels set on lossless frames (explain.GOOD_COST,
+residuals grow accordingly, and the cost levels set on lossless frames (scene.GOOD_COST,
 MAX_COST) rejected true pieces.
 
 So where a frame's colour has lost its pixel-scale detail, the fits' residuals are judged in

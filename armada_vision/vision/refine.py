@@ -24,8 +24,8 @@ from dataclasses import replace
 
 import numpy as np
 
-from armada_vision.vision.explain import Candidate, Scene
 from armada_vision.vision.fit import fit_poses, lying_local_3d, outline_mm
+from armada_vision.vision.scene import Candidate, Scene
 
 # The edge search (±mm along each normal) and rounds of the refit: the poses it corrects
 # lay up to ~3 mm off along the axis. 4 rounds: +1.2 % instructions per detect (6: +1.5 %,
