@@ -9,7 +9,8 @@ it) and ``calibrate`` (ref default: the last commit before the latest speed work
 patches what turns the view into the fit map and regions: the rectifier, segment.py's crisp edges,
 foreground, object mask, regions and desaturated, and detect.py's shade and region_foreground;
 ``--part explain`` patches what decides which hypotheses are fitted and chosen: detect.py's
-``find_pieces`` (which regions are explained how), explain.py, the crisp pass (crisp.py), the
+``find_pieces`` (which regions are explained how), explain.py (with scene.py and open_base.py,
+split from it in session 25), the crisp pass (crisp.py), the
 reading from an open base (base_quad.py) and how pieces are named (colors.py). Everything else is
 the working tree's in both runs, so only that part can make a difference (another helper's edits to
 the rest do not). Prints per image the pieces found, those found only by the working tree, and the
