@@ -216,6 +216,12 @@ TABLE_PAST_SHARE = 0.3
 # what the readings leave, and a reading there is a colour area's good fit, never trusted.
 FAINT_HUED_SEP = 25.0
 FAINT_HUED_BOX = 5
+# ... and at least as bright as the table (FAINT_HUED_BRIGHT × its HSV value): a piece's own
+# shadow on a table of its hue is as saturated, but darker (the judge set's 6958, session 25:
+# a blue large's shadow on blue cloth read as a false blue small beside it; the pixels the
+# faint test added there 0.96 of the table's value at the median, 6701's and 6365's pieces
+# 1.12-1.17).
+FAINT_HUED_BRIGHT = 1.0
 # White plastic on a coloured table (wood, felt, cloth), in a region no pass read: at least
 # this share of the table's light and at most this share of its HSV saturation
 # (_sunk_plastic_pieces). The 5392-set's four white pieces on wood missed so (5419, 5535,
@@ -1231,7 +1237,8 @@ def _vivid_in(hsv: np.ndarray, bg: np.ndarray, region: np.ndarray, lit: bool = F
         # ``faint`` (beside a piece found, _colours_left): of the table's hue, its saturation
         # averaged over FAINT_HUED_BOX px FAINT_HUED_SEP over the table's.
         box = cv2.blur(hsv[..., 1], (FAINT_HUED_BOX, FAINT_HUED_BOX))
-        off_table = off_table | (box >= int(st) + FAINT_HUED_SEP)
+        off_table = off_table | ((box >= int(st) + FAINT_HUED_SEP)
+                                 & (hsv[..., 2] >= FAINT_HUED_BRIGHT * vt))
     vivid = (region & (hsv[..., 1] >= HAND_VIVID_SAT) & off_table).astype(np.uint8)
     return cv2.morphologyEx(vivid, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)) > 0
 
