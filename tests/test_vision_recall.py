@@ -721,7 +721,7 @@ def test_no_piece_is_read_on_a_translucent_pieces_tinted_shadow():
 # trust. Its colour is the cloth with light taken away (darker, keeping less of its colour,
 # 10 of hue off it): no coloured plastic looks so (colors.dimmed_table), so it carries a
 # doubtful fit's σ. Since session 19 the standing large is found (its fit started from its
-# region's centre too: open_base.upright_fit) and the shadow is no reading at all.
+# region's centre too: explain.upright_fit) and the shadow is no reading at all.
 def test_a_shadow_named_a_vivid_colour_is_not_trusted():
     r, det = bench_scene(1761, 1648)
     assert any(u["color"] == "red" for u in r.truth["upright"]), \
@@ -1921,7 +1921,7 @@ def test_a_piece_whose_reading_would_share_table_is_read_at_its_size(seed, size,
 # A standing piece fitted only from a start shifted toward the camera's foot (the apex is seen
 # pushed away from it) was lost (session 19, set from 4816): 4821's blue large and 5025's
 # black large, read as nothing, and 4833's red medium, read lying (a false piece, σ 9.9 mm).
-# From the region's centre each standing fit lands within 0.5 mm (open_base.upright_fit).
+# From the region's centre each standing fit lands within 0.5 mm (explain.upright_fit).
 @pytest.mark.parametrize("seed", [4821, 4833, 5025])
 def test_a_standing_piece_is_fitted_from_its_regions_centre_too(seed):
     r, det = bench_scene(seed, 4816)

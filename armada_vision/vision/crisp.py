@@ -34,10 +34,11 @@ from armada_vision.vision.explain import (
     size_span_mm,
     tip_guesses,
     unexplained_mask,
+    upright_fit,
     with_ambiguity,
 )
 from armada_vision.vision.fit import FitResult, ViewGrid, lying_local_3d, outline_mm
-from armada_vision.vision.open_base import _base_seen, near_edges, open_base_cost, upright_fit
+from armada_vision.vision.open_base import _base_seen, near_edges, open_base_cost
 from armada_vision.vision.order import median, percentile
 from armada_vision.vision.scene import (
     CLASH_SHARE,
@@ -327,7 +328,7 @@ SOFT_WHITE_PAD_PX = 20
 # set from 4240, read as a lying small pointing 16° off that way, σ 19.8 mm, false). A soft
 # reading pointing within SOFT_UPRIGHT_DEG of away from the camera's foot, whose area a
 # standing pyramid fits at cost SOFT_UPRIGHT_COST or less on the crisp map
-# (open_base.upright_fit) covering SOFT_UPRIGHT_MORE more of it, is that outline: not read.
+# (explain.upright_fit) covering SOFT_UPRIGHT_MORE more of it, is that outline: not read.
 # 4269: 0.10, covering 0.69 of the area against the small's 0.44. On the desaturated pass
 # too: 3705's standing medium on felt (3664-set), read as a lying medium pointing that way
 # (0°), standing fit 0.06 on the grey map covering 0.99 against 0.90. Lying clear larges

@@ -66,6 +66,7 @@ from armada_vision.vision.explain import (
     size_span_mm,
     touching_pieces,
     unexplained_mask,
+    upright_fit,
 )
 from armada_vision.vision.fit import ViewGrid, lying_local_3d, seen_on_table
 from armada_vision.vision.heap import keep_freed_memory
@@ -81,7 +82,6 @@ from armada_vision.vision.open_base import (
     shadow_ring_of_shorter,
     shows_no_base,
     shows_open_base,
-    upright_fit,
 )
 from armada_vision.vision.order import median, percentile
 from armada_vision.vision.refine import refine_on_score

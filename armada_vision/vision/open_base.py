@@ -387,38 +387,6 @@ def _median_base_lane(scene: Scene, c: Candidate) -> float | None:
     return None if lanes is None else float(median(lanes))
 
 
-def upright_fit(scene: Scene, region: np.ndarray, sub: ViewGrid, max_cost: float = GOOD_COST
-                ) -> Candidate | None:
-    """A pyramid standing on its base that explains the region (joint cost at most
-    ``max_cost``), or None."""
-    ys, xs = np.nonzero(region)
-    pts = sub.to_mm(np.column_stack((xs, ys)).astype(np.float64)).astype(np.float32)
-    (cx, cy), _size, ang = cv2.minAreaRect(pts)
-    foot = np.array([cx, cy])
-    cam = scene.camera_mm
-    away = foot - cam[:2]
-    dist = float(np.linalg.norm(away))
-    away /= max(dist, 1e-9)
-    best, best_cost = None, max_cost
-    # Every size (fitted side by side): the region's width includes the piece's shadow, so
-    # it misleads the size.
-    starts = []
-    for z in Size:
-        # The apex appears pushed away from the camera's foot: start the base short of the
-        # centre, and at the centre too: from the shifted start alone 21 of the 4816-set's 48
-        # standing pieces were found, with the centre's 31 (4821's blue large, 5025's black
-        # large: nothing read before; 4833's red medium read lying, σ 9.9 mm), each within
-        # 0.5 mm (session 19).
-        start = foot - away * (scene.pieces.dims(z).height_mm * dist / cam[2] / 2)
-        starts.append((z, Pose(float(start[0]), float(start[1]), ang)))
-        starts.append((z, Pose(float(foot[0]), float(foot[1]), ang)))
-    for c in scene.fits(starts, upright=True):
-        j = joint_cost(c, [], scene)
-        if j <= best_cost:
-            best, best_cost = c, j
-    return best
-
-
 # A white piece whose open base faces the camera on a pale table shows little but the base:
 # a dark hollow, read as a dark piece of its own, one or two sizes short and turned (issue 4,
 # seeds 1651, 1884, 1911: white larges read as a black small at cost 0.43, a clear small at
