@@ -178,13 +178,14 @@ GREY_SHADE = (0.65, 1.1)
 # stern of those read lay 0.2-1.9 mm off (their shaded face is cut as a lit piece's shadow,
 # _without_lit_shadows): σ at least SNUG_END_MM.
 GREY_LIT = 1.4
-# LIT_CLEAR_WHOLE (no value: a second fit). A lit area is cut of its pixels darker than
-# PALE_PIX (_without_lit_shadows: a white piece's contact shadow enclosed with it), but a
-# muted area named clear is the piece itself, its lit face lifting the median over the
-# table's and its shaded face its own (a shadow keeps the wood's colour: not muted). Where the
-# cut area reads nothing, the area is fitted again whole: the 6544-set's 6776 clear small on
-# wood (×1.14) lost 0.64 of its footprint to the cut and fitted nothing. Not instead of the
-# cut: 6616's clear small (×1.15) is read only on its cut area (whole, the fits hide more).
+# A lit clear area fitted whole (crisp_pieces' ``lit_whole``). A lit area is cut of its
+# pixels darker than PALE_PIX (_without_lit_shadows: a white piece's contact shadow enclosed
+# with it), but a muted area named clear is the piece itself, its lit face lifting the
+# median over the table's and its shaded face its own (a shadow keeps the wood's colour: not
+# muted). Where the cut area reads nothing, the area is fitted again whole: the 6544-set's
+# 6776 clear small on wood (×1.14) lost 0.64 of its footprint to the cut and fitted nothing.
+# Not instead of the cut: 6616's clear small (×1.15) is read only on its cut area (whole,
+# the fits hide more).
 # Sizes differ by ~10 mm in length: a size ambiguity over this (mm) is a size in doubt. The
 # desaturated areas' ends are soft, and a piece read with its size in doubt was as often the
 # wrong size as the right one (seeds 1026 and 1065: a medium read right with σ 11 mm, one read
@@ -414,7 +415,7 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
     leaves, only if ``other_piece(pick)``. ``lit_whole`` (with ``lit_clear``): the lit
     areas of a clear piece's colour, before their shaded faces are cut, are appended to it as
     one view-size bool mask, for the caller to fit whole with ``cut_lit`` False (no cut) where
-    nothing is read (LIT_CLEAR_WHOLE). ``area_if(window, area)``: only the areas it
+    nothing is read (see GREY_LIT). ``area_if(window, area)``: only the areas it
     accepts are fitted."""
     grid = scene.grid
     ppm = grid.px_per_mm
@@ -1099,7 +1100,7 @@ def _without_lit_shadows(left: np.ndarray, shade: np.ndarray, score: np.ndarray,
     vivid piece's own dim face scores strongly) go; clear pieces, which darken the table,
     are not lit and keep theirs. With ``clear(window, area)`` (whether a lit area is of a
     clear piece's colour) and ``whole``: such areas, uncut, are appended to ``whole`` as one
-    view-size bool mask (LIT_CLEAR_WHOLE)."""
+    view-size bool mask (``lit_whole``, see GREY_LIT)."""
     out = left
     kept = None
     for c0, r0, region in _areas(left.view(np.uint8), min_px):

@@ -1026,7 +1026,7 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
                             lit_whole=lit_whole)
         if lit_whole:
             # Lit areas of a clear piece's colour, fitted again whole where their cut reads
-            # nothing (crisp.LIT_CLEAR_WHOLE).
+            # nothing (crisp_pieces' lit_whole, see crisp.GREY_LIT).
             grey += crisp_pieces(scene, None, lit_whole[0], lying + grey, hand_mask, standing,
                                  **muted, cut_lit=False)
         # Black plastic is the colourless pass's (below): cut at its own level, a black
