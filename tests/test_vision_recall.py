@@ -2526,7 +2526,7 @@ def test_a_clear_piece_in_a_hands_region_is_found(seed, seed0, size, stern):
 # session 25, clear33; the 6544-set's 6776: a clear small, its area's median ×1.14): the cut of
 # a lit piece's shadow took its shaded face (0.64 of its footprint) and the rest fitted
 # nothing. A lit area named clear whose cut reads nothing is fitted again whole
-# (crisp.LIT_CLEAR_WHOLE): found at its size, in doubt (σ at least SNUG_END_MM, GREY_LIT).
+# (crisp_pieces' lit_whole): found at its size, in doubt (σ at least SNUG_END_MM, GREY_LIT).
 # 6616's clear small, read only on its cut area, keeps its reading.
 def test_a_lit_clear_piece_on_wood_is_fitted_whole_where_its_cut_reads_nothing():
     assert_clear_found_in_doubt(6776, 6544, "small", (172.5, 529.4))
