@@ -339,15 +339,21 @@ def face_for_base(scene: Scene, c: Candidate) -> Candidate:
     """``c`` with its size ambiguity (all rivals and covering ones) raised to cover each of
     its longer size swaps from its tip that shows its open base (median lane at least
     FACE_BASE_LANE; a piece read in that base, 1902's false black small, does not rule it
-    out: only σ grows), when the camera sees at least FACE_BASE_DEPTH_MM into
-    ``c``'s own base and the view shows there the face ahead of it (no BASE_STEP between
-    them, median over the lanes): ``c``'s stern lies on the piece, not at its end."""
-    if c.upright or scene.shade is None or _base_depth_mm(scene, c) < FACE_BASE_DEPTH_MM:
-        return c
-    _behind, inside, ahead = _base_shades(scene, c)  # type: ignore[misc]
-    if float(median(ahead / np.maximum(inside, 1e-3))) >= BASE_STEP:
+    out: only σ grows), when its stern lies on the face ahead of its base
+    (:func:`face_ahead_of_base`)."""
+    if not face_ahead_of_base(scene, c):
         return c
     return covering_open_bases(scene, c, _longer_from_tip(scene, c), FACE_BASE_LANE)
+
+
+def face_ahead_of_base(scene: Scene, c: Candidate) -> bool:
+    """Whether the camera sees at least FACE_BASE_DEPTH_MM into lying ``c``'s open base and
+    the view shows there the face ahead of it (no BASE_STEP between them, median over the
+    lanes): ``c``'s stern may lie on the piece, not at its end."""
+    if c.upright or scene.shade is None or _base_depth_mm(scene, c) < FACE_BASE_DEPTH_MM:
+        return False
+    _behind, inside, ahead = _base_shades(scene, c)  # type: ignore[misc]
+    return float(median(ahead / np.maximum(inside, 1e-3))) < BASE_STEP
 
 
 def longer_past_face(scene: Scene, c: Candidate, others: list[Candidate]) -> Candidate:
