@@ -2506,6 +2506,35 @@ def test_a_piece_read_short_on_the_face_ahead_of_its_open_base_is_read_whole(
     assert_no_sure_wrong_size(seed, 6544, size, color, stern, any_size=True)
 
 
+
+# ... and a reading not in size doubt, trusted one size short (issue 4, session 26, lead26;
+# the tuning pool's 4661, a green medium on green felt, 1280×720, read as a small at σ 0.5 mm,
+# 6 mm short at its stern): its "base" shows no step to the face ahead, but the medium from
+# its tip showed its base by a median lane of 1.18 only, under shows_open_base's 1.4, so
+# face_for_base gave no doubt. face_for_base asks for FACE_BASE_LANE (1.1), the line
+# longer_past_face draws: the small is in doubt, and longer_past_face then reads the medium
+# (σ covers the small).
+def test_a_trusted_reading_short_on_the_face_ahead_of_its_open_base_is_read_whole():
+    p = found(4661, "medium", "green", (366.6, 397.4), seed0=4528)
+    assert p is not None and p.size.value == "medium"
+    assert p.sigma_mm > 1.5
+    assert_no_sure_wrong_size(4661, 4528, "medium", "green", (366.6, 397.4), any_size=True)
+
+
+# A faint clear large on wood read as a medium that fits well, 10 mm short at its stern
+# (issue 4, session 26, lead26; wrong sizes the rules would trust, tuning pool): 3785 (cost
+# 0.15, σ 1.5 mm) and 3002 (0.09, σ 1.0 mm). No longer reading from the tip kept its tip, so
+# face_for_base had none to cover, but the view shows the face ahead where the medium's base
+# would be (open_base.face_ahead_of_base): σ covers the large (detect.CLEAR_SHORT_COST's
+# note), and the rules answer "in doubt".
+@pytest.mark.parametrize(("seed", "seed0", "stern"), [
+    (3785, 3664, (191.8, 349.5)),
+    (3002, 2800, (135.8, 295.1)),
+])
+def test_a_clear_piece_read_short_on_the_face_ahead_of_its_base_is_no_sure_wrong_size(
+        seed, seed0, stern):
+    assert_no_sure_wrong_size(seed, seed0, "large", "clear", stern)
+
 # A clear piece in a hand's region (issue 4, session 25, clear33; the 6544-set): the hand's
 # shadow or fingers joined its region, and the crisp and desaturated passes left the hands'
 # regions out whole. 6621's small on cloth: its crisp area a clean triangle, all of it in the

@@ -74,6 +74,7 @@ from armada_vision.vision.jpeg import edge_px
 from armada_vision.vision.open_base import (
     base_band,
     base_on_face,
+    face_ahead_of_base,
     face_for_base,
     hollow_ahead_mm,
     hollow_of_longer,
@@ -383,6 +384,12 @@ SHADED_BASE = frozenset({"white"})
 # the longest size from its stern or tip, and a doubtful fit's σ (2404's small lies across
 # its large: 49 mm off, more than twice the size cover).
 CLEAR_SHORT_COST = 0.20
+# ... and a clear reading that fits well but whose base as seen is the face ahead of it
+# (open_base.face_ahead_of_base): the tuning pool's 3785 and 3002, faint clear larges on
+# wood read as mediums at cost 0.15 / 0.09 and σ 1.5 / 1.0 mm, 10 mm short at the stern (no
+# longer reading from the tip kept its tip, so face_for_base had none to cover). σ covers
+# the longest size from the tip; of the trusted clear readings of the right size on the
+# 6832-set, 4 of 84 see their base so.
 # A white reading off the foreground (issue 4, white18): a faint white piece's edges show
 # only in part, and another size fits the part that shows, where the fit map is weak. The
 # footprints of 1712's and 3079's white mediums read as smalls (σ 1.1 / 0.8 mm, 7.0 / 6.6 mm
@@ -1129,7 +1136,8 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
                   lambda c=c: _white_past_tip(c, lying, scene, view, bg),
                   dark_base, lambda c=c: _flat_ridge_mm(c, scene, view),
                   lambda c=c: _turned_mm(c, lying, scene),
-                  lambda c=c: _lit_clear(c, scene, view, bg))
+                  lambda c=c: _lit_clear(c, scene, view, bg),
+                  lambda c=c: face_ahead_of_base(scene, c))
            for c, dark_base in zip(lying, opaque, strict=True)]
     out = _one_reading_per_doubtful_piece(out, pieces)
     out.sort(key=lambda p: (p.pose.x_mm, p.pose.y_mm))
@@ -1949,7 +1957,8 @@ def _piece(c: Candidate, calib: TableCalibration, view: TableView, bg: np.ndarra
            past_tip: Callable[[], bool] | None = None, opaque: bool = False,
            flat_ridge: Callable[[], float] | None = None,
            turned_mm: Callable[[], float] | None = None,
-           lit_clear: Callable[[], bool] | None = None) -> DetectedPiece:
+           lit_clear: Callable[[], bool] | None = None,
+           face_ahead: Callable[[], bool] | None = None) -> DetectedPiece:
     """The detected piece of ``c``; ``goes_on`` tells whether its colour goes on past its
     outline (asked of a vivid piece only: :func:`_colour_goes_on`), ``inside_goes_on``
     whether its inside's colour does (asked of the others: :func:`_inside_goes_on`),
@@ -1964,7 +1973,9 @@ def _piece(c: Candidate, calib: TableCalibration, view: TableView, bg: np.ndarra
     how wide a side face whose ridge shows no step is seen (asked of a white piece:
     :func:`_flat_ridge_mm`), ``turned_mm`` how far a same-size reading turned about it that
     fits about as well lies (asked of a reading hiding TURN_MIN_HIDDEN of its outline:
-    :func:`_turned_mm`)."""
+    :func:`_turned_mm`), ``face_ahead`` whether its stern may lie on the face ahead of its
+    open base (asked of a clear piece shorter than the longest:
+    :func:`open_base.face_ahead_of_base`)."""
     d = pieces.dims(c.size)
     pose = c.fit.pose
     s_cal = calibration_sigma_mm(calib, pose.stern_mm, d)
@@ -2045,6 +2056,11 @@ def _piece(c: Candidate, calib: TableCalibration, view: TableView, bg: np.ndarra
     if color in PALE and hollow_mm is not None:
         # Its face ahead as dark as its base: the longer piece whose hollow it is.
         s_mm = max(s_mm, hollow_mm())
+    if (color == "clear" and to_longest_mm > 0 and s_mm < to_longest_mm
+            and face_ahead is not None and face_ahead()):
+        # A clear piece's base as seen is the face ahead of it: its stern may lie on the
+        # piece, the rest of it too faint to fit (CLEAR_SHORT_COST's note).
+        s_mm = to_longest_mm
     s_mm = max(s_mm, c.covering_ambiguity_mm if vivid else c.ambiguity_mm)
     s_deg = max(s_deg, c.covering_ambiguity_deg if vivid else c.ambiguity_deg)
     s_mm, s_deg = min(s_mm, 99.0), min(s_deg, 99.0)

@@ -123,6 +123,9 @@ FACE_BASE_DEPTH_MM = 4.0
 # 0.01-0.34; 1157's clear medium, set from 1144, has a longer reading whose lanes come to
 # 1.40 but fits at 0.79). Its σ keeps the shorter reading as rival: the base, not the fit,
 # tells the size.
+# face_for_base's doubt asks the same of the longer swaps (session 26): 4661's green medium on
+# green felt (tuning pool), read as a small at σ 0.5 mm, its medium from the tip at lane 1.18,
+# under BASE_STEP_UNSEEN, was trusted one size short.
 # Asked from FACE_LONGER_DEPTH_MM into the shorter reading's base: two more right swaps lie
 # at 3.3 and 3.8 mm (6756's purple large read as a small, 6629's white medium), and the wrong
 # swaps from 2.0 to 4.0 mm also had median lanes of at most 1.00 (30 on the same set).
@@ -334,17 +337,23 @@ def _base_depth_mm(scene: Scene, c: Candidate) -> float:
 
 def face_for_base(scene: Scene, c: Candidate) -> Candidate:
     """``c`` with its size ambiguity (all rivals and covering ones) raised to cover each of
-    its longer size swaps from its tip that shows its open base (:func:`shows_open_base`;
-    a piece read in that base, 1902's false black small, does not rule it out: only σ
-    grows), when the camera sees at least FACE_BASE_DEPTH_MM into
-    ``c``'s own base and the view shows there the face ahead of it (no BASE_STEP between
-    them, median over the lanes): ``c``'s stern lies on the piece, not at its end."""
+    its longer size swaps from its tip that shows its open base (median lane at least
+    FACE_BASE_LANE; a piece read in that base, 1902's false black small, does not rule it
+    out: only σ grows), when its stern lies on the face ahead of its base
+    (:func:`face_ahead_of_base`)."""
+    if not face_ahead_of_base(scene, c):
+        return c
+    return covering_open_bases(scene, c, _longer_from_tip(scene, c), FACE_BASE_LANE)
+
+
+def face_ahead_of_base(scene: Scene, c: Candidate) -> bool:
+    """Whether the camera sees at least FACE_BASE_DEPTH_MM into lying ``c``'s open base and
+    the view shows there the face ahead of it (no BASE_STEP between them, median over the
+    lanes): ``c``'s stern may lie on the piece, not at its end."""
     if c.upright or scene.shade is None or _base_depth_mm(scene, c) < FACE_BASE_DEPTH_MM:
-        return c
+        return False
     _behind, inside, ahead = _base_shades(scene, c)  # type: ignore[misc]
-    if float(median(ahead / np.maximum(inside, 1e-3))) >= BASE_STEP:
-        return c
-    return covering_open_bases(scene, c, _longer_from_tip(scene, c))
+    return float(median(ahead / np.maximum(inside, 1e-3))) < BASE_STEP
 
 
 def longer_past_face(scene: Scene, c: Candidate, others: list[Candidate]) -> Candidate:
@@ -375,11 +384,11 @@ def longer_past_face(scene: Scene, c: Candidate, others: list[Candidate]) -> Can
                    covering_ambiguity_mm=gap_mm, covering_ambiguity_deg=gap_deg)
 
 
-def shows_open_base(scene: Scene, c: Candidate) -> bool:
+def shows_open_base(scene: Scene, c: Candidate, lane_min: float = BASE_STEP_UNSEEN) -> bool:
     """Whether the view shows lying ``c``'s open base where the camera sees into it: darker by
-    BASE_STEP_UNSEEN than the table behind and the face ahead (median base lane)."""
+    ``lane_min`` than the table behind and the face ahead (median base lane)."""
     lane = None if c.upright else _median_base_lane(scene, c)
-    return lane is not None and lane >= BASE_STEP_UNSEEN
+    return lane is not None and lane >= lane_min
 
 
 def _median_base_lane(scene: Scene, c: Candidate) -> float | None:
@@ -453,13 +462,13 @@ def near_edges(grid: ViewGrid, pts_mm: np.ndarray, edges: np.ndarray) -> np.ndar
     return hit
 
 
-def covering_open_bases(scene: Scene, c: Candidate, others: Iterable[Candidate]
-                         ) -> Candidate:
+def covering_open_bases(scene: Scene, c: Candidate, others: Iterable[Candidate],
+                         lane_min: float = BASE_STEP_UNSEEN) -> Candidate:
     """``c`` with its size ambiguity (all rivals and covering ones) raised to cover each of
-    ``others`` whose open base the view shows (:func:`shows_open_base`)."""
+    ``others`` whose open base the view shows (:func:`shows_open_base` at ``lane_min``)."""
     amb = np.array([c.ambiguity_mm, c.ambiguity_deg])
     for o in others:
-        if shows_open_base(scene, o):
+        if shows_open_base(scene, o, lane_min):
             amb = np.maximum(amb, reading_gap(scene, o, c))
     if amb[0] <= c.ambiguity_mm and amb[1] <= c.ambiguity_deg:
         return c
