@@ -81,6 +81,7 @@ from armada_vision.vision.open_base import (
     longer_past_face,
     no_base_step,
     shadow_ring_of_shorter,
+    shows_base_below_face,
     shows_no_base,
     shows_open_base,
 )
@@ -1423,8 +1424,9 @@ def _standing_read_lying(scene: Scene, region: np.ndarray, sub: ViewGrid,
     """A standing piece that ``found``, one lying piece, mistook for a lying one: the lying
     reading points away from the camera's foot (within RADIAL_DEG), is no finger's skin
     (:func:`_skin`, :func:`_in_skin`), the view does not show its open base
-    (:func:`open_base.shows_open_base`) and a standing piece explains the region about as well
-    (joint cost within STAND_TIE of the lying one's)."""
+    (:func:`open_base.shows_open_base`, :func:`open_base.shows_base_below_face`) and a
+    standing piece explains the region about as well (joint cost within STAND_TIE of the
+    lying one's)."""
     if len(found) != 1 or found[0].upright:
         return None
     c = found[0]
@@ -1441,8 +1443,10 @@ def _standing_read_lying(scene: Scene, region: np.ndarray, sub: ViewGrid,
     # piece's faces there are plastic (1360-set seeds 1461 and 1425: true lying pieces whose
     # standing fits cost within STAND_TIE, median base lanes 1.54 and 2.54; the standing
     # pieces' 0.63-1.16).
-    if (abs(off) > RADIAL_DEG or shows_open_base(scene, c) or _skin(c, view, bg, scene.pieces)
-            or _in_skin(c, view, bg)):
+    # A pale piece on dark felt, or a dark one, shows its base below the face ahead alone
+    # (open_base.FACE_OVER_BASE).
+    if (abs(off) > RADIAL_DEG or shows_open_base(scene, c) or shows_base_below_face(scene, c)
+            or _skin(c, view, bg, scene.pieces) or _in_skin(c, view, bg)):
         return None
     # A dark region's pieces are read on the unscaled map too (find_pieces): so is the
     # standing one (tuning seed 1419's black small: standing cost 0.69 scaled, 0.04 unscaled).

@@ -353,7 +353,7 @@ def face_ahead_of_base(scene: Scene, c: Candidate) -> bool:
     if c.upright or scene.shade is None or _base_depth_mm(scene, c) < FACE_BASE_DEPTH_MM:
         return False
     _behind, inside, ahead = _base_shades(scene, c)  # type: ignore[misc]
-    return float(median(ahead / np.maximum(inside, 1e-3))) < BASE_STEP
+    return _face_over_base(inside, ahead) < BASE_STEP
 
 
 def longer_past_face(scene: Scene, c: Candidate, others: list[Candidate]) -> Candidate:
@@ -367,7 +367,7 @@ def longer_past_face(scene: Scene, c: Candidate, others: list[Candidate]) -> Can
             or _base_depth_mm(scene, c) < FACE_LONGER_DEPTH_MM):
         return c
     _behind, inside, ahead = _base_shades(scene, c)  # type: ignore[misc]
-    if float(median(ahead / np.maximum(inside, 1e-3))) >= BASE_STEP:
+    if _face_over_base(inside, ahead) >= BASE_STEP:
         return c
     best, best_lane = None, FACE_BASE_LANE
     for o in _longer_from_tip(scene, c):
@@ -389,6 +389,30 @@ def shows_open_base(scene: Scene, c: Candidate, lane_min: float = BASE_STEP_UNSE
     ``lane_min`` than the table behind and the face ahead (median base lane)."""
     lane = None if c.upright else _median_base_lane(scene, c)
     return lane is not None and lane >= lane_min
+
+
+# A lying piece heading away from the camera shows its open base below the face ahead of its
+# rim even where shows_open_base (both sides by BASE_STEP_UNSEEN) does not: the table behind
+# no lighter than the hollow (a pale piece on dark felt), or a dark face ahead lighter by less
+# than BASE_STEP_UNSEEN. A standing piece read lying there shows one plane face across its
+# "base" and the face ahead (issue 4, session 26, vivid34: the 6832-set's 6885 yellow small
+# on felt and 6979 red small on wood, read lying 0.2 mm off and then taken as standing: face
+# over base 1.79 and 1.32, table behind 1.11 and 2.54; the 11 standing pieces
+# _standing_read_lying met on the upright scenes of the 5392-, 5680-, 6256-, 6544- and
+# 6832-sets: 0.99-1.21).
+FACE_OVER_BASE = 1.3
+
+
+def shows_base_below_face(scene: Scene, c: Candidate) -> bool:
+    """Whether the view shows lying ``c``'s open base darker by FACE_OVER_BASE than the face
+    ahead of its rim (median over the base lanes), whatever the table behind it."""
+    got = None if c.upright else _base_shades(scene, c)
+    return got is not None and _face_over_base(got[1], got[2]) >= FACE_OVER_BASE
+
+
+def _face_over_base(inside: np.ndarray, ahead: np.ndarray) -> float:
+    """The face ahead of a base's rim over its inside, median over the base lanes (shades)."""
+    return float(median(ahead / np.maximum(inside, 1e-3)))
 
 
 def _median_base_lane(scene: Scene, c: Candidate) -> float | None:
@@ -544,7 +568,7 @@ def no_base_step(scene: Scene, c: Candidate) -> bool:
     if _base_seen_deep(scene, c) is None:
         return False
     _behind, inside, ahead = _base_shades(scene, c)  # type: ignore[misc]
-    return float(median(ahead / np.maximum(inside, 1e-3))) < BASE_STEP
+    return _face_over_base(inside, ahead) < BASE_STEP
 
 
 def lit_base_seen(scene: Scene, c: Candidate) -> bool:
@@ -559,7 +583,7 @@ def lit_base_seen(scene: Scene, c: Candidate) -> bool:
         return False
     _behind, inside, ahead = _base_shades(scene, c)  # type: ignore[misc]
     return (float(median(inside)) >= BASE_LIT
-            and float(median(ahead / np.maximum(inside, 1e-3))) < BASE_STEP)
+            and _face_over_base(inside, ahead) < BASE_STEP)
 
 
 def base_on_face(scene: Scene, c: Candidate) -> Candidate:
