@@ -98,8 +98,10 @@ ROUND_MIN = 0.85
 # held off; its peeled part read at its size, σ 19.8 mm). On the crisp areas too since
 # session 26 (clear34): the 6832-set's 6860, a clear small on laminate against a blue small,
 # held off, its peeled part 231 mm² (a medium's least is 246), read as a soft reading
-# (SOFT_EDGE_OFF_FOUND). There it also fits 1003's 202 mm² part, for nothing (session 24:
-# +1.5 % of the instructions per detect on seeds 1000-1007 for that one part).
+# (SOFT_EDGE_OFF_FOUND). There only a part of a clear piece's median colour (the caller's
+# ``clear_part``): 1003's 202 mm² part, a blue large's tinted shadow named no colour, was
+# fitted for nothing (session 24: +1.5 % of the instructions per detect on seeds 1000-1007;
+# again +25 ms of CPU on 1003's crisp pass, 3.7 → 29 ms, before the colour test).
 PEEL_MM = 3.0
 PEEL_CONTACT = 0.4
 PEEL_HIDDEN_MUTED = 0.3
@@ -378,7 +380,8 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
                  other_piece: Callable[[Candidate], bool] | None = None,
                  peel_hide: float | None = None,
                  lit_whole: list[np.ndarray] | None = None, cut_lit: bool = True,
-                 area_if: Callable[[tuple[slice, slice], np.ndarray], bool] | None = None
+                 area_if: Callable[[tuple[slice, slice], np.ndarray], bool] | None = None,
+                 clear_part: Callable[[tuple[slice, slice], np.ndarray], bool] | None = None
                  ) -> list[Candidate]:
     """Lying pieces (table mm) in the crisp-enclosed areas (``crisp``, view-size bool;
     ``edges`` the crisp edges themselves) that the lying pieces ``chosen``, the ``standing``
@@ -423,7 +426,9 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
     areas of a clear piece's colour, before their shaded faces are cut, are appended to it as
     one view-size bool mask, for the caller to fit whole with ``cut_lit`` False (no cut) where
     nothing is read (see GREY_LIT). ``area_if(window, area)``: only the areas it
-    accepts are fitted."""
+    accepts are fitted. ``clear_part(window, part)``: on a crisp area, a peeled part under
+    what a medium keeps is fitted only when it accepts it (of a clear piece's colour;
+    PEEL_SMALL); without it, not at all."""
     grid = scene.grid
     ppm = grid.px_per_mm
     cover = np.zeros(crisp.shape, np.uint8)
@@ -478,7 +483,11 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
                 peel_disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * rp + 1,) * 2)
             near_cover = _grown_within(cover, sl, peel_disc)
             least = _peel_min_mm2(scene, Size.SMALL)
+            medium_px = _peel_min_mm2(scene) * ppm**2
             for part_full in _parts_off(region, near_cover, disc, least * ppm**2):
+                if edges is not None and np.count_nonzero(part_full) < medium_px and (
+                        clear_part is None or not clear_part(sl, part_full)):
+                    continue  # a small's part on a crisp area: a clear one's only (PEEL_SMALL)
                 # What was peeled off the area is the neighbour's too, and an edge
                 # within the peel's width of it faces the neighbour, not the table.
                 if peeled is None:
