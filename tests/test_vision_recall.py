@@ -2575,15 +2575,3 @@ def test_a_clear_small_held_off_by_a_coloured_piece_found_is_peeled_off_it():
     blue = found(6860, "small", "blue", (276.3, 283.8), seed0=6832)
     assert blue is not None and blue.sigma_mm < 1.0
 
-
-# Two clear pieces touching, both read in doubt (issue 4, session 26, clear34; the 6832-set's
-# 7052 on laminate, 1920×1080, 22-35°): the small read right (σ 26.6 mm, 46.8°), the medium
-# read as a small (σ 34.1 mm, 13.2°), and the small's footprint lay 0.4 in the medium's longer
-# ones, so _one_reading_per_doubtful_piece took them for one piece read at each end and
-# dropped the small. Their axes are 81° apart, more than their heading σ together
-# (detect._axes_apart_deg): both kept, the small at its size, in doubt; the medium never
-# trusted at its wrong size.
-def test_two_touching_clear_pieces_turned_apart_are_not_one_piece_read_twice():
-    assert_clear_found_in_doubt(7052, 6832, "small", (102.2, 401.8))
-    assert found(7052, "small", "clear", (102.2, 401.8), seed0=6832).size.value == "small"
-    assert_no_sure_wrong_size(7052, 6832, "medium", "clear", (89.8, 414.8), any_size=True)

@@ -183,10 +183,6 @@ DOUBT_GAIN_MAX = 11.0
 # 5372's, 4857's and 4601's pieces each read as two smalls, 0.45, 0.72 and 0.78; 3983's red
 # medium and red small, two pieces touching end to end, 0.25.
 ONE_PIECE_SHARE = 0.4
-# ... and when they lie along one axis: two readings whose axes are turned from each other by
-# more than their heading σ together are two pieces (issue 4, session 26, clear34: the
-# 6832-set's 7052, a clear small read right (σ 26.6 mm, 46.8°) against a clear medium read as a
-# small (13.2°), their axes 81° apart, the small's footprint 0.4 in the medium's longer ones).
 # A vivid piece's colour ends at its outline (table, its tinted but dull shadow, or another
 # piece found beyond); where it goes on past it (_colour_goes_on: over VIVID_PAST_SHARE of the
 # ring, hue within VIVID_PAST_HUE, at least VIVID_PAST_SAT of the inside's saturation) the
@@ -999,6 +995,9 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     # Where that keeps nothing, a white piece lit like the table whose outline lies whole on
     # the crisp edges (crisp.SOFT_WHITE_SHADE), added with the soft readings.
     soft_white: list[Candidate] = []
+
+    # An area's median colour named clear: the crisp pass's small parts (crisp.PEEL_SMALL),
+    # the desaturated pass's lit areas (crisp.GREY_LIT).
     def looks_clear(sl: tuple[slice, slice], area: np.ndarray) -> bool:
         return name_color(median(view.image_bgr[sl][area], axis=0),
                           median(bg[sl][area], axis=0)) == "clear"
@@ -1172,8 +1171,7 @@ def _one_reading_per_doubtful_piece(out: list[DetectedPiece], pieces: PieceSet
     """``out`` with one reading left of each two of one colour, both in doubt (σ over
     SIZE_DOUBT_MM), where ONE_PIECE_SHARE or more of one's footprint lies in a footprint the
     other would have at its size or longer, from its stern or its tip (:func:`size_footprints`,
-    table mm), their axes turned by at most their heading σ together (ONE_PIECE_SHARE): one
-    piece read twice, once at each end. The reading lying more inside the
+    table mm): one piece read twice, once at each end. The reading lying more inside the
     other's goes; the one kept has σ covering it (its σ, and how far apart the two sterns and
     tips lie)."""
     doubtful = [i for i, p in enumerate(out) if p.sigma_mm > SIZE_DOUBT_MM]
@@ -1192,8 +1190,6 @@ def _one_reading_per_doubtful_piece(out: list[DetectedPiece], pieces: PieceSet
         for j in doubtful:
             if j <= i or i not in kept or j not in kept or out[i].color != out[j].color:
                 continue
-            if _axes_apart_deg(out[i], out[j]) > out[i].sigma_deg + out[j].sigma_deg:
-                continue
             share_i = max(fps[i].intersection(f).area for f in hulls[j]) / fps[i].area
             share_j = max(fps[j].intersection(f).area for f in hulls[i]) / fps[j].area
             if max(share_i, share_j) < ONE_PIECE_SHARE:
@@ -1204,13 +1200,6 @@ def _one_reading_per_doubtful_piece(out: list[DetectedPiece], pieces: PieceSet
                            math.dist(a.tip_mm, b.tip_mm))
             kept[keep] = replace(a, sigma_mm=sigma_mm, sigma_deg=max(a.sigma_deg, b.sigma_deg))
     return list(kept.values())
-
-
-def _axes_apart_deg(a: DetectedPiece, b: DetectedPiece) -> float:
-    """How far the axes of two readings are turned from each other (degrees, 0–90): their
-    headings' difference, either way along the axis."""
-    d = abs(angle_diff_deg(a.pose.heading_deg, b.pose.heading_deg))
-    return min(d, 180.0 - d)
 
 
 def _fg_share(scene: Scene, c: Candidate) -> float:
