@@ -2608,3 +2608,19 @@ def test_a_pieces_shadow_on_a_table_of_its_hue_is_not_read_as_a_faint_piece():
     r, det = bench_scene(6958, 6832)
     assert not any("false" in m for m in match(r.truth, det).misses)
     assert found(6958, "large", "blue", (267.2, 129.1), seed0=6832) is not None
+
+
+# A clear small against a coloured piece found, on laminate (issue 4, session 26, clear34;
+# the 6832-set's 6860: a clear small against a blue small, 1920×1080, 22-35°). Its crisp area
+# hugs the blue's reading, so it is held off by contact and peeled (crisp.PEEL_*), but the
+# peel looked only for a medium's or a large's part on a crisp area; what it leaves is a
+# small's (PEEL_SMALL now on every area). Its fit there (cost 0.46) is a soft reading, kept as
+# a clear piece's darkening by its outline on the crisp edges, but the table beside it had a
+# dark part: the blue's shaded face, a piece found, which is no table (SOFT_EDGE_OFF_FOUND).
+# Found at its size, clear, in doubt; the blue small keeps its reading.
+def test_a_clear_small_held_off_by_a_coloured_piece_found_is_peeled_off_it():
+    assert_clear_found_in_doubt(6860, 6832, "small", (259.1, 287.4))
+    assert found(6860, "small", "clear", (259.1, 287.4), seed0=6832).size.value == "small"
+    blue = found(6860, "small", "blue", (276.3, 283.8), seed0=6832)
+    assert blue is not None and blue.sigma_mm < 1.0
+

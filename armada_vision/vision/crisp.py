@@ -89,15 +89,19 @@ ROUND_MIN = 0.85
 # The side facing the neighbour may lie anywhere across the peeled strip: a peeled piece's σ
 # is at least PEEL_MM / 2 (seed 1244's medium: stern 2.5 mm off, fit σ 1.0 mm).
 # What is left must cover what a medium lying along a neighbour keeps once the strip along
-# its long side is peeled (:func:`_peel_min_mm2`, 246 mm² nominal): a small keeps less, so on
-# the crisp areas the peel looks for mediums and larges only. Smaller parts were fitted for
+# its long side is peeled (:func:`_peel_min_mm2`, 246 mm² nominal) or, as it is now on every
+# area, what a small keeps (PEEL_SMALL). Smaller parts were fitted for
 # ~30-40 ms of CPU and found nothing (1035's 163 mm², 1003's ~200 mm²); 1013's is 497 mm²,
 # 1181's 535 mm². PEEL_SMALL (issue 4, clear32): on the desaturated areas the least is what a
 # small keeps (106 mm² nominal): a small held off by its contact there was never read (the
 # 6256-set's 6275, a clear small on wood against an orange small, its muted area 201 mm²
-# held off; its peeled part read at its size, σ 19.8 mm). Not on the crisp areas: there it
-# fitted 1003's 202 mm² part again for nothing (+1.5 % of the instructions per detect on
-# seeds 1000-1007) and read no small of the 6256-set (6278's and 6398's are lost before).
+# held off; its peeled part read at its size, σ 19.8 mm). On the crisp areas too since
+# session 26 (clear34): the 6832-set's 6860, a clear small on laminate against a blue small,
+# held off, its peeled part 231 mm² (a medium's least is 246), read as a soft reading
+# (SOFT_EDGE_OFF_FOUND). There only a part of a clear piece's median colour (the caller's
+# ``clear_part``): 1003's 202 mm² part, a blue large's tinted shadow named no colour, was
+# fitted for nothing (session 24: +1.5 % of the instructions per detect on seeds 1000-1007;
+# again +25 ms of CPU on 1003's crisp pass, 3.7 → 29 ms, before the colour test).
 PEEL_MM = 3.0
 PEEL_CONTACT = 0.4
 PEEL_HIDDEN_MUTED = 0.3
@@ -288,6 +292,11 @@ SOFT_EDGE_SHARE = 0.66
 SOFT_EDGE_DARK = 0.5
 SOFT_EDGE_DARK_Q = 2.0
 SOFT_EDGE_DARK_MM = (0.0, 3.0)
+# SOFT_EDGE_OFF_FOUND (issue 4, clear34): what the pieces found cover (grown by
+# COVER_GROW_MM) is no table for that test: a clear piece against a coloured one found has
+# the neighbour's shaded face within 3 mm of its outline (the 6832-set's 6860, a clear small
+# on laminate against a blue small: the ring's 2nd percentile 0.39 with it, 0.76 without;
+# 5933 above), while a white piece's dark open base beside its shadow is no piece found.
 # A white piece on laminate whose faces are lit like the table and whose open base is turned
 # from the camera (issue 4, white31): no hollow for the open-base pass, its lit face alone
 # (or nothing) foreground, so no region pass reads it; its crisp area takes in its shadow, so
@@ -371,7 +380,8 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
                  other_piece: Callable[[Candidate], bool] | None = None,
                  peel_hide: float | None = None,
                  lit_whole: list[np.ndarray] | None = None, cut_lit: bool = True,
-                 area_if: Callable[[tuple[slice, slice], np.ndarray], bool] | None = None
+                 area_if: Callable[[tuple[slice, slice], np.ndarray], bool] | None = None,
+                 clear_part: Callable[[tuple[slice, slice], np.ndarray], bool] | None = None
                  ) -> list[Candidate]:
     """Lying pieces (table mm) in the crisp-enclosed areas (``crisp``, view-size bool;
     ``edges`` the crisp edges themselves) that the lying pieces ``chosen``, the ``standing``
@@ -416,7 +426,9 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
     areas of a clear piece's colour, before their shaded faces are cut, are appended to it as
     one view-size bool mask, for the caller to fit whole with ``cut_lit`` False (no cut) where
     nothing is read (see GREY_LIT). ``area_if(window, area)``: only the areas it
-    accepts are fitted."""
+    accepts are fitted. ``clear_part(window, part)``: on a crisp area, a peeled part under
+    what a medium keeps is fitted only when it accepts it (of a clear piece's colour;
+    PEEL_SMALL); without it, not at all."""
     grid = scene.grid
     ppm = grid.px_per_mm
     cover = np.zeros(crisp.shape, np.uint8)
@@ -470,8 +482,12 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
                 rp = max(round((PEEL_MM - COVER_GROW_MM) * ppm), 1)
                 peel_disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * rp + 1,) * 2)
             near_cover = _grown_within(cover, sl, peel_disc)
-            least = _peel_min_mm2(scene, Size.MEDIUM if edges is not None else Size.SMALL)
+            least = _peel_min_mm2(scene, Size.SMALL)
+            medium_px = _peel_min_mm2(scene) * ppm**2
             for part_full in _parts_off(region, near_cover, disc, least * ppm**2):
+                if edges is not None and np.count_nonzero(part_full) < medium_px and (
+                        clear_part is None or not clear_part(sl, part_full)):
+                    continue  # a small's part on a crisp area: a clear one's only (PEEL_SMALL)
                 # What was peeled off the area is the neighbour's too, and an edge
                 # within the peel's width of it faces the neighbour, not the table.
                 if peeled is None:
@@ -602,7 +618,8 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
             # its own (REST_AFTER_READING).
             taken = pick[1] if other_piece is not None and other_piece(pick[1]) else None
             c = None if white_only else _soft_clear_piece(scene, pick, region, sub, soft_clear,
-                                                          edges, dark=soft_dark)
+                                                          edges, dark=soft_dark,
+                                                          found=incover)
             if c is not None:
                 # A standing piece's outline is neither a clear nor a white lying piece.
                 if not _standing_seen(crisp_scene, c, region, sub):
@@ -680,14 +697,17 @@ def _soft_pick(scene: Scene, cands: list[Candidate], region: np.ndarray, sub: Vi
 
 def _soft_clear_piece(scene: Scene, pick: tuple[float, Candidate], region: np.ndarray,
                       sub: ViewGrid, soft_clear: Callable[[Candidate], bool],
-                      edges: np.ndarray | None = None, dark: bool = True) -> Candidate | None:
+                      edges: np.ndarray | None = None, dark: bool = True,
+                      found: np.ndarray | None = None) -> Candidate | None:
     """The soft reading's ``pick`` (cost, fit: :func:`_soft_pick`; by no hand), when it is
     darkened as a clear piece darkens the table (:func:`_darkened_as_clear`; on the
     desaturated pass, ``dark`` False, muted as one mutes it: :func:`_muted_as_clear`) and
     named clear by ``soft_clear``: in doubt of its size and place (σ
-    :func:`_soft_doubt_mm`); else None."""
+    :func:`_soft_doubt_mm`); else None. ``found``: the pieces found's cover (view-size
+    bool), which is no table for the darkening's test (SOFT_EDGE_OFF_FOUND)."""
     cost, c = pick
-    if (not (_darkened_as_clear(scene, c, edges) if dark else _muted_as_clear(scene, c))
+    if (not (_darkened_as_clear(scene, c, edges, found) if dark
+             else _muted_as_clear(scene, c))
             or not soft_clear(c)):
         return None
     amb = _soft_doubt_mm(scene, c, region, sub)
@@ -859,13 +879,15 @@ def _by_hand(scene: Scene, c: Candidate, unseen: np.ndarray | None) -> bool:
     return bool(unseen[sl][m].any())
 
 
-def _darkened_as_clear(scene: Scene, c: Candidate, edges: np.ndarray | None = None) -> bool:
+def _darkened_as_clear(scene: Scene, c: Candidate, edges: np.ndarray | None = None,
+                       found: np.ndarray | None = None) -> bool:
     """Whether ``c``'s footprint (shrunk by BASE_INSET_MM) is a clear piece's darkening of
     the table: its median shade in SOFT_SHADE, and the foreground score counting it as
     object (median at least FAINT_SCORE: its crisp darkening counted) or its shade a faint
     one (at least SOFT_FAINT_SHADE), or down to SOFT_RING_SHADE with the table round it lit
     over the estimate (SOFT_RING_LIT), or its outline on the crisp ``edges`` (view-size
-    bool; SOFT_EDGE_SHARE), not a shadow's."""
+    bool; SOFT_EDGE_SHARE), not a shadow's: no dark part of the table beside it, where the
+    pieces found (``found``, view-size bool, their cover) are no table (SOFT_EDGE_OFF_FOUND)."""
     got = _footprint_shade_score(scene, c)
     if got is None:
         return False
@@ -878,7 +900,7 @@ def _darkened_as_clear(scene: Scene, c: Candidate, edges: np.ndarray | None = No
         return True
     if edges is None or _on_edges_share(scene, c, edges) < SOFT_EDGE_SHARE:
         return False
-    dark = _ring_shades(scene, c, SOFT_EDGE_DARK_MM)
+    dark = _ring_shades(scene, c, SOFT_EDGE_DARK_MM, found)
     return dark.size > 0 and float(percentile(dark, SOFT_EDGE_DARK_Q)) >= SOFT_EDGE_DARK
 
 
@@ -934,15 +956,19 @@ def _ring_shade(scene: Scene, c: Candidate) -> float:
     return float(median(ring)) if ring.size else 0.0
 
 
-def _ring_shades(scene: Scene, c: Candidate, mm: tuple[float, float]) -> np.ndarray:
+def _ring_shades(scene: Scene, c: Candidate, mm: tuple[float, float],
+                 off: np.ndarray | None = None) -> np.ndarray:
     """The shades (brightness over the table estimate's) of the ring from ``mm[0]`` to
-    ``mm[1]`` outside ``c``'s outline as seen, within the view."""
+    ``mm[1]`` outside ``c``'s outline as seen, within the view, less ``off`` (view-size
+    bool) where given."""
     assert scene.shade is not None
     seen = shapely.Polygon(c.outline_mm)
     outer, inner = (seen.buffer(d) for d in mm)
     grid = scene.grid
     sl, m = grid.polygon_crop([grid.to_px(np.asarray(outer.exterior.coords)),
                                grid.to_px(np.asarray(inner.exterior.coords))])
+    if off is not None:
+        m = m & ~off[sl]
     return scene.shade[sl][m]
 
 

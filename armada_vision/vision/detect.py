@@ -1003,8 +1003,15 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     # Where that keeps nothing, a white piece lit like the table whose outline lies whole on
     # the crisp edges (crisp.SOFT_WHITE_SHADE), added with the soft readings.
     soft_white: list[Candidate] = []
+
+    # An area's median colour named clear: the crisp pass's small parts (crisp.PEEL_SMALL),
+    # the desaturated pass's lit areas (crisp.GREY_LIT).
+    def looks_clear(sl: tuple[slice, slice], area: np.ndarray) -> bool:
+        return name_color(median(view.image_bgr[sl][area], axis=0),
+                          median(bg[sl][area], axis=0)) == "clear"
+
     lying += crisp_pieces(scene, edges, crisp | holes, lying, hand_mask, standing, peel=True,
-                          soft_clear=is_clear, soft_out=soft,
+                          clear_part=looks_clear, soft_clear=is_clear, soft_out=soft,
                           soft_white=lambda c: classify_color(
                               view, scene.footprint(c)[0], bg) == "white",
                           white_out=soft_white,
@@ -1017,10 +1024,6 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     ratio = saturation_ratio(view, bg, bg_planes)
     # The desaturated area: the grey pass's, and the open-base pass's outline test there.
     grey_area = None if ratio is None else grey_of(view, ratio)
-    def looks_clear(sl: tuple[slice, slice], area: np.ndarray) -> bool:
-        return name_color(median(view.image_bgr[sl][area], axis=0),
-                          median(bg[sl][area], axis=0)) == "clear"
-
     if ratio is not None:
         lit_whole: list[np.ndarray] = []
         # The desaturated pass, and its second call on lit areas fitted whole.
