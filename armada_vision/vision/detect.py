@@ -43,6 +43,7 @@ from armada_vision.vision.crisp import (
     OPEN_MM,
     SIZE_DOUBT_MM,
     _areas,
+    _edges_candidate,
     _ring_shades,
     _without_lit_shadows,
     crisp_pieces,
@@ -407,6 +408,26 @@ FAINT_WHITE_FG = 0.5
 # mm). Such a reading's σ covers every other size's footprint, as the clear-short and
 # faint-white rules above did for their own cases.
 SIZE_DOUBT_COST = 0.5
+# A clear reading in size doubt whose stern is cut short (issue 4, session 26, csize34): on the
+# 6832-set 13 of the 21 clear pieces read one or two sizes short end within 4 mm of the true
+# tip and 5-20 mm inside the true stern. The camera sees into the open base, which on a clear
+# piece is the table darkened through its walls (or lit, on a lit piece), not a dark hollow,
+# so size33's base lanes (open_base.longer_past_face) do not pass, and the readings of the
+# crisp and desaturated passes have no longer fit on the main map. But the strip a longer size
+# from the same tip adds past the stern (its outline as seen less the reading's grown by
+# STRIP_GROW_MM, less the other readings') shows the piece: over the 88 longer sizes of the
+# set's clear readings in size doubt that are right, the strip's median shade is 0.87-1.09
+# (the table; its darkest 6998's, 0.87, a shadow on felt); over the short ones 0.65-0.74 (6:
+# 6839, 7007, 7042, 7087, 7109, 7116) or, on a lit piece (its inside at least
+# CLEAR_STRIP_LIT), 1.38-1.63 (6839, 7100), the other five 0.88-1.13. So such a reading is
+# replaced by the longest longer size from its tip whose strip, at least STRIP_FREE of it off
+# the other readings, has a median shade at most CLEAR_STRIP_DARK (or, lit, at least
+# CLEAR_STRIP_LIT) and that clashes with no other reading; set at that pose, not fitted, its σ
+# covers the shorter reading (never trusted: the size is the view's shade, not a fit).
+CLEAR_STRIP_DARK = 0.8
+CLEAR_STRIP_LIT = 1.2
+STRIP_FREE = 0.9
+STRIP_GROW_MM = 0.7
 # A standing piece seen from a tilted camera looks like a lying one heading straight away
 # from the camera's foot (_standing_read_lying, issue 4: tuning seeds 1257, 1419, 1557, 1593,
 # 1611 read upright pieces as lying ones at σ 0.3-2.8 mm, 0-4° off that direction, their
@@ -1132,17 +1153,27 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     # The fit map's clip set the edges a little outside a vivid piece: refitted on the score.
     lying = refine_on_score(scene, lying)
     area_poly = shapely.Polygon(layout.play_area_mm)
-    out = [_piece(c, calib, view, bg, pieces, area_poly, _seen_part(c, lying, scene),
-                  lambda c=c: _colour_goes_on(c, lying, scene, view, bg),
-                  lambda c=c: _inside_goes_on(c, lying, scene, view, bg),
-                  _overlaps_better(c, lying, scene), lambda c=c: no_base_step(scene, c),
-                  lambda c=c: hollow_ahead_mm(scene, c), lambda c=c: _fg_share(scene, c),
-                  lambda c=c: _white_past_tip(c, lying, scene, view, bg),
-                  dark_base, lambda c=c: _flat_ridge_mm(c, scene, view),
-                  lambda c=c: _turned_mm(c, lying, scene),
-                  lambda c=c: _lit_clear(c, scene, view, bg),
-                  lambda c=c: face_ahead_of_base(scene, c))
-           for c, dark_base in zip(lying, opaque, strict=True)]
+
+    def as_piece(c: Candidate, dark_base: bool) -> DetectedPiece:
+        return _piece(c, calib, view, bg, pieces, area_poly, _seen_part(c, lying, scene),
+                      lambda: _colour_goes_on(c, lying, scene, view, bg),
+                      lambda: _inside_goes_on(c, lying, scene, view, bg),
+                      _overlaps_better(c, lying, scene), lambda: no_base_step(scene, c),
+                      lambda: hollow_ahead_mm(scene, c), lambda: _fg_share(scene, c),
+                      lambda: _white_past_tip(c, lying, scene, view, bg),
+                      dark_base, lambda: _flat_ridge_mm(c, scene, view),
+                      lambda: _turned_mm(c, lying, scene),
+                      lambda: _lit_clear(c, scene, view, bg),
+                      lambda: face_ahead_of_base(scene, c))
+
+    out = [as_piece(c, dark_base) for c, dark_base in zip(lying, opaque, strict=True)]
+    for i, (c, p) in enumerate(zip(lying, out, strict=True)):
+        # A clear reading in size doubt whose stern is cut short (CLEAR_STRIP_DARK).
+        if (p.color == "clear" and not opaque[i]
+                and (o := _clear_strip_longer(scene, c, p.sigma_mm, lying)) is not None):
+            q = as_piece(o, False)
+            if q.color == "clear":
+                out[i] = q
     out = _one_reading_per_doubtful_piece(out, pieces)
     out.sort(key=lambda p: (p.pose.x_mm, p.pose.y_mm))
     ups = [UprightPiece(c.size, classify_color(view, shapely.Polygon(c.outline_mm), bg),
@@ -1209,6 +1240,54 @@ def _one_reading_per_doubtful_piece(out: list[DetectedPiece], pieces: PieceSet
                            math.dist(a.tip_mm, b.tip_mm))
             kept[keep] = replace(a, sigma_mm=sigma_mm, sigma_deg=max(a.sigma_deg, b.sigma_deg))
     return list(kept.values())
+
+
+def _clear_strip_longer(scene: Scene, c: Candidate, sigma_mm: float, lying: list[Candidate]
+                        ) -> Candidate | None:
+    """The longest size longer than clear reading ``c`` (σ ``sigma_mm``, covering it: in size
+    doubt) from ``c``'s tip and heading whose strip past ``c``'s stern shows the piece (see
+    CLEAR_STRIP_DARK) and that clashes with none of ``lying``: set there, not fitted
+    (crisp._edges_candidate), its σ covering ``c``; else None."""
+    if c.upright or scene.shade is None:
+        return None
+    dims = scene.pieces.dims
+    d_c = dims(c.size).footprint_length_mm
+    tip = c.fit.pose.tip_mm(d_c)
+    others = [k for k in lying if k is not c]
+    seen = shapely.Polygon(c.outline_mm)
+    lit = _median_shade(scene, seen.buffer(-1.0)) >= CLEAR_STRIP_LIT
+    taken = shapely.union_all([shapely.Polygon(k.outline_mm).buffer(1.0) for k in others])
+    for z in reversed(scene.by_length):
+        d_z = dims(z).footprint_length_mm
+        if d_z <= d_c or sigma_mm < d_z - d_c - 0.1:
+            continue
+        o = _edges_candidate(scene, z, Pose.with_tip(tip, c.fit.pose.heading_deg, d_z))
+        strip = shapely.Polygon(o.outline_mm).difference(seen.buffer(STRIP_GROW_MM))
+        free = strip.difference(taken)
+        if strip.area <= 0.0 or free.area < STRIP_FREE * strip.area:
+            continue
+        shade = _median_shade(scene, free)
+        if not (shade >= CLEAR_STRIP_LIT if lit else shade <= CLEAR_STRIP_DARK):
+            continue
+        if clashes(o, others, scene):
+            continue
+        gap_mm, gap_deg = reading_gap(scene, o, c)
+        return replace(o, ambiguity_mm=gap_mm, ambiguity_deg=gap_deg,
+                       covering_ambiguity_mm=gap_mm, covering_ambiguity_deg=gap_deg)
+    return None
+
+
+def _median_shade(scene: Scene, poly_mm: shapely.Geometry) -> float:
+    """The median of the view's shade (brightness over the table's estimate) over a polygon
+    (table mm; parts too thin for a pixel left out); 1.0 (the table) where none is left."""
+    polys = [np.round(scene.grid.to_px(np.asarray(g.exterior.coords)))
+             for g in getattr(poly_mm, "geoms", [poly_mm])
+             if isinstance(g, shapely.Polygon) and not g.is_empty]
+    if not polys:
+        return 1.0
+    sl, m = scene.grid.polygon_crop(polys)
+    vals = scene.shade[sl][m]  # type: ignore[index]
+    return float(median(vals)) if vals.size else 1.0
 
 
 def _fg_share(scene: Scene, c: Candidate) -> float:
