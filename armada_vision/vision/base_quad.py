@@ -28,8 +28,8 @@ from armada_vision.geometry.pose import Pose
 from armada_vision.vision.fit import FitResult, ViewGrid, lying_local_3d, outline_mm
 from armada_vision.vision.open_base import (
     BASE_STEP,
-    _base_lanes,
     _base_seen_at,
+    base_lanes_beside,
     covering_open_bases,
     near_edges,
 )
@@ -286,7 +286,7 @@ def _kept(scene: Scene, edges: np.ndarray, lying: list[Candidate], size: Size, p
     (EDGE_MIN_SHARE) and it clashes with none of ``lying``; else None and the test it
     failed ("lanes", "edges" or "clash")."""
     c = _candidate(scene, size, pose)
-    lanes = _base_lanes(scene, c)
+    lanes = base_lanes_beside(scene, c, lying)
     if lanes is None or not np.all(lanes >= BASE_STEP):
         return None, "lanes"
     if _edge_share(scene, c, edges) < EDGE_MIN_SHARE and (

@@ -12,7 +12,7 @@ Frames: table mm (+y away from the viewer); view px per :class:`ViewGrid`.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 
 import cv2
@@ -235,6 +235,43 @@ def _base_lanes(scene: Scene, c: Candidate) -> np.ndarray | None:
     return np.minimum(behind, ahead) / np.maximum(inside, 1e-3)
 
 
+def base_lanes_beside(scene: Scene, c: Candidate, others: Sequence[Candidate]
+                      ) -> np.ndarray | None:
+    """:func:`_base_lanes` of lying ``c``, where a lane whose table behind (both its points)
+    lies within the outline as seen of one of ``others`` (pieces found) is the face ahead over
+    the inside alone: behind it is that piece, no table (its faces or its shadow may be as
+    dark as the hollow: issue 4, white34, the 6832-set's 6857, a white small whose stern
+    touches a red large, its lanes behind 0.36-0.67 of the table's light, inside 0.35-0.42,
+    ahead 1.0: one lane 0.99)."""
+    got = _base_shades(scene, c)
+    if got is None:
+        return None
+    behind, inside, ahead = got
+    q = _base_seen(scene, c)
+    pts = _behind_points(q, np.asarray(c.fit.pose.direction)).reshape(-1, 2)
+    near = [o for o in others if scene.grown_outline(o).intersects(
+        shapely.MultiPoint(pts).envelope)]
+    on = np.zeros(len(pts), bool)
+    for o in near:
+        on |= shapely.contains_xy(scene.grown_outline(o), pts[:, 0], pts[:, 1])
+    piece_behind = on.reshape(-1, BASE_LANES).all(axis=0)
+    return np.where(piece_behind, ahead, np.minimum(behind, ahead)) / np.maximum(inside, 1e-3)
+
+
+def _lane_ends(q: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each lane's end on the table (the stern corners' edge) and at the raised rim as seen
+    (BASE_LANES × 2 each, table mm) of a base seen at corners ``q`` (:func:`_base_seen`)."""
+    lanes = 0.5 + np.linspace(-BASE_ACROSS, BASE_ACROSS, BASE_LANES) / 2
+    return q[0] + np.outer(lanes, q[1] - q[0]), q[2] + np.outer(lanes, q[3] - q[2])
+
+
+def _behind_points(q: np.ndarray, u: np.ndarray) -> np.ndarray:
+    """The table just behind each lane's stern end (2 × BASE_LANES × 2, table mm) of a base
+    seen at corners ``q``, ``u`` the piece's heading (unit vector)."""
+    bottom = _lane_ends(q)[0]
+    return np.stack([bottom - k * STERN_IN_MM * u for k in (1.0, 2.0)])
+
+
 def _base_shades(scene: Scene, c: Candidate
                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
     """Per lane across ``c``'s open base as seen (see BASE_LANES): the shade medians of the
@@ -249,9 +286,7 @@ def _base_shades_at(scene: Scene, size: Size, p: Pose
     if scene.shade is None:
         return None
     q = _base_seen_at(scene, size, p)
-    lanes = 0.5 + np.linspace(-BASE_ACROSS, BASE_ACROSS, BASE_LANES) / 2
-    bottom = q[0] + np.outer(lanes, q[1] - q[0])    # on the table (stern corners)
-    top = q[2] + np.outer(lanes, q[3] - q[2])       # the raised rim as seen
+    bottom, top = _lane_ends(q)  # on the table (stern corners); the raised rim as seen
     u = np.asarray(p.direction)
 
     def lane_median(pts: np.ndarray) -> np.ndarray:
@@ -260,7 +295,7 @@ def _base_shades_at(scene: Scene, size: Size, p: Pose
         return median(vals, axis=0)
 
     inside = lane_median(np.stack([bottom + f * (top - bottom) for f in (0.3, 0.5, 0.7)]))
-    behind = lane_median(np.stack([bottom - k * STERN_IN_MM * u for k in (1.0, 2.0)]))
+    behind = lane_median(_behind_points(q, u))
     # Ahead of the rim: towards the tip from whichever of the two edges lies nearer it.
     front = np.where(((top - bottom) @ u)[:, None] > 0, top, bottom)
     ahead = lane_median(np.stack([front + k * STERN_IN_MM * u for k in (1.0, 2.0)]))
@@ -439,7 +474,10 @@ def _median_base_lane(scene: Scene, c: Candidate) -> float | None:
 # edge (issue 4, wb32: seed 6376's white large, 46 degrees off the line to the
 # camera's foot, read as a small at cost 0.43, σ 3.0 mm; its dark area 8.2 x 24.1 mm, the
 # 8.2 mm side the nearer by its midpoint, so no size's hollow matched and σ stayed short).
-HOLLOW_COST = 0.4
+# Asked from GOOD_COST, where a fit turns doubtful (it was 0.4): 6964's white large (issue 4,
+# white34; 0-10°, laminate) read as a small over its hollow and shaded face at a joint cost of
+# 0.37, σ 1.5 mm, its dark area 8.9 x 23.2 mm, the large's hollow (22.8 mm inside its walls).
+HOLLOW_COST = GOOD_COST
 HOLLOW_FILL = 0.85
 HOLLOW_WIDTH_MM = 2.5
 WALL_MM = 1.3
