@@ -81,6 +81,7 @@ from armada_vision.vision.open_base import (
     hollow_of_longer,
     longer_past_face,
     no_base_step,
+    shades_in,
     shadow_ring_of_shorter,
     shows_base_below_face,
     shows_no_base,
@@ -1280,13 +1281,7 @@ def _clear_strip_longer(scene: Scene, c: Candidate, sigma_mm: float, lying: list
 def _median_shade(scene: Scene, poly_mm: shapely.Geometry) -> float:
     """The median of the view's shade (brightness over the table's estimate) over a polygon
     (table mm; parts too thin for a pixel left out); 1.0 (the table) where none is left."""
-    polys = [np.round(scene.grid.to_px(np.asarray(g.exterior.coords)))
-             for g in getattr(poly_mm, "geoms", [poly_mm])
-             if isinstance(g, shapely.Polygon) and not g.is_empty]
-    if not polys:
-        return 1.0
-    sl, m = scene.grid.polygon_crop(polys)
-    vals = scene.shade[sl][m]  # type: ignore[index]
+    vals = shades_in(scene, poly_mm)
     return float(median(vals)) if vals.size else 1.0
 
 

@@ -341,14 +341,20 @@ def _glint_share(scene: Scene, c: Candidate, o: Candidate, bright: float) -> flo
     """Share of what ``c``'s outline as seen adds to ``o``'s (grown by 1 mm) whose shade
     is at least ``bright``."""
     extra = shapely.Polygon(c.outline_mm).difference(shapely.Polygon(o.outline_mm).buffer(1.0))
-    polys = [np.round(scene.grid.to_px(np.asarray(g.exterior.coords)))
-             for g in getattr(extra, "geoms", [extra])
-             if isinstance(g, shapely.Polygon) and not g.is_empty]
-    if not polys:
-        return 0.0
-    sl, mask = scene.grid.polygon_crop(polys)
-    vals = scene.shade[sl][mask]
+    vals = shades_in(scene, extra)
     return float((vals >= bright).mean()) if vals.size else 0.0
+
+
+def shades_in(scene: Scene, poly_mm: shapely.Geometry) -> np.ndarray:
+    """The view's shades (brightness over the table's estimate) inside a polygon or
+    multipolygon (table mm; parts too thin for a pixel left out); empty where none is."""
+    polys = [np.round(scene.grid.to_px(np.asarray(g.exterior.coords)))
+             for g in getattr(poly_mm, "geoms", [poly_mm])
+             if isinstance(g, shapely.Polygon) and not g.is_empty]
+    if not polys or scene.shade is None:
+        return np.empty(0)
+    sl, mask = scene.grid.polygon_crop(polys)
+    return scene.shade[sl][mask]
 
 
 def shows_no_base(scene: Scene, c: Candidate) -> bool:
