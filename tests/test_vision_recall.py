@@ -2555,6 +2555,7 @@ def test_a_clear_piece_read_short_on_the_face_ahead_of_its_base_is_no_sure_wrong
         seed, seed0, stern):
     assert_no_sure_wrong_size(seed, seed0, "large", "clear", stern)
 
+
 # A clear piece in a hand's region (issue 4, session 25, clear33; the 6544-set): the hand's
 # shadow or fingers joined its region, and the crisp and desaturated passes left the hands'
 # regions out whole. 6621's small on cloth: its crisp area a clean triangle, all of it in the

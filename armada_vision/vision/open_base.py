@@ -387,11 +387,12 @@ def face_for_base(scene: Scene, c: Candidate) -> Candidate:
     return covering_open_bases(scene, c, _longer_from_tip(scene, c), FACE_BASE_LANE)
 
 
-def face_ahead_of_base(scene: Scene, c: Candidate) -> bool:
-    """Whether the camera sees at least FACE_BASE_DEPTH_MM into lying ``c``'s open base and
-    the view shows there the face ahead of it (no BASE_STEP between them, median over the
-    lanes): ``c``'s stern may lie on the piece, not at its end."""
-    if c.upright or scene.shade is None or _base_depth_mm(scene, c) < FACE_BASE_DEPTH_MM:
+def face_ahead_of_base(scene: Scene, c: Candidate, depth_mm: float = FACE_BASE_DEPTH_MM
+                       ) -> bool:
+    """Whether the camera sees at least ``depth_mm`` into lying ``c``'s open base and the view
+    shows there the face ahead of it (no BASE_STEP between them, median over the lanes):
+    ``c``'s stern may lie on the piece, not at its end."""
+    if c.upright or scene.shade is None or _base_depth_mm(scene, c) < depth_mm:
         return False
     _behind, inside, ahead = _base_shades(scene, c)  # type: ignore[misc]
     return _face_over_base(inside, ahead) < BASE_STEP
@@ -404,11 +405,7 @@ def longer_past_face(scene: Scene, c: Candidate, others: list[Candidate]) -> Can
     overlaps none of ``others``; of several, the one whose base shows most. Its σ covers
     ``c``, which stays its rival: the reading is never trusted. Asked from
     FACE_LONGER_DEPTH_MM into ``c``'s base as seen."""
-    if (c.upright or c.ambiguity_mm <= 0.0 or scene.shade is None
-            or _base_depth_mm(scene, c) < FACE_LONGER_DEPTH_MM):
-        return c
-    _behind, inside, ahead = _base_shades(scene, c)  # type: ignore[misc]
-    if _face_over_base(inside, ahead) >= BASE_STEP:
+    if c.ambiguity_mm <= 0.0 or not face_ahead_of_base(scene, c, FACE_LONGER_DEPTH_MM):
         return c
     best, best_lane = None, FACE_BASE_LANE
     for o in _longer_from_tip(scene, c):
