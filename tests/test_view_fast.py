@@ -12,7 +12,12 @@ import numpy as np
 import pytest
 
 from armada_vision.vision.detect import shade
-from armada_vision.vision.segment import _half_shift
+from armada_vision.vision.segment import (
+    _distance_planes,
+    _half_shift,
+    distance_of_planes,
+    split_planes,
+)
 
 
 @pytest.mark.parametrize("scale, offset", [(1.0, 0.0), (900.0, -40.0), (1e-3, 5.0)])
@@ -45,6 +50,32 @@ def test_shade_is_the_channel_sums_ratio() -> None:
     want = num / den
     assert np.array_equal(shade(view, bg), want)
     assert np.array_equal(shade(view, bg, bg_planes=cv2.split(bg)), want)
+    assert np.array_equal(shade(view, bg, bg_planes=cv2.split(bg),
+                                view_planes=split_planes(v)), want)
+
+
+@pytest.mark.parametrize("dtype", [np.uint8, np.float32])
+def test_split_planes_are_cv2_splits(dtype: type) -> None:
+    # Issue 4 (speed35): planes split into arrays made beforehand, the very values of
+    # cv2.split's, contiguous; a row strip of an image too.
+    rng = np.random.default_rng(5)
+    img = (rng.random((70, 90, 3)) * 255).astype(dtype)
+    for part in (img, img[10:42]):
+        got = split_planes(part)
+        for g, w in zip(got, cv2.split(part), strict=True):
+            assert g.dtype == w.dtype and g.flags.c_contiguous
+            assert np.array_equal(g, w)
+
+
+def test_distance_of_planes_by_strips_is_the_whole_images() -> None:
+    # Issue 4 (speed35): the foreground score worked out strip by strip on slices of the
+    # view's planes gives the floats of one pass over the whole planes.
+    rng = np.random.default_rng(11)
+    img = (rng.random((300, 260, 3)) * 255).astype(np.float32)
+    bg = (rng.random((300, 260, 3)) * 255).astype(np.float32)
+    want = _distance_planes(cv2.split(img), cv2.split(bg))
+    got = distance_of_planes(split_planes(img), split_planes(bg))
+    assert np.array_equal(got, want)
 
 
 def _half_shift_both_rows(fine: np.ndarray, k: int, rows: int, cols: int) -> np.ndarray:

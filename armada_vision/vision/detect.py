@@ -108,12 +108,13 @@ from armada_vision.vision.segment import (
     closed_holes,
     colourless_dark,
     crisp_edges,
-    foreground,
+    foreground_planes,
     grey_at_mid,
     grey_of,
     make_rectifier,
     object_mask,
     saturation_ratio,
+    split_planes,
     view_regions,
 )
 from armada_vision.vision.types import DetectedPiece, Detections, UprightPiece, VisionFailure
@@ -846,18 +847,22 @@ def _mask_of(regions: list[tuple[ViewGrid, np.ndarray]], grid: ViewGrid) -> np.n
 
 
 def shade(view_bgr: np.ndarray, bg: np.ndarray,
-          bg_planes: Sequence[np.ndarray] | None = None) -> np.ndarray:
+          bg_planes: Sequence[np.ndarray] | None = None,
+          view_planes: Sequence[np.ndarray] | None = None) -> np.ndarray:
     """Brightness of the view over the table's estimate per view pixel (float32; 1 on bare
-    table, below 1 in a shadow). ``bg_planes``: ``cv2.split(bg)`` when the caller has it."""
+    table, below 1 in a shadow). ``bg_planes``, ``view_planes``: the channel planes
+    (segment.split_planes) of ``bg`` and of the view widened to float32, when the caller
+    has them."""
     # Channel planes added in place, in the same order (same numbers): numpy's sum over a
     # last axis of 3 is ~10x slower, and its loops over one channel of an interleaved image
-    # (stride 3) do not vectorise, so the planes are split out first (cv2.split) and the
-    # 8-bit ones widened to float32 (exact) one at a time.
-    b, g, r = (p.astype(np.float32) for p in cv2.split(view_bgr))
+    # (stride 3) do not vectorise, so the planes are split out first and the 8-bit ones
+    # widened to float32 (exact) one at a time.
+    b, g, r = (view_planes if view_planes is not None
+               else [p.astype(np.float32) for p in split_planes(view_bgr)])
     num = b + g
     num += r
     num += 1.0
-    b, g, r = cv2.split(bg) if bg_planes is None else bg_planes
+    b, g, r = split_planes(bg) if bg_planes is None else bg_planes
     den = b + g
     den += r
     den += 1.0
@@ -912,13 +917,15 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     # What the edges enclose once their gaps are closed (segment.CLOSE_GAP_MM): a clear
     # piece whose outline breaks where a face is lit like the table.
     holes = closed_holes(edges, crisp, view.grid.px_per_mm)
-    score, bg = foreground(view, crisp=crisp, holes=holes)
+    # The view's and the table estimate's planes, split once for the score, the shade and
+    # the saturation ratio.
+    score, bg, view_planes, bg_planes = foreground_planes(view, crisp=crisp, holes=holes)
     regions, hands = view_regions(object_mask(score, view.grid), view.grid,
                                    min_area_mm2=MIN_REGION_MM2)
-    # The table estimate's planes, split once for the shade and the saturation ratio.
-    bg_planes = cv2.split(bg)
     scene = Scene(region_foreground(score, regions, view.grid), score, view.grid, pieces,
-                  calib.camera_center_mm, shade(view.image_bgr, bg, bg_planes=bg_planes))
+                  calib.camera_center_mm, shade(view.image_bgr, bg, bg_planes=bg_planes,
+                                                view_planes=view_planes))
+    del view_planes  # not needed past the shade
     lying: list[Candidate] = []
     standing: list[Candidate] = []
     # Regions nothing explained: once the crisp passes have found what they find, a piece
