@@ -614,10 +614,13 @@ def leftover_piece(scene: Scene, region: np.ndarray, sub: ViewGrid, found: list[
     ``found`` since (the crisp passes) are taken out of it (at most one; none overlapping
     ``found``), fitted from the region's sharp corners with their heading guesses turned by
     TIP_TURNS_DEG: a streak along one side of a tip (wood grain, a lit patch beside a white
-    piece) turns the corner's bisector. Its edges hidden against a found piece are excused.
-    Chosen as :func:`select` chooses, doubtful ones kept with σ inflated and those more
-    likely noise dropped (:func:`_plausible`). Only one: a second from the same guesses was
-    an artefact (seed 1000: a reversed small on a white piece's lit patch, cost 0.32). When
+    piece) turns the corner's bisector. Its edges hidden against a found piece are excused,
+    one in the region or one beside it lying over it (:func:`_leaning_on`; with such a
+    neighbour a region down to LEAN_MIN_AREA of a small's is read, good fits only, σ covering
+    the longer sizes). Chosen as :func:`select` chooses, doubtful ones kept with σ inflated
+    and those more likely noise dropped (:func:`_plausible`). Only one: a second from the
+    same guesses was an artefact (seed 1000: a reversed small on a white piece's lit patch,
+    cost 0.32). When
     they find none and the region is bigger than one piece can be, a good one with a stern
     corner at a corner (:func:`_at_stern_corners`). Then at most one more whose tip hides in
     a piece found in the region (:func:`_beside_found`)."""
