@@ -144,6 +144,15 @@ LEFTOVER_MAX_LENGTH = 1.8
 # 2 mm of the yellow, 5 % of them within 1.5 mm; cost 0.62 with them as misses, 0.43 excused).
 NEW_CORNER_MM = 3.0
 GAP_MM = 2.0
+# A piece found in another region whose outline as seen reaches within this of a region
+# nothing explained lies over that region's piece (leftover_piece): its edges hidden there are
+# excused as against a piece found in the region (7130's yellow large, its stern under a purple
+# large's side: the true pose costs 0.06 on the region, 0.46 with those edges as misses).
+LEAN_GAP_MM = 1.0
+# ... and such a region down to this share of a small's footprint is read (the piece's part
+# the neighbour leaves: 7151's purple small under a yellow large's side, 179 of 188 mm²),
+# a good reading only.
+LEAN_MIN_AREA = 0.8
 # Two pieces touching tip to side in one region (issue 4, seeds 1100 and 1106: a green
 # medium's tip against a white medium's side, a red medium's against a green's): neither tip
 # is a corner of the region, so no tip start lies near either piece; the corners there are
@@ -605,19 +614,28 @@ def leftover_piece(scene: Scene, region: np.ndarray, sub: ViewGrid, found: list[
     ``found`` since (the crisp passes) are taken out of it (at most one; none overlapping
     ``found``), fitted from the region's sharp corners with their heading guesses turned by
     TIP_TURNS_DEG: a streak along one side of a tip (wood grain, a lit patch beside a white
-    piece) turns the corner's bisector. Its edges hidden against a found piece are excused.
-    Chosen as :func:`select` chooses, doubtful ones kept with σ inflated and those more
-    likely noise dropped (:func:`_plausible`). Only one: a second from the same guesses was
-    an artefact (seed 1000: a reversed small on a white piece's lit patch, cost 0.32). When
+    piece) turns the corner's bisector. Its edges hidden against a found piece are excused,
+    one in the region or one beside it lying over it (:func:`_leaning_on`; with such a
+    neighbour a region down to LEAN_MIN_AREA of a small's is read, good fits only, σ covering
+    the longer sizes). Chosen as :func:`select` chooses, doubtful ones kept with σ inflated
+    and those more likely noise dropped (:func:`_plausible`). Only one: a second from the
+    same guesses was an artefact (seed 1000: a reversed small on a white piece's lit patch,
+    cost 0.32). When
     they find none and the region is bigger than one piece can be, a good one with a stern
     corner at a corner (:func:`_at_stern_corners`). Then at most one more whose tip hides in
     a piece found in the region (:func:`_beside_found`)."""
     area = region.sum() / sub.px_per_mm**2
-    if (not scene.small_area_mm2 <= area <= LEFTOVER_MAX_AREA * scene.max_area_mm2
+    if (not LEAN_MIN_AREA * scene.small_area_mm2 <= area
+            <= LEFTOVER_MAX_AREA * scene.max_area_mm2
             or _inradius_mm(region, sub) < LEFTOVER_MIN_INRADIUS_MM
             or _length_mm(region, sub) > LEFTOVER_MAX_LENGTH * scene.max_length_mm):
         return []
     mine = [c for c in found if _covered_px(c, region, sub).any()]
+    leaning = _leaning_on(region, sub, found, mine)
+    # Under a small's area, only a piece part of which a neighbour hides, read cleanly.
+    part = area < scene.small_area_mm2
+    if part and not leaning:
+        return []
     rest = unexplained_mask(scene.strong(region, sub), sub, mine)
     def start(z: Size, tip: np.ndarray, h: float) -> tuple[Size, Pose]:
         return z, Pose.with_tip(tip, h, scene.pieces.dims(z).footprint_length_mm)
@@ -639,13 +657,38 @@ def leftover_piece(scene: Scene, region: np.ndarray, sub: ViewGrid, found: list[
     starts = [(z, f.pose) for b in best for z in Size
               if (f := b if z is Size.MEDIUM else next(others)).cost <= 2 * MAX_COST]
     cands = [c for c in scene.fits(starts) if not clashes(c, found, scene)]
-    chosen = select(cands, scene, rest, sub, given=mine, most=1)
+    chosen = select(cands, scene, rest, sub, given=mine + leaning, most=1)
+    if part:
+        # Its length may run on under the neighbour: σ covers the longer sizes.
+        return [replace(c, covering_ambiguity_mm=max(c.covering_ambiguity_mm,
+                                                     size_span_mm(scene.pieces, c.size)[0]))
+                for c in finish(scene, [c for c in chosen if c.fit.cost <= GOOD_COST], cands,
+                                rest, sub)]
     out = finish(scene, _plausible(scene, chosen, rest, sub), cands, rest, sub)
     if not out and area > scene.max_area_mm2:
         # A lone piece's tip is a corner of its region, already tried; a region bigger than
         # any one piece may hold two whose tips both hide against the other.
         out = _at_stern_corners(scene, region, sub, found, mine, rest, cands)
     return out + _beside_found(scene, region, sub, found + out, mine + out, corners)
+
+
+def _leaning_on(region: np.ndarray, sub: ViewGrid, found: list[Candidate],
+                mine: list[Candidate]) -> list[Candidate]:
+    """The pieces of ``found`` not in ``mine`` whose outline as seen reaches within
+    LEAN_GAP_MM of ``region`` (on ``sub``): a neighbour lying over the region's piece, whose
+    own region took the part it hides (7130's yellow large under a purple large's side)."""
+    r = max(round(LEAN_GAP_MM * sub.px_per_mm), 1)
+    grown = None
+    out = []
+    for c in found:
+        if any(c is m for m in mine):
+            continue
+        if grown is None:
+            grown = cv2.dilate(region.astype(np.uint8), np.ones((2 * r + 1, 2 * r + 1),
+                                                                np.uint8)).view(bool)
+        if _covered_px(c, grown, sub).any():
+            out.append(c)
+    return out
 
 
 def _at_stern_corners(scene: Scene, region: np.ndarray, sub: ViewGrid, found: list[Candidate],
