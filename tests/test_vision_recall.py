@@ -2665,3 +2665,13 @@ def test_a_white_piece_read_short_over_its_hollow_just_past_a_good_fit_is_in_dou
 # (open_base.base_lanes_beside): found at its size, white, in doubt.
 def test_a_white_pieces_base_against_a_piece_found_is_judged_by_its_face_ahead():
     _found_in_colour_never_trusted(6857, 6832, "small", "white", (346.8, 267.5))
+
+
+# A piece no pass read on the scaled map, read on the unscaled one at a doubtful fit (issue 4,
+# session 27, sure35; the 7120-set's 7305, a yellow large on wood, 1280×720, 22-35°): that
+# map takes the grain and the shadow in, and its fit (cost 0.36) lay 8.1 mm back along the
+# piece's axis at σ 3.0 mm (HAND_COLOUR_MM), a pose the rules would trust; the true pose fits
+# the scaled map at 0.10. A doubtful fit there now has σ over every size
+# (detect._sunk_doubt): found at its size, in doubt.
+def test_a_doubtful_reading_on_the_unscaled_map_of_a_sunk_piece_is_in_doubt():
+    assert_no_sure_wrong_size(7305, 7120, "large", "yellow", (285.0, 458.2), any_size=True)

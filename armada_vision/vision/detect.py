@@ -1354,7 +1354,8 @@ def _sunk_plastic_pieces(scene: Scene, view: TableView, bg: np.ndarray, region: 
     saturation and shade only (5145's green large on green felt: its true pose 0.70 scaled,
     0.15 unscaled), a white piece's lit face scores so high that its shaded face falls under
     the mid level (5535's white small on wood: 0.63 scaled, 0.04 unscaled). Never trusted
-    (σ ≥ HAND_COLOUR_MM): nothing but the colour tells it from the table and its shadow."""
+    (σ ≥ HAND_COLOUR_MM): nothing but the colour tells it from the table and its shadow; a
+    doubtful fit's σ covers every size (:func:`_sunk_doubt`)."""
     ht, st, vt = _table_hsv(bg)
     if st <= COLOURED_TABLE_SAT:
         return []
@@ -1381,9 +1382,23 @@ def _sunk_plastic_pieces(scene: Scene, view: TableView, bg: np.ndarray, region: 
     # the scaled map's second tries do (5419's white medium on wood: the region holds its
     # shadow, which turns its tip's guess by 22 deg).
     got = explain_region(unscaled, region, sub) or leftover_piece(unscaled, region, sub, lying)
-    return [replace(c, ambiguity_mm=max(c.ambiguity_mm, HAND_COLOUR_MM),
-                    covering_ambiguity_mm=max(c.covering_ambiguity_mm, HAND_COLOUR_MM))
-            for c in got if not clashes(c, lying, scene)]
+    return [_sunk_doubt(scene, c) for c in got if not clashes(c, lying, scene)]
+
+
+def _sunk_doubt(scene: Scene, c: Candidate) -> Candidate:
+    """``c``, read on the unscaled map by :func:`_sunk_plastic_pieces`, with its ambiguities
+    at least HAND_COLOUR_MM, or, for a doubtful fit (cost over GOOD_COST), the reach of every
+    other size (:func:`size_span_mm`). That map takes the table's grain and the piece's shadow in,
+    so a doubtful fit there may lie anywhere along the piece: 7305's yellow large on wood
+    (S0 7120), no pass's on the scaled map, was read there 8.1 mm back along its axis at
+    cost 0.36 (σ 3.0 mm, a pose the rules would trust), while its true pose fits the scaled
+    map at 0.10. Such a reading is never usable (σ ≥ HAND_COLOUR_MM already), so no right
+    reading is lost."""
+    floor = HAND_COLOUR_MM
+    if c.fit.cost > GOOD_COST:
+        floor = max(floor, *size_span_mm(scene.pieces, c.size))
+    return replace(c, ambiguity_mm=max(c.ambiguity_mm, floor),
+                   covering_ambiguity_mm=max(c.covering_ambiguity_mm, floor))
 
 
 def _colours_apart(scene: Scene, view: TableView, bg: np.ndarray, region: np.ndarray,
