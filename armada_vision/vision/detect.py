@@ -184,8 +184,8 @@ HIDDEN_FULL = 0.4
 # face through the near one), so with part of its outline hidden the fit slides along them
 # (the 7120-set's 7314, a clear large on laminate whose base edge, a quarter of its outline,
 # lies against its own dark base: 3.2 mm off at σ 0.8 mm, a pose the rules would trust; now
-# σ 2.0 mm). On the 6832-set no right clear reading the rules could use had a tenth of its
-# outline hidden.
+# σ 2.0 mm). Of the right clear readings the rules could use on 6832-7010 (56), none hid a
+# tenth of its outline (see CLEAR_LONG_COST for the price on the sets).
 CLEAR_HIDDEN_BIAS_MM = 3.0
 # σ of the worst doubtful fit (joint cost MAX_COST): this many times the fit's own, + 0.5.
 DOUBT_GAIN_MAX = 11.0
@@ -398,9 +398,10 @@ CLEAR_SHORT_COST = 0.20
 # with the table past its tip fitted as faint plastic (issue 4, sure35: the 7120-set's 7191, a
 # clear medium on laminate read as a large from its stern at cost 0.42, σ 1.8 mm, the medium
 # there 0.28): σ covers the shorter sizes as CLEAR_SHORT_COST's rule covers the longer. Past
-# GOOD_COST only: a right clear large fits at 0.35 or better nearly always (on 6832-7119 and
-# 7120-7407 no right clear large the rules could use fitted worse), while the shorter swaps
-# of right larges often fit better (docs/vision-history.md, the 7120-set after its run).
+# GOOD_COST only: the right clear larges the rules could use on 6832-7010 fitted at 0.30 or
+# better (13), while the shorter swaps of right larges often fit better (docs/vision-history.md,
+# the 7120-set after its run). With CLEAR_HIDDEN_BIAS_MM, right readings the rules can use:
+# 6832-set 1582 → 1582, 7120-set 1577 → 1576, 5104-set 791 → 787.
 CLEAR_LONG_COST = GOOD_COST
 # ... and a clear reading that fits well but whose base as seen is the face ahead of it
 # (open_base.face_ahead_of_base): the tuning pool's 3785 and 3002, faint clear larges on
