@@ -180,13 +180,6 @@ SIGMA_FLOOR_DEG = 0.1
 # σ added (in quadrature, mm) for a hidden share of the outline, in full from HIDDEN_FULL on.
 HIDDEN_BIAS_MM = 1.0
 HIDDEN_FULL = 0.4
-# σ added on top of that for a clear piece (issue 4, sure35): its sides show double (the far
-# face through the near one), so with part of its outline hidden the fit slides along them
-# (the 7120-set's 7314, a clear large on laminate whose base edge, a quarter of its outline,
-# lies against its own dark base: 3.2 mm off at σ 0.8 mm, a pose the rules would trust; now
-# σ 2.0 mm). Of the right clear readings the rules could use on 6832-7010 (56), none hid a
-# tenth of its outline (see CLEAR_LONG_COST for the price on the sets).
-CLEAR_HIDDEN_BIAS_MM = 3.0
 # σ of the worst doubtful fit (joint cost MAX_COST): this many times the fit's own, + 0.5.
 DOUBT_GAIN_MAX = 11.0
 # Two readings of one colour, both in doubt, are one piece read at each end when this share of
@@ -400,8 +393,7 @@ CLEAR_SHORT_COST = 0.20
 # there 0.28): σ covers the shorter sizes as CLEAR_SHORT_COST's rule covers the longer. Past
 # GOOD_COST only: the right clear larges the rules could use on 6832-7010 fitted at 0.30 or
 # better (13), while the shorter swaps of right larges often fit better (docs/vision-history.md,
-# the 7120-set after its run). With CLEAR_HIDDEN_BIAS_MM, right readings the rules can use:
-# 6832-set 1582 → 1582, 7120-set 1577 → 1576, 5104-set 791 → 787.
+# the 7120-set after its run).
 CLEAR_LONG_COST = GOOD_COST
 # ... and a clear reading that fits well but whose base as seen is the face ahead of it
 # (open_base.face_ahead_of_base): the tuning pool's 3785 and 3002, faint clear larges on
@@ -2176,10 +2168,6 @@ def _piece(c: Candidate, calib: TableCalibration, view: TableView, bg: np.ndarra
         # A clear piece's base as seen is the face ahead of it: its stern may lie on the
         # piece, the rest of it too faint to fit (CLEAR_SHORT_COST's note).
         s_mm = to_longest_mm
-    if color == "clear":
-        # A clear piece's sides show double: a hidden share lets its fit slide further
-        # (CLEAR_HIDDEN_BIAS_MM; added last, so the tests above see the usual σ).
-        s_mm = math.hypot(s_mm, CLEAR_HIDDEN_BIAS_MM * min(hidden / HIDDEN_FULL, 1.0))
     s_mm = max(s_mm, c.covering_ambiguity_mm if vivid else c.ambiguity_mm)
     s_deg = max(s_deg, c.covering_ambiguity_deg if vivid else c.ambiguity_deg)
     s_mm, s_deg = min(s_mm, 99.0), min(s_deg, 99.0)
