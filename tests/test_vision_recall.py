@@ -2688,3 +2688,22 @@ def test_a_piece_a_neighbour_found_lies_over_is_read_in_its_own_region(seed, siz
     t = match(r.truth, det)
     assert t.matched == t.truth
     assert not any("false" in m for m in t.misses)
+
+
+# A piece no pass read on the scaled map, read on the unscaled one at a doubtful fit (issue 4,
+# session 27, sure35; the 7120-set's 7305, a yellow large on wood, 1280×720, 22-35°): that
+# map takes the grain and the shadow in, and its fit (cost 0.36) lay 8.1 mm back along the
+# piece's axis at σ 3.0 mm (HAND_COLOUR_MM), a pose the rules would trust; the true pose fits
+# the scaled map at 0.10. A doubtful fit there now has σ over every size
+# (detect._sunk_doubt): found at its size, in doubt.
+def test_a_doubtful_reading_on_the_unscaled_map_of_a_sunk_piece_is_in_doubt():
+    assert_no_sure_wrong_size(7305, 7120, "large", "yellow", (285.0, 458.2), any_size=True)
+
+
+# A clear medium read as a large from its stern at a doubtful fit (issue 4, session 27,
+# sure35; the 7120-set's 7191, on laminate, 1280×720, 22-35°: cost 0.42, σ 1.8 mm, the medium
+# from the same stern 0.28): the table past its tip fitted as faint plastic. A clear reading
+# of the longest size past GOOD_COST is doubtful (detect.CLEAR_LONG_COST): σ covers the
+# shorter sizes.
+def test_a_clear_piece_read_long_at_a_doubtful_fit_is_no_sure_wrong_size():
+    assert_no_sure_wrong_size(7191, 7120, "medium", "clear", (292.8, 142.6))

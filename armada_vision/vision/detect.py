@@ -388,6 +388,14 @@ SHADED_BASE = frozenset({"white"})
 # the longest size from its stern or tip, and a doubtful fit's σ (2404's small lies across
 # its large: 49 mm off, more than twice the size cover).
 CLEAR_SHORT_COST = 0.20
+# A clear reading of the longest size whose fit is doubtful (over this) may be a shorter piece
+# with the table past its tip fitted as faint plastic (issue 4, sure35: the 7120-set's 7191, a
+# clear medium on laminate read as a large from its stern at cost 0.42, σ 1.8 mm, the medium
+# there 0.28): σ covers the shorter sizes as CLEAR_SHORT_COST's rule covers the longer. Past
+# GOOD_COST only: the right clear larges the rules could use on 6832-7010 fitted at 0.30 or
+# better (13), while the shorter swaps of right larges often fit better (docs/vision-history.md,
+# the 7120-set after its run).
+CLEAR_LONG_COST = GOOD_COST
 # ... and a clear reading that fits well but whose base as seen is the face ahead of it
 # (open_base.face_ahead_of_base): the tuning pool's 3785 and 3002, faint clear larges on
 # wood read as mediums at cost 0.15 / 0.09 and σ 1.5 / 1.0 mm, 10 mm short at the stern (no
@@ -1361,7 +1369,8 @@ def _sunk_plastic_pieces(scene: Scene, view: TableView, bg: np.ndarray, region: 
     saturation and shade only (5145's green large on green felt: its true pose 0.70 scaled,
     0.15 unscaled), a white piece's lit face scores so high that its shaded face falls under
     the mid level (5535's white small on wood: 0.63 scaled, 0.04 unscaled). Never trusted
-    (σ ≥ HAND_COLOUR_MM): nothing but the colour tells it from the table and its shadow."""
+    (σ ≥ HAND_COLOUR_MM): nothing but the colour tells it from the table and its shadow; a
+    doubtful fit's σ covers every size (:func:`_sunk_doubt`)."""
     ht, st, vt = _table_hsv(bg)
     if st <= COLOURED_TABLE_SAT:
         return []
@@ -1388,9 +1397,23 @@ def _sunk_plastic_pieces(scene: Scene, view: TableView, bg: np.ndarray, region: 
     # the scaled map's second tries do (5419's white medium on wood: the region holds its
     # shadow, which turns its tip's guess by 22 deg).
     got = explain_region(unscaled, region, sub) or leftover_piece(unscaled, region, sub, lying)
-    return [replace(c, ambiguity_mm=max(c.ambiguity_mm, HAND_COLOUR_MM),
-                    covering_ambiguity_mm=max(c.covering_ambiguity_mm, HAND_COLOUR_MM))
-            for c in got if not clashes(c, lying, scene)]
+    return [_sunk_doubt(scene, c) for c in got if not clashes(c, lying, scene)]
+
+
+def _sunk_doubt(scene: Scene, c: Candidate) -> Candidate:
+    """``c``, read on the unscaled map by :func:`_sunk_plastic_pieces`, with its ambiguities
+    at least HAND_COLOUR_MM, or, for a doubtful fit (cost over GOOD_COST), the reach of every
+    other size (:func:`size_span_mm`). That map takes the table's grain and the piece's shadow in,
+    so a doubtful fit there may lie anywhere along the piece: 7305's yellow large on wood
+    (S0 7120), no pass's on the scaled map, was read there 8.1 mm back along its axis at
+    cost 0.36 (σ 3.0 mm, a pose the rules would trust), while its true pose fits the scaled
+    map at 0.10. Such a reading is never usable (σ ≥ HAND_COLOUR_MM already), so no right
+    reading is lost."""
+    floor = HAND_COLOUR_MM
+    if c.fit.cost > GOOD_COST:
+        floor = max(floor, *size_span_mm(scene.pieces, c.size))
+    return replace(c, ambiguity_mm=max(c.ambiguity_mm, floor),
+                   covering_ambiguity_mm=max(c.covering_ambiguity_mm, floor))
 
 
 def _colours_apart(scene: Scene, view: TableView, bg: np.ndarray, region: np.ndarray,
@@ -2100,7 +2123,9 @@ def _piece(c: Candidate, calib: TableCalibration, view: TableView, bg: np.ndarra
     vivid = color not in FACES_CAN_VANISH
     # How far the other sizes' footprints reach past this one's: the σ that covers them.
     to_longest_mm, to_shortest_mm = size_span_mm(pieces, c.size)
-    short_clear = color == "clear" and cost > CLEAR_SHORT_COST and to_longest_mm > 0
+    # A clear reading of the longest size is doubted only past GOOD_COST (CLEAR_LONG_COST).
+    short_clear = color == "clear" and cost > (CLEAR_SHORT_COST if to_longest_mm > 0
+                                               else CLEAR_LONG_COST)
     faint_white = color == "white" and fg_share is not None and fg_share() < FAINT_WHITE_FG
     white_past = (color == "white" and to_longest_mm > 0 and s_mm <= PAST_CHECK_MM
                   and past_tip is not None and past_tip())
@@ -2119,7 +2144,8 @@ def _piece(c: Candidate, calib: TableCalibration, view: TableView, bg: np.ndarra
         # a white piece's open base is a hollow darker than its face ahead: with no step
         # there, the reading lies on lit plastic or table, or inside a longer piece.
         or (color in SHADED_BASE and no_step is not None and no_step())
-        # a clear piece read short, its fit not as good as a clear piece's (CLEAR_SHORT_COST).
+        # a clear piece read short, its fit not as good as a clear piece's (CLEAR_SHORT_COST),
+        # or read long at a doubtful fit (CLEAR_LONG_COST).
         or short_clear
         # a white piece where the fit map is mostly table: the part of a faint one that
         # shows, its size unknown (FAINT_WHITE_FG).
