@@ -2665,3 +2665,18 @@ def test_a_white_piece_read_short_over_its_hollow_just_past_a_good_fit_is_in_dou
 # (open_base.base_lanes_beside): found at its size, white, in doubt.
 def test_a_white_pieces_base_against_a_piece_found_is_judged_by_its_face_ahead():
     _found_in_colour_never_trusted(6857, 6832, "small", "white", (346.8, 267.5))
+
+
+# A clear piece on dark blue cloth, lit by its own reflection (issue 4, session 27, clear35;
+# the 7120-set's 7341, a medium, 1280×720, 22-35°, and 7384, a small, 1920×1080, 0-10°):
+# its muted area is ×1.53-1.56 the cloth's shade, over the desaturated pass's lit top (was
+# crisp.GREY_LIT 1.4), and its crisp area's soft reading is lit, not darkened as a clear
+# piece darkens the table, so nothing read it. Lit areas named clear are fitted up to
+# GREY_LIT 1.7 now: each found, named clear, in doubt (7384's small read as a medium, σ
+# covering the small).
+@pytest.mark.parametrize(("seed", "size", "stern"), [
+    (7341, "medium", (198.9, 497.9)),
+    (7384, "small", (374.6, 159.8)),
+])
+def test_a_clear_piece_lit_over_dark_cloth_is_read_on_its_muted_area(seed, size, stern):
+    assert_clear_found_in_doubt(seed, 7120, size, stern)
