@@ -2707,3 +2707,19 @@ def test_a_doubtful_reading_on_the_unscaled_map_of_a_sunk_piece_is_in_doubt():
 # shorter sizes.
 def test_a_clear_piece_read_long_at_a_doubtful_fit_is_no_sure_wrong_size():
     assert_no_sure_wrong_size(7191, 7120, "medium", "clear", (292.8, 142.6))
+
+
+# A clear piece on dark blue cloth, lit by its own reflection (issue 4, session 27, clear35;
+# the 7120-set's 7341, a medium, 1280×720, 22-35°, and 7384, a small, 1920×1080, 0-10°):
+# its muted area is ×1.53-1.56 the cloth's shade, over the desaturated pass's lit top (was
+# crisp.GREY_LIT 1.4), and its crisp area's soft reading is lit, not darkened as a clear
+# piece darkens the table, so nothing read it. Lit areas named clear are fitted up to
+# GREY_LIT 1.7 now: each found, named clear, in doubt (7384's small read as a medium, σ
+# covering the small). Seed 1001's clear small on cloth (area ×1.40) is found so too.
+@pytest.mark.parametrize(("seed", "seed0", "size", "stern"), [
+    (7341, 7120, "medium", (198.9, 497.9)),
+    (7384, 7120, "small", (374.6, 159.8)),
+    (1001, 1000, "small", (376.7, 150.5)),
+])
+def test_a_clear_piece_lit_over_dark_cloth_is_read_on_its_muted_area(seed, seed0, size, stern):
+    assert_clear_found_in_doubt(seed, seed0, size, stern)

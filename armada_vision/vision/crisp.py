@@ -181,7 +181,12 @@ GREY_SHADE = (0.65, 1.1)
 # and the piece read is kept only when named clear. The
 # stern of those read lay 0.2-1.9 mm off (their shaded face is cut as a lit piece's shadow,
 # _without_lit_shadows): σ at least SNUG_END_MM.
-GREY_LIT = 1.4
+# Up to 1.7 since session 27 (issue 4, clear35; was 1.4): over dark blue cloth the
+# reflection lifts a clear piece's muted area further (the 7120-set's 7341 medium and 7384
+# small, areas ×1.53-1.56 the cloth, named clear; their crisp areas' soft readings are
+# lit, not darkened, so no pass read them; seed 1001's small, ×1.40). Still only areas named
+# clear are fitted.
+GREY_LIT = 1.7
 # A lit clear area fitted whole (crisp_pieces' ``lit_whole``). A lit area is cut of its
 # pixels darker than PALE_PIX (_without_lit_shadows: a white piece's contact shadow enclosed
 # with it), but a muted area named clear is the piece itself, its lit face lifting the
