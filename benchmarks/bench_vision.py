@@ -66,6 +66,8 @@ class Tally:
     stern_mm: list[float] = field(default_factory=list)
     tip_mm: list[float] = field(default_factory=list)
     heading_deg: list[float] = field(default_factory=list)
+    # Each matched reading's reported σ_mm, beside its stern error (stern_mm).
+    sigma_mm: list[float] = field(default_factory=list)
     sigma_ratio: list[float] = field(default_factory=list)
     sigma_deg_ratio: list[float] = field(default_factory=list)
     rules_ratio: list[float] = field(default_factory=list)
@@ -94,7 +96,7 @@ class Tally:
                   "sure_wrong_sizes", "sure_far_off", "false_pieces", "on_left_out", "right",
                   "right_trusted"):
             setattr(self, k, getattr(self, k) + getattr(other, k))
-        for k in ("stern_mm", "tip_mm", "heading_deg", "sigma_ratio", "sigma_deg_ratio",
+        for k in ("stern_mm", "tip_mm", "heading_deg", "sigma_mm", "sigma_ratio", "sigma_deg_ratio",
                   "rules_ratio",
                   "cold_ms", "misses", "scores"):
             getattr(self, k).extend(getattr(other, k))
@@ -168,6 +170,7 @@ def match(truth: dict, det: Detections | VisionFailure, label: str = "") -> Tall
         t.stern_mm.append(es)
         t.tip_mm.append(et)
         t.heading_deg.append(abs(angle_diff_deg(d.pose.heading_deg, p["heading"])))
+        t.sigma_mm.append(d.sigma_mm)
         t.sigma_ratio.append(es / max(d.sigma_mm, 1e-6))
         t.sigma_deg_ratio.append(t.heading_deg[-1] / max(d.sigma_deg, 1e-6))
         # The σ the rules use (rules.md §7: σ_mm + length × σ_rad) against the worse end.
@@ -206,6 +209,16 @@ def match(truth: dict, det: Detections | VisionFailure, label: str = "") -> Tall
 
 def _pct(v: list[float], q: float) -> float:
     return float(np.percentile(v, q)) if v else float("nan")
+
+
+def sure_stern_line(name: str, t: Tally) -> str:
+    """Where the stern error's tail lies: the p95 over the readings reported with σ ≤
+    TRUSTED_MM (those the rules treat as sure) and over the rest (in doubt, their σ says so)."""
+    sure = [e for e, s in zip(t.stern_mm, t.sigma_mm, strict=True) if s <= TRUSTED_MM]
+    doubt = [e for e, s in zip(t.stern_mm, t.sigma_mm, strict=True) if s > TRUSTED_MM]
+    return (f"{name}: σ ≤ {TRUSTED_MM} mm {len(sure)} readings, stern p95 "
+            f"{_pct(sure, 95):.2f} mm; σ > {TRUSTED_MM} mm {len(doubt)}, p95 "
+            f"{_pct(doubt, 95):.2f} mm")
 
 
 def summary_row(name: str, t: Tally) -> str:
@@ -417,6 +430,9 @@ def main(argv: list[str] | None = None) -> int:
         f"p95 {_pct(total.sigma_ratio, 95):.2f}; stern errors over 1.5 mm: {len(big)}, of "
         f"which {sum(1 for e, r in big if r <= 2.0)} reported with σ ≥ half the error "
         "(so the doubt allowance of rules.md §7, 2·√(σa² + σb²) + floor, covers them)",
+        "- the stern error's tail by reported σ: " + "; ".join(
+            [sure_stern_line(k, v) for k, v in sorted(by_res.items())]
+            + [sure_stern_line("all", total)]),
         f"- heading error / reported σ°: median {_pct(total.sigma_deg_ratio, 50):.2f}, "
         f"p95 {_pct(total.sigma_deg_ratio, 95):.2f}",
         f"- worse of stern and tip error / the piece's σ as the rules use it (σ_mm + length × "
