@@ -2723,3 +2723,14 @@ def test_a_clear_piece_read_long_at_a_doubtful_fit_is_no_sure_wrong_size():
 ])
 def test_a_clear_piece_lit_over_dark_cloth_is_read_on_its_muted_area(seed, seed0, size, stern):
     assert_clear_found_in_doubt(seed, seed0, size, stern)
+
+
+# A clear piece touching a piece read from its open base (issue 4, session 28, soft36; the
+# 7120-set's 7253, a clear medium on laminate whose tip touches a white small): the soft
+# reading at its place (3.4 mm off) was dropped where the soft readings are added last, for
+# overlapping the white's reading by 0.5 mm² of its 360 (crisp.overlaps_any, any area). A
+# soft reading overlapping a later one by at most SOFT_TOUCH_SHARE of its footprint is a
+# piece touching it, not its shade: found, in doubt, and the white small still read.
+def test_a_clear_piece_touching_a_piece_read_from_its_open_base_is_kept():
+    assert_clear_found_in_doubt(7253, 7120, "medium", (380.7, 89.7))
+    assert found(7253, "small", "white", (391.7, 115.3), seed0=7120) is not None

@@ -42,6 +42,7 @@ from armada_vision.vision.crisp import (
     MIN_SHARE,
     OPEN_MM,
     SIZE_DOUBT_MM,
+    SOFT_TOUCH_SHARE,
     _areas,
     _edges_candidate,
     _ring_shades,
@@ -1134,7 +1135,7 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
                  == "white"]
     lying += from_base
     for c in soft + soft_white:
-        if not (clashes(c, lying, scene) or overlaps_any(scene, c, lying)
+        if not (clashes(c, lying, scene) or overlaps_any(scene, c, lying, SOFT_TOUCH_SHARE)
                 or in_size_doubt_of(scene, c, lying)):
             lying.append(c)
     # Left in until here, a finger's reading (or a piece's end beside one) keeps the passes
