@@ -13,6 +13,7 @@ import pytest
 
 from armada_vision.vision.detect import shade
 from armada_vision.vision.segment import (
+    _CrispPixels,
     _distance_planes,
     _half_shift,
     distance_of_planes,
@@ -106,3 +107,15 @@ def test_half_shift_lerps_each_row_once_with_the_same_floats(seed: int) -> None:
     assert got.dtype == want.dtype and got.shape == want.shape == (rows, cols)
     assert np.array_equal(got, want)
     assert got.flags.c_contiguous
+
+
+def test_crisp_pixels_within_are_their_own() -> None:
+    # The pixels of a smaller area taken from a larger one's are the values worked out for it.
+    rng = np.random.default_rng(5)
+    img = (rng.random((60, 70, 3)) * 255).astype(np.float32)
+    med = (rng.random((10, 11, 3)) * 255).astype(np.float32)
+    small = rng.random((60, 70)) < 0.2
+    big = small | (rng.random((60, 70)) < 0.3)
+    got, want = _CrispPixels.make(big, img, med).within(small), _CrispPixels.make(small, img, med)
+    for a in ("idx", "i", "b", "d", "ratio"):
+        assert np.array_equal(getattr(got, a), getattr(want, a)), a
