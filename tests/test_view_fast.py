@@ -13,9 +13,11 @@ import pytest
 
 from armada_vision.vision.detect import shade
 from armada_vision.vision.segment import (
+    _CrispPixels,
     _distance_planes,
     _half_shift,
     distance_of_planes,
+    fill_holes,
     split_planes,
 )
 
@@ -106,3 +108,39 @@ def test_half_shift_lerps_each_row_once_with_the_same_floats(seed: int) -> None:
     assert got.dtype == want.dtype and got.shape == want.shape == (rows, cols)
     assert np.array_equal(got, want)
     assert got.flags.c_contiguous
+
+
+def test_crisp_pixels_within_are_their_own() -> None:
+    # The pixels of a smaller area taken from a larger one's are the values worked out for it.
+    rng = np.random.default_rng(5)
+    img = (rng.random((60, 70, 3)) * 255).astype(np.float32)
+    med = (rng.random((10, 11, 3)) * 255).astype(np.float32)
+    small = rng.random((60, 70)) < 0.2
+    big = small | (rng.random((60, 70)) < 0.3)
+    got, want = _CrispPixels.make(big, img, med).within(small), _CrispPixels.make(small, img, med)
+    for a in ("idx", "i", "b", "d", "ratio"):
+        assert np.array_equal(getattr(got, a), getattr(want, a)), a
+
+
+def _holes_by_flood_with_mask(mask: np.ndarray) -> np.ndarray:
+    """fill_holes as it was: a flood fill with a mask argument, a copy and a masked write."""
+    padded = cv2.copyMakeBorder(mask, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0)
+    outside = padded.copy()
+    ff = np.zeros((padded.shape[0] + 2, padded.shape[1] + 2), np.uint8)
+    cv2.floodFill(outside, ff, (0, 0), 1)
+    out = mask.copy()
+    out[outside[1:-1, 1:-1] == 0] = 1
+    return out
+
+
+def test_fill_holes_is_the_flood_fill_it_replaced() -> None:
+    # Random 0/1 masks (speckle, closed blobs, rings and diagonal-only gaps), tiny ones too.
+    rng = np.random.default_rng(11)
+    for t in range(120):
+        rows, cols = (int(v) for v in rng.integers(1, 48, 2))
+        mask = (rng.random((rows, cols)) < rng.random()).astype(np.uint8)
+        if t % 2:
+            mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+        got = fill_holes(mask)
+        assert got.dtype == np.uint8 and got.flags.c_contiguous
+        assert np.array_equal(got, _holes_by_flood_with_mask(mask))

@@ -262,12 +262,16 @@ def foreground_planes(view: TableView, *, coarse_mm: float = 4.0,
     if crisp is None:
         crisp = crisp_edges(view)[1]
     noise0 = _noise(_distance(small, med), ignore)
-    faint, pale = _faint_crisp(view, crisp, img, med, noise0)
-    if holes is not None and holes.any():
+    closed = crisp | holes if holes is not None and holes.any() else None
+    # The pixels' colours against the table, worked out once over both passes' areas.
+    px = _CrispPixels.make(crisp if closed is None else closed, img, med)
+    faint, pale = _faint_crisp(view, crisp, px if closed is None else px.within(crisp), img,
+                               med, noise0)
+    if closed is not None:
         # Only faint areas gain from the holes: a white piece's closed area, its lit face and
         # shaded face together, was no longer judged pale (5303's small) or its shaded face's
         # band no longer faint (5263's medium), and the piece was lost.
-        more, _ = _faint_crisp(view, crisp | holes, img, med, noise0)
+        more, _ = _faint_crisp(view, closed, px, img, med, noise0, with_pale=False)
         if more is not None:
             faint = more if faint is None else np.union1d(faint, more)
     # Pale areas too (a white piece's faces would pull the estimate).
@@ -447,25 +451,53 @@ def _saturation(bgr: np.ndarray, planes: Sequence[np.ndarray] | None = None) -> 
     return out
 
 
-def _faint_crisp(view: TableView, crisp: np.ndarray, img: np.ndarray, med_small: np.ndarray,
-                 noise: float) -> tuple[np.ndarray | None, np.ndarray | None]:
+@dataclass(frozen=True, slots=True, eq=False)
+class _CrispPixels:
+    """The view pixels of crisp areas and their colours against the table, per pixel:
+    ``idx`` their flat indices (ascending), ``i`` their BGR, ``b`` the coarse median's BGR
+    of their cell, ``d`` :func:`_distance` of the two and ``ratio`` their brightness ratio."""
+
+    idx: np.ndarray
+    i: np.ndarray
+    b: np.ndarray
+    d: np.ndarray
+    ratio: np.ndarray
+
+    @staticmethod
+    def make(areas: np.ndarray, img: np.ndarray, med_small: np.ndarray) -> _CrispPixels:
+        """The pixels of ``areas`` (bool, view size) of ``img`` against ``med_small``."""
+        # Flat indices: the areas are a few % of the view, so only they are touched.
+        idx = np.flatnonzero(areas)
+        i = img.reshape(-1, 3)[idx]
+        b = med_small.reshape(-1, 3)[_cells(idx, areas.shape, med_small.shape)]
+        return _CrispPixels(idx, i, b, _distance_block(i[None], b[None])[0],
+                            (i.sum(axis=1) + 1.0) / (b.sum(axis=1) + 1.0))
+
+    def within(self, areas: np.ndarray) -> _CrispPixels:
+        """These pixels that lie in ``areas`` (bool, view size): the same values as
+        :meth:`make` of ``areas`` when they hold no pixel these do not (every value is one
+        pixel's own)."""
+        sel = areas.reshape(-1)[self.idx]
+        return _CrispPixels(self.idx[sel], self.i[sel], self.b[sel], self.d[sel],
+                            self.ratio[sel])
+
+
+def _faint_crisp(view: TableView, crisp: np.ndarray, px: _CrispPixels, img: np.ndarray,
+                 med_small: np.ndarray, noise: float, *, with_pale: bool = True
+                 ) -> tuple[np.ndarray | None, np.ndarray | None]:
     """The crisp-edged areas ``crisp`` (:func:`crisp_edges`) whose colour is mostly the
     table's (against the coarse median ``med_small``), that are darker than it and nothing in
     which scores strongly (a white piece's open base, black plastic): what a clear piece
     looks like. Coloured objects are found by colour already and are left alone. Also the
-    pale areas (a white piece on a bright table: see PALE_*). Flat indices of the faint and
-    of the pale areas' view pixels, each None when there is none."""
-    # Flat indices: the areas are a few % of the view, so only they are touched below.
-    idx = np.flatnonzero(crisp)
+    pale areas (a white piece on a bright table: see PALE_*), unless ``with_pale`` is False
+    (then None). ``px``: the pixels of ``crisp`` (:class:`_CrispPixels`). Flat indices of the
+    faint and of the pale areas' view pixels, each None when there is none."""
+    idx, i, b, d, ratio = px.idx, px.i, px.b, px.d, px.ratio
     if idx.size == 0:
         return None, None
     n, lab = cv2.connectedComponents(crisp.view(np.uint8), connectivity=8)
-    i, b = img.reshape(-1, 3)[idx], med_small.reshape(-1, 3)[_cells(idx, crisp.shape,
-                                                                     med_small.shape)]
     ids = lab.ravel()[idx]
-    d = _distance_block(i[None], b[None])[0]
     soft, hard = d < FAINT_SCORE * 3.0 * noise, d > FAINT_STRONG * 3.0 * noise
-    ratio = (i.sum(axis=1) + 1.0) / (b.sum(axis=1) + 1.0)
     count, weak, strong, good = _faint_areas(ids, n, soft, hard, ratio, view.grid.px_per_mm)
     keep = good[ids]
     # A faint part holds FAINT_MIN_MM2, FAINT_SHARE of it weak, and none of the strong pixels:
@@ -483,6 +515,11 @@ def _faint_crisp(view: TableView, crisp: np.ndarray, img: np.ndarray, med_small:
 
         parts = _faint_parts(lab, ids, np.flatnonzero(split), idx, split[ids], hard, vivid,
                              soft, ratio, view.grid.px_per_mm)
+    if parts is not None:
+        keep[parts] = True
+    faint = idx[keep] if keep.any() else None
+    if not with_pale:
+        return faint, None
     px2 = view.grid.px_per_mm ** 2
     table = np.bincount(ids, weights=b.sum(axis=1) / 3.0, minlength=n)
     pale = ((weak >= PALE_SHARE * count) & (strong <= PALE_MAX_STRONG * count)
@@ -500,9 +537,7 @@ def _faint_crisp(view: TableView, crisp: np.ndarray, img: np.ndarray, med_small:
     if pale.any():
         out = np.concatenate([out, *(_pale_hull(img, med_small, idx[ids == a], px2)
                                      for a in np.flatnonzero(pale))])
-    if parts is not None:
-        keep[parts] = True
-    return (idx[keep] if keep.any() else None), (out if out.size else None)
+    return faint, (out if out.size else None)
 
 
 def _faint_areas(ids: np.ndarray, n: int, weak: np.ndarray, hard: np.ndarray,
@@ -747,13 +782,15 @@ def fill_holes(mask: np.ndarray) -> np.ndarray:
     """A 0/1 uint8 mask with its enclosed holes filled (a translucent piece can show as its
     own bright outline)."""
     padded = cv2.copyMakeBorder(mask, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0)
-    outside = padded.copy()
-    ff = np.zeros((padded.shape[0] + 2, padded.shape[1] + 2), np.uint8)
-    cv2.floodFill(outside, ff, (0, 0), 1)
-    holes = outside[1:-1, 1:-1] == 0
-    out = mask.copy()
-    out[holes] = 1
-    return out
+    # The outside (the 0s 4-connected to the border) marked 2, all else is the mask or its
+    # holes. Without a mask argument OpenCV's plain fill runs (a given mask takes the slower
+    # fill that compares neighbours), and one comparison replaces a copy and a masked write.
+    cv2.floodFill(padded, None, (0, 0), _OUTSIDE)
+    return (padded[1:-1, 1:-1] != _OUTSIDE).view(np.uint8)
+
+
+# fill_holes's mark for the outside (the mask holds 0 and 1).
+_OUTSIDE = 2
 
 
 def object_mask(score: np.ndarray, grid: ViewGrid, *, threshold: float = 2.0) -> np.ndarray:
