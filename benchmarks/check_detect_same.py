@@ -13,12 +13,15 @@ foreground, object mask, regions and desaturated, and detect.py's shade and regi
 split from it in session 25), the crisp pass (crisp.py), the
 reading from an open base (base_quad.py) and how pieces are named (colors.py). Everything else is
 the working tree's in both runs, so only that part can make a difference (another helper's edits to
-the rest do not). Prints per image the pieces found, those found only by the working tree, and the
-largest stern / tip / heading / σ differences of the reference's pieces; exits 1 when one of those
-is missing or moved by more than the tolerance (a piece found only by the working tree is reported,
-not a failure: recall work adds pieces).
+the rest do not). ``--part tree`` takes the whole ``armada_vision`` package from the ref (``git
+archive``) and runs it in a child process: the check for a change anywhere in the detector (a
+part's patch misses what it does not name: segment.py's helpers under ``--part explain``). Prints
+per image the pieces found, those found only by the working tree, and the largest stern / tip /
+heading / σ differences of the reference's pieces; exits 1 when one of those is missing or moved by
+more than the tolerance (a piece found only by the working tree is reported, not a failure: recall
+work adds pieces).
 
-Usage: ``python benchmarks/check_detect_same.py [--part speed|view|explain] [--ref REV]
+Usage: ``python benchmarks/check_detect_same.py [--part speed|view|explain|tree] [--ref REV]
 [--stills N] [--with-4k] [--seeds N] [--seed0 1000] [--tol-mm 0.01]``.
 """
 
@@ -27,8 +30,10 @@ from __future__ import annotations
 import argparse
 import inspect
 import math
+import pickle
 import subprocess
 import sys
+import tempfile
 import types
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -258,9 +263,46 @@ def compare(a, b) -> tuple[str, float, float, float, bool]:
     return f"{len(a.pieces)}+{len(a.upright)} pieces{extra}", dmm, ddeg, dsig, same and not pb
 
 
+# Run in the child: the ref's whole detector on the pickled arguments, the results pickled back.
+TREE_CHILD = """
+import pickle, sys
+sys.path.insert(0, sys.argv[1])
+import cv2
+cv2.setNumThreads(1)
+import armada_vision
+assert armada_vision.__file__.startswith(sys.argv[1]), armada_vision.__file__
+from armada_vision.vision.detect import detect
+pickle.dump([detect(*a) for a in pickle.load(sys.stdin.buffer)], sys.stdout.buffer)
+"""
+
+
+def tree_detections(rev: str, det_args: list[tuple]) -> list:
+    """``detect``'s results on each of ``det_args`` by the package as it is at git revision
+    ``rev``, in a child process (the results are unpickled into this tree's classes)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        archive = subprocess.run(["git", "-C", str(ROOT), "archive", rev, "armada_vision"],
+                                 capture_output=True, check=True).stdout
+        subprocess.run(["tar", "-x", "-C", tmp], input=archive, check=True)
+        out = subprocess.run([sys.executable, "-c", TREE_CHILD, tmp], input=pickle.dumps(det_args),
+                             capture_output=True, check=True).stdout
+    return pickle.loads(out)
+
+
+def _patched_detect(patches: dict[tuple[types.ModuleType, str], object], det_args: tuple):
+    """``detect`` with ``patches`` (module, attribute → the ref's object) in place."""
+    saved = {k: getattr(*k) for k in patches}
+    for (mod, attr), f in patches.items():
+        setattr(mod, attr, f)
+    try:
+        return detect_mod.detect(*det_args)
+    finally:
+        for (mod, attr), f in saved.items():
+            setattr(mod, attr, f)
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--part", choices=("speed", "view", "explain"), default="speed")
+    ap.add_argument("--part", choices=("speed", "view", "explain", "tree"), default="speed")
     ap.add_argument("--ref", default=None, help=f"git revision (speed: default {REF_REV})")
     ap.add_argument("--stills", type=int, default=14)
     ap.add_argument("--seeds", type=int, default=0, help="rendered scenes too")
@@ -270,23 +312,20 @@ def main() -> int:
     ap.add_argument("--tol-deg", type=float, default=0.01)
     args = ap.parse_args()
     cv2.setNumThreads(1)
+    patches: dict[tuple[types.ModuleType, str], object] = {}
     if args.part == "speed":
         patches = reference_patches(args.ref or REF_REV)
     elif args.part == "view":
         patches = view_patches(args.ref or "HEAD")
-    else:
+    elif args.part == "explain":
         patches = explain_patches(args.ref or "HEAD")
+    todo = list(images(args.stills, args.seeds, args.seed0, args.with_4k))
+    refs = (tree_detections(args.ref or "HEAD", [a for _label, a in todo])
+            if args.part == "tree" else None)
     bad = 0
-    for label, det_args in images(args.stills, args.seeds, args.seed0, args.with_4k):
+    for i, (label, det_args) in enumerate(todo):
         new = detect_mod.detect(*det_args)
-        saved = {k: getattr(*k) for k in patches}
-        for (mod, attr), f in patches.items():
-            setattr(mod, attr, f)
-        try:
-            ref = detect_mod.detect(*det_args)
-        finally:
-            for (mod, attr), f in saved.items():
-                setattr(mod, attr, f)
+        ref = refs[i] if refs is not None else _patched_detect(patches, det_args)
         text, dmm, ddeg, dsig, same = compare(ref, new)
         ok = same and dmm <= args.tol_mm and ddeg <= args.tol_deg and dsig <= args.tol_mm
         bad += not ok
