@@ -2723,3 +2723,12 @@ def test_a_clear_piece_read_long_at_a_doubtful_fit_is_no_sure_wrong_size():
 ])
 def test_a_clear_piece_lit_over_dark_cloth_is_read_on_its_muted_area(seed, seed0, size, stern):
     assert_clear_found_in_doubt(seed, seed0, size, stern)
+
+
+# A glare re-read's shorter reading of a piece the scaled map read longer (issue 4, session
+# 28, sure36; the 7120-set's 7259, a purple large against a green large's stern, on wood,
+# 1280×720, 0-10°): the scaled map read the large at cost 0.357, the unscaled map a medium at
+# 0.08 whose stern lies 7.5 mm inside, σ 1.4 mm, a wrong size the rules would trust. Which map
+# shows the piece whole is the doubt: σ covers the longer reading (detect._longer_first_rivals).
+def test_a_glare_rereads_short_reading_of_a_piece_read_longer_is_in_doubt():
+    assert_no_sure_wrong_size(7259, 7120, "large", "purple", (346.4, 511.6))

@@ -593,7 +593,27 @@ def _glare_reread(scene: Scene, region: np.ndarray, sub: ViewGrid,
     if not _glared(scene, region, sub, found):
         return None
     again = explain_region(_unscaled(scene, sub), region, sub)
-    return again if len(again) >= len(found) and _doubtful(again) < _doubtful(found) else None
+    if len(again) < len(found) or _doubtful(again) >= _doubtful(found):
+        return None
+    return [_longer_first_rivals(scene, a, found) for a in again]
+
+
+def _longer_first_rivals(scene: Scene, a: Candidate, found: list[Candidate]) -> Candidate:
+    """``a`` (read on the unscaled map by :func:`_glare_reread`) with its covering ambiguity
+    (mm) raised to the farther end of each longer lying reading of the scaled map
+    (``found``, cost within MAX_COST) it clashes with: which map shows the piece whole is
+    the doubt (issue 4, seed 7259 of the 7120-set: a purple large the scaled map read at
+    cost 0.357, the unscaled a medium at 0.08 whose stern lies 7.5 mm inside, σ 1.35 mm)."""
+    if a.upright:
+        return a
+    length = scene.pieces.dims(a.size).footprint_length_mm
+    amb = max([a.covering_ambiguity_mm] + [
+        reading_gap(scene, f, a)[0] for f in found
+        if not f.upright and f.fit.cost <= MAX_COST
+        and scene.pieces.dims(f.size).footprint_length_mm > length and clashes(f, [a], scene)])
+    if amb == a.covering_ambiguity_mm:
+        return a
+    return replace(a, covering_ambiguity_mm=amb, ambiguity_mm=max(a.ambiguity_mm, amb))
 
 
 def _typical_score(scene: Scene, c: Candidate) -> float:
