@@ -2732,3 +2732,12 @@ def test_a_clear_piece_lit_over_dark_cloth_is_read_on_its_muted_area(seed, seed0
 # shows the piece whole is the doubt: σ covers the longer reading (detect._longer_first_rivals).
 def test_a_glare_rereads_short_reading_of_a_piece_read_longer_is_in_doubt():
     assert_no_sure_wrong_size(7259, 7120, "large", "purple", (346.4, 511.6))
+
+
+# A clear piece hiding its outline at both ends (issue 4, session 28, sure36; the 7120-set's
+# 7314, a clear large alone on laminate, 1920×1080, 10-22°): its dark base past the stern and
+# a glint past the tip are solid outside (0.89 and 0.43 of those ends' samples hidden), and
+# its sides show double, so the fit slid 3.2 mm along them at σ 0.8 mm, a pose the rules
+# would trust. Such a reading has σ at least detect.CLEAR_ENDS_HIDDEN_MM: in doubt.
+def test_a_clear_piece_hiding_both_ends_is_in_doubt():
+    assert_no_sure_wrong_size(7314, 7120, "large", "clear", (234.5, 203.7), any_size=True)
