@@ -406,7 +406,7 @@ CLEAR_LONG_COST = GOOD_COST
 # CLEAR_END_MM of the stern and of the tip along the axis; hidden means a share of at least
 # CLEAR_STERN_HIDDEN and CLEAR_TIP_HIDDEN. 5222's clear medium (5104-set, 1.4 mm off, σ 1.5 mm,
 # 0.87 of its stern end hidden) shows its tip (0.12); of 6832-7119's clear readings none hid
-# both ends so (of the 79 the rules could use, at most 0.43 of the tip end, 0.15 of the stern
+# both ends so (of the 81 at σ ≤ 1.5 mm, at most 0.43 of the tip end, 0.15 of the stern
 # end, never both).
 CLEAR_ENDS_HIDDEN_MM = 2.0
 CLEAR_END_MM = 4.0
