@@ -2103,8 +2103,8 @@ def _ends_hidden(c: Candidate, length_mm: float) -> bool:
     hidden = np.isnan(c.fit.sample_cost)
     t = past_stern_mm(c)
     stern, tip = t < CLEAR_END_MM, t > length_mm - CLEAR_END_MM
-    return (stern.any() and tip.any() and hidden[stern].mean() >= CLEAR_STERN_HIDDEN
-            and hidden[tip].mean() >= CLEAR_TIP_HIDDEN)
+    return bool(stern.any() and tip.any() and hidden[stern].mean() >= CLEAR_STERN_HIDDEN
+                and hidden[tip].mean() >= CLEAR_TIP_HIDDEN)
 
 
 def _piece(c: Candidate, calib: TableCalibration, view: TableView, bg: np.ndarray,
