@@ -2734,3 +2734,21 @@ def test_a_clear_piece_lit_over_dark_cloth_is_read_on_its_muted_area(seed, seed0
 def test_a_clear_piece_touching_a_piece_read_from_its_open_base_is_kept():
     assert_clear_found_in_doubt(7253, 7120, "medium", (380.7, 89.7))
     assert found(7253, "small", "white", (391.7, 115.3), seed0=7120) is not None
+
+
+# A glare re-read's shorter reading of a piece the scaled map read longer (issue 4, session
+# 28, sure36; the 7120-set's 7259, a purple large against a green large's stern, on wood,
+# 1280×720, 0-10°): the scaled map read the large at cost 0.357, the unscaled map a medium at
+# 0.08 whose stern lies 7.5 mm inside, σ 1.4 mm, a wrong size the rules would trust. Which map
+# shows the piece whole is the doubt: σ covers the longer reading (detect._longer_first_rivals).
+def test_a_glare_rereads_short_reading_of_a_piece_read_longer_is_in_doubt():
+    assert_no_sure_wrong_size(7259, 7120, "large", "purple", (346.4, 511.6))
+
+
+# A clear piece hiding its outline at both ends (issue 4, session 28, sure36; the 7120-set's
+# 7314, a clear large alone on laminate, 1920×1080, 10-22°): its dark base past the stern and
+# a glint past the tip are solid outside (0.89 and 0.43 of those ends' samples hidden), and
+# its sides show double, so the fit slid 3.2 mm along them at σ 0.8 mm, a pose the rules
+# would trust. Such a reading has σ at least detect.CLEAR_ENDS_HIDDEN_MM: in doubt.
+def test_a_clear_piece_hiding_both_ends_is_in_doubt():
+    assert_no_sure_wrong_size(7314, 7120, "large", "clear", (234.5, 203.7), any_size=True)

@@ -83,6 +83,7 @@ from armada_vision.vision.open_base import (
     hollow_of_longer,
     longer_past_face,
     no_base_step,
+    past_stern_mm,
     shades_in,
     shadow_ring_of_shorter,
     shows_base_below_face,
@@ -398,6 +399,21 @@ CLEAR_SHORT_COST = 0.20
 # better (13), while the shorter swaps of right larges often fit better (docs/vision-history.md,
 # the 7120-set after its run).
 CLEAR_LONG_COST = GOOD_COST
+# A clear piece hiding the outline at both ends (solid outside: its own dark base past the
+# stern, a glint past the tip) is pinned along its axis by its sides alone, which it shows
+# double (the far face through the near one): the fit may slide along them (issue 4, sure36:
+# the 7120-set's 7314, a clear large on laminate, 0.89 of the stern end's samples hidden and
+# 0.43 of the tip end's, 3.2 mm off at σ 0.8 mm). Such a reading has σ at least
+# CLEAR_ENDS_HIDDEN_MM (2σ covers 7314's slide). The ends are the samples within
+# CLEAR_END_MM of the stern and of the tip along the axis; hidden means a share of at least
+# CLEAR_STERN_HIDDEN and CLEAR_TIP_HIDDEN. 5222's clear medium (5104-set, 1.4 mm off, σ 1.5 mm,
+# 0.87 of its stern end hidden) shows its tip (0.12); of 6832-7119's clear readings none hid
+# both ends so (of the 81 at σ ≤ 1.5 mm, at most 0.43 of the tip end, 0.15 of the stern
+# end, never both).
+CLEAR_ENDS_HIDDEN_MM = 2.0
+CLEAR_END_MM = 4.0
+CLEAR_STERN_HIDDEN = 0.5
+CLEAR_TIP_HIDDEN = 0.3
 # ... and a clear reading that fits well but whose base as seen is the face ahead of it
 # (open_base.face_ahead_of_base): the tuning pool's 3785 and 3002, faint clear larges on
 # wood read as mediums at cost 0.15 / 0.09 and σ 1.5 / 1.0 mm, 10 mm short at the stern (no
@@ -595,7 +611,27 @@ def _glare_reread(scene: Scene, region: np.ndarray, sub: ViewGrid,
     if not _glared(scene, region, sub, found):
         return None
     again = explain_region(_unscaled(scene, sub), region, sub)
-    return again if len(again) >= len(found) and _doubtful(again) < _doubtful(found) else None
+    if len(again) < len(found) or _doubtful(again) >= _doubtful(found):
+        return None
+    return [_longer_first_rivals(scene, a, found) for a in again]
+
+
+def _longer_first_rivals(scene: Scene, a: Candidate, found: list[Candidate]) -> Candidate:
+    """``a`` (read on the unscaled map by :func:`_glare_reread`) with its covering ambiguity
+    (mm) raised to the farther end of each longer lying reading of the scaled map
+    (``found``, cost within MAX_COST) it clashes with: which map shows the piece whole is
+    the doubt (issue 4, seed 7259 of the 7120-set: a purple large the scaled map read at
+    cost 0.357, the unscaled a medium at 0.08 whose stern lies 7.5 mm inside, σ 1.35 mm)."""
+    if a.upright:
+        return a
+    length = scene.pieces.dims(a.size).footprint_length_mm
+    amb = max([a.covering_ambiguity_mm] + [
+        reading_gap(scene, f, a)[0] for f in found
+        if not f.upright and f.fit.cost <= MAX_COST
+        and scene.pieces.dims(f.size).footprint_length_mm > length and clashes(f, [a], scene)])
+    if amb == a.covering_ambiguity_mm:
+        return a
+    return replace(a, covering_ambiguity_mm=amb, ambiguity_mm=max(a.ambiguity_mm, amb))
 
 
 def _typical_score(scene: Scene, c: Candidate) -> float:
@@ -2074,6 +2110,19 @@ def _dimmed_table_read(view: TableView, poly_mm: shapely.Polygon, bg: np.ndarray
     return stats is not None and dimmed_table(*stats)
 
 
+def _ends_hidden(c: Candidate, length_mm: float) -> bool:
+    """Whether ``c`` (lying, ``length_mm`` its footprint's length) hides its outline at both
+    ends: at least CLEAR_STERN_HIDDEN of the samples within CLEAR_END_MM of its stern along
+    its axis and CLEAR_TIP_HIDDEN of those within CLEAR_END_MM of its tip."""
+    if c.upright or not len(c.fit.sample_cost):
+        return False
+    hidden = np.isnan(c.fit.sample_cost)
+    t = past_stern_mm(c)
+    stern, tip = t < CLEAR_END_MM, t > length_mm - CLEAR_END_MM
+    return bool(stern.any() and tip.any() and hidden[stern].mean() >= CLEAR_STERN_HIDDEN
+                and hidden[tip].mean() >= CLEAR_TIP_HIDDEN)
+
+
 def _piece(c: Candidate, calib: TableCalibration, view: TableView, bg: np.ndarray,
            pieces: PieceSet, area_poly: shapely.Polygon, seen: shapely.Polygon | None = None,
            goes_on: Callable[[], bool] | None = None,
@@ -2133,6 +2182,8 @@ def _piece(c: Candidate, calib: TableCalibration, view: TableView, bg: np.ndarra
         # A clear piece lit like a grey table: no dark face in it, no shadow round it
         # (CLEAR_LIT_*).
         color = "clear"
+    if color == "clear" and _ends_hidden(c, d.footprint_length_mm):
+        s_mm = max(s_mm, CLEAR_ENDS_HIDDEN_MM)
     # Another size explained the piece almost as well: σ covers both readings. A vivid piece
     # shows all its faces, so only a reading that covers what it shows is a rival; a black,
     # white or clear face can vanish against the table, so any nearly as good reading is.

@@ -160,7 +160,7 @@ def _open_base(scene: Scene, c: Candidate, others: list[Candidate]) -> Candidate
                    covering_ambiguity_mm=sigma)
 
 
-def _past_stern_mm(c: Candidate) -> np.ndarray:
+def past_stern_mm(c: Candidate) -> np.ndarray:
     """How far each of ``c``'s outline samples lies past its stern along its axis (table mm)."""
     return (c.fit.probe_mm - np.asarray(c.fit.pose.stern_mm)) @ np.asarray(c.fit.pose.direction)
 
@@ -176,7 +176,7 @@ def open_base_cost(c: Candidate, excused: np.ndarray | None = None) -> float:
     piece's scores as shadow (see BASE_END_MM); a reading longer than the piece has no sides
     there."""
     sc = c.fit.sample_cost
-    t = _past_stern_mm(c)
+    t = past_stern_mm(c)
     hidden = np.isnan(sc)
     if excused is None:
         if hidden.any():
@@ -195,7 +195,7 @@ def _seen_past_base(c: Candidate) -> float:
     base's part left out, seen or not), when nothing there is hidden and its first
     BASE_SIDE_MM costs at most GOOD_COST; else 99."""
     sc = c.fit.sample_cost
-    t = _past_stern_mm(c)
+    t = past_stern_mm(c)
     far = t >= BASE_END_MM + BASE_SIDE_MM
     side = far & (t < BASE_END_MM + 2 * BASE_SIDE_MM)
     if not side.any() or np.isnan(sc[far]).any() or sc[side].mean() > GOOD_COST:
