@@ -261,7 +261,10 @@ def foreground_planes(view: TableView, *, coarse_mm: float = 4.0,
     # table estimate, which would otherwise take them in, and their darkening counts below.
     if crisp is None:
         crisp = crisp_edges(view)[1]
-    noise0 = _noise(_distance(small, med), ignore)
+    # The first pass's distances from the median table: its noise here, and again (with
+    # more ignored) as the first re-estimate's.
+    d = _distance(small, med)
+    noise0 = _noise(d, ignore)
     closed = crisp | holes if holes is not None and holes.any() else None
     # The pixels' colours against the table, worked out once over both passes' areas.
     px = _CrispPixels.make(crisp if closed is None else closed, img, med)
@@ -280,8 +283,9 @@ def foreground_planes(view: TableView, *, coarse_mm: float = 4.0,
             small.shape[0] * small.shape[1] / (rows * cols))
         ignore |= share.reshape(ignore.shape) > 0.05
     bg = med
-    for _ in range(2):
-        d = _distance(small, bg)
+    for it in range(2):
+        if it:
+            d = _distance(small, bg)
         noise = _noise(d, ignore)
         keep = (~ignore & (d < 2.5 * noise)).astype(np.float32)
         keep = cv2.erode(keep, np.ones((3, 3), np.uint8))
