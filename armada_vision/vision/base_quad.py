@@ -203,7 +203,7 @@ def base_of_longer(scene: Scene, c: Candidate) -> Candidate:
     px = grid.to_px(np.asarray(c.outline_mm))
     x0, y0 = np.maximum(np.floor(px.min(axis=0)).astype(int) - HOLLOW_WINDOW_PX, 0)
     x1, y1 = np.ceil(px.max(axis=0)).astype(int) + HOLLOW_WINDOW_PX
-    dark = (scene.shade[y0:y1, x0:x1] < BASE_DARK).astype(np.uint8)
+    dark = (scene.shade[y0:y1, x0:x1] < BASE_DARK).view(np.uint8)
     fp = scene.footprint(c)[0]
     inside = np.zeros(dark.shape, np.uint8)
     cv2.fillPoly(inside, [np.round(grid.to_px(np.asarray(fp.exterior.coords))

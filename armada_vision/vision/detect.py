@@ -1378,7 +1378,7 @@ def _vivid_in(hsv: np.ndarray, bg: np.ndarray, region: np.ndarray, lit: bool = F
         box = cv2.blur(hsv[..., 1], (FAINT_HUED_BOX, FAINT_HUED_BOX))
         off_table = off_table | ((box >= int(st) + FAINT_HUED_SEP)
                                  & (hsv[..., 2] >= FAINT_HUED_BRIGHT * vt))
-    vivid = (region & (hsv[..., 1] >= HAND_VIVID_SAT) & off_table).astype(np.uint8)
+    vivid = (region & (hsv[..., 1] >= HAND_VIVID_SAT) & off_table).view(np.uint8)
     return cv2.morphologyEx(vivid, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)) > 0
 
 

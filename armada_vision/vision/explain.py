@@ -1051,7 +1051,7 @@ def _round_area(c: Candidate, lab: np.ndarray, sub: ViewGrid) -> bool:
     ids = lab[(seen > 0) & (lab > 0)]
     if len(ids) == 0:
         return True
-    area = (lab == np.bincount(ids).argmax()).astype(np.uint8)
+    area = (lab == np.bincount(ids).argmax()).view(np.uint8)
     contours, _ = cv2.findContours(area, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     outer = max(contours, key=cv2.contourArea)
     _, radius = cv2.minEnclosingCircle(outer)

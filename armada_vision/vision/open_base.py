@@ -554,7 +554,7 @@ def _dark_rect(scene: Scene, c: Candidate
     shade = scene.shade[y0:y1, x0:x1]
     mask = np.zeros(shade.shape[:2], np.uint8)
     cv2.fillPoly(mask, [np.round(px - (x0, y0)).astype(np.int32)], 1)
-    n, lab = cv2.connectedComponents((shade < SHADOW_MIN).astype(np.uint8), connectivity=8)
+    n, lab = cv2.connectedComponents((shade < SHADOW_MIN).view(np.uint8), connectivity=8)
     over = np.bincount(lab[mask > 0], minlength=n)
     over[0] = 0
     if over.max() == 0:

@@ -208,7 +208,8 @@ def make_rectifier(calib: TableCalibration, layout: TableLayout, px_per_mm: floa
         c = np.asarray(m.center_mm)
         corners = c + (m.corners_mm() - c) * 1.45
         cv2.fillConvexPoly(markers, np.round(grid.to_px(corners)).astype(np.int32), 1)
-    return Rectifier(grid, full_x, full_y, valid, markers.astype(bool))
+    # (0/1 as bools: a view, no copy.)
+    return Rectifier(grid, full_x, full_y, valid, markers.view(bool))
 
 
 def _half_shift(fine: np.ndarray, k: int, rows: int, cols: int) -> np.ndarray:
@@ -328,7 +329,7 @@ def crisp_edges(view: TableView) -> tuple[np.ndarray, np.ndarray]:
         return np.zeros(gray.shape, bool), np.zeros(gray.shape, bool)
     # Every 29th pixel is plenty for the level (a strided view: no full-size copy).
     level = EDGE_K * float(percentile(rel.ravel()[::29][seen.ravel()[::29]], 90))
-    edges = ((rel > level) & seen).astype(np.uint8)
+    edges = ((rel > level) & seen).view(np.uint8)  # a fresh bool array: no copy
     # Holes filled by drawing the outer contours filled: tracing the few edges is cheaper than
     # flooding the whole view (fill_holes).
     contours, _ = cv2.findContours(edges, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
@@ -800,7 +801,7 @@ _OUTSIDE = 2
 def object_mask(score: np.ndarray, grid: ViewGrid, *, threshold: float = 2.0) -> np.ndarray:
     """Binary object mask (uint8, view px): score above ``threshold``, closed, opened and with
     its holes filled."""
-    mask = (score > threshold).astype(np.uint8)
+    mask = (score > threshold).view(np.uint8)  # a fresh bool array: no copy
     r = max(round(0.7 * grid.px_per_mm), 1)
     ker = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, ker)
