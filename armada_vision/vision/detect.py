@@ -56,6 +56,7 @@ from armada_vision.vision.crisp import (
 )
 from armada_vision.vision.explain import (
     COLOUR_MIN_AREA,
+    COLOUR_RIM_PX,
     DOUBT_MAX_LEFT,
     HAND_COLOUR_MM,
     HAND_MAX_COST,
@@ -1554,7 +1555,7 @@ def _own_colour_pieces(scene: Scene, areas: np.ndarray, sub: ViewGrid,
     got: list[Candidate] = []
     for sc in (scene, _unscaled(scene, sub)):
         got = [c for c in pieces_in_colour(sc, areas, sub, areas, lying,
-                                           other_colour=other_colour)
+                                           other_colour=other_colour, rim_px=COLOUR_RIM_PX)
                if np.isnan(c.fit.sample_cost).mean() <= APART_MAX_HIDDEN]
         if got:
             break

@@ -105,6 +105,12 @@ COLOUR_MAX_LEFT = 0.2
 # and 6404's yellow smalls under a black and a green large's raised base, 0.66 and 0.46 of the
 # outline in colour, 0.81 and 0.71 of the rest, which is 0.82 and 0.64 of the outline).
 COLOUR_BARE_MIN = 0.5
+# ... and, beside a piece found (detect._colours_left), asked of the outline less a rim this
+# many pixels wide: the colour mask is opened by 3 px and parted where the hue steps, so its
+# edge lies a pixel in from the outline as seen, which at a coarse view is a third of a
+# small's outline (session 28, vivid37, S0 7120: 7190's and 7289's red smalls beside a black
+# medium and a blue large at 1.5 px/mm, their true fits 0.66-0.69 of the outline in colour).
+COLOUR_RIM_PX = 1
 # ... and when a longer size's extra length under the hand is its only rival, kept unless its
 # colour area fills more than ROUND_FILL of its smallest enclosing circle: a coin seen half
 # or more fills 0.5 and up (seed 4014's, 0.54), a die 0.64; the pieces so read at their place
@@ -989,8 +995,8 @@ def pieces_at_tips(scene: Scene, part: np.ndarray, sub: ViewGrid) -> list[Candid
 
 def pieces_in_colour(scene: Scene, part: np.ndarray, sub: ViewGrid, vivid: np.ndarray,
                      taken: list[Candidate], under_hand: bool = False,
-                     other_colour: Callable[[Candidate, Candidate], bool] | None = None
-                     ) -> list[Candidate]:
+                     other_colour: Callable[[Candidate, Candidate], bool] | None = None,
+                     rim_px: int = 0) -> list[Candidate]:
     """Lying pieces in a hand's region ``part`` fitted in each area of its ``vivid`` mask (a
     piece's own colour, apart from the skin and the table): from the area's sharp corners (a
     tip that is no corner of the region is one of the area's) and its axis; per area the good
@@ -999,7 +1005,8 @@ def pieces_in_colour(scene: Scene, part: np.ndarray, sub: ViewGrid, vivid: np.nd
     and ``under_hand`` (``part`` is a hand's region) those only a longer size under the hand
     makes unclean whose colour area is not round; each with σ at least HAND_COLOUR_MM.
     With ``other_colour`` (whether a reading of ``taken`` is of another colour than a fit),
-    a fit's colour is asked only where no reading of another colour leans over it."""
+    a fit's colour is asked only where no reading of another colour leans over it; with
+    ``rim_px``, of its outline less a rim that many pixels wide (COLOUR_RIM_PX)."""
     n, lab, stats, _ = cv2.connectedComponentsWithStats(vivid.astype(np.uint8), connectivity=8)
     min_px = COLOUR_MIN_AREA * scene.small_area_mm2 * sub.px_per_mm**2
     out: list[Candidate] = []
@@ -1018,8 +1025,8 @@ def pieces_in_colour(scene: Scene, part: np.ndarray, sub: ViewGrid, vivid: np.nd
             got += fits_from_axis(scene, *guess, screened=True)
         cands += got
         fits = [(c, left) for c in got if c.fit.cost <= GOOD_COST
-                and (left := _covers_area(c, area, sub, _leaning(c, taken, sub, other_colour)
-                                          )) is not None
+                and (left := _covers_area(c, area, sub, _leaning(c, taken, sub, other_colour),
+                                          rim_px)) is not None
                 and not clashes(c, out + taken, scene)]
         if fits:
             out.append(min(fits, key=lambda f: f[0].fit.cost + f[1])[0])
@@ -1073,16 +1080,20 @@ def _leaning(c: Candidate, taken: list[Candidate], sub: ViewGrid,
 
 
 def _covers_area(c: Candidate, area: np.ndarray, sub: ViewGrid,
-                 bare: Callable[[np.ndarray], np.ndarray] | None = None) -> float | None:
+                 bare: Callable[[np.ndarray], np.ndarray] | None = None, rim_px: int = 0
+                 ) -> float | None:
     """The share of ``area`` (on ``sub``) left outside ``c``'s outline, when ``c``'s outline
     as seen is at least COLOUR_MIN_SHARE that area and leaves at most COLOUR_MAX_LEFT of it;
     else None (the reading is not that area's piece). With ``bare`` (the part of a mask
     outside the readings found of another colour, :func:`_leaning`), a share under
     COLOUR_MIN_SHARE is asked again of that part of the outline, when it is at least
     COLOUR_BARE_MIN of it: a piece of another colour found leaning over ``c`` in the view
-    hides its colour (one of ``c``'s colour would not: it may be ``c``'s own piece)."""
+    hides its colour (one of ``c``'s colour would not: it may be ``c``'s own piece). With
+    ``rim_px``, the outline's rim that many pixels wide is left out of the shares."""
     seen = np.zeros(area.shape, np.uint8)
     cv2.fillPoly(seen, [np.round(sub.to_px(c.outline_mm)).astype(np.int32)], 1)
+    if rim_px:
+        seen = cv2.erode(seen, np.ones((2 * rim_px + 1, 2 * rim_px + 1), np.uint8))
     inside = seen > 0
     if not inside.any():
         return None
