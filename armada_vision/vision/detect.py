@@ -718,7 +718,9 @@ def _other_map_rivals(scene: Scene, c: Candidate, again: list[Candidate]) -> Can
     unscaled map can show a vivid piece's far end the scaled map sank (issue 4, seed 3797 of
     the run from 3664: a green large beside a black large read as a medium at cost 0.33, σ
     0.5 mm, the large at 0.125 on the unscaled map), as :func:`_longer_first_rivals` does
-    for the glare re-read."""
+    for the glare re-read, when it fits at least as well as ``c``: 6029 of the run from
+    5968, a right vivid small at 0.214, had a medium at 0.331 on the unscaled map straddling
+    it and its neighbour."""
     if c.upright:
         return c
     length = scene.pieces.dims(c.size).footprint_length_mm
@@ -729,7 +731,7 @@ def _other_map_rivals(scene: Scene, c: Candidate, again: list[Candidate]) -> Can
             continue
         gap_mm, gap_deg = reading_gap(scene, a, c)
         amb_mm, amb_deg = max(amb_mm, gap_mm), max(amb_deg, gap_deg)
-        if scene.pieces.dims(a.size).footprint_length_mm > length:
+        if a.fit.cost <= c.fit.cost and scene.pieces.dims(a.size).footprint_length_mm > length:
             cov_mm, cov_deg = max(cov_mm, gap_mm), max(cov_deg, gap_deg)
     if (amb_mm, amb_deg, cov_mm, cov_deg) == (c.ambiguity_mm, c.ambiguity_deg,
                                               c.covering_ambiguity_mm, c.covering_ambiguity_deg):
