@@ -2770,3 +2770,13 @@ def test_a_small_in_its_neighbours_region_is_read_in_its_colour_area(seed, stern
     t = match(r.truth, det)
     assert t.matched == t.truth
     assert not any("false" in m for m in t.misses)
+
+
+# A vivid piece whose longer reading only the other map shows (issue 4, session 28, sure37;
+# seed 3797 of the run from 3664, a green large beside a black large's tip, on felt,
+# 1280×720, 0-10°): the scaled map read it as a medium at cost 0.33, its stern 7.1 mm inside,
+# σ 0.5 mm, a wrong size the rules would trust; the unscaled map read the large at 0.125. Only
+# the all-rivals ambiguity was raised, which does not count for a vivid piece: a longer rival
+# raises the covering ambiguity too (detect._other_map_rivals).
+def test_a_vivid_pieces_short_reading_with_a_longer_one_on_the_other_map_is_in_doubt():
+    assert_no_sure_wrong_size(3797, 3664, "large", "green", (131.9, 457.1))

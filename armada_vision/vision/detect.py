@@ -714,18 +714,31 @@ def _other_map_rivals(scene: Scene, c: Candidate, again: list[Candidate]) -> Can
     large read as smalls at cost 0.32 and 0.23 on the map scaled to their open bases, σ
     0.9 and 0.6 mm; on the unscaled map their true size at 0.03 and 0.02, 0.4 and 0.2 mm
     off). Only the all-rivals ambiguity is raised, which counts for a piece whose faces can
-    vanish (black, white, clear: _piece); a vivid piece shows its faces on both maps."""
+    vanish (black, white, clear: _piece); a vivid piece shows its faces on both maps.
+    A longer rival raises the covering ambiguity too, which counts for every piece: the
+    unscaled map can show a vivid piece's far end the scaled map sank (issue 4, seed 3797 of
+    the run from 3664: a green large beside a black large read as a medium at cost 0.33, σ
+    0.5 mm, the large at 0.125 on the unscaled map), as :func:`_longer_first_rivals` does
+    for the glare re-read, when it fits at least as well as ``c``: 6029 of the run from
+    5968, a right vivid small at 0.214, had a medium at 0.331 on the unscaled map straddling
+    it and its neighbour."""
     if c.upright:
         return c
+    length = scene.pieces.dims(c.size).footprint_length_mm
     amb_mm, amb_deg = c.ambiguity_mm, c.ambiguity_deg
+    cov_mm, cov_deg = c.covering_ambiguity_mm, c.covering_ambiguity_deg
     for a in again:
         if a.upright or a.size == c.size or a.fit.cost > GOOD_COST or not clashes(a, [c], scene):
             continue
         gap_mm, gap_deg = reading_gap(scene, a, c)
         amb_mm, amb_deg = max(amb_mm, gap_mm), max(amb_deg, gap_deg)
-    if amb_mm == c.ambiguity_mm and amb_deg == c.ambiguity_deg:
+        if a.fit.cost <= c.fit.cost and scene.pieces.dims(a.size).footprint_length_mm > length:
+            cov_mm, cov_deg = max(cov_mm, gap_mm), max(cov_deg, gap_deg)
+    if (amb_mm, amb_deg, cov_mm, cov_deg) == (c.ambiguity_mm, c.ambiguity_deg,
+                                              c.covering_ambiguity_mm, c.covering_ambiguity_deg):
         return c
-    return replace(c, ambiguity_mm=amb_mm, ambiguity_deg=amb_deg)
+    return replace(c, ambiguity_mm=amb_mm, ambiguity_deg=amb_deg,
+                   covering_ambiguity_mm=cov_mm, covering_ambiguity_deg=cov_deg)
 
 
 def _sunk_left(scene: Scene, region: np.ndarray, sub: ViewGrid, found: list[Candidate]
