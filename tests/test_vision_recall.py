@@ -2667,6 +2667,19 @@ def test_a_white_pieces_base_against_a_piece_found_is_judged_by_its_face_ahead()
     _found_in_colour_never_trusted(6857, 6832, "small", "white", (346.8, 267.5))
 
 
+def _read_in_place_and_scene_whole(seed: int, size: str, color: str,
+                                   stern: tuple[float, float]) -> None:
+    """The 7120-set scene ``seed``'s piece at ``stern`` (table mm) is read at its size and
+    colour within 1 mm, and every truth piece of the scene is matched with no false piece."""
+    p = found(seed, size, color, stern, seed0=7120)
+    assert p is not None and (p.size.value, p.color) == (size, color)
+    assert math.dist(p.pose.stern_mm, stern) <= 1.0
+    r, det = bench_scene(seed, 7120)
+    t = match(r.truth, det)
+    assert t.matched == t.truth
+    assert not any("false" in m for m in t.misses)
+
+
 # A piece whose own region nothing explained, a neighbour found in the region beside it lying
 # over part of it (issue 4, session 27, vivid35; coloured pieces against a neighbour; the
 # 7120-set's 7130, a yellow large on wood, its stern under a purple large's side, and 7151, a
@@ -2681,13 +2694,7 @@ def test_a_white_pieces_base_against_a_piece_found_is_judged_by_its_face_ahead()
     (7151, "small", "purple", (90.8, 190.0)),
 ])
 def test_a_piece_a_neighbour_found_lies_over_is_read_in_its_own_region(seed, size, color, stern):
-    p = found(seed, size, color, stern, seed0=7120)
-    assert p is not None and (p.size.value, p.color) == (size, color)
-    assert math.dist(p.pose.stern_mm, stern) <= 1.0
-    r, det = bench_scene(seed, 7120)
-    t = match(r.truth, det)
-    assert t.matched == t.truth
-    assert not any("false" in m for m in t.misses)
+    _read_in_place_and_scene_whole(seed, size, color, stern)
 
 
 # A piece no pass read on the scaled map, read on the unscaled one at a doubtful fit (issue 4,
@@ -2763,13 +2770,7 @@ def test_a_clear_piece_hiding_both_ends_is_in_doubt():
 # (explain.COLOUR_RIM_PX) where the region's colours are parted: found, never trusted.
 @pytest.mark.parametrize(("seed", "stern"), [(7190, (180.8, 130.3)), (7289, (436.0, 190.1))])
 def test_a_small_in_its_neighbours_region_is_read_in_its_colour_area(seed, stern):
-    p = found(seed, "small", "red", stern, seed0=7120)
-    assert p is not None and (p.size.value, p.color) == ("small", "red")
-    assert math.dist(p.pose.stern_mm, stern) <= 1.0
-    r, det = bench_scene(seed, 7120)
-    t = match(r.truth, det)
-    assert t.matched == t.truth
-    assert not any("false" in m for m in t.misses)
+    _read_in_place_and_scene_whole(seed, "small", "red", stern)
 
 
 # A vivid piece whose longer reading only the other map shows (issue 4, session 28, sure37;
