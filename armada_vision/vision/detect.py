@@ -229,7 +229,10 @@ FAINT_HUED_BOX = 5
 # shadow on a table of its hue is as saturated, but darker (the judge set's 6958, session 25:
 # a blue large's shadow on blue cloth read as a false blue small beside it; the pixels the
 # faint test added there 0.96 of the table's value at the median, 6701's and 6365's pieces
-# 1.12-1.17).
+# 1.12-1.17). The table's value is its estimate's where the pixel lies, not the view's
+# median: the light falls off over the view, and 7552's cyan large's shadow on blue cloth
+# (session 29, vivid38) stood at 1.03 of the view's median but 0.92 of the cloth around it
+# (6701's and 6365's pieces 1.19 and 1.16 of theirs), read as a false cyan small beside it.
 FAINT_HUED_BRIGHT = 1.0
 # White plastic on a coloured table (wood, felt, cloth), in a region no pass read: at least
 # this share of the table's light and at most this share of its HSV saturation
@@ -1366,13 +1369,15 @@ def _window_hsv(view: TableView, sub: ViewGrid) -> np.ndarray:
 
 
 def _vivid_in(hsv: np.ndarray, bg: np.ndarray, region: np.ndarray, lit: bool = False,
-              faint: bool = False) -> np.ndarray:
+              faint: np.ndarray | None = None) -> np.ndarray:
     """The pixels of ``region`` (``hsv``: its window, :func:`_window_hsv`) coloured as
     plastic is and skin and the table are not: HSV saturation at least HAND_VIVID_SAT and, on
     a coloured table, a hue at least VIVID_TABLE_HUE from its or a saturation TABLE_SAT_SEP
     above its (a piece of the table's hue: 5266's and 5286's blue on blue cloth, 234 against
     the cloth's 150 and its shadow's); opened by a pixel (speckle). The table's colour is its
-    estimate's median over the view: under a hand the estimate takes the skin's colour in."""
+    estimate's median over the view: under a hand the estimate takes the skin's colour in.
+    ``faint``: the table estimate's HSV value in the window, to count faint plastic too
+    (FAINT_HUED_*, beside a piece found)."""
     ht, st, vt = _table_hsv(bg)
     coloured = st > COLOURED_TABLE_SAT
     dh = np.abs(hsv[..., 0].astype(np.int16) - ht)
@@ -1386,12 +1391,13 @@ def _vivid_in(hsv: np.ndarray, bg: np.ndarray, region: np.ndarray, lit: bool = F
         # 0.89-0.93 with). Not asked in the other colour passes: there felt lit through a
         # yellow piece read as a false yellow small (6541).
         off_table = off_table | (hsv[..., 2] >= LIT_HUED_BRIGHT * vt)
-    if coloured and faint:
+    if coloured and faint is not None:
         # ``faint`` (beside a piece found, _colours_left): of the table's hue, its saturation
-        # averaged over FAINT_HUED_BOX px FAINT_HUED_SEP over the table's.
+        # averaged over FAINT_HUED_BOX px FAINT_HUED_SEP over the table's, no darker than the
+        # table there.
         box = cv2.blur(hsv[..., 1], (FAINT_HUED_BOX, FAINT_HUED_BOX))
         off_table = off_table | ((box >= int(st) + FAINT_HUED_SEP)
-                                 & (hsv[..., 2] >= FAINT_HUED_BRIGHT * vt))
+                                 & (hsv[..., 2] >= FAINT_HUED_BRIGHT * faint))
     vivid = (region & (hsv[..., 1] >= HAND_VIVID_SAT) & off_table).view(np.uint8)
     return cv2.morphologyEx(vivid, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)) > 0
 
@@ -1503,9 +1509,11 @@ def _colours_apart(scene: Scene, view: TableView, bg: np.ndarray, region: np.nda
 def _parted_colours(view: TableView, bg: np.ndarray, region: np.ndarray, sub: ViewGrid,
                     faint: bool = False) -> np.ndarray:
     """``region``'s vivid mask (on ``sub``) parted where the hue steps (:func:`_split_by_hue`):
-    each piece's colour an area of its own."""
+    each piece's colour an area of its own; ``faint``: faint plastic of the table's hue too."""
     hsv = _window_hsv(view, sub)
-    return _split_by_hue(hsv[..., 0], _vivid_in(hsv, bg, region, faint=faint))
+    # HSV value is the largest channel: the table estimate's there, pixel by pixel.
+    table_v = bg[view.grid.window(sub)].max(axis=-1) if faint else None
+    return _split_by_hue(hsv[..., 0], _vivid_in(hsv, bg, region, faint=table_v))
 
 
 def _colours_left(scene: Scene, view: TableView, bg: np.ndarray, region: np.ndarray,
