@@ -357,9 +357,20 @@ SOFT_WHITE_PAD_PX = 20
 # the standing fit covers less of their area (0.62 against 0.65, 0.65 against 0.96), as it
 # does on the lying pieces read softly at any heading (5540, 5912, 5966: 0.24-0.72 against
 # 0.53-0.89; on the desaturated pass 0.36-0.84 against 0.49-1.0).
+# Or a standing pyramid fits it SOFT_UPRIGHT_BETTER or more better than the soft reading
+# (session 29, vivid38: the 7408-set's 7473 and 7521, a standing clear large and medium on
+# felt at 22-35°, read as lying ones pointing 1° and 3° off that way: soft costs 0.44 and
+# 0.54, standing 0.13 and 0.05, the standing fit covering 0.99 against 0.94 and, its start
+# drawn by the shadow, 0.51 against 0.89). 4269's and 3705's standing pieces 0.12 and 0.51
+# better; the lying larges of 3111 and 3176 fit standing 0.03 worse and 0.02 better. Only
+# within SOFT_UPRIGHT_BETTER_DEG of away from the foot: the 5104-set's 5163, a lying clear
+# large on laminate read softly as a medium 27° off that way (cost 0.43), fits standing 0.31
+# better (a small covering 0.38 of its area against 0.69).
 SOFT_UPRIGHT_DEG = 30.0
 SOFT_UPRIGHT_COST = 0.2
 SOFT_UPRIGHT_MORE = 0.05
+SOFT_UPRIGHT_BETTER = 0.15
+SOFT_UPRIGHT_BETTER_DEG = 10.0
 
 # The desaturated pass's soft reading (clear31: crisp_pieces with soft_dark False) is a clear
 # piece's muting of a coloured table: on cloth and felt the foreground score counts the piece
@@ -863,16 +874,19 @@ def _standing_seen(fit_scene: Scene, c: Candidate, region: np.ndarray, sub: View
     piece's outline (SOFT_UPRIGHT_*): ``c`` points away from the camera's foot, as the apex of
     one standing is seen (within SOFT_UPRIGHT_DEG), and a standing pyramid fits the region
     (cost at most SOFT_UPRIGHT_COST on ``fit_scene``'s map) covering SOFT_UPRIGHT_MORE more
-    of it than ``c`` does."""
+    of it than ``c`` does, or fitting SOFT_UPRIGHT_BETTER better than ``c`` when ``c``
+    points within SOFT_UPRIGHT_BETTER_DEG of that way."""
     p = c.fit.pose
     cam = fit_scene.camera_mm
     away = math.degrees(math.atan2(p.y_mm - cam[1], p.x_mm - cam[0]))
-    if abs(angle_diff_deg(p.heading_deg, away)) > SOFT_UPRIGHT_DEG:
+    off = abs(angle_diff_deg(p.heading_deg, away))
+    if off > SOFT_UPRIGHT_DEG:
         return False
     up = upright_fit(fit_scene, region, sub, math.inf)
     if up is None or up.fit.cost > SOFT_UPRIGHT_COST:
         return False
-    return _share_in(up, region, sub) >= _share_in(c, region, sub) + SOFT_UPRIGHT_MORE
+    return ((off <= SOFT_UPRIGHT_BETTER_DEG and up.fit.cost <= c.fit.cost - SOFT_UPRIGHT_BETTER)
+            or _share_in(up, region, sub) >= _share_in(c, region, sub) + SOFT_UPRIGHT_MORE)
 
 
 def _share_in(c: Candidate, region: np.ndarray, sub: ViewGrid) -> float:

@@ -45,6 +45,7 @@ from armada_vision.vision.crisp import (
     SIZE_DOUBT_MM,
     SOFT_TOUCH_SHARE,
     _areas,
+    _by_hand,
     _edges_candidate,
     _ring_shades,
     _without_lit_shadows,
@@ -229,7 +230,10 @@ FAINT_HUED_BOX = 5
 # shadow on a table of its hue is as saturated, but darker (the judge set's 6958, session 25:
 # a blue large's shadow on blue cloth read as a false blue small beside it; the pixels the
 # faint test added there 0.96 of the table's value at the median, 6701's and 6365's pieces
-# 1.12-1.17).
+# 1.12-1.17). The table's value is its estimate's where the pixel lies, not the view's
+# median: the light falls off over the view, and 7552's cyan large's shadow on blue cloth
+# (session 29, vivid38) stood at 1.03 of the view's median but 0.92 of the cloth around it
+# (6701's and 6365's pieces 1.19 and 1.16 of theirs), read as a false cyan small beside it.
 FAINT_HUED_BRIGHT = 1.0
 # White plastic on a coloured table (wood, felt, cloth), in a region no pass read: at least
 # this share of the table's light and at most this share of its HSV saturation
@@ -1133,11 +1137,14 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
         # piece's area could be read here, as an opaque piece whose area may run past it
         # (σ over every shorter reading: still s11's black large, σ 1.0 → 22 mm).
         lying += [c for c in grey if classify_color(view, scene.footprint(c)[0], bg) != "black"]
+    # Clear pieces read in hands' regions on purpose: not dropped as a hand's shadow.
+    in_hands: list[Candidate] = []
     if hands:
         # A clear piece in a hand's region (the hand's shadow or fingers joined its region):
         # its own crisp or muted area there, fitted cleanly and named clear (HAND_CLEAR_*).
-        lying += _clear_in_hands(scene, view, bg, edges, crisp | holes, grey_area, ratio,
-                                 hands, lying, standing, is_clear, looks_clear)
+        in_hands = _clear_in_hands(scene, view, bg, edges, crisp | holes, grey_area, ratio,
+                                   hands, lying, standing, is_clear, looks_clear)
+        lying += in_hands
     for sub, region in empty:
         got = leftover_piece(scene, region, sub, lying)
         if not got:
@@ -1195,7 +1202,9 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
              and not _in_skin(c, view, bg)
              and not any(c is h for h in hidden_by_hand)
              and not _bare_table(c, scene, view, bg, edges)
-             and not _lit_table(c, scene, view, bg)]
+             and not _lit_table(c, scene, view, bg)
+             and not (_hand_shadow(c, scene, view, bg, hand_mask)
+                      and not any(c is h for h in in_hands))]
     # A reading whose base as seen is the face ahead of it ends on the piece: σ covers the
     # longer reading from its tip whose open base the view shows.
     lying = [face_for_base(scene, c) for c in lying]
@@ -1366,13 +1375,15 @@ def _window_hsv(view: TableView, sub: ViewGrid) -> np.ndarray:
 
 
 def _vivid_in(hsv: np.ndarray, bg: np.ndarray, region: np.ndarray, lit: bool = False,
-              faint: bool = False) -> np.ndarray:
+              faint: np.ndarray | None = None) -> np.ndarray:
     """The pixels of ``region`` (``hsv``: its window, :func:`_window_hsv`) coloured as
     plastic is and skin and the table are not: HSV saturation at least HAND_VIVID_SAT and, on
     a coloured table, a hue at least VIVID_TABLE_HUE from its or a saturation TABLE_SAT_SEP
     above its (a piece of the table's hue: 5266's and 5286's blue on blue cloth, 234 against
     the cloth's 150 and its shadow's); opened by a pixel (speckle). The table's colour is its
-    estimate's median over the view: under a hand the estimate takes the skin's colour in."""
+    estimate's median over the view: under a hand the estimate takes the skin's colour in.
+    ``faint``: the table estimate's HSV value in the window, to count faint plastic too
+    (FAINT_HUED_*, beside a piece found)."""
     ht, st, vt = _table_hsv(bg)
     coloured = st > COLOURED_TABLE_SAT
     dh = np.abs(hsv[..., 0].astype(np.int16) - ht)
@@ -1386,12 +1397,13 @@ def _vivid_in(hsv: np.ndarray, bg: np.ndarray, region: np.ndarray, lit: bool = F
         # 0.89-0.93 with). Not asked in the other colour passes: there felt lit through a
         # yellow piece read as a false yellow small (6541).
         off_table = off_table | (hsv[..., 2] >= LIT_HUED_BRIGHT * vt)
-    if coloured and faint:
+    if coloured and faint is not None:
         # ``faint`` (beside a piece found, _colours_left): of the table's hue, its saturation
-        # averaged over FAINT_HUED_BOX px FAINT_HUED_SEP over the table's.
+        # averaged over FAINT_HUED_BOX px FAINT_HUED_SEP over the table's, no darker than the
+        # table there.
         box = cv2.blur(hsv[..., 1], (FAINT_HUED_BOX, FAINT_HUED_BOX))
         off_table = off_table | ((box >= int(st) + FAINT_HUED_SEP)
-                                 & (hsv[..., 2] >= FAINT_HUED_BRIGHT * vt))
+                                 & (hsv[..., 2] >= FAINT_HUED_BRIGHT * faint))
     vivid = (region & (hsv[..., 1] >= HAND_VIVID_SAT) & off_table).view(np.uint8)
     return cv2.morphologyEx(vivid, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)) > 0
 
@@ -1503,9 +1515,11 @@ def _colours_apart(scene: Scene, view: TableView, bg: np.ndarray, region: np.nda
 def _parted_colours(view: TableView, bg: np.ndarray, region: np.ndarray, sub: ViewGrid,
                     faint: bool = False) -> np.ndarray:
     """``region``'s vivid mask (on ``sub``) parted where the hue steps (:func:`_split_by_hue`):
-    each piece's colour an area of its own."""
+    each piece's colour an area of its own; ``faint``: faint plastic of the table's hue too."""
     hsv = _window_hsv(view, sub)
-    return _split_by_hue(hsv[..., 0], _vivid_in(hsv, bg, region, faint=faint))
+    # HSV value is the largest channel: the table estimate's there, pixel by pixel.
+    table_v = bg[view.grid.window(sub)].max(axis=-1) if faint else None
+    return _split_by_hue(hsv[..., 0], _vivid_in(hsv, bg, region, faint=table_v))
 
 
 def _colours_left(scene: Scene, view: TableView, bg: np.ndarray, region: np.ndarray,
@@ -1777,6 +1791,19 @@ def _in_skin(c: Candidate, view: TableView, bg: np.ndarray) -> bool:
         return False
     d = np.linalg.norm(img[ring > 0].astype(np.float32) - med, axis=1)
     return float(np.mean(d < SKIN_SAME_BGR)) > SKIN_RING_SHARE
+
+
+def _hand_shadow(c: Candidate, scene: Scene, view: TableView, bg: np.ndarray,
+                 hand_mask: np.ndarray) -> bool:
+    """Whether doubtful lying ``c`` (cost over GOOD_COST) is the table in a hand's shadow:
+    its footprint reaches the hands' regions (``hand_mask``, view-size bool; crisp._by_hand)
+    and is named clear, as the soft clear reading by a hand is not read
+    (crisp.SOFT_HIDDEN's note)."""
+    # The 7408-set's 7415 (session 29, vivid38): the table in a hand's shadow between its
+    # thumb and palm, a region of its own, read as a clear small at cost 0.38 (σ 19.8 mm).
+    # Not asked of _clear_in_hands' readings (6641's clear medium in a hand's region).
+    return (not c.upright and c.fit.cost > GOOD_COST and _by_hand(scene, c, hand_mask)
+            and classify_color(view, scene.footprint(c)[0], bg) == "clear")
 
 
 def _outline_inside(c: Candidate, view: TableView
