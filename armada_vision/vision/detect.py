@@ -435,11 +435,15 @@ CLEAR_TIP_HIDDEN = 0.3
 # and 0.23 of its sides', 4.1 mm off at σ 0.7 mm; the pool's 4627, a clear small, its stern
 # end 0.31 and sides 0.22, 3.0 mm off at σ 0.8 mm). Such a reading has σ at least
 # CLEAR_ENDS_HIDDEN_MM too: one end at least CLEAR_ONE_END_HIDDEN hidden, the sides (the
-# samples off both ends) at least CLEAR_SIDES_HIDDEN. Of 6832-7119's 81 clear readings at
-# σ ≤ 1.5 mm one hid over 0.15 of its sides (7112's small, 0.22, neither end) and none hid
-# both; 5222's medium hides its stern end (0.87), not its sides (0.02).
+# samples off both ends) at least CLEAR_SIDES_HIDDEN, at a fit worse than CLEAR_PINNED_COST:
+# one that fits what it shows that cleanly is where it shows (7408-set: 7490's clear small,
+# tip end 0.57 and sides 0.23 at cost 0.018, 0.7 mm off; those slid fit 0.12-0.25: 7539's
+# two smalls 2.2-2.7 mm off at 0.12 / 0.16, 7573 0.25, 4627 0.20). Of 6832-7119's 81 clear
+# readings at σ ≤ 1.5 mm one hid over 0.15 of its sides (7112's small, 0.22, neither end)
+# and none hid both; 5222's medium hides its stern end (0.87), not its sides (0.02).
 CLEAR_ONE_END_HIDDEN = 0.25
 CLEAR_SIDES_HIDDEN = 0.15
+CLEAR_PINNED_COST = 0.1
 # ... and a clear reading that fits well but whose base as seen is the face ahead of it
 # (open_base.face_ahead_of_base): the tuning pool's 3785 and 3002, faint clear larges on
 # wood read as mediums at cost 0.15 / 0.09 and σ 1.5 / 1.0 mm, 10 mm short at the stern (no
@@ -2158,7 +2162,7 @@ def _ends_hidden(c: Candidate, length_mm: float) -> bool:
     outline for its sides to pin it: at least CLEAR_STERN_HIDDEN of the samples within
     CLEAR_END_MM of its stern along its axis and CLEAR_TIP_HIDDEN of those within CLEAR_END_MM
     of its tip, or CLEAR_ONE_END_HIDDEN of either end's and CLEAR_SIDES_HIDDEN of the others
-    (its sides')."""
+    (its sides') at a cost over CLEAR_PINNED_COST."""
     if c.upright or not len(c.fit.sample_cost):
         return False
     hidden = np.isnan(c.fit.sample_cost)
@@ -2169,7 +2173,8 @@ def _ends_hidden(c: Candidate, length_mm: float) -> bool:
     at_stern, at_tip = hidden[stern].mean(), hidden[tip].mean()
     sides = ~stern & ~tip
     return bool((at_stern >= CLEAR_STERN_HIDDEN and at_tip >= CLEAR_TIP_HIDDEN)
-                or (sides.any() and hidden[sides].mean() >= CLEAR_SIDES_HIDDEN
+                or (c.fit.cost > CLEAR_PINNED_COST and sides.any()
+                    and hidden[sides].mean() >= CLEAR_SIDES_HIDDEN
                     and max(at_stern, at_tip) >= CLEAR_ONE_END_HIDDEN))
 
 
