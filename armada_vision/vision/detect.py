@@ -654,14 +654,21 @@ def _longer_first_rivals(scene: Scene, a: Candidate, found: list[Candidate]) -> 
     cost 0.357, the unscaled a medium at 0.08 whose stern lies 7.5 mm inside, σ 1.35 mm)."""
     if a.upright:
         return a
-    length = scene.pieces.dims(a.size).footprint_length_mm
-    amb = max([a.covering_ambiguity_mm] + [
-        reading_gap(scene, f, a)[0] for f in found
-        if not f.upright and f.fit.cost <= MAX_COST
-        and scene.pieces.dims(f.size).footprint_length_mm > length and clashes(f, [a], scene)])
+    amb = max([a.covering_ambiguity_mm] + [reading_gap(scene, f, a)[0] for f in found
+                                           if _longer_rival(scene, f, a, MAX_COST)])
     if amb == a.covering_ambiguity_mm:
         return a
     return replace(a, covering_ambiguity_mm=amb, ambiguity_mm=max(a.ambiguity_mm, amb))
+
+
+def _longer_rival(scene: Scene, o: Candidate, c: Candidate, max_cost: float) -> bool:
+    """Whether ``o``, the other map's reading (or the other pass's), is a lying reading of a
+    longer size than ``c`` at cost ``max_cost`` or under that clashes with it: which reading
+    shows the piece whole is the doubt, so ``c``'s covering ambiguity reaches it
+    (:func:`_longer_first_rivals`, :func:`_other_map_rivals`)."""
+    return (not o.upright and o.fit.cost <= max_cost
+            and scene.pieces.dims(o.size).footprint_length_mm
+            > scene.pieces.dims(c.size).footprint_length_mm and clashes(o, [c], scene))
 
 
 def _typical_score(scene: Scene, c: Candidate) -> float:
@@ -753,7 +760,6 @@ def _other_map_rivals(scene: Scene, c: Candidate, again: list[Candidate]) -> Can
     it and its neighbour."""
     if c.upright:
         return c
-    length = scene.pieces.dims(c.size).footprint_length_mm
     amb_mm, amb_deg = c.ambiguity_mm, c.ambiguity_deg
     cov_mm, cov_deg = c.covering_ambiguity_mm, c.covering_ambiguity_deg
     for a in again:
@@ -761,7 +767,7 @@ def _other_map_rivals(scene: Scene, c: Candidate, again: list[Candidate]) -> Can
             continue
         gap_mm, gap_deg = reading_gap(scene, a, c)
         amb_mm, amb_deg = max(amb_mm, gap_mm), max(amb_deg, gap_deg)
-        if a.fit.cost <= c.fit.cost and scene.pieces.dims(a.size).footprint_length_mm > length:
+        if _longer_rival(scene, a, c, c.fit.cost):
             cov_mm, cov_deg = max(cov_mm, gap_mm), max(cov_deg, gap_deg)
     if (amb_mm, amb_deg, cov_mm, cov_deg) == (c.ambiguity_mm, c.ambiguity_deg,
                                               c.covering_ambiguity_mm, c.covering_ambiguity_deg):
