@@ -502,6 +502,11 @@ APART_MAX_SHARE = 0.6
 # ... and such a reading's outline is its own: at most this share hidden against solid
 # neighbours (the true ones 0-0.35; a red medium read from a found small's area, 0.66).
 APART_MAX_HIDDEN = 0.5
+# A lone vivid piece's glint and shadow are solid outside its outline: its one colour area's
+# reading may hide this much (7471's orange large 0.54) when it fits this cleanly (0.014;
+# 7665's cyan large 0.157): _lone_colour_piece.
+LONE_MAX_HIDDEN = 0.6
+LONE_COLOUR_COST = 0.2
 # A colour area a reading leaves may be its own piece's rest, read short: a piece read there
 # (_colours_left) is dropped when at least this share of it lies in a longer size's footprint
 # from a touching reading's tip (3377's orange medium read as a small, 3485's cyan large as a
@@ -1159,6 +1164,9 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
             # Still nothing: a piece of the table's hue, or a white one, sunk by the region's
             # scaled map.
             got = _sunk_plastic_pieces(scene, view, bg, region, sub, lying)
+        if not got:
+            # Still nothing: a lone vivid piece whose glint and shadow joined its region.
+            got = _lone_colour_piece(scene, view, bg, region, sub, lying)
         if got:
             read.append((sub, region))
         lying += got
@@ -1525,6 +1533,24 @@ def _colours_left(scene: Scene, view: TableView, bg: np.ndarray, region: np.ndar
             if not _rest_of_shorter(scene, c, lying)]
 
 
+def _lone_colour_piece(scene: Scene, view: TableView, bg: np.ndarray, region: np.ndarray,
+                       sub: ViewGrid, lying: list[Candidate]) -> list[Candidate]:
+    """A lone vivid piece in a region no pass read anything in: the table's glint and the
+    piece's shadow joined its region and, solid outside its outline, hide up to
+    LONE_MAX_HIDDEN of it (7471's orange large on laminate, 0.54: the region's fits are
+    scored with those samples and fail; 7665's cyan large on felt, its colour area over
+    APART_MAX_SHARE of the region). Read in the region's one colour area
+    (:func:`_own_colour_pieces`, never trusted) when that area is the region's only one and
+    the reading fits it cleanly (cost at most LONE_COLOUR_COST)."""
+    apart = _parted_colours(view, bg, region, sub)
+    n, _lab, stats, _ = cv2.connectedComponentsWithStats(apart.astype(np.uint8), connectivity=8)
+    areas = stats[1:, cv2.CC_STAT_AREA]
+    if np.count_nonzero(areas >= COLOUR_MIN_AREA * scene.small_area_mm2 * sub.px_per_mm**2) != 1:
+        return []
+    got = _own_colour_pieces(scene, apart, sub, lying, view, bg, max_hidden=LONE_MAX_HIDDEN)
+    return [c for c in got if c.fit.cost <= LONE_COLOUR_COST]
+
+
 def _rest_of_shorter(scene: Scene, c: Candidate, lying: list[Candidate]) -> bool:
     """Whether at least REST_OF_SHORT of ``c``'s footprint lies in the footprint of a longer
     size with the tip of a reading touching it: ``c`` may be that piece's rest, read short."""
@@ -1544,8 +1570,8 @@ def _rest_of_shorter(scene: Scene, c: Candidate, lying: list[Candidate]) -> bool
 
 
 def _own_colour_pieces(scene: Scene, areas: np.ndarray, sub: ViewGrid,
-                       lying: list[Candidate], view: TableView, bg: np.ndarray
-                       ) -> list[Candidate]:
+                       lying: list[Candidate], view: TableView, bg: np.ndarray,
+                       max_hidden: float = APART_MAX_HIDDEN) -> list[Candidate]:
     """:func:`pieces_in_colour` in the parted colour ``areas`` of a region with no hand (a
     longer piece's extra length would show in them), on the scaled map, else the unscaled
     one: a vivid neighbour sets the scaled map's level and a duller piece's faces sink (4040's
@@ -1569,7 +1595,7 @@ def _own_colour_pieces(scene: Scene, areas: np.ndarray, sub: ViewGrid,
     for sc in (scene, _unscaled(scene, sub)):
         got = [c for c in pieces_in_colour(sc, areas, sub, areas, lying,
                                            other_colour=other_colour, rim_px=COLOUR_RIM_PX)
-               if np.isnan(c.fit.sample_cost).mean() <= APART_MAX_HIDDEN]
+               if np.isnan(c.fit.sample_cost).mean() <= max_hidden]
         if got:
             break
     return got
