@@ -1498,14 +1498,20 @@ def _colours_apart(scene: Scene, view: TableView, bg: np.ndarray, region: np.nda
     it); else None: a lone coloured die is one area and most of its region (0.68, 0.71 on
     2739 and 2774, read as red smalls at σ 15-17 mm)."""
     apart = _parted_colours(view, bg, region, sub)
-    _n, _lab, stats, _ = cv2.connectedComponentsWithStats(apart.astype(np.uint8),
-                                                           connectivity=8)
-    areas = stats[1:, cv2.CC_STAT_AREA]
-    areas = areas[areas >= COLOUR_MIN_AREA * scene.small_area_mm2 * sub.px_per_mm**2]
+    areas = _colour_areas_px(scene, apart, sub)
     if len(areas) >= 2 or (len(areas) == 1
                            and areas[0] <= APART_MAX_SHARE * np.count_nonzero(region)):
         return apart
     return None
+
+
+def _colour_areas_px(scene: Scene, apart: np.ndarray, sub: ViewGrid) -> np.ndarray:
+    """The pixel counts (on ``sub``) of the areas of the parted colour mask ``apart`` big
+    enough to be a piece's colour (pieces_in_colour's COLOUR_MIN_AREA of a small's footprint)."""
+    _n, _lab, stats, _ = cv2.connectedComponentsWithStats(apart.astype(np.uint8),
+                                                           connectivity=8)
+    areas = stats[1:, cv2.CC_STAT_AREA]
+    return areas[areas >= COLOUR_MIN_AREA * scene.small_area_mm2 * sub.px_per_mm**2]
 
 
 def _parted_colours(view: TableView, bg: np.ndarray, region: np.ndarray, sub: ViewGrid,
@@ -1543,9 +1549,7 @@ def _lone_colour_piece(scene: Scene, view: TableView, bg: np.ndarray, region: np
     (:func:`_own_colour_pieces`, never trusted) when that area is the region's only one and
     the reading fits it cleanly (cost at most LONE_COLOUR_COST)."""
     apart = _parted_colours(view, bg, region, sub)
-    n, _lab, stats, _ = cv2.connectedComponentsWithStats(apart.astype(np.uint8), connectivity=8)
-    areas = stats[1:, cv2.CC_STAT_AREA]
-    if np.count_nonzero(areas >= COLOUR_MIN_AREA * scene.small_area_mm2 * sub.px_per_mm**2) != 1:
+    if len(_colour_areas_px(scene, apart, sub)) != 1:
         return []
     got = _own_colour_pieces(scene, apart, sub, lying, view, bg, max_hidden=LONE_MAX_HIDDEN)
     return [c for c in got if c.fit.cost <= LONE_COLOUR_COST]
