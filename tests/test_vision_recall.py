@@ -1337,7 +1337,7 @@ def test_a_coloured_piece_beside_a_hand_is_found_in_its_colour(seed, size, color
     # A small in its colour area beside a hand (issue 4, hand24): it fits (4204's at 0.017)
     # and its only rival is a longer piece whose extra length would lie under the hand, which
     # made explain.pieces_in_colour drop it as not clean. Kept with σ covering that longer
-    # size (its colour area is no disc: _round_area). Never trusted.
+    # size (its colour area is no disc: round_area). Never trusted.
     _found_in_colour_never_trusted(seed, 3952, size, color, stern)
 
 

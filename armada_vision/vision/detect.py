@@ -66,6 +66,7 @@ from armada_vision.vision.explain import (
     no_piece_in,
     pieces_at_tips,
     pieces_in_colour,
+    round_area,
     size_footprints,
     size_span_mm,
     touching_pieces,
@@ -1547,12 +1548,19 @@ def _lone_colour_piece(scene: Scene, view: TableView, bg: np.ndarray, region: np
     scored with those samples and fail; 7665's cyan large on felt, its colour area over
     APART_MAX_SHARE of the region). Read in the region's one colour area
     (:func:`_own_colour_pieces`, never trusted) when that area is the region's only one and
-    the reading fits it cleanly (cost at most LONE_COLOUR_COST)."""
+    the reading fits it cleanly (cost at most LONE_COLOUR_COST) and the area is no die's
+    (:func:`explain.round_area`: the 7120-set's 7172, a red die on felt alone in its region,
+    was read as a red small at cost 0.12)."""
     apart = _parted_colours(view, bg, region, sub)
     if len(_colour_areas_px(scene, apart, sub)) != 1:
         return []
-    got = _own_colour_pieces(scene, apart, sub, lying, view, bg, max_hidden=LONE_MAX_HIDDEN)
-    return [c for c in got if c.fit.cost <= LONE_COLOUR_COST]
+    got = [c for c in _own_colour_pieces(scene, apart, sub, lying, view, bg,
+                                         max_hidden=LONE_MAX_HIDDEN)
+           if c.fit.cost <= LONE_COLOUR_COST]
+    if not got:
+        return []
+    _n, lab = cv2.connectedComponents(apart.astype(np.uint8), connectivity=8)
+    return [c for c in got if not round_area(c, lab, sub)]
 
 
 def _rest_of_shorter(scene: Scene, c: Candidate, lying: list[Candidate]) -> bool:
