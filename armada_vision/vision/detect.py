@@ -1154,7 +1154,9 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
                 # map scaled to it sank is read beside it on the unscaled map (good ones only).
                 got += [c for c in leftover_piece(_unscaled(scene, sub), region, sub,
                                                   lying + got) if c.fit.cost <= GOOD_COST]
-        if not got and (apart := _colours_apart(scene, view, bg, region, sub)) is not None:
+        # The region's colour areas (_parted_colours), worked out once for the two passes.
+        apart = None if got else _parted_colours(view, bg, region, sub)
+        if apart is not None and _colours_apart(scene, apart, region, sub):
             # Still nothing: touching pieces of different colours (2690's green and red
             # larges): each colour's own area, as in a hand's region (doubtful σ), when
             # its own edges show (2211: a red medium from a small's area, 0.66 hidden).
@@ -1165,9 +1167,9 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
             # Still nothing: a piece of the table's hue, or a white one, sunk by the region's
             # scaled map.
             got = _sunk_plastic_pieces(scene, view, bg, region, sub, lying)
-        if not got:
+        if not got and apart is not None:
             # Still nothing: a lone vivid piece whose glint and shadow joined its region.
-            got = _lone_colour_piece(scene, view, bg, region, sub, lying)
+            got = _lone_colour_piece(scene, view, bg, apart, sub, lying)
         if got:
             read.append((sub, region))
         lying += got
@@ -1491,19 +1493,16 @@ def _sunk_doubt(scene: Scene, c: Candidate) -> Candidate:
                    covering_ambiguity_mm=max(c.covering_ambiguity_mm, floor))
 
 
-def _colours_apart(scene: Scene, view: TableView, bg: np.ndarray, region: np.ndarray,
-                   sub: ViewGrid) -> np.ndarray | None:
-    """``region``'s vivid mask parted where the hue steps (:func:`_split_by_hue`) when it
-    holds two areas of a piece's colour at least (pieces_in_colour's COLOUR_MIN_AREA), or
-    one that leaves most of the region to a colourless neighbour (at most APART_MAX_SHARE of
-    it); else None: a lone coloured die is one area and most of its region (0.68, 0.71 on
-    2739 and 2774, read as red smalls at σ 15-17 mm)."""
-    apart = _parted_colours(view, bg, region, sub)
+def _colours_apart(scene: Scene, apart: np.ndarray, region: np.ndarray, sub: ViewGrid
+                   ) -> bool:
+    """Whether ``region``'s vivid mask parted where the hue steps (``apart``,
+    :func:`_parted_colours`) holds two areas of a piece's colour at least
+    (pieces_in_colour's COLOUR_MIN_AREA), or one that leaves most of the region to a
+    colourless neighbour (at most APART_MAX_SHARE of it): a lone coloured die is one area
+    and most of its region (0.68, 0.71 on 2739 and 2774, read as red smalls at σ 15-17 mm)."""
     areas = _colour_areas_px(scene, apart, sub)
-    if len(areas) >= 2 or (len(areas) == 1
-                           and areas[0] <= APART_MAX_SHARE * np.count_nonzero(region)):
-        return apart
-    return None
+    return len(areas) >= 2 or (len(areas) == 1
+                               and areas[0] <= APART_MAX_SHARE * np.count_nonzero(region))
 
 
 def _colour_areas_px(scene: Scene, apart: np.ndarray, sub: ViewGrid) -> np.ndarray:
@@ -1540,18 +1539,18 @@ def _colours_left(scene: Scene, view: TableView, bg: np.ndarray, region: np.ndar
             if not _rest_of_shorter(scene, c, lying)]
 
 
-def _lone_colour_piece(scene: Scene, view: TableView, bg: np.ndarray, region: np.ndarray,
+def _lone_colour_piece(scene: Scene, view: TableView, bg: np.ndarray, apart: np.ndarray,
                        sub: ViewGrid, lying: list[Candidate]) -> list[Candidate]:
     """A lone vivid piece in a region no pass read anything in: the table's glint and the
     piece's shadow joined its region and, solid outside its outline, hide up to
     LONE_MAX_HIDDEN of it (7471's orange large on laminate, 0.54: the region's fits are
     scored with those samples and fail; 7665's cyan large on felt, its colour area over
     APART_MAX_SHARE of the region). Read in the region's one colour area
-    (:func:`_own_colour_pieces`, never trusted) when that area is the region's only one and
+    (``apart``, :func:`_parted_colours`; :func:`_own_colour_pieces`, never trusted) when
+    that area is the region's only one and
     the reading fits it cleanly (cost at most LONE_COLOUR_COST) and the area is no die's
     (:func:`explain.round_area`: the 7120-set's 7172, a red die on felt alone in its region,
     was read as a red small at cost 0.12)."""
-    apart = _parted_colours(view, bg, region, sub)
     if len(_colour_areas_px(scene, apart, sub)) != 1:
         return []
     got = [c for c in _own_colour_pieces(scene, apart, sub, lying, view, bg,
