@@ -343,6 +343,11 @@ SOFT_WHITE_CLIP_PX = 6.0
 SOFT_WHITE_STEPS = ((1.0, 3.0), (0.5, 1.5), (0.25, 0.75))
 SOFT_WHITE_MOVES = 12
 SOFT_WHITE_PAD_PX = 20
+# The soft pick may take the piece's shadow in and start the edges' refit too far off (the
+# 7408-set's 7434 and 7576, white larges alone on light laminate: picks 10-15 mm off along
+# the shadow, ~16° turned): the area's best good fits (a medium from the piece's own stern,
+# cost 0.03) start it too, this many.
+SOFT_WHITE_STARTS = 3
 
 # A standing clear piece's crisp outline is read softly too, as a lying piece whose tip is
 # its apex: seen pushed away from the camera's foot (issue 4, clear31: 4269's standing medium,
@@ -648,9 +653,9 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
                     soft_out.append(c)
                     taken = c
             elif (soft_white is not None and white_out is not None and edges is not None
-                  and (c := _soft_white_piece(scene, pick[1], region, sub,
-                                              chosen + out + soft_out + white_out,
-                                              soft_white, edges, soft_black)) is not None):
+                  and (c := _soft_white_from(scene, pick[1], cands, region, sub,
+                                             chosen + out + soft_out + white_out,
+                                             soft_white, edges, soft_black)) is not None):
                 white_out.append(c)
                 taken = c
         if taken is not None and peeled_part is False:
@@ -737,6 +742,23 @@ def _soft_clear_piece(scene: Scene, pick: tuple[float, Candidate], region: np.nd
                    covering_ambiguity_mm=amb,
                    ambiguity_deg=max(c.ambiguity_deg, SOFT_DOUBT_DEG),
                    covering_ambiguity_deg=max(c.covering_ambiguity_deg, SOFT_DOUBT_DEG))
+
+
+def _soft_white_from(scene: Scene, pick: Candidate, cands: list[Candidate], region: np.ndarray,
+                     sub: ViewGrid, others: list[Candidate],
+                     soft_white: Callable[[Candidate], bool], edges: np.ndarray,
+                     soft_black: Callable[[Candidate], bool] | None = None
+                     ) -> Candidate | None:
+    """:func:`_soft_white_piece` from the soft pick ``pick``, else from the area's other good
+    fits ``cands`` (cost at most GOOD_COST, best first, SOFT_WHITE_STARTS of them): the
+    first whose refit to the crisp edges holds; else None."""
+    starts = sorted((c for c in cands if c is not pick and c.fit.cost <= GOOD_COST),
+                    key=lambda c: c.fit.cost)[:SOFT_WHITE_STARTS]
+    for c in (pick, *starts):
+        if (w := _soft_white_piece(scene, c, region, sub, others, soft_white, edges,
+                                   soft_black)) is not None:
+            return w
+    return None
 
 
 def _soft_white_piece(scene: Scene, c: Candidate, region: np.ndarray, sub: ViewGrid,

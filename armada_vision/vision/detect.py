@@ -67,6 +67,7 @@ from armada_vision.vision.explain import (
     no_piece_in,
     pieces_at_tips,
     pieces_in_colour,
+    round_area,
     size_footprints,
     size_span_mm,
     touching_pieces,
@@ -535,6 +536,11 @@ APART_MAX_SHARE = 0.6
 # ... and such a reading's outline is its own: at most this share hidden against solid
 # neighbours (the true ones 0-0.35; a red medium read from a found small's area, 0.66).
 APART_MAX_HIDDEN = 0.5
+# A lone vivid piece's glint and shadow are solid outside its outline: its one colour area's
+# reading may hide this much (7471's orange large 0.54) when it fits this cleanly (0.014;
+# 7665's cyan large 0.157): _lone_colour_piece.
+LONE_MAX_HIDDEN = 0.6
+LONE_COLOUR_COST = 0.2
 # A colour area a reading leaves may be its own piece's rest, read short: a piece read there
 # (_colours_left) is dropped when at least this share of it lies in a longer size's footprint
 # from a touching reading's tip (3377's orange medium read as a small, 3485's cyan large as a
@@ -1190,7 +1196,9 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
                 # map scaled to it sank is read beside it on the unscaled map (good ones only).
                 got += [c for c in leftover_piece(_unscaled(scene, sub), region, sub,
                                                   lying + got) if c.fit.cost <= GOOD_COST]
-        if not got and (apart := _colours_apart(scene, view, bg, region, sub)) is not None:
+        # The region's colour areas (_parted_colours), worked out once for the two passes.
+        apart = None if got else _parted_colours(view, bg, region, sub)
+        if apart is not None and _colours_apart(scene, apart, region, sub):
             # Still nothing: touching pieces of different colours (2690's green and red
             # larges): each colour's own area, as in a hand's region (doubtful σ), when
             # its own edges show (2211: a red medium from a small's area, 0.66 hidden).
@@ -1201,6 +1209,9 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
             # Still nothing: a piece of the table's hue, or a white one, sunk by the region's
             # scaled map.
             got = _sunk_plastic_pieces(scene, view, bg, region, sub, lying)
+        if not got and apart is not None:
+            # Still nothing: a lone vivid piece whose glint and shadow joined its region.
+            got = _lone_colour_piece(scene, view, bg, apart, sub, lying)
         if got:
             read.append((sub, region))
         lying += got
@@ -1529,22 +1540,25 @@ def _sunk_doubt(scene: Scene, c: Candidate) -> Candidate:
                    covering_ambiguity_mm=max(c.covering_ambiguity_mm, floor))
 
 
-def _colours_apart(scene: Scene, view: TableView, bg: np.ndarray, region: np.ndarray,
-                   sub: ViewGrid) -> np.ndarray | None:
-    """``region``'s vivid mask parted where the hue steps (:func:`_split_by_hue`) when it
-    holds two areas of a piece's colour at least (pieces_in_colour's COLOUR_MIN_AREA), or
-    one that leaves most of the region to a colourless neighbour (at most APART_MAX_SHARE of
-    it); else None: a lone coloured die is one area and most of its region (0.68, 0.71 on
-    2739 and 2774, read as red smalls at σ 15-17 mm)."""
-    apart = _parted_colours(view, bg, region, sub)
+def _colours_apart(scene: Scene, apart: np.ndarray, region: np.ndarray, sub: ViewGrid
+                   ) -> bool:
+    """Whether ``region``'s vivid mask parted where the hue steps (``apart``,
+    :func:`_parted_colours`) holds two areas of a piece's colour at least
+    (pieces_in_colour's COLOUR_MIN_AREA), or one that leaves most of the region to a
+    colourless neighbour (at most APART_MAX_SHARE of it): a lone coloured die is one area
+    and most of its region (0.68, 0.71 on 2739 and 2774, read as red smalls at σ 15-17 mm)."""
+    areas = _colour_areas_px(scene, apart, sub)
+    return len(areas) >= 2 or (len(areas) == 1
+                               and areas[0] <= APART_MAX_SHARE * np.count_nonzero(region))
+
+
+def _colour_areas_px(scene: Scene, apart: np.ndarray, sub: ViewGrid) -> np.ndarray:
+    """The pixel counts (on ``sub``) of the areas of the parted colour mask ``apart`` big
+    enough to be a piece's colour (pieces_in_colour's COLOUR_MIN_AREA of a small's footprint)."""
     _n, _lab, stats, _ = cv2.connectedComponentsWithStats(apart.astype(np.uint8),
                                                            connectivity=8)
     areas = stats[1:, cv2.CC_STAT_AREA]
-    areas = areas[areas >= COLOUR_MIN_AREA * scene.small_area_mm2 * sub.px_per_mm**2]
-    if len(areas) >= 2 or (len(areas) == 1
-                           and areas[0] <= APART_MAX_SHARE * np.count_nonzero(region)):
-        return apart
-    return None
+    return areas[areas >= COLOUR_MIN_AREA * scene.small_area_mm2 * sub.px_per_mm**2]
 
 
 def _parted_colours(view: TableView, bg: np.ndarray, region: np.ndarray, sub: ViewGrid,
@@ -1574,6 +1588,29 @@ def _colours_left(scene: Scene, view: TableView, bg: np.ndarray, region: np.ndar
             if not _rest_of_shorter(scene, c, lying)]
 
 
+def _lone_colour_piece(scene: Scene, view: TableView, bg: np.ndarray, apart: np.ndarray,
+                       sub: ViewGrid, lying: list[Candidate]) -> list[Candidate]:
+    """A lone vivid piece in a region no pass read anything in: the table's glint and the
+    piece's shadow joined its region and, solid outside its outline, hide up to
+    LONE_MAX_HIDDEN of it (7471's orange large on laminate, 0.54: the region's fits are
+    scored with those samples and fail; 7665's cyan large on felt, its colour area over
+    APART_MAX_SHARE of the region). Read in the region's one colour area
+    (``apart``, :func:`_parted_colours`; :func:`_own_colour_pieces`, never trusted) when
+    that area is the region's only one and
+    the reading fits it cleanly (cost at most LONE_COLOUR_COST) and the area is no die's
+    (:func:`explain.round_area`: the 7120-set's 7172, a red die on felt alone in its region,
+    was read as a red small at cost 0.12)."""
+    if len(_colour_areas_px(scene, apart, sub)) != 1:
+        return []
+    got = [c for c in _own_colour_pieces(scene, apart, sub, lying, view, bg,
+                                         max_hidden=LONE_MAX_HIDDEN)
+           if c.fit.cost <= LONE_COLOUR_COST]
+    if not got:
+        return []
+    _n, lab = cv2.connectedComponents(apart.astype(np.uint8), connectivity=8)
+    return [c for c in got if not round_area(c, lab, sub)]
+
+
 def _rest_of_shorter(scene: Scene, c: Candidate, lying: list[Candidate]) -> bool:
     """Whether at least REST_OF_SHORT of ``c``'s footprint lies in the footprint of a longer
     size with the tip of a reading touching it: ``c`` may be that piece's rest, read short."""
@@ -1593,8 +1630,8 @@ def _rest_of_shorter(scene: Scene, c: Candidate, lying: list[Candidate]) -> bool
 
 
 def _own_colour_pieces(scene: Scene, areas: np.ndarray, sub: ViewGrid,
-                       lying: list[Candidate], view: TableView, bg: np.ndarray
-                       ) -> list[Candidate]:
+                       lying: list[Candidate], view: TableView, bg: np.ndarray,
+                       max_hidden: float = APART_MAX_HIDDEN) -> list[Candidate]:
     """:func:`pieces_in_colour` in the parted colour ``areas`` of a region with no hand (a
     longer piece's extra length would show in them), on the scaled map, else the unscaled
     one: a vivid neighbour sets the scaled map's level and a duller piece's faces sink (4040's
@@ -1618,7 +1655,7 @@ def _own_colour_pieces(scene: Scene, areas: np.ndarray, sub: ViewGrid,
     for sc in (scene, _unscaled(scene, sub)):
         got = [c for c in pieces_in_colour(sc, areas, sub, areas, lying,
                                            other_colour=other_colour, rim_px=COLOUR_RIM_PX)
-               if np.isnan(c.fit.sample_cost).mean() <= APART_MAX_HIDDEN]
+               if np.isnan(c.fit.sample_cost).mean() <= max_hidden]
         if got:
             break
     return got

@@ -1042,14 +1042,14 @@ def pieces_in_colour(scene: Scene, part: np.ndarray, sub: ViewGrid, vivid: np.nd
     return [replace(c, ambiguity_mm=max(c.ambiguity_mm, HAND_COLOUR_MM),
                     covering_ambiguity_mm=max(c.covering_ambiguity_mm, HAND_COLOUR_MM))
             for c0, c in zip(done, read, strict=True) if _amb(c) <= HAND_EDGE_MM or (
-                under_hand and _amb(c0) <= HAND_EDGE_MM and not _round_area(c, lab, sub))]
+                under_hand and _amb(c0) <= HAND_EDGE_MM and not round_area(c, lab, sub))]
 
 
 def _amb(c: Candidate) -> float:
     return max(c.ambiguity_mm, c.covering_ambiguity_mm)
 
 
-def _round_area(c: Candidate, lab: np.ndarray, sub: ViewGrid) -> bool:
+def round_area(c: Candidate, lab: np.ndarray, sub: ViewGrid) -> bool:
     """Whether the colour area (component of ``lab``) most inside ``c``'s outline fills more
     than ROUND_FILL of its smallest enclosing circle: a coin or chit seen half or more, or a
     die, rather than a lying piece's triangle (its footprint fills 0.30 of it)."""
