@@ -45,7 +45,6 @@ from armada_vision.vision.crisp import (
     SIZE_DOUBT_MM,
     SOFT_TOUCH_SHARE,
     _areas,
-    _by_hand,
     _edges_candidate,
     _ring_shades,
     _without_lit_shadows,
@@ -1178,14 +1177,11 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
         # piece's area could be read here, as an opaque piece whose area may run past it
         # (σ over every shorter reading: still s11's black large, σ 1.0 → 22 mm).
         lying += [c for c in grey if classify_color(view, scene.footprint(c)[0], bg) != "black"]
-    # Clear pieces read in hands' regions on purpose: not dropped as a hand's shadow.
-    in_hands: list[Candidate] = []
     if hands:
         # A clear piece in a hand's region (the hand's shadow or fingers joined its region):
         # its own crisp or muted area there, fitted cleanly and named clear (HAND_CLEAR_*).
-        in_hands = _clear_in_hands(scene, view, bg, edges, crisp | holes, grey_area, ratio,
-                                   hands, lying, standing, is_clear, looks_clear)
-        lying += in_hands
+        lying += _clear_in_hands(scene, view, bg, edges, crisp | holes, grey_area, ratio,
+                                 hands, lying, standing, is_clear, looks_clear)
     for sub, region in empty:
         got = leftover_piece(scene, region, sub, lying)
         if not got:
@@ -1248,9 +1244,7 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
              and not _in_skin(c, view, bg)
              and not any(c is h for h in hidden_by_hand)
              and not _bare_table(c, scene, view, bg, edges)
-             and not _lit_table(c, scene, view, bg)
-             and not (_hand_shadow(c, scene, view, bg, hand_mask)
-                      and not any(c is h for h in in_hands))]
+             and not _lit_table(c, scene, view, bg)]
     # A reading whose base as seen is the face ahead of it ends on the piece: σ covers the
     # longer reading from its tip whose open base the view shows.
     lying = [face_for_base(scene, c) for c in lying]
@@ -1863,19 +1857,6 @@ def _in_skin(c: Candidate, view: TableView, bg: np.ndarray) -> bool:
         return False
     d = np.linalg.norm(img[ring > 0].astype(np.float32) - med, axis=1)
     return float(np.mean(d < SKIN_SAME_BGR)) > SKIN_RING_SHARE
-
-
-def _hand_shadow(c: Candidate, scene: Scene, view: TableView, bg: np.ndarray,
-                 hand_mask: np.ndarray) -> bool:
-    """Whether doubtful lying ``c`` (cost over GOOD_COST) is the table in a hand's shadow:
-    its footprint reaches the hands' regions (``hand_mask``, view-size bool; crisp._by_hand)
-    and is named clear, as the soft clear reading by a hand is not read
-    (crisp.SOFT_HIDDEN's note)."""
-    # The 7408-set's 7415 (session 29, vivid38): the table in a hand's shadow between its
-    # thumb and palm, a region of its own, read as a clear small at cost 0.38 (σ 19.8 mm).
-    # Not asked of _clear_in_hands' readings (6641's clear medium in a hand's region).
-    return (not c.upright and c.fit.cost > GOOD_COST and _by_hand(scene, c, hand_mask)
-            and classify_color(view, scene.footprint(c)[0], bg) == "clear")
 
 
 def _outline_inside(c: Candidate, view: TableView
