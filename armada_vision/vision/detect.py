@@ -1579,7 +1579,7 @@ def _colours_left(scene: Scene, view: TableView, bg: np.ndarray, region: np.ndar
     if np.count_nonzero(left) < min_px:
         return []
     return [c for c in _own_colour_pieces(scene, left, sub, lying, view, bg)
-            if not _rest_of_shorter(scene, c, lying)]
+            if not _rest_of_shorter(scene, c, lying, view, bg)]
 
 
 def _lone_colour_piece(scene: Scene, view: TableView, bg: np.ndarray, apart: np.ndarray,
@@ -1605,12 +1605,19 @@ def _lone_colour_piece(scene: Scene, view: TableView, bg: np.ndarray, apart: np.
     return [c for c in got if not round_area(c, lab, sub)]
 
 
-def _rest_of_shorter(scene: Scene, c: Candidate, lying: list[Candidate]) -> bool:
+def _rest_of_shorter(scene: Scene, c: Candidate, lying: list[Candidate], view: TableView,
+                     bg: np.ndarray) -> bool:
     """Whether at least REST_OF_SHORT of ``c``'s footprint lies in the footprint of a longer
-    size with the tip of a reading touching it: ``c`` may be that piece's rest, read short."""
+    size with the tip of a reading of its colour touching it: ``c`` may be that piece's rest,
+    read short. A reading of another colour is another piece's (the 7408-set's 7640, a cyan
+    small against a yellow small's tip)."""
     fc = scene.footprint(c)[0]
+    colour = None
     for o in lying:
         if scene.footprint(o)[0].distance(fc) > REST_TOUCH_MM:
+            continue
+        colour = colour or classify_color(view, fc, bg)
+        if classify_color(view, scene.footprint(o)[0], bg) != colour:
             continue
         d = scene.pieces.dims(o.size).footprint_length_mm
         tip = np.asarray(o.fit.pose.tip_mm(d))
