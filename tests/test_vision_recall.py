@@ -2907,3 +2907,13 @@ def test_a_white_piece_whose_soft_pick_took_its_shadow_in_is_refitted_from_a_goo
     assert p.sigma_mm > 1.5
     r, det = bench_scene(seed, 7408)
     assert not any("false" in m for m in match(r.truth, det).misses)
+
+
+# A vivid piece against another colour's tip is its own piece, not the rest of that one read
+# short (issue 4, session 29; the 7408-set's 7640, wood, 1920×1080, 22-35°): its colour area,
+# left by the readings, reads a cyan small cleanly (cost 0.05) that lay in the footprint of a
+# longer size from a yellow small's tip, and detect._rest_of_shorter dropped it. Only a
+# reading of its colour can be the piece it is the rest of.
+def test_a_vivid_piece_against_another_colours_tip_is_not_its_rest():
+    assert found(7640, "small", "cyan", (105.3, 251.8), seed0=7408) is not None
+
