@@ -1541,18 +1541,20 @@ def _colours_apart(scene: Scene, apart: np.ndarray, region: np.ndarray, sub: Vie
     (pieces_in_colour's COLOUR_MIN_AREA), or one that leaves most of the region to a
     colourless neighbour (at most APART_MAX_SHARE of it): a lone coloured die is one area
     and most of its region (0.68, 0.71 on 2739 and 2774, read as red smalls at σ 15-17 mm)."""
-    areas = _colour_areas_px(scene, apart, sub)
+    _lab, areas = _colour_areas(scene, apart, sub)
     return len(areas) >= 2 or (len(areas) == 1
                                and areas[0] <= APART_MAX_SHARE * np.count_nonzero(region))
 
 
-def _colour_areas_px(scene: Scene, apart: np.ndarray, sub: ViewGrid) -> np.ndarray:
-    """The pixel counts (on ``sub``) of the areas of the parted colour mask ``apart`` big
-    enough to be a piece's colour (pieces_in_colour's COLOUR_MIN_AREA of a small's footprint)."""
-    _n, _lab, stats, _ = cv2.connectedComponentsWithStats(apart.astype(np.uint8),
-                                                           connectivity=8)
+def _colour_areas(scene: Scene, apart: np.ndarray, sub: ViewGrid
+                  ) -> tuple[np.ndarray, np.ndarray]:
+    """The parted colour mask ``apart``'s areas (on ``sub``): their labels (8-connected) and
+    the pixel counts of those big enough to be a piece's colour (pieces_in_colour's
+    COLOUR_MIN_AREA of a small's footprint)."""
+    _n, lab, stats, _ = cv2.connectedComponentsWithStats(apart.astype(np.uint8),
+                                                          connectivity=8)
     areas = stats[1:, cv2.CC_STAT_AREA]
-    return areas[areas >= COLOUR_MIN_AREA * scene.small_area_mm2 * sub.px_per_mm**2]
+    return lab, areas[areas >= COLOUR_MIN_AREA * scene.small_area_mm2 * sub.px_per_mm**2]
 
 
 def _parted_colours(view: TableView, bg: np.ndarray, region: np.ndarray, sub: ViewGrid,
@@ -1594,15 +1596,12 @@ def _lone_colour_piece(scene: Scene, view: TableView, bg: np.ndarray, apart: np.
     the reading fits it cleanly (cost at most LONE_COLOUR_COST) and the area is no die's
     (:func:`explain.round_area`: the 7120-set's 7172, a red die on felt alone in its region,
     was read as a red small at cost 0.12)."""
-    if len(_colour_areas_px(scene, apart, sub)) != 1:
+    lab, areas = _colour_areas(scene, apart, sub)
+    if len(areas) != 1:
         return []
-    got = [c for c in _own_colour_pieces(scene, apart, sub, lying, view, bg,
-                                         max_hidden=LONE_MAX_HIDDEN)
-           if c.fit.cost <= LONE_COLOUR_COST]
-    if not got:
-        return []
-    _n, lab = cv2.connectedComponents(apart.astype(np.uint8), connectivity=8)
-    return [c for c in got if not round_area(c, lab, sub)]
+    return [c for c in _own_colour_pieces(scene, apart, sub, lying, view, bg,
+                                          max_hidden=LONE_MAX_HIDDEN)
+            if c.fit.cost <= LONE_COLOUR_COST and not round_area(c, lab, sub)]
 
 
 def _rest_of_shorter(scene: Scene, c: Candidate, lying: list[Candidate], view: TableView,
