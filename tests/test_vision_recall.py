@@ -2917,3 +2917,22 @@ def test_a_white_piece_whose_soft_pick_took_its_shadow_in_is_refitted_from_a_goo
 def test_a_vivid_piece_against_another_colours_tip_is_not_its_rest():
     assert found(7640, "small", "cyan", (105.3, 251.8), seed0=7408) is not None
 
+
+
+# A piece read at both ends, one reading trusted (issue 4, session 30, split39; the
+# 7696-set's 7760, laminate, 1920×1080, 22-35°, and 7967, felt, 1280×720, 0-10°): 7760's
+# purple large, a green medium's tip under its stern, was read as a small over its tip half
+# (in doubt) and a medium turned across its base (cost 0.29, σ 1.3 mm: a wrong size the
+# rules would trust); 7967's white large as a medium over its tip (in doubt) and its open
+# base's hollow as a black small (σ 1.1 mm, a trusted false piece). The trusted reading lies
+# 0.83 / 0.66 in the footprint the one in doubt would have longer (detect._split_piece):
+# one piece, one reading left, in doubt.
+@pytest.mark.parametrize(("seed", "color", "stern"), [
+    (7760, "purple", (365.5, 497.3)),
+    (7967, "white", (350.8, 472.7)),
+])
+def test_a_piece_read_at_both_ends_with_one_reading_trusted_is_one_reading_in_doubt(
+        seed, color, stern):
+    assert_no_sure_wrong_size(seed, 7696, "large", color, stern)
+    r, det = bench_scene(seed, 7696)
+    assert not any("false" in m for m in match(r.truth, det).misses)
