@@ -1347,7 +1347,7 @@ def _one_reading_per_doubtful_piece(out: list[DetectedPiece], pieces: PieceSet
                 if pieces.dims(z).footprint_length_mm >= own]
 
     fps = {i: footprint(p.pose, pieces.dims(p.size)) for i, p in enumerate(out)}
-    hulls = {i: longer(out[i]) for i in doubtful}
+    hulls = {i: longer(p) for i, p in enumerate(out)}
     kept = dict(enumerate(out))
 
     def share(i: int, j: int) -> float:
@@ -1370,27 +1370,29 @@ def _one_reading_per_doubtful_piece(out: list[DetectedPiece], pieces: PieceSet
             merge(*((i, j) if share_i >= share_j else (j, i)))
     for i in doubtful:
         for j in range(len(out)):
-            if (i in kept and j in kept and j not in hulls
-                    and _split_piece(out[j], fps[j], out[i], fps[i], share(j, i))):
+            if (i in kept and j in kept and out[j].sigma_mm <= SIZE_DOUBT_MM
+                    and fps[j].distance(fps[i]) <= REST_TOUCH_MM
+                    and _split_piece(out[j], out[i], share(j, i), share(i, j))):
                 merge(j, i)
     return list(kept.values())
 
 
-def _split_piece(trusted: DetectedPiece, fp_trusted: shapely.Polygon,
-                 doubtful: DetectedPiece, fp_doubtful: shapely.Polygon, share: float) -> bool:
-    """Whether a ``trusted`` reading (footprint ``fp_trusted``, table mm), ``share`` of which
-    lies in a footprint a reading in doubt (``doubtful``, footprint ``fp_doubtful``) would
-    have at its size or longer, is the rest of that one piece, read at its other end: the
-    share is ONE_TRUSTED_SHARE or more, the two touch and are of one colour (the 7696-set's
-    7760: a purple large whose stern a green medium's tip lies under, read as a small over
-    its tip half, in doubt, and a medium turned across its base, trusted, σ 1.3 mm; 0.83 of
-    it lies in the large from the small's tip), or the trusted one is black and the other
-    a white whose open base it may be (SHADED_BASE; 7967: a white large read as a medium
-    over its tip, in doubt, its hollow as a black small, σ 1.1 mm, 0.66 in)."""
+def _split_piece(trusted: DetectedPiece, doubtful: DetectedPiece, share: float,
+                 share_back: float) -> bool:
+    """Whether a ``trusted`` reading touching one in doubt (``doubtful``) is the rest of that
+    one piece, read at its other end: ``share`` of it, ONE_TRUSTED_SHARE or more, lies in a
+    footprint the one in doubt would have at its size or longer, but under that share of
+    the one in doubt lies so in the trusted one's (``share_back``: two readings over one
+    end, each in the other's longer footprint, are no split), and the two are of one
+    colour (the 7696-set's 7760: a purple large whose stern a green medium's tip lies
+    under, read as a small over its tip half, in doubt, and a medium turned across its base,
+    trusted, σ 1.3 mm; 0.83 of it lies in the large from the small's tip, 0.05 of the small
+    in the medium's), or the trusted one is black and the other a white whose open base it
+    may be (SHADED_BASE; 7967: a white large read as a medium over its tip, in doubt, its
+    hollow as a black small, σ 1.1 mm; 0.66 in, 0.12 back)."""
     one_colour = trusted.color == doubtful.color or (trusted.color == "black"
                                                      and doubtful.color in SHADED_BASE)
-    return (one_colour and share >= ONE_TRUSTED_SHARE
-            and fp_trusted.distance(fp_doubtful) <= REST_TOUCH_MM)
+    return one_colour and share >= ONE_TRUSTED_SHARE > share_back
 
 
 def _clear_strip_longer(scene: Scene, c: Candidate, sigma_mm: float, lying: list[Candidate]
