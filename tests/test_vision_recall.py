@@ -2936,3 +2936,15 @@ def test_a_piece_read_at_both_ends_with_one_reading_trusted_is_one_reading_in_do
     assert_no_sure_wrong_size(seed, 7696, "large", color, stern)
     r, det = bench_scene(seed, 7696)
     assert not any("false" in m for m in match(r.truth, det).misses)
+
+
+# A piece read short over one end and its other end read across it, both in doubt (issue 4,
+# session 30, split39; the 7696-set's 7905, felt, 1280×720, 22-35°): a clear large whose
+# stern touches a purple large's was read as a small over its tip (σ 20 mm) and a small
+# turned 104° over its base (σ 72 mm, a false piece), 0.35 and 0.38 of each in the other's
+# longer footprints, under ONE_PIECE_SHARE. Turned across each other and touching, two
+# readings of one colour are one piece at TURNED_PIECE_SHARE (detect._turned_across).
+def test_a_piece_read_short_with_its_other_end_read_across_it_is_one_reading():
+    assert_no_sure_wrong_size(7905, 7696, "large", "clear", (136.9, 457.9))
+    r, det = bench_scene(7905, 7696)
+    assert not any("false" in m for m in match(r.truth, det).misses)

@@ -198,6 +198,13 @@ ONE_PIECE_SHARE = 0.4
 # turned across a purple large's base, 0.83 in the large from the tip reading's tip. Higher
 # than ONE_PIECE_SHARE: the reading dropped was trusted.
 ONE_TRUSTED_SHARE = 0.6
+# Two readings in doubt, one turned this much or more from the other and touching it
+# (_turned_across), are one piece at TURNED_PIECE_SHARE: a piece read short over one end and
+# its other end read across it (the 7696-set's 7905: a clear large whose stern touches a
+# purple large's, read as a small over its tip and a small turned 104° over its base, 0.35
+# and 0.38). Pieces touching end to end in line keep ONE_PIECE_SHARE (3983's, 0.25).
+TURNED_ACROSS_DEG = 60.0
+TURNED_PIECE_SHARE = 0.3
 # A vivid piece's colour ends at its outline (table, its tinted but dull shadow, or another
 # piece found beyond); where it goes on past it (_colour_goes_on: over VIVID_PAST_SHARE of the
 # ring, hue within VIVID_PAST_HUE, at least VIVID_PAST_SAT of the inside's saturation) the
@@ -1365,7 +1372,8 @@ def _one_reading_per_doubtful_piece(out: list[DetectedPiece], pieces: PieceSet
             if j <= i or i not in kept or j not in kept or out[i].color != out[j].color:
                 continue
             share_i, share_j = share(i, j), share(j, i)
-            if max(share_i, share_j) < ONE_PIECE_SHARE:
+            if max(share_i, share_j) < (TURNED_PIECE_SHARE if _turned_across(
+                    out[i], out[j], fps[i], fps[j]) else ONE_PIECE_SHARE):
                 continue
             merge(*((i, j) if share_i >= share_j else (j, i)))
     for i in doubtful:
@@ -1375,6 +1383,15 @@ def _one_reading_per_doubtful_piece(out: list[DetectedPiece], pieces: PieceSet
                     and _split_piece(out[j], out[i], share(j, i), share(i, j))):
                 merge(j, i)
     return list(kept.values())
+
+
+def _turned_across(a: DetectedPiece, b: DetectedPiece, fp_a: shapely.Polygon,
+                   fp_b: shapely.Polygon) -> bool:
+    """Whether readings ``a`` and ``b`` (footprints ``fp_a``, ``fp_b``, table mm) touch
+    (REST_TOUCH_MM) with headings TURNED_ACROSS_DEG or more apart: one read across the
+    other's end (TURNED_PIECE_SHARE)."""
+    turn = abs((a.pose.heading_deg - b.pose.heading_deg + 180.0) % 360.0 - 180.0)
+    return turn >= TURNED_ACROSS_DEG and fp_a.distance(fp_b) <= REST_TOUCH_MM
 
 
 def _split_piece(trusted: DetectedPiece, doubtful: DetectedPiece, share: float,
