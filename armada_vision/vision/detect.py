@@ -1342,8 +1342,9 @@ def _one_reading_per_doubtful_piece(out: list[DetectedPiece], pieces: PieceSet
     other would have at its size or longer, from its stern or its tip (:func:`size_footprints`,
     table mm): one piece read twice, once at each end. The reading lying more inside the
     other's goes; the one kept has σ covering it (its σ, and how far apart the two sterns and
-    tips lie). A trusted reading goes too when ONE_TRUSTED_SHARE of it lies so in a reading
-    in doubt's (:func:`_split_piece`)."""
+    tips lie). Two touching and turned across each other need TURNED_PIECE_SHARE only
+    (:func:`_turned_across`); a trusted reading goes too when ONE_TRUSTED_SHARE of it lies so
+    in a touching reading in doubt's (:func:`_split_piece`)."""
     doubtful = [i for i, p in enumerate(out) if p.sigma_mm > SIZE_DOUBT_MM]
     if not doubtful:
         return out
