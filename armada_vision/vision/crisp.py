@@ -323,8 +323,10 @@ SOFT_EDGE_DARK_MM = (0.0, 3.0)
 # footprint IoU 0.45-0.93 (0.5-1.0 of the outline on the edges); in doubt as the soft reading.
 # SOFT_WHITE_REFIT_NAMED (issue 4, touch39): a pick that takes the piece's shadow in (the
 # 7408-set's 7477, a white small alone on laminate: shade 0.72, named clear) fails those two
-# tests while its refit lands on the piece: a pick neither white nor black is judged where
-# refitted instead (its refit's footprint shade and name). A white small's lit face may be
+# tests while its refit lands on the piece: a pick darker than the band and not black is
+# judged where refitted instead (its refit's footprint shade and name). Only a darker one:
+# the refit costs ~4 % of a detect per call (seed 1001's two bright picks not named white,
+# shade 1.32-1.35, refitted for nothing on a first version). A white small's lit face may be
 # brighter than 1.3 of the table (7679's, against an orange medium: 1.31, 1.30 refitted), so
 # the band reaches 1.4.
 SOFT_WHITE_SHADE = (0.8, 1.4)
@@ -775,8 +777,8 @@ def _soft_white_piece(scene: Scene, c: Candidate, region: np.ndarray, sub: ViewG
     there) holds (see SOFT_WHITE_SHADE): the soft reading's pick ``c`` (:func:`_soft_pick`;
     by no hand), refitted to the crisp ``edges`` at each size (:func:`_on_edges_fit`), lit
     (SOFT_WHITE_SHADE) and ``soft_white`` (or a black piece: darker than SOFT_BLACK_SHADE and
-    ``soft_black``, before and after the refit), judged on ``c``, or else on the refit
-    (SOFT_WHITE_REFIT_NAMED), the best kept when
+    ``soft_black``, before and after the refit), judged on ``c``, or, when ``c`` is darker
+    than that and not black, on the refit (SOFT_WHITE_REFIT_NAMED), the best kept when
     SOFT_WHITE_EDGES of its outline lies on them and it clashes with and overlaps none of
     ``others``: in doubt of its size and place (σ :func:`_soft_doubt_mm`, its heading
     SOFT_DOUBT_DEG); else None."""
@@ -784,15 +786,19 @@ def _soft_white_piece(scene: Scene, c: Candidate, region: np.ndarray, sub: ViewG
         return None
     white = _lit_white(lit, c, soft_white)
     black = not white and soft_black is not None and lit < SOFT_BLACK_SHADE and soft_black(c)
+    # Darker than the band and not black: the pick may have taken the piece's shadow in.
+    shadowed = not (white or black) and lit < SOFT_WHITE_SHADE[0]
+    if not (white or black or shadowed):
+        return None
     got = _on_edges_fit(scene, c, edges)
     if got is None:
         return None
     w = _edges_candidate(scene, *got)
     # A black pick named so again where it is refitted (a lit face beside it may be read
-    # clear there, 6411's medium); a pick neither, judged white where refitted
+    # clear there, 6411's medium); a shadowed pick judged white where refitted
     # (SOFT_WHITE_REFIT_NAMED).
     if (black and soft_black is not None and not soft_black(w)) or (
-            not (white or black) and not _lit_white(_inset_shade(scene, w), w, soft_white)) or (
+            shadowed and not _lit_white(_inset_shade(scene, w), w, soft_white)) or (
             clashes(w, others, scene) or overlaps_any(scene, w, others)
             or in_size_doubt_of(scene, w, others)):
         return None
