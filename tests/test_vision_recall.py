@@ -2925,9 +2925,9 @@ def test_a_vivid_piece_against_another_colours_tip_is_not_its_rest():
 # 1280×720, 0-10°). Nothing but the crisp pass's soft pick reads either, and its refit to the
 # crisp edges lands on the piece (0.2 / 1.1 mm off), but the pick was judged on its own
 # footprint: 7477's takes the shadow in (shade 0.72, named clear), 7679's lit face is 1.31 of
-# the table (over crisp.SOFT_WHITE_SHADE's former 1.3). A pick neither white nor black is
-# judged where refitted (crisp._soft_white_piece), the lit bound is 1.4: found, named white,
-# in doubt as every soft white reading, and no false piece.
+# the table (over crisp.SOFT_WHITE_SHADE's former 1.3). A pick darker than the band and not
+# black is judged where refitted (crisp._soft_white_piece), the lit bound is 1.4: found,
+# named white, in doubt as every soft white reading, and no false piece.
 @pytest.mark.parametrize(("seed", "stern"), [(7477, (212.4, 483.6)), (7679, (85.2, 350.6))])
 def test_a_white_small_on_laminate_is_judged_white_where_refitted(seed, stern):
     p = found(seed, "small", "white", stern, seed0=7408)
