@@ -2917,3 +2917,13 @@ def test_a_white_piece_whose_soft_pick_took_its_shadow_in_is_refitted_from_a_goo
 def test_a_vivid_piece_against_another_colours_tip_is_not_its_rest():
     assert found(7640, "small", "cyan", (105.3, 251.8), seed0=7408) is not None
 
+
+
+# A doubtful reading whose refit fits nothing on the map, turned on its piece (issue 4,
+# session 30, unfit39; the 7696-set's 7838, a black small on dark cloth, 1920×1080, 22-35°,
+# its tip against a cyan small): the crisp pass read it turned 95° at cost 0.44 (σ 3.1 mm,
+# 29.6 mm off); its refit on the map costs 0.59 and none of its turned starts (about its
+# footprint's centre, 12 mm from the true one's) fits, while its true pose costs 0.21. Such
+# a reading's turn is pinned by nothing (detect._turned_mm): σ covers its length.
+def test_a_doubtful_reading_whose_refit_fits_nothing_is_in_doubt():
+    assert_no_sure_wrong_size(7838, 7696, "small", "black", (307.9, 393.3), any_size=True)
