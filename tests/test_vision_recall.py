@@ -2967,3 +2967,12 @@ def test_a_white_small_on_laminate_is_judged_white_where_refitted(seed, stern):
     r, det = bench_scene(seed, 7408)
     assert len([m for m in match(r.truth, det).misses if "false" in m]) == (
         1 if seed == 7679 else 0)  # 7679's false clear small: a white large's shadow (vivid38)
+
+# A doubtful reading whose refit fits nothing on the map, turned on its piece (issue 4,
+# session 30, unfit39; the 7696-set's 7838, a black small on dark cloth, 1920×1080, 22-35°,
+# its tip against a cyan small): the crisp pass read it turned 95° at cost 0.44 (σ 3.1 mm,
+# 29.6 mm off); its refit on the map costs 0.59 and none of its turned starts (about its
+# footprint's centre, 12 mm from the true one's) fits, while its true pose costs 0.21. Such
+# a reading's turn is pinned by nothing (detect._turned_mm): σ covers its length.
+def test_a_doubtful_reading_whose_refit_fits_nothing_is_in_doubt():
+    assert_no_sure_wrong_size(7838, 7696, "small", "black", (307.9, 393.3), any_size=True)

@@ -399,6 +399,12 @@ TURN_SAME_MM = 1.5
 # joint cost 0.61; the turned reading near its true pose costs 0.27 on its own, 1.61
 # jointly). Such readings are never trusted already (HAND_COLOUR_MM), so no usable reading
 # changes.
+# A reading whose own fit was doubtful (cost over GOOD_COST) and whose own refit on the map
+# is over MAX_COST fits nothing there: no turn of it is pinned, and σ covers any (its length).
+# Issue 4, unfit39: 7696-set 7838's black small on dark cloth, its tip against a cyan small,
+# read turned 95° by the crisp pass at cost 0.44 (σ 3.1 mm, 29.6 mm off): its refit costs
+# 0.59, its true pose 0.21, 12 mm from the turned starts' centre. A clear reading read by
+# its own maps fits well there and is not asked (7718's clear medium: cost 0.02, refit 0.82).
 # A white piece's open base, where the camera sees into it, is a hollow its walls shade:
 # darker than the face ahead of it (open_base.no_base_step). A white reading seen 2.5 mm or more
 # into its base with no step (BASE_STEP) from there to the face ahead has no base there (issue
@@ -2229,8 +2235,13 @@ def _turned_rivals(c: Candidate, lying: list[Candidate], scene: Scene
 def _turned_mm(c: Candidate, lying: list[Candidate], scene: Scene) -> float:
     """How far (mm, the worse end) the farthest same-size reading turned about ``c``
     (:func:`_turned_rivals`) lies that fits about as well as ``c``'s own refit (cost at most
-    TURN_TIE above it): 0 when none lies over TURN_SAME_MM off."""
+    TURN_TIE above it): 0 when none lies over TURN_SAME_MM off; its length when its own fit
+    is doubtful and its refit fits nothing (the note after TURN_SAME_MM)."""
     own, rivals = _turned_rivals(c, lying, scene)
+    if own > MAX_COST and c.fit.cost > GOOD_COST:
+        # A doubtful fit whose refit fits nothing on the map: nothing pins its turn (the
+        # note after TURN_SAME_MM).
+        return scene.pieces.dims(c.size).footprint_length_mm
     return max((g for g, j in rivals if j <= own + TURN_TIE and g > TURN_SAME_MM), default=0.0)
 
 
