@@ -34,6 +34,12 @@ def bench_scene(seed: int, seed0: int = 1000) -> tuple[Rendered, Detections]:
     return r, det
 
 
+def assert_no_false_piece(seed: int, seed0: int) -> None:
+    """Scene ``seed`` of the run from ``seed0`` has no false piece (bench_vision's match)."""
+    r, det = bench_scene(seed, seed0)
+    assert not any("false" in m for m in match(r.truth, det).misses)
+
+
 def found(seed: int, size: str, color: str, stern_mm: tuple[float, float], seed0: int = 1000):
     """The detection matched to the truth piece of ``size`` and ``color`` whose stern is
     within 2 mm of ``stern_mm`` (table mm), or None if it was missed."""
@@ -980,8 +986,7 @@ def test_pieces_touching_tip_to_side_are_found(seed, pieces, slack_mm):
     for size, color, stern in pieces:
         p = piece_found(seed, 1072, size, color, stern, slack_mm=slack_mm)
         assert p.sigma_mm < 1.0  # found as good fits: the pose is known
-    r, det = bench_scene(seed, 1072)
-    assert not any("false" in m for m in match(r.truth, det).misses)
+    assert_no_false_piece(seed, 1072)
 
 
 # A piece beside black plastic (issue 4, seed 1082): the fit map of a dark region is scaled to
@@ -991,8 +996,7 @@ def test_pieces_touching_tip_to_side_are_found(seed, pieces, slack_mm):
 # added (detect._sunk_left), the large kept as it was.
 def test_a_piece_beside_black_plastic_is_read_on_the_unscaled_map():
     piece_found(1082, 1072, "small", "orange", (390.0, 359.7))
-    r, det = bench_scene(1082, 1072)
-    assert not any("false" in m for m in match(r.truth, det).misses)
+    assert_no_false_piece(1082, 1072)
 
 
 # A dull piece beside one taken alone from a stern corner (issue 4, seed 1106 of the set from
@@ -1007,8 +1011,7 @@ def test_a_dull_piece_beside_one_taken_alone_is_read_on_the_unscaled_map():
     assert p.score >= 1.0 - GOOD_COST / MAX_COST  # a good fit, not a doubtful one
     assert abs((p.pose.heading_deg - 31.19 + 180.0) % 360.0 - 180.0) <= 2 * p.sigma_deg
     piece_found(1106, 1072, "medium", "red", (110.37, 468.91))  # its neighbour still found
-    r, det = bench_scene(1106, 1072)
-    assert not any("false" in m for m in match(r.truth, det).misses)
+    assert_no_false_piece(1106, 1072)
 
 
 # A piece beside one found whose start from the remainder's axis sticks (issue 4, seed 1082
@@ -1022,8 +1025,7 @@ def test_a_piece_beside_one_found_whose_axis_start_sticks_is_found_from_its_corn
     assert p.score >= 1.0 - GOOD_COST / MAX_COST
     assert abs((p.pose.heading_deg - 212.86 + 180.0) % 360.0 - 180.0) <= 2 * p.sigma_deg
     piece_found(1082, 1072, "medium", "green", (302.02, 232.41))  # its neighbour still found
-    r, det = bench_scene(1082, 1072)
-    assert not any("false" in m for m in match(r.truth, det).misses)
+    assert_no_false_piece(1082, 1072)
 
 
 # Issue 4, a vivid piece's colour by its lit faces (colors.lit_face_bgr; tuning set from 1144).
@@ -1112,8 +1114,7 @@ def test_a_white_piece_seen_by_its_open_base_is_no_sure_wrong_size(seed, stern):
 def test_a_clear_piece_against_a_piece_found_is_peeled_off_it():
     piece_found(1181, 1144, "medium", "clear", (206.34, 378.83))
     piece_found(1181, 1144, "large", "yellow", (215.36, 348.59))  # its neighbour still found
-    r, det = bench_scene(1181, 1144)
-    assert not any("false" in m for m in match(r.truth, det).misses)
+    assert_no_false_piece(1181, 1144)
 
 
 # A clear piece along a piece found hides one long side of its outline (issue 4, seed 1244 of
@@ -1124,8 +1125,7 @@ def test_a_clear_piece_against_a_piece_found_is_peeled_off_it():
 def test_a_clear_piece_hiding_a_long_side_against_a_neighbour_is_found():
     piece_found(1244, 1144, "medium", "clear", (245.43, 104.10))
     piece_found(1244, 1144, "small", "orange", (245.38, 124.14))  # its neighbour still found
-    r, det = bench_scene(1244, 1144)
-    assert not any("false" in m for m in match(r.truth, det).misses)
+    assert_no_false_piece(1244, 1144)
 
 
 # A glaring piece's edges on the fit map lie outside it (issue 4, the 720p pose tail): the
@@ -1161,8 +1161,7 @@ def test_a_glaring_piece_is_placed_on_its_own_edges_at_720p(seed, size, color, s
 ])
 def test_a_black_piece_on_wood_is_found_by_its_colourless_faces(seed, seed0, size, stern):
     piece_found(seed, seed0, size, "black", stern)
-    r, det = bench_scene(seed, seed0)
-    assert not any("false" in m for m in match(r.truth, det).misses)
+    assert_no_false_piece(seed, seed0)
 
 
 # Compressed frames (issue 4, docs/vision.md "JPEG frames"): a JPEG's colour is stored at half
@@ -1641,8 +1640,7 @@ def test_a_clear_piece_on_wood_of_doubtful_size_is_found_in_doubt(seed, size, st
 # ... but not where its footprint overlaps a reading found (crisp.SIZE_DOUBT_MM): 4631's clear
 # large, its muted area broken in two by the grain, read as a small from each patch.
 def test_a_clear_piece_whose_muted_area_breaks_in_two_is_read_once():
-    r, det = bench_scene(4631, 4528)
-    assert not any("false" in m for m in match(r.truth, det).misses)
+    assert_no_false_piece(4631, 4528)
 
 
 # A clear piece on wood or cloth whose muted area runs past its outline, or covers only part
@@ -2251,8 +2249,7 @@ def test_a_white_piece_whose_base_quad_is_another_size_or_turned_is_read_in_doub
 
 
 def test_the_white_large_read_turned_leaves_no_false_clear_piece_over_it():
-    r, det = bench_scene(6107, 5968)
-    assert not any("false" in m for m in match(r.truth, det).misses)
+    assert_no_false_piece(6107, 5968)
 
 
 # The 5968-set's 6149 (issue 4, white31): a white large on laminate of value 145 (1280×720,
@@ -2280,8 +2277,7 @@ def test_a_white_piece_read_by_its_base_on_a_dark_table_is_named_white():
 def test_a_white_piece_lit_like_laminate_with_no_hollow_is_read_from_its_crisp_outline_in_doubt(
         seed, size, stern):
     _found_in_colour_never_trusted(seed, 5968, size, "white", stern)
-    r, det = bench_scene(seed, 5968)
-    assert not any("false" in m for m in match(r.truth, det).misses)
+    assert_no_false_piece(seed, 5968)
 
 
 # Black pieces on a coloured table whose colourless area fits a little loosely (issue 4,
@@ -2426,8 +2422,7 @@ def test_the_rest_of_an_area_after_its_reading_is_fitted_again(seed, seed0, size
 # faces lit like the table (the 2512-set's 2621, held out: its white medium missed, the face
 # read as a false clear small on the first version).
 def test_the_rest_after_a_white_pieces_open_base_is_not_read_as_a_clear_piece():
-    r, det = bench_scene(2621, 2512)
-    assert not any("false" in m for m in match(r.truth, det).misses)
+    assert_no_false_piece(2621, 2512)
 
 
 # A small held off by its contact with a piece found (issue 4, session 24, clear32; the
@@ -2882,13 +2877,11 @@ def test_a_lone_vivid_piece_with_its_glint_in_its_region_is_read_in_its_colour_a
     assert p is not None and (p.size.value, p.color) == ("large", color)
     assert math.dist(p.pose.stern_mm, stern) <= 1.0
     assert p.sigma_mm >= 3.0
-    r, det = bench_scene(seed, 7408)
-    assert not any("false" in m for m in match(r.truth, det).misses)
+    assert_no_false_piece(seed, 7408)
 
 
 def test_a_lone_die_is_read_as_no_piece():
-    r, det = bench_scene(7172, 7120)
-    assert not any("false" in m for m in match(r.truth, det).misses)
+    assert_no_false_piece(7172, 7120)
 
 
 # A white piece lit like the table whose soft pick took its shadow in (issue 4, session 29,
@@ -2905,8 +2898,7 @@ def test_a_white_piece_whose_soft_pick_took_its_shadow_in_is_refitted_from_a_goo
     assert p is not None and (p.size.value, p.color) == ("large", "white")
     assert math.dist(p.pose.stern_mm, stern) <= 1.0
     assert p.sigma_mm > 1.5
-    r, det = bench_scene(seed, 7408)
-    assert not any("false" in m for m in match(r.truth, det).misses)
+    assert_no_false_piece(seed, 7408)
 
 
 # A vivid piece against another colour's tip is its own piece, not the rest of that one read
@@ -2934,8 +2926,7 @@ def test_a_vivid_piece_against_another_colours_tip_is_not_its_rest():
 def test_a_piece_read_at_both_ends_with_one_reading_trusted_is_one_reading_in_doubt(
         seed, color, stern):
     assert_no_sure_wrong_size(seed, 7696, "large", color, stern)
-    r, det = bench_scene(seed, 7696)
-    assert not any("false" in m for m in match(r.truth, det).misses)
+    assert_no_false_piece(seed, 7696)
 
 
 # A piece read short over one end and its other end read across it, both in doubt (issue 4,
@@ -2946,8 +2937,8 @@ def test_a_piece_read_at_both_ends_with_one_reading_trusted_is_one_reading_in_do
 # readings of one colour are one piece at TURNED_PIECE_SHARE (detect._turned_across).
 def test_a_piece_read_short_with_its_other_end_read_across_it_is_one_reading():
     assert_no_sure_wrong_size(7905, 7696, "large", "clear", (136.9, 457.9))
-    r, det = bench_scene(7905, 7696)
-    assert not any("false" in m for m in match(r.truth, det).misses)
+    assert_no_false_piece(7905, 7696)
+
 
 # A white small on light laminate whose soft pick is no white piece's footprint (issue 4,
 # session 30, touch39; opaque pieces missed, the class "a white piece lit like the table"):
