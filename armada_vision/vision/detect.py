@@ -17,6 +17,7 @@ import time
 import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import replace
+from functools import cache
 
 import cv2
 import numpy as np
@@ -1355,18 +1356,21 @@ def _one_reading_per_doubtful_piece(out: list[DetectedPiece], pieces: PieceSet
     if not doubtful:
         return out
 
-    def longer(p: DetectedPiece) -> list[shapely.Polygon]:
+    # Built only for the readings a share is asked of: most frames have a doubtful reading
+    # and no touching pair.
+    @cache
+    def longer(j: int) -> list[shapely.Polygon]:
+        p = out[j]
         own = pieces.dims(p.size).footprint_length_mm
         return [f for z, f in size_footprints(p.pose, p.size, pieces)
                 if pieces.dims(z).footprint_length_mm >= own]
 
     fps = {i: footprint(p.pose, pieces.dims(p.size)) for i, p in enumerate(out)}
-    hulls = {i: longer(p) for i, p in enumerate(out)}
     kept = dict(enumerate(out))
 
     def share(i: int, j: int) -> float:
         """How much of reading ``i``'s footprint lies in one of ``j``'s longer ones."""
-        return max(fps[i].intersection(f).area for f in hulls[j]) / fps[i].area
+        return max(fps[i].intersection(f).area for f in longer(j)) / fps[i].area
 
     def merge(gone: int, keep: int) -> None:
         a, b = kept[keep], kept.pop(gone)
