@@ -278,10 +278,13 @@ CLEAR_LIT_Q = 10.0
 CLEAR_LIT_INSIDE = (0.55, 0.68)
 CLEAR_LIT_RING = 0.72
 CLEAR_LIT_RING_MM = 3.0
-# A lit clear piece read from its crisp rim (crisp.RIM_FILL) has its outline on the crisp
-# edges and its inside lit like the table: the darkest tenth of its footprint up to this
-# (the 7408-set's 7434 S 0.74, 7441 M 0.89), its ring no shadow as above (0.85, 0.78); a white
-# piece lit like the table casts its shadow beside it (ring 0.14-0.69, clear32's measure).
+# A lit clear piece read from its crisp rim (crisp.RIM_FILL) on a grey table is named white
+# by its grey; it is kept, and named clear, when it is lit like the table as above but for its
+# darkest tenth, which may reach this (the 7408-set's 7434 S, 7441 M, 7477 S, 7686 L, 7690 S:
+# 0.60-0.91), with no shadow beside it (ring 0.78-0.87). A white piece lit like the table
+# casts its shadow beside it (ring 0.14-0.69, clear32's measure), and so does a die (the
+# 7408-set's 7625, a white die whose crisp area with its shadow is a rim: read as a clear
+# small, named clear, inside 0.49, ring 0.57: no piece).
 RIM_LIT_INSIDE = 0.95
 # The clear pieces' crisp pass reads a piece named clear as dark opaque plastic when a face in
 # it is darker than this share of its brightest (colors.looks_opaque), stricter than
@@ -1240,12 +1243,11 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
                  if classify_color(view, _seen_part(c, lying, scene), bg, opaque=True)
                  == "white"]
     lying += from_base
-    # Last of the passes, where none read a piece: a lit clear piece whose crisp area is one
-    # rim (RIM_FILL).
+    # Last of the passes, where none read a piece: a lit clear piece on a grey table whose
+    # crisp area is one rim (crisp.RIM_FILL), lit like the table (RIM_LIT_INSIDE).
     rims = rim_pieces(scene, edges, crisp | holes, lying, hand_mask, standing,
-                      lambda c: (name := classify_color(view, scene.footprint(c)[0], bg))
-                      == "clear" or (name == "white"
-                                     and _lit_clear(c, scene, view, bg, RIM_LIT_INSIDE)))
+                      lambda c: classify_color(view, scene.footprint(c)[0], bg) in (
+                          "clear", "white") and _lit_clear(c, scene, view, bg, RIM_LIT_INSIDE))
     rim_fits = {id(c.fit) for c in rims}
     lying += rims
     for c in soft + soft_white:
