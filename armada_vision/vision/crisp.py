@@ -474,14 +474,7 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
     PEEL_SMALL); without it, not at all."""
     grid = scene.grid
     ppm = grid.px_per_mm
-    cover = np.zeros(crisp.shape, np.uint8)
-    for c in [*chosen, *standing]:
-        cv2.fillPoly(cover, [np.round(grid.to_px(c.outline_mm)).astype(np.int32)], 1)
-    r = max(round(COVER_GROW_MM * ppm), 1)
-    cover = cv2.dilate(cover, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1,) * 2))
-    left = crisp & (cover == 0)
-    if unseen is not None:
-        left &= ~unseen
+    cover, left = _left_of(scene, crisp, [*chosen, *standing], unseen)
     min_px = min_share * scene.small_area_mm2 * ppm**2
     if mid_of is not None:
         left = grey_at_mid(left, mid_of, min_px)
@@ -694,14 +687,7 @@ def rim_pieces(scene: Scene, edges: np.ndarray, crisp: np.ndarray, chosen: list[
     clashing with and overlapping none of the others: in doubt as a soft reading is."""
     grid = scene.grid
     ppm2 = grid.px_per_mm**2
-    cover = np.zeros(crisp.shape, np.uint8)
-    for c in [*chosen, *standing]:
-        cv2.fillPoly(cover, [np.round(grid.to_px(c.outline_mm)).astype(np.int32)], 1)
-    r = max(round(COVER_GROW_MM * grid.px_per_mm), 1)
-    cover = cv2.dilate(cover, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1,) * 2))
-    left = crisp & (cover == 0)
-    if unseen is not None:
-        left &= ~unseen
+    cover, left = _left_of(scene, crisp, [*chosen, *standing], unseen)
     contours, _ = cv2.findContours(left.view(np.uint8), cv2.RETR_EXTERNAL,
                                    cv2.CHAIN_APPROX_SIMPLE)
     lo, hi = MIN_SHARE * scene.small_area_mm2 * ppm2, RIM_MAX_AREAS * scene.max_area_mm2 * ppm2
@@ -733,6 +719,22 @@ def rim_pieces(scene: Scene, edges: np.ndarray, crisp: np.ndarray, chosen: list[
         out.append(replace(c, ambiguity_mm=amb, covering_ambiguity_mm=amb,
                            ambiguity_deg=SOFT_DOUBT_DEG, covering_ambiguity_deg=SOFT_DOUBT_DEG))
     return out
+
+
+def _left_of(scene: Scene, crisp: np.ndarray, found: Sequence[Candidate],
+             unseen: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+    """The pieces ``found``'s outlines as seen, grown by COVER_GROW_MM (view-size uint8), and
+    what of ``crisp`` (view-size bool) they and ``unseen`` (hands) leave."""
+    grid = scene.grid
+    cover = np.zeros(crisp.shape, np.uint8)
+    for c in found:
+        cv2.fillPoly(cover, [np.round(grid.to_px(c.outline_mm)).astype(np.int32)], 1)
+    r = max(round(COVER_GROW_MM * grid.px_per_mm), 1)
+    cover = cv2.dilate(cover, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1,) * 2))
+    left = crisp & (cover == 0)
+    if unseen is not None:
+        left &= ~unseen
+    return cover, left
 
 
 def _rest_after(scene: Scene, c: Candidate, region: np.ndarray, sub: ViewGrid,
