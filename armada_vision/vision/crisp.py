@@ -364,6 +364,10 @@ RIM_EDGES = 0.8
 # the rims left round pieces found are their shadows' edges (0.38-0.86 on 7434, 7441, 7690;
 # the clear pieces' own 0).
 RIM_COVERED = 0.1
+# ... and when this share of the reading's outline as seen lies in the hull grown by
+# COVER_GROW_MM: a standing clear piece's square outline, its edges refitted as a lying large
+# running past it, is no rim (the 1144-set's 1341: 0.29; the rims read, 1.0).
+RIM_IN_HULL = 0.9
 
 # A standing clear piece's crisp outline is read softly too, as a lying piece whose tip is
 # its apex: seen pushed away from the camera's foot (issue 4, clear31: 4269's standing medium,
@@ -683,8 +687,9 @@ def rim_pieces(scene: Scene, edges: np.ndarray, crisp: np.ndarray, chosen: list[
     by COVER_GROW_MM) and ``unseen`` (hands) leave that fills under RIM_FILL of its convex
     hull, the hull between MIN_SHARE of a small's footprint and RIM_MAX_AREAS of the
     largest's, is read from its hull's axis refitted to the crisp edges
-    (:func:`_on_edges_fit`, RIM_EDGES of the outline on them), named clear by ``is_clear``,
-    clashing with and overlapping none of the others: in doubt as a soft reading is."""
+    (:func:`_on_edges_fit`, RIM_EDGES of the outline on them), lying in the hull
+    (RIM_IN_HULL), by no hand, named clear by ``is_clear``, clashing with and overlapping
+    none of the others: in doubt as a soft reading is."""
     grid = scene.grid
     ppm2 = grid.px_per_mm**2
     cover, left = _left_of(scene, crisp, [*chosen, *standing], unseen)
@@ -712,8 +717,11 @@ def rim_pieces(scene: Scene, edges: np.ndarray, crisp: np.ndarray, chosen: list[
         if got is None:
             continue
         c = _edges_candidate(scene, *got)
-        if _by_hand(scene, c, unseen) or not is_clear(c) or clashes(c, [*chosen, *out], scene) or (
-                overlaps_any(scene, c, [*chosen, *out])):
+        seen = shapely.Polygon(c.outline_mm)
+        rim = shapely.Polygon(grid.to_mm(hull.reshape(-1, 2).astype(np.float64)))
+        if seen.intersection(rim.buffer(COVER_GROW_MM)).area < RIM_IN_HULL * seen.area or (
+                _by_hand(scene, c, unseen) or not is_clear(c)
+                or clashes(c, [*chosen, *out], scene) or overlaps_any(scene, c, [*chosen, *out])):
             continue
         amb = _soft_doubt_mm(scene, c, region.view(bool), sub)
         out.append(replace(c, ambiguity_mm=amb, covering_ambiguity_mm=amb,
