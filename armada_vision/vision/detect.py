@@ -1245,9 +1245,11 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     lying += from_base
     # Last of the passes, where none read a piece: a lit clear piece on a grey table whose
     # crisp area is one rim (crisp.RIM_FILL), lit like the table (RIM_LIT_INSIDE).
-    rims = rim_pieces(scene, edges, crisp | holes, lying, hand_mask, standing,
-                      lambda c: classify_color(view, scene.footprint(c)[0], bg) in (
-                          "clear", "white") and _lit_clear(c, scene, view, bg, RIM_LIT_INSIDE))
+    # (_lit_clear says no on a coloured table: the pass is not run there.)
+    rims = [] if _table_hue_sat(bg)[1] > COLOURED_TABLE_SAT else rim_pieces(
+        scene, edges, crisp | holes, lying, hand_mask, standing,
+        lambda c: classify_color(view, scene.footprint(c)[0], bg) in (
+            "clear", "white") and _lit_clear(c, scene, view, bg, RIM_LIT_INSIDE))
     rim_fits = {id(c.fit) for c in rims}
     lying += rims
     for c in soft + soft_white:
