@@ -696,8 +696,9 @@ def rim_pieces(scene: Scene, edges: np.ndarray, crisp: np.ndarray, chosen: list[
     hull, the hull between MIN_SHARE of a small's footprint and RIM_MAX_AREAS of the
     largest's, is read from its hull's axis refitted to the crisp edges
     (:func:`_on_edges_fit`, RIM_EDGES of the outline on them), lying in the hull
-    (RIM_IN_HULL), by no hand, named clear by ``is_clear``, clashing with and overlapping
-    none of the others: in doubt as a soft reading is."""
+    (RIM_IN_HULL), by no hand (asked of the axis before the refit too), named clear by
+    ``is_clear``, clashing with and overlapping none of the others: in doubt as a soft
+    reading is."""
     grid = scene.grid
     ppm2 = grid.px_per_mm**2
     cover, left = _left_of(scene, crisp, [*chosen, *standing], unseen)
@@ -721,8 +722,10 @@ def rim_pieces(scene: Scene, edges: np.ndarray, crisp: np.ndarray, chosen: list[
             continue
         pose, length = guess
         size = min(Size, key=lambda z: abs(scene.pieces.dims(z).footprint_length_mm - length))
-        got = _on_edges_fit(scene, _edges_candidate(scene, size, pose), edges, RIM_EDGES)
-        if got is None:
+        start = _edges_candidate(scene, size, pose)
+        # A rim by a hand is its shadow's edge: asked before the refit, the pass's one cost.
+        if _by_hand(scene, start, unseen) or (
+                got := _on_edges_fit(scene, start, edges, RIM_EDGES)) is None:
             continue
         c = _edges_candidate(scene, *got)
         seen = shapely.Polygon(c.outline_mm)
