@@ -357,6 +357,26 @@ SOFT_WHITE_PAD_PX = 20
 # cost 0.03) start it too, this many.
 SOFT_WHITE_STARTS = 3
 
+# A lit clear piece on a light table whose crisp area is one rim (rim_pieces): its crisp
+# edges trace its outline, but its inside is lit like the table, so the area they enclose is
+# the rim's band, often open on a side, with its shadow's edge beside it (the 7408-set's 7434,
+# 7441, 7690 on laminate): no fit on the crisp map explains it. An area no pass read that fills
+# less than RIM_FILL of its convex hull, ...
+RIM_FILL = 0.7
+# ... the hull between MIN_SHARE of a small's footprint and RIM_MAX_AREAS of the largest
+# footprint, is read from the hull's axis refitted to the crisp edges, kept when RIM_EDGES of
+# its outline lies on them.
+RIM_MAX_AREAS = 1.5
+RIM_EDGES = 0.8
+# ... and when the pieces found (grown by COVER_GROW_MM) cover at most this share of the hull:
+# the rims left round pieces found are their shadows' edges (0.38-0.86 on 7434, 7441, 7690;
+# the clear pieces' own 0).
+RIM_COVERED = 0.1
+# ... and when this share of the reading's outline as seen lies in the hull grown by
+# COVER_GROW_MM: a standing clear piece's square outline, its edges refitted as a lying large
+# running past it, is no rim (the 1144-set's 1341: 0.29; the rims read, 1.0).
+RIM_IN_HULL = 0.9
+
 # A standing clear piece's crisp outline is read softly too, as a lying piece whose tip is
 # its apex: seen pushed away from the camera's foot (issue 4, clear31: 4269's standing medium,
 # set from 4240, read as a lying small pointing 16° off that way, σ 19.8 mm, false). A soft
@@ -466,14 +486,7 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
     PEEL_SMALL); without it, not at all."""
     grid = scene.grid
     ppm = grid.px_per_mm
-    cover = np.zeros(crisp.shape, np.uint8)
-    for c in [*chosen, *standing]:
-        cv2.fillPoly(cover, [np.round(grid.to_px(c.outline_mm)).astype(np.int32)], 1)
-    r = max(round(COVER_GROW_MM * ppm), 1)
-    cover = cv2.dilate(cover, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1,) * 2))
-    left = crisp & (cover == 0)
-    if unseen is not None:
-        left &= ~unseen
+    cover, left = _left_of(scene, crisp, [*chosen, *standing], unseen)
     min_px = min_share * scene.small_area_mm2 * ppm**2
     if mid_of is not None:
         left = grey_at_mid(left, mid_of, min_px)
@@ -674,6 +687,75 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
     return out
 
 
+def rim_pieces(scene: Scene, edges: np.ndarray, crisp: np.ndarray, chosen: list[Candidate],
+               unseen: np.ndarray | None, standing: Sequence[Candidate],
+               is_clear: Callable[[Candidate], bool]) -> list[Candidate]:
+    """Lit clear pieces (table mm) whose crisp area (``crisp``, view-size bool, with its
+    ``edges``) is one rim (RIM_FILL): each area the pieces ``chosen`` and ``standing`` (grown
+    by COVER_GROW_MM) and ``unseen`` (hands) leave that fills under RIM_FILL of its convex
+    hull, the hull between MIN_SHARE of a small's footprint and RIM_MAX_AREAS of the
+    largest's, is read from its hull's axis refitted to the crisp edges
+    (:func:`_on_edges_fit`, RIM_EDGES of the outline on them), lying in the hull
+    (RIM_IN_HULL), by no hand (asked of the axis before the refit too), named clear by
+    ``is_clear``, clashing with and overlapping none of the others: in doubt as a soft
+    reading is."""
+    grid = scene.grid
+    ppm2 = grid.px_per_mm**2
+    cover, left = _left_of(scene, crisp, [*chosen, *standing], unseen)
+    contours, _ = cv2.findContours(left.view(np.uint8), cv2.RETR_EXTERNAL,
+                                   cv2.CHAIN_APPROX_SIMPLE)
+    lo, hi = MIN_SHARE * scene.small_area_mm2 * ppm2, RIM_MAX_AREAS * scene.max_area_mm2 * ppm2
+    out: list[Candidate] = []
+    for cnt in contours:
+        hull = cv2.convexHull(cnt)
+        hull_px = cv2.contourArea(hull)
+        if not (lo <= hull_px <= hi and cv2.contourArea(cnt) < RIM_FILL * hull_px):
+            continue
+        x, y, w, h = cv2.boundingRect(hull)
+        region = np.zeros((h, w), np.uint8)
+        cv2.fillPoly(region, [hull], 1, offset=(-x, -y))
+        if np.count_nonzero(cover[y:y + h, x:x + w][region.view(bool)]) > (
+                RIM_COVERED * np.count_nonzero(region)):
+            continue  # a rim round a piece found: its shadow's edge
+        sub = grid.sub(x, y, region.shape)
+        if (guess := axis_guess(region.view(bool), sub)) is None:
+            continue
+        pose, length = guess
+        size = min(Size, key=lambda z: abs(scene.pieces.dims(z).footprint_length_mm - length))
+        start = _edges_candidate(scene, size, pose)
+        # A rim by a hand is its shadow's edge: asked before the refit, the pass's one cost.
+        if _by_hand(scene, start, unseen) or (
+                got := _on_edges_fit(scene, start, edges, RIM_EDGES)) is None:
+            continue
+        c = _edges_candidate(scene, *got)
+        seen = shapely.Polygon(c.outline_mm)
+        rim = shapely.Polygon(grid.to_mm(hull.reshape(-1, 2).astype(np.float64)))
+        if seen.intersection(rim.buffer(COVER_GROW_MM)).area < RIM_IN_HULL * seen.area or (
+                _by_hand(scene, c, unseen) or not is_clear(c)
+                or clashes(c, [*chosen, *out], scene) or overlaps_any(scene, c, [*chosen, *out])):
+            continue
+        amb = _soft_doubt_mm(scene, c, region.view(bool), sub)
+        out.append(replace(c, ambiguity_mm=amb, covering_ambiguity_mm=amb,
+                           ambiguity_deg=SOFT_DOUBT_DEG, covering_ambiguity_deg=SOFT_DOUBT_DEG))
+    return out
+
+
+def _left_of(scene: Scene, crisp: np.ndarray, found: Sequence[Candidate],
+             unseen: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+    """The pieces ``found``'s outlines as seen, grown by COVER_GROW_MM (view-size uint8), and
+    what of ``crisp`` (view-size bool) they and ``unseen`` (hands) leave."""
+    grid = scene.grid
+    cover = np.zeros(crisp.shape, np.uint8)
+    for c in found:
+        cv2.fillPoly(cover, [np.round(grid.to_px(c.outline_mm)).astype(np.int32)], 1)
+    r = max(round(COVER_GROW_MM * grid.px_per_mm), 1)
+    cover = cv2.dilate(cover, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1,) * 2))
+    left = crisp & (cover == 0)
+    if unseen is not None:
+        left &= ~unseen
+    return cover, left
+
+
 def _rest_after(scene: Scene, c: Candidate, region: np.ndarray, sub: ViewGrid,
                 excuse: np.ndarray, disc: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
     """What the reading ``c`` leaves of the area ``region`` (bool on ``sub``) it was read in
@@ -823,7 +905,8 @@ def _lit_white(lit: float | None, c: Candidate, soft_white: Callable[[Candidate]
     return lit is not None and SOFT_WHITE_SHADE[0] <= lit <= SOFT_WHITE_SHADE[1] and soft_white(c)
 
 
-def _on_edges_fit(scene: Scene, c: Candidate, edges: np.ndarray) -> tuple[Size, Pose] | None:
+def _on_edges_fit(scene: Scene, c: Candidate, edges: np.ndarray,
+                  least: float = SOFT_WHITE_EDGES) -> tuple[Size, Pose] | None:
     """The size and pose (table mm) whose outline as seen lies nearest the crisp ``edges``
     (view-size bool) near reading ``c``: ``c``'s own size refined from its pose, then each
     other size from the refined stern and tip (:func:`_chamfer_refine`); the one with the
@@ -847,7 +930,7 @@ def _on_edges_fit(scene: Scene, c: Candidate, edges: np.ndarray) -> tuple[Size, 
     shares = [float(near_edges(grid, _outline_samples(scene, z, q), edges).mean())
               for z, q in tries]
     best = int(np.argmax(shares))
-    return tries[best] if shares[best] >= SOFT_WHITE_EDGES else None
+    return tries[best] if shares[best] >= least else None
 
 
 def _edges_candidate(scene: Scene, size: Size, pose: Pose) -> Candidate:

@@ -54,6 +54,7 @@ from armada_vision.vision.crisp import (
     inset_crop,
     overlaps_any,
     peel_hidden,
+    rim_pieces,
 )
 from armada_vision.vision.explain import (
     COLOUR_MIN_AREA,
@@ -290,6 +291,14 @@ CLEAR_LIT_Q = 10.0
 CLEAR_LIT_INSIDE = (0.55, 0.68)
 CLEAR_LIT_RING = 0.72
 CLEAR_LIT_RING_MM = 3.0
+# A lit clear piece read from its crisp rim (crisp.RIM_FILL) on a grey table is named white
+# by its grey; it is kept, and named clear, when it is lit like the table as above but for its
+# darkest tenth, which may reach this (the 7408-set's 7434 S, 7441 M, 7477 S, 7686 L, 7690 S:
+# 0.60-0.91), with no shadow beside it (ring 0.78-0.87). A white piece lit like the table
+# casts its shadow beside it (ring 0.14-0.69, clear32's measure), and so does a die (the
+# 7408-set's 7625, a white die whose crisp area with its shadow is a rim: read as a clear
+# small, named clear, inside 0.49, ring 0.57: no piece).
+RIM_LIT_INSIDE = 0.95
 # The clear pieces' crisp pass reads a piece named clear as dark opaque plastic when a face in
 # it is darker than this share of its brightest (colors.looks_opaque), stricter than
 # CLEAR_FACE_SPREAD: a black piece lit grey on laminate, read there with its cast shadow, spread
@@ -1253,6 +1262,15 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
                  if classify_color(view, _seen_part(c, lying, scene), bg, opaque=True)
                  == "white"]
     lying += from_base
+    # Last of the passes, where none read a piece: a lit clear piece on a grey table whose
+    # crisp area is one rim (crisp.RIM_FILL), lit like the table (RIM_LIT_INSIDE).
+    # (_lit_clear says no on a coloured table: the pass is not run there.)
+    rims = [] if _table_hue_sat(bg)[1] > COLOURED_TABLE_SAT else rim_pieces(
+        scene, edges, crisp | holes, lying, hand_mask, standing,
+        lambda c: classify_color(view, scene.footprint(c)[0], bg) in (
+            "clear", "white") and _lit_clear(c, scene, view, bg, RIM_LIT_INSIDE))
+    rim_fits = {id(c.fit) for c in rims}
+    lying += rims
     for c in soft + soft_white:
         if not (clashes(c, lying, scene) or overlaps_any(scene, c, lying, SOFT_TOUCH_SHARE)
                 or in_size_doubt_of(scene, c, lying)):
@@ -1286,11 +1304,14 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
         if id(c.fit) not in base_fits:
             lying[i] = longer_past_face(scene, c, lying[:i] + lying[i + 1:])
     opaque = [id(c.fit) in base_fits for c in lying]
+    # A rim's reading (crisp.rim_pieces) is named clear as it was kept (RIM_LIT_INSIDE).
+    lit_top = [RIM_LIT_INSIDE if id(c.fit) in rim_fits else CLEAR_LIT_INSIDE[1] for c in lying]
     # The fit map's clip set the edges a little outside a vivid piece: refitted on the score.
     lying = refine_on_score(scene, lying)
     area_poly = shapely.Polygon(layout.play_area_mm)
 
-    def as_piece(c: Candidate, dark_base: bool) -> DetectedPiece:
+    def as_piece(c: Candidate, dark_base: bool, top: float = CLEAR_LIT_INSIDE[1]
+                 ) -> DetectedPiece:
         return _piece(c, calib, view, bg, pieces, area_poly, _seen_part(c, lying, scene),
                       lambda: _colour_goes_on(c, lying, scene, view, bg),
                       lambda: _inside_goes_on(c, lying, scene, view, bg),
@@ -1299,10 +1320,11 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
                       lambda: _white_past_tip(c, lying, scene, view, bg),
                       dark_base, lambda: _flat_ridge_mm(c, scene, view),
                       lambda: _turned_mm(c, lying, scene),
-                      lambda: _lit_clear(c, scene, view, bg),
+                      lambda: _lit_clear(c, scene, view, bg, top),
                       lambda: face_ahead_of_base(scene, c))
 
-    out = [as_piece(c, dark_base) for c, dark_base in zip(lying, opaque, strict=True)]
+    out = [as_piece(c, dark_base, top)
+           for c, dark_base, top in zip(lying, opaque, lit_top, strict=True)]
     for i, (c, p) in enumerate(zip(lying, out, strict=True)):
         # A clear reading in size doubt whose stern is cut short (CLEAR_STRIP_DARK).
         if (p.color == "clear" and not opaque[i]
@@ -1317,11 +1339,13 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     return out, ups
 
 
-def _lit_clear(c: Candidate, scene: Scene, view: TableView, bg: np.ndarray) -> bool:
+def _lit_clear(c: Candidate, scene: Scene, view: TableView, bg: np.ndarray,
+               top: float = CLEAR_LIT_INSIDE[1]) -> bool:
     """Whether ``c``, named white by its grey on a grey table, is a clear piece lit like the
     table (CLEAR_LIT_*): its footprint (shrunk by BASE_INSET_MM) has no part darker than
-    CLEAR_LIT_INSIDE (its CLEAR_LIT_Q-th percentile shade), and the table from its outline as
-    seen to CLEAR_LIT_RING_MM out no shadow darker than CLEAR_LIT_RING (the same percentile)."""
+    CLEAR_LIT_INSIDE (its CLEAR_LIT_Q-th percentile shade, at most ``top``), and the table
+    from its outline as seen to CLEAR_LIT_RING_MM out no shadow darker than CLEAR_LIT_RING
+    (the same percentile)."""
     assert scene.shade is not None
     if _table_hue_sat(bg)[1] > COLOURED_TABLE_SAT:
         return False
@@ -1331,7 +1355,7 @@ def _lit_clear(c: Candidate, scene: Scene, view: TableView, bg: np.ndarray) -> b
     inside = float(percentile(scene.shade[sl][m], CLEAR_LIT_Q))
     ring = _ring_shades(scene, c, (0.0, CLEAR_LIT_RING_MM))
     out = float(percentile(ring, CLEAR_LIT_Q)) if ring.size else 0.0
-    return CLEAR_LIT_INSIDE[0] <= inside <= CLEAR_LIT_INSIDE[1] and out >= CLEAR_LIT_RING
+    return CLEAR_LIT_INSIDE[0] <= inside <= top and out >= CLEAR_LIT_RING
 
 
 def _off_view(view: TableView) -> np.ndarray:
