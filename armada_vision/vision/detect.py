@@ -1956,33 +1956,19 @@ def _in_crook_of_hand(c: Candidate, scene: Scene, view: TableView, bg: np.ndarra
     (:func:`_skin_share`) and its footprint is named clear or white."""
     if c.upright:
         return False
-    px = np.round(view.grid.to_px(_outside_outline(np.asarray(c.outline_mm, float),
-                                                  SKIN_BORDER_MM, SKIN_BORDER_SAMPLES))
-                  ).astype(int)
+    ring = shapely.get_coordinates(shapely.Polygon(c.outline_mm).buffer(SKIN_BORDER_MM).exterior)
+    # Evenly along the ring by arc length: shapely's line_interpolate_point's very points
+    # (to 1e-14 mm) at a third of its cost.
+    at = np.concatenate(([0.0], np.cumsum(np.hypot(*np.diff(ring, axis=0).T))))
+    along = np.linspace(0.0, at[-1], SKIN_BORDER_SAMPLES, endpoint=False)
+    pts = np.column_stack((np.interp(along, at, ring[:, 0]), np.interp(along, at, ring[:, 1])))
+    px = np.round(view.grid.to_px(pts)).astype(int)
     h, w = view.image_bgr.shape[:2]
     px = px[(px[:, 0] >= 0) & (px[:, 0] < w) & (px[:, 1] >= 0) & (px[:, 1] < h)]
     if len(px) == 0 or _skin_share(view.image_bgr[px[:, 1], px[:, 0]], bg
                                    ) <= SKIN_BORDER_SHARE:
         return False
     return classify_color(view, scene.footprint(c)[0], bg) in ("clear", "white")
-
-
-def _outside_outline(outline: np.ndarray, mm: float, n: int) -> np.ndarray:
-    """``n`` points evenly along the closed ``outline`` ((N, 2), table mm) by arc length, each
-    moved ``mm`` out along its side's outward normal ((n, 2), table mm): a ring round it (a gap
-    at each convex corner), in numpy (shapely's buffer and interpolation cost ~1 ms a call)."""
-    side = np.roll(outline, -1, axis=0) - outline
-    length = np.hypot(side[:, 0], side[:, 1])
-    keep = length > 0.0
-    start, side, length = outline[keep], side[keep], length[keep]
-    at = np.concatenate(([0.0], np.cumsum(length)))
-    along = np.linspace(0.0, at[-1], n, endpoint=False)
-    k = np.minimum(np.searchsorted(at, along, side="right") - 1, len(side) - 1)
-    # Outward: to the right of each side when the outline runs anticlockwise (shoelace area > 0).
-    x, y = start[:, 0], start[:, 1]
-    turn = 1.0 if float(np.dot(x, np.roll(y, -1)) - np.dot(y, np.roll(x, -1))) > 0 else -1.0
-    normal = np.column_stack((side[:, 1], -side[:, 0])) * (turn / length)[:, None]
-    return start[k] + side[k] * ((along - at[k]) / length[k])[:, None] + normal[k] * mm
 
 
 def _skin_share(bgr: np.ndarray, bg: np.ndarray) -> float:
