@@ -601,6 +601,26 @@ SKIN_IN_MAX_SAT = 140.0
 SKIN_RING_MM = 4.0
 SKIN_SAME_BGR = 30.0
 SKIN_RING_SHARE = 0.4
+# A reading named clear or white whose outline as seen is skin round much of it is the table
+# (or a hand's shadow on it) in the crook between a thumb and a palm, a region of its own
+# (_in_crook_of_hand; issue 4, session 31, false40c: the 7408-set's 7415, a small named clear
+# in a hand's shadow, cost 0.38, and the 7984-set's 8131, one named white, cost 0.29, both on
+# laminate): over SKIN_BORDER_SHARE of the samples SKIN_BORDER_MM outside its outline are skin
+# (warm, duller than plastic), 0.72 and 0.50 there. A piece ends against the table, its
+# shadow or its neighbours; one touching a hand touches it along a part of its outline (the
+# 7696-set's 7828, a clear medium on felt whose tip touches a hand, read in doubt: 0.07; a red
+# small partly under 8131's hand, 0.38). The table estimate takes a hand in, so skin is told
+# by its own colour, not against the estimate under it. SKIN_MIN_SAT: a dull warm colour
+# under it is named no colour (colors.name_color).
+SKIN_BORDER_MM = 3.0
+SKIN_BORDER_SHARE = 0.4
+SKIN_BORDER_SAMPLES = 120
+SKIN_MIN_SAT = 90.0
+# Warm hues (OpenCV's 0-180): under the first (red, orange, yellow) or from the second (red).
+SKIN_WARM_HUE = (45.0, 160.0)
+# A table greyer than this (HSV saturation: laminate, grey felt) or of a cool hue is told
+# from skin; a warm one (wood) is not.
+SKIN_GREY_TABLE_SAT = 40
 # A piece's colour is read on the part of its footprint no neighbour leans over (_seen_part)
 # when at least SEEN_MIN_SHARE of it is left, and the neighbours cover more than an edge strip.
 SEEN_MIN_SHARE = 0.3
@@ -1279,6 +1299,7 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     # after from reading it again.
     lying = [c for c in lying if not _skin(c, view, bg, pieces)
              and not _in_skin(c, view, bg)
+             and not _in_crook_of_hand(c, scene, view, bg)
              and not any(c is h for h in hidden_by_hand)
              and not _bare_table(c, scene, view, bg, edges)
              and not _lit_table(c, scene, view, bg)]
@@ -1951,6 +1972,46 @@ def _in_skin(c: Candidate, view: TableView, bg: np.ndarray) -> bool:
         return False
     d = np.linalg.norm(img[ring > 0].astype(np.float32) - med, axis=1)
     return float(np.mean(d < SKIN_SAME_BGR)) > SKIN_RING_SHARE
+
+
+def _in_crook_of_hand(c: Candidate, scene: Scene, view: TableView, bg: np.ndarray) -> bool:
+    """Whether ``c`` is the table between a hand's fingers: over SKIN_BORDER_SHARE of
+    SKIN_BORDER_SAMPLES points SKIN_BORDER_MM outside its outline as seen (table mm) are skin
+    (:func:`_skin_share`) and its footprint is named clear or white."""
+    if c.upright:
+        return False
+    ring = shapely.get_coordinates(shapely.Polygon(c.outline_mm).buffer(SKIN_BORDER_MM).exterior)
+    # Evenly along the ring by arc length: shapely's line_interpolate_point's very points
+    # (to 1e-14 mm) at a third of its cost.
+    at = np.concatenate(([0.0], np.cumsum(np.hypot(*np.diff(ring, axis=0).T))))
+    along = np.linspace(0.0, at[-1], SKIN_BORDER_SAMPLES, endpoint=False)
+    pts = np.column_stack((np.interp(along, at, ring[:, 0]), np.interp(along, at, ring[:, 1])))
+    px = np.round(view.grid.to_px(pts)).astype(int)
+    h, w = view.image_bgr.shape[:2]
+    px = px[(px[:, 0] >= 0) & (px[:, 0] < w) & (px[:, 1] >= 0) & (px[:, 1] < h)]
+    if len(px) == 0 or _skin_share(view.image_bgr[px[:, 1], px[:, 0]], bg
+                                   ) <= SKIN_BORDER_SHARE:
+        return False
+    return classify_color(view, scene.footprint(c)[0], bg) in ("clear", "white")
+
+
+def _skin_share(bgr: np.ndarray, bg: np.ndarray) -> float:
+    """The share of pixels ``bgr`` ((N, 3), 0-255) that are skin: a warm hue (red, orange,
+    yellow: colors.name_color's bins) and saturation in [SKIN_MIN_SAT, SKIN_IN_MAX_SAT); 0 on a
+    warm table (its estimate ``bg``'s median hue warm, saturation over SKIN_GREY_TABLE_SAT:
+    wood), which skin is not told from (the estimate takes a hand in there)."""
+    ht, st, _ = _table_hsv(bg)
+    if st > SKIN_GREY_TABLE_SAT and _warm(np.float32(ht)):
+        return 0.0
+    hsv = cv2.cvtColor(np.clip(bgr, 0, 255).astype(np.uint8)[None], cv2.COLOR_BGR2HSV)[0]
+    sat = hsv[:, 1].astype(np.float32)
+    return float(np.mean(_warm(hsv[:, 0].astype(np.float32)) & (sat >= SKIN_MIN_SAT)
+                         & (sat < SKIN_IN_MAX_SAT)))
+
+
+def _warm(hue: np.ndarray) -> np.ndarray:
+    """Whether OpenCV hues (0-180) are warm: red, orange or yellow (SKIN_WARM_HUE)."""
+    return (hue < SKIN_WARM_HUE[0]) | (hue >= SKIN_WARM_HUE[1])
 
 
 def _outline_inside(c: Candidate, view: TableView
