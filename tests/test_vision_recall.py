@@ -769,14 +769,14 @@ def test_a_shadow_named_a_vivid_colour_is_not_trusted():
 # ship the rules would trust; 1898: a purple medium was read as a small at σ 1.3 mm, a wrong
 # size they would trust. Both now carry a doubtful fit's σ (detect._colour_goes_on).
 def _die_read_doubtful(seed: int, seed0: int, color: str):
-    """The one reading on a rendered die (truth from the renderer): named ``color``, σ > 3 mm."""
+    """The readings on a rendered die (truth from the renderer): none (since session 31 a
+    small read on a die's top is dropped, detect._die_top) or one named ``color``, σ > 3 mm."""
     r, det = bench_scene(seed, seed0)
     die = [e for e in r.truth["extras"] if e["kind"] == "die"]
     assert die, "the case's die is not in the scene as rendered"
     on_die = [d for d in det.pieces if math.dist(d.pose.stern_mm, die[0]["center"]) < 12]
-    assert len(on_die) == 1 and on_die[0].color == color
-    assert on_die[0].sigma_mm > 3.0
-    return r, det, on_die[0]
+    assert len(on_die) <= 1 and all(d.color == color and d.sigma_mm > 3.0 for d in on_die)
+    return r, det, on_die
 
 
 def test_a_red_die_read_as_a_small_is_not_trusted():
