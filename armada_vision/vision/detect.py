@@ -2168,6 +2168,26 @@ def _inside_off_table(img: np.ndarray, inside: np.ndarray, box: tuple[int, int, 
     return None if sep < PAST_MIN_SEP else (core, m_in, sep)
 
 
+def _inside_colour_area(img: np.ndarray, core: np.ndarray, m_in: np.ndarray, sep: float,
+                        bg: np.ndarray, box: tuple[int, int, int, int]
+                        ) -> tuple[np.ndarray, np.ndarray] | None:
+    """Of the crop ``box`` (view px) of :func:`_outline_inside`: the area of pixels within
+    DIE_SAME × ``sep`` of the inside's median ``m_in`` and nearer it than the table's estimate
+    that holds most of the inside's ``core`` (uint8 mask) and its outer contour; None when
+    none does."""
+    x0, y0, x1, y1 = box
+    px = img.astype(np.float32)
+    d_in = np.linalg.norm(px - m_in, axis=2)
+    like = (d_in < DIE_SAME * sep) & (d_in < np.linalg.norm(px - bg[y0:y1, x0:x1], axis=2))
+    _, lab = cv2.connectedComponents(like.view(np.uint8), connectivity=8)
+    ids = lab[(core > 0) & (lab > 0)]
+    if len(ids) == 0:
+        return None
+    area = (lab == np.bincount(ids).argmax()).view(np.uint8)
+    contours, _ = cv2.findContours(area, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    return area, max(contours, key=cv2.contourArea)
+
+
 def _die_top(c: Candidate, view: TableView, bg: np.ndarray) -> bool:
     """Whether ``c`` lies on a die's top (DIE_*): the area of its inside's colour (view px)
     that holds most of its inside is a filled rectangle of a die's sides, over
@@ -2182,17 +2202,9 @@ def _die_top(c: Candidate, view: TableView, bg: np.ndarray) -> bool:
     if (off := _inside_off_table(img, inside, box, bg)) is None:
         return False
     core, m_in, sep = off
-    x0, y0, x1, y1 = box
-    px = img.astype(np.float32)
-    d_in = np.linalg.norm(px - m_in, axis=2)
-    like = (d_in < DIE_SAME * sep) & (d_in < np.linalg.norm(px - bg[y0:y1, x0:x1], axis=2))
-    _, lab = cv2.connectedComponents(like.view(np.uint8), connectivity=8)
-    ids = lab[(core > 0) & (lab > 0)]
-    if len(ids) == 0:
+    if (got_area := _inside_colour_area(img, core, m_in, sep, bg, box)) is None:
         return False
-    area = (lab == np.bincount(ids).argmax()).view(np.uint8)
-    contours, _ = cv2.findContours(area, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    outer = max(contours, key=cv2.contourArea)
+    area, outer = got_area
     _, (w, h), _ = cv2.minAreaRect(outer)
     ppm = view.grid.px_per_mm
     lo, hi = DIE_SIDES_MM
