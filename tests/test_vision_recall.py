@@ -769,14 +769,14 @@ def test_a_shadow_named_a_vivid_colour_is_not_trusted():
 # ship the rules would trust; 1898: a purple medium was read as a small at σ 1.3 mm, a wrong
 # size they would trust. Both now carry a doubtful fit's σ (detect._colour_goes_on).
 def _die_read_doubtful(seed: int, seed0: int, color: str):
-    """The one reading on a rendered die (truth from the renderer): named ``color``, σ > 3 mm."""
+    """The readings on a rendered die (truth from the renderer): none (since session 31 a
+    small read on a die's top is dropped, detect._die_top) or one named ``color``, σ > 3 mm."""
     r, det = bench_scene(seed, seed0)
     die = [e for e in r.truth["extras"] if e["kind"] == "die"]
     assert die, "the case's die is not in the scene as rendered"
     on_die = [d for d in det.pieces if math.dist(d.pose.stern_mm, die[0]["center"]) < 12]
-    assert len(on_die) == 1 and on_die[0].color == color
-    assert on_die[0].sigma_mm > 3.0
-    return r, det, on_die[0]
+    assert len(on_die) <= 1 and all(d.color == color and d.sigma_mm > 3.0 for d in on_die)
+    return r, det, on_die
 
 
 def test_a_red_die_read_as_a_small_is_not_trusted():
@@ -3006,3 +3006,23 @@ def test_a_lit_clear_piece_whose_crisp_area_is_one_rim_is_found(seed, size, ster
 # detect.RIM_LIT_INSIDE test; the shadow beside it, ring 0.57).
 def test_a_dies_rim_with_its_shadow_is_no_clear_piece():
     assert_no_false_piece(7625, 7408)
+
+
+# A die read as a small (issue 4, session 31, false40v; false pieces in an opaque colour where
+# there is no piece): the 7984-set's 8076 (a red die on wood, 1920×1080, 10-22°, read as a
+# red small at σ 1.3 mm: a false piece the rules would trust), the 7696-set's 7748 (a black
+# die on cloth, 1920×1080, 22-35°, σ 20 mm) and the 7120-set's 7377 (a red die on laminate
+# beside a hand, 1280×720, 22-35°, σ 20 mm). The area of the reading's colour that holds its
+# inside is a die's top, a filled square 16-24 mm wide lying 0.11-0.22 past the small's
+# outline (detect._die_top): dropped, and nothing is read on the die.
+@pytest.mark.parametrize(("seed", "seed0", "die_mm"), [
+    (8076, 7984, (149.0, 482.0)),
+    (7748, 7696, (320.0, 331.0)),
+    (7377, 7120, (415.0, 230.0)),
+])
+def test_a_die_is_no_piece(seed, seed0, die_mm):
+    r, det = bench_scene(seed, seed0)
+    assert any(e["kind"] == "die" and math.dist(e["center"], die_mm) < 1.0
+               for e in r.truth["extras"]), "the case's die is not in the scene as rendered"
+    assert not any(math.dist(p.pose.stern_mm, die_mm) < 20.0 for p in det.pieces)
+    assert_no_false_piece(seed, seed0)

@@ -25,7 +25,7 @@ import shapely
 
 from armada_vision.geometry.camera import CameraIntrinsics
 from armada_vision.geometry.layout import TableLayout
-from armada_vision.geometry.pieces import NOMINAL_PIECES, PieceDims, PieceSet
+from armada_vision.geometry.pieces import NOMINAL_PIECES, PieceDims, PieceSet, Size
 from armada_vision.geometry.pose import Pose, angle_diff_deg
 from armada_vision.geometry.shapes import footprint
 from armada_vision.vision.base_quad import base_of_longer, pieces_from_base
@@ -621,6 +621,32 @@ SKIN_WARM_HUE = (45.0, 160.0)
 # A table greyer than this (HSV saturation: laminate, grey felt) or of a cool hue is told
 # from skin; a warm one (wood) is not.
 SKIN_GREY_TABLE_SAT = 40
+# A die is no piece (issue 4, session 31, false40v): its top is a 16 mm square of one colour
+# (red, black or white) with 1-6 pips of another (2.6 mm wide), and a small read on it has
+# its outline over part of the square only. Of a reading's inside colour (within DIE_SAME of
+# the offset of the inside's median from the table, and nearer it than the table) the area
+# that holds most of the inside, its holes filled, is a die's top (_die_top) when its
+# smallest rectangle's sides are within DIE_SIDES_MM (the top, with the sides and shadow a
+# camera tilted up to 35° sees: dice 15.6-29.4 mm), it fills DIE_FILL or more of that
+# rectangle (dice 0.80-0.91; a lying small's faces 0.3-0.69, its base end's square 8-12 mm
+# wide), over DIE_PAST_SHARE of it lies outside the reading's outline grown 1 mm (dice
+# 0.11-0.22; a small read on its own piece 0, or 0.2-0.5 where its colour runs into a
+# neighbour's and the area is no square) and it has a hole of DIE_PIP_MM2 or more whose median
+# brightness is DIE_PIP_LIGHTER or more over the die's, a white pip (the dice's holes 8-30 mm²
+# as measured, +34 to +72 levels). A large's open base read as a small is such a square past
+# the outline: the 7984-set's 8133 (a black large, 26 × 13.5 mm, 0.24 past, no hole) and the
+# 7408-set's 7428 (a white large on laminate, its grey hollow 26.6 × 13.3 mm, 0.35 past, its
+# one hole the inner corner's shade, 31 levels darker). A white die's pips are dark: left to
+# the white readings' rules. Looked for DIE_CROP_MM round the outline; only for small readings
+# (a longer outline holds a die's top whole) standing off the table (PAST_MIN_SEP: a clear
+# piece is the table's colour). Dropped.
+DIE_SAME = 0.25
+DIE_FILL = 0.75
+DIE_PAST_SHARE = 0.08
+DIE_SIDES_MM = (13.0, 30.0)
+DIE_PIP_MM2 = 4.0
+DIE_PIP_LIGHTER = 25.0
+DIE_CROP_MM = 10.0
 # A piece's colour is read on the part of its footprint no neighbour leans over (_seen_part)
 # when at least SEEN_MIN_SHARE of it is left, and the neighbours cover more than an edge strip.
 SEEN_MIN_SHARE = 0.3
@@ -1302,7 +1328,8 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
              and not _in_crook_of_hand(c, scene, view, bg)
              and not any(c is h for h in hidden_by_hand)
              and not _bare_table(c, scene, view, bg, edges)
-             and not _lit_table(c, scene, view, bg)]
+             and not _lit_table(c, scene, view, bg)
+             and not _die_top(c, view, bg)]
     # A reading whose base as seen is the face ahead of it ends on the piece: σ covers the
     # longer reading from its tip whose open base the view shows.
     lying = [face_for_base(scene, c) for c in lying]
@@ -2014,14 +2041,14 @@ def _warm(hue: np.ndarray) -> np.ndarray:
     return (hue < SKIN_WARM_HUE[0]) | (hue >= SKIN_WARM_HUE[1])
 
 
-def _outline_inside(c: Candidate, view: TableView
+def _outline_inside(c: Candidate, view: TableView, room_mm: float = SKIN_RING_MM
                     ) -> tuple[np.ndarray, np.ndarray, tuple[int, int, int, int]] | None:
-    """The view crop (BGR) round ``c``'s outline as seen with room for a ring SKIN_RING_MM
+    """The view crop (BGR) round ``c``'s outline as seen with room for a ring ``room_mm``
     wide, the outline's inside in it (uint8 mask) and the crop's bounds (x0, y0, x1, y1, view
     px); None when the crop or the inside is empty."""
     g = view.grid
     pts = g.to_px(np.asarray(c.outline_mm, float))
-    r = max(2, round(SKIN_RING_MM * g.px_per_mm))
+    r = max(2, round(room_mm * g.px_per_mm))
     x0, y0 = np.floor(pts.min(0)).astype(int) - r - 2
     x1, y1 = np.ceil(pts.max(0)).astype(int) + r + 3
     h, w = view.image_bgr.shape[:2]
@@ -2195,16 +2222,11 @@ def _inside_goes_on(c: Candidate, lying: list[Candidate], scene: Scene, view: Ta
     if got is None:
         return False
     img, inside, box = got
+    if (off := _inside_off_table(img, inside, box, bg)) is None:
+        return False
+    _, m_in, sep = off
     x0, y0, x1, y1 = box
-    core = cv2.erode(inside, np.ones((3, 3), np.uint8), iterations=2)
-    if not core.any():
-        return False
     bgc = bg[y0:y1, x0:x1]
-    m_in = median(img[core > 0], axis=0).astype(np.float32)
-    # The table under it (its estimate is smooth: the crop's middle pixel will do).
-    sep = float(np.linalg.norm(m_in - bgc[(y1 - y0) // 2, (x1 - x0) // 2]))
-    if sep < PAST_MIN_SEP:
-        return False
     ring = _ring_off_others(c, lying, scene, view, inside, box) > 0
     if not ring.any():
         return False
@@ -2214,6 +2236,77 @@ def _inside_goes_on(c: Candidate, lying: list[Candidate], scene: Scene, view: Ta
     d_tb = px - bgc[ring]
     same = (d_in < (PAST_SAME * sep) ** 2) & (d_in < np.einsum("ij,ij->i", d_tb, d_tb))
     return float(same.mean()) > PAST_SHARE
+
+
+def _inside_off_table(img: np.ndarray, inside: np.ndarray, box: tuple[int, int, int, int],
+                      bg: np.ndarray) -> tuple[np.ndarray, np.ndarray, float] | None:
+    """Of the crop of :func:`_outline_inside`: its inside's core (``inside`` eroded 2 px),
+    the core's median colour (BGR) and its distance from the table's estimate there, when that
+    is at least PAST_MIN_SEP (None otherwise, or when the core is empty)."""
+    x0, y0, x1, y1 = box
+    core = cv2.erode(inside, np.ones((3, 3), np.uint8), iterations=2)
+    if not core.any():
+        return None
+    m_in = median(img[core > 0], axis=0).astype(np.float32)
+    # The table under it (its estimate is smooth: the crop's middle pixel will do).
+    sep = float(np.linalg.norm(m_in - bg[y0 + (y1 - y0) // 2, x0 + (x1 - x0) // 2]))
+    return None if sep < PAST_MIN_SEP else (core, m_in, sep)
+
+
+def _inside_colour_area(img: np.ndarray, core: np.ndarray, m_in: np.ndarray, sep: float,
+                        bg: np.ndarray, box: tuple[int, int, int, int]
+                        ) -> tuple[np.ndarray, np.ndarray] | None:
+    """Of the crop ``box`` (view px) of :func:`_outline_inside`: the area of pixels within
+    DIE_SAME × ``sep`` of the inside's median ``m_in`` and nearer it than the table's estimate
+    that holds most of the inside's ``core`` (uint8 mask) and its outer contour; None when
+    none does."""
+    x0, y0, x1, y1 = box
+    px = img.astype(np.float32)
+    d_in = np.linalg.norm(px - m_in, axis=2)
+    like = (d_in < DIE_SAME * sep) & (d_in < np.linalg.norm(px - bg[y0:y1, x0:x1], axis=2))
+    _, lab = cv2.connectedComponents(like.view(np.uint8), connectivity=8)
+    ids = lab[(core > 0) & (lab > 0)]
+    if len(ids) == 0:
+        return None
+    area = (lab == np.bincount(ids).argmax()).view(np.uint8)
+    contours, _ = cv2.findContours(area, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    return area, max(contours, key=cv2.contourArea)
+
+
+def _die_top(c: Candidate, view: TableView, bg: np.ndarray) -> bool:
+    """Whether ``c`` lies on a die's top (DIE_*): the area of its inside's colour (view px)
+    that holds most of its inside is a filled rectangle of a die's sides, over
+    DIE_PAST_SHARE of it past ``c``'s outline grown 1 mm, with a pip's hole in it. Only small
+    readings are asked."""
+    if c.size is not Size.SMALL:
+        return False
+    got = _outline_inside(c, view, DIE_CROP_MM)
+    if got is None:
+        return False
+    img, inside, box = got
+    if (off := _inside_off_table(img, inside, box, bg)) is None:
+        return False
+    core, m_in, sep = off
+    if (got_area := _inside_colour_area(img, core, m_in, sep, bg, box)) is None:
+        return False
+    area, outer = got_area
+    _, (w, h), _ = cv2.minAreaRect(outer)
+    ppm = view.grid.px_per_mm
+    lo, hi = DIE_SIDES_MM
+    if not (lo * ppm <= min(w, h) and max(w, h) <= hi * ppm
+            and cv2.contourArea(outer) >= DIE_FILL * w * h):
+        return False
+    filled = np.zeros_like(area)
+    cv2.drawContours(filled, [outer], -1, 1, -1)
+    grown = cv2.dilate(inside, np.ones((3, 3), np.uint8), iterations=max(1, round(ppm)))
+    if float(np.count_nonzero(filled & ~grown & 1)) <= DIE_PAST_SHARE * np.count_nonzero(filled):
+        return False
+    # Its pips: holes in the area of a pip's size or more (one pip, or pips run together),
+    # lighter than the die (a brightness: the mean of the channels).
+    n, holes, stats, _ = cv2.connectedComponentsWithStats(filled & ~area & 1, connectivity=8)
+    light = float(m_in.mean()) + DIE_PIP_LIGHTER
+    return any(stats[i, cv2.CC_STAT_AREA] >= DIE_PIP_MM2 * ppm**2
+               and float(median(img[holes == i].mean(axis=1))) >= light for i in range(1, n))
 
 
 def _white_past_tip(c: Candidate, lying: list[Candidate], scene: Scene, view: TableView,
