@@ -2967,3 +2967,16 @@ def test_a_white_small_on_laminate_is_judged_white_where_refitted(seed, stern):
 # a reading's turn is pinned by nothing (detect._turned_mm): σ covers its length.
 def test_a_doubtful_reading_whose_refit_fits_nothing_is_in_doubt():
     assert_no_sure_wrong_size(7838, 7696, "small", "black", (307.9, 393.3), any_size=True)
+
+
+# A clear large whose lit base was taken for a glint (issue 4, session 31, size40; the
+# 7984-set's 8138, felt, 1920×1080, 22-35°, its stern against a white medium's tip): fitted at
+# its true pose at 0.36, it was replaced by a medium from its tip whose hidden stern samples
+# were excused against the lit base face (open_base._glint_tip; 0.20, σ 1.5 mm, 8.8 mm short
+# at the stern: a wrong size the rules would trust). What a longer reading adds past a
+# shorter one's stern is the piece's own stern, no glint past a tip (_adds_past_stern).
+def test_a_clear_piece_whose_lit_base_lies_past_a_shorter_readings_stern_is_read_at_its_size():
+    stern = (281.5, 158.0)
+    p = found(8138, "large", "clear", stern, seed0=7984)
+    assert p is not None and (p.size.value, p.color) == ("large", "clear")
+    assert math.dist(p.pose.stern_mm, stern) <= max(2 * p.sigma_mm, 1.0)
