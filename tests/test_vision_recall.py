@@ -3026,3 +3026,16 @@ def test_a_die_is_no_piece(seed, seed0, die_mm):
                for e in r.truth["extras"]), "the case's die is not in the scene as rendered"
     assert not any(math.dist(p.pose.stern_mm, die_mm) < 20.0 for p in det.pieces)
     assert_no_false_piece(seed, seed0)
+
+
+# A clear large whose lit base was taken for a glint (issue 4, session 31, size40; the
+# 7984-set's 8138, felt, 1920×1080, 22-35°, its stern against a white medium's tip): fitted at
+# its true pose at 0.36, it was replaced by a medium from its tip whose hidden stern samples
+# were excused against the lit base face (open_base._glint_tip; 0.20, σ 1.5 mm, 8.8 mm short
+# at the stern: a wrong size the rules would trust). What a longer reading adds past a
+# shorter one's stern is the piece's own stern, no glint past a tip (_adds_past_stern).
+def test_a_clear_piece_whose_lit_base_lies_past_a_shorter_readings_stern_is_read_at_its_size():
+    stern = (281.5, 158.0)
+    p = found(8138, "large", "clear", stern, seed0=7984)
+    assert p is not None and (p.size.value, p.color) == ("large", "clear")
+    assert math.dist(p.pose.stern_mm, stern) <= max(2 * p.sigma_mm, 1.0)
