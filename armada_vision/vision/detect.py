@@ -2218,13 +2218,9 @@ def _inside_goes_on(c: Candidate, lying: list[Candidate], scene: Scene, view: Ta
     its outline as seen: over PAST_SHARE of the ring of :func:`_ring_off_others` within
     PAST_SAME of that offset of the inside's median (BGR, view px) and nearer it than the
     table's estimate there. A piece's colour ends at its outline; a die's goes on round it."""
-    got = _outline_inside(c, view)
-    if got is None:
+    if (got := _inside_standing_off(c, view, bg)) is None:
         return False
-    img, inside, box = got
-    if (off := _inside_off_table(img, inside, box, bg)) is None:
-        return False
-    _, m_in, sep = off
+    img, inside, box, _, m_in, sep = got
     x0, y0, x1, y1 = box
     bgc = bg[y0:y1, x0:x1]
     ring = _ring_off_others(c, lying, scene, view, inside, box) > 0
@@ -2236,6 +2232,20 @@ def _inside_goes_on(c: Candidate, lying: list[Candidate], scene: Scene, view: Ta
     d_tb = px - bgc[ring]
     same = (d_in < (PAST_SAME * sep) ** 2) & (d_in < np.einsum("ij,ij->i", d_tb, d_tb))
     return float(same.mean()) > PAST_SHARE
+
+
+def _inside_standing_off(c: Candidate, view: TableView, bg: np.ndarray,
+                         room_mm: float = SKIN_RING_MM) -> tuple[
+        np.ndarray, np.ndarray, tuple[int, int, int, int], np.ndarray, np.ndarray, float] | None:
+    """:func:`_outline_inside`'s crop of ``c`` (BGR, its inside, its view-px box) followed by
+    :func:`_inside_off_table`'s core, median and distance from the table; None where either
+    is None (an empty crop, or an inside of the table's colour)."""
+    if (got := _outline_inside(c, view, room_mm)) is None:
+        return None
+    img, inside, box = got
+    if (off := _inside_off_table(img, inside, box, bg)) is None:
+        return None
+    return img, inside, box, *off
 
 
 def _inside_off_table(img: np.ndarray, inside: np.ndarray, box: tuple[int, int, int, int],
@@ -2280,13 +2290,9 @@ def _die_top(c: Candidate, view: TableView, bg: np.ndarray) -> bool:
     readings are asked."""
     if c.size is not Size.SMALL:
         return False
-    got = _outline_inside(c, view, DIE_CROP_MM)
-    if got is None:
+    if (got := _inside_standing_off(c, view, bg, DIE_CROP_MM)) is None:
         return False
-    img, inside, box = got
-    if (off := _inside_off_table(img, inside, box, bg)) is None:
-        return False
-    core, m_in, sep = off
+    img, inside, box, core, m_in, sep = got
     if (got_area := _inside_colour_area(img, core, m_in, sep, bg, box)) is None:
         return False
     area, outer = got_area
