@@ -2237,22 +2237,13 @@ def _inside_goes_on(c: Candidate, lying: list[Candidate], scene: Scene, view: Ta
 def _inside_standing_off(c: Candidate, view: TableView, bg: np.ndarray,
                          room_mm: float = SKIN_RING_MM) -> tuple[
         np.ndarray, np.ndarray, tuple[int, int, int, int], np.ndarray, np.ndarray, float] | None:
-    """:func:`_outline_inside`'s crop of ``c`` (BGR, its inside, its view-px box) followed by
-    :func:`_inside_off_table`'s core, median and distance from the table; None where either
-    is None (an empty crop, or an inside of the table's colour)."""
+    """:func:`_outline_inside`'s crop of ``c`` (BGR, its inside, its view-px box), the
+    inside's core (eroded 2 px), the core's median colour (BGR) and its distance from the
+    table's estimate there, when that is at least PAST_MIN_SEP; None otherwise, or when the
+    crop or the core is empty."""
     if (got := _outline_inside(c, view, room_mm)) is None:
         return None
     img, inside, box = got
-    if (off := _inside_off_table(img, inside, box, bg)) is None:
-        return None
-    return img, inside, box, *off
-
-
-def _inside_off_table(img: np.ndarray, inside: np.ndarray, box: tuple[int, int, int, int],
-                      bg: np.ndarray) -> tuple[np.ndarray, np.ndarray, float] | None:
-    """Of the crop of :func:`_outline_inside`: its inside's core (``inside`` eroded 2 px),
-    the core's median colour (BGR) and its distance from the table's estimate there, when that
-    is at least PAST_MIN_SEP (None otherwise, or when the core is empty)."""
     x0, y0, x1, y1 = box
     core = cv2.erode(inside, np.ones((3, 3), np.uint8), iterations=2)
     if not core.any():
@@ -2260,7 +2251,7 @@ def _inside_off_table(img: np.ndarray, inside: np.ndarray, box: tuple[int, int, 
     m_in = median(img[core > 0], axis=0).astype(np.float32)
     # The table under it (its estimate is smooth: the crop's middle pixel will do).
     sep = float(np.linalg.norm(m_in - bg[y0 + (y1 - y0) // 2, x0 + (x1 - x0) // 2]))
-    return None if sep < PAST_MIN_SEP else (core, m_in, sep)
+    return None if sep < PAST_MIN_SEP else (img, inside, box, core, m_in, sep)
 
 
 def _inside_colour_area(img: np.ndarray, core: np.ndarray, m_in: np.ndarray, sep: float,
