@@ -3019,6 +3019,7 @@ def test_a_dies_rim_with_its_shadow_is_no_clear_piece():
     (8076, 7984, (149.0, 482.0)),
     (7748, 7696, (320.0, 331.0)),
     (7377, 7120, (415.0, 230.0)),
+    (8514, 8272, (121.2, 391.6)),  # a red six filling 0.74 of its rectangle (DIE_FILL)
 ])
 def test_a_die_is_no_piece(seed, seed0, die_mm):
     r, det = bench_scene(seed, seed0)

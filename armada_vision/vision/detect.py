@@ -621,27 +621,27 @@ SKIN_WARM_HUE = (45.0, 160.0)
 # A table greyer than this (HSV saturation: laminate, grey felt) or of a cool hue is told
 # from skin; a warm one (wood) is not.
 SKIN_GREY_TABLE_SAT = 40
-# A die is no piece (issue 4, session 31, false40v): its top is a 16 mm square of one colour
-# (red, black or white) with 1-6 pips of another (2.6 mm wide), and a small read on it has
-# its outline over part of the square only. Of a reading's inside colour (within DIE_SAME of
-# the offset of the inside's median from the table, and nearer it than the table) the area
-# that holds most of the inside, its holes filled, is a die's top (_die_top) when its
-# smallest rectangle's sides are within DIE_SIDES_MM (the top, with the sides and shadow a
-# camera tilted up to 35° sees: dice 15.6-29.4 mm), it fills DIE_FILL or more of that
-# rectangle (dice 0.80-0.91; a lying small's faces 0.3-0.69, its base end's square 8-12 mm
-# wide), over DIE_PAST_SHARE of it lies outside the reading's outline grown 1 mm (dice
-# 0.11-0.22; a small read on its own piece 0, or 0.2-0.5 where its colour runs into a
-# neighbour's and the area is no square) and it has a hole of DIE_PIP_MM2 or more whose median
-# brightness is DIE_PIP_LIGHTER or more over the die's, a white pip (the dice's holes 8-30 mm²
-# as measured, +34 to +72 levels). A large's open base read as a small is such a square past
-# the outline: the 7984-set's 8133 (a black large, 26 × 13.5 mm, 0.24 past, no hole) and the
-# 7408-set's 7428 (a white large on laminate, its grey hollow 26.6 × 13.3 mm, 0.35 past, its
-# one hole the inner corner's shade, 31 levels darker). A white die's pips are dark: left to
-# the white readings' rules. Looked for DIE_CROP_MM round the outline; only for small readings
-# (a longer outline holds a die's top whole) standing off the table (PAST_MIN_SEP: a clear
-# piece is the table's colour). Dropped.
+# A die is no piece (issue 4, session 31, false40v): its top is a 16 mm square of one colour (red,
+# black or white) with 1-6 pips of another (2.6 mm wide), and a small read on it has its outline
+# over part of the square only. Of a reading's inside colour (within DIE_SAME of the offset of the
+# inside's median from the table, and nearer it than the table) the area that holds most of the
+# inside, its holes filled, is a die's top (_die_top) when its smallest rectangle's sides are
+# within DIE_SIDES_MM (the top, with the sides and shadow a camera tilted up to 35° sees: dice
+# 15.6-29.4 mm), it fills DIE_FILL or more of that rectangle (dice 0.80-0.91, and the 8272-set's
+# 8514, a red six seen at 10-22°, 0.74; a lying small's faces 0.3-0.69, its base end's square 8-12
+# mm wide), over DIE_PAST_SHARE of it lies outside the reading's outline grown 1 mm (dice
+# 0.11-0.22; a small read on its own piece 0, or 0.2-0.5 where its colour runs into a neighbour's
+# and the area is no square) and it has a hole of DIE_PIP_MM2 or more whose median brightness is
+# DIE_PIP_LIGHTER or more over the die's, a white pip (the dice's holes 8-30 mm² as measured, +34
+# to +72 levels). A large's open base read as a small is such a square past the outline: the
+# 7984-set's 8133 (a black large, 26 × 13.5 mm, 0.24 past, no hole) and the 7408-set's 7428 (a
+# white large on laminate, its grey hollow 26.6 × 13.3 mm, 0.35 past, its one hole the inner
+# corner's shade, 31 levels darker). A white die's pips are dark: left to the white readings'
+# rules. Looked for DIE_CROP_MM round the outline; only for small readings (a longer outline holds
+# a die's top whole) standing off the table (PAST_MIN_SEP: a clear piece is the table's colour).
+# Dropped.
 DIE_SAME = 0.25
-DIE_FILL = 0.75
+DIE_FILL = 0.7
 DIE_PAST_SHARE = 0.08
 DIE_SIDES_MM = (13.0, 30.0)
 DIE_PIP_MM2 = 4.0
