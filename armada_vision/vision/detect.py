@@ -95,7 +95,7 @@ from armada_vision.vision.open_base import (
     shows_open_base,
 )
 from armada_vision.vision.order import median, percentile
-from armada_vision.vision.refine import refine_on_score
+from armada_vision.vision.refine import refine_on_score, unsettled_doubt
 from armada_vision.vision.scene import (
     GOOD_COST,
     MAX_COST,
@@ -1354,6 +1354,8 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     opaque = [id(c.fit) in base_fits for c in lying]
     # A rim's reading (crisp.rim_pieces) is named clear as it was kept (RIM_LIT_INSIDE).
     lit_top = [RIM_LIT_INSIDE if id(c.fit) in rim_fits else CLEAR_LIT_INSIDE[1] for c in lying]
+    # A fit that stopped short of settling: its ambiguity covers where a refit goes.
+    lying = unsettled_doubt(scene, lying)
     # The fit map's clip set the edges a little outside a vivid piece: refitted on the score.
     lying = refine_on_score(scene, lying)
     area_poly = shapely.Polygon(layout.play_area_mm)

@@ -25,7 +25,7 @@ from dataclasses import replace
 import numpy as np
 
 from armada_vision.vision.fit import fit_poses, lying_local_3d, outline_mm
-from armada_vision.vision.scene import Candidate, Scene
+from armada_vision.vision.scene import GOOD_COST, Candidate, Scene
 
 # The edge search (±mm along each normal) and rounds of the refit: the poses it corrects
 # lay up to ~3 mm off along the axis. 4 rounds: +1.2 % instructions per detect (6: +1.5 %,
@@ -37,6 +37,18 @@ REFINE_ROUNDS = 4
 REFINE_MAX_COST = 0.1
 REFINE_MAX_HIDDEN = 0.05
 REFINE_MAX_MOVE_MM = 4.0
+# A fit the rules would trust may not have settled: its edge search narrows each round, so a
+# piece read turned from the true pose can stop short of it (the 8272-set's 8522: a yellow
+# small whose tip touches a white small, read 7.8° turned at cost 0.27, 3.2 mm off at the
+# tip with σ 0.5 mm; refitted from that pose it turns back, 0.0° off at cost 0.06). A reading
+# fitting over SETTLE_MIN_COST (and at most GOOD_COST, else it is in doubt already) is
+# refitted from its pose on the fit map; when the refit fits as well or better and moves the
+# tip over SETTLE_TIP_MM, the pose is in question and its ambiguity covers the move (rules.md
+# §7: in doubt, no). Only a doubt: the first fit's map may differ from the refit's (a region's
+# own scale), so its cost does not say which pose is right. On the 8272-set, 1 of the 345
+# readings over 0.2 moved so; the next largest moves were 1.3 mm (none was 1.5 mm off).
+SETTLE_MIN_COST = 0.2
+SETTLE_TIP_MM = 2.0
 
 
 def refine_on_score(scene: Scene, found: list[Candidate]) -> list[Candidate]:
@@ -60,4 +72,31 @@ def refine_on_score(scene: Scene, found: list[Candidate]) -> list[Candidate]:
         params = np.array([q.x_mm, q.y_mm, math.radians(q.heading_deg)])
         out[i] = replace(c, fit=replace(c.fit, pose=q),
                          outline_mm=outline_mm(loc, params, scene.camera_mm))
+    return out
+
+
+def unsettled_doubt(scene: Scene, found: list[Candidate]) -> list[Candidate]:
+    """``found`` with the ambiguity (mm, °) of each lying reading whose refit from its own
+    pose on ``scene.fg`` fits as well and moves its tip over SETTLE_TIP_MM raised to cover
+    the move (SETTLE_*). Table mm. The refits run side by side (:func:`fit_poses`)."""
+    todo = [i for i, c in enumerate(found)
+            if not c.upright and SETTLE_MIN_COST < c.fit.cost <= GOOD_COST]
+    if not todo:
+        return found
+    dims = [scene.pieces.dims(found[i].size) for i in todo]
+    fits = fit_poses(scene.fg, scene.grid, [(lying_local_3d(d), found[i].fit.pose)
+                                            for d, i in zip(dims, todo, strict=True)],
+                     scene.camera_mm)
+    out = list(found)
+    for i, d, f in zip(todo, dims, fits, strict=True):
+        c = found[i]
+        p, q, length = c.fit.pose, f.pose, d.footprint_length_mm
+        if f.cost > c.fit.cost or math.dist(p.tip_mm(length), q.tip_mm(length)) <= SETTLE_TIP_MM:
+            continue
+        mm = math.dist(p.stern_mm, q.stern_mm)
+        deg = abs((q.heading_deg - p.heading_deg + 180.0) % 360.0 - 180.0)
+        out[i] = replace(c, ambiguity_mm=max(c.ambiguity_mm, mm),
+                         ambiguity_deg=max(c.ambiguity_deg, deg),
+                         covering_ambiguity_mm=max(c.covering_ambiguity_mm, mm),
+                         covering_ambiguity_deg=max(c.covering_ambiguity_deg, deg))
     return out
