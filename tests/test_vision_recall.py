@@ -3040,3 +3040,29 @@ def test_a_clear_piece_whose_lit_base_lies_past_a_shorter_readings_stern_is_read
     p = found(8138, "large", "clear", stern, seed0=7984)
     assert p is not None and (p.size.value, p.color) == ("large", "clear")
     assert math.dist(p.pose.stern_mm, stern) <= max(2 * p.sigma_mm, 1.0)
+
+
+# A finger's skin or wood lit beside a hand's shadow read as an orange or yellow piece (issue
+# 4, session 32, wood41; false pieces on wood): the 8272-set's 8499 (wood, 1280×720, 22-35°:
+# an orange small and an orange large on a thumb and a finger, cost 0.52-0.56, saturation
+# 111-113, over SKIN_MAX_SAT), 8494 (wood, 1920×1080, 0-10°: a yellow medium on wood lit
+# between the shadows of a hand's fingers) and the 7984-set's 8001 (wood, 1280×720, 22-35°: a
+# yellow small on wood by a finger's shadow). Each is no more vivid than the wood there
+# (detect._dull_as_wood): dropped. An orange piece on wood found in doubt stays (the 7408-set's
+# 7525, an orange medium at cost 0.48, 96 over the wood's saturation).
+@pytest.mark.parametrize(("seed", "seed0", "false_mm"), [
+    (8499, 8272, (478.0, 376.0)),
+    (8499, 8272, (511.0, 333.0)),
+    (8494, 8272, (303.0, 286.0)),
+    (8001, 7984, (401.0, 342.0)),
+])
+def test_skin_or_lit_wood_no_more_vivid_than_the_wood_is_no_piece(seed, seed0, false_mm):
+    r, det = bench_scene(seed, seed0)
+    assert r.truth["surface"] == "wood"
+    assert not any(math.dist(p.pose.stern_mm, false_mm) < 10.0 for p in det.pieces)
+    assert_no_false_piece(seed, seed0)
+
+
+def test_an_orange_piece_on_wood_read_in_doubt_is_kept():
+    p = found(7525, "medium", "orange", (90.7, 329.1), seed0=7408)
+    assert p is not None and (p.size.value, p.color) == ("medium", "orange")
