@@ -626,9 +626,11 @@ SKIN_GREY_TABLE_SAT = 40
 # session 32, wood41): a finger's skin, lit a little more vivid than SKIN_MAX_SAT (the
 # 8272-set's 8289 and 8499: orange, 111-118, the wood 123-136), or wood lit beside a hand's
 # shadow that dragged the estimate down (8494, 7984-set 8001: yellow, 117-119, the wood
-# 118-119: the same saturation, ×1.7 brighter). Orange, yellow and red plastic on wood, found
-# in doubt: 91 and more over the wood.
-WOOD_SAT_MARGIN = 40
+# 118-119: the same saturation, ×1.7 brighter): 0 or less over the wood there. Orange, yellow
+# and red plastic on wood read in doubt (the 8272 and 7408 sets' wood scenes): 91 and more
+# over the wood, but for a yellow small whose lit face clips white (7408-set 7640: 159, 33
+# over the wood).
+WOOD_SAT_MARGIN = 15
 # A die is no piece (issue 4, session 31, false40v): its top is a 16 mm square of one colour (red,
 # black or white) with 1-6 pips of another (2.6 mm wide), and a small read on it has its outline
 # over part of the square only. Of a reading's inside colour (within DIE_SAME of the offset of the
