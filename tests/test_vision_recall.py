@@ -3048,8 +3048,9 @@ def test_a_clear_piece_whose_lit_base_lies_past_a_shorter_readings_stern_is_read
 # 111-113, over SKIN_MAX_SAT), 8494 (wood, 1920×1080, 0-10°: a yellow medium on wood lit
 # between the shadows of a hand's fingers) and the 7984-set's 8001 (wood, 1280×720, 22-35°: a
 # yellow small on wood by a finger's shadow). Each is no more vivid than the wood there
-# (detect._dull_as_wood): dropped. An orange piece on wood found in doubt stays (the 7408-set's
-# 7525, an orange medium at cost 0.48, 96 over the wood's saturation).
+# (detect._dull_as_wood): dropped. Plastic on wood found in doubt stays (the 7408-set's 7525,
+# an orange medium at cost 0.48, 96 over the wood's saturation; 7640, a yellow small at cost
+# 0.39 whose lit face clips white, 33 over the wood).
 @pytest.mark.parametrize(("seed", "seed0", "false_mm"), [
     (8499, 8272, (478.0, 376.0)),
     (8499, 8272, (511.0, 333.0)),
@@ -3063,6 +3064,10 @@ def test_skin_or_lit_wood_no_more_vivid_than_the_wood_is_no_piece(seed, seed0, f
     assert_no_false_piece(seed, seed0)
 
 
-def test_an_orange_piece_on_wood_read_in_doubt_is_kept():
-    p = found(7525, "medium", "orange", (90.7, 329.1), seed0=7408)
-    assert p is not None and (p.size.value, p.color) == ("medium", "orange")
+@pytest.mark.parametrize(("seed", "size", "color", "stern"), [
+    (7525, "medium", "orange", (90.7, 329.1)),
+    (7640, "small", "yellow", (90.0, 244.0)),
+])
+def test_a_warm_piece_on_wood_read_in_doubt_is_kept(seed, size, color, stern):
+    p = found(seed, size, color, stern, seed0=7408)
+    assert p is not None and (p.size.value, p.color) == (size, color)
