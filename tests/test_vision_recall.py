@@ -3052,3 +3052,34 @@ def test_a_fit_that_a_refit_turns_away_from_is_in_doubt():
     assert_no_sure_wrong_size(8522, 8272, "small", "yellow", (213.4, 207.6), any_size=True)
     p = found(8522, "small", "white", (205.9, 226.5), seed0=8272)
     assert p is not None and p.sigma_mm <= 1.5 and p.sigma_deg <= 1.5
+
+
+# A finger's skin or wood lit beside a hand's shadow read as an orange or yellow piece (issue
+# 4, session 32, wood41; false pieces on wood): the 8272-set's 8499 (wood, 1280×720, 22-35°:
+# an orange small and an orange large on a thumb and a finger, cost 0.52-0.56, saturation
+# 111-113, over SKIN_MAX_SAT), 8494 (wood, 1920×1080, 0-10°: a yellow medium on wood lit
+# between the shadows of a hand's fingers) and the 7984-set's 8001 (wood, 1280×720, 22-35°: a
+# yellow small on wood by a finger's shadow). Each is no more vivid than the wood there
+# (detect._dull_as_wood): dropped. Plastic on wood found in doubt stays (the 7408-set's 7525,
+# an orange medium at cost 0.48, 96 over the wood's saturation; 7640, a yellow small at cost
+# 0.39 whose lit face clips white, 33 over the wood).
+@pytest.mark.parametrize(("seed", "seed0", "false_mm"), [
+    (8499, 8272, (478.0, 376.0)),
+    (8499, 8272, (511.0, 333.0)),
+    (8494, 8272, (303.0, 286.0)),
+    (8001, 7984, (401.0, 342.0)),
+])
+def test_skin_or_lit_wood_no_more_vivid_than_the_wood_is_no_piece(seed, seed0, false_mm):
+    r, det = bench_scene(seed, seed0)
+    assert r.truth["surface"] == "wood"
+    assert not any(math.dist(p.pose.stern_mm, false_mm) < 10.0 for p in det.pieces)
+    assert_no_false_piece(seed, seed0)
+
+
+@pytest.mark.parametrize(("seed", "size", "color", "stern"), [
+    (7525, "medium", "orange", (90.7, 329.1)),
+    (7640, "small", "yellow", (90.0, 244.0)),
+])
+def test_a_warm_piece_on_wood_read_in_doubt_is_kept(seed, size, color, stern):
+    p = found(seed, size, color, stern, seed0=7408)
+    assert p is not None and (p.size.value, p.color) == (size, color)

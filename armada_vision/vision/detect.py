@@ -621,6 +621,16 @@ SKIN_WARM_HUE = (45.0, 160.0)
 # A table greyer than this (HSV saturation: laminate, grey felt) or of a cool hue is told
 # from skin; a warm one (wood) is not.
 SKIN_GREY_TABLE_SAT = 40
+# On wood a doubtful reading named warm whose inside is no more vivid than the wood there (HSV
+# saturation at most this over the table estimate's) is no plastic (_dull_as_wood; issue 4,
+# session 32, wood41): a finger's skin, lit a little more vivid than SKIN_MAX_SAT (the
+# 8272-set's 8289 and 8499: orange, 111-118, the wood 123-136), or wood lit beside a hand's
+# shadow that dragged the estimate down (8494, 7984-set 8001: yellow, 117-119, the wood
+# 118-119: the same saturation, ×1.7 brighter): 0 or less over the wood there. Orange, yellow
+# and red plastic on wood read in doubt (the 8272 and 7408 sets' wood scenes): 91 and more
+# over the wood, but for a yellow small whose lit face clips white (7408-set 7640: 159, 33
+# over the wood).
+WOOD_SAT_MARGIN = 15
 # A die is no piece (issue 4, session 31, false40v): its top is a 16 mm square of one colour (red,
 # black or white) with 1-6 pips of another (2.6 mm wide), and a small read on it has its outline
 # over part of the square only. Of a reading's inside colour (within DIE_SAME of the offset of the
@@ -1975,11 +1985,26 @@ def _colourless_pieces(scene: Scene, view: TableView, bg: np.ndarray, ratio: np.
 
 def _skin(c: Candidate, view: TableView, bg: np.ndarray, pieces: PieceSet) -> bool:
     """Whether doubtful ``c`` is a finger's skin, not plastic: its inside a warm colour
-    duller than plastic (SKIN_MAX_SAT)."""
+    duller than plastic (SKIN_MAX_SAT), or on wood no more vivid than the wood
+    (:func:`_dull_as_wood`)."""
     if c.fit.cost <= GOOD_COST or c.upright:
         return False
     stats = piece_color_stats(view, footprint(c.fit.pose, pieces.dims(c.size)), bg)
-    return stats is not None and _skin_colour(*stats)
+    return stats is not None and (_skin_colour(*stats) or _dull_as_wood(*stats, bg))
+
+
+def _dull_as_wood(bgr: np.ndarray, table_bgr: np.ndarray, bg: np.ndarray) -> bool:
+    """Whether a median colour (BGR 0-255) named warm over the table's ``table_bgr`` there is
+    skin or lit wood on a wood table (``bg``'s median warm and over SKIN_GREY_TABLE_SAT): its
+    HSV saturation at most WOOD_SAT_MARGIN over the table's there."""
+    ht, st, _ = _table_hsv(bg)
+    if st <= SKIN_GREY_TABLE_SAT or not _warm(np.float32(ht)):
+        return False
+    if name_color(bgr, table_bgr) not in WARM:
+        return False
+    sat = cv2.cvtColor(np.uint8([[np.clip(bgr, 0, 255)], [np.clip(table_bgr, 0, 255)]]),
+                       cv2.COLOR_BGR2HSV)[:, 0, 1].astype(float)
+    return sat[0] <= sat[1] + WOOD_SAT_MARGIN
 
 
 def _in_skin(c: Candidate, view: TableView, bg: np.ndarray) -> bool:
