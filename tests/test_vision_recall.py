@@ -3083,3 +3083,19 @@ def test_skin_or_lit_wood_no_more_vivid_than_the_wood_is_no_piece(seed, seed0, f
 def test_a_warm_piece_on_wood_read_in_doubt_is_kept(seed, size, color, stern):
     p = found(seed, size, color, stern, seed0=7408)
     assert p is not None and (p.size.value, p.color) == (size, color)
+
+
+# A standing piece whose shaded near face looks like an open base below the face ahead
+# (issue 4, session 32, stand41; precision: a false piece the rules would trust): the
+# 7696-set's 7755, an upright red small on laminate (1280×720, 22-35°), read as a lying red
+# small heading away from the camera at joint cost 0.09, σ 0.29 mm, its "base" 1.36 below
+# the face ahead (open_base.FACE_OVER_BASE). A standing fit that is sure (0.02:
+# detect.STAND_SURE_COST, STAND_SURE_SHARE of the lying one's) still takes it: read standing
+# at its place, at its size and colour, and no piece lies there.
+def test_a_standing_piece_whose_near_face_looks_like_a_base_is_read_standing():
+    r, det = bench_scene(7755, 7696)
+    (up,) = r.truth["upright"]
+    assert all(math.dist(p.pose.stern_mm, up["center"]) > 15 for p in det.pieces)
+    (u,) = [u for u in det.upright if math.dist(u.center_mm, up["center"]) < 3]
+    assert (u.size.value, u.color) == (up["size"], up["color"])
+    assert not any("false" in m for m in match(r.truth, det).misses)

@@ -525,6 +525,16 @@ STRIP_GROW_MM = 0.7
 # within 10° of the direction fitted standing 0.3-0.6 worse).
 RADIAL_DEG = 5.0
 STAND_TIE = 0.05
+# A standing piece's near face, shaded, can look like an open base darker than the face ahead
+# (open_base.FACE_OVER_BASE): 7696-set seed 7755's upright red small on laminate, face over
+# "base" 1.36, read lying at joint cost 0.09 and trusted (σ 0.29 mm), its standing fit 0.02,
+# 0.3 mm from the truth. Such a reading still yields to a standing fit that is sure: joint
+# cost at most STAND_SURE_COST and at most STAND_SURE_SHARE of the lying one's (issue 4,
+# stand41). On the upright scenes of the 7120-, 7408-, 7696-, 7984- and 6832-sets the true
+# lying pieces near that direction with such a "base" fitted standing at 0.14 or worse and
+# at 0.65 or more of their lying cost (6979, 7593); the standing pieces read lying, 0.01-0.36.
+STAND_SURE_COST = 0.06
+STAND_SURE_SHARE = 0.5
 # A change of light scales the table's channels alike; plastic changes its colour, even clear
 # plastic (two walls, ×0.81, plus its own grey reflection), and shows a crisp outline except
 # on wood. A fit on a patch within BARE_COLOUR of the table estimate, of its chromaticity
@@ -1831,9 +1841,10 @@ def _standing_read_lying(scene: Scene, region: np.ndarray, sub: ViewGrid,
     """A standing piece that ``found``, one lying piece, mistook for a lying one: the lying
     reading points away from the camera's foot (within RADIAL_DEG), is no finger's skin
     (:func:`_skin`, :func:`_in_skin`), the view does not show its open base
-    (:func:`open_base.shows_open_base`, :func:`open_base.shows_base_below_face`) and a
-    standing piece explains the region about as well (joint cost within STAND_TIE of the
-    lying one's)."""
+    (:func:`open_base.shows_open_base`) and a standing piece explains the region about as
+    well (joint cost within STAND_TIE of the lying one's); where the view shows its base
+    below the face ahead (:func:`open_base.shows_base_below_face`), only a sure standing fit
+    (STAND_SURE_COST, STAND_SURE_SHARE of the lying one's)."""
     if len(found) != 1 or found[0].upright:
         return None
     c = found[0]
@@ -1852,14 +1863,18 @@ def _standing_read_lying(scene: Scene, region: np.ndarray, sub: ViewGrid,
     # pieces' 0.63-1.16).
     # A pale piece on dark felt, or a dark one, shows its base below the face ahead alone
     # (open_base.FACE_OVER_BASE).
-    if (abs(off) > RADIAL_DEG or shows_open_base(scene, c) or shows_base_below_face(scene, c)
+    if (abs(off) > RADIAL_DEG or shows_open_base(scene, c)
             or _skin(c, view, bg, scene.pieces) or _in_skin(c, view, bg)):
         return None
+    # A base that shows below the face ahead asks a sure standing fit (STAND_SURE_COST).
+    below = shows_base_below_face(scene, c)
     # A dark region's pieces are read on the unscaled map too (find_pieces): so is the
     # standing one (tuning seed 1419's black small: standing cost 0.69 scaled, 0.04 unscaled).
     maps = [scene, _unscaled(scene, sub)] if _is_dark(scene, region, sub) else [scene]
     for m in maps:
-        up = upright_fit(m, region, sub, _in_view_px(c, joint_cost(c, [], m)) + STAND_TIE)
+        lying = _in_view_px(c, joint_cost(c, [], m))
+        up = upright_fit(m, region, sub, min(STAND_SURE_COST, lying * STAND_SURE_SHARE)
+                         if below else lying + STAND_TIE)
         if up is not None:
             return up
     return None
