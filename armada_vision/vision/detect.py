@@ -1386,8 +1386,7 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
             q = as_piece(o, False)
             if q.color == "clear":
                 out[i] = q
-    out = _one_reading_per_doubtful_piece(out, pieces, [shapely.Polygon(c.outline_mm)
-                                                       for c in lying])
+    out = _one_reading_per_doubtful_piece(out, pieces, [c.outline_mm for c in lying])
     out.sort(key=lambda p: (p.pose.x_mm, p.pose.y_mm))
     ups = [UprightPiece(c.size, classify_color(view, shapely.Polygon(c.outline_mm), bg),
                         c.fit.pose.stern_mm) for c in standing]
@@ -1422,7 +1421,7 @@ def _off_view(view: TableView) -> np.ndarray:
 
 
 def _one_reading_per_doubtful_piece(out: list[DetectedPiece], pieces: PieceSet,
-                                    seen: list[shapely.Polygon]) -> list[DetectedPiece]:
+                                    seen: Sequence[np.ndarray]) -> list[DetectedPiece]:
     """``out`` with one reading left of each two of one colour, both in doubt (σ over
     SIZE_DOUBT_MM), where ONE_PIECE_SHARE or more of one's footprint lies in a footprint the
     other would have at its size or longer, from its stern or its tip (:func:`size_footprints`,
@@ -1455,7 +1454,11 @@ def _one_reading_per_doubtful_piece(out: list[DetectedPiece], pieces: PieceSet,
 
     def hidden_under(i: int, j: int) -> float:
         """How much of reading ``i``'s footprint lies under ``j``'s outline as seen."""
-        return fps[i].intersection(seen[j]).area / fps[i].area
+        return fps[i].intersection(seen_poly(j)).area / fps[i].area
+
+    @cache
+    def seen_poly(j: int) -> shapely.Polygon:
+        return shapely.Polygon(seen[j])
 
     def merge(gone: int, keep: int) -> None:
         a, b = kept[keep], kept.pop(gone)
