@@ -3099,3 +3099,17 @@ def test_a_standing_piece_whose_near_face_looks_like_a_base_is_read_standing():
     (u,) = [u for u in det.upright if math.dist(u.center_mm, up["center"]) < 3]
     assert (u.size.value, u.color) == (up["size"], up["color"])
     assert not any("false" in m for m in match(r.truth, det).misses)
+
+
+# A white piece's raised face read as a piece of its own (issue 4, session 32, shade41; false
+# pieces named white or clear beside a white one): the 8272-set's 8516 (a white large on felt,
+# 1920×1080, 22-35°) was read as the large (σ 10.8 mm) and, by explain_region, as a white
+# small on its lit side face (σ 35.8 mm), 0.99 of the small's footprint under the large's
+# outline as seen, where no piece lying could be seen (detect.HIDDEN_PIECE_SHARE): one piece,
+# the small dropped, the large read at its size and place.
+def test_a_white_pieces_raised_face_is_no_piece_of_its_own():
+    stern = (322.0, 392.7)
+    p = found(8516, "large", "white", stern, seed0=8272)
+    assert p is not None and (p.size.value, p.color) == ("large", "white")
+    assert math.dist(p.pose.stern_mm, stern) <= 1.0
+    assert_no_false_piece(8516, 8272)

@@ -207,6 +207,12 @@ ONE_TRUSTED_SHARE = 0.6
 # and 0.38). Pieces touching end to end in line keep ONE_PIECE_SHARE (3983's, 0.25).
 TURNED_ACROSS_DEG = 60.0
 TURNED_PIECE_SHARE = 0.3
+# Two readings of one colour, both in doubt, are one piece too when this share of one's
+# footprint lies under the other's outline as seen (the table it hides, table mm): no piece
+# lying there could be seen, so it is the other's raised face read as a piece of its own (the
+# 8272-set's 8516: a white large on felt, 22-35°, read at σ 10.8 mm, and a small on its lit
+# side face, σ 35.8 mm, 0.99 of it under the large's outline as seen, 0.01 in its footprint).
+HIDDEN_PIECE_SHARE = 0.8
 # A vivid piece's colour ends at its outline (table, its tinted but dull shadow, or another
 # piece found beyond); where it goes on past it (_colour_goes_on: over VIVID_PAST_SHARE of the
 # ring, hue within VIVID_PAST_HUE, at least VIVID_PAST_SAT of the inside's saturation) the
@@ -1402,7 +1408,7 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
             q = as_piece(o, False)
             if q.color == "clear":
                 out[i] = q
-    out = _one_reading_per_doubtful_piece(out, pieces)
+    out = _one_reading_per_doubtful_piece(out, pieces, [c.outline_mm for c in lying])
     out.sort(key=lambda p: (p.pose.x_mm, p.pose.y_mm))
     ups = [UprightPiece(c.size, classify_color(view, shapely.Polygon(c.outline_mm), bg),
                         c.fit.pose.stern_mm) for c in standing]
@@ -1436,12 +1442,14 @@ def _off_view(view: TableView) -> np.ndarray:
     return off
 
 
-def _one_reading_per_doubtful_piece(out: list[DetectedPiece], pieces: PieceSet
-                                    ) -> list[DetectedPiece]:
+def _one_reading_per_doubtful_piece(out: list[DetectedPiece], pieces: PieceSet,
+                                    seen: Sequence[np.ndarray]) -> list[DetectedPiece]:
     """``out`` with one reading left of each two of one colour, both in doubt (σ over
     SIZE_DOUBT_MM), where ONE_PIECE_SHARE or more of one's footprint lies in a footprint the
     other would have at its size or longer, from its stern or its tip (:func:`size_footprints`,
-    table mm): one piece read twice, once at each end. The reading lying more inside the
+    table mm): one piece read twice, once at each end; or where HIDDEN_PIECE_SHARE of one's
+    footprint lies under the other's outline as seen (``seen``, table mm, one per reading):
+    its raised face read as a piece. The reading lying more inside the
     other's goes; the one kept has σ covering it (its σ, and how far apart the two sterns and
     tips lie). Two touching and turned across each other need TURNED_PIECE_SHARE only
     (:func:`_turned_across`); a trusted reading goes too when ONE_TRUSTED_SHARE of it lies so
@@ -1466,6 +1474,14 @@ def _one_reading_per_doubtful_piece(out: list[DetectedPiece], pieces: PieceSet
         """How much of reading ``i``'s footprint lies in one of ``j``'s longer ones."""
         return max(fps[i].intersection(f).area for f in longer(j)) / fps[i].area
 
+    def hidden_under(i: int, j: int) -> float:
+        """How much of reading ``i``'s footprint lies under ``j``'s outline as seen."""
+        return fps[i].intersection(seen_poly(j)).area / fps[i].area
+
+    @cache
+    def seen_poly(j: int) -> shapely.Polygon:
+        return shapely.Polygon(seen[j])
+
     def merge(gone: int, keep: int) -> None:
         a, b = kept[keep], kept.pop(gone)
         sigma_mm = max(a.sigma_mm, b.sigma_mm, math.dist(a.pose.stern_mm, b.pose.stern_mm),
@@ -1475,6 +1491,10 @@ def _one_reading_per_doubtful_piece(out: list[DetectedPiece], pieces: PieceSet
     for i in doubtful:
         for j in doubtful:
             if j <= i or i not in kept or j not in kept or out[i].color != out[j].color:
+                continue
+            if (hid := hidden_under(i, j)) >= HIDDEN_PIECE_SHARE or hidden_under(
+                    j, i) >= HIDDEN_PIECE_SHARE:
+                merge(*((i, j) if hid >= HIDDEN_PIECE_SHARE else (j, i)))
                 continue
             share_i, share_j = share(i, j), share(j, i)
             if max(share_i, share_j) < (TURNED_PIECE_SHARE if _turned_across(
