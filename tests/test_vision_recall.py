@@ -40,6 +40,17 @@ def assert_no_false_piece(seed: int, seed0: int) -> None:
     assert not any("false" in m for m in match(r.truth, det).misses)
 
 
+def assert_read_standing(seed: int, seed0: int) -> None:
+    """Scene ``seed`` of the run from ``seed0``: its one upright piece is read standing within
+    3 mm of its place (table mm), at its size and colour, and no lying reading's stern lies
+    within 15 mm of it."""
+    r, det = bench_scene(seed, seed0)
+    (up,) = r.truth["upright"]
+    assert all(math.dist(p.pose.stern_mm, up["center"]) > 15 for p in det.pieces)
+    (u,) = [u for u in det.upright if math.dist(u.center_mm, up["center"]) < 3]
+    assert (u.size.value, u.color) == (up["size"], up["color"])
+
+
 def found(seed: int, size: str, color: str, stern_mm: tuple[float, float], seed0: int = 1000):
     """The detection matched to the truth piece of ``size`` and ``color`` whose stern is
     within 2 mm of ``stern_mm`` (table mm), or None if it was missed."""
@@ -653,11 +664,8 @@ def test_no_piece_is_read_into_a_neighbours_shadow_band():
 # view there is three times brighter than round it: plastic, not a dark open base. Such a
 # reading yields to the standing fit (open_base.shows_no_base).
 def test_a_lying_reading_whose_open_base_shows_plastic_is_a_standing_piece():
+    assert_read_standing(1059, 1036)
     r, det = bench_scene(1059, 1036)
-    (up,) = r.truth["upright"]
-    assert all(math.dist(p.pose.stern_mm, up["center"]) > 15 for p in det.pieces)
-    (u,) = [u for u in det.upright if math.dist(u.center_mm, up["center"]) < 3]
-    assert (u.size.value, u.color) == (up["size"], up["color"])
     t = match(r.truth, det)
     assert t.matched == t.truth
     assert not any("false" in m for m in t.misses)
@@ -671,13 +679,8 @@ def test_a_lying_reading_whose_open_base_shows_plastic_is_a_standing_piece():
 # small is fitted standing on the unscaled map its dark region was read on.
 @pytest.mark.parametrize("seed", [1611, 1419])
 def test_a_standing_piece_seen_pointing_away_from_the_camera_is_read_standing(seed):
-    r, det = bench_scene(seed, 1360)
-    (up,) = r.truth["upright"]
-    assert all(math.dist(p.pose.stern_mm, up["center"]) > 15 for p in det.pieces)
-    (u,) = [u for u in det.upright if math.dist(u.center_mm, up["center"]) < 3]
-    assert (u.size.value, u.color) == (up["size"], up["color"])
-    t = match(r.truth, det)
-    assert not any("false" in m for m in t.misses)
+    assert_read_standing(seed, 1360)
+    assert_no_false_piece(seed, 1360)
 
 
 # ... but a lying piece heading away from the camera, read lying at its place, is no standing
@@ -3093,12 +3096,8 @@ def test_a_warm_piece_on_wood_read_in_doubt_is_kept(seed, size, color, stern):
 # detect.STAND_SURE_COST, STAND_SURE_SHARE of the lying one's) still takes it: read standing
 # at its place, at its size and colour, and no piece lies there.
 def test_a_standing_piece_whose_near_face_looks_like_a_base_is_read_standing():
-    r, det = bench_scene(7755, 7696)
-    (up,) = r.truth["upright"]
-    assert all(math.dist(p.pose.stern_mm, up["center"]) > 15 for p in det.pieces)
-    (u,) = [u for u in det.upright if math.dist(u.center_mm, up["center"]) < 3]
-    assert (u.size.value, u.color) == (up["size"], up["color"])
-    assert not any("false" in m for m in match(r.truth, det).misses)
+    assert_read_standing(7755, 7696)
+    assert_no_false_piece(7755, 7696)
 
 
 # A white piece's raised face read as a piece of its own (issue 4, session 32, shade41; false
