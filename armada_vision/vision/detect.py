@@ -1892,9 +1892,9 @@ def _standing_read_lying(scene: Scene, region: np.ndarray, sub: ViewGrid,
     # standing one (tuning seed 1419's black small: standing cost 0.69 scaled, 0.04 unscaled).
     maps = [scene, _unscaled(scene, sub)] if _is_dark(scene, region, sub) else [scene]
     for m in maps:
-        lying = _in_view_px(c, joint_cost(c, [], m))
-        up = upright_fit(m, region, sub, min(STAND_SURE_COST, lying * STAND_SURE_SHARE)
-                         if below else lying + STAND_TIE)
+        lying_cost = _in_view_px(c, joint_cost(c, [], m))
+        up = upright_fit(m, region, sub, min(STAND_SURE_COST, lying_cost * STAND_SURE_SHARE)
+                         if below else lying_cost + STAND_TIE)
         if up is not None:
             return up
     return None
