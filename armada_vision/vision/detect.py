@@ -567,6 +567,12 @@ LIT_MIN_BRIGHT = 1.05
 LIT_SAME = 0.08
 LIT_NOISE = 6.0
 LIT_RING_SHARE = 0.5
+# A reading named a vivid colour that is the table with light taken away (_dimmed_table_read)
+# and hides this share of its outline or more against a neighbour is that neighbour's shadow,
+# no piece (_leaning_shadow; the 8272-set's 8332: a red large's shadow on blue cloth read as a
+# blue small leaning on it, 52 % hidden, σ 19.8 mm). No reading of a real piece was dimmed
+# table on the 7696-, 7984-, 8272- and 8560-sets (a real piece shows its plastic's colour).
+SHADOW_LEAN_HIDDEN = 0.4
 # In a hand's region, plastic is told from skin (saturation ≤ 110 as rendered, SKIN_MAX_SAT)
 # by its colour (pieces_in_colour): HSV saturation at least this.
 HAND_VIVID_SAT = 120
@@ -1355,6 +1361,7 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
              and not any(c is h for h in hidden_by_hand)
              and not _bare_table(c, scene, view, bg, edges)
              and not _lit_table(c, scene, view, bg)
+             and not _leaning_shadow(c, scene, view, bg)
              and not _die_top(c, view, bg)]
     # A reading whose base as seen is the face ahead of it ends on the piece: σ covers the
     # longer reading from its tip whose open base the view shows.
@@ -1941,6 +1948,19 @@ def _tinted_shadow(c: Candidate, scene: Scene, view: TableView, bg: np.ndarray) 
     if stats is None or float(stats[0].sum()) >= float(stats[1].sum()):
         return False
     return classify_color(view, scene.footprint(c)[0], bg) == "unknown"
+
+
+def _leaning_shadow(c: Candidate, scene: Scene, view: TableView, bg: np.ndarray) -> bool:
+    """Whether ``c`` is a neighbour's shadow (SHADOW_LEAN_HIDDEN): it hides that share of its
+    outline or more, is named a vivid colour on its footprint (table mm) and is the table
+    there with light taken away (:func:`_dimmed_table_read`)."""
+    if c.upright or not len(c.fit.sample_cost):
+        return False
+    if float(np.isnan(c.fit.sample_cost).mean()) < SHADOW_LEAN_HIDDEN:
+        return False
+    fp = scene.footprint(c)[0]
+    return (classify_color(view, fp, bg) not in FACES_CAN_VANISH
+            and _dimmed_table_read(view, fp, bg))
 
 
 def _lit_table(c: Candidate, scene: Scene, view: TableView, bg: np.ndarray) -> bool:
