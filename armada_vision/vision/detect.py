@@ -872,17 +872,25 @@ def _other_map_rivals(scene: Scene, c: Candidate, again: list[Candidate]) -> Can
     0.5 mm, the large at 0.125 on the unscaled map), as :func:`_longer_first_rivals` does
     for the glare re-read, when it fits at least as well as ``c``: 6029 of the run from
     5968, a right vivid small at 0.214, had a medium at 0.331 on the unscaled map straddling
-    it and its neighbour."""
+    it and its neighbour. A good longer rival that fits worse raises it too when the view
+    says the piece goes on past ``c``'s stern: ``c``'s base as seen is the face ahead of it
+    (open_base.face_ahead_of_base) and the rival shows its open base
+    (open_base.shows_open_base): issue 4, sure42, the 8560-set's 8591, a green large on green
+    felt read as a medium at 0.27, its stern on the face 7.5 mm ahead of the base, σ 0.4 mm;
+    the unscaled map's large at 0.33 shows its base (median lane 1.57)."""
     if c.upright:
         return c
     amb_mm, amb_deg = c.ambiguity_mm, c.ambiguity_deg
     cov_mm, cov_deg = c.covering_ambiguity_mm, c.covering_ambiguity_deg
+    on_face = None  # whether c's base is the face ahead of one: asked once, if at all
     for a in again:
         if a.upright or a.size == c.size or a.fit.cost > GOOD_COST or not clashes(a, [c], scene):
             continue
         gap_mm, gap_deg = reading_gap(scene, a, c)
         amb_mm, amb_deg = max(amb_mm, gap_mm), max(amb_deg, gap_deg)
-        if _longer_rival(scene, a, c, c.fit.cost):
+        if _longer_rival(scene, a, c, c.fit.cost) or (
+                _longer_rival(scene, a, c, GOOD_COST) and shows_open_base(scene, a)
+                and (on_face := face_ahead_of_base(scene, c) if on_face is None else on_face)):
             cov_mm, cov_deg = max(cov_mm, gap_mm), max(cov_deg, gap_deg)
     if (amb_mm, amb_deg, cov_mm, cov_deg) == (c.ambiguity_mm, c.ambiguity_deg,
                                               c.covering_ambiguity_mm, c.covering_ambiguity_deg):
