@@ -852,10 +852,20 @@ def _with_unscaled(scene: Scene, found: list[Candidate], again: list[Candidate],
     medium at cost 0.04 there, 0.1 mm off. Not asked elsewhere: there the unscaled map takes a
     coloured piece's tinted shadow in (still s21_lowq_hd's purple, see find_pieces)."""
     keep = [c for c in found if not (replace_unsure and _unsure(c))
-            and not (replace_size_doubt and c.covering_ambiguity_mm > 0.0)]
+            and not (replace_size_doubt and _in_size_doubt(scene, c, again))]
     new = [a for a in again if a.fit.cost <= GOOD_COST and not clashes(a, keep, scene)]
     return ([_other_map_rivals(scene, c, again) for c in keep] + new
             + [c for c in found if c not in keep and not clashes(c, new, scene)])
+
+
+def _in_size_doubt(scene: Scene, c: Candidate, again: list[Candidate]) -> bool:
+    """Whether ``c`` (read on the scaled map) is in size doubt: a covering reading of another
+    size on its own map, or a good longer reading over it on the unscaled map (``again``)
+    that fits better (issue 4, sure42: black pieces of the 8560-set, 8580's large, 8613's
+    large, 8649's and 8701's mediums, read one size short on the map scaled to their dark
+    faces at cost 0.16-0.48, their true size on the unscaled map at 0.01-0.26)."""
+    return c.covering_ambiguity_mm > 0.0 or any(
+        a.fit.cost <= GOOD_COST and _longer_rival(scene, a, c, c.fit.cost) for a in again)
 
 
 def _other_map_rivals(scene: Scene, c: Candidate, again: list[Candidate]) -> Candidate:
@@ -1179,7 +1189,7 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
                 found = _with_unscaled(scene, found, again, replace_unsure=True)
         elif (again := _glare_reread(scene, region, sub, found)) is not None:
             found = again
-        elif _black_left(scene, region, sub, found) or (
+        elif (black := _black_left(scene, region, sub, found)) or (
                 found and dark and _sunk_left(scene, region, sub, found)) or (
                 dull := bool(found) and not dark
                 and _dull_beside_vivid(scene, region, sub, found)):
@@ -1189,11 +1199,13 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
             # rule: a dull piece's shaded faces are dark too (1079's green).
             # In a dark region a reading in size doubt yields to a good reading over it on
             # the unscaled map, which shows a dark piece whole (see _with_unscaled).
-            kept = sum(not (dark and c.covering_ambiguity_mm > 0.0) for c in found)
+            # Where black plastic sank, too (_black_left): that is what the unscaled map shows.
+            again = explain_region(_unscaled(scene, sub), region, sub)
+            doubt = dark or black
+            kept = sum(not (doubt and _in_size_doubt(scene, c, again)) for c in found)
             before = {id(c) for c in found}
-            found = _with_unscaled(scene, found,
-                                   explain_region(_unscaled(scene, sub), region, sub),
-                                   replace_unsure=False, replace_size_doubt=dark)
+            found = _with_unscaled(scene, found, again, replace_unsure=False,
+                                   replace_size_doubt=doubt)
             # Those kept come first; the pieces the unscaled map added are checked.
             found = [c for i, c in enumerate(found) if i < kept or id(c) in before or not (
                 _tinted_shadow(c, scene, view, bg) or (dull and _reads_clear(c, scene, view, bg)))]
