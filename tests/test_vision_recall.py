@@ -3122,3 +3122,34 @@ def test_a_shadow_leaning_on_its_piece_is_no_piece_of_the_tables_colour():
     assert_no_false_piece(8332, 8272)
     p = found(8332, "large", "red", (386.4, 105.5), seed0=8272)
     assert p is not None and p.sigma_mm <= 1.5
+
+
+# A vivid piece read one size short with its stern on the face ahead of its open base, the
+# longer reading on the other map (issue 4, session 33, sure42; a wrong size the rules would
+# trust): the 8560-set's 8591, a green large on green felt (1280×720, 0-10°) beside an orange
+# small, read as a medium at cost 0.27, σ 0.4 mm, its stern 7.5 mm ahead of the large's on
+# the face ahead of its base (open_base.face_ahead_of_base). The unscaled map reads the large
+# at cost 0.33, its open base shown (median lane 1.57): σ covers it
+# (detect._other_map_rivals), the rules answer "in doubt".
+def test_a_short_reading_on_the_face_ahead_of_a_longer_readings_base_is_in_doubt():
+    assert_no_sure_wrong_size(8591, 8560, "large", "green", (98.4, 353.6))
+
+
+# A black piece read one size short on the map scaled to its dark faces (issue 4, session 33,
+# sure42; wrong sizes): the 8560-set's 8580 (a black large on felt, read as a small at cost
+# 0.16), 8613 (a black large on cloth, as a medium at 0.29), 8649 and 8701 (black mediums on
+# felt, as smalls at 0.48 and 0.35), each σ 12-65 mm. The unscaled map, asked because black
+# plastic sank (detect._black_left) or the region is dark, reads each at its size at cost
+# 0.01-0.26: a good longer reading that fits better puts the short one in size doubt
+# (detect._in_size_doubt), and it yields: each read at its size and place, σ usable.
+@pytest.mark.parametrize(("seed", "size", "stern"), [
+    (8580, "large", (332.9, 238.6)),
+    (8613, "large", (158.1, 346.7)),
+    (8649, "medium", (390.4, 379.8)),
+    (8701, "medium", (481.8, 458.5)),
+])
+def test_a_black_piece_the_unscaled_map_reads_longer_and_better_is_read_at_its_size(
+        seed, size, stern):
+    p = found(seed, size, "black", stern, seed0=8560)
+    assert p is not None and (p.size.value, p.color) == (size, "black")
+    assert math.dist(p.pose.stern_mm, stern) <= 1.0 and p.sigma_mm <= 1.5

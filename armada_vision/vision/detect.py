@@ -852,10 +852,20 @@ def _with_unscaled(scene: Scene, found: list[Candidate], again: list[Candidate],
     medium at cost 0.04 there, 0.1 mm off. Not asked elsewhere: there the unscaled map takes a
     coloured piece's tinted shadow in (still s21_lowq_hd's purple, see find_pieces)."""
     keep = [c for c in found if not (replace_unsure and _unsure(c))
-            and not (replace_size_doubt and c.covering_ambiguity_mm > 0.0)]
+            and not (replace_size_doubt and _in_size_doubt(scene, c, again))]
     new = [a for a in again if a.fit.cost <= GOOD_COST and not clashes(a, keep, scene)]
     return ([_other_map_rivals(scene, c, again) for c in keep] + new
             + [c for c in found if c not in keep and not clashes(c, new, scene)])
+
+
+def _in_size_doubt(scene: Scene, c: Candidate, again: list[Candidate]) -> bool:
+    """Whether ``c`` (read on the scaled map) is in size doubt: a covering reading of another
+    size on its own map, or a good longer reading over it on the unscaled map (``again``)
+    that fits better (issue 4, sure42: black pieces of the 8560-set, 8580's large, 8613's
+    large, 8649's and 8701's mediums, read one size short on the map scaled to their dark
+    faces at cost 0.16-0.48, their true size on the unscaled map at 0.01-0.26)."""
+    return c.covering_ambiguity_mm > 0.0 or any(
+        a.fit.cost <= GOOD_COST and _longer_rival(scene, a, c, c.fit.cost) for a in again)
 
 
 def _other_map_rivals(scene: Scene, c: Candidate, again: list[Candidate]) -> Candidate:
@@ -872,17 +882,25 @@ def _other_map_rivals(scene: Scene, c: Candidate, again: list[Candidate]) -> Can
     0.5 mm, the large at 0.125 on the unscaled map), as :func:`_longer_first_rivals` does
     for the glare re-read, when it fits at least as well as ``c``: 6029 of the run from
     5968, a right vivid small at 0.214, had a medium at 0.331 on the unscaled map straddling
-    it and its neighbour."""
+    it and its neighbour. A good longer rival that fits worse raises it too when the view
+    says the piece goes on past ``c``'s stern: ``c``'s base as seen is the face ahead of it
+    (open_base.face_ahead_of_base) and the rival shows its open base
+    (open_base.shows_open_base): issue 4, sure42, the 8560-set's 8591, a green large on green
+    felt read as a medium at 0.27, its stern on the face 7.5 mm ahead of the base, σ 0.4 mm;
+    the unscaled map's large at 0.33 shows its base (median lane 1.57)."""
     if c.upright:
         return c
     amb_mm, amb_deg = c.ambiguity_mm, c.ambiguity_deg
     cov_mm, cov_deg = c.covering_ambiguity_mm, c.covering_ambiguity_deg
+    on_face = None  # whether c's base is the face ahead of one: asked once, if at all
     for a in again:
         if a.upright or a.size == c.size or a.fit.cost > GOOD_COST or not clashes(a, [c], scene):
             continue
         gap_mm, gap_deg = reading_gap(scene, a, c)
         amb_mm, amb_deg = max(amb_mm, gap_mm), max(amb_deg, gap_deg)
-        if _longer_rival(scene, a, c, c.fit.cost):
+        if _longer_rival(scene, a, c, c.fit.cost) or (
+                _longer_rival(scene, a, c, GOOD_COST) and shows_open_base(scene, a)
+                and (on_face := face_ahead_of_base(scene, c) if on_face is None else on_face)):
             cov_mm, cov_deg = max(cov_mm, gap_mm), max(cov_deg, gap_deg)
     if (amb_mm, amb_deg, cov_mm, cov_deg) == (c.ambiguity_mm, c.ambiguity_deg,
                                               c.covering_ambiguity_mm, c.covering_ambiguity_deg):
@@ -1171,7 +1189,7 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
                 found = _with_unscaled(scene, found, again, replace_unsure=True)
         elif (again := _glare_reread(scene, region, sub, found)) is not None:
             found = again
-        elif _black_left(scene, region, sub, found) or (
+        elif (black := _black_left(scene, region, sub, found)) or (
                 found and dark and _sunk_left(scene, region, sub, found)) or (
                 dull := bool(found) and not dark
                 and _dull_beside_vivid(scene, region, sub, found)):
@@ -1181,11 +1199,13 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
             # rule: a dull piece's shaded faces are dark too (1079's green).
             # In a dark region a reading in size doubt yields to a good reading over it on
             # the unscaled map, which shows a dark piece whole (see _with_unscaled).
-            kept = sum(not (dark and c.covering_ambiguity_mm > 0.0) for c in found)
+            # Where black plastic sank, too (_black_left): that is what the unscaled map shows.
+            again = explain_region(_unscaled(scene, sub), region, sub)
+            doubt = dark or black
+            kept = sum(not (doubt and _in_size_doubt(scene, c, again)) for c in found)
             before = {id(c) for c in found}
-            found = _with_unscaled(scene, found,
-                                   explain_region(_unscaled(scene, sub), region, sub),
-                                   replace_unsure=False, replace_size_doubt=dark)
+            found = _with_unscaled(scene, found, again, replace_unsure=False,
+                                   replace_size_doubt=doubt)
             # Those kept come first; the pieces the unscaled map added are checked.
             found = [c for i, c in enumerate(found) if i < kept or id(c) in before or not (
                 _tinted_shadow(c, scene, view, bg) or (dull and _reads_clear(c, scene, view, bg)))]
