@@ -711,6 +711,25 @@ def region_foreground(score: np.ndarray, regions: list[tuple[ViewGrid, np.ndarra
     return fg
 
 
+def _standing_max_cost(found: list[Candidate], no_base: bool) -> float | None:
+    """The joint cost a standing piece must fit a lone region's area at to replace its lying
+    readings ``found``, or None when they stand: no lying piece (GOOD_COST); one whose open
+    base the view contradicts (any usable standing fit, MAX_COST); one doubtful reading
+    (STAND_TIE under its cost); several, all doubtful (STAND_TIE under the best, at most
+    GOOD_COST: a standing piece's faces read as lying pieces; issue 4, 8560-set 8661's
+    upright purple large read as two purple smalls at 0.42, standing at 0.18)."""
+    if not found:
+        return GOOD_COST
+    if no_base:
+        return MAX_COST
+    best = min(c.fit.cost for c in found)
+    if best <= GOOD_COST:
+        return None
+    if len(found) == 1:
+        return best - STAND_TIE
+    return min(best - STAND_TIE, GOOD_COST)
+
+
 def _is_dark(scene: Scene, region: np.ndarray, sub: ViewGrid) -> bool:
     """Whether most of the region is darker than a shadow can make the table (DARK_SHARE)."""
     if scene.shade is None:
@@ -1193,12 +1212,8 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
         up = None
         alone = area <= scene.max_area_mm2
         no_base = alone and len(found) == 1 and shows_no_base(scene, found[0])
-        if alone and (not found or no_base or (
-                len(found) == 1 and found[0].fit.cost > GOOD_COST)):
-            # No lying piece, or one doubtful lying reading: a standing piece may fit better;
-            # one whose open base the view contradicts yields to any usable standing fit.
-            up = upright_fit(scene, region, sub, MAX_COST if no_base
-                             else found[0].fit.cost - 0.05 if found else GOOD_COST)
+        if alone and (stand_max := _standing_max_cost(found, no_base)) is not None:
+            up = upright_fit(scene, region, sub, stand_max)
             if up is not None:
                 standing.append(up)
                 found = []
