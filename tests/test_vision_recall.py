@@ -3122,3 +3122,14 @@ def test_a_shadow_leaning_on_its_piece_is_no_piece_of_the_tables_colour():
     assert_no_false_piece(8332, 8272)
     p = found(8332, "large", "red", (386.4, 105.5), seed0=8272)
     assert p is not None and p.sigma_mm <= 1.5
+
+
+# A standing piece whose faces are read as lying pieces (issue 4, session 33, false42;
+# precision): the 8560-set's 8661, an upright purple large on wood (1280×720, 22-35°), was read
+# by explain_region as two purple smalls over its faces, joint cost 0.42 each (σ 2.3 mm): a
+# standing fit was asked of a lone region with one doubtful reading only. Its standing fit,
+# 0.18, beats both (detect._standing_max_cost): read standing at its place, size and colour,
+# and no lying piece there.
+def test_a_standing_piece_read_as_two_doubtful_lying_ones_is_read_standing():
+    assert_read_standing(8661, 8560)
+    assert_no_false_piece(8661, 8560)
