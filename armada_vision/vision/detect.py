@@ -1214,6 +1214,12 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
         no_base = alone and len(found) == 1 and shows_no_base(scene, found[0])
         if alone and (stand_max := _standing_max_cost(found, no_base)) is not None:
             up = upright_fit(scene, region, sub, stand_max)
+            if up is None and dark:
+                # A dark piece standing sinks in its region's scaled map as a dark lying one
+                # does (issue 4, false42: the 8560-set's 8625, an upright black large on felt,
+                # fitted standing at 0.66 there and at 0.06, 0.1 mm from the truth, on the
+                # unscaled map; it was read as a lying black large at 0.48, σ 2.4 mm).
+                up = upright_fit(_unscaled(scene, sub), region, sub, stand_max)
             if up is not None:
                 standing.append(up)
                 found = []
