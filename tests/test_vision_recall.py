@@ -3133,3 +3133,13 @@ def test_a_shadow_leaning_on_its_piece_is_no_piece_of_the_tables_colour():
 def test_a_standing_piece_read_as_two_doubtful_lying_ones_is_read_standing():
     assert_read_standing(8661, 8560)
     assert_no_false_piece(8661, 8560)
+
+
+# A dark piece standing sinks in its region's scaled map, as a dark lying one does (issue 4,
+# session 33, false42; precision): the 8560-set's 8625, an upright black large on felt
+# (1280×720, 22-35°), fitted standing at 0.66 on the scaled map and was read as a lying black
+# large at 0.48 (σ 2.4 mm); on the unscaled map it fits standing at 0.06, 0.1 mm from the
+# truth. Read standing at its place, size and colour, and no lying piece there.
+def test_a_dark_standing_piece_is_fitted_on_the_unscaled_map():
+    assert_read_standing(8625, 8560)
+    assert_no_false_piece(8625, 8560)
