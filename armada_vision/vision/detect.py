@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 import time
 import weakref
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 from functools import cache
 
@@ -1213,13 +1213,8 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
         alone = area <= scene.max_area_mm2
         no_base = alone and len(found) == 1 and shows_no_base(scene, found[0])
         if alone and (stand_max := _standing_max_cost(found, no_base)) is not None:
-            up = upright_fit(scene, region, sub, stand_max)
-            if up is None and dark:
-                # A dark piece standing sinks in its region's scaled map as a dark lying one
-                # does (issue 4, false42: the 8560-set's 8625, an upright black large on felt,
-                # fitted standing at 0.66 there and at 0.06, 0.1 mm from the truth, on the
-                # unscaled map; it was read as a lying black large at 0.48, σ 2.4 mm).
-                up = upright_fit(_unscaled(scene, sub), region, sub, stand_max)
+            up = next((u for m in _standing_maps(scene, sub, dark)
+                       if (u := upright_fit(m, region, sub, stand_max)) is not None), None)
             if up is not None:
                 standing.append(up)
                 found = []
@@ -1916,16 +1911,25 @@ def _standing_read_lying(scene: Scene, region: np.ndarray, sub: ViewGrid,
         return None
     # A base that shows below the face ahead asks a sure standing fit (STAND_SURE_COST).
     below = shows_base_below_face(scene, c)
-    # A dark region's pieces are read on the unscaled map too (find_pieces): so is the
-    # standing one (tuning seed 1419's black small: standing cost 0.69 scaled, 0.04 unscaled).
-    maps = [scene, _unscaled(scene, sub)] if _is_dark(scene, region, sub) else [scene]
-    for m in maps:
+    for m in _standing_maps(scene, sub, _is_dark(scene, region, sub)):
         lying_cost = _in_view_px(c, joint_cost(c, [], m))
         up = upright_fit(m, region, sub, min(STAND_SURE_COST, lying_cost * STAND_SURE_SHARE)
                          if below else lying_cost + STAND_TIE)
         if up is not None:
             return up
     return None
+
+
+def _standing_maps(scene: Scene, sub: ViewGrid, dark: bool) -> Iterator[Scene]:
+    """The fit maps a standing piece in ``sub``'s region is asked on, in turn: the scene's,
+    and for a dark region (``dark``) the unscaled one too, as a dark region's lying pieces
+    are read: a dark piece, standing or lying, sinks in its region's scaled map (tuning seed
+    1419's black small: standing cost 0.69 scaled, 0.04 unscaled; issue 4, false42: the
+    8560-set's 8625, an upright black large on felt, 0.66 scaled, 0.06 and 0.1 mm from the
+    truth unscaled, had been read as a lying black large at 0.48, σ 2.4 mm)."""
+    yield scene
+    if dark:
+        yield _unscaled(scene, sub)
 
 
 def _in_view_px(c: Candidate, cost: float) -> float:
