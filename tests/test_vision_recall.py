@@ -3174,3 +3174,24 @@ def test_a_lone_vivid_piece_whose_region_a_hand_joined_is_read_on_its_colour():
 @pytest.mark.parametrize("seed", [8787, 8793, 8829])
 def test_a_colour_area_fitted_on_its_colour_makes_no_false_piece(seed):
     assert_no_false_piece(seed, 8560)
+
+
+# A standing piece whose faces are read as lying pieces (issue 4, session 33, false42;
+# precision): the 8560-set's 8661, an upright purple large on wood (1280×720, 22-35°), was read
+# by explain_region as two purple smalls over its faces, joint cost 0.42 each (σ 2.3 mm): a
+# standing fit was asked of a lone region with one doubtful reading only. Its standing fit,
+# 0.18, beats both (detect._standing_max_cost): read standing at its place, size and colour,
+# and no lying piece there.
+def test_a_standing_piece_read_as_two_doubtful_lying_ones_is_read_standing():
+    assert_read_standing(8661, 8560)
+    assert_no_false_piece(8661, 8560)
+
+
+# A dark piece standing sinks in its region's scaled map, as a dark lying one does (issue 4,
+# session 33, false42; precision): the 8560-set's 8625, an upright black large on felt
+# (1280×720, 22-35°), fitted standing at 0.66 on the scaled map and was read as a lying black
+# large at 0.48 (σ 2.4 mm); on the unscaled map it fits standing at 0.06, 0.1 mm from the
+# truth. Read standing at its place, size and colour, and no lying piece there.
+def test_a_dark_standing_piece_is_fitted_on_the_unscaled_map():
+    assert_read_standing(8625, 8560)
+    assert_no_false_piece(8625, 8560)

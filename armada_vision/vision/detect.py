@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 import time
 import weakref
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 from functools import cache
 
@@ -711,6 +711,25 @@ def region_foreground(score: np.ndarray, regions: list[tuple[ViewGrid, np.ndarra
     return fg
 
 
+def _standing_max_cost(found: list[Candidate], no_base: bool) -> float | None:
+    """The joint cost a standing piece must fit a lone region's area at to replace its lying
+    readings ``found``, or None when they stand: no lying piece (GOOD_COST); one whose open
+    base the view contradicts (any usable standing fit, MAX_COST); one doubtful reading
+    (STAND_TIE under its cost); several, all doubtful (STAND_TIE under the best, at most
+    GOOD_COST: a standing piece's faces read as lying pieces; issue 4, 8560-set 8661's
+    upright purple large read as two purple smalls at 0.42, standing at 0.18)."""
+    if not found:
+        return GOOD_COST
+    if no_base:
+        return MAX_COST
+    best = min(c.fit.cost for c in found)
+    if best <= GOOD_COST:
+        return None
+    if len(found) == 1:
+        return best - STAND_TIE
+    return min(best - STAND_TIE, GOOD_COST)
+
+
 def _is_dark(scene: Scene, region: np.ndarray, sub: ViewGrid) -> bool:
     """Whether most of the region is darker than a shadow can make the table (DARK_SHARE)."""
     if scene.shade is None:
@@ -1213,12 +1232,9 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
         up = None
         alone = area <= scene.max_area_mm2
         no_base = alone and len(found) == 1 and shows_no_base(scene, found[0])
-        if alone and (not found or no_base or (
-                len(found) == 1 and found[0].fit.cost > GOOD_COST)):
-            # No lying piece, or one doubtful lying reading: a standing piece may fit better;
-            # one whose open base the view contradicts yields to any usable standing fit.
-            up = upright_fit(scene, region, sub, MAX_COST if no_base
-                             else found[0].fit.cost - 0.05 if found else GOOD_COST)
+        if alone and (stand_max := _standing_max_cost(found, no_base)) is not None:
+            up = next((u for m in _standing_maps(scene, sub, dark)
+                       if (u := upright_fit(m, region, sub, stand_max)) is not None), None)
             if up is not None:
                 standing.append(up)
                 found = []
@@ -1928,16 +1944,25 @@ def _standing_read_lying(scene: Scene, region: np.ndarray, sub: ViewGrid,
         return None
     # A base that shows below the face ahead asks a sure standing fit (STAND_SURE_COST).
     below = shows_base_below_face(scene, c)
-    # A dark region's pieces are read on the unscaled map too (find_pieces): so is the
-    # standing one (tuning seed 1419's black small: standing cost 0.69 scaled, 0.04 unscaled).
-    maps = [scene, _unscaled(scene, sub)] if _is_dark(scene, region, sub) else [scene]
-    for m in maps:
+    for m in _standing_maps(scene, sub, _is_dark(scene, region, sub)):
         lying_cost = _in_view_px(c, joint_cost(c, [], m))
         up = upright_fit(m, region, sub, min(STAND_SURE_COST, lying_cost * STAND_SURE_SHARE)
                          if below else lying_cost + STAND_TIE)
         if up is not None:
             return up
     return None
+
+
+def _standing_maps(scene: Scene, sub: ViewGrid, dark: bool) -> Iterator[Scene]:
+    """The fit maps a standing piece in ``sub``'s region is asked on, in turn: the scene's,
+    and for a dark region (``dark``) the unscaled one too, as a dark region's lying pieces
+    are read: a dark piece, standing or lying, sinks in its region's scaled map (tuning seed
+    1419's black small: standing cost 0.69 scaled, 0.04 unscaled; issue 4, false42: the
+    8560-set's 8625, an upright black large on felt, 0.66 scaled, 0.06 and 0.1 mm from the
+    truth unscaled, had been read as a lying black large at 0.48, σ 2.4 mm)."""
+    yield scene
+    if dark:
+        yield _unscaled(scene, sub)
 
 
 def _in_view_px(c: Candidate, cost: float) -> float:
