@@ -3155,27 +3155,6 @@ def test_a_black_piece_the_unscaled_map_reads_longer_and_better_is_read_at_its_s
     assert math.dist(p.pose.stern_mm, stern) <= 1.0 and p.sigma_mm <= 1.5
 
 
-# A lone vivid piece whose region a hand's fingers joined (issue 4, session 33, recall42;
-# recall, coloured pieces missed in the 22-35° band): the 8560-set's 8787, a cyan small on
-# laminate (1280×720, 22-35°) beside a hand's fingers, which joined its region (8508 mm²).
-# The region's map and the unscaled one fit its true pose at 0.43 only; its one colour area,
-# fitted on its own colour (detect._colour_map, as in a hand's region), reads it at 0.16
-# (detect._lone_colour_piece): found at its size, colour and place, never trusted. The
-# colour map's readings that hide more of their outline (the same set's 8793 and 8829: a
-# yellow and a cyan medium where no piece lies, 0.55-0.56 hidden, cost 0.25-0.34) are none.
-def test_a_lone_vivid_piece_whose_region_a_hand_joined_is_read_on_its_colour():
-    stern = (427.4, 305.8)
-    p = found(8787, "small", "cyan", stern, seed0=8560)
-    assert p is not None and (p.size.value, p.color) == ("small", "cyan")
-    assert math.dist(p.pose.stern_mm, stern) <= 1.0
-    assert p.sigma_mm >= 3.0
-
-
-@pytest.mark.parametrize("seed", [8787, 8793, 8829])
-def test_a_colour_area_fitted_on_its_colour_makes_no_false_piece(seed):
-    assert_no_false_piece(seed, 8560)
-
-
 # A standing piece whose faces are read as lying pieces (issue 4, session 33, false42;
 # precision): the 8560-set's 8661, an upright purple large on wood (1280×720, 22-35°), was read
 # by explain_region as two purple smalls over its faces, joint cost 0.42 each (σ 2.3 mm): a

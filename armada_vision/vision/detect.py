@@ -1816,24 +1816,13 @@ def _lone_colour_piece(scene: Scene, view: TableView, bg: np.ndarray, apart: np.
     that area is the region's only one and
     the reading fits it cleanly (cost at most LONE_COLOUR_COST) and the area is no die's
     (:func:`explain.round_area`: the 7120-set's 7172, a red die on felt alone in its region,
-    was read as a red small at cost 0.12).
-    Where neither the region's map nor the unscaled one fits it so, the area is fitted on
-    its own colour (:func:`_colour_map`), as in a hand's region: a hand's fingers joined
-    the 8560-set's 8787's cyan small (laminate, 1280×720, 22-35°) to its region, whose maps
-    fit its true pose at 0.43; on the colour map 0.16. There a reading may hide at most
-    APART_MAX_HIDDEN of its outline (the false ones of that set 0.55-0.56, at 0.25-0.34)."""
+    was read as a red small at cost 0.12)."""
     lab, areas = _colour_areas(scene, apart, sub)
     if len(areas) != 1:
         return []
-
-    def lone(c: Candidate) -> bool:
-        return c.fit.cost <= LONE_COLOUR_COST and not round_area(c, lab, sub)
-    got = [c for c in _own_colour_pieces(scene, apart, sub, lying, view, bg,
-                                         max_hidden=LONE_MAX_HIDDEN) if lone(c)]
-    if got:
-        return got
-    return [c for c in _own_colour_pieces(_colour_map(scene, apart, sub), apart, sub, lying,
-                                          view, bg, unscaled=False) if lone(c)]
+    return [c for c in _own_colour_pieces(scene, apart, sub, lying, view, bg,
+                                          max_hidden=LONE_MAX_HIDDEN)
+            if c.fit.cost <= LONE_COLOUR_COST and not round_area(c, lab, sub)]
 
 
 def _rest_of_shorter(scene: Scene, c: Candidate, lying: list[Candidate], view: TableView,
@@ -1863,8 +1852,7 @@ def _rest_of_shorter(scene: Scene, c: Candidate, lying: list[Candidate], view: T
 
 def _own_colour_pieces(scene: Scene, areas: np.ndarray, sub: ViewGrid,
                        lying: list[Candidate], view: TableView, bg: np.ndarray,
-                       max_hidden: float = APART_MAX_HIDDEN, unscaled: bool = True
-                       ) -> list[Candidate]:
+                       max_hidden: float = APART_MAX_HIDDEN) -> list[Candidate]:
     """:func:`pieces_in_colour` in the parted colour ``areas`` of a region with no hand (a
     longer piece's extra length would show in them), on the scaled map, else the unscaled
     one: a vivid neighbour sets the scaled map's level and a duller piece's faces sink (4040's
@@ -1874,8 +1862,7 @@ def _own_colour_pieces(scene: Scene, areas: np.ndarray, sub: ViewGrid,
     (explain._covers_area): 6341's and 6404's yellow smalls on wood, a black and a green
     large leaning over them (0.66 and 0.46 of the outline as seen in colour, 0.81 and 0.71
     of the rest); one of its own colour may be its own piece read short (1898's purple
-    medium, seen end on at 22-35 deg, read as two smalls side by side). With ``unscaled``
-    False, on ``scene``'s map only (a colour map: :func:`_lone_colour_piece`)."""
+    medium, seen end on at 22-35 deg, read as two smalls side by side)."""
     names: dict[int, str] = {}
 
     def colour(c: Candidate) -> str:
@@ -1886,7 +1873,7 @@ def _own_colour_pieces(scene: Scene, areas: np.ndarray, sub: ViewGrid,
     def other_colour(c: Candidate, o: Candidate) -> bool:
         return colour(o) != colour(c)
     got: list[Candidate] = []
-    for sc in (scene, _unscaled(scene, sub)) if unscaled else (scene,):
+    for sc in (scene, _unscaled(scene, sub)):
         got = [c for c in pieces_in_colour(sc, areas, sub, areas, lying,
                                            other_colour=other_colour, rim_px=COLOUR_RIM_PX)
                if np.isnan(c.fit.sample_cost).mean() <= max_hidden]
