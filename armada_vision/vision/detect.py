@@ -860,21 +860,29 @@ def _black_left(scene: Scene, region: np.ndarray, sub: ViewGrid, found: list[Can
     return n >= least and np.count_nonzero(dark & left) >= n / 4
 
 
-def _with_unscaled(scene: Scene, found: list[Candidate], again: list[Candidate], *,
-                replace_unsure: bool, replace_size_doubt: bool = False) -> list[Candidate]:
+def _with_unscaled(scene: Scene, found: list[Candidate], again: list[Candidate],
+                   keep: list[Candidate]) -> list[Candidate]:
     """``found`` (read on the scaled map) with the good pieces of ``again`` (the same region
-    read on the unscaled map) that clash with none of it added; with ``replace_unsure``, an
-    unsure piece of ``found`` (doubtful, or in size doubt) yields to a good piece of
-    ``again`` over it, a sure one never; with ``replace_size_doubt`` (asked in a dark region,
-    whose plastic the unscaled map shows whole), one in size doubt does: seed 1048 of the run
-    from 1000, a black medium read as a small at cost 0.35 in size doubt, σ 8.3 mm, is the
-    medium at cost 0.04 there, 0.1 mm off. Not asked elsewhere: there the unscaled map takes a
-    coloured piece's tinted shadow in (still s21_lowq_hd's purple, see find_pieces)."""
-    keep = [c for c in found if not (replace_unsure and _unsure(c))
-            and not (replace_size_doubt and _in_size_doubt(scene, c, again))]
+    read on the unscaled map) that clash with none of it added. ``keep``, the readings of
+    ``found`` that stand, come first; the others yield to a good piece of ``again`` over them
+    (:func:`_unscaled_keeps` says which stand)."""
     new = [a for a in again if a.fit.cost <= GOOD_COST and not clashes(a, keep, scene)]
     return ([_other_map_rivals(scene, c, again) for c in keep] + new
             + [c for c in found if c not in keep and not clashes(c, new, scene)])
+
+
+def _unscaled_keeps(scene: Scene, found: list[Candidate], again: list[Candidate], *,
+                    replace_unsure: bool, replace_size_doubt: bool = False) -> list[Candidate]:
+    """The readings of ``found`` (scaled map) that stand against ``again`` (the unscaled map's)
+    in :func:`_with_unscaled`: with ``replace_unsure``, an unsure one (doubtful, or in size
+    doubt) yields, a sure one never; with ``replace_size_doubt`` (asked in a dark region, or
+    where black plastic sank, whose plastic the unscaled map shows whole), one in size doubt
+    does: seed 1048 of the run from 1000, a black medium read as a small at cost 0.35 in size
+    doubt, σ 8.3 mm, is the medium at cost 0.04 there, 0.1 mm off. Not asked elsewhere: there
+    the unscaled map takes a coloured piece's tinted shadow in (still s21_lowq_hd's purple, see
+    find_pieces)."""
+    return [c for c in found if not (replace_unsure and _unsure(c))
+            and not (replace_size_doubt and _in_size_doubt(scene, c, again))]
 
 
 def _in_size_doubt(scene: Scene, c: Candidate, again: list[Candidate]) -> bool:
@@ -1205,7 +1213,8 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
             if not found or _all_good(again, len(found)):
                 found = again
             else:
-                found = _with_unscaled(scene, found, again, replace_unsure=True)
+                found = _with_unscaled(scene, found, again, _unscaled_keeps(
+                    scene, found, again, replace_unsure=True))
         elif (again := _glare_reread(scene, region, sub, found)) is not None:
             found = again
         elif (black := _black_left(scene, region, sub, found)) or (
@@ -1220,13 +1229,12 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
             # the unscaled map, which shows a dark piece whole (see _with_unscaled).
             # Where black plastic sank, too (_black_left): that is what the unscaled map shows.
             again = explain_region(_unscaled(scene, sub), region, sub)
-            doubt = dark or black
-            kept = sum(not (doubt and _in_size_doubt(scene, c, again)) for c in found)
+            keep = _unscaled_keeps(scene, found, again, replace_unsure=False,
+                                   replace_size_doubt=dark or black)
             before = {id(c) for c in found}
-            found = _with_unscaled(scene, found, again, replace_unsure=False,
-                                   replace_size_doubt=doubt)
+            found = _with_unscaled(scene, found, again, keep)
             # Those kept come first; the pieces the unscaled map added are checked.
-            found = [c for i, c in enumerate(found) if i < kept or id(c) in before or not (
+            found = [c for i, c in enumerate(found) if i < len(keep) or id(c) in before or not (
                 _tinted_shadow(c, scene, view, bg) or (dull and _reads_clear(c, scene, view, bg)))]
         hidden_by_hand += _under_hand(scene, region, sub, found, view, bg)
         up = None
