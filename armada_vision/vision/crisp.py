@@ -399,6 +399,12 @@ RIM_IN_HULL = 0.9
 # within SOFT_UPRIGHT_BETTER_DEG of away from the foot: the 5104-set's 5163, a lying clear
 # large on laminate read softly as a medium 27° off that way (cost 0.43), fits standing 0.31
 # better (a small covering 0.38 of its area against 0.69).
+# SOFT_UPRIGHT_BLACK (issue 4, session 34, false44): the refit to the edges of a soft pick
+# named black (SOFT_BLACK_SHADE) is asked the same: the 8560-set's 8697, an upright black large
+# on grey laminate at 22-35°, was read as a lying black large in doubt (σ 68 mm), false; its
+# standing fit passes the test. Not asked of those named white: the 8272-set's 8559, a white
+# small lying on laminate, read so (σ 68 mm), passes it too (its refit, 14 mm off, points
+# away from the camera's foot).
 SOFT_UPRIGHT_DEG = 30.0
 SOFT_UPRIGHT_COST = 0.2
 SOFT_UPRIGHT_MORE = 0.05
@@ -676,7 +682,10 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
             elif (soft_white is not None and white_out is not None and edges is not None
                   and (c := _soft_white_from(scene, pick[1], cands, region, sub,
                                              chosen + out + soft_out + white_out,
-                                             soft_white, edges, soft_black)) is not None):
+                                             soft_white, edges, soft_black)) is not None
+                  and not (soft_black is not None and soft_black(c)
+                           and _standing_seen(crisp_scene, c, region, sub))):
+                # Nor is it a black lying piece (SOFT_UPRIGHT_BLACK).
                 white_out.append(c)
                 taken = c
         if taken is not None and peeled_part is False:
