@@ -3213,3 +3213,15 @@ def test_a_standing_black_piece_is_no_soft_lying_piece():
     assert_no_false_piece(8697, 8560)
     assert found(8697, "large", "white", (477.9, 222.4), seed0=8560) is not None
 
+
+# A die's top read whole by a longer reading in doubt (issue 4, session 34, false44;
+# precision): the 8848-set's 9110, a black die showing three pips on blue felt (1920×1080,
+# 22-35°), was read by the soft pass's refit to the crisp edges as a black medium (σ 68 mm),
+# false: the die rule asked small readings only, and a share of the die's top past the
+# outline, which a medium's holds whole (0.02). Asked of a longer reading in doubt without
+# that share and with two pips' holes at least (detect.DIE_LONGER_PIPS; three, 54-80 levels
+# lighter): dropped, and the black small beside the cyan medium is kept.
+def test_a_dies_top_read_whole_by_a_longer_doubtful_reading_is_no_piece():
+    assert_no_false_piece(9110, 8848)
+    p = found(9110, "small", "black", (139.9, 178.1), seed0=8848)
+    assert p is not None and p.sigma_mm <= 1.5

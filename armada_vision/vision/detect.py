@@ -690,6 +690,14 @@ DIE_SIDES_MM = (13.0, 30.0)
 DIE_PIP_MM2 = 4.0
 DIE_PIP_LIGHTER = 25.0
 DIE_CROP_MM = 10.0
+# A longer reading in doubt (σ over SIZE_DOUBT_MM) may hold a die's top whole (issue 4, session
+# 34, false44: the 8848-set's 9110, a black die with three pips on blue felt at 22-35°, read by
+# the soft pass's refit to the crisp edges as a black medium, σ 68 mm; its colour area 30 ×
+# 17 mm with the die's side, fill 0.92, 0.02 past the outline, three holes of 12-13 mm², 54-80
+# levels lighter). It is asked the same, but for the share past its outline, with
+# DIE_LONGER_PIPS such holes at least (a lying piece's glints: none of that size on the
+# 8848-set's readings asked). A die's one pip alone is left to the small readings' rule.
+DIE_LONGER_PIPS = 2
 # A piece's colour is read on the part of its footprint no neighbour leans over (_seen_part)
 # when at least SEEN_MIN_SHARE of it is left, and the neighbours cover more than an edge strip.
 SEEN_MIN_SHARE = 0.3
@@ -2458,9 +2466,11 @@ def _inside_colour_area(img: np.ndarray, core: np.ndarray, m_in: np.ndarray, sep
 def _die_top(c: Candidate, view: TableView, bg: np.ndarray) -> bool:
     """Whether ``c`` lies on a die's top (DIE_*): the area of its inside's colour (view px)
     that holds most of its inside is a filled rectangle of a die's sides, over
-    DIE_PAST_SHARE of it past ``c``'s outline grown 1 mm, with a pip's hole in it. Only small
-    readings are asked."""
-    if c.size is not Size.SMALL:
+    DIE_PAST_SHARE of it past ``c``'s outline grown 1 mm, with a pip's hole in it. Small
+    readings are asked, and longer ones in doubt (σ over SIZE_DOUBT_MM) with no share past
+    their outline asked and DIE_LONGER_PIPS pips' holes."""
+    small = c.size is Size.SMALL
+    if not small and c.covering_ambiguity_mm <= SIZE_DOUBT_MM:
         return False
     if (got := _inside_standing_off(c, view, bg, DIE_CROP_MM)) is None:
         return False
@@ -2477,14 +2487,16 @@ def _die_top(c: Candidate, view: TableView, bg: np.ndarray) -> bool:
     filled = np.zeros_like(area)
     cv2.drawContours(filled, [outer], -1, 1, -1)
     grown = cv2.dilate(inside, np.ones((3, 3), np.uint8), iterations=max(1, round(ppm)))
-    if float(np.count_nonzero(filled & ~grown & 1)) <= DIE_PAST_SHARE * np.count_nonzero(filled):
+    if small and float(np.count_nonzero(filled & ~grown & 1)) <= DIE_PAST_SHARE * np.count_nonzero(
+            filled):
         return False
     # Its pips: holes in the area of a pip's size or more (one pip, or pips run together),
     # lighter than the die (a brightness: the mean of the channels).
     n, holes, stats, _ = cv2.connectedComponentsWithStats(filled & ~area & 1, connectivity=8)
     light = float(m_in.mean()) + DIE_PIP_LIGHTER
-    return any(stats[i, cv2.CC_STAT_AREA] >= DIE_PIP_MM2 * ppm**2
+    pips = sum(stats[i, cv2.CC_STAT_AREA] >= DIE_PIP_MM2 * ppm**2
                and float(median(img[holes == i].mean(axis=1))) >= light for i in range(1, n))
+    return pips >= (1 if small else DIE_LONGER_PIPS)
 
 
 def _white_past_tip(c: Candidate, lying: list[Candidate], scene: Scene, view: TableView,
