@@ -307,7 +307,11 @@ def foreground_planes(view: TableView, *, coarse_mm: float = 4.0,
         bg = np.where(den > 0.02, num / np.maximum(den, 1e-6), med)
     noise = _noise(_distance(small, bg), ignore)
     bg_full = cv2.resize(bg, (cols, rows), interpolation=cv2.INTER_LINEAR)
-    view_planes, bg_planes = split_planes(img), split_planes(bg_full)
+    # The view's planes split from its 8-bit pixels and widened one at a time: the same
+    # float32 planes as splitting ``img``, at ~⅓ of the time (a quarter of the bytes to split).
+    view_planes = ([p.astype(np.float32) for p in split_planes(view.image_bgr)]
+                   if view.image_bgr.dtype == np.uint8 else split_planes(img))
+    bg_planes = split_planes(bg_full)
     score = distance_of_planes(view_planes, bg_planes)
     if faint is not None:
         i, b = img.reshape(-1, 3)[faint], bg_full.reshape(-1, 3)[faint]
