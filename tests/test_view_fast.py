@@ -56,6 +56,27 @@ def test_shade_is_the_channel_sums_ratio() -> None:
                                 view_planes=split_planes(v)), want)
 
 
+@pytest.mark.parametrize("rows", [150, 64, 1])
+def test_shade_in_strips_is_the_whole_planes_ratio(rows: int) -> None:
+    # speed44: shade's sums and ratio strip by strip (detect._SHADE_ROWS), a last strip short
+    # or none: the floats of the whole planes at once; a float64 table estimate too.
+    rng = np.random.default_rng(rows)
+    view = rng.integers(0, 256, (rows, 70, 3), dtype=np.uint8)
+    for bg in ((rng.random((rows, 70, 3)) * 255).astype(np.float32),
+               rng.random((rows, 70, 3)) * 255):
+        v = [p.astype(np.float32) for p in cv2.split(view)]
+        t = cv2.split(bg)
+        num = v[0] + v[1]
+        num += v[2]
+        num += 1.0
+        den = t[0] + t[1]
+        den += t[2]
+        den += 1.0
+        num /= den
+        got = shade(view, bg)
+        assert got.dtype == num.dtype and np.array_equal(got, num)
+
+
 @pytest.mark.parametrize("dtype", [np.uint8, np.float32])
 def test_split_planes_are_cv2_splits(dtype: type) -> None:
     # Issue 4 (speed35): planes split into arrays made beforehand, the very values of
