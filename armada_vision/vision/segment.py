@@ -322,7 +322,9 @@ def foreground_planes(view: TableView, *, coarse_mm: float = 4.0,
     if pale is not None:
         flat = score.reshape(-1)
         flat[pale] = np.maximum(flat[pale], OBJECT_SCORE)
-    score[unseen] = 0.0
+    # (np.copyto with where: the masked write of score[unseen] = 0 without its index machinery,
+    # ~⅓ of its time on a view.)
+    np.copyto(score, 0.0, where=unseen)
     return score.astype(np.float32, copy=False), bg_full, view_planes, bg_planes
 
 
@@ -365,9 +367,12 @@ def closed_holes(edges: np.ndarray, crisp: np.ndarray, px_per_mm: float) -> np.n
     contours, _ = cv2.findContours(closed, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     holes = np.zeros_like(closed)
     cv2.drawContours(holes, contours, -1, 1, thickness=cv2.FILLED)
-    holes[closed > 0] = 0
-    holes[crisp] = 0
-    return holes.view(bool)
+    # holes is 0/1: as bools, cleared where closed or crisp by two bool ANDs (the masked
+    # writes holes[closed > 0] = 0 and holes[crisp] = 0 gave the same mask in ~⅓ more time).
+    out = holes.view(bool)
+    out &= closed == 0
+    out &= ~crisp
+    return out
 
 
 def desaturated(view: TableView, bg: np.ndarray) -> np.ndarray | None:
