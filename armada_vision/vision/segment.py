@@ -447,7 +447,7 @@ def saturation_ratio(view: TableView, bg: np.ndarray,
         return None
     s_bg = _saturation(bg, bg_planes)
     ratio = _saturation(view.image_bgr)
-    ratio /= np.maximum(s_bg, 1e-3)
+    ratio /= np.maximum(s_bg, 1e-3, out=s_bg)  # (s_bg is this call's own: floored in place)
     return cv2.blur(ratio, (RATIO_SMOOTH_PX, RATIO_SMOOTH_PX))
 
 
