@@ -469,6 +469,15 @@ def _saturation(bgr: np.ndarray, planes: Sequence[np.ndarray] | None = None) -> 
         return np.zeros(bgr.shape[:-1], np.float32)  # cv2.split of no pixels gives no planes
     # Per-channel cv2 max/min: numpy's reductions over a last axis of 3 are ~10x slower.
     b, g, r = split_planes(bgr) if planes is None else planes
+    if b.dtype == np.uint8:
+        # 8-bit pixels: max − min taken in 8 bits (never below 0, so exact) and widened once,
+        # the floats of widening both and subtracting.
+        mx8 = cv2.max(cv2.max(b, g), r)
+        out = cv2.subtract(mx8, cv2.min(cv2.min(b, g), r)).astype(np.float32)
+        mx = mx8.astype(np.float32)
+        mx += 1.0
+        out /= mx
+        return out
     # No copy when the planes are float32 already (the table estimate): cv2.max's result is new.
     mx = cv2.max(cv2.max(b, g), r).astype(np.float32, copy=False)
     out = mx - cv2.min(cv2.min(b, g), r).astype(np.float32, copy=False)
