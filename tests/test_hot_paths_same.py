@@ -14,6 +14,14 @@ from vision_helpers import raster_outline
 
 from armada_vision.geometry.pieces import NOMINAL_PIECES, Size
 from armada_vision.geometry.pose import Pose
+from armada_vision.vision.crisp import (
+    SOFT_WHITE_CLIP_PX,
+    SOFT_WHITE_MOVES,
+    SOFT_WHITE_STEPS,
+    _chamfer_refine,
+    _outline_samples,
+    _outline_samples_many,
+)
 from armada_vision.vision.explain import _covered_px, unexplained_mask
 from armada_vision.vision.fit import (
     _FLIP,
@@ -121,3 +129,83 @@ def test_unexplained_and_covered_masks_are_the_two_pass_forms(grow_mm: float) ->
         cv2.fillPoly(mask, [np.round(sub.to_px(c.outline_mm)).astype(np.int32)], 1)
         cov = _covered_px(c, part, sub)
         assert cov.dtype == bool and np.array_equal(cov, part & (mask > 0))
+
+
+class _ChamferScene:
+    """What crisp's chamfer refit reads of a scene: the view grid, the pieces, the camera."""
+
+    def __init__(self, grid: ViewGrid, camera_mm: np.ndarray) -> None:
+        self.grid, self.camera_mm, self.pieces = grid, camera_mm, NOMINAL_PIECES
+
+
+def _plain_chamfer_refine(scene: _ChamferScene, size: Size, pose: Pose, dist: np.ndarray,
+                          origin: tuple[int, int], steps: tuple[tuple[float, float], ...]
+                          ) -> Pose:
+    # a24c05f's form: one outline's samples per pose, the window's misses filled by a mask.
+    h, w = dist.shape
+    local = lying_local_3d(NOMINAL_PIECES.dims(size))
+
+    def mean_dist(q: np.ndarray) -> float:
+        pts = np.round(scene.grid.to_px(_outline_samples(scene, size, Pose(*q), local))
+                       - origin).astype(int)
+        ok = (pts[:, 0] >= 0) & (pts[:, 0] < w) & (pts[:, 1] >= 0) & (pts[:, 1] < h)
+        d = np.full(len(pts), SOFT_WHITE_CLIP_PX)
+        d[ok] = np.minimum(dist[pts[ok, 1], pts[ok, 0]], SOFT_WHITE_CLIP_PX)
+        return float(d.mean())
+
+    q = np.array([pose.x_mm, pose.y_mm, pose.heading_deg])
+    best = mean_dist(q)
+    for mm, deg in steps:
+        moves = np.array(((mm, 0, 0), (-mm, 0, 0), (0, mm, 0), (0, -mm, 0), (0, 0, deg),
+                          (0, 0, -deg)))
+        for _ in range(SOFT_WHITE_MOVES):
+            vals = [mean_dist(q + d) for d in moves]
+            i = int(np.argmin(vals))
+            if vals[i] >= best - 1e-9:
+                break
+            best, q = vals[i], q + moves[i]
+    return Pose(float(q[0]), float(q[1]), float(q[2]))
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_outline_samples_together_are_one_call_each(seed: int) -> None:
+    # crisp's chamfer refit samples a move's six poses together (speed44): each outline's
+    # samples are the very floats of _outline_samples on that pose alone, 4- and 5-corner
+    # outlines mixed (camera nearly over the piece, and far to one side).
+    rng = np.random.default_rng(seed)
+    for cam in (np.array([100.0, 100.0, 900.0]), np.array([-400.0, 50.0, 700.0])):
+        scene = _ChamferScene(ViewGrid(0.0, 200.0, 1.5, (300, 300)), cam)
+        for size in Size:
+            local = lying_local_3d(NOMINAL_PIECES.dims(size))
+            poses = [Pose(float(x), float(y), float(h)) for x, y, h in
+                     zip(rng.uniform(0, 200, 9), rng.uniform(0, 200, 9),
+                         rng.uniform(0, 360, 9), strict=True)]
+            got = _outline_samples_many(scene, poses, local)  # type: ignore[arg-type]
+            for p, g in zip(poses, got, strict=True):
+                assert np.array_equal(g, _outline_samples(scene, size, p, local))  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_chamfer_refine_is_its_masked_form(seed: int) -> None:
+    # The refit's clipped distances through a framed map and its poses remembered (speed44):
+    # the pose of the plain search, to the bit, from starts off a rendered piece's crisp edges,
+    # some with samples off the window.
+    rng = np.random.default_rng(seed)
+    grid = ViewGrid(40.0, 160.0, 1.5, (180, 180))
+    cam = np.array([130.0, -200.0, 900.0])
+    scene = _ChamferScene(grid, cam)
+    loc = lying_local_3d(NOMINAL_PIECES.dims(Size.MEDIUM))
+    fg = raster_outline(outline_mm(loc, np.array([100.0, 100.0, 0.7]), cam), grid)
+    edges = cv2.Canny((fg * 255).astype(np.uint8), 50, 150) > 0
+    edges |= rng.random(edges.shape) < 0.01
+    for size in Size:
+        for _ in range(3):
+            start = Pose(100.0 + float(rng.normal(0, 3)), 100.0 + float(rng.normal(0, 3)),
+                         math.degrees(0.7) + float(rng.normal(0, 8)))
+            x0, y0 = (int(v) for v in rng.integers(0, 60, 2))
+            win = edges[y0:y0 + 100, x0:x0 + 110]
+            dist = cv2.distanceTransform((~win).view(np.uint8), cv2.DIST_L2, 3)
+            args = (scene, size, start, dist, (x0, y0), SOFT_WHITE_STEPS)
+            got, want = _chamfer_refine(*args), _plain_chamfer_refine(*args)  # type: ignore[arg-type]
+            assert (got.x_mm, got.y_mm, got.heading_deg) == (want.x_mm, want.y_mm,
+                                                             want.heading_deg)

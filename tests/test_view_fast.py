@@ -13,9 +13,11 @@ import pytest
 
 from armada_vision.vision.detect import shade
 from armada_vision.vision.segment import (
+    CLOSE_GAP_MM,
     _CrispPixels,
     _distance_planes,
     _half_shift,
+    closed_holes,
     distance_of_planes,
     fill_holes,
     split_planes,
@@ -54,6 +56,27 @@ def test_shade_is_the_channel_sums_ratio() -> None:
     assert np.array_equal(shade(view, bg, bg_planes=cv2.split(bg)), want)
     assert np.array_equal(shade(view, bg, bg_planes=cv2.split(bg),
                                 view_planes=split_planes(v)), want)
+
+
+@pytest.mark.parametrize("rows", [150, 64, 1])
+def test_shade_in_strips_is_the_whole_planes_ratio(rows: int) -> None:
+    # speed44: shade's sums and ratio strip by strip (detect._SHADE_ROWS), a last strip short
+    # or none: the floats of the whole planes at once; a float64 table estimate too.
+    rng = np.random.default_rng(rows)
+    view = rng.integers(0, 256, (rows, 70, 3), dtype=np.uint8)
+    for bg in ((rng.random((rows, 70, 3)) * 255).astype(np.float32),
+               rng.random((rows, 70, 3)) * 255):
+        v = [p.astype(np.float32) for p in cv2.split(view)]
+        t = cv2.split(bg)
+        num = v[0] + v[1]
+        num += v[2]
+        num += 1.0
+        den = t[0] + t[1]
+        den += t[2]
+        den += 1.0
+        num /= den
+        got = shade(view, bg)
+        assert got.dtype == num.dtype and np.array_equal(got, num)
 
 
 @pytest.mark.parametrize("dtype", [np.uint8, np.float32])
@@ -144,3 +167,34 @@ def test_fill_holes_is_the_flood_fill_it_replaced() -> None:
         got = fill_holes(mask)
         assert got.dtype == np.uint8 and got.flags.c_contiguous
         assert np.array_equal(got, _holes_by_flood_with_mask(mask))
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_closed_holes_are_the_masked_writes_form(seed: int) -> None:
+    # speed44: the holes cleared where closed or crisp by bool ANDs on the 0/1 mask: the mask
+    # of the masked writes they replaced, on rings with gaps, strokes and what they enclose.
+    rng = np.random.default_rng(seed)
+    edges = np.zeros((160, 200), np.uint8)
+    for _ in range(8):
+        c = (int(rng.integers(10, 190)), int(rng.integers(10, 150)))
+        cv2.ellipse(edges, c, (int(rng.integers(4, 30)), int(rng.integers(4, 30))),
+                    float(rng.uniform(0, 180)), 0, float(rng.uniform(250, 360)), 1, 1)
+        cv2.line(edges, c, (int(rng.integers(0, 200)), int(rng.integers(0, 160))), 1, 1)
+    # A ring whose gap (~3.5 px) the closing shuts: a hole for certain.
+    edges[55:106, 75:126] = 0
+    cv2.ellipse(edges, (100, 80), (20, 20), float(rng.uniform(0, 360)), 5, 355, 1, 1)
+    contours, _ = cv2.findContours(edges, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    crisp = np.zeros_like(edges)
+    cv2.drawContours(crisp, contours, -1, 1, thickness=cv2.FILLED)
+    crisp = crisp.view(bool)
+    r = max(round(CLOSE_GAP_MM * 1.5 / 2.0), 1)
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1,) * 2)
+    closed = cv2.morphologyEx(edges, cv2.MORPH_CLOSE, disc)
+    contours, _ = cv2.findContours(closed, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    want = np.zeros_like(closed)
+    cv2.drawContours(want, contours, -1, 1, thickness=cv2.FILLED)
+    want[closed > 0] = 0
+    want[crisp] = 0
+    got = closed_holes(edges.view(bool), crisp, 1.5)
+    assert got.dtype == bool and np.array_equal(got, want.view(bool))
+    assert want.any()

@@ -968,6 +968,39 @@ def _outline_samples(scene: Scene, size: Size, pose: Pose,
     return ring[i] + f[:, None] * (ring[i + 1] - ring[i])
 
 
+def _outline_samples_many(scene: Scene, poses: list[Pose], local: np.ndarray) -> np.ndarray:
+    """:func:`_outline_samples` of each of ``poses`` (body vertices ``local``), (K, N, 2): the
+    outlines with the same number of corners worked out together, element by element the
+    very operations of one call each (the sums per outline, which numpy may order otherwise
+    along an axis, are taken one outline at a time)."""
+    n = SOFT_WHITE_SAMPLES
+    rings = [outline_mm(local, np.array([p.x_mm, p.y_mm, math.radians(p.heading_deg)]),
+                        scene.camera_mm) for p in poses]
+    out = np.empty((len(poses), n, 2))
+    by_len: dict[int, list[int]] = {}
+    for j, r in enumerate(rings):
+        by_len.setdefault(len(r), []).append(j)
+    idx = np.arange(float(n))
+    for m, js in by_len.items():
+        ring = np.stack([rings[j] for j in js])
+        ring = np.concatenate((ring, ring[:, :1]), axis=1)  # (K, m + 1, 2), closed
+        d = np.diff(ring, axis=1)
+        seg = np.hypot(d[..., 0], d[..., 1])  # (K, m)
+        # np.linspace(0, total, n, endpoint=False): arange(n) · (total / n) + 0.
+        total = np.array([float(r.sum()) for r in seg])
+        at = idx * (total / n)[:, None]
+        at += 0.0
+        ends = np.cumsum(seg, axis=1)
+        # searchsorted(ends, at, side="right"): how many ends lie at or before each sample.
+        i = np.minimum((ends[:, None, :] <= at[:, :, None]).sum(axis=2), m - 1)
+        seg_i = np.take_along_axis(seg, i, axis=1)
+        f = (at - (np.take_along_axis(ends, i, axis=1) - seg_i)) / np.maximum(seg_i, 1e-9)
+        lo = np.take_along_axis(ring, i[..., None], axis=1)
+        hi = np.take_along_axis(ring, i[..., None] + 1, axis=1)
+        out[js] = lo + f[..., None] * (hi - lo)
+    return out
+
+
 def _chamfer_refine(scene: Scene, size: Size, pose: Pose, dist: np.ndarray,
                     origin: tuple[int, int], steps: tuple[tuple[float, float], ...]) -> Pose:
     """``pose`` moved (steepest descent at each of ``steps``, mm and degrees) to lower the mean
@@ -976,22 +1009,40 @@ def _chamfer_refine(scene: Scene, size: Size, pose: Pose, dist: np.ndarray,
     view px ``origin``)."""
     h, w = dist.shape
     local = lying_local_3d(scene.pieces.dims(size))
+    # The distances clipped once, framed by a 1 px border at the clip: a sample off the
+    # window reads the clip through one gather (the same floats as a masked fill).
+    framed = np.full((h + 2, w + 2), SOFT_WHITE_CLIP_PX)
+    framed[1:-1, 1:-1] = np.minimum(dist, SOFT_WHITE_CLIP_PX)
+    flat = framed.ravel()
+    # A move back to where the search was is asked again after each step taken (x + m − m is
+    # x again for these steps): answered from memory (the function is deterministic).
+    known: dict[tuple[float, float, float], float] = {}
 
-    def mean_dist(q: np.ndarray) -> float:
-        pts = np.round(scene.grid.to_px(_outline_samples(scene, size, Pose(*q), local))
-                       - origin).astype(int)
-        ok = (pts[:, 0] >= 0) & (pts[:, 0] < w) & (pts[:, 1] >= 0) & (pts[:, 1] < h)
-        d = np.full(len(pts), SOFT_WHITE_CLIP_PX)
-        d[ok] = np.minimum(dist[pts[ok, 1], pts[ok, 0]], SOFT_WHITE_CLIP_PX)
-        return float(d.mean())
+    def mean_dists(qs: list[np.ndarray]) -> list[float]:
+        """The mean clipped distance of each pose (x, y, heading) of ``qs``, the poses not in
+        memory worked out together (:func:`_outline_samples_many`)."""
+        keys = [tuple(q.tolist()) for q in qs]
+        todo = list(dict.fromkeys(k for k in keys if k not in known))
+        if todo:
+            samples = _outline_samples_many(scene, [Pose(*k) for k in todo], local)
+            pts = np.round(scene.grid.to_px(samples) - origin).astype(int)
+            at = np.clip(pts[:, 1], -1, h)
+            at += 1
+            at *= w + 2
+            at += np.clip(pts[:, 0], -1, w)
+            at += 1
+            got = flat.take(at).reshape(len(todo), -1)
+            # Each outline's mean on its own row: the sum of one call's samples.
+            known.update((k, float(g.mean())) for k, g in zip(todo, got, strict=True))
+        return [known[k] for k in keys]
 
     q = np.array([pose.x_mm, pose.y_mm, pose.heading_deg])
-    best = mean_dist(q)
+    best = mean_dists([q])[0]
     for mm, deg in steps:
         moves = np.array(((mm, 0, 0), (-mm, 0, 0), (0, mm, 0), (0, -mm, 0), (0, 0, deg),
                           (0, 0, -deg)))
         for _ in range(SOFT_WHITE_MOVES):
-            vals = [mean_dist(q + d) for d in moves]
+            vals = mean_dists([q + d for d in moves])
             i = int(np.argmin(vals))
             if vals[i] >= best - 1e-9:
                 break

@@ -720,7 +720,11 @@ def calibration_sigma_mm(calib: TableCalibration, at_mm: tuple[float, float],
 def region_foreground(score: np.ndarray, regions: list[tuple[ViewGrid, np.ndarray]],
                       grid: ViewGrid) -> np.ndarray:
     """The 0–1 foreground map for fitting, scaled per region (see FG_HIGH)."""
-    fg = np.clip((score - 1.0) / 3.0, 0.0, 1.0)
+    # In place: the same floats as np.clip((score - 1) / 3, 0, 1) without two view-size
+    # temporaries.
+    fg = score - 1.0
+    fg /= 3.0
+    np.clip(fg, 0.0, 1.0, out=fg)
     for sub, region in regions:
         sl = grid.window(sub)
         typical = float(percentile(score[sl][region], 80))
@@ -1133,15 +1137,28 @@ def shade(view_bgr: np.ndarray, bg: np.ndarray,
     # widened to float32 (exact) one at a time.
     b, g, r = (view_planes if view_planes is not None
                else [p.astype(np.float32) for p in split_planes(view_bgr)])
-    num = b + g
-    num += r
-    num += 1.0
-    b, g, r = split_planes(bg) if bg_planes is None else bg_planes
-    den = b + g
-    den += r
-    den += 1.0
-    num /= den
+    tb, tg, tr = split_planes(bg) if bg_planes is None else bg_planes
+    # In strips of _SHADE_ROWS rows: a strip's sums stay in the cache for the division
+    # (element by element, so the same floats as whole planes at once).
+    num = np.empty(b.shape, np.result_type(b, g, r))
+    den = np.empty((min(_SHADE_ROWS, b.shape[0]), b.shape[1]), np.result_type(tb, tg, tr))
+    for y in range(0, b.shape[0], _SHADE_ROWS):
+        sl = slice(y, y + _SHADE_ROWS)
+        n = num[sl]
+        d = den[:len(n)]
+        np.add(b[sl], g[sl], out=n)
+        n += r[sl]
+        n += 1.0
+        np.add(tb[sl], tg[sl], out=d)
+        d += tr[sl]
+        d += 1.0
+        n /= d
     return num
+
+
+# View rows per strip of shade's sums (64: ~1.5–2.5 against ~3.3 ms for a 879 × 1100 view
+# whole, on this machine).
+_SHADE_ROWS = 64
 
 
 def detect(image_bgr: np.ndarray, layout: TableLayout, camera: CameraIntrinsics | None = None,

@@ -493,11 +493,15 @@ def select(cands: list[Candidate], scene: Scene, region: np.ndarray, sub: ViewGr
     chosen: list[Candidate] = []
     while pool and (most is None or len(chosen) < most):
         best, best_u = None, 0.0
+        # Each candidate's joint cost against the pieces so far, asked again for the twins
+        # below; and what is not yet explained, the same for every candidate (both once).
+        joint = {id(c): joint_cost(c, given + chosen, scene) for c in pool}
+        unexplained = ~explained
         for c in pool:
-            j = joint_cost(c, given + chosen, scene)
+            j = joint[id(c)]
             if j > MAX_COST:
                 continue
-            new = np.count_nonzero(cover[id(c)] & ~explained) / total
+            new = np.count_nonzero(cover[id(c)] & unexplained) / total
             u = new * (1.0 - j / MAX_COST)
             if best is None or u > best_u:
                 best, best_u = c, u
@@ -505,7 +509,7 @@ def select(cands: list[Candidate], scene: Scene, region: np.ndarray, sub: ViewGr
             break
         # The same piece seen from several starts: of its same-size poses, the best fit.
         twins = [c for c in pool if c.size == best.size and clashes(c, [best], scene)]
-        best = min(twins, key=lambda c: joint_cost(c, given + chosen, scene))
+        best = min(twins, key=lambda c: joint[id(c)])
         chosen.append(best)
         explained |= cover[id(best)]
         pool = [c for c in pool if c is not best and not clashes(c, [best], scene)]
