@@ -88,15 +88,14 @@ SPLIT_MAX_CONTACT = 0.3
 # vivid (issue 4, session 34, recall44): the contact counts the part's own rims, cut off with
 # the neighbour's strong pixels, as its area's rest, so a clear piece on a light table whose
 # rims are crisp all round meets it along more (the 8560-set's 8711 and 8738, clear beside a
-# red large and a purple medium: 0.34 and 0.35; the 8272-set's 8324, beside a purple small:
-# 0.43), and the table estimate
-# took it in (score ~0 over its footprint: missed). Coloured plastic is no white piece's
-# shaded face and no black piece's grey face (those have colourless strong neighbours: SPLIT_
-# VIVID_SHARE, 0.00 on 2147's white), so where the strong pixels are mostly vivid the part
-# is the neighbour's own shadow or another piece; the shadow is a strip along its piece that
-# the opening (SPLIT_OPEN_MM) thins out, or runs along it past this.
+# red large and a purple medium: 0.34 and 0.35), and the table estimate took it in (score ~0
+# over its footprint: missed). Coloured plastic is no white piece's shaded face and no black
+# piece's grey face (those have colourless strong neighbours: SPLIT_VIVID_SHARE, 0.00 on
+# 2147's white). Not higher: the 4528-set's 4670, a clear large beside a red small (0.40),
+# split off fits at 0.94 on the map its own shadow joins and is lost, where the crisp pass
+# read it in doubt before (and 0.45 found the 8272-set's 8324 at 0.43, but traded 4670).
 SPLIT_CONTACT_VIVID = 0.5
-SPLIT_MAX_CONTACT_VIVID = 0.45
+SPLIT_MAX_CONTACT_VIVID = 0.36
 SPLIT_VIVID = 0.4
 SPLIT_VIVID_OVER = 2.0
 SPLIT_VIVID_SHARE = 0.15
