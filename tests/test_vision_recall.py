@@ -3174,3 +3174,23 @@ def test_a_standing_piece_read_as_two_doubtful_lying_ones_is_read_standing():
 def test_a_dark_standing_piece_is_fitted_on_the_unscaled_map():
     assert_read_standing(8625, 8560)
     assert_no_false_piece(8625, 8560)
+
+
+# A piece read one size short whose longer outline lies on the crisp edges (issue 4, session 34,
+# size44; wrong sizes): the 8848-set's 9065, a yellow medium (1280×720, 0-10°), read as a small
+# from its tip at cost 0.56, and 9042, a white large (1920×1080, 10-22°), read as a small at
+# 0.32, each in size doubt (σ 53 / 20 mm). The outline the longer size from the reading's tip
+# adds past its stern lies within a pixel of a crisp edge for 1.0 / 0.73 of its samples (the
+# walls' steps); past the readings at their size, 0.48 or under (detect.EDGE_LONGER_SHARE).
+# Each is read at its size and colour, set at that pose, σ covering the short reading (99 mm
+# as the clear strip rule's set readings): never trusted.
+@pytest.mark.parametrize(("seed", "size", "color", "stern"), [
+    (9065, "medium", "yellow", (184.4, 317.5)),
+    (9042, "large", "white", (378.4, 414.4)),
+])
+def test_a_short_reading_whose_longer_outline_lies_on_the_edges_is_read_at_its_size(
+        seed, size, color, stern):
+    assert_no_sure_wrong_size(seed, 8848, size, color, stern, any_size=True)
+    p = found(seed, size, color, stern, seed0=8848)
+    assert p is not None and (p.size.value, p.color) == (size, color)
+    assert p.sigma_mm > 1.5
