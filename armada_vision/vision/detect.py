@@ -538,10 +538,11 @@ STRIP_GROW_MM = 0.7
 # within a pixel of a crisp edge where the piece is that long for 21 of the 52 short readings
 # (0.55-1.0), at 0.48 or under for all 483 longer sizes of readings at their size
 # (docs/vision-history.md, "A reading in size doubt whose longer outline lies on the crisp
-# edges"). So such a reading is replaced
-# by the longest longer size that passes and clashes with no other reading, named in the same
-# colour; set at that pose, not fitted, its σ covers the shorter reading (never trusted: the
-# size is the edges', not a fit's).
+# edges"). So such a reading is replaced by the longest longer size that passes and clashes
+# with no other reading, named in the same colour (or black, for a white one whose dark open
+# base the longer footprint takes in: SHADED_BASE, it keeps the white name); set at that pose,
+# not fitted, its σ covers the shorter reading (never trusted: the size is the edges', not a
+# fit's).
 EDGE_LONGER_SHARE = 0.55
 EDGE_LONGER_FREE = 0.8
 EDGE_PAST_MM = 1.5
@@ -1482,12 +1483,14 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
                 out[i] = q
                 continue
         # Any colour: a reading in size doubt whose longer outline lies on the crisp edges
-        # (EDGE_LONGER_SHARE).
+        # (EDGE_LONGER_SHARE). Named in the reading's colour; a white one's longer footprint
+        # takes its dark open base in and may be named black (SHADED_BASE: the 8272-set's
+        # 8334 and 8344), so it keeps the name its own footprint, on the faces, was given.
         if (not opaque[i] and out[i] is p
                 and (o := _edges_longer(scene, c, p.sigma_mm, lying, edges)) is not None):
             q = as_piece(o, False)
-            if q.color == p.color:
-                out[i] = q
+            if q.color == p.color or (p.color in SHADED_BASE and q.color == "black"):
+                out[i] = replace(q, color=p.color)
     out = _one_reading_per_doubtful_piece(out, pieces, [c.outline_mm for c in lying])
     out.sort(key=lambda p: (p.pose.x_mm, p.pose.y_mm))
     ups = [UprightPiece(c.size, classify_color(view, shapely.Polygon(c.outline_mm), bg),
