@@ -433,7 +433,6 @@ def test_a_clear_piece_on_wood_is_read_at_its_size(size, stern):
     assert abs(angle_diff_deg(p.pose.heading_deg, truth["heading"])) <= 2 * p.sigma_deg
 
 
-
 # Issue 4, a clear piece lying against another piece on a coloured table (seed 1013: a clear
 # medium along a yellow large on blue cloth): its desaturated area runs on along the yellow's
 # edge (the greyed cloth between and beside them), so its border hugged the piece found over
@@ -2039,7 +2038,6 @@ def test_a_crisp_shadow_beside_its_caster_is_not_read_as_a_clear_piece():
     assert not any("false" in m and "clear" in m for m in match(r.truth, det).misses)
 
 
-
 # ... nor is a standing clear piece's crisp outline (issue 4, clear31): 4269's standing
 # medium (set from 4240, 22-35°, 1280×720) was read by the edge route as a lying small whose
 # tip is its apex, seen pushed away from the camera's foot (16° off that way), σ 19.8 mm,
@@ -2522,7 +2520,6 @@ def test_a_piece_read_short_on_the_face_ahead_of_its_open_base_is_read_whole(
     assert p is not None and p.size.value == size and p.color == color
     assert p.sigma_mm > 1.5
     assert_no_sure_wrong_size(seed, 6544, size, color, stern, any_size=True)
-
 
 
 # ... and a reading not in size doubt, trusted one size short (issue 4, session 26, lead26;
@@ -3248,3 +3245,23 @@ def test_a_clear_piece_whose_rims_meet_a_vivid_neighbours_area_is_split_off_it(
     assert p is not None and p.color == "clear"
     assert_no_sure_wrong_size(seed, 8560, size, "clear", stern)
     assert_no_false_piece(seed, 8560)
+
+
+# A piece read one size short whose longer outline lies on the crisp edges (issue 4, session 34,
+# size44; wrong sizes): the 8848-set's 9065, a yellow medium (1280×720, 0-10°), read as a small
+# from its tip at cost 0.56, and 9042, a white large (1920×1080, 10-22°), read as a small at
+# 0.32, each in size doubt (σ 53 / 20 mm). The outline the longer size from the reading's tip
+# adds past its stern lies within a pixel of a crisp edge for 1.0 / 0.73 of its samples (the
+# walls' steps); past the readings at their size, 0.48 or under (detect.EDGE_LONGER_SHARE).
+# Each is read at its size and colour, set at that pose, σ covering the short reading (99 mm
+# as the clear strip rule's set readings): never trusted.
+@pytest.mark.parametrize(("seed", "size", "color", "stern"), [
+    (9065, "medium", "yellow", (184.4, 317.5)),
+    (9042, "large", "white", (378.4, 414.4)),
+])
+def test_a_short_reading_whose_longer_outline_lies_on_the_edges_is_read_at_its_size(
+        seed, size, color, stern):
+    assert_no_sure_wrong_size(seed, 8848, size, color, stern, any_size=True)
+    p = found(seed, size, color, stern, seed0=8848)
+    assert p is not None and (p.size.value, p.color) == (size, color)
+    assert p.sigma_mm > 1.5

@@ -47,6 +47,7 @@ from armada_vision.vision.crisp import (
     SOFT_TOUCH_SHARE,
     _areas,
     _edges_candidate,
+    _outline_samples,
     _ring_shades,
     _without_lit_shadows,
     crisp_pieces,
@@ -86,6 +87,7 @@ from armada_vision.vision.open_base import (
     hollow_ahead_mm,
     hollow_of_longer,
     longer_past_face,
+    near_edges,
     no_base_step,
     past_stern_mm,
     shades_in,
@@ -524,6 +526,26 @@ CLEAR_STRIP_DARK = 0.8
 CLEAR_STRIP_LIT = 1.2
 STRIP_FREE = 0.9
 STRIP_GROW_MM = 0.7
+# A reading in size doubt whose longer reading's outline past its stern lies on the crisp edges
+# (issue 4, session 34, size44). A piece read one size short from its tip (its base hard to
+# see: a white piece's shaded face scores under its lit one, a vivid one's base lies in its
+# own shadow) has σ covering the longer size but is reported at the short one. Its walls are
+# still crisp brightness steps (segment.crisp_edges) along the sides the longer reading adds;
+# where the piece is short, those sides run over bare table. Over the 8848-, 8560- and
+# 8272-sets' readings in size doubt, the longer size from the reading's tip and heading has
+# EDGE_LONGER_SHARE (0.55) or more of its outline samples past the reading (outside its outline
+# as seen grown by EDGE_PAST_MM, at least EDGE_LONGER_FREE of them off the other readings)
+# within a pixel of a crisp edge where the piece is that long for 21 of the 52 short readings
+# (0.55-1.0), at 0.48 or under for all 483 longer sizes of readings at their size
+# (docs/vision-history.md, "A reading in size doubt whose longer outline lies on the crisp
+# edges"). So such a reading is replaced by the longest longer size that passes and clashes
+# with no other reading, named in the same colour (or black, for a white one whose dark open
+# base the longer footprint takes in: SHADED_BASE, it keeps the white name); set at that pose,
+# not fitted, its σ covers the shorter reading (never trusted: the size is the edges', not a
+# fit's).
+EDGE_LONGER_SHARE = 0.55
+EDGE_LONGER_FREE = 0.8
+EDGE_PAST_MM = 1.5
 # A standing piece seen from a tilted camera looks like a lying one heading straight away
 # from the camera's foot (_standing_read_lying, issue 4: tuning seeds 1257, 1419, 1557, 1593,
 # 1611 read upright pieces as lying ones at σ 0.3-2.8 mm, 0-4° off that direction, their
@@ -1499,6 +1521,16 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
             q = as_piece(o, False)
             if q.color == "clear":
                 out[i] = q
+                continue
+        # Any colour: a reading in size doubt whose longer outline lies on the crisp edges
+        # (EDGE_LONGER_SHARE). Named in the reading's colour; a white one's longer footprint
+        # takes its dark open base in and may be named black (SHADED_BASE: the 8272-set's
+        # 8334 and 8344), so it keeps the name its own footprint, on the faces, was given.
+        if (not opaque[i] and out[i] is p
+                and (o := _edges_longer(scene, c, p.sigma_mm, lying, edges)) is not None):
+            q = as_piece(o, False)
+            if q.color == p.color or (p.color in SHADED_BASE and q.color == "black"):
+                out[i] = replace(q, color=p.color)
     out = _one_reading_per_doubtful_piece(out, pieces, [c.outline_mm for c in lying])
     out.sort(key=lambda p: (p.pose.x_mm, p.pose.y_mm))
     ups = [UprightPiece(c.size, classify_color(view, shapely.Polygon(c.outline_mm), bg),
@@ -1655,6 +1687,44 @@ def _clear_strip_longer(scene: Scene, c: Candidate, sigma_mm: float, lying: list
         shade = _median_shade(scene, free)
         if not (shade >= CLEAR_STRIP_LIT if lit else shade <= CLEAR_STRIP_DARK):
             continue
+        if clashes(o, others, scene):
+            continue
+        gap_mm, gap_deg = reading_gap(scene, o, c)
+        return replace(o, ambiguity_mm=gap_mm, ambiguity_deg=gap_deg,
+                       covering_ambiguity_mm=gap_mm, covering_ambiguity_deg=gap_deg)
+    return None
+
+
+def _edges_longer(scene: Scene, c: Candidate, sigma_mm: float, lying: list[Candidate],
+                  edges: np.ndarray) -> Candidate | None:
+    """The longest size longer than reading ``c`` (σ ``sigma_mm``, covering it: in size doubt)
+    from ``c``'s tip and heading whose outline past ``c`` (outside its outline as seen grown
+    by EDGE_PAST_MM, EDGE_LONGER_FREE of those samples or more off the other readings) lies
+    on the crisp ``edges`` (view-size bool) for EDGE_LONGER_SHARE of those samples, and that
+    clashes with none of ``lying``: set there, not fitted (crisp._edges_candidate), its σ
+    covering ``c``; else None."""
+    if c.upright:
+        return None
+    dims = scene.pieces.dims
+    d_c = dims(c.size).footprint_length_mm
+    tip = c.fit.pose.tip_mm(d_c)
+    others = [k for k in lying if k is not c]
+    seen = shapely.Polygon(c.outline_mm).buffer(EDGE_PAST_MM)
+    taken = shapely.union_all([shapely.Polygon(k.outline_mm).buffer(1.0) for k in others])
+    for z in reversed(scene.by_length):
+        d_z = dims(z).footprint_length_mm
+        if d_z <= d_c or sigma_mm < d_z - d_c - 0.1:
+            continue
+        pose = Pose.with_tip(tip, c.fit.pose.heading_deg, d_z)
+        pts = _outline_samples(scene, z, pose)
+        past = ~shapely.contains_xy(seen, pts[:, 0], pts[:, 1])
+        free = past & ~shapely.contains_xy(taken, pts[:, 0], pts[:, 1])
+        n_free = np.count_nonzero(free)
+        if n_free == 0 or n_free < EDGE_LONGER_FREE * np.count_nonzero(past):
+            continue
+        if np.count_nonzero(near_edges(scene.grid, pts[free], edges)) < EDGE_LONGER_SHARE * n_free:
+            continue
+        o = _edges_candidate(scene, z, pose)
         if clashes(o, others, scene):
             continue
         gap_mm, gap_deg = reading_gap(scene, o, c)
