@@ -1709,15 +1709,22 @@ def _edges_longer(scene: Scene, c: Candidate, sigma_mm: float, lying: list[Candi
     d_c = dims(c.size).footprint_length_mm
     tip = c.fit.pose.tip_mm(d_c)
     others = [k for k in lying if k is not c]
+    longer = [z for z in reversed(scene.by_length) if dims(z).footprint_length_mm > d_c
+              and sigma_mm >= dims(z).footprint_length_mm - d_c - 0.1]
+    if not longer:
+        return None
     seen = shapely.Polygon(c.outline_mm).buffer(EDGE_PAST_MM)
-    taken = shapely.union_all([shapely.Polygon(k.outline_mm).buffer(1.0) for k in others])
-    for z in reversed(scene.by_length):
-        d_z = dims(z).footprint_length_mm
-        if d_z <= d_c or sigma_mm < d_z - d_c - 0.1:
-            continue
-        pose = Pose.with_tip(tip, c.fit.pose.heading_deg, d_z)
+    # The other readings grown by 1 mm, only those within reach of the samples: a polygon
+    # farther than 1 mm from every sample cannot hold one in its grown form (the same mask;
+    # growing every reading's outline was most of this rule's cost).
+    outlines = np.array([shapely.Polygon(k.outline_mm) for k in others], dtype=object)
+    for z in longer:
+        pose = Pose.with_tip(tip, c.fit.pose.heading_deg, dims(z).footprint_length_mm)
         pts = _outline_samples(scene, z, pose)
         past = ~shapely.contains_xy(seen, pts[:, 0], pts[:, 1])
+        near = (outlines[shapely.distance(outlines, shapely.multipoints(pts[past])) <= 1.01]
+                if past.any() and len(outlines) else [])
+        taken = shapely.union_all([g.buffer(1.0) for g in near])
         free = past & ~shapely.contains_xy(taken, pts[:, 0], pts[:, 1])
         n_free = np.count_nonzero(free)
         if n_free == 0 or n_free < EDGE_LONGER_FREE * np.count_nonzero(past):
