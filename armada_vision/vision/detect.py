@@ -1687,12 +1687,20 @@ def _clear_strip_longer(scene: Scene, c: Candidate, sigma_mm: float, lying: list
         shade = _median_shade(scene, free)
         if not (shade >= CLEAR_STRIP_LIT if lit else shade <= CLEAR_STRIP_DARK):
             continue
-        if clashes(o, others, scene):
-            continue
-        gap_mm, gap_deg = reading_gap(scene, o, c)
-        return replace(o, ambiguity_mm=gap_mm, ambiguity_deg=gap_deg,
-                       covering_ambiguity_mm=gap_mm, covering_ambiguity_deg=gap_deg)
+        if (q := _covering_longer(scene, o, c, others)) is not None:
+            return q
     return None
+
+
+def _covering_longer(scene: Scene, o: Candidate, c: Candidate, others: list[Candidate]
+                     ) -> Candidate | None:
+    """``o``, a longer reading set in place of reading ``c``, its ambiguity their gap (so its
+    σ covers ``c``: the size is not a fit's); None when it clashes with one of ``others``."""
+    if clashes(o, others, scene):
+        return None
+    gap_mm, gap_deg = reading_gap(scene, o, c)
+    return replace(o, ambiguity_mm=gap_mm, ambiguity_deg=gap_deg,
+                   covering_ambiguity_mm=gap_mm, covering_ambiguity_deg=gap_deg)
 
 
 def _edges_longer(scene: Scene, c: Candidate, sigma_mm: float, lying: list[Candidate],
@@ -1731,12 +1739,8 @@ def _edges_longer(scene: Scene, c: Candidate, sigma_mm: float, lying: list[Candi
             continue
         if np.count_nonzero(near_edges(scene.grid, pts[free], edges)) < EDGE_LONGER_SHARE * n_free:
             continue
-        o = _edges_candidate(scene, z, pose)
-        if clashes(o, others, scene):
-            continue
-        gap_mm, gap_deg = reading_gap(scene, o, c)
-        return replace(o, ambiguity_mm=gap_mm, ambiguity_deg=gap_deg,
-                       covering_ambiguity_mm=gap_mm, covering_ambiguity_deg=gap_deg)
+        if (q := _covering_longer(scene, _edges_candidate(scene, z, pose), c, others)) is not None:
+            return q
     return None
 
 
