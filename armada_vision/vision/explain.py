@@ -122,6 +122,14 @@ ROUND_FILL = 0.5
 # read at its size and place, as was seed 1017's purple small; neither the skin beside them
 # nor the shade past their hidden outline told them apart).
 HAND_COLOUR_MM = 3.0
+# ... and at least how far from it lies a fit of its area that fits better (a lower cost)
+# with at least this share of its footprint on the reading's (issue 4, session 34, faroff44:
+# 9158's blue medium on blue cloth, its stern against a black small, read turned 117° at
+# cost 0.28, σ 3.0 mm, 42.8 mm off, while a small fits its front at 0.03 at the true
+# heading; the better fit left part of the colour area out, so it was no candidate, but it
+# says the area's outline may be another piece's). Such readings are never usable already
+# (HAND_COLOUR_MM), so no usable reading is lost.
+COLOUR_RIVAL_SHARE = 0.5
 # Turns (degrees) of a tip's heading guess tried when nothing explains a region (see
 # leftover_piece; issue 4, seed 1032: a red medium's tip guess 14° off along wood-grain streaks,
 # its fit stuck 10° off at cost 0.58; from 10° further round it fits at 0.085).
@@ -1015,6 +1023,7 @@ def pieces_in_colour(scene: Scene, part: np.ndarray, sub: ViewGrid, vivid: np.nd
     min_px = COLOUR_MIN_AREA * scene.small_area_mm2 * sub.px_per_mm**2
     out: list[Candidate] = []
     cands: list[Candidate] = []
+    gap: list[float] = []
     free = None
     for i in range(1, n):
         if stats[i, cv2.CC_STAT_AREA] < min_px:
@@ -1033,7 +1042,16 @@ def pieces_in_colour(scene: Scene, part: np.ndarray, sub: ViewGrid, vivid: np.nd
                                           rim_px)) is not None
                 and not clashes(c, out + taken, scene)]
         if fits:
-            out.append(min(fits, key=lambda f: f[0].fit.cost + f[1])[0])
+            best = min(fits, key=lambda f: f[0].fit.cost + f[1])[0]
+            out.append(best)
+            # A better fit lying mostly on the reading but leaving part of the area out
+            # (COLOUR_RIVAL_SHARE): σ covers it.
+            fp = footprint(best.fit.pose, scene.pieces.dims(best.size))
+            gap.append(max([0.0] + [
+                reading_gap(scene, o, best)[0] for o in got
+                if o.fit.cost < best.fit.cost and not clashes(o, taken, scene)
+                and (ofp := footprint(o.fit.pose, scene.pieces.dims(o.size))).intersection(
+                    fp).area >= COLOUR_RIVAL_SHARE * ofp.area]))
     fit_size_swaps(scene, out)
     done = finish(scene, out, cands)
     read = [_hidden_length(scene, c, part, sub, [o for o in done if o is not c] + taken)
@@ -1043,9 +1061,9 @@ def pieces_in_colour(scene: Scene, part: np.ndarray, sub: ViewGrid, vivid: np.nd
     # Under a hand, a reading only a longer size hidden by the hand makes unclean is kept
     # (σ covers that size) unless its colour area is round (a coin, a chit, a die).
     # Those kept touch a hand (or its shadow), which may lie over them: never trusted.
-    return [replace(c, ambiguity_mm=max(c.ambiguity_mm, HAND_COLOUR_MM),
-                    covering_ambiguity_mm=max(c.covering_ambiguity_mm, HAND_COLOUR_MM))
-            for c0, c in zip(done, read, strict=True) if _amb(c) <= HAND_EDGE_MM or (
+    return [replace(c, ambiguity_mm=max(c.ambiguity_mm, HAND_COLOUR_MM, g),
+                    covering_ambiguity_mm=max(c.covering_ambiguity_mm, HAND_COLOUR_MM, g))
+            for c0, c, g in zip(done, read, gap, strict=True) if _amb(c) <= HAND_EDGE_MM or (
                 under_hand and _amb(c0) <= HAND_EDGE_MM and not round_area(c, lab, sub))]
 
 
