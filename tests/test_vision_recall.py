@@ -3265,3 +3265,31 @@ def test_a_short_reading_whose_longer_outline_lies_on_the_edges_is_read_at_its_s
     p = found(seed, size, color, stern, seed0=8848)
     assert p is not None and (p.size.value, p.color) == (size, color)
     assert p.sigma_mm > 1.5
+
+
+# Right sizes read far off that the rules would trust (issue 4, session 34, faroff44; trusted
+# far-off readings), the 9136-set's two at 139abc7. 9158's blue medium on blue cloth
+# (1920×1080, 22-35°), its stern against a black small and a hand beside it, was read in its
+# colour area (explain.pieces_in_colour) turned 117° at cost 0.28, 42.8 mm off at σ 3.0 mm
+# (HAND_COLOUR_MM), while a small fits the front of that area at the true heading at 0.03,
+# its outline in the area's colour: the better fit left part of the area out, so it was no
+# candidate, but it says the area's outline may be another piece's; σ now covers it
+# (explain.COLOUR_RIVAL_GAIN; 44 mm). 9035's right red medium (8848-set), whose rival is only
+# 0.03 better, keeps σ 3.0 mm, and the clear large touching it stays found.
+# 9403's yellow large (1280×720, 10-22°, lens distortion), read on the crisp map with the
+# last 9 mm to its tip hidden and no piece against it, was pinned along its axis by its stern
+# edge alone, 3.2 mm off at σ 1.0 mm; σ is now at least SNUG_END_MM (crisp.CRISP_TIP_UNSEEN).
+def test_a_colour_area_reading_with_a_better_fit_on_it_has_a_sigma_covering_it():
+    assert_no_sure_wrong_size(9158, 9136, "medium", "blue", (340.8, 287.7), any_size=True)
+
+
+def test_a_crisp_reading_whose_tip_the_edges_do_not_close_is_not_trusted():
+    assert_no_sure_wrong_size(9403, 9136, "large", "yellow", (430.1, 148.7), any_size=True)
+    p = found(9403, "large", "yellow", (430.1, 148.7), seed0=9136)
+    assert p.size.value == "large" and p.sigma_mm > 1.5
+
+
+def test_a_colour_area_reading_with_a_rival_only_a_little_better_keeps_its_neighbour():
+    assert found(9035, "large", "clear", (297.7, 317.9), seed0=8848) is not None
+    p = found(9035, "medium", "red", (304.8, 302.0), seed0=8848)
+    assert p is not None and p.sigma_mm <= 3.0

@@ -38,7 +38,12 @@ from armada_vision.vision.explain import (
     with_ambiguity,
 )
 from armada_vision.vision.fit import FitResult, ViewGrid, lying_local_3d, outline_mm
-from armada_vision.vision.open_base import _base_seen, near_edges, open_base_cost
+from armada_vision.vision.open_base import (
+    _base_seen,
+    near_edges,
+    open_base_cost,
+    past_stern_mm,
+)
 from armada_vision.vision.order import median, percentile
 from armada_vision.vision.scene import (
     CLASH_SHARE,
@@ -210,6 +215,14 @@ SIZE_DOUBT_MM = 3.0
 # it leaves a thick part of the area out): its soft ends may both sit short (s09's clear
 # medium: stern and tip 2.1 mm short along the axis).
 SNUG_END_MM = 2.0
+# ... and so of a piece whose tip end, the last CRISP_TIP_END_MM of its outline, has at least
+# CRISP_TIP_UNSEEN of its samples hidden on the crisp map with no piece found against them:
+# the area's edges do not close its tip, so only the stern edge pins it along its axis, and
+# on a crisp map that edge may be either rim of the open base (issue 4, session 34,
+# faroff44: 9403's yellow large, 1280×720 with lens distortion, its last 9 mm to the tip
+# unseen, read 3.2 mm along its axis at σ 1.0 mm, trusted).
+CRISP_TIP_END_MM = 4.0
+CRISP_TIP_UNSEEN = 0.5
 # With ``doubtful_if`` (the desaturated areas), a fit over GOOD_COST up to MAX_COST is kept
 # too, when no good one is, if the piece read there is named clear (issue 4: a clear piece on
 # wood or cloth whose muted area the grain breaks, so its ragged edges cost the true pose
@@ -644,6 +657,10 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
                     # Its shaded face, darker than the table, is cut from a lit area
                     # (_without_lit_shadows): σ at least SNUG_END_MM (GREY_LIT).
                     floor_mm = max(floor_mm, SNUG_END_MM)
+                if _tip_unseen(c, grid.mask_at(excuse, c.fit.probe_mm),
+                               scene.pieces.dims(c.size).footprint_length_mm):
+                    # Pinned along its axis by its stern edge alone (CRISP_TIP_UNSEEN).
+                    floor_mm = max(floor_mm, SNUG_END_MM)
                 deg = 0.0
                 if heading_floor:
                     length = scene.pieces.dims(c.size).footprint_length_mm
@@ -694,6 +711,19 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
                       for part, part_excuse in _rest_after(scene, taken, region, sub, excuse,
                                                            disc)]
     return out
+
+
+def _tip_unseen(c: Candidate, excused: np.ndarray, length_mm: float) -> bool:
+    """Whether at least CRISP_TIP_UNSEEN of ``c``'s outline samples within CRISP_TIP_END_MM
+    of its tip (``length_mm`` its footprint's length) are hidden and not ``excused`` (bool per
+    sample: against a piece found)."""
+    if not len(c.fit.sample_cost):
+        return False
+    tip = past_stern_mm(c) > length_mm - CRISP_TIP_END_MM
+    if not tip.any():
+        return False
+    unseen = np.isnan(c.fit.sample_cost) & ~excused
+    return bool(unseen[tip].mean() >= CRISP_TIP_UNSEEN)
 
 
 def rim_pieces(scene: Scene, edges: np.ndarray, crisp: np.ndarray, chosen: list[Candidate],

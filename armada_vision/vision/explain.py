@@ -122,6 +122,18 @@ ROUND_FILL = 0.5
 # read at its size and place, as was seed 1017's purple small; neither the skin beside them
 # nor the shade past their hidden outline told them apart).
 HAND_COLOUR_MM = 3.0
+# ... and at least how far from it lies a fit of its area that fits better by at least
+# COLOUR_RIVAL_GAIN (cost), its outline as seen at least COLOUR_MIN_SHARE in the area's
+# colour (issue 4, session 34, faroff44: 9158's blue medium on blue cloth, its stern
+# against a black small, read turned 117° at cost 0.28, σ 3.0 mm, 42.8 mm off, while a small
+# fits its front at 0.03 at the true heading; the better fit left part of the colour area
+# out, so it was no candidate, but it says the area's outline may be another piece's). Such
+# readings are never usable already (HAND_COLOUR_MM), so no usable reading is lost; but a σ
+# over SIZE_DOUBT_MM puts a reading in doubt beside a touching one (detect's duplicate
+# rule), so a rival only a little better is none: 9035's right red medium (8848-set, cost
+# 0.12) has a small turned across it at 0.09, and with any better fit a rival, the clear
+# large touching it was dropped as its duplicate (SHORTER_FIT_GAIN's margin).
+COLOUR_RIVAL_GAIN = 0.1
 # Turns (degrees) of a tip's heading guess tried when nothing explains a region (see
 # leftover_piece; issue 4, seed 1032: a red medium's tip guess 14° off along wood-grain streaks,
 # its fit stuck 10° off at cost 0.58; from 10° further round it fits at 0.085).
@@ -1015,6 +1027,7 @@ def pieces_in_colour(scene: Scene, part: np.ndarray, sub: ViewGrid, vivid: np.nd
     min_px = COLOUR_MIN_AREA * scene.small_area_mm2 * sub.px_per_mm**2
     out: list[Candidate] = []
     cands: list[Candidate] = []
+    gap: list[float] = []
     free = None
     for i in range(1, n):
         if stats[i, cv2.CC_STAT_AREA] < min_px:
@@ -1033,7 +1046,14 @@ def pieces_in_colour(scene: Scene, part: np.ndarray, sub: ViewGrid, vivid: np.nd
                                           rim_px)) is not None
                 and not clashes(c, out + taken, scene)]
         if fits:
-            out.append(min(fits, key=lambda f: f[0].fit.cost + f[1])[0])
+            best = min(fits, key=lambda f: f[0].fit.cost + f[1])[0]
+            out.append(best)
+            # A better fit seen in the area's colour that leaves part of the area out
+            # (COLOUR_RIVAL_GAIN): σ covers it.
+            gap.append(max([0.0] + [
+                reading_gap(scene, o, best)[0] for o in got
+                if o.fit.cost <= best.fit.cost - COLOUR_RIVAL_GAIN
+                and not clashes(o, taken, scene) and _in_colour(o, area, sub)]))
     fit_size_swaps(scene, out)
     done = finish(scene, out, cands)
     read = [_hidden_length(scene, c, part, sub, [o for o in done if o is not c] + taken)
@@ -1043,9 +1063,9 @@ def pieces_in_colour(scene: Scene, part: np.ndarray, sub: ViewGrid, vivid: np.nd
     # Under a hand, a reading only a longer size hidden by the hand makes unclean is kept
     # (σ covers that size) unless its colour area is round (a coin, a chit, a die).
     # Those kept touch a hand (or its shadow), which may lie over them: never trusted.
-    return [replace(c, ambiguity_mm=max(c.ambiguity_mm, HAND_COLOUR_MM),
-                    covering_ambiguity_mm=max(c.covering_ambiguity_mm, HAND_COLOUR_MM))
-            for c0, c in zip(done, read, strict=True) if _amb(c) <= HAND_EDGE_MM or (
+    return [replace(c, ambiguity_mm=max(c.ambiguity_mm, HAND_COLOUR_MM, g),
+                    covering_ambiguity_mm=max(c.covering_ambiguity_mm, HAND_COLOUR_MM, g))
+            for c0, c, g in zip(done, read, gap, strict=True) if _amb(c) <= HAND_EDGE_MM or (
                 under_hand and _amb(c0) <= HAND_EDGE_MM and not round_area(c, lab, sub))]
 
 
@@ -1081,6 +1101,15 @@ def _leaning(c: Candidate, taken: list[Candidate], sub: ViewGrid,
         others = [o for o in taken if other_colour(c, o)]
         return unexplained_mask(np.ones(shape_of.shape, bool), sub, others)
     return bare
+
+
+def _in_colour(c: Candidate, area: np.ndarray, sub: ViewGrid) -> bool:
+    """Whether at least COLOUR_MIN_SHARE of ``c``'s outline as seen lies in ``area`` (on
+    ``sub``): a fit that would be the area's piece by its colour."""
+    seen = np.zeros(area.shape, np.uint8)
+    cv2.fillPoly(seen, [np.round(sub.to_px(c.outline_mm)).astype(np.int32)], 1)
+    inside = seen > 0
+    return bool(inside.any() and area[inside].mean() >= COLOUR_MIN_SHARE)
 
 
 def _covers_area(c: Candidate, area: np.ndarray, sub: ViewGrid,
