@@ -3293,3 +3293,25 @@ def test_a_colour_area_reading_with_a_rival_only_a_little_better_keeps_its_neigh
     assert found(9035, "large", "clear", (297.7, 317.9), seed0=8848) is not None
     p = found(9035, "medium", "red", (304.8, 302.0), seed0=8848)
     assert p is not None and p.sigma_mm <= 3.0
+
+
+# A white piece with a face turned from the light named clear by its median (issue 4, session 34,
+# colour44; colour): the 9136-set's 9169, a white medium on orange cloth (1280×720, 10-22°), its
+# median 107 against the cloth's 195, at its hue and paler, passed colours.name_color's clear
+# test (a dimmer table) though its lit faces reach 219, brighter than the cloth, and its darkest
+# tenth 67 (0.31 of them); the 8272-set's 8305, a white small on laminate read as a medium in
+# doubt, the same on a grey table (faces 172 and 57, median 144 over 170). Clear plastic passes
+# about the same share of the light through every face (its darkest tenth 0.58-0.95 of its
+# brightest, CLEAR_FACE_SPREAD 0.45), so bright faces beside one that dark are white plastic
+# (colors.shaded_white, WHITE_TABLE_V). Each is named white; the 9136-set's 9317 (a white
+# medium read as a small, σ 20 mm, its longer outline's footprint named clear) is now read at
+# its size in doubt.
+@pytest.mark.parametrize(("seed", "seed0", "size", "stern"), [
+    (9169, 9136, "medium", (202.3, 393.9)),
+    (8305, 8272, "small", (472.7, 400.5)),
+])
+def test_a_white_piece_with_a_dark_face_is_no_clear_piece(seed, seed0, size, stern):
+    p = found(seed, size, "white", stern, seed0=seed0)
+    assert p is not None and p.color == "white"
+    assert_no_sure_wrong_size(seed, seed0, size, "white", stern)
+    assert_no_false_piece(seed, seed0)

@@ -90,6 +90,36 @@ def looks_opaque(view: TableView, poly_mm: shapely.Polygon, bg_bgr: np.ndarray,
     return bool(lo < spread * hi)
 
 
+# A piece named clear whose lit faces are as bright as white plastic's (WHITE_MIN_V, and
+# WHITE_TABLE_V of the table's value) while its darkest tenth lies under CLEAR_FACE_SPREAD of
+# them is white plastic with a face turned from the light (issue 4, session 34, colour44): a
+# clear piece passes about the same share of the light through every face (0.58-0.95), so it
+# has no face that dark beside one that bright. Named clear by its median, a dimmer table
+# (seed 9169, the 9136-set: a white medium on orange cloth, median 107 over 195, faces 219
+# and 67; 8305, the 8272-set: a white small on laminate, median 144 over 170, faces 172, 57).
+# That dark tenth must also lie under WHITE_DARK_FACE of the table's value: a clear piece's
+# walls keep the table at 0.55 of it or more (detect.CLEAR_LIT_INSIDE), and a clear piece lit by
+# its reflection and read long takes the table in as its dark tenth (the 7120-set's 7384, a
+# clear small read as a medium on blue cloth: faces 206 and 82 over 111, 0.74; 9169 and 8305:
+# 0.34).
+WHITE_TABLE_V = 0.85
+WHITE_DARK_FACE = 0.5
+
+
+def shaded_white(view: TableView, poly_mm: shapely.Polygon, bg_bgr: np.ndarray) -> bool:
+    """Whether the piece whose footprint is ``poly_mm`` (table mm), named clear, shows a face
+    as bright as white plastic's beside one darker than a clear piece's can be
+    (WHITE_TABLE_V, CLEAR_FACE_SPREAD, WHITE_DARK_FACE)."""
+    sl, m = view.grid.inner_crop(poly_mm, INNER_SHRINK)
+    if m.sum() < 4:
+        return False
+    v = view.image_bgr[sl][m].max(axis=1)
+    lo, hi = np.percentile(v, (10, 90))
+    table_v = float(median(bg_bgr[sl][m], axis=0).max())
+    return bool(hi >= max(WHITE_MIN_V, WHITE_TABLE_V * table_v)
+                and lo < min(CLEAR_FACE_SPREAD * hi, WHITE_DARK_FACE * table_v))
+
+
 def lit_face_bgr(pixels: np.ndarray) -> np.ndarray | None:
     """Median BGR (0–255) of the brightest quarter of a piece's ``pixels`` (N×3 BGR), its
     lit faces, or None when too few are left.

@@ -36,6 +36,7 @@ from armada_vision.vision.colors import (
     looks_opaque,
     name_color,
     piece_color_stats,
+    shaded_white,
 )
 from armada_vision.vision.crisp import (
     COVER_GROW_MM,
@@ -2822,6 +2823,9 @@ def _piece(c: Candidate, calib: TableCalibration, view: TableView, bg: np.ndarra
         hidden = 0.0
     fp = footprint(pose, d)
     color = classify_color(view, fp if seen is None else seen, bg, opaque)
+    if color == "clear" and not opaque and shaded_white(view, fp if seen is None else seen, bg):
+        # Bright faces beside a dark one: white plastic, not a dimmer table (WHITE_TABLE_V).
+        color = "white"
     if color == "white" and not opaque and lit_clear is not None and lit_clear():
         # A clear piece lit like a grey table: no dark face in it, no shadow round it
         # (CLEAR_LIT_*).
