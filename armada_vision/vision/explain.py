@@ -1073,13 +1073,18 @@ def _amb(c: Candidate) -> float:
     return max(c.ambiguity_mm, c.covering_ambiguity_mm)
 
 
+def _outline_mask(c: Candidate, shape: tuple[int, ...], sub: ViewGrid) -> np.ndarray:
+    """``c``'s outline as seen, filled, as a bool mask of ``shape`` on ``sub``'s pixels."""
+    seen = np.zeros(shape, np.uint8)
+    cv2.fillPoly(seen, [np.round(sub.to_px(c.outline_mm)).astype(np.int32)], 1)
+    return seen > 0
+
+
 def round_area(c: Candidate, lab: np.ndarray, sub: ViewGrid) -> bool:
     """Whether the colour area (component of ``lab``) most inside ``c``'s outline fills more
     than ROUND_FILL of its smallest enclosing circle: a coin or chit seen half or more, or a
     die, rather than a lying piece's triangle (its footprint fills 0.30 of it)."""
-    seen = np.zeros(lab.shape, np.uint8)
-    cv2.fillPoly(seen, [np.round(sub.to_px(c.outline_mm)).astype(np.int32)], 1)
-    ids = lab[(seen > 0) & (lab > 0)]
+    ids = lab[_outline_mask(c, lab.shape, sub) & (lab > 0)]
     if len(ids) == 0:
         return True
     area = (lab == np.bincount(ids).argmax()).view(np.uint8)
@@ -1106,9 +1111,7 @@ def _leaning(c: Candidate, taken: list[Candidate], sub: ViewGrid,
 def _in_colour(c: Candidate, area: np.ndarray, sub: ViewGrid) -> bool:
     """Whether at least COLOUR_MIN_SHARE of ``c``'s outline as seen lies in ``area`` (on
     ``sub``): a fit that would be the area's piece by its colour."""
-    seen = np.zeros(area.shape, np.uint8)
-    cv2.fillPoly(seen, [np.round(sub.to_px(c.outline_mm)).astype(np.int32)], 1)
-    inside = seen > 0
+    inside = _outline_mask(c, area.shape, sub)
     return bool(inside.any() and area[inside].mean() >= COLOUR_MIN_SHARE)
 
 
@@ -1123,11 +1126,10 @@ def _covers_area(c: Candidate, area: np.ndarray, sub: ViewGrid,
     COLOUR_BARE_MIN of it: a piece of another colour found leaning over ``c`` in the view
     hides its colour (one of ``c``'s colour would not: it may be ``c``'s own piece). With
     ``rim_px``, the outline's rim that many pixels wide is left out of the shares."""
-    seen = np.zeros(area.shape, np.uint8)
-    cv2.fillPoly(seen, [np.round(sub.to_px(c.outline_mm)).astype(np.int32)], 1)
+    inside = _outline_mask(c, area.shape, sub)
     if rim_px:
-        seen = cv2.erode(seen, np.ones((2 * rim_px + 1, 2 * rim_px + 1), np.uint8))
-    inside = seen > 0
+        inside = cv2.erode(inside.view(np.uint8),
+                           np.ones((2 * rim_px + 1, 2 * rim_px + 1), np.uint8)) > 0
     if not inside.any():
         return None
     if area[inside].mean() < COLOUR_MIN_SHARE and bare is not None:
