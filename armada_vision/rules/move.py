@@ -52,6 +52,7 @@ _SEARCH_DEG = 1.0        # grid of the free (earliest) headings of 4+ step moves
 _FINAL_CANDIDATES = 4    # chains whose last step gets the exact interval treatment
 _BATCH = 48              # chains whose intermediate steps are checked at a time
 _MAX_FINISHES = 12       # last-step treatments per step count before giving up
+_TIE = 1e-6              # failing chains this close (mm, degrees) are tied
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,6 +128,12 @@ def _best_first(v: np.ndarray) -> np.ndarray:
     """Indices of ``v`` from largest to smallest; values equal to 1e-9 keep their order, so
     that moving the whole table (which changes the last bits) does not reorder them."""
     return np.argsort(-np.round(v, 9), kind="stable")
+
+
+def _total_turn(start: Pose, poses: tuple[Pose, ...]) -> float:
+    """Sum of a chain's turns in degrees (frame-independent)."""
+    hs = [start.heading_deg] + [p.heading_deg for p in poses]
+    return sum(abs(angle_diff_deg(b, a)) for a, b in pairwise(hs))
 
 
 def _wrap(a: np.ndarray) -> np.ndarray:
@@ -373,11 +380,23 @@ class _Reconstruction:
             best = max(finished, key=lambda c: (c.failed_step is None, c.score_mm))
             if best.failed_step is None:
                 return self._yes(best)
-            return self._contact(best)
+            return self._contact(self._most_direct(
+                [c for c in finished if c.score_mm >= best.score_mm - _TIE]))
         if not reached_any:
             return self._too_far()
         assert best_turn is not None
         return self._too_sharp(*best_turn)
+
+    def _most_direct(self, tied: list[_Chain]) -> _Chain:
+        """The failing chain to name among chains tied on score (all overlap something, each
+        at −allowance): the search finishes near-equal chains in an order set by the frame's
+        last bits, so pick by what turning the table does not change: least total turning,
+        then nearest the observed stern (each to within _TIE), then the blocker listed first."""
+        turn = [_total_turn(self.start, c.poses) for c in tied]
+        tied = [c for c, t in zip(tied, turn, strict=True) if t <= min(turn) + _TIE]
+        err = min(c.stern_err_mm for c in tied)
+        tied = [c for c in tied if c.stern_err_mm <= err + _TIE]
+        return min(tied, key=lambda c: (c.which < 0, c.which))
 
     def _yes(self, c: _Chain) -> Verdict:
         k = len(c.poses)
