@@ -3315,3 +3315,25 @@ def test_a_white_piece_with_a_dark_face_is_no_clear_piece(seed, seed0, size, ste
     assert p is not None and p.color == "white"
     assert_no_sure_wrong_size(seed, seed0, size, "white", stern)
     assert_no_false_piece(seed, seed0)
+
+
+# A clear piece on wood read short from its tip, its strip past the reading as grey as the
+# piece (issue 4, session 35, size45; wrong sizes, clear pieces on wood read short): the
+# 8560-set's 8784, a clear large (1920×1080, 10-22°), and 8797, a clear large (1280×720,
+# 10-22°), each read as a small from its tip, and 8751, a clear medium (1280×720, 22-35°), read
+# as a small, each in size doubt (σ 54-61 mm). The grain drowns the piece's soft edges (no
+# crisp edge past the reading) and the piece keeps the table's light (the strip's shade
+# 0.9-1.0, so the clear strip rule's shade test did not pass), but it mutes the wood's colour:
+# the strip the longer size adds past the reading keeps 0.64 / 0.88 / 0.89 of the table's
+# saturation, nearer the reading's own (0.58 / 0.83 / 0.84) than the table's, where the strips
+# of the readings at their size keep 0.95-1.05 (detect.CLEAR_GREY). Each is read at its size,
+# set from the tip, σ covering the short reading: never trusted.
+@pytest.mark.parametrize(("seed", "size", "stern"), [
+    (8784, "large", (225.4, 208.2)),
+    (8797, "large", (297.2, 281.6)),
+    (8751, "medium", (386.8, 423.4)),
+])
+def test_a_clear_piece_on_wood_read_short_is_read_at_its_size_by_its_grey(seed, size, stern):
+    assert_clear_found_in_doubt(seed, 8560, size, stern)
+    p = found(seed, size, "clear", stern, seed0=8560)
+    assert p.size.value == size

@@ -524,6 +524,20 @@ SIZE_DOUBT_COST = 0.5
 # CLEAR_STRIP_LIT) and that clashes with no other reading; set at that pose, not fitted, its σ
 # covers the shorter reading (never trusted: the size is the view's shade, not a fit).
 CLEAR_STRIP_DARK = 0.8
+# ... and on a coloured table, by its grey (issue 4, session 35, size45). A clear piece on a
+# coloured table mutes its colour (saturation over the table's, segment.saturation_ratio,
+# 0.5-0.9 where the piece is: on wood 0.8-0.9) but not its light: its strip past a reading cut
+# short at its stern has the table's shade (0.85-1.1 for the 8560-set's clear larges on wood
+# read as smalls from their tips) and no crisp edge in the grain. The strips of readings at
+# their size (bare table) keep 0.95-1.05 of the table's saturation. So a clear reading in size
+# doubt that is itself grey (at most CLEAR_GREY over its footprint) has its strip pass too
+# when the strip's median saturation lies nearer the reading's than the table's (under their
+# mean), and so does the strip's part past the next shorter size (its last 10 mm, which a piece
+# of that size leaves bare: the 8560-set's 8620, a clear medium on felt read as a small, its
+# large's strip 0.83, that last part 0.99), or that part is at most CLEAR_GREY: the open base
+# keeps more of the table's colour (the table seen through the back walls, little light
+# added): 8784's large, its reading at 0.58, its last part 0.83.
+CLEAR_GREY = 0.9
 CLEAR_STRIP_LIT = 1.2
 STRIP_FREE = 0.9
 STRIP_GROW_MM = 0.7
@@ -1518,7 +1532,7 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     for i, (c, p) in enumerate(zip(lying, out, strict=True)):
         # A clear reading in size doubt whose stern is cut short (CLEAR_STRIP_DARK).
         if (p.color == "clear" and not opaque[i]
-                and (o := _clear_strip_longer(scene, c, p.sigma_mm, lying)) is not None):
+                and (o := _clear_strip_longer(scene, c, p.sigma_mm, lying, ratio)) is not None):
             q = as_piece(o, False)
             if q.color == "clear":
                 out[i] = q
@@ -1661,12 +1675,14 @@ def _split_piece(trusted: DetectedPiece, doubtful: DetectedPiece, share: float,
     return one_colour and share >= ONE_TRUSTED_SHARE > share_back
 
 
-def _clear_strip_longer(scene: Scene, c: Candidate, sigma_mm: float, lying: list[Candidate]
-                        ) -> Candidate | None:
+def _clear_strip_longer(scene: Scene, c: Candidate, sigma_mm: float, lying: list[Candidate],
+                        ratio: np.ndarray | None = None) -> Candidate | None:
     """The longest size longer than clear reading ``c`` (σ ``sigma_mm``, covering it: in size
     doubt) from ``c``'s tip and heading whose strip past ``c``'s stern shows the piece (see
-    CLEAR_STRIP_DARK) and that clashes with none of ``lying``: set there, not fitted
-    (crisp._edges_candidate), its σ covering ``c``; else None."""
+    CLEAR_STRIP_DARK; on a coloured table, with ``ratio`` the view's saturation over the
+    table's, also as grey as a clear piece: CLEAR_GREY_STRIP) and that clashes with none of
+    ``lying``: set there, not fitted (crisp._edges_candidate), its σ covering ``c``; else
+    None."""
     if c.upright or scene.shade is None:
         return None
     dims = scene.pieces.dims
@@ -1676,21 +1692,57 @@ def _clear_strip_longer(scene: Scene, c: Candidate, sigma_mm: float, lying: list
     seen = shapely.Polygon(c.outline_mm)
     lit = _median_shade(scene, seen.buffer(-1.0)) >= CLEAR_STRIP_LIT
     taken = shapely.union_all([shapely.Polygon(k.outline_mm).buffer(1.0) for k in others])
-    for z in reversed(scene.by_length):
-        d_z = dims(z).footprint_length_mm
-        if d_z <= d_c or sigma_mm < d_z - d_c - 0.1:
-            continue
-        o = _edges_candidate(scene, z, Pose.with_tip(tip, c.fit.pose.heading_deg, d_z))
+    # The reading's own grey, when greyer than the table (a clear piece on a coloured one):
+    # its strip may show the piece by that grey (CLEAR_GREY).
+    own = _median_in(scene, ratio, seen.buffer(-1.0)) if ratio is not None else 1.0
+    grey = own <= CLEAR_GREY
+    longer = [z for z in scene.by_length if dims(z).footprint_length_mm > d_c
+              and sigma_mm >= dims(z).footprint_length_mm - d_c - 0.1]
+    sets = [_edges_candidate(scene, z, Pose.with_tip(tip, c.fit.pose.heading_deg,
+                                                      dims(z).footprint_length_mm))
+            for z in longer]
+    for k in reversed(range(len(sets))):
+        o = sets[k]
         strip = shapely.Polygon(o.outline_mm).difference(seen.buffer(STRIP_GROW_MM))
         free = strip.difference(taken)
         if strip.area <= 0.0 or free.area < STRIP_FREE * strip.area:
             continue
         shade = _median_shade(scene, free)
-        if not (shade >= CLEAR_STRIP_LIT if lit else shade <= CLEAR_STRIP_DARK):
+        if not (shade >= CLEAR_STRIP_LIT if lit else shade <= CLEAR_STRIP_DARK) and not (
+                grey and _grey_strip(scene, ratio, free, own, sets[k - 1] if k else None)):
             continue
         if (q := _covering_longer(scene, o, c, others)) is not None:
             return q
     return None
+
+
+def _grey_strip(scene: Scene, ratio: np.ndarray, free: shapely.Geometry, own: float,
+                shorter: Candidate | None) -> bool:
+    """Whether a longer reading's strip ``free`` (table mm, off the other readings) is as grey
+    as the clear reading it would replace (median saturation ``ratio`` under the mean of the
+    reading's, ``own``, and the table's, 1), and its part past ``shorter`` (the next shorter
+    size set from the same tip, when longer than the reading) too or at most CLEAR_GREY: a
+    piece of that shorter size leaves that part bare (see CLEAR_GREY)."""
+    if _median_in(scene, ratio, free) > 0.5 * (own + 1.0):
+        return False
+    if shorter is None:
+        return True
+    last = free.difference(shapely.Polygon(shorter.outline_mm).buffer(STRIP_GROW_MM))
+    return last.area > 0.0 and _median_in(scene, ratio, last) <= max(0.5 * (own + 1.0),
+                                                                     CLEAR_GREY)
+
+
+def _median_in(scene: Scene, view_map: np.ndarray, poly_mm: shapely.Geometry) -> float:
+    """The median of a view-size map over a polygon (table mm; parts too thin for a pixel
+    left out); 1.0 (the table's) where none is left."""
+    polys = [np.round(scene.grid.to_px(np.asarray(g.exterior.coords)))
+             for g in getattr(poly_mm, "geoms", [poly_mm])
+             if isinstance(g, shapely.Polygon) and not g.is_empty]
+    if not polys:
+        return 1.0
+    sl, mask = scene.grid.polygon_crop(polys)
+    vals = view_map[sl][mask]
+    return float(median(vals)) if vals.size else 1.0
 
 
 def _covering_longer(scene: Scene, o: Candidate, c: Candidate, others: list[Candidate]
