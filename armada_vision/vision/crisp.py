@@ -352,6 +352,27 @@ SOFT_WHITE_SHADE = (0.8, 1.4)
 # white piece's floor), kept at SOFT_WHITE_EDGES when named black again where refitted (6411's
 # refit is named clear there: left, not read in a wrong colour), in doubt as the soft reading.
 SOFT_BLACK_SHADE = SOFT_WHITE_SHADE[0]
+# SOFT_GREY_BLACK (issue 4, session 35, white45): a black piece on a grey table, its faces
+# lit grey. A grey as dark as ×0.6-0.8 the table's with no hue of its own is named clear there
+# (colors.name_color: a dimmer table), so the soft pick is not named black; nor is it kept as a
+# clear piece (not darkened as one is: an opaque piece casts a full shadow beside it, which
+# clear walls do not). The 8272-, 8560- and 9136-sets' 8388 S, 8484 L, 8541 S, 8590 L, 8652 L
+# and 9375 L: only their shaded face was foreground, and refitted to the edges each lands on
+# the piece (0.93-1.0 of its outline on them), named clear, footprint shade 0.61-0.85. A dark
+# pick named clear (``soft_grey``) is refitted so too and kept as black plastic (named as an
+# opaque piece, colors.name_color's ``opaque``: black, or white where its lit faces are
+# bright) when its refit, named clear again, is darker than SOFT_BLACK_SHADE (8652's is 0.85:
+# left) and the table within SOFT_EDGE_DARK_MM of its outline as seen has a part darker than
+# SOFT_EDGE_DARK (its cast shadow; the clear pieces SOFT_EDGE_DARK keeps are 0.59-0.74 there):
+# in doubt as the soft reading, and asked SOFT_UPRIGHT_BLACK's test. Only alone: no reading's
+# outline as seen within GREY_ALONE_MM of its own. A white piece's open base, seen grey behind
+# its stern, is such a dark area on the edges with a shadow beside it (the 9136-set's 9317: a
+# white medium's base read as a black small, false, and the white then read a size short);
+# the pieces above lie 10 mm or more from any reading. Asked again of every reading when the
+# soft readings are added (detect.find_pieces): a white piece read later from its open base
+# (the 8848-set's 9078: its shaded side face and shadow, seen beside its base, read as a false
+# black small).
+GREY_ALONE_MM = 3.0
 # The pick is only the refit's start, the kept reading judged on the edges alone: where no
 # pick hides at most SOFT_HIDDEN, one hiding up to SOFT_WHITE_HIDDEN starts it (its shadow in
 # the crisp area hides more of a fit's outline: the 6256-set's 6294 white small at 0-10°, its
@@ -451,6 +472,8 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
                  white_out: list[Candidate] | None = None, soft_dark: bool = True,
                  soft_off: np.ndarray | None = None,
                  soft_black: Callable[[Candidate], bool] | None = None,
+                 soft_grey: Callable[[Candidate], bool] | None = None,
+                 grey_out: list[Candidate] | None = None,
                  other_piece: Callable[[Candidate], bool] | None = None,
                  peel_hide: float | None = None,
                  lit_whole: list[np.ndarray] | None = None, cut_lit: bool = True,
@@ -494,8 +517,10 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
     piece lit like the table whose whole outline lies on the crisp edges once fitted to
     them, if ``soft_white(piece)`` (:func:`_soft_white_piece`), in doubt as the soft clear
     reading is, appended to ``white_out``, not returned; with ``soft_black``, a dark pick
-    named black so too (SOFT_BLACK_SHADE). What the soft reading's pick leaves of its area is
-    read again by the soft reading (REST_AFTER_READING); what a pick dropped by its gates
+    named black so too (SOFT_BLACK_SHADE); with ``soft_grey``, a dark pick it accepts (named
+    clear) kept as black plastic (SOFT_GREY_BLACK), also appended to ``grey_out``. What the
+    soft reading's pick leaves of its area is read again by the soft reading
+    (REST_AFTER_READING); what a pick dropped by its gates
     leaves, only if ``other_piece(pick)``. ``lit_whole`` (with ``lit_clear``): the lit
     areas of a clear piece's colour, before their shaded faces are cut, are appended to it as
     one view-size bool mask, for the caller to fit whole with ``cut_lit`` False (no cut) where
@@ -699,11 +724,15 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
             elif (soft_white is not None and white_out is not None and edges is not None
                   and (c := _soft_white_from(scene, pick[1], cands, region, sub,
                                              chosen + out + soft_out + white_out,
-                                             soft_white, edges, soft_black)) is not None
-                  and not (soft_black is not None and soft_black(c)
+                                             soft_white, edges, soft_black, soft_grey,
+                                             grey := [])) is not None
+                  and not (((soft_black is not None and soft_black(c))
+                            or any(c is g for g in grey))
                            and _standing_seen(crisp_scene, c, region, sub))):
                 # Nor is it a black lying piece (SOFT_UPRIGHT_BLACK).
                 white_out.append(c)
+                if grey_out is not None and any(c is g for g in grey):
+                    grey_out.append(c)
                 taken = c
         if taken is not None and peeled_part is False:
             rest_hide = peel_hidden(scene) if edges is not None else PEEL_HIDDEN_MUTED
@@ -876,8 +905,9 @@ def _soft_clear_piece(scene: Scene, pick: tuple[float, Candidate], region: np.nd
 def _soft_white_from(scene: Scene, pick: Candidate, cands: list[Candidate], region: np.ndarray,
                      sub: ViewGrid, others: list[Candidate],
                      soft_white: Callable[[Candidate], bool], edges: np.ndarray,
-                     soft_black: Callable[[Candidate], bool] | None = None
-                     ) -> Candidate | None:
+                     soft_black: Callable[[Candidate], bool] | None = None,
+                     soft_grey: Callable[[Candidate], bool] | None = None,
+                     grey: list[Candidate] | None = None) -> Candidate | None:
     """:func:`_soft_white_piece` from the soft pick ``pick``, else from the area's other good
     fits ``cands`` (cost at most GOOD_COST, best first, SOFT_WHITE_STARTS of them): the
     first whose refit to the crisp edges holds; else None."""
@@ -885,15 +915,16 @@ def _soft_white_from(scene: Scene, pick: Candidate, cands: list[Candidate], regi
                     key=lambda c: c.fit.cost)[:SOFT_WHITE_STARTS]
     for c in (pick, *starts):
         if (w := _soft_white_piece(scene, c, region, sub, others, soft_white, edges,
-                                   soft_black)) is not None:
+                                   soft_black, soft_grey, grey)) is not None:
             return w
     return None
 
 
 def _soft_white_piece(scene: Scene, c: Candidate, region: np.ndarray, sub: ViewGrid,
                       others: list[Candidate], soft_white: Callable[[Candidate], bool],
-                      edges: np.ndarray, soft_black: Callable[[Candidate], bool] | None = None
-                      ) -> Candidate | None:
+                      edges: np.ndarray, soft_black: Callable[[Candidate], bool] | None = None,
+                      soft_grey: Callable[[Candidate], bool] | None = None,
+                      grey: list[Candidate] | None = None) -> Candidate | None:
     """The white piece lit like the table that the crisp ``region`` (on ``sub``, nothing read
     there) holds (see SOFT_WHITE_SHADE): the soft reading's pick ``c`` (:func:`_soft_pick`;
     by no hand), refitted to the crisp ``edges`` at each size (:func:`_on_edges_fit`), lit
@@ -902,7 +933,8 @@ def _soft_white_piece(scene: Scene, c: Candidate, region: np.ndarray, sub: ViewG
     than that and not black, on the refit (SOFT_WHITE_REFIT_NAMED), the best kept when
     SOFT_WHITE_EDGES of its outline lies on them and it clashes with and overlaps none of
     ``others``: in doubt of its size and place (σ :func:`_soft_doubt_mm`, its heading
-    SOFT_DOUBT_DEG); else None."""
+    SOFT_DOUBT_DEG); else None. ``soft_grey``: a dark pick it accepts whose refit is black
+    plastic named clear (SOFT_GREY_BLACK) is kept too, and appended to ``grey``."""
     if (lit := _inset_shade(scene, c)) is None:
         return None
     white = _lit_white(lit, c, soft_white)
@@ -911,21 +943,53 @@ def _soft_white_piece(scene: Scene, c: Candidate, region: np.ndarray, sub: ViewG
     shadowed = not (white or black) and lit < SOFT_WHITE_SHADE[0]
     if not (white or black or shadowed):
         return None
+    # A dark pick named clear may be black plastic lit grey (SOFT_GREY_BLACK).
+    greyed = shadowed and soft_grey is not None and lit < SOFT_BLACK_SHADE and soft_grey(c)
     got = _on_edges_fit(scene, c, edges)
     if got is None:
         return None
     w = _edges_candidate(scene, *got)
     # A black pick named so again where it is refitted (a lit face beside it may be read
     # clear there, 6411's medium); a shadowed pick judged white where refitted
-    # (SOFT_WHITE_REFIT_NAMED).
+    # (SOFT_WHITE_REFIT_NAMED), or black plastic named clear (SOFT_GREY_BLACK).
+    grey_black = False
+    if shadowed and not _lit_white(_inset_shade(scene, w), w, soft_white):
+        if not (greyed and _grey_black(scene, w, soft_grey, others)):
+            return None
+        grey_black = True
     if (black and soft_black is not None and not soft_black(w)) or (
-            shadowed and not _lit_white(_inset_shade(scene, w), w, soft_white)) or (
             clashes(w, others, scene) or overlaps_any(scene, w, others)
             or in_size_doubt_of(scene, w, others)):
         return None
     amb = _soft_doubt_mm(scene, w, region, sub)
-    return replace(w, ambiguity_mm=amb, covering_ambiguity_mm=amb,
-                   ambiguity_deg=SOFT_DOUBT_DEG, covering_ambiguity_deg=SOFT_DOUBT_DEG)
+    w = replace(w, ambiguity_mm=amb, covering_ambiguity_mm=amb,
+                ambiguity_deg=SOFT_DOUBT_DEG, covering_ambiguity_deg=SOFT_DOUBT_DEG)
+    if grey_black and grey is not None:
+        grey.append(w)
+    return w
+
+
+def _grey_black(scene: Scene, w: Candidate, soft_grey: Callable[[Candidate], bool] | None,
+                others: Sequence[Candidate]) -> bool:
+    """Whether the refit ``w`` of a dark pick named clear is black plastic lit grey
+    (SOFT_GREY_BLACK): named clear by ``soft_grey``, its footprint darker than
+    SOFT_BLACK_SHADE, no outline as seen of ``others`` (the readings so far) within
+    GREY_ALONE_MM of its own, and a part of the table within SOFT_EDGE_DARK_MM of its outline
+    as seen darker than SOFT_EDGE_DARK (the full shadow an opaque piece casts)."""
+    lit = _inset_shade(scene, w)
+    if lit is None or lit >= SOFT_BLACK_SHADE or soft_grey is None or not soft_grey(w):
+        return False
+    if not grey_alone(w, others):
+        return False
+    dark = _ring_shades(scene, w, SOFT_EDGE_DARK_MM)
+    return dark.size > 0 and float(percentile(dark, SOFT_EDGE_DARK_Q)) < SOFT_EDGE_DARK
+
+
+def grey_alone(w: Candidate, others: Sequence[Candidate]) -> bool:
+    """Whether no outline as seen of ``others`` lies within GREY_ALONE_MM of ``w``'s
+    (SOFT_GREY_BLACK)."""
+    near = shapely.Polygon(w.outline_mm).buffer(GREY_ALONE_MM)
+    return not any(near.intersects(shapely.Polygon(o.outline_mm)) for o in others)
 
 
 def _inset_shade(scene: Scene, c: Candidate) -> float | None:

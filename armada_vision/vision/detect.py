@@ -52,6 +52,7 @@ from armada_vision.vision.crisp import (
     _ring_shades,
     _without_lit_shadows,
     crisp_pieces,
+    grey_alone,
     in_size_doubt_of,
     inset_crop,
     overlaps_any,
@@ -1359,6 +1360,9 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     # Where that keeps nothing, a white piece lit like the table whose outline lies whole on
     # the crisp edges (crisp.SOFT_WHITE_SHADE), added with the soft readings.
     soft_white: list[Candidate] = []
+    # Of those, black pieces on a grey table named clear there (crisp.SOFT_GREY_BLACK): named
+    # as opaque plastic.
+    grey_black: list[Candidate] = []
 
     # An area's median colour named clear: the crisp pass's small parts (crisp.PEEL_SMALL),
     # the desaturated pass's lit areas (crisp.GREY_LIT).
@@ -1374,6 +1378,9 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
                           not_clear=lambda c: _dark_opaque(view, scene.footprint(c)[0], bg),
                           soft_black=lambda c: classify_color(
                               view, scene.footprint(c)[0], bg) == "black",
+                          soft_grey=lambda c: classify_color(
+                              view, scene.footprint(c)[0], bg) == "clear",
+                          grey_out=grey_black,
                           other_piece=other_piece)
     # On a coloured table, what looks greyer than it: a clear piece on wood, whose soft
     # edges the grain drowns (no crisp outline).
@@ -1472,7 +1479,8 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     lying += rims
     for c in soft + soft_white:
         if not (clashes(c, lying, scene) or overlaps_any(scene, c, lying, SOFT_TOUCH_SHARE)
-                or in_size_doubt_of(scene, c, lying)):
+                or in_size_doubt_of(scene, c, lying)
+                or (any(c is g for g in grey_black) and not grey_alone(c, lying))):
             lying.append(c)
     # Left in until here, a finger's reading (or a piece's end beside one) keeps the passes
     # after from reading it again.
@@ -1505,7 +1513,8 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     for i, c in enumerate(lying):
         if id(c.fit) not in base_fits:
             lying[i] = longer_past_face(scene, c, lying[:i] + lying[i + 1:])
-    opaque = [id(c.fit) in base_fits for c in lying]
+    grey_fits = {id(c.fit) for c in grey_black}
+    opaque = [id(c.fit) in base_fits or id(c.fit) in grey_fits for c in lying]
     # A rim's reading (crisp.rim_pieces) is named clear as it was kept (RIM_LIT_INSIDE).
     lit_top = [RIM_LIT_INSIDE if id(c.fit) in rim_fits else CLEAR_LIT_INSIDE[1] for c in lying]
     # A fit that stopped short of settling: its ambiguity covers where a refit goes.
