@@ -3382,3 +3382,59 @@ def test_a_grey_area_beside_a_white_piece_is_no_black_one():
     p = found(9219, "medium", "white", (201.0, 458.3), seed0=9136)
     assert p is not None and p.color == "white" and p.sigma_mm > 1.5
     assert_no_false_piece(9219, 9136)
+
+
+# A white piece lit dimly on a coloured table named black (issue 4, session 35, colour45;
+# colour): the 8272-set's 8475 (1280×720, 22-35°) and the 8848-set's 8944 (1920×1080, 0-10°),
+# white mediums on wood, and the 8560-set's 8770 (1920×1080, 0-10°), a white large on green
+# felt, show lit faces at 151 (90th percentile of the value), one under colors.WHITE_MIN_V, so
+# name_color's grey branch named them black. On a coloured table a grey piece is black or white
+# only (clear plastic keeps the table's tint and is named before) and black plastic's lit faces
+# stay at 141 or under, so there COLOURED_WHITE_MIN_V (146) tells white (colors.dim_white).
+@pytest.mark.parametrize(("seed", "seed0", "size", "stern"), [
+    (8475, 8272, "medium", (433.2, 458.4)),
+    (8944, 8848, "medium", (434.8, 415.1)),
+    (8770, 8560, "large", (405.4, 399.9)),
+])
+def test_a_dim_white_piece_on_a_coloured_table_is_no_black_piece(seed, seed0, size, stern):
+    p = found(seed, size, "white", stern, seed0=seed0)
+    assert p is not None and p.color == "white"
+    assert_no_sure_wrong_size(seed, seed0, size, "white", stern)
+    assert_no_false_piece(seed, seed0)
+
+
+# A glossy black piece on laminate named clear (issue 4, session 35, colour45; colour): the
+# 8272-set's 8363 small (1280×720, 0-10°), the 8848-set's 9118 medium (1920×1080, 0-10°) and
+# the 9136-set's 9363 small (1280×720, 22-35°), their faces at a grazing angle, kept 0.455-0.465
+# of the laminate's value, over name_color's 0.45 floor for a dimmer table. Clear plastic passes
+# about 0.75 of the table's light through its two walls and adds its faces' own reflection (the
+# 9136-set's clear pieces at their true footprints: 0.56 and over), so a piece named clear on a
+# grey table under colors.CLEAR_MIN_V_SHARE (0.5) of its value is black
+# (colors.too_dark_for_clear).
+@pytest.mark.parametrize(("seed", "seed0", "size", "stern"), [
+    (8363, 8272, "small", (466.8, 445.6)),
+    (9118, 8848, "medium", (511.9, 285.4)),
+    (9363, 9136, "small", (350.8, 242.7)),
+])
+def test_a_glossy_black_piece_on_laminate_is_no_clear_piece(seed, seed0, size, stern):
+    p = found(seed, size, "black", stern, seed0=seed0)
+    assert p is not None and p.color == "black"
+    assert_no_sure_wrong_size(seed, seed0, size, "black", stern)
+    assert_no_false_piece(seed, seed0)
+
+
+# A purple piece dulled by the cloth's light named unknown (issue 4, session 35, colour45;
+# colour): the 9136-set's purple larges 9284 on wood, 9386 and 9398 on green felt (1920×1080,
+# 22-35°) have median saturation 77-88, under name_color's 90 for plastic: their walls let the
+# table's light of another hue in (hue 50-83 off the table's). A colour at least
+# colors.DULL_PLASTIC_SAT (70) saturated and DULL_PLASTIC_HUE (30) off the table's hue is no
+# dimmed table and no shadow of it: plastic, named by its lit faces' hue (colors.dull_plastic).
+@pytest.mark.parametrize(("seed", "stern"), [
+    (9284, (320.3, 415.4)),
+    (9386, (397.0, 337.7)),
+    (9398, (351.9, 211.4)),
+])
+def test_a_dull_purple_piece_is_named_purple(seed, stern):
+    p = found(seed, "large", "purple", stern, seed0=9136)
+    assert p is not None and p.color == "purple"
+    assert_no_sure_wrong_size(seed, 9136, "large", "purple", stern)

@@ -120,6 +120,91 @@ def shaded_white(view: TableView, poly_mm: shapely.Polygon, bg_bgr: np.ndarray) 
                 and lo < min(CLEAR_FACE_SPREAD * hi, WHITE_DARK_FACE * table_v))
 
 
+# On a coloured table (saturation over 40) a grey piece is black or white only: clear plastic
+# keeps the table's tint and is named before (name_color's clear test). There a piece named
+# black whose lit faces reach COLOURED_WHITE_MIN_V (and 0.85 of the table's value) is white lit
+# dimly (issue 4, session 35, colour45): white mediums on wood and a large on green felt with
+# lit faces at 151, just under WHITE_MIN_V (the 8272-set's 8475, 8560-set's 8770,
+# 8848-set's 8944), while black plastic's lit faces stay at 141 or under (name_color's grey
+# branch; the 9136-set's black pieces at their true footprints: 140 at most). It must show a
+# face darker than clear plastic's can be (CLEAR_FACE_SPREAD: 8475, 8770, 8944: 48-51 beside
+# 151): a clear piece lit brighter than the cloth is pale and grey too (the 5104-set's 5330, a
+# clear small on blue cloth, faces 146-149 over 97, named black, was named white).
+COLOURED_WHITE_MIN_V = 146.0
+# Clear plastic passes about 0.75 of the table's light through its two walls and adds its own
+# faces' reflection: on a grey table its median keeps CLEAR_MIN_V_SHARE of the table's value
+# or more (the 9136-set's clear pieces at their true footprints: 0.56 and over), while a glossy
+# black face seen at a grazing angle reaches 0.46 of it (issue 4, session 35, colour45: the
+# 8272-set's 8363 small, the 8848-set's 9118 medium, the 9136-set's 9363 small, named clear by
+# name_color's 0.45 floor).
+CLEAR_MIN_V_SHARE = 0.5
+# A piece too dull for plastic (saturation under 90, name_color) but at least DULL_PLASTIC_SAT,
+# its hue at least DULL_PLASTIC_HUE off the table's (no dimmed table: DULL_CLEAR_HUE), is
+# plastic whose walls let the cloth's light of another hue in: named by its lit faces' hue
+# (issue 4, session 35, colour45: the 9136-set's purple larges on wood and green felt, 9284,
+# 9386, 9398, saturation 77-88, hue 50-83 off the cloth's, named unknown).
+DULL_PLASTIC_SAT = 70.0
+DULL_PLASTIC_HUE = 30.0
+
+
+def _grey_stats(view: TableView, poly_mm: shapely.Polygon, bg_bgr: np.ndarray
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """The pixels well inside ``poly_mm`` (N×3 BGR), their median and the table's median
+    under them (BGR), or None if unseen."""
+    sl, m = view.grid.inner_crop(poly_mm, INNER_SHRINK)
+    if m.sum() < 4:
+        return None
+    pixels = view.image_bgr[sl][m]
+    return (pixels, median(pixels.astype(np.float32), axis=0),
+            median(bg_bgr[sl][m], axis=0).astype(np.float32))
+
+
+def dim_white(view: TableView, poly_mm: shapely.Polygon, bg_bgr: np.ndarray) -> bool:
+    """Whether the piece whose footprint is ``poly_mm`` (table mm), named black, is white
+    plastic lit dimly on a coloured table (COLOURED_WHITE_MIN_V), a face in it darker than
+    clear plastic's can be (CLEAR_FACE_SPREAD)."""
+    if (stats := _grey_stats(view, poly_mm, bg_bgr)) is None:
+        return False
+    pixels, _px, bg = stats
+    _ht, st, vt = _hsv(bg)
+    v = pixels.max(axis=1)
+    dark, bright = (float(x) for x in percentile(v, (10, 90)))
+    return (st > 40 and bright >= max(COLOURED_WHITE_MIN_V, 0.85 * vt)
+            and dark < CLEAR_FACE_SPREAD * bright)
+
+
+def too_dark_for_clear(view: TableView, poly_mm: shapely.Polygon, bg_bgr: np.ndarray) -> bool:
+    """Whether the piece whose footprint is ``poly_mm`` (table mm), named clear on a grey
+    table, is darker than clear plastic can be there (CLEAR_MIN_V_SHARE): black plastic."""
+    if (stats := _grey_stats(view, poly_mm, bg_bgr)) is None:
+        return False
+    _pixels, px, bg = stats
+    _h, _s, v = _hsv(px)
+    _ht, st, vt = _hsv(bg)
+    return st <= 40 and v < CLEAR_MIN_V_SHARE * vt
+
+
+def dull_plastic(view: TableView, poly_mm: shapely.Polygon, bg_bgr: np.ndarray) -> str | None:
+    """The colour of the piece whose footprint is ``poly_mm`` (table mm), named unknown, when it
+    is plastic dulled by the cloth's light through its walls (DULL_PLASTIC_SAT,
+    DULL_PLASTIC_HUE): named by its lit faces' hue; None otherwise."""
+    if (stats := _grey_stats(view, poly_mm, bg_bgr)) is None:
+        return None
+    pixels, px, bg = stats
+    h, s, v = _hsv(px)
+    ht, _st, _vt = _hsv(bg)
+    dh = min(abs(h - ht), 180.0 - abs(h - ht))
+    if not (DULL_PLASTIC_SAT <= s < 90 and v >= 60 and dh >= DULL_PLASTIC_HUE):
+        return None
+    lit = lit_face_bgr(pixels)
+    if lit is not None:
+        h = _hsv(lit)[0]
+    for bound, name in _HUE_BINS:
+        if h < bound:
+            return name
+    return None
+
+
 def lit_face_bgr(pixels: np.ndarray) -> np.ndarray | None:
     """Median BGR (0–255) of the brightest quarter of a piece's ``pixels`` (N×3 BGR), its
     lit faces, or None when too few are left.

@@ -32,11 +32,14 @@ from armada_vision.vision.base_quad import base_of_longer, pieces_from_base
 from armada_vision.vision.calibrate import TableCalibration, calibrate
 from armada_vision.vision.colors import (
     classify_color,
+    dim_white,
     dimmed_table,
+    dull_plastic,
     looks_opaque,
     name_color,
     piece_color_stats,
     shaded_white,
+    too_dark_for_clear,
 )
 from armada_vision.vision.crisp import (
     COVER_GROW_MM,
@@ -2891,6 +2894,15 @@ def _piece(c: Candidate, calib: TableCalibration, view: TableView, bg: np.ndarra
         # A clear piece lit like a grey table: no dark face in it, no shadow round it
         # (CLEAR_LIT_*).
         color = "clear"
+    if color == "black" and dim_white(view, fp if seen is None else seen, bg):
+        # Lit faces as bright as white plastic's on a coloured table (COLOURED_WHITE_MIN_V).
+        color = "white"
+    elif color == "clear" and too_dark_for_clear(view, fp if seen is None else seen, bg):
+        # Darker than a grey table seen through two clear walls (CLEAR_MIN_V_SHARE).
+        color = "black"
+    elif color == "unknown":
+        # A dull colour off the table's hue: plastic (DULL_PLASTIC_SAT).
+        color = dull_plastic(view, fp if seen is None else seen, bg) or color
     if color == "clear" and _ends_hidden(c, d.footprint_length_mm):
         s_mm = max(s_mm, CLEAR_ENDS_HIDDEN_MM)
     # Another size explained the piece almost as well: σ covers both readings. A vivid piece
