@@ -3325,12 +3325,12 @@ def test_a_white_piece_with_a_dark_face_is_no_clear_piece(seed, seed0, size, ste
 # area failed segment.FAINT_MAX_STRONG (0.05) and was not judged faint; the table estimate
 # took the piece in (score ~0.2 over its footprint) and it was missed (8358's large left a
 # false white small at its tip). Strong pixels lit above the table are now left out of that
-# count (up to FAINT_MAX_LIT 0.25) when the area is weak over FAINT_LIT_SHARE (0.72; the
-# clear pieces 0.76-0.90): black plastic and a white piece's open base are dark and still
-# count, and a white piece's areas with lit faces are weak over 0.61-0.69 only — the
-# 8848-set's 8878 white medium on laminate (0.61) was lost when the lit rule had no such
-# share, so it is kept here. The 8560-set's 8817 (a clear small on laminate, 1280×720,
-# 22-35°, an upright white medium in the scene) is found the same way, in size doubt.
+# count (up to FAINT_MAX_LIT 0.25) when the rest of the strong pixels are at most
+# FAINT_LIT_MAX_DARK (0.015; a white piece shows its dark open base: 0.020-0.044) and the area
+# is weak over FAINT_LIT_SHARE (0.72; the clear pieces 0.76-0.94, a white piece's areas with
+# lit faces 0.61-0.69): the 8848-set's 8878 white medium on laminate (weak 0.61, dark 0.020)
+# was lost when the lit pixels alone were left out, so it is kept here. The 8560-set's 8817
+# (a clear small on laminate, 1280×720, 22-35°) is found the same way, in size doubt.
 @pytest.mark.parametrize(("seed", "seed0", "size", "stern"), [
     (8484, 8272, "medium", (268.1, 364.1)),
     (8358, 8272, "large", (219.0, 258.7)),
