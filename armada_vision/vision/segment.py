@@ -63,6 +63,23 @@ FAINT_STRONG = 4.0
 FAINT_MAX_STRONG = 0.05
 FAINT_MAX_SHADE = 0.95
 FAINT_MIN_MM2 = 150.0
+# ... or, strong pixels brighter than the table (brightness ratio over FAINT_LIT_RATIO) left
+# out of that count, when at most FAINT_MAX_LIT of the area is such and FAINT_LIT_SHARE of it
+# is weak (issue 4, session 35, clear45). Clear plastic focuses the light: a lit patch on the
+# table beside the piece (a caustic) and bright rims score strongly, lit, while the piece
+# only darkens the table; the area failed FAINT_MAX_STRONG and the table estimate took the
+# piece in (score ~0.2 over its footprint: missed). The 8272-set's 8484 (a clear medium on
+# laminate: lit 0.21, dark strong 0.00, weak 0.76) and 8358 (a clear large: lit 0.043, dark
+# 0.012, weak 0.76). A white piece's lit faces are lit strong pixels too, but it shows its
+# dark open base (and black plastic is dark): the other strong pixels may then be at most
+# FAINT_LIT_MAX_DARK (white pieces' areas with lit faces: 0.020-0.044 — 8639's white small
+# lost its pose and 8766's white large its σ when 0.05 let them be faint; clear 0.000-0.012)
+# and the area weak over FAINT_LIT_SHARE (white areas 0.61-0.69 — 8848-set's 8878 white
+# medium was lost without it; clear 0.76-0.94).
+FAINT_LIT_RATIO = 1.0
+FAINT_MAX_LIT = 0.25
+FAINT_LIT_MAX_DARK = 0.015
+FAINT_LIT_SHARE = 0.72
 # A clear piece touching a coloured one (issue 4, clear21; seeds 1736, 1799 of the 1648-set,
 # 1979, 2054, 2219 of the 1936-set): their crisp areas join, the neighbour's strong pixels
 # fail the joint area's FAINT_MAX_STRONG, and the table estimate takes the clear piece in
@@ -592,12 +609,19 @@ def _faint_areas(ids: np.ndarray, n: int, weak: np.ndarray, hard: np.ndarray,
                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Per label 0..n-1 of the pixels' labels ``ids`` (0: none): their count, weak and strong
     counts (of the per-pixel flags ``weak`` and ``hard``), and whether the area is faint:
-    FAINT_SHARE weak, at most FAINT_MAX_STRONG strong, darker than the table (brightness
-    ``ratio`` to it) by FAINT_MAX_SHADE, at least FAINT_MIN_MM2 (``ppm`` view px per mm)."""
+    FAINT_SHARE weak, at most FAINT_MAX_STRONG strong (or so besides the lit ones, FAINT_LIT_*),
+    darker than the table (brightness ``ratio`` to it) by FAINT_MAX_SHADE, at least
+    FAINT_MIN_MM2 (``ppm`` view px per mm)."""
     count = np.bincount(ids, minlength=n).astype(np.float64)
     weak_n = np.bincount(ids, weights=weak, minlength=n)
     strong = np.bincount(ids, weights=hard, minlength=n)
-    good = ((weak_n >= FAINT_SHARE * count) & (strong <= FAINT_MAX_STRONG * count)
+    # Its strong pixels lit above the table excused (FAINT_LIT_*): a clear piece's caustic
+    # or lit rims, with its weak darkening over more of it than a white piece shows.
+    lit = np.bincount(ids, weights=hard & (ratio > FAINT_LIT_RATIO), minlength=n)
+    few_strong = (strong <= FAINT_MAX_STRONG * count) | (
+        (strong - lit <= FAINT_LIT_MAX_DARK * count) & (lit <= FAINT_MAX_LIT * count)
+        & (weak_n >= FAINT_LIT_SHARE * count))
+    good = ((weak_n >= FAINT_SHARE * count) & few_strong
             & (np.bincount(ids, weights=ratio, minlength=n) <= FAINT_MAX_SHADE * count)
             & (count >= FAINT_MIN_MM2 * ppm**2))
     good[0] = False
