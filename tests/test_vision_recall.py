@@ -83,6 +83,16 @@ def assert_no_sure_wrong_size(seed: int, seed0: int, size: str, color: str,
             f"read {p.size.value}, σ {p.sigma_mm:.1f} mm, {worse:.1f} mm off")
 
 
+def assert_named(seed: int, seed0: int, size: str, color: str,
+                 stern_mm: tuple[float, float]) -> None:
+    """The truth piece of ``size`` and ``color`` at ``stern_mm`` (table mm) is found and named
+    ``color``, with no sure wrong size and no false piece in the scene."""
+    p = found(seed, size, color, stern_mm, seed0=seed0)
+    assert p is not None and p.color == color
+    assert_no_sure_wrong_size(seed, seed0, size, color, stern_mm)
+    assert_no_false_piece(seed, seed0)
+
+
 def assert_clear_found_in_doubt(seed: int, seed0: int, size: str,
                                 stern_mm: tuple[float, float]) -> None:
     """The clear truth piece of ``size`` at ``stern_mm`` (table mm) is found, named clear, with
@@ -3397,10 +3407,7 @@ def test_a_grey_area_beside_a_white_piece_is_no_black_one():
     (8770, 8560, "large", (405.4, 399.9)),
 ])
 def test_a_dim_white_piece_on_a_coloured_table_is_no_black_piece(seed, seed0, size, stern):
-    p = found(seed, size, "white", stern, seed0=seed0)
-    assert p is not None and p.color == "white"
-    assert_no_sure_wrong_size(seed, seed0, size, "white", stern)
-    assert_no_false_piece(seed, seed0)
+    assert_named(seed, seed0, size, "white", stern)
 
 
 # A glossy black piece on laminate named clear (issue 4, session 35, colour45; colour): the
@@ -3417,10 +3424,7 @@ def test_a_dim_white_piece_on_a_coloured_table_is_no_black_piece(seed, seed0, si
     (9363, 9136, "small", (350.8, 242.7)),
 ])
 def test_a_glossy_black_piece_on_laminate_is_no_clear_piece(seed, seed0, size, stern):
-    p = found(seed, size, "black", stern, seed0=seed0)
-    assert p is not None and p.color == "black"
-    assert_no_sure_wrong_size(seed, seed0, size, "black", stern)
-    assert_no_false_piece(seed, seed0)
+    assert_named(seed, seed0, size, "black", stern)
 
 
 # A purple piece dulled by the cloth's light named unknown (issue 4, session 35, colour45;
@@ -3435,9 +3439,7 @@ def test_a_glossy_black_piece_on_laminate_is_no_clear_piece(seed, seed0, size, s
     (9398, (351.9, 211.4)),
 ])
 def test_a_dull_purple_piece_is_named_purple(seed, stern):
-    p = found(seed, "large", "purple", stern, seed0=9136)
-    assert p is not None and p.color == "purple"
-    assert_no_sure_wrong_size(seed, 9136, "large", "purple", stern)
+    assert_named(seed, 9136, "large", "purple", stern)
 
 
 # A clear piece whose crisp area holds lit strong pixels (issue 4, session 35, clear45; clear
