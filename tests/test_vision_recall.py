@@ -3321,10 +3321,7 @@ def test_a_colour_area_reading_with_a_rival_only_a_little_better_keeps_its_neigh
     (8305, 8272, "small", (472.7, 400.5)),
 ])
 def test_a_white_piece_with_a_dark_face_is_no_clear_piece(seed, seed0, size, stern):
-    p = found(seed, size, "white", stern, seed0=seed0)
-    assert p is not None and p.color == "white"
-    assert_no_sure_wrong_size(seed, seed0, size, "white", stern)
-    assert_no_false_piece(seed, seed0)
+    assert_named(seed, seed0, size, "white", stern)
 
 
 # A clear piece on wood read short from its tip, its strip past the reading as grey as the
@@ -3462,10 +3459,7 @@ def test_a_dull_purple_piece_is_named_purple(seed, stern):
     (8817, 8560, "small", (397.3, 517.0)),
 ])
 def test_a_clear_piece_whose_caustic_or_rims_are_lit_is_faint(seed, seed0, size, stern):
-    p = found(seed, size, "clear", stern, seed0=seed0)
-    assert p is not None and p.color == "clear"
-    assert_no_sure_wrong_size(seed, seed0, size, "clear", stern)
-    assert_no_false_piece(seed, seed0)
+    assert_named(seed, seed0, size, "clear", stern)
 
 
 def test_a_white_piece_whose_lit_faces_score_strongly_is_no_clear_piece():
