@@ -100,6 +100,7 @@ from armada_vision.vision.open_base import (
     shows_base_below_face,
     shows_no_base,
     shows_open_base,
+    values_in,
 )
 from armada_vision.vision.order import median, percentile
 from armada_vision.vision.refine import refine_on_score, unsettled_doubt
@@ -1692,7 +1693,7 @@ def _clear_strip_longer(scene: Scene, c: Candidate, sigma_mm: float, lying: list
     """The longest size longer than clear reading ``c`` (σ ``sigma_mm``, covering it: in size
     doubt) from ``c``'s tip and heading whose strip past ``c``'s stern shows the piece (see
     CLEAR_STRIP_DARK; on a coloured table, with ``ratio`` the view's saturation over the
-    table's, also as grey as a clear piece: CLEAR_GREY_STRIP) and that clashes with none of
+    table's, also as grey as a clear piece: CLEAR_GREY) and that clashes with none of
     ``lying``: set there, not fitted (crisp._edges_candidate), its σ covering ``c``; else
     None."""
     if c.upright or scene.shade is None:
@@ -1747,13 +1748,7 @@ def _grey_strip(scene: Scene, ratio: np.ndarray, free: shapely.Geometry, own: fl
 def _median_in(scene: Scene, view_map: np.ndarray, poly_mm: shapely.Geometry) -> float:
     """The median of a view-size map over a polygon (table mm; parts too thin for a pixel
     left out); 1.0 (the table's) where none is left."""
-    polys = [np.round(scene.grid.to_px(np.asarray(g.exterior.coords)))
-             for g in getattr(poly_mm, "geoms", [poly_mm])
-             if isinstance(g, shapely.Polygon) and not g.is_empty]
-    if not polys:
-        return 1.0
-    sl, mask = scene.grid.polygon_crop(polys)
-    vals = view_map[sl][mask]
+    vals = values_in(scene, view_map, poly_mm)
     return float(median(vals)) if vals.size else 1.0
 
 

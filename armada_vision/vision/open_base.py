@@ -361,16 +361,23 @@ def _glint_share(scene: Scene, c: Candidate, o: Candidate, bright: float) -> flo
     return float((vals >= bright).mean()) if vals.size else 0.0
 
 
-def shades_in(scene: Scene, poly_mm: shapely.Geometry) -> np.ndarray:
-    """The view's shades (brightness over the table's estimate) inside a polygon or
-    multipolygon (table mm; parts too thin for a pixel left out); empty where none is."""
+def values_in(scene: Scene, view_map: np.ndarray | None, poly_mm: shapely.Geometry
+              ) -> np.ndarray:
+    """A view-size map's values inside a polygon or multipolygon (table mm; parts too thin
+    for a pixel left out); empty where none is (or without a map)."""
     polys = [np.round(scene.grid.to_px(np.asarray(g.exterior.coords)))
              for g in getattr(poly_mm, "geoms", [poly_mm])
              if isinstance(g, shapely.Polygon) and not g.is_empty]
-    if not polys or scene.shade is None:
+    if not polys or view_map is None:
         return np.empty(0)
     sl, mask = scene.grid.polygon_crop(polys)
-    return scene.shade[sl][mask]
+    return view_map[sl][mask]
+
+
+def shades_in(scene: Scene, poly_mm: shapely.Geometry) -> np.ndarray:
+    """The view's shades (brightness over the table's estimate) inside a polygon or
+    multipolygon (table mm; parts too thin for a pixel left out); empty where none is."""
+    return values_in(scene, scene.shade, poly_mm)
 
 
 def shows_no_base(scene: Scene, c: Candidate) -> bool:
