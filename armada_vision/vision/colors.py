@@ -152,11 +152,9 @@ def _grey_stats(view: TableView, poly_mm: shapely.Polygon, bg_bgr: np.ndarray
     """The pixels well inside ``poly_mm`` (N×3 BGR), their median and the table's median
     under them (BGR), or None if unseen."""
     sl, m = view.grid.inner_crop(poly_mm, INNER_SHRINK)
-    if m.sum() < 4:
+    if (stats := _color_stats(view, sl, m, bg_bgr)) is None:
         return None
-    pixels = view.image_bgr[sl][m]
-    return (pixels, median(pixels.astype(np.float32), axis=0),
-            median(bg_bgr[sl][m], axis=0).astype(np.float32))
+    return (view.image_bgr[sl][m], *stats)
 
 
 def dim_white(view: TableView, poly_mm: shapely.Polygon, bg_bgr: np.ndarray) -> bool:

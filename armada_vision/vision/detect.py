@@ -2881,23 +2881,24 @@ def _piece(c: Candidate, calib: TableCalibration, view: TableView, bg: np.ndarra
     else:
         hidden = 0.0
     fp = footprint(pose, d)
-    color = classify_color(view, fp if seen is None else seen, bg, opaque)
-    if color == "clear" and not opaque and shaded_white(view, fp if seen is None else seen, bg):
+    shown = fp if seen is None else seen   # what the colour tests read: the outline as seen
+    color = classify_color(view, shown, bg, opaque)
+    if color == "clear" and not opaque and shaded_white(view, shown, bg):
         # Bright faces beside a dark one: white plastic, not a dimmer table (WHITE_TABLE_V).
         color = "white"
     if color == "white" and not opaque and lit_clear is not None and lit_clear():
         # A clear piece lit like a grey table: no dark face in it, no shadow round it
         # (CLEAR_LIT_*).
         color = "clear"
-    if color == "black" and dim_white(view, fp if seen is None else seen, bg):
+    if color == "black" and dim_white(view, shown, bg):
         # Lit faces as bright as white plastic's on a coloured table (COLOURED_WHITE_MIN_V).
         color = "white"
-    elif color == "clear" and too_dark_for_clear(view, fp if seen is None else seen, bg):
+    elif color == "clear" and too_dark_for_clear(view, shown, bg):
         # Darker than a grey table seen through two clear walls (CLEAR_MIN_V_SHARE).
         color = "black"
     elif color == "unknown":
         # A dull colour off the table's hue: plastic (DULL_PLASTIC_SAT).
-        color = dull_plastic(view, fp if seen is None else seen, bg) or color
+        color = dull_plastic(view, shown, bg) or color
     if color == "clear" and _ends_hidden(c, d.footprint_length_mm):
         s_mm = max(s_mm, CLEAR_ENDS_HIDDEN_MM)
     # Another size explained the piece almost as well: σ covers both readings. A vivid piece
@@ -2919,7 +2920,7 @@ def _piece(c: Candidate, calib: TableCalibration, view: TableView, bg: np.ndarra
         overlapped
         # no coloured plastic: a shadow (or clear plastic whose hue moved); or not all of
         # what is there: a die, a longer piece, a neighbour not found;
-        or (vivid and (_dimmed_table_read(view, fp if seen is None else seen, bg)
+        or (vivid and (_dimmed_table_read(view, shown, bg)
                        or (goes_on is not None and goes_on())))
         # not all of what is there, in a colour with no hue to follow (a black die, a shadow);
         or (not vivid and inside_goes_on is not None and inside_goes_on())
