@@ -31,6 +31,7 @@ from armada_vision.geometry.shapes import footprint
 from armada_vision.vision.base_quad import base_of_longer, pieces_from_base
 from armada_vision.vision.calibrate import TableCalibration, calibrate
 from armada_vision.vision.colors import (
+    INNER_SHRINK,
     classify_color,
     dim_white,
     dimmed_table,
@@ -410,6 +411,19 @@ TIP_INSIDE_MM = 0.5
 # SIZE_DOUBT_MM is in doubt already, so this changes no usable reading nor which doubtful
 # readings are one piece (_one_reading_per_doubtful_piece).
 TURN_MIN_HIDDEN = 0.2
+# ... and a vivid piece of a coloured table's hue (within VIVID_TABLE_HUE) hiding that much
+# (issue 4, session 36, trust46): its shaded side face is the table's hue darkened, a shadow
+# to the fit map, which then takes the ridge for the piece's edge. With its other edges
+# hidden (against a neighbour) nothing holds the turn, and the fit turns about the tip by
+# the side face's width: the 9424-set's 9542, a green small on green cloth (1920×1080,
+# 22-35°) against a purple large's base, 40 % of its outline hidden, read 3.7 mm off (8°
+# turned) at σ 1.2 mm; its side face is seen 3.7 mm wide at the stern, and a fit from the
+# true pose fits worse (0.55 against 0.25): no turned rival (_turned_mm) finds it. Such a
+# reading's σ is at least its widest side face as seen at the stern (_hued_side_mm). A piece
+# TABLE_SAT_SEP or more more saturated than the cloth keeps its plastic's colour in the
+# shade, and the map its face: the 9424-set's other right vivid readings of their cloth's
+# hue hiding that much and trusted, 9458's blue small (saturation 225 on cloth of 143) and
+# 9548's yellow medium (242 on 140), keep their σ; 9542's green is 105 on 147.
 TURN_STEP_DEG = 30.0
 TURN_TIE = 0.1
 # ... one within this (mm, both ends) is the same reading.
@@ -566,6 +580,31 @@ STRIP_GROW_MM = 0.7
 EDGE_LONGER_SHARE = 0.55
 EDGE_LONGER_FREE = 0.8
 EDGE_PAST_MM = 1.5
+# A longer reading whose strip past the next shorter size is bare table (issue 4, session 36,
+# trust46). The 9424-set's 9603: a white medium on navy cloth read as a large from its tip,
+# its stern set 7.6 mm back over bare cloth, σ 1.5 mm (trusted). Its strip (the outline as
+# seen less the next shorter size's from the same tip grown by STRIP_GROW_MM, at least
+# STRIP_FREE of it off the other readings) has the table's colour and light: median
+# foreground score (segment.foreground_planes: the colour distance to the table estimate over
+# three times the table's noise) 0.64, median shade 1.00. A piece that long fills that strip
+# with its face or its open base (seen into: shaded plastic, darker than the table, or the
+# plastic's colour): over the 9424- and 9136-sets' right readings longer than a small named
+# other than clear, the strip's median score is 1.26 and up (a black large, shade 0.66; a
+# white large's shaded base, 1.37 at shade 0.52), most 2 and up. Clear plastic shows the
+# table through it (its strip 0.2-1.5: CLEAR_STRIP_DARK's own rule reads those), so a reading
+# named clear is not asked. A strip at most BARE_STRIP_SCORE, its shade at least
+# BARE_STRIP_SHADE (a piece's own shadow or a dark base is not bare table), is read at the
+# next shorter size from the same tip (set there, not fitted; named as it was), its σ
+# covering the longer reading: the view says the longer one is wrong, not that the shorter
+# one is sure.
+# The reading's own part (the shorter size's outline as seen, shrunk by 1 mm) must score
+# BARE_OWN_SCORE or more: a faint white or black piece on a grey table, which the table
+# estimate took in, scores as table over its whole outline, strip and all (the 9136-set's
+# 9164, 9311, 9327 and 9375, right sizes in doubt: strips 0.28-0.40, outlines 0.25-0.49;
+# 9603's outline 80.8).
+BARE_STRIP_SCORE = 1.0
+BARE_STRIP_SHADE = 0.85
+BARE_OWN_SCORE = 2.0
 # A standing piece seen from a tilted camera looks like a lying one heading straight away
 # from the camera's foot (_standing_read_lying, issue 4: tuning seeds 1257, 1419, 1557, 1593,
 # 1611 read upright pieces as lying ones at σ 0.3-2.8 mm, 0-4° off that direction, their
@@ -1538,7 +1577,8 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
                       dark_base, lambda: _flat_ridge_mm(c, scene, view),
                       lambda: _turned_mm(c, lying, scene),
                       lambda: _lit_clear(c, scene, view, bg, top),
-                      lambda: face_ahead_of_base(scene, c))
+                      lambda: face_ahead_of_base(scene, c),
+                      lambda: _hued_side_mm(c, scene, view, bg))
 
     out = [as_piece(c, dark_base, top)
            for c, dark_base, top in zip(lying, opaque, lit_top, strict=True)]
@@ -1559,6 +1599,20 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
             q = as_piece(o, False)
             if q.color == p.color or (p.color in SHADED_BASE and q.color == "black"):
                 out[i] = replace(q, color=p.color)
+        # Any colour but clear: a longer reading whose strip past the next shorter size is
+        # bare table (BARE_STRIP_SCORE) is read at that size, named as it was.
+        if (out[i] is p and p.color != "clear"
+                and (o := _bare_strip_shorter(scene, c, p.sigma_mm, lying)) is not None):
+            # The reading's σ kept (its tip and heading are the shorter one's), widened to
+            # cover the longer reading: the size is the strip's colour, not a fit.
+            d_o = pieces.dims(o.size)
+            out[i] = replace(
+                p, size=o.size, pose=o.fit.pose,
+                tip_mm=o.fit.pose.tip_mm(d_o.footprint_length_mm),
+                sigma_mm=max(p.sigma_mm, o.ambiguity_mm),
+                sigma_deg=max(p.sigma_deg, o.ambiguity_deg),
+                in_play_area=bool(area_poly.covers(footprint(o.fit.pose, d_o))),
+                outline_px=tuple((float(x), float(y)) for x, y in calib.project(o.outline_mm)))
     out = _one_reading_per_doubtful_piece(out, pieces, [c.outline_mm for c in lying])
     out.sort(key=lambda p: (p.pose.x_mm, p.pose.y_mm))
     ups = [UprightPiece(c.size, classify_color(view, shapely.Polygon(c.outline_mm), bg),
@@ -1727,6 +1781,46 @@ def _clear_strip_longer(scene: Scene, c: Candidate, sigma_mm: float, lying: list
         if (q := _covering_longer(scene, o, c, others)) is not None:
             return q
     return None
+
+
+def _bare_strip_shorter(scene: Scene, c: Candidate, sigma_mm: float, lying: list[Candidate]
+                        ) -> Candidate | None:
+    """The next shorter size than reading ``c`` (σ ``sigma_mm`` not yet covering it) from
+    ``c``'s tip and heading when the strip ``c`` adds past it is bare table (see
+    BARE_STRIP_SCORE): set there, not fitted (crisp._edges_candidate), its σ covering ``c``;
+    else None."""
+    if c.upright or scene.shade is None:
+        return None
+    dims = scene.pieces.dims
+    order = scene.by_length
+    k = order.index(c.size)
+    if k == 0:
+        return None
+    d_c, d_z = dims(c.size).footprint_length_mm, dims(order[k - 1]).footprint_length_mm
+    if sigma_mm >= d_c - d_z - 0.1:
+        return None  # in size doubt already
+    o = _edges_candidate(scene, order[k - 1], Pose.with_tip(
+        c.fit.pose.tip_mm(d_c), c.fit.pose.heading_deg, d_z))
+    strip = shapely.Polygon(c.outline_mm).difference(
+        shapely.Polygon(o.outline_mm).buffer(STRIP_GROW_MM))
+    others = [q for q in lying if q is not c]
+    free = strip.difference(shapely.union_all(
+        [shapely.Polygon(q.outline_mm).buffer(1.0) for q in others]))
+    if strip.area <= 0.0 or free.area < STRIP_FREE * strip.area:
+        return None
+    score = values_in(scene, scene.score, free)
+    if not score.size or float(median(score)) > BARE_STRIP_SCORE:
+        return None
+    # The piece itself shows plainly on the score map (not a faint one the table estimate
+    # took in, whose whole outline scores as table: BARE_OWN_SCORE).
+    own = values_in(scene, scene.score, shapely.Polygon(o.outline_mm).buffer(-1.0))
+    if not own.size or float(median(own)) < BARE_OWN_SCORE:
+        return None
+    if _median_shade(scene, free) < BARE_STRIP_SHADE:
+        return None
+    gap_mm, gap_deg = reading_gap(scene, o, c)
+    return replace(o, ambiguity_mm=gap_mm, ambiguity_deg=gap_deg,
+                   covering_ambiguity_mm=gap_mm, covering_ambiguity_deg=gap_deg)
 
 
 def _grey_strip(scene: Scene, ratio: np.ndarray, free: shapely.Geometry, own: float,
@@ -2734,6 +2828,40 @@ def _flat_ridge_mm(c: Candidate, scene: Scene, view: TableView) -> float:
     return flat
 
 
+def _hued_side_mm(c: Candidate, scene: Scene, view: TableView, bg: np.ndarray) -> float:
+    """How wide (mm, at the stern) the camera sees ``c``'s widest side face when ``c`` is of
+    a coloured table's hue (its footprint's median hue within VIVID_TABLE_HUE of the table's
+    there, the table's saturation over COLOURED_TABLE_SAT) and not TABLE_SAT_SEP more
+    saturated than it; 0 otherwise (TURN_MIN_HIDDEN's note)."""
+    sl, m = view.grid.inner_crop(scene.footprint(c)[0], INNER_SHRINK)
+    if m.sum() < 4:
+        return 0.0
+    # The pixels' own hues and saturations (a median colour mixes the lit face with the
+    # shaded ones and reads greyer than either), against the table's estimate there.
+    h0, s0 = median(cv2.cvtColor(view.image_bgr[sl], cv2.COLOR_BGR2HSV)[m][:, :2].astype(
+        np.float32), axis=0)
+    ht, st, _vt = cv2.cvtColor(np.clip(median(bg[sl][m], axis=0), 0, 255).astype(
+        np.uint8)[None, None], cv2.COLOR_BGR2HSV)[0, 0].astype(float)
+    dh = abs(float(h0) - ht)
+    if (st <= COLOURED_TABLE_SAT or min(dh, 180.0 - dh) >= VIVID_TABLE_HUE
+            or s0 >= st + TABLE_SAT_SEP):
+        return 0.0
+    d = scene.pieces.dims(c.size)
+    p = c.fit.pose
+    v = seen_on_table(lying_local_3d(d), np.array([p.x_mm, p.y_mm, math.radians(
+        p.heading_deg)]), scene.camera_mm)
+    widest = 0.0
+    for a, b in ((0, 3), (1, 4)):
+        # As _flat_ridge_mm: how far inside the footprint's edge the raised base corner is
+        # seen.
+        edge = v[2] - v[a]
+        out = np.array([-edge[1], edge[0]]) / float(np.hypot(*edge))
+        if np.dot(v[1 - a] - v[a], out) > 0:
+            out = -out
+        widest = max(widest, float(-np.dot(v[b] - v[a], out)))
+    return widest
+
+
 def _turned_rivals(c: Candidate, lying: list[Candidate], scene: Scene
                    ) -> tuple[float, list[tuple[float, float]]]:
     """Same-size readings of ``c``'s piece turned about it: fits from starts with the stern at
@@ -2838,7 +2966,8 @@ def _piece(c: Candidate, calib: TableCalibration, view: TableView, bg: np.ndarra
            flat_ridge: Callable[[], float] | None = None,
            turned_mm: Callable[[], float] | None = None,
            lit_clear: Callable[[], bool] | None = None,
-           face_ahead: Callable[[], bool] | None = None) -> DetectedPiece:
+           face_ahead: Callable[[], bool] | None = None,
+           hued_side_mm: Callable[[], float] | None = None) -> DetectedPiece:
     """The detected piece of ``c``; ``goes_on`` tells whether its colour goes on past its
     outline (asked of a vivid piece only: :func:`_colour_goes_on`), ``inside_goes_on``
     whether its inside's colour does (asked of the others: :func:`_inside_goes_on`),
@@ -2855,7 +2984,9 @@ def _piece(c: Candidate, calib: TableCalibration, view: TableView, bg: np.ndarra
     fits about as well lies (asked of a reading hiding TURN_MIN_HIDDEN of its outline:
     :func:`_turned_mm`), ``face_ahead`` whether its stern may lie on the face ahead of its
     open base (asked of a clear piece shorter than the longest:
-    :func:`open_base.face_ahead_of_base`)."""
+    :func:`open_base.face_ahead_of_base`), ``hued_side_mm`` how wide its widest side face is
+    seen when it is of a coloured table's hue (asked of a vivid piece hiding TURN_MIN_HIDDEN of
+    its outline: :func:`_hued_side_mm`)."""
     d = pieces.dims(c.size)
     pose = c.fit.pose
     s_cal = calibration_sigma_mm(calib, pose.stern_mm, d)
@@ -2946,6 +3077,10 @@ def _piece(c: Candidate, calib: TableCalibration, view: TableView, bg: np.ndarra
     if doubtful:
         s_mm, s_deg = s_mm * DOUBT_GAIN_MAX + 0.5, s_deg * DOUBT_GAIN_MAX + 0.5
         s_mm = max(s_mm, turned)
+    elif vivid and hidden >= TURN_MIN_HIDDEN and hued_side_mm is not None:
+        # Of the table's hue, its shaded side face lost to the fit map: σ covers the turn
+        # that face allows (TURN_MIN_HIDDEN's note).
+        s_mm = max(s_mm, hued_side_mm())
     if doubtful or cost > SIZE_DOUBT_COST:
         # Any other size may be the piece (SIZE_DOUBT_COST): a faint clear longer piece going
         # on past either end, a white face past the tip, the part of a faint white that shows.
