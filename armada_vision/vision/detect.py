@@ -1795,7 +1795,7 @@ def _bare_strip_shorter(scene: Scene, c: Candidate, sigma_mm: float, lying: list
     order = scene.by_length
     k = order.index(c.size)
     if k == 0:
-        return None
+        return None  # no shorter size
     d_c, d_z = dims(c.size).footprint_length_mm, dims(order[k - 1]).footprint_length_mm
     if sigma_mm >= d_c - d_z - 0.1:
         return None  # in size doubt already
@@ -1803,10 +1803,16 @@ def _bare_strip_shorter(scene: Scene, c: Candidate, sigma_mm: float, lying: list
         c.fit.pose.tip_mm(d_c), c.fit.pose.heading_deg, d_z))
     strip = shapely.Polygon(c.outline_mm).difference(
         shapely.Polygon(o.outline_mm).buffer(STRIP_GROW_MM))
-    others = [q for q in lying if q is not c]
-    free = strip.difference(shapely.union_all(
-        [shapely.Polygon(q.outline_mm).buffer(1.0) for q in others]))
-    if strip.area <= 0.0 or free.area < STRIP_FREE * strip.area:
+    if strip.area <= 0.0:
+        return None
+    # The other readings' outlines grown by 1 mm (remembered by the scene), only those
+    # whose bounds reach the strip's.
+    x0, y0, x1, y1 = strip.bounds
+    near = [g for q in lying if q is not c for g in [scene.grown_outline(q)]
+            if g.bounds[0] <= x1 and g.bounds[2] >= x0 and g.bounds[1] <= y1
+            and g.bounds[3] >= y0]
+    free = strip.difference(shapely.union_all(near)) if near else strip
+    if free.area < STRIP_FREE * strip.area:
         return None
     score = values_in(scene, scene.score, free)
     if not score.size or float(median(score)) > BARE_STRIP_SCORE:
