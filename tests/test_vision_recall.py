@@ -3494,9 +3494,11 @@ def test_a_longer_reading_whose_strip_past_a_shorter_size_is_bare_table_is_read_
 # edge; the other side hidden, nothing held the turn, and a fit from the true pose fits worse
 # (0.55 against 0.25). Its σ is now at least that side face's width as seen at the stern
 # (3.7 mm, detect._hued_side_mm); vivid pieces well more saturated than their cloth (9458's
-# blue small, 9548's yellow medium, 40 % and more over it) keep theirs.
+# blue small, 9548's yellow medium, 40 % and more over it) keep theirs, and so does a fit as
+# clean as the 8272-set's 8552 cyan small on blue cloth (cost 0.02, HUED_MIN_COST).
 def test_a_piece_of_its_cloths_hue_hiding_a_side_has_sigma_covering_its_side_face():
     assert_no_sure_wrong_size(9542, 9424, "small", "green", (414.8, 277.5), any_size=True)
     p = found(9542, "small", "green", (414.8, 277.5), seed0=9424)
     assert p.size.value == "small" and p.sigma_mm > 1.5
     assert found(9458, "small", "blue", (142.1, 419.4), seed0=9424).sigma_mm <= 1.5
+    assert found(8552, "small", "cyan", (442.6, 459.5), seed0=8272).sigma_mm <= 1.5

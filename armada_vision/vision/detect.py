@@ -423,7 +423,11 @@ TURN_MIN_HIDDEN = 0.2
 # TABLE_SAT_SEP or more more saturated than the cloth keeps its plastic's colour in the
 # shade, and the map its face: the 9424-set's other right vivid readings of their cloth's
 # hue hiding that much and trusted, 9458's blue small (saturation 225 on cloth of 143) and
-# 9548's yellow medium (242 on 140), keep their σ; 9542's green is 105 on 147.
+# 9548's yellow medium (242 on 140), keep their σ; 9542's green is 105 on 147. Only a fit
+# costing HUED_MIN_COST or more is asked: one that took a soft ridge and a shadow's edge for
+# the outline fits less cleanly (9542: 0.25); the 8272-set's 8552, a right cyan small on blue
+# cloth hiding as much, fits at 0.02 and keeps σ 0.8 mm.
+HUED_MIN_COST = 0.15
 TURN_STEP_DEG = 30.0
 TURN_TIE = 0.1
 # ... one within this (mm, both ends) is the same reading.
@@ -3083,7 +3087,8 @@ def _piece(c: Candidate, calib: TableCalibration, view: TableView, bg: np.ndarra
     if doubtful:
         s_mm, s_deg = s_mm * DOUBT_GAIN_MAX + 0.5, s_deg * DOUBT_GAIN_MAX + 0.5
         s_mm = max(s_mm, turned)
-    elif vivid and hidden >= TURN_MIN_HIDDEN and hued_side_mm is not None:
+    elif (vivid and hidden >= TURN_MIN_HIDDEN and cost >= HUED_MIN_COST
+          and hued_side_mm is not None):
         # Of the table's hue, its shaded side face lost to the fit map: σ covers the turn
         # that face allows (TURN_MIN_HIDDEN's note).
         s_mm = max(s_mm, hued_side_mm())
