@@ -2378,8 +2378,7 @@ def _dull_as_wood(bgr: np.ndarray, table_bgr: np.ndarray, bg: np.ndarray) -> boo
     """Whether a median colour (BGR 0-255) named warm over the table's ``table_bgr`` there is
     skin or lit wood on a wood table (``bg``'s median warm and over SKIN_GREY_TABLE_SAT): its
     HSV saturation at most WOOD_SAT_MARGIN over the table's there."""
-    ht, st, _ = _table_hsv(bg)
-    if st <= SKIN_GREY_TABLE_SAT or not _warm(np.float32(ht)):
+    if not _wood_table(bg):
         return False
     if name_color(bgr, table_bgr) not in WARM:
         return False
