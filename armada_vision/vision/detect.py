@@ -726,6 +726,13 @@ WOOD_MUTE_SHADE = 0.95
 # that lies over WOOD_STRIP_SHARE of its footprint in the strip the longest size the σ of a
 # clear reading found covers adds past that reading's stern (from its tip) is dropped.
 WOOD_STRIP_SHARE = 0.25
+# ... nor is a vivid translucent piece's tinted shadow, muted and darkened too (the 5104-set's
+# 5380: a cyan medium's shadow on light wood read as a clear small). Clear plastic takes colour
+# out of the wood seen through it but keeps its hue: the inside's median chroma (Lab a, b) of
+# the 21 clear pieces the pass finds on the tuning and check sets turns -5.4 to +6.9° from the
+# table estimate's there; the cyan shadow's 29-35°. A reading of the pass turned more than
+# WOOD_HUE_TURN_DEG is dropped.
+WOOD_HUE_TURN_DEG = 15.0
 # A die is no piece (issue 4, session 31, false40v): its top is a 16 mm square of one colour (red,
 # black or white) with 1-6 pips of another (2.6 mm wide), and a small read on it has its outline
 # over part of the square only. Of a reading's inside colour (within DIE_SAME of the offset of the
@@ -1440,7 +1447,8 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
                                 & view.valid_mask & ~view.marker_mask)
             wood = crisp_pieces(scene, None, mute, lying, hand_mask, standing, **muted)
             # Not a clear piece's own base past a reading of it cut short (WOOD_STRIP_SHARE).
-            wood = [c for c in wood if not _on_longer_strip(scene, c, lying, view, bg)]
+            wood = [c for c in wood if not _on_longer_strip(scene, c, lying, view, bg)
+                    and not _hue_turned(scene, c, view, bg)]
             lying += [c for c in wood
                       if classify_color(view, scene.footprint(c)[0], bg) != "black"]
     if hands:
@@ -2365,6 +2373,25 @@ def _on_longer_strip(scene: Scene, c: Candidate, lying: list[Candidate], view: T
                 and classify_color(view, scene.footprint(k)[0], bg) == "clear"):
             return True
     return False
+
+
+def _hue_turned(scene: Scene, c: Candidate, view: TableView, bg: np.ndarray) -> bool:
+    """Whether the median chroma (Lab a, b) inside ``c``'s footprint (shrunk by 1.5 mm)
+    turns more than WOOD_HUE_TURN_DEG from the table estimate ``bg``'s there."""
+    inner = footprint(c.fit.pose, scene.pieces.dims(c.size)).buffer(-1.5)
+    polys = [np.round(scene.grid.to_px(np.asarray(g.exterior.coords)))
+             for g in getattr(inner, "geoms", [inner])
+             if isinstance(g, shapely.Polygon) and not g.is_empty]
+    if not polys:
+        return False
+    sl, mask = scene.grid.polygon_crop(polys)
+    if not mask.any():
+        return False
+    turn = []
+    for img in (view.image_bgr[sl], np.clip(bg[sl], 0, 255).astype(np.uint8)):
+        lab = cv2.cvtColor(img, cv2.COLOR_BGR2LAB)[mask].astype(np.float32) - 128.0
+        turn.append(math.degrees(math.atan2(float(median(lab[:, 2])), float(median(lab[:, 1])))))
+    return abs((turn[0] - turn[1] + 180.0) % 360.0 - 180.0) > WOOD_HUE_TURN_DEG
 
 
 def _wood_table(bg: np.ndarray) -> bool:
