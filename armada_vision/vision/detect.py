@@ -749,6 +749,33 @@ SKIN_GREY_TABLE_SAT = 40
 # over the wood, but for a yellow small whose lit face clips white (7408-set 7640: 159, 33
 # over the wood).
 WOOD_SAT_MARGIN = 15
+# A clear piece on wood that the grey area takes only in part (issue 4, session 36, wood46).
+# The desaturated pass reads a clear piece on wood by its grey area (saturation under
+# segment.DESAT_RATIO 0.9 of the wood's), but its faces lit or near its tip keep 0.88-0.95 of
+# it: the grey area took only part of the piece (the 9424-set's 9585, 9588, 9596, 9566) or ran
+# into a clear neighbour's (9449), and every fit of it cost 0.69-1.2, over MAX_COST. The piece
+# is darkened too (median shade 0.75-0.87 of the wood's light), which bare wood almost never
+# is together with a muted colour: on those scenes 0.1-0.2 % of the bare wood lies under both
+# WOOD_MUTE_RATIO and WOOD_MUTE_SHADE, the missed pieces 0.57-1.0 of their footprints. So on a
+# wood table (_wood_table) the desaturated pass is run once more where nothing is read, on the
+# grey area joined to the pixels under both limits (the same gates: a doubtful fit is kept
+# named clear, in doubt; a soft reading in doubt of size and place).
+WOOD_MUTE_RATIO = 0.93
+WOOD_MUTE_SHADE = 0.95
+# ... but a clear reading cut short at its stern (in size doubt, σ covering a longer size) has
+# its base past it muted and darkened too, and the pass read it as a piece of its own (the
+# 8560-set's 8653: a clear large read as a medium, its base read as a small at cost 0.33,
+# which then kept CLEAR_STRIP_DARK from reading the large at its size). A reading of the pass
+# that lies over WOOD_STRIP_SHARE of its footprint in the strip the longest size the σ of a
+# clear reading found covers adds past that reading's stern (from its tip) is dropped.
+WOOD_STRIP_SHARE = 0.25
+# ... nor is a vivid translucent piece's tinted shadow, muted and darkened too (the 5104-set's
+# 5380: a cyan medium's shadow on light wood read as a clear small). Clear plastic takes colour
+# out of the wood seen through it but keeps its hue: the inside's median chroma (Lab a, b) of
+# the 21 clear pieces the pass finds on the tuning and check sets turns -5.4 to +6.9° from the
+# table estimate's there; the cyan shadow's 29-35°. A reading of the pass turned more than
+# WOOD_HUE_TURN_DEG is dropped.
+WOOD_HUE_TURN_DEG = 15.0
 # A die is no piece (issue 4, session 31, false40v): its top is a 16 mm square of one colour (red,
 # black or white) with 1-6 pips of another (2.6 mm wide), and a small read on it has its outline
 # over part of the square only. Of a reading's inside colour (within DIE_SAME of the offset of the
@@ -1454,6 +1481,19 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
         # piece's area could be read here, as an opaque piece whose area may run past it
         # (σ over every shorter reading: still s11's black large, σ 1.0 → 22 mm).
         lying += [c for c in grey if classify_color(view, scene.footprint(c)[0], bg) != "black"]
+        if scene.shade is not None and _wood_table(bg):
+            # On wood, a clear piece's faces lit or near its tip keep ~0.9 of the wood's
+            # saturation: the grey area takes only part of it and no fit explains that part.
+            # Where nothing is read, the grey area joined to what is a little muted and
+            # darkened (WOOD_MUTE_RATIO, WOOD_MUTE_SHADE).
+            mute = grey_area | ((ratio < WOOD_MUTE_RATIO) & (scene.shade < WOOD_MUTE_SHADE)
+                                & view.valid_mask & ~view.marker_mask)
+            wood = crisp_pieces(scene, None, mute, lying, hand_mask, standing, **muted)
+            # Not a clear piece's own base past a reading of it cut short (WOOD_STRIP_SHARE).
+            wood = [c for c in wood if not _on_longer_strip(scene, c, lying, view, bg)
+                    and not _hue_turned(scene, c, view, bg)]
+            lying += [c for c in wood
+                      if classify_color(view, scene.footprint(c)[0], bg) != "black"]
     if hands:
         # A clear piece in a hand's region (the hand's shadow or fingers joined its region):
         # its own crisp or muted area there, fitted cleanly and named clear (HAND_CLEAR_*).
@@ -2414,12 +2454,62 @@ def _skin(c: Candidate, view: TableView, bg: np.ndarray, pieces: PieceSet) -> bo
     return stats is not None and (_skin_colour(*stats) or _dull_as_wood(*stats, bg))
 
 
+def _on_longer_strip(scene: Scene, c: Candidate, lying: list[Candidate], view: TableView,
+                     bg: np.ndarray) -> bool:
+    """Whether reading ``c`` lies over WOOD_STRIP_SHARE of its footprint in the strip that
+    the longest size a clear reading of ``lying`` in size doubt covers (its σ) adds past that
+    reading's stern, set from its tip."""
+    dims = scene.pieces.dims
+    own = footprint(c.fit.pose, dims(c.size))
+    for k in lying:
+        if k.upright or k is c:
+            continue
+        d_k = dims(k.size).footprint_length_mm
+        longer = [z for z in scene.by_length if dims(z).footprint_length_mm > d_k
+                  and k.covering_ambiguity_mm >= dims(z).footprint_length_mm - d_k - 0.1]
+        if not longer:
+            continue
+        z = max(longer, key=lambda z: dims(z).footprint_length_mm)
+        o = Pose.with_tip(k.fit.pose.tip_mm(d_k), k.fit.pose.heading_deg,
+                          dims(z).footprint_length_mm)
+        strip = footprint(o, dims(z)).difference(footprint(k.fit.pose, dims(k.size)))
+        if (own.intersection(strip).area > WOOD_STRIP_SHARE * own.area
+                and classify_color(view, scene.footprint(k)[0], bg) == "clear"):
+            return True
+    return False
+
+
+def _hue_turned(scene: Scene, c: Candidate, view: TableView, bg: np.ndarray) -> bool:
+    """Whether the median chroma (Lab a, b) inside ``c``'s footprint (shrunk by 1.5 mm)
+    turns more than WOOD_HUE_TURN_DEG from the table estimate ``bg``'s there."""
+    inner = footprint(c.fit.pose, scene.pieces.dims(c.size)).buffer(-1.5)
+    polys = [np.round(scene.grid.to_px(np.asarray(g.exterior.coords)))
+             for g in getattr(inner, "geoms", [inner])
+             if isinstance(g, shapely.Polygon) and not g.is_empty]
+    if not polys:
+        return False
+    sl, mask = scene.grid.polygon_crop(polys)
+    if not mask.any():
+        return False
+    turn = []
+    for img in (view.image_bgr[sl], np.clip(bg[sl], 0, 255).astype(np.uint8)):
+        lab = cv2.cvtColor(img, cv2.COLOR_BGR2LAB)[mask].astype(np.float32) - 128.0
+        turn.append(math.degrees(math.atan2(float(median(lab[:, 2])), float(median(lab[:, 1])))))
+    return abs((turn[0] - turn[1] + 180.0) % 360.0 - 180.0) > WOOD_HUE_TURN_DEG
+
+
+def _wood_table(bg: np.ndarray) -> bool:
+    """Whether the table estimate ``bg`` is wood: its median warm and over
+    SKIN_GREY_TABLE_SAT (as _dull_as_wood tells it)."""
+    ht, st, _ = _table_hsv(bg)
+    return st > SKIN_GREY_TABLE_SAT and bool(_warm(np.float32(ht)))
+
+
 def _dull_as_wood(bgr: np.ndarray, table_bgr: np.ndarray, bg: np.ndarray) -> bool:
     """Whether a median colour (BGR 0-255) named warm over the table's ``table_bgr`` there is
     skin or lit wood on a wood table (``bg``'s median warm and over SKIN_GREY_TABLE_SAT): its
     HSV saturation at most WOOD_SAT_MARGIN over the table's there."""
-    ht, st, _ = _table_hsv(bg)
-    if st <= SKIN_GREY_TABLE_SAT or not _warm(np.float32(ht)):
+    if not _wood_table(bg):
         return False
     if name_color(bgr, table_bgr) not in WARM:
         return False
