@@ -2059,7 +2059,7 @@ def _own_colour_pieces(scene: Scene, areas: np.ndarray, sub: ViewGrid,
     a die or chit of the piece's colour, seed 2153), but here the area is a colour area
     beside another piece's, which is why the region's passes took it as explained by that
     neighbour (issue 4, session 36, touch46: 4 pieces on the tuning sets, each read within
-    0.4 mm at σ 9-40 mm, were lost so; a piece found in doubt is better than a miss)."""
+    0.5 mm at σ 9-40 mm, were lost so; a piece found in doubt is better than a miss)."""
     names: dict[int, str] = {}
 
     def colour(c: Candidate) -> str:
