@@ -2154,7 +2154,7 @@ def _lone_colour_piece(scene: Scene, view: TableView, bg: np.ndarray, apart: np.
     if len(areas) != 1:
         return []
     return [c for c in _own_colour_pieces(scene, apart, sub, lying, view, bg,
-                                          max_hidden=LONE_MAX_HIDDEN)
+                                          max_hidden=LONE_MAX_HIDDEN, unclean=False)
             if c.fit.cost <= LONE_COLOUR_COST and not round_area(c, lab, sub)]
 
 
@@ -2185,7 +2185,8 @@ def _rest_of_shorter(scene: Scene, c: Candidate, lying: list[Candidate], view: T
 
 def _own_colour_pieces(scene: Scene, areas: np.ndarray, sub: ViewGrid,
                        lying: list[Candidate], view: TableView, bg: np.ndarray,
-                       max_hidden: float = APART_MAX_HIDDEN) -> list[Candidate]:
+                       max_hidden: float = APART_MAX_HIDDEN, unclean: bool = True
+                       ) -> list[Candidate]:
     """:func:`pieces_in_colour` in the parted colour ``areas`` of a region with no hand (a
     longer piece's extra length would show in them), on the scaled map, else the unscaled
     one: a vivid neighbour sets the scaled map's level and a duller piece's faces sink (4040's
@@ -2195,7 +2196,14 @@ def _own_colour_pieces(scene: Scene, areas: np.ndarray, sub: ViewGrid,
     (explain._covers_area): 6341's and 6404's yellow smalls on wood, a black and a green
     large leaning over them (0.66 and 0.46 of the outline as seen in colour, 0.81 and 0.71
     of the rest); one of its own colour may be its own piece read short (1898's purple
-    medium, seen end on at 22-35 deg, read as two smalls side by side)."""
+    medium, seen end on at 22-35 deg, read as two smalls side by side).
+    With ``unclean`` (not for a lone piece, :func:`_lone_colour_piece`), a reading another
+    size's reading rivals is kept too, in doubt (σ covers the rival), unless its colour area
+    is round (explain.ROUND_FILL): pieces_in_colour kept clean readings only (a rival may be
+    a die or chit of the piece's colour, seed 2153), but here the area is a colour area
+    beside another piece's, which is why the region's passes took it as explained by that
+    neighbour (issue 4, session 36, touch46: 4 pieces on the tuning sets, each read within
+    0.5 mm at σ 9-40 mm, were lost so; a piece found in doubt is better than a miss)."""
     names: dict[int, str] = {}
 
     def colour(c: Candidate) -> str:
@@ -2208,7 +2216,8 @@ def _own_colour_pieces(scene: Scene, areas: np.ndarray, sub: ViewGrid,
     got: list[Candidate] = []
     for sc in (scene, _unscaled(scene, sub)):
         got = [c for c in pieces_in_colour(sc, areas, sub, areas, lying,
-                                           other_colour=other_colour, rim_px=COLOUR_RIM_PX)
+                                           other_colour=other_colour, rim_px=COLOUR_RIM_PX,
+                                           unclean=unclean)
                if np.isnan(c.fit.sample_cost).mean() <= max_hidden]
         if got:
             break

@@ -1012,7 +1012,7 @@ def pieces_at_tips(scene: Scene, part: np.ndarray, sub: ViewGrid) -> list[Candid
 def pieces_in_colour(scene: Scene, part: np.ndarray, sub: ViewGrid, vivid: np.ndarray,
                      taken: list[Candidate], under_hand: bool = False,
                      other_colour: Callable[[Candidate, Candidate], bool] | None = None,
-                     rim_px: int = 0) -> list[Candidate]:
+                     rim_px: int = 0, unclean: bool = False) -> list[Candidate]:
     """Lying pieces in a hand's region ``part`` fitted in each area of its ``vivid`` mask (a
     piece's own colour, apart from the skin and the table): from the area's sharp corners (a
     tip that is no corner of the region is one of the area's) and its axis; per area the good
@@ -1066,7 +1066,8 @@ def pieces_in_colour(scene: Scene, part: np.ndarray, sub: ViewGrid, vivid: np.nd
     return [replace(c, ambiguity_mm=max(c.ambiguity_mm, HAND_COLOUR_MM, g),
                     covering_ambiguity_mm=max(c.covering_ambiguity_mm, HAND_COLOUR_MM, g))
             for c0, c, g in zip(done, read, gap, strict=True) if _amb(c) <= HAND_EDGE_MM or (
-                under_hand and _amb(c0) <= HAND_EDGE_MM and not round_area(c, lab, sub))]
+                (unclean or (under_hand and _amb(c0) <= HAND_EDGE_MM))
+                and not round_area(c, lab, sub))]
 
 
 def _amb(c: Candidate) -> float:
