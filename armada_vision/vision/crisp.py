@@ -80,6 +80,12 @@ MIN_SHARE = 0.6
 # kept 0.65-0.82; a regular pentagon is 0.86).
 MAX_CONTACT = 0.2
 ROUND_MIN = 0.85
+# ... but an area bigger than one lying piece can cover (Scene.max_area_mm2, 1035 mm² for
+# the standard set; a coin is at most 531 mm², a chit 254, a die 256, each with its rim and
+# shadow well under it) is no chit, coin or die, however round its hull: several pieces
+# touching (issue 4, session 36, broken46: the 8560-set's 8603, a clear small and large and a
+# white small on laminate side by side, one crisp area of 1808 mm² whose hull is round, was
+# never fitted; fitted, the white small is read and the clear large in doubt).
 # With ``peel``, an area held off by its contact is tried once more
 # without what lies within PEEL_MM of the pieces found (the greyed strip along a neighbour:
 # a piece lying against one keeps its body), the rest opened again. What is left may touch
@@ -565,7 +571,8 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
             continue
         if area_if is not None and not area_if(sl, region):
             continue
-        fit_it = _worth_fitting(region, incover[sl])
+        fit_it = _worth_fitting(region, incover[sl],
+                                round_max_px=scene.max_area_mm2 * ppm**2)
         if fit_it is None and peel and edges is not None and scene.shade is not None and not (
                 GREY_SHADE[0] <= float(median(scene.shade[sl][region])) <= PEEL_DARK):
             continue  # held off, and not a clear piece's darkening: not peeled
@@ -1507,15 +1514,18 @@ def peel_hidden(scene: Scene) -> float:
     return d.long_side_mm / (2.0 * d.long_side_mm + d.base_w_mm)
 
 
-def _worth_fitting(region: np.ndarray, incover: np.ndarray, max_contact: float = MAX_CONTACT
-                   ) -> bool | None:
+def _worth_fitting(region: np.ndarray, incover: np.ndarray, max_contact: float = MAX_CONTACT,
+                   round_max_px: float | None = None) -> bool | None:
     """Whether an area could be a piece of its own: not round or square (a chit, a coin, a
     die: its convex hull's circularity 4πA/P² at least ROUND_MIN; a lying pyramid's outline,
     a triangle or a pentagon with its raised base, stays under it: False), and not hugging
-    the pieces found along more than MAX_CONTACT of its border (their shadow: None)."""
+    the pieces found along more than MAX_CONTACT of its border (their shadow: None). With
+    ``round_max_px``, an area of more pixels is never judged round (several pieces touching,
+    ROUND_MIN)."""
     hull = cv2.convexHull(np.column_stack(np.nonzero(region)[::-1]).astype(np.float32))
     perimeter = cv2.arcLength(hull, True)
-    if 4.0 * np.pi * cv2.contourArea(hull) >= ROUND_MIN * perimeter * perimeter:
+    if (round_max_px is None or np.count_nonzero(region) <= round_max_px) and (
+            4.0 * np.pi * cv2.contourArea(hull) >= ROUND_MIN * perimeter * perimeter):
         return False
     ring = cv2.dilate(region.view(np.uint8), np.ones((5, 5), np.uint8)).view(bool) & ~region
     if ring.any() and np.count_nonzero(incover[ring]) > max_contact * np.count_nonzero(ring):

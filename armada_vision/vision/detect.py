@@ -1414,6 +1414,13 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
         # An area the map gives no good fit in: fitted on the colour itself (_colour_map).
         lying += pieces_in_colour(_colour_map(scene, vivid, sub), region, sub, vivid, lying,
                                   under_hand=True)
+        # Touching pieces of different colours are one vivid area, which no one reading
+        # covers (explain.COLOUR_MAX_LEFT): each colour's own area, parted where the hue
+        # steps, and an area still whole read as two pieces of two hues when two fits cover
+        # it (explain._pair_covering).
+        hue = _window_hsv(view, sub)[..., 0]
+        lying += pieces_in_colour(scene, region, sub, _split_by_hue(hue, vivid), lying,
+                                  under_hand=True, pair_hue=hue)
     # Standing pieces cover their area too: their crisp outline is no lying piece. A clear
     # piece against a piece found is peeled off it (crisp.PEEL_DARK).
     hand_mask = _mask_of(hands, view.grid)

@@ -134,6 +134,15 @@ HAND_COLOUR_MM = 3.0
 # 0.12) has a small turned across it at 0.09, and with any better fit a rival, the clear
 # large touching it was dropped as its duplicate (SHORTER_FIT_GAIN's margin).
 COLOUR_RIVAL_GAIN = 0.1
+# In a hand's region two touching pieces' colours can be one area (orange against yellow:
+# the hue runs from one to the other over a few pixels, no step HUE_STEP parts): where no
+# one fit covers such an area, two good fits that do not overlap and together leave at most
+# COLOUR_MAX_LEFT of it out are read, each as a piece in colour is (_pair_covering; issue
+# 4, session 36, broken46: the 9424-set's 9536, an orange and a yellow medium beside a hand
+# on wood, their true fits 0.04 and 0.08). Only two colours: the two fits' median hues in the
+# area differ by more than PAIR_MIN_HUE (9536's 9 and 21; two fits of one colour covering an
+# upright green large's area beside a hand, 9531's, both 64, read a false green small).
+PAIR_MIN_HUE = 8.0
 # Turns (degrees) of a tip's heading guess tried when nothing explains a region (see
 # leftover_piece; issue 4, seed 1032: a red medium's tip guess 14° off along wood-grain streaks,
 # its fit stuck 10° off at cost 0.58; from 10° further round it fits at 0.085).
@@ -1012,17 +1021,22 @@ def pieces_at_tips(scene: Scene, part: np.ndarray, sub: ViewGrid) -> list[Candid
 def pieces_in_colour(scene: Scene, part: np.ndarray, sub: ViewGrid, vivid: np.ndarray,
                      taken: list[Candidate], under_hand: bool = False,
                      other_colour: Callable[[Candidate, Candidate], bool] | None = None,
-                     rim_px: int = 0, unclean: bool = False) -> list[Candidate]:
+                     rim_px: int = 0, unclean: bool = False,
+                     pair_hue: np.ndarray | None = None) -> list[Candidate]:
     """Lying pieces in a hand's region ``part`` fitted in each area of its ``vivid`` mask (a
     piece's own colour, apart from the skin and the table): from the area's sharp corners (a
     tip that is no corner of the region is one of the area's) and its axis; per area the good
     fit that covers it best (:func:`_covers_area`); none overlaps ``taken`` or another. Only
     clean readings are kept (σ as :func:`pieces_at_tips` gives it no more than HAND_EDGE_MM),
     and ``under_hand`` (``part`` is a hand's region) those only a longer size under the hand
-    makes unclean whose colour area is not round; each with σ at least HAND_COLOUR_MM.
+    makes unclean whose colour area is not round; with ``unclean``, any unclean reading whose
+    colour area is not round (σ covers its rival); each with σ at least HAND_COLOUR_MM.
     With ``other_colour`` (whether a reading of ``taken`` is of another colour than a fit),
     a fit's colour is asked only where no reading of another colour leans over it; with
-    ``rim_px``, of its outline less a rim that many pixels wide (COLOUR_RIM_PX)."""
+    ``rim_px``, of its outline less a rim that many pixels wide (COLOUR_RIM_PX). With
+    ``pair_hue`` (the window's OpenCV hue), an area no one fit covers is read as two touching
+    pieces of two colours when two good fits that do not overlap cover it together
+    (:func:`_pair_covering`)."""
     n, lab, stats, _ = cv2.connectedComponentsWithStats(vivid.astype(np.uint8), connectivity=8)
     min_px = COLOUR_MIN_AREA * scene.small_area_mm2 * sub.px_per_mm**2
     out: list[Candidate] = []
@@ -1045,6 +1059,11 @@ def pieces_in_colour(scene: Scene, part: np.ndarray, sub: ViewGrid, vivid: np.nd
                 and (left := _covers_area(c, area, sub, _leaning(c, taken, sub, other_colour),
                                           rim_px)) is not None
                 and not clashes(c, out + taken, scene)]
+        if not fits and pair_hue is not None and (two := _pair_covering(
+                scene, got, area, sub, out + taken, pair_hue)) is not None:
+            out += two
+            gap += [0.0, 0.0]
+            continue
         if fits:
             best = min(fits, key=lambda f: f[0].fit.cost + f[1])[0]
             out.append(best)
@@ -1068,6 +1087,39 @@ def pieces_in_colour(scene: Scene, part: np.ndarray, sub: ViewGrid, vivid: np.nd
             for c0, c, g in zip(done, read, gap, strict=True) if _amb(c) <= HAND_EDGE_MM or (
                 (unclean or (under_hand and _amb(c0) <= HAND_EDGE_MM))
                 and not round_area(c, lab, sub))]
+
+
+def _pair_covering(scene: Scene, got: list[Candidate], area: np.ndarray, sub: ViewGrid,
+                   others: list[Candidate], hue: np.ndarray) -> list[Candidate] | None:
+    """Two good fits among ``got`` (cost at most GOOD_COST, COLOUR_MIN_SHARE of each one's
+    outline as seen in the colour ``area``, overlapping neither each other nor ``others``)
+    whose median ``hue`` (OpenCV's 0-180, on ``sub``) in the area differs by more than
+    PAIR_MIN_HUE and that together leave at most COLOUR_MAX_LEFT of the area out, the pair of
+    least summed cost and share left; None when no pair does."""
+    ones = []
+    hues = []
+    for c in got:
+        if c.upright or c.fit.cost > GOOD_COST or clashes(c, others, scene):
+            continue
+        inside = _outline_mask(c, area.shape, sub)
+        if inside.any() and area[inside].mean() >= COLOUR_MIN_SHARE:
+            ones.append(c)
+            hues.append(float(np.median(hue[inside & area])))
+    total = max(np.count_nonzero(area), 1)
+    best: tuple[float, list[Candidate]] | None = None
+    for i, a in enumerate(ones):
+        for j in range(i + 1, len(ones)):
+            b = ones[j]
+            dh = abs(hues[i] - hues[j])
+            if min(dh, 180.0 - dh) <= PAIR_MIN_HUE or clashes(a, [b], scene):
+                continue
+            left = np.count_nonzero(unexplained_mask(area, sub, [a, b])) / total
+            if left > COLOUR_MAX_LEFT:
+                continue
+            key = a.fit.cost + b.fit.cost + left
+            if best is None or key < best[0]:
+                best = (key, [a, b])
+    return None if best is None else best[1]
 
 
 def _amb(c: Candidate) -> float:
