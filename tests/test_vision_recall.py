@@ -3587,26 +3587,23 @@ def test_a_piece_against_one_found_read_in_its_colour_with_a_rival_is_kept_in_do
 # beside a hand's region). A hand's region (its shadow joins the table round it to the
 # foreground) swallows the pieces beside it; explain.pieces_in_colour reads each one in its
 # own colour area. Two touching pieces of different colours are one vivid area, which no one
-# reading covers (COLOUR_MAX_LEFT 0.2), so neither was read: the 9136-set's 9173 (a green
-# medium against a red one under a thumb, laminate, 1280×720, 0-10°) and 9218 (a purple large,
-# 1920×1080, 22-35°). The hands' pass now also reads the colour areas parted where the hue
-# steps (detect._split_by_hue, as the passes outside hands do) and, where an area is still
-# whole, two good fits that together cover it (explain._pair_covering): the 9424-set's 9536,
-# an orange and a yellow medium beside a hand on wood (1920×1080, 22-35°), whose hues run into
-# each other over a few pixels (no step over HUE_STEP), their true fits 0.04 and 0.08. Each is
-# read as a piece in a hand's region is, never trusted (σ at least HAND_COLOUR_MM, 3 mm). Two
-# fits are read only when their hues differ (explain.PAIR_MIN_HUE): the 9424-set's 9531, an
-# upright green large beside a hand (1280×720, 22-35°), its colour area covered by two green
-# smalls (hue 64 both), read a false green small without it. Found so too: the 8560-set's
-# 8762 (a yellow large beside a hand on felt) and the 8848-set's 8960 (a yellow small against
-# an orange one beside a hand on felt, in size doubt; the orange one is still missed).
+# reading covers (COLOUR_MAX_LEFT 0.2), so neither was read. The hands' pass now also reads,
+# in the colour areas parted where the hue steps (detect._split_by_hue), two good fits that
+# together cover an area (explain._pair_covering): the 9424-set's 9536, an orange and a
+# yellow medium beside a hand on wood (1920×1080, 22-35°), whose hues run into each other over
+# a few pixels (no step over HUE_STEP), their true fits 0.04 and 0.08, and the 8560-set's 8762
+# (a yellow large beside a hand on felt). Each is read as a piece in a hand's region is, never
+# trusted (σ at least HAND_COLOUR_MM, 3 mm). Two fits are read only when their hues differ
+# (explain.PAIR_MIN_HUE): the 9424-set's 9531, an upright green large beside a hand (1280×720,
+# 22-35°), its colour area covered by two green smalls (hue 64 both), read a false green small
+# without it. One fit alone in a hue-parted area is not read there: broken46 read them too
+# (9136-set 9173's green medium and 9218's purple large, 8848-set 8960's yellow small found),
+# but on session 36's judge set that read 9849's upright yellow large, its base under a thumb
+# (green cloth, 1280×720, 22-35°), as a lying large (σ 10 mm), a false piece.
 @pytest.mark.parametrize(("seed", "seed0", "size", "color", "stern"), [
-    (9173, 9136, "medium", "green", (339.1, 173.7)),
-    (9218, 9136, "large", "purple", (519.6, 297.7)),
     (9536, 9424, "medium", "orange", (426.7, 135.7)),
     (9536, 9424, "medium", "yellow", (456.7, 142.5)),
     (8762, 8560, "large", "yellow", (193.2, 210.0)),
-    (8960, 8848, "small", "yellow", (368.7, 271.1)),
 ])
 def test_touching_pieces_of_two_colours_beside_a_hand_are_each_read(seed, seed0, size, color,
                                                                     stern):
@@ -3617,8 +3614,9 @@ def test_touching_pieces_of_two_colours_beside_a_hand_are_each_read(seed, seed0,
         assert_no_false_piece(seed, seed0)
 
 
-def test_an_upright_piece_beside_a_hand_is_no_pair_of_lying_pieces():
-    assert_no_false_piece(9531, 9424)
+@pytest.mark.parametrize(("seed", "seed0"), [(9531, 9424), (9849, 9712)])
+def test_an_upright_piece_beside_a_hand_is_no_lying_piece(seed, seed0):
+    assert_no_false_piece(seed, seed0)
 
 
 # A round crisp area bigger than one piece (issue 4, session 36, broken46; clear pieces on

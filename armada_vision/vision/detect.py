@@ -1415,9 +1415,10 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
         lying += pieces_in_colour(_colour_map(scene, vivid, sub), region, sub, vivid, lying,
                                   under_hand=True)
         # Touching pieces of different colours are one vivid area, which no one reading
-        # covers (explain.COLOUR_MAX_LEFT): each colour's own area, parted where the hue
-        # steps, and an area still whole read as two pieces of two hues when two fits cover
-        # it (explain._pair_covering).
+        # covers (explain.COLOUR_MAX_LEFT): in each colour's own area, parted where the hue
+        # steps, two pieces of two hues are read when two fits cover it together
+        # (explain._pair_covering). One fit alone is not read here: that read an upright
+        # piece under a thumb as a lying one (session 36's judge set, 9849).
         hue = _window_hsv(view, sub)[..., 0]
         lying += pieces_in_colour(scene, region, sub, _split_by_hue(hue, vivid), lying,
                                   under_hand=True, pair_hue=hue)

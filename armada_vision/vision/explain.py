@@ -1034,9 +1034,9 @@ def pieces_in_colour(scene: Scene, part: np.ndarray, sub: ViewGrid, vivid: np.nd
     With ``other_colour`` (whether a reading of ``taken`` is of another colour than a fit),
     a fit's colour is asked only where no reading of another colour leans over it; with
     ``rim_px``, of its outline less a rim that many pixels wide (COLOUR_RIM_PX). With
-    ``pair_hue`` (the window's OpenCV hue), an area no one fit covers is read as two touching
-    pieces of two colours when two good fits that do not overlap cover it together
-    (:func:`_pair_covering`)."""
+    ``pair_hue`` (the window's OpenCV hue), only pairs are read: an area is read as two
+    touching pieces of two colours when two good fits that do not overlap cover it together
+    (:func:`_pair_covering`), and no area as one piece."""
     n, lab, stats, _ = cv2.connectedComponentsWithStats(vivid.astype(np.uint8), connectivity=8)
     min_px = COLOUR_MIN_AREA * scene.small_area_mm2 * sub.px_per_mm**2
     out: list[Candidate] = []
@@ -1055,15 +1055,17 @@ def pieces_in_colour(scene: Scene, part: np.ndarray, sub: ViewGrid, vivid: np.nd
         if (guess := axis_guess(area, sub)) is not None:
             got += fits_from_axis(scene, *guess, screened=True)
         cands += got
+        if pair_hue is not None:
+            # Pairs only: one fit of a hue-parted area beside a hand read an upright yellow
+            # large under a thumb as a lying one (session 36's judge set, 9849).
+            if (two := _pair_covering(scene, got, area, sub, out + taken, pair_hue)) is not None:
+                out += two
+                gap += [0.0, 0.0]
+            continue
         fits = [(c, left) for c in got if c.fit.cost <= GOOD_COST
                 and (left := _covers_area(c, area, sub, _leaning(c, taken, sub, other_colour),
                                           rim_px)) is not None
                 and not clashes(c, out + taken, scene)]
-        if not fits and pair_hue is not None and (two := _pair_covering(
-                scene, got, area, sub, out + taken, pair_hue)) is not None:
-            out += two
-            gap += [0.0, 0.0]
-            continue
         if fits:
             best = min(fits, key=lambda f: f[0].fit.cost + f[1])[0]
             out.append(best)
