@@ -1810,7 +1810,6 @@ def _clear_strip_longer(scene: Scene, c: Candidate, sigma_mm: float, lying: list
     others = [k for k in lying if k is not c]
     seen = shapely.Polygon(c.outline_mm)
     lit = _median_shade(scene, seen.buffer(-1.0)) >= CLEAR_STRIP_LIT
-    taken = shapely.union_all([shapely.Polygon(k.outline_mm).buffer(1.0) for k in others])
     # The reading's own grey, when greyer than the table (a clear piece on a coloured one):
     # its strip may show the piece by that grey (CLEAR_GREY).
     own = _median_in(scene, ratio, seen.buffer(-1.0)) if ratio is not None else 1.0
@@ -1823,7 +1822,7 @@ def _clear_strip_longer(scene: Scene, c: Candidate, sigma_mm: float, lying: list
     for k in reversed(range(len(sets))):
         o = sets[k]
         strip = shapely.Polygon(o.outline_mm).difference(seen.buffer(STRIP_GROW_MM))
-        free = strip.difference(taken)
+        free = _off_others(scene, strip, others)
         if strip.area <= 0.0 or free.area < STRIP_FREE * strip.area:
             continue
         shade = _median_shade(scene, free)
@@ -1857,13 +1856,7 @@ def _bare_strip_shorter(scene: Scene, c: Candidate, sigma_mm: float, lying: list
         shapely.Polygon(o.outline_mm).buffer(STRIP_GROW_MM))
     if strip.area <= 0.0:
         return None
-    # The other readings' outlines grown by 1 mm (remembered by the scene), only those
-    # whose bounds reach the strip's.
-    x0, y0, x1, y1 = strip.bounds
-    near = [g for q in lying if q is not c for g in [scene.grown_outline(q)]
-            if g.bounds[0] <= x1 and g.bounds[2] >= x0 and g.bounds[1] <= y1
-            and g.bounds[3] >= y0]
-    free = strip.difference(shapely.union_all(near)) if near else strip
+    free = _off_others(scene, strip, [q for q in lying if q is not c])
     if free.area < STRIP_FREE * strip.area:
         return None
     score = values_in(scene, scene.score, free)
@@ -1876,9 +1869,7 @@ def _bare_strip_shorter(scene: Scene, c: Candidate, sigma_mm: float, lying: list
         return None
     if _median_shade(scene, free) < BARE_STRIP_SHADE:
         return None
-    gap_mm, gap_deg = reading_gap(scene, o, c)
-    return replace(o, ambiguity_mm=gap_mm, ambiguity_deg=gap_deg,
-                   covering_ambiguity_mm=gap_mm, covering_ambiguity_deg=gap_deg)
+    return _covering(scene, o, c)
 
 
 def _grey_strip(scene: Scene, ratio: np.ndarray, free: shapely.Geometry, own: float,
@@ -1904,12 +1895,27 @@ def _median_in(scene: Scene, view_map: np.ndarray, poly_mm: shapely.Geometry) ->
     return float(median(vals)) if vals.size else 1.0
 
 
+def _off_others(scene: Scene, strip: shapely.Geometry, others: list[Candidate]
+                ) -> shapely.Geometry:
+    """The part of ``strip`` (table mm) off ``others``' outlines grown by 1 mm (remembered by
+    the scene: Scene.grown_outline), only those whose bounds reach the strip's asked."""
+    x0, y0, x1, y1 = strip.bounds
+    near = [g for q in others for g in [scene.grown_outline(q)]
+            if g.bounds[0] <= x1 and g.bounds[2] >= x0 and g.bounds[1] <= y1
+            and g.bounds[3] >= y0]
+    return strip.difference(shapely.union_all(near)) if near else strip
+
+
 def _covering_longer(scene: Scene, o: Candidate, c: Candidate, others: list[Candidate]
                      ) -> Candidate | None:
     """``o``, a longer reading set in place of reading ``c``, its ambiguity their gap (so its
     σ covers ``c``: the size is not a fit's); None when it clashes with one of ``others``."""
-    if clashes(o, others, scene):
-        return None
+    return None if clashes(o, others, scene) else _covering(scene, o, c)
+
+
+def _covering(scene: Scene, o: Candidate, c: Candidate) -> Candidate:
+    """``o``, a reading set in place of reading ``c``, its ambiguity their gap (so its σ
+    covers ``c``)."""
     gap_mm, gap_deg = reading_gap(scene, o, c)
     return replace(o, ambiguity_mm=gap_mm, ambiguity_deg=gap_deg,
                    covering_ambiguity_mm=gap_mm, covering_ambiguity_deg=gap_deg)
