@@ -88,6 +88,7 @@ from armada_vision.vision.jpeg import edge_px
 from armada_vision.vision.open_base import (
     base_band,
     base_on_face,
+    crop_in,
     face_ahead_of_base,
     face_for_base,
     hollow_ahead_mm,
@@ -2505,15 +2506,10 @@ def _on_longer_strip(scene: Scene, c: Candidate, lying: list[Candidate], view: T
 def _hue_turned(scene: Scene, c: Candidate, view: TableView, bg: np.ndarray) -> bool:
     """Whether the median chroma (Lab a, b) inside ``c``'s footprint (shrunk by 1.5 mm)
     turns more than WOOD_HUE_TURN_DEG from the table estimate ``bg``'s there."""
-    inner = footprint(c.fit.pose, scene.pieces.dims(c.size)).buffer(-1.5)
-    polys = [np.round(scene.grid.to_px(np.asarray(g.exterior.coords)))
-             for g in getattr(inner, "geoms", [inner])
-             if isinstance(g, shapely.Polygon) and not g.is_empty]
-    if not polys:
+    got = crop_in(scene, footprint(c.fit.pose, scene.pieces.dims(c.size)).buffer(-1.5))
+    if got is None or not got[1].any():
         return False
-    sl, mask = scene.grid.polygon_crop(polys)
-    if not mask.any():
-        return False
+    sl, mask = got
     turn = []
     for img in (view.image_bgr[sl], np.clip(bg[sl], 0, 255).astype(np.uint8)):
         lab = cv2.cvtColor(img, cv2.COLOR_BGR2LAB)[mask].astype(np.float32) - 128.0

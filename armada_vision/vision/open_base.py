@@ -361,16 +361,23 @@ def _glint_share(scene: Scene, c: Candidate, o: Candidate, bright: float) -> flo
     return float((vals >= bright).mean()) if vals.size else 0.0
 
 
+def crop_in(scene: Scene, poly_mm: shapely.Geometry
+            ) -> tuple[tuple[slice, slice], np.ndarray] | None:
+    """The view's crop (row and column slices) round a polygon or multipolygon (table mm)
+    and its bool mask (parts too thin for a pixel left out); None when it has no part."""
+    polys = [np.round(scene.grid.to_px(np.asarray(g.exterior.coords)))
+             for g in getattr(poly_mm, "geoms", [poly_mm])
+             if isinstance(g, shapely.Polygon) and not g.is_empty]
+    return scene.grid.polygon_crop(polys) if polys else None
+
+
 def values_in(scene: Scene, view_map: np.ndarray | None, poly_mm: shapely.Geometry
               ) -> np.ndarray:
     """A view-size map's values inside a polygon or multipolygon (table mm; parts too thin
     for a pixel left out); empty where none is (or without a map)."""
-    polys = [np.round(scene.grid.to_px(np.asarray(g.exterior.coords)))
-             for g in getattr(poly_mm, "geoms", [poly_mm])
-             if isinstance(g, shapely.Polygon) and not g.is_empty]
-    if not polys or view_map is None:
+    if view_map is None or (got := crop_in(scene, poly_mm)) is None:
         return np.empty(0)
-    sl, mask = scene.grid.polygon_crop(polys)
+    sl, mask = got
     return view_map[sl][mask]
 
 
