@@ -670,6 +670,31 @@ LIT_RING_SHARE = 0.5
 # blue small leaning on it, 52 % hidden, σ 19.8 mm). No reading of a real piece was dimmed
 # table on the 7696-, 7984-, 8272- and 8560-sets (a real piece shows its plastic's colour).
 SHADOW_LEAN_HIDDEN = 0.4
+# A clear reading may be an opaque neighbour's cast shadow: the table with light taken away and
+# a crisp side (the neighbour's edge), as a clear piece is (issue 4, session 37, false47; the
+# 9712-set's 9791: a black large's shadow read as a clear small at σ 1.5 mm, cost 0.03). The
+# light's direction is the scene's own: the offset of a shadow per mm of height (table mm / mm;
+# CAST_ANGLES_DEG × CAST_LENGTHS, then CAST_FINE round the best) for which the slivers the good
+# readings' bodies would cast past what the view shows of them (the readings' outlines as
+# seen) hold the most shadow (each pixel counting CAST_DARK less its shade: dark ones for, lit
+# ones against; drawn in a crop CAST_PAD_MM past the longest shadow; the CAST_CASTERS best fits
+# only, to keep it cheap). A
+# clear reading touching a neighbour of another colour (footprints within CAST_TOUCH_MM) with
+# CAST_SHARE or more of its footprint in that neighbour's sliver is that shadow, unless it is
+# darker than the rest of the sliver by a clear piece's two walls (below CAST_CLEAR_DIM of the
+# rest's median shade, where the rest holds CAST_REST_PX pixels): a clear piece lying in the
+# shadow darkens it further. On the rendered scenes the estimate comes out within 0.1 of the
+# renderer's light (0.35, 0.45) where a black or white piece casts a clear shadow.
+CAST_ANGLES_DEG = tuple(range(0, 360, 30))
+CAST_LENGTHS = (0.3, 0.5, 0.7, 0.9)
+CAST_FINE = ((-20.0, -10.0, 0.0, 10.0, 20.0), (-0.1, 0.0, 0.1))
+CAST_PAD_MM = 1.0
+CAST_CASTERS = 4
+CAST_DARK = 0.85
+CAST_TOUCH_MM = 2.0
+CAST_SHARE = 0.6
+CAST_CLEAR_DIM = 0.85
+CAST_REST_PX = 20
 # In a hand's region, plastic is told from skin (saturation ≤ 110 as rendered, SKIN_MAX_SAT)
 # by its colour (pieces_in_colour): HSV saturation at least this.
 HAND_VIVID_SAT = 120
@@ -1580,7 +1605,9 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
             lying.append(c)
     # Left in until here, a finger's reading (or a piece's end beside one) keeps the passes
     # after from reading it again.
+    cast = _cast_shadows(scene, view, bg, lying)
     lying = [c for c in lying if not _skin(c, view, bg, pieces)
+             and id(c) not in cast
              and not _in_skin(c, view, bg)
              and not _in_crook_of_hand(c, scene, view, bg)
              and not any(c is h for h in hidden_by_hand)
@@ -2391,6 +2418,118 @@ def _leaning_shadow(c: Candidate, scene: Scene, view: TableView, bg: np.ndarray)
     fp = scene.footprint(c)[0]
     return (classify_color(view, fp, bg) not in FACES_CAN_VANISH
             and _dimmed_table_read(view, fp, bg))
+
+
+def _cast_hull(c: Candidate, pieces: PieceSet, offset: tuple[float, float]) -> np.ndarray:
+    """The corners (table mm) of what reading ``c``'s body and the shadow it casts cover on the
+    table, the light's ``offset`` being the shadow's shift per mm of height."""
+    local = lying_local_3d(pieces.dims(c.size))
+    pose = c.fit.pose
+    cs, sn = pose.direction
+    xy = np.column_stack([pose.x_mm + cs * local[:, 0] - sn * local[:, 1],
+                          pose.y_mm + sn * local[:, 0] + cs * local[:, 1]])
+    return np.vstack([xy, xy - local[:, 2:3] * np.asarray(offset, float)])
+
+
+def _cast_offset(scene: Scene, casters: list[Candidate], seen: list[np.ndarray]
+                 ) -> tuple[float, float] | None:
+    """The light's offset (a shadow's shift per mm of height, table mm) for which the slivers
+    ``casters`` would cast past the outlines as seen (``seen``, table mm) hold the most shadow
+    (CAST_DARK), or None where no offset finds any."""
+    assert scene.shade is not None
+    grid = scene.grid
+    reach = max(CAST_LENGTHS) + max(CAST_FINE[1])
+    scale = np.array([grid.px_per_mm, -grid.px_per_mm])
+    crops = []
+    for c in sorted(casters, key=lambda c: c.fit.cost)[:CAST_CASTERS]:
+        # The body's corners, and as far as its highest corner's shadow may reach.
+        corners = _cast_hull(c, scene.pieces, (0.0, 0.0))[:5]
+        height = lying_local_3d(scene.pieces.dims(c.size))[:, 2]
+        pad = float(height.max()) * reach + CAST_PAD_MM
+        (x0, y0), (x1, y1) = corners.min(axis=0) - pad, corners.max(axis=0) + pad
+        sl, m = grid.polygon_crop([grid.to_px(np.array([[x0, y0], [x1, y0], [x1, y1],
+                                                         [x0, y1]]))])
+        if not m.any():
+            continue
+        at = np.array([sl[1].start, sl[0].start], float)
+        shown = np.zeros(m.shape, np.uint8)
+        cv2.fillPoly(shown, [np.round(grid.to_px(o) - at).astype(np.int32) for o in seen], 1)
+        weight = ((CAST_DARK - scene.shade[sl]) * (m & (shown == 0))).astype(np.float32)
+        raised = height > 0.0
+        # View px are table mm scaled (ViewGrid.to_px): a corner's shadow is its px less
+        # its height times the offset scaled.
+        body = grid.to_px(corners) - at
+        crops.append((body, body[raised], height[raised, None] * scale, weight,
+                      np.zeros(m.shape, np.uint8)))
+    if not crops:
+        return None
+
+    def held(angle_deg: float, length: float) -> float:
+        offset = np.array([length * math.cos(math.radians(angle_deg)),
+                           length * math.sin(math.radians(angle_deg))])
+        total = 0.0
+        for body, top, lift, weight, mask in crops:
+            hull = cv2.convexHull((np.vstack([body, top - lift * offset]) + 0.5
+                                   ).astype(np.int32))
+            mask.fill(0)
+            cv2.fillConvexPoly(mask, hull, 1)
+            total += cv2.mean(weight, mask)[0] * cv2.countNonZero(mask)
+        return total
+
+    got = max((held(a, r), a, r) for a in CAST_ANGLES_DEG for r in CAST_LENGTHS)
+    _, a0, r0 = got
+    got = max([got] + [(held(a0 + da, r0 + dr), a0 + da, r0 + dr)
+                       for da in CAST_FINE[0] for dr in CAST_FINE[1] if da or dr])
+    if got[0] <= 0.0:
+        return None
+    return (got[2] * math.cos(math.radians(got[1])), got[2] * math.sin(math.radians(got[1])))
+
+
+def _cast_shadows(scene: Scene, view: TableView, bg: np.ndarray, lying: list[Candidate]
+                  ) -> set[int]:
+    """The ids of the clear readings in ``lying`` that are a neighbour's cast shadow
+    (CAST_SHARE; the light's offset estimated from the good readings, :func:`_cast_offset`)."""
+    flat = [c for c in lying if not c.upright]
+
+    def near(c: Candidate, o: Candidate) -> bool:
+        (fc, (ax0, ay0, ax1, ay1)), (fo, (bx0, by0, bx1, by1)) = (scene.footprint(c),
+                                                                  scene.footprint(o))
+        gap = max(ax0 - bx1, bx0 - ax1, ay0 - by1, by0 - ay1)
+        return gap <= CAST_TOUCH_MM and fc.distance(fo) <= CAST_TOUCH_MM
+
+    pairs = [(c, o) for c in flat for o in flat if o is not c and near(c, o)]
+    if not pairs or scene.shade is None:
+        return set()
+    names: dict[int, str] = {}
+
+    def name(c: Candidate) -> str:
+        if id(c) not in names:
+            names[id(c)] = classify_color(view, scene.footprint(c)[0], bg)
+        return names[id(c)]
+
+    pairs = [(c, o) for c, o in pairs if name(c) == "clear" and name(o) != "clear"]
+    if not pairs:
+        return set()
+    tested = {id(c) for c, _ in pairs}
+    casters = [c for c in flat if c.fit.cost <= GOOD_COST and id(c) not in tested]
+    outlines = [np.asarray(c.outline_mm, float) for c in flat]
+    if (offset := _cast_offset(scene, casters, outlines)) is None:
+        return set()
+    seen = shapely.union_all([shapely.Polygon(o) for o in outlines])
+    out: set[int] = set()
+    for c, o in pairs:
+        fp = scene.footprint(c)[0]
+        sliver = shapely.MultiPoint(_cast_hull(o, scene.pieces, offset)).convex_hull.difference(
+            scene.footprint(o)[0])
+        if fp.intersection(sliver).area < CAST_SHARE * fp.area:
+            continue
+        rest = shades_in(scene, sliver.difference(fp).difference(seen))
+        inside = shades_in(scene, fp)
+        if (rest.size >= CAST_REST_PX and inside.size
+                and float(median(inside)) < CAST_CLEAR_DIM * float(median(rest))):
+            continue
+        out.add(id(c))
+    return out
 
 
 def _lit_table(c: Candidate, scene: Scene, view: TableView, bg: np.ndarray) -> bool:
