@@ -3630,3 +3630,32 @@ def test_a_round_crisp_area_bigger_than_a_piece_is_fitted():
     assert found(8603, "small", "white", (260.1, 403.2), seed0=8560) is not None
     assert_no_sure_wrong_size(8603, 8560, "large", "clear", (242.1, 386.4))
     assert_no_false_piece(8603, 8560)
+
+
+# A neighbour's cast shadow read as a clear piece (issue 4, session 37, false47; false small
+# clears on shadows). A black or white piece's shadow past its side is the table with light
+# taken away, with a crisp side (the piece's own edge): the crisp pass read it as a clear small,
+# the 9712-set's 9791 (a black large's shadow on laminate, 1280×720, 0-10°) at σ 1.5 mm, cost
+# 0.03, and the white larges' shadows of the 8272-set's 8513, the 8560-set's 8806 and the
+# 9424-set's 9587 in doubt. The light's direction is estimated from the scene (the shift per mm
+# of height for which the good readings' bodies would cast the most shadow past what the view
+# shows of them: (-0.39, -0.46) on these, the renderer's is (-0.35, -0.45)); a clear reading
+# touching a neighbour of another colour with 60 % of its footprint in that neighbour's cast
+# sliver is dropped (detect._cast_shadows, CAST_SHARE), unless it is darker than the rest of
+# the shadow as a clear piece lying in it would be (CAST_CLEAR_DIM). The neighbours stay read,
+# and a real clear piece against a black one's shadow side (9935's small, 11 % in the sliver)
+# is kept.
+@pytest.mark.parametrize(("seed", "seed0", "size", "color", "stern"), [
+    (9791, 9712, "large", "black", (390.2, 203.8)),
+    (8513, 8272, "large", "white", (352.1, 396.2)),
+    (8806, 8560, "large", "white", (475.8, 132.1)),
+    (9587, 9424, "large", "white", (196.9, 137.4)),
+])
+def test_a_neighbours_cast_shadow_is_no_clear_piece(seed, seed0, size, color, stern):
+    assert_no_false_piece(seed, seed0)
+    assert found(seed, size, color, stern, seed0=seed0) is not None
+
+
+def test_a_clear_piece_against_a_black_ones_shadow_side_is_kept():
+    p = found(9935, "small", "clear", (411.7, 400.0), seed0=9712)
+    assert p is not None and p.color == "clear" and p.sigma_mm <= 1.5
