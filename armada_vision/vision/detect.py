@@ -1128,8 +1128,15 @@ def _clear_sunk(scene: Scene, view: TableView, bg: np.ndarray, region: np.ndarra
     """Clear pieces in ``region`` that sank below its scaled map beside the pieces read
     (``lying``): read on the unscaled map, clean fits named clear overlapping nothing read
     (CLEAR_SUNK_COST)."""
-    sunk = region & (scene.score[scene.grid.window(sub)] >= 2.5)
-    if not _room_in(scene, sunk, sub, lying, SUNK_MIN_SHARE):
+    sl = scene.grid.window(sub)
+    rest = unexplained_mask(region & (scene.score[sl] >= 2.5), sub, lying)
+    if (rest.sum() < SUNK_MIN_SHARE * scene.small_area_mm2 * sub.px_per_mm**2
+            or no_piece_in(scene, rest, sub)):
+        return []
+    # What is left looks like clear plastic (a dimmer, paler table), not a shadow, a hand or
+    # a coloured piece's rest: the re-read is kept to such areas (it costs ~14 ms of CPU).
+    if name_color(median(view.image_bgr[sl][rest], axis=0),
+                  median(bg[sl][rest], axis=0)) != "clear":
         return []
     got: list[Candidate] = []
     for c in explain_region(_unscaled(scene, sub), region, sub):
