@@ -188,16 +188,17 @@ SUNK_MIN_SHARE = 0.75
 # ... and in a region that is not dark, this share of a small's footprint of what sank scoring
 # as object outright (_dull_beside_vivid).
 DULL_SOLID_SHARE = 0.5
-# A clear piece touching another in one region (issue 4, session 37, clear47): the map is
-# scaled to the region, which the neighbour sets (a vivid piece, score 13-40) or which holds
-# the clear piece's lit face only, so its shaded face (score 2.5-5) sinks below the edge level:
-# no fit starts on it, or its fits cost 0.58-0.72 (the tuning sets' clear misses on felt and
-# cloth: 9482, 9512, 9660, 9194, 9331, 8720, 8781, 8792, 8372). On the unscaled map they fit
-# their true pose at 0.01-0.14. Once every pass has read what it reads, a region that still
-# leaves SUNK_MIN_SHARE of a small's footprint of what scores as object on the unscaled map
-# (≥ 2.5, its mid level) unexplained is read again there; a reading kept must fit cleanly
-# (CLEAR_SUNK_COST), overlap nothing read and be named clear (the other colours are the
-# colour passes'; a vivid piece's tinted shadow reads "unknown").
+# A clear piece on felt whose shaded face sank below its region's map (issue 4, session 37,
+# clear47): the map is scaled to the region, which a vivid neighbour sets (score 13-40) or
+# which holds the clear piece's lit face only, so its shaded face (score 2.5-5) sinks below
+# the edge level: no fit starts on it, or its fits cost 0.58-0.72 (the tuning sets' 9482,
+# 9512, 9660, 9194, 9331, 8567, 8720, 8781, 8792, 8384). On the unscaled map they fit their
+# true pose at 0.01-0.14. Once every pass has read what it reads, a region (not dark, not a
+# standing piece's) that leaves SUNK_MIN_SHARE of a small's footprint of what scores as object
+# on the unscaled map (≥ 2.5, its mid level) unexplained, and whose left part's median colour
+# is named clear, is read again there (_clear_sunk); a reading kept must fit cleanly
+# (CLEAR_SUNK_COST), overlap nothing read and be named clear (the other colours are the colour
+# passes'; a vivid piece's tinted shadow reads "unknown").
 CLEAR_SUNK_COST = 0.15
 # σ reported = SIGMA_GAIN × (fit and calibration σ) + floor.
 SIGMA_GAIN = 2.0
@@ -1588,7 +1589,7 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     for sub, region in read:
         lying += _colours_left(scene, view, bg, region, sub, lying)
     for sub, region in lit_regions:
-        # A clear piece touching another, sunk below the region's scaled map (CLEAR_SUNK_COST).
+        # A clear piece whose shaded face sank below the region's scaled map (CLEAR_SUNK_COST).
         lying += _clear_sunk(scene, view, bg, region, sub, lying)
     if ratio is not None:
         # Last: it only adds black pieces nothing else read (a piece the passes above read
