@@ -3659,3 +3659,33 @@ def test_a_neighbours_cast_shadow_is_no_clear_piece(seed, seed0, size, color, st
 def test_a_clear_piece_against_a_black_ones_shadow_side_is_kept():
     p = found(9935, "small", "clear", (411.7, 400.0), seed0=9712)
     assert p is not None and p.color == "clear" and p.sigma_mm <= 1.5
+
+
+# A clear piece on felt whose shaded face sank below its region's scaled map (issue 4, session
+# 37, clear47; clear pieces on felt and cloth that are foreground but not read). The fit map is
+# scaled to the region's 80th-percentile score, which a vivid neighbour in the region sets
+# (9482's green small, 9512's yellow small) or the clear piece's own lit face does when it lies
+# alone (9660): its shaded face (score 2.5-5) falls below the map's edge level, so no fit
+# started on it or every fit cost 0.58-0.72, and the piece was missed though plainly seen. On
+# the unscaled map each fits its true pose at 0.01-0.14. A region not dark, once every pass has
+# read what it reads, whose pixels scoring as object on the unscaled map (≥ 2.5) leave room for
+# a piece beside the readings is read again there (detect._clear_sunk): a clean fit
+# (CLEAR_SUNK_COST 0.15) overlapping nothing read and named clear is kept. The 9424-set's 9482
+# (a clear small against a green small, 1920×1080, 22-35°), 9512 (a clear medium against a
+# yellow small) and 9660 (a clear medium alone, 10-22°), the 9136-set's 9331 (1280×720) and the
+# 8560-set's 8781 and 8792 are read 0.3-0.9 mm from their sterns; no false piece.
+@pytest.mark.parametrize(("seed", "seed0", "size", "stern"), [
+    (9482, 9424, "small", (352.5, 427.2)),
+    (9512, 9424, "medium", (143.5, 432.6)),
+    (9660, 9424, "medium", (238.2, 338.7)),
+    (9331, 9136, "medium", (225.7, 502.0)),
+    (8781, 8560, "medium", (387.9, 325.4)),
+    (8792, 8560, "small", (478.0, 300.1)),
+])
+def test_a_clear_piece_on_felt_whose_shaded_face_sank_below_the_map_is_found(seed, seed0, size,
+                                                                             stern):
+    p = found(seed, size, "clear", stern, seed0=seed0)
+    assert p is not None and p.color == "clear"
+    assert math.dist(p.pose.stern_mm, stern) < 1.5
+    assert_no_sure_wrong_size(seed, seed0, size, "clear", stern, any_size=True)
+    assert_no_false_piece(seed, seed0)

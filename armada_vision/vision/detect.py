@@ -188,6 +188,18 @@ SUNK_MIN_SHARE = 0.75
 # ... and in a region that is not dark, this share of a small's footprint of what sank scoring
 # as object outright (_dull_beside_vivid).
 DULL_SOLID_SHARE = 0.5
+# A clear piece on felt whose shaded face sank below its region's map (issue 4, session 37,
+# clear47): the map is scaled to the region, which a vivid neighbour sets (score 13-40) or
+# which holds the clear piece's lit face only, so its shaded face (score 2.5-5) sinks below
+# the edge level: no fit starts on it, or its fits cost 0.58-0.72 (the tuning sets' 9482,
+# 9512, 9660, 9194, 9331, 8567, 8720, 8781, 8792, 8384). On the unscaled map they fit their
+# true pose at 0.01-0.14. Once every pass has read what it reads, a region (not dark, not a
+# standing piece's) that leaves SUNK_MIN_SHARE of a small's footprint of what scores as object
+# on the unscaled map (≥ 2.5, its mid level) unexplained, and whose left part's median colour
+# is named clear, is read again there (_clear_sunk); a reading kept must fit cleanly
+# (CLEAR_SUNK_COST), overlap nothing read and be named clear (the other colours are the colour
+# passes'; a vivid piece's tinted shadow reads "unknown").
+CLEAR_SUNK_COST = 0.15
 # σ reported = SIGMA_GAIN × (fit and calibration σ) + floor.
 SIGMA_GAIN = 2.0
 # The heading needs no such doubling (measured on 36 scenes: heading error / σ° had median
@@ -1137,6 +1149,29 @@ def _reads_clear(c: Candidate, scene: Scene, view: TableView, bg: np.ndarray) ->
     return classify_color(view, scene.footprint(c)[0], bg) == "clear"
 
 
+def _clear_sunk(scene: Scene, view: TableView, bg: np.ndarray, region: np.ndarray,
+                sub: ViewGrid, lying: list[Candidate]) -> list[Candidate]:
+    """Clear pieces in ``region`` that sank below its scaled map beside the pieces read
+    (``lying``): read on the unscaled map, clean fits named clear overlapping nothing read
+    (CLEAR_SUNK_COST)."""
+    sl = scene.grid.window(sub)
+    rest = unexplained_mask(region & (scene.score[sl] >= 2.5), sub, lying)
+    if (rest.sum() < SUNK_MIN_SHARE * scene.small_area_mm2 * sub.px_per_mm**2
+            or no_piece_in(scene, rest, sub)):
+        return []
+    # What is left looks like clear plastic (a dimmer, paler table), not a shadow, a hand or
+    # a coloured piece's rest: the re-read is kept to such areas (it costs ~14 ms of CPU).
+    if name_color(median(view.image_bgr[sl][rest], axis=0),
+                  median(bg[sl][rest], axis=0)) != "clear":
+        return []
+    got: list[Candidate] = []
+    for c in explain_region(_unscaled(scene, sub), region, sub):
+        if (c.fit.cost <= CLEAR_SUNK_COST and not clashes(c, lying + got, scene)
+                and _reads_clear(c, scene, view, bg)):
+            got.append(c)
+    return got
+
+
 def _room_in(scene: Scene, mask: np.ndarray, sub: ViewGrid, found: list[Candidate],
              share: float) -> bool:
     """Whether what ``found`` leave of ``mask`` could hold a piece: ``share`` of a small's
@@ -1367,6 +1402,9 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     # Regions (no hand's) a piece was read in: a colour area their readings leave may be
     # another piece touching them (_colours_left).
     read: list[tuple[ViewGrid, np.ndarray]] = []
+    # Regions not dark (their map was not re-read unscaled): a clear piece may have sunk
+    # there beside a neighbour (_clear_sunk).
+    lit_regions: list[tuple[ViewGrid, np.ndarray]] = []
     # Regions that are mostly a hand or an arm (running off the view, or too big): only
     # clean pieces at their sharp corners are taken from them (pieces_at_tips).
     for sub, region in regions:
@@ -1424,6 +1462,8 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
                            ) is not None:
             standing.append(up)
             found = []
+        if up is None and not dark:
+            lit_regions.append((sub, region))
         if not found and up is None:
             empty.append((sub, region))
         elif found and area > scene.max_area_mm2 and _room_left(scene, region, sub, found):
@@ -1573,6 +1613,9 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
                   if c.fit.cost <= GOOD_COST]
     for sub, region in read:
         lying += _colours_left(scene, view, bg, region, sub, lying)
+    for sub, region in lit_regions:
+        # A clear piece whose shaded face sank below the region's scaled map (CLEAR_SUNK_COST).
+        lying += _clear_sunk(scene, view, bg, region, sub, lying)
     if ratio is not None:
         # Last: it only adds black pieces nothing else read (a piece the passes above read
         # keeps their pose and σ; seed 1094's black large touching a cyan one).
