@@ -577,6 +577,26 @@ CLEAR_GREY = 0.9
 CLEAR_STRIP_LIT = 1.2
 STRIP_FREE = 0.9
 STRIP_GROW_MM = 0.7
+# ... and by its shade beside it (issue 4, session 37, size47). A faint clear piece read short
+# at its stern often lies where the table is lit over its estimate (its caustic, or the
+# light's fall-off the estimate smooths over), so its strip, the table darkened through the
+# open base's walls, keeps a shade near the table estimate's (the 9712-set's 9772, a clear
+# large on wood read as a medium from its tip at σ 9.9 mm: strip 0.85, the table beside it
+# 1.11; 9911's clear large read as a small: 0.91 beside 1.11) and CLEAR_STRIP_DARK's 0.8 does
+# not pass it. Set against the table beside the strip (a band CLEAR_BESIDE_MM out from the
+# longer outline, within CLEAR_BESIDE_MM[1] + 1 mm of the strip, off the reading and the other
+# readings), the strips of right clear readings in size doubt keep 0.89 of it or more (9712-
+# set: 9803's medium 0.89, a shade fall-off, most 0.95-1.04; 9424-set 0.91 and up), the
+# short ones' 0.69-0.86. So a clear reading in size doubt that no rule above made longer is
+# read at the longest longer size from its tip whose strip, at least STRIP_FREE of it off
+# the other readings, and the strip's part past the next shorter size have a median shade
+# at most CLEAR_STRIP_BESIDE of the band's median, and that clashes with no other reading:
+# set there, not fitted, its σ covering the shorter reading, named clear as it was
+# (9424-set: 9566's and 9588's clear larges on wood, read as smalls, 0.71-0.81 of the table
+# beside them; their larges' footprints take in the wood seen through the open base and are
+# named yellow).
+CLEAR_STRIP_BESIDE = 0.86
+CLEAR_BESIDE_MM = (1.5, 4.0)
 # A reading in size doubt whose longer reading's outline past its stern lies on the crisp edges
 # (issue 4, session 34, size44). A piece read one size short from its tip (its base hard to
 # see: a white piece's shaded face scores under its lit one, a vivid one's base lies in its
@@ -622,6 +642,25 @@ EDGE_PAST_MM = 1.5
 BARE_STRIP_SCORE = 1.0
 BARE_STRIP_SHADE = 0.85
 BARE_OWN_SCORE = 2.0
+# A reading in size doubt whose strip to a longer size looks like the reading itself (issue 4,
+# session 37, size47): the mirror of BARE_STRIP_SCORE's rule. The 9712-set's 9739, a white
+# large on navy cloth read as a medium from its tip (σ 9.9 mm), its large's strip past the
+# medium's stern (the longer outline as seen less the reading's grown by STRIP_GROW_MM, at
+# least STRIP_FREE of it off the other readings) all foreground (the fit map's median 1.0),
+# scoring 72.8 where the reading scores 66.9 and as lit (shade 3.72 to 3.49): the piece's own
+# face, which a medium from its tip leaves out. A strip past a piece read at its size is the
+# table (fit map 0, score 0.2-0.7) or another thing: a vivid piece's own shadow (the 9712-set's
+# 9869, a blue small: foreground, score 14.6 to its 12.7, but shade 0.27 to its 0.76), a glint
+# (9814's red medium: shade 1.49 to 0.52), a white piece's shaded base (9924's medium: fit map
+# 0.95, score 3.9 to its 5.5). So a reading whose own part scores BARE_OWN_SCORE or more is read
+# at the longest longer size its σ covers whose strip, and the strip's part past the next
+# shorter size, have the fit map's median at least FULL_STRIP_FG, a median score at least
+# FULL_STRIP_SCORE of the reading's and a median shade within a factor FULL_STRIP_SHADE of
+# the reading's, and that clashes with no other reading: set there, not fitted, its σ
+# covering the shorter reading (the size is the view's, not a fit's).
+FULL_STRIP_FG = 0.9
+FULL_STRIP_SCORE = 0.8
+FULL_STRIP_SHADE = 1.4
 # A standing piece seen from a tilted camera looks like a lying one heading straight away
 # from the camera's foot (_standing_read_lying, issue 4: tuning seeds 1257, 1419, 1557, 1593,
 # 1611 read upright pieces as lying ones at σ 0.3-2.8 mm, 0-4° off that direction, their
@@ -1707,11 +1746,22 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
            for c, dark_base, top in zip(lying, opaque, lit_top, strict=True)]
     for i, (c, p) in enumerate(zip(lying, out, strict=True)):
         # A clear reading in size doubt whose stern is cut short (CLEAR_STRIP_DARK).
-        if (p.color == "clear" and not opaque[i]
-                and (o := _clear_strip_longer(scene, c, p.sigma_mm, lying, ratio)) is not None):
-            q = as_piece(o, False)
-            if q.color == "clear":
+        # ... or whose strip is darker than the table beside it (CLEAR_STRIP_BESIDE), the
+        # longer of the two; that one named clear, as the reading was: the longer footprint
+        # takes in the table seen through the open base and may be named by the table's
+        # colour (the 9424-set's 9566 and 9588 on wood, named yellow).
+        if p.color == "clear" and not opaque[i]:
+            o = _clear_strip_longer(scene, c, p.sigma_mm, lying, ratio)
+            b = _clear_beside_longer(scene, c, p.sigma_mm, lying)
+            if b is not None and (o is None or pieces.dims(b.size).footprint_length_mm
+                                  > pieces.dims(o.size).footprint_length_mm):
+                out[i] = replace(as_piece(b, False), color="clear")
+                continue
+            if o is not None and (q := as_piece(o, False)).color == "clear":
                 out[i] = q
+                continue
+            if b is not None:
+                out[i] = replace(as_piece(b, False), color="clear")
                 continue
         # Any colour: a reading in size doubt whose longer outline lies on the crisp edges
         # (EDGE_LONGER_SHARE). Named in the reading's colour; a white one's longer footprint
@@ -1722,6 +1772,11 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
             q = as_piece(o, False)
             if q.color == p.color or (p.color in SHADED_BASE and q.color == "black"):
                 out[i] = replace(q, color=p.color)
+        # Any colour: a reading in size doubt whose strip to a longer size looks like the
+        # reading itself (FULL_STRIP_FG) is read at that size, named as it was.
+        if (not opaque[i] and out[i] is p
+                and (o := _full_strip_longer(scene, c, p.sigma_mm, lying)) is not None):
+            out[i] = replace(as_piece(o, False), color=p.color)
         # Any colour but clear: a longer reading whose strip past the next shorter size is
         # bare table (BARE_STRIP_SCORE) is read at that size, named as it was.
         if (out[i] is p and p.color != "clear"
@@ -1905,6 +1960,65 @@ def _clear_strip_longer(scene: Scene, c: Candidate, sigma_mm: float, lying: list
     return None
 
 
+def _clear_beside_longer(scene: Scene, c: Candidate, sigma_mm: float, lying: list[Candidate]
+                         ) -> Candidate | None:
+    """The longest size longer than clear reading ``c`` (σ ``sigma_mm``, covering it: in size
+    doubt) from ``c``'s tip and heading whose strip past ``c`` (at least STRIP_FREE of it off
+    the other readings) is darker than the table beside it (CLEAR_STRIP_BESIDE) and that
+    clashes with none of ``lying``: set there, not fitted (crisp._edges_candidate), its σ
+    covering ``c``; else None."""
+    if c.upright or scene.shade is None:
+        return None
+    dims = scene.pieces.dims
+    d_c = dims(c.size).footprint_length_mm
+    longer = [z for z in scene.by_length if dims(z).footprint_length_mm > d_c
+              and sigma_mm >= dims(z).footprint_length_mm - d_c - 0.1]
+    if not longer:
+        return None
+    tip = c.fit.pose.tip_mm(d_c)
+    others = [k for k in lying if k is not c]
+    seen = shapely.Polygon(c.outline_mm)
+    sets = [_edges_candidate(scene, z, Pose.with_tip(tip, c.fit.pose.heading_deg,
+                                                      dims(z).footprint_length_mm))
+            for z in longer]
+    for k in reversed(range(len(sets))):
+        o = sets[k]
+        strip = shapely.Polygon(o.outline_mm).difference(seen.buffer(STRIP_GROW_MM))
+        free = _off_others(scene, strip, others)
+        if strip.area <= 0.0 or free.area < STRIP_FREE * strip.area:
+            continue
+        if not _darker_than_beside(scene, o, seen, free, others, sets[k - 1] if k else None):
+            continue
+        if (q := _covering_longer(scene, o, c, others)) is not None:
+            return q
+    return None
+
+
+def _darker_than_beside(scene: Scene, o: Candidate, seen: shapely.Geometry,
+                        free: shapely.Geometry, others: list[Candidate],
+                        shorter: Candidate | None) -> bool:
+    """Whether a longer reading ``o``'s strip ``free`` (table mm, past the reading as
+    ``seen``, off ``others``) has a median shade at most CLEAR_STRIP_BESIDE of the table's
+    beside it (CLEAR_BESIDE_MM out from ``o``'s outline, within CLEAR_BESIDE_MM[1] + 1 mm of
+    the strip, off the reading and the others), and so has its part past ``shorter`` (the
+    next shorter size set from the same tip, when longer than the reading)."""
+    outline = shapely.Polygon(o.outline_mm)
+    near, far = CLEAR_BESIDE_MM
+    band = outline.buffer(far).difference(outline.buffer(near))
+    beside = _off_others(scene, band.intersection(free.buffer(far + 1.0)).difference(
+        seen.buffer(near)), others)
+    ring = shades_in(scene, beside)
+    if not ring.size:
+        return False
+    limit = CLEAR_STRIP_BESIDE * float(median(ring))
+    if _median_shade(scene, free) > limit:
+        return False
+    if shorter is None:
+        return True
+    last = free.difference(shapely.Polygon(shorter.outline_mm).buffer(STRIP_GROW_MM))
+    return last.area > 0.0 and _median_shade(scene, last) <= limit
+
+
 def _bare_strip_shorter(scene: Scene, c: Candidate, sigma_mm: float, lying: list[Candidate]
                         ) -> Candidate | None:
     """The next shorter size than reading ``c`` (σ ``sigma_mm`` not yet covering it) from
@@ -1941,6 +2055,57 @@ def _bare_strip_shorter(scene: Scene, c: Candidate, sigma_mm: float, lying: list
     if _median_shade(scene, free) < BARE_STRIP_SHADE:
         return None
     return _covering(scene, o, c)
+
+
+def _full_strip_longer(scene: Scene, c: Candidate, sigma_mm: float, lying: list[Candidate]
+                       ) -> Candidate | None:
+    """The longest size longer than reading ``c`` (σ ``sigma_mm``, covering it: in size doubt)
+    from ``c``'s tip and heading whose strip past ``c``, and that strip's part past the next
+    shorter size, look like ``c``'s own part (see FULL_STRIP_FG) and that clashes with none
+    of ``lying``: set there, not fitted (crisp._edges_candidate), its σ covering ``c``; else
+    None."""
+    if c.upright or scene.shade is None:
+        return None
+    dims = scene.pieces.dims
+    d_c = dims(c.size).footprint_length_mm
+    longer = [z for z in scene.by_length if dims(z).footprint_length_mm > d_c
+              and sigma_mm >= dims(z).footprint_length_mm - d_c - 0.1]
+    if not longer:
+        return None
+    seen = shapely.Polygon(c.outline_mm)
+    inner = seen.buffer(-1.0)
+    own = values_in(scene, scene.score, inner)
+    if not own.size or (own_score := float(median(own))) < BARE_OWN_SCORE:
+        return None
+    own_shade = _median_shade(scene, inner)
+    others = [k for k in lying if k is not c]
+    tip = c.fit.pose.tip_mm(d_c)
+    sets = [_edges_candidate(scene, z, Pose.with_tip(tip, c.fit.pose.heading_deg,
+                                                      dims(z).footprint_length_mm))
+            for z in longer]
+
+    def like_own(part: shapely.Geometry) -> bool:
+        free = _off_others(scene, part, others)
+        if part.area <= 0.0 or free.area < STRIP_FREE * part.area:
+            return False
+        fg = values_in(scene, scene.fg, free)
+        score = values_in(scene, scene.score, free)
+        if not fg.size or float(median(fg)) < FULL_STRIP_FG:
+            return False
+        if float(median(score)) < FULL_STRIP_SCORE * own_score:
+            return False
+        shade = _median_shade(scene, free)
+        return own_shade <= FULL_STRIP_SHADE * shade and shade <= FULL_STRIP_SHADE * own_shade
+
+    for k in reversed(range(len(sets))):
+        o = shapely.Polygon(sets[k].outline_mm)
+        prev = shapely.Polygon(sets[k - 1].outline_mm) if k else seen
+        if not (like_own(o.difference(seen.buffer(STRIP_GROW_MM)))
+                and (not k or like_own(o.difference(prev.buffer(STRIP_GROW_MM))))):
+            continue
+        if (q := _covering_longer(scene, sets[k], c, others)) is not None:
+            return q
+    return None
 
 
 def _grey_strip(scene: Scene, ratio: np.ndarray, free: shapely.Geometry, own: float,
