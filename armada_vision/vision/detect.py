@@ -676,6 +676,20 @@ HAND_VIVID_SAT = 120
 # Touching pieces of different colours are parted where the hue steps by more than this
 # (OpenCV's 0-180) between neighbouring pixels (_split_by_hue).
 HUE_STEP = 8
+# A white piece in a hand's region (issue 4, session 37, white47: in or against its arm's
+# shadow, which runs off the view and takes the piece into the hand's region, where only
+# vivid colours were read): its lit faces are grey and brighter than the table's estimate
+# there (which the shadow dims): HSV saturation under HAND_PALE_SAT (skin 90-140, the white
+# pieces 9-26 at their 90th percentile; felt and cloth 88 and more) and shade at least
+# HAND_PALE_SHADE (the white pieces' lit faces 1.6-3.7 at their median; on laminate the lit
+# table beside the shadow, which the estimate dims too, reaches 1.4 at its 90th percentile).
+# Read as the vivid colours are (pieces_in_colour: a clean fit covering the pale area) and
+# kept only when named white and fitted at most HAND_PALE_COST (_hand_pale_pieces): the
+# white pieces read so fit 0.03-0.20; a clear large's lit tip in a hand's shadow beside one
+# (9136-set's 9173) fitted a small at 0.28.
+HAND_PALE_SAT = 40
+HAND_PALE_SHADE = 1.45
+HAND_PALE_COST = 0.24
 # A lone colour area is a piece touching a colourless one when it leaves the most of its
 # region (the true ones of the tuning sets 0.19-0.51 of it): _colours_apart.
 APART_MAX_SHARE = 0.6
@@ -1423,6 +1437,8 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
         hue = _window_hsv(view, sub)[..., 0]
         lying += pieces_in_colour(scene, region, sub, _split_by_hue(hue, vivid), lying,
                                   under_hand=True, pair_hue=hue)
+    for sub, region in hands:
+        lying += _hand_pale_pieces(scene, view, bg, region, sub, lying)
     # Standing pieces cover their area too: their crisp outline is no lying piece. A clear
     # piece against a piece found is peeled off it (crisp.PEEL_DARK).
     hand_mask = _mask_of(hands, view.grid)
@@ -1976,6 +1992,28 @@ def _fg_share(scene: Scene, c: Candidate) -> float:
     sl, m = scene.grid.polygon_crop([scene.grid.to_px(np.asarray(fp.exterior.coords))])
     vals = scene.fg[sl][m]
     return float(vals.mean()) if vals.size else 0.0
+
+
+def _hand_pale_pieces(scene: Scene, view: TableView, bg: np.ndarray, region: np.ndarray,
+                      sub: ViewGrid, taken: list[Candidate]) -> list[Candidate]:
+    """White pieces in a hand's ``region`` (on ``sub``): read in its pale area (HAND_PALE_*:
+    grey, lit over the table's estimate) as :func:`explain.pieces_in_colour` reads a vivid
+    one, on the fit map and then on the area itself (:func:`_colour_map`); only those named
+    white and fitted at most HAND_PALE_COST are kept (a lit table patch is named clear or
+    not read)."""
+    hsv = _window_hsv(view, sub)
+    shade_px = scene.shade[scene.grid.window(sub)]  # type: ignore[index]
+    pale = (region & (hsv[..., 1] < HAND_PALE_SAT) & (shade_px >= HAND_PALE_SHADE)).view(
+        np.uint8)
+    pale = cv2.morphologyEx(pale, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)) > 0
+    if np.count_nonzero(pale) < scene.small_area_mm2 * sub.px_per_mm**2 / 2:
+        return []
+    out: list[Candidate] = []
+    for s in (scene, _colour_map(scene, pale, sub)):
+        got = pieces_in_colour(s, region, sub, pale, taken + out, under_hand=True)
+        out += [c for c in got if c.fit.cost <= HAND_PALE_COST
+                and classify_color(view, scene.footprint(c)[0], bg) == "white"]
+    return out
 
 
 def _window_hsv(view: TableView, sub: ViewGrid) -> np.ndarray:
