@@ -678,18 +678,19 @@ HAND_VIVID_SAT = 120
 HUE_STEP = 8
 # A white piece in a hand's region (issue 4, session 37, white47: in or against its arm's
 # shadow, which runs off the view and takes the piece into the hand's region, where only
-# vivid colours were read): its lit faces are grey and brighter than the table's estimate
-# there (which the shadow dims): HSV saturation under HAND_PALE_SAT (skin 90-140, the white
-# pieces 9-26 at their 90th percentile; felt and cloth 88 and more) and shade at least
-# HAND_PALE_SHADE (the white pieces' lit faces 1.6-3.7 at their median; on laminate the lit
-# table beside the shadow, which the estimate dims too, reaches 1.4 at its 90th percentile).
-# Read as the vivid colours are (pieces_in_colour: a clean fit covering the pale area) and
-# kept only when named white and fitted at most HAND_PALE_COST (_hand_pale_pieces): the
-# white pieces read so fit 0.03-0.20; a clear large's lit tip in a hand's shadow beside one
-# (9136-set's 9173) fitted a small at 0.28.
-HAND_PALE_SAT = 40
-HAND_PALE_SHADE = 1.45
-HAND_PALE_COST = 0.24
+# vivid colours were read; _hand_pale_pieces), or touching a piece found on a coloured table
+# (the region's passes took it as explained by its neighbour; _whites_left): its lit faces
+# are grey and brighter than the table's estimate (which a hand's shadow dims): HSV
+# saturation under PALE_SAT (skin 90-140; the white pieces 9-26 at their 90th percentile;
+# felt and cloth 88 and more) and shade at least PALE_SHADE (the white pieces' lit faces
+# 1.6-4.0 at their median; on laminate the lit table beside a hand's shadow, which the
+# estimate dims too, reaches 1.4 at its 90th percentile). Read as the vivid colours are
+# (pieces_in_colour: a clean fit covering the pale area, never trusted) and kept only when
+# named white and fitted at most PALE_COST: the white pieces read so fit 0.03-0.20; a clear
+# large's lit tip in a hand's shadow beside one (9136-set's 9173) fitted a small at 0.28.
+PALE_SAT = 40
+PALE_SHADE = 1.45
+PALE_COST = 0.24
 # A lone colour area is a piece touching a colourless one when it leaves the most of its
 # region (the true ones of the tuning sets 0.19-0.51 of it): _colours_apart.
 APART_MAX_SHARE = 0.6
@@ -1564,6 +1565,8 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
                   if c.fit.cost <= GOOD_COST]
     for sub, region in read:
         lying += _colours_left(scene, view, bg, region, sub, lying)
+    for sub, region in read:
+        lying += _whites_left(scene, view, bg, region, sub, lying)
     if ratio is not None:
         # Last: it only adds black pieces nothing else read (a piece the passes above read
         # keeps their pose and σ; seed 1094's black large touching a cyan one).
@@ -1994,24 +1997,29 @@ def _fg_share(scene: Scene, c: Candidate) -> float:
     return float(vals.mean()) if vals.size else 0.0
 
 
-def _hand_pale_pieces(scene: Scene, view: TableView, bg: np.ndarray, region: np.ndarray,
-                      sub: ViewGrid, taken: list[Candidate]) -> list[Candidate]:
-    """White pieces in a hand's ``region`` (on ``sub``): read in its pale area (HAND_PALE_*:
-    grey, lit over the table's estimate) as :func:`explain.pieces_in_colour` reads a vivid
-    one, on the fit map and then on the area itself (:func:`_colour_map`); only those named
-    white and fitted at most HAND_PALE_COST are kept (a lit table patch is named clear or
-    not read)."""
+def _pale_in(scene: Scene, view: TableView, region: np.ndarray, sub: ViewGrid) -> np.ndarray:
+    """The pixels of ``region`` (on ``sub``) grey and lit as white plastic is (PALE_SAT,
+    PALE_SHADE); opened by a pixel (speckle)."""
     hsv = _window_hsv(view, sub)
     shade_px = scene.shade[scene.grid.window(sub)]  # type: ignore[index]
-    pale = (region & (hsv[..., 1] < HAND_PALE_SAT) & (shade_px >= HAND_PALE_SHADE)).view(
-        np.uint8)
-    pale = cv2.morphologyEx(pale, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)) > 0
+    pale = (region & (hsv[..., 1] < PALE_SAT) & (shade_px >= PALE_SHADE)).view(np.uint8)
+    return cv2.morphologyEx(pale, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)) > 0
+
+
+def _hand_pale_pieces(scene: Scene, view: TableView, bg: np.ndarray, region: np.ndarray,
+                      sub: ViewGrid, taken: list[Candidate]) -> list[Candidate]:
+    """White pieces in a hand's ``region`` (on ``sub``): read in its pale area (PALE_*:
+    grey, lit over the table's estimate) as :func:`explain.pieces_in_colour` reads a vivid
+    one, on the fit map and then on the area itself (:func:`_colour_map`); only those named
+    white and fitted at most PALE_COST are kept (a lit table patch is named clear or
+    not read)."""
+    pale = _pale_in(scene, view, region, sub)
     if np.count_nonzero(pale) < scene.small_area_mm2 * sub.px_per_mm**2 / 2:
         return []
     out: list[Candidate] = []
     for s in (scene, _colour_map(scene, pale, sub)):
         got = pieces_in_colour(s, region, sub, pale, taken + out, under_hand=True)
-        out += [c for c in got if c.fit.cost <= HAND_PALE_COST
+        out += [c for c in got if c.fit.cost <= PALE_COST
                 and classify_color(view, scene.footprint(c)[0], bg) == "white"]
     return out
 
@@ -2189,6 +2197,28 @@ def _colours_left(scene: Scene, view: TableView, bg: np.ndarray, region: np.ndar
         return []
     return [c for c in _own_colour_pieces(scene, left, sub, lying, view, bg)
             if not _rest_of_shorter(scene, c, lying, view, bg)]
+
+
+def _whites_left(scene: Scene, view: TableView, bg: np.ndarray, region: np.ndarray,
+                 sub: ViewGrid, lying: list[Candidate]) -> list[Candidate]:
+    """White pieces read in the pale area (PALE_*) the readings ``lying`` leave in
+    ``region`` on a coloured table, as :func:`_colours_left` reads a vivid one: a white piece
+    touching one found, which the region's passes took as explained by its neighbour. Only
+    those named white, fitted at most PALE_COST and no found reading's rest
+    (:func:`_rest_of_shorter`); never trusted (σ ≥ HAND_COLOUR_MM)."""
+    if _table_hue_sat(bg)[1] <= COLOURED_TABLE_SAT:
+        return []
+    min_px = COLOUR_MIN_AREA * scene.small_area_mm2 * sub.px_per_mm**2
+    if np.count_nonzero(unexplained_mask(region, sub, lying)) < min_px:
+        return []
+    pale = _pale_in(scene, view, region, sub)
+    left = unexplained_mask(pale, sub, lying)
+    if np.count_nonzero(left) < min_px:
+        return []
+    return [c for c in _own_colour_pieces(scene, left, sub, lying, view, bg)
+            if c.fit.cost <= PALE_COST
+            and classify_color(view, scene.footprint(c)[0], bg) == "white"
+            and not _rest_of_shorter(scene, c, lying, view, bg)]
 
 
 def _lone_colour_piece(scene: Scene, view: TableView, bg: np.ndarray, apart: np.ndarray,
