@@ -691,6 +691,10 @@ HUE_STEP = 8
 PALE_SAT = 40
 PALE_SHADE = 1.45
 PALE_COST = 0.24
+# ... and with at most PALE_SKIN of the points just outside its outline skin (_border_skin): a
+# lit patch of laminate between a hand's finger shadows, against a finger, was read as a white
+# small in the 9424-set's 9456 (0.14; the white pieces read so 0-0.02).
+PALE_SKIN = 0.08
 # A lone colour area is a piece touching a colourless one when it leaves the most of its
 # region (the true ones of the tuning sets 0.19-0.51 of it): _colours_apart.
 APART_MAX_SHARE = 0.6
@@ -1565,8 +1569,6 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
                   if c.fit.cost <= GOOD_COST]
     for sub, region in read:
         lying += _colours_left(scene, view, bg, region, sub, lying)
-    for sub, region in read:
-        lying += _whites_left(scene, view, bg, region, sub, lying)
     if ratio is not None:
         # Last: it only adds black pieces nothing else read (a piece the passes above read
         # keeps their pose and σ; seed 1094's black large touching a cyan one).
@@ -1592,6 +1594,11 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
             "clear", "white") and _lit_clear(c, scene, view, bg, RIM_LIT_INSIDE))
     rim_fits = {id(c.fit) for c in rims}
     lying += rims
+    # A white piece touching one found on a coloured table, where no pass above read a piece
+    # (_whites_left): read before them it took 9500's white medium, which a later pass reads
+    # at its size, as a small.
+    for sub, region in read:
+        lying += _whites_left(scene, view, bg, region, sub, lying)
     for c in soft + soft_white:
         if not (clashes(c, lying, scene) or overlaps_any(scene, c, lying, SOFT_TOUCH_SHARE)
                 or in_size_doubt_of(scene, c, lying)
@@ -2006,21 +2013,26 @@ def _pale_in(scene: Scene, view: TableView, region: np.ndarray, sub: ViewGrid) -
     return cv2.morphologyEx(pale, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)) > 0
 
 
+def _pale_white(c: Candidate, scene: Scene, view: TableView, bg: np.ndarray) -> bool:
+    """Whether ``c``, read in a pale area, is a white piece: fitted at most PALE_COST, named
+    white, and no more than PALE_SKIN of its border skin (a lit patch between fingers)."""
+    return (c.fit.cost <= PALE_COST and _border_skin(c, view, bg) <= PALE_SKIN
+            and classify_color(view, scene.footprint(c)[0], bg) == "white")
+
+
 def _hand_pale_pieces(scene: Scene, view: TableView, bg: np.ndarray, region: np.ndarray,
                       sub: ViewGrid, taken: list[Candidate]) -> list[Candidate]:
     """White pieces in a hand's ``region`` (on ``sub``): read in its pale area (PALE_*:
     grey, lit over the table's estimate) as :func:`explain.pieces_in_colour` reads a vivid
-    one, on the fit map and then on the area itself (:func:`_colour_map`); only those named
-    white and fitted at most PALE_COST are kept (a lit table patch is named clear or
-    not read)."""
+    one, on the fit map and then on the area itself (:func:`_colour_map`); only white ones
+    are kept (:func:`_pale_white`)."""
     pale = _pale_in(scene, view, region, sub)
     if np.count_nonzero(pale) < scene.small_area_mm2 * sub.px_per_mm**2 / 2:
         return []
     out: list[Candidate] = []
     for s in (scene, _colour_map(scene, pale, sub)):
         got = pieces_in_colour(s, region, sub, pale, taken + out, under_hand=True)
-        out += [c for c in got if c.fit.cost <= PALE_COST
-                and classify_color(view, scene.footprint(c)[0], bg) == "white"]
+        out += [c for c in got if _pale_white(c, scene, view, bg)]
     return out
 
 
@@ -2204,7 +2216,7 @@ def _whites_left(scene: Scene, view: TableView, bg: np.ndarray, region: np.ndarr
     """White pieces read in the pale area (PALE_*) the readings ``lying`` leave in
     ``region`` on a coloured table, as :func:`_colours_left` reads a vivid one: a white piece
     touching one found, which the region's passes took as explained by its neighbour. Only
-    those named white, fitted at most PALE_COST and no found reading's rest
+    white ones (:func:`_pale_white`) that are no found reading's rest
     (:func:`_rest_of_shorter`); never trusted (σ ≥ HAND_COLOUR_MM)."""
     if _table_hue_sat(bg)[1] <= COLOURED_TABLE_SAT:
         return []
@@ -2216,9 +2228,7 @@ def _whites_left(scene: Scene, view: TableView, bg: np.ndarray, region: np.ndarr
     if np.count_nonzero(left) < min_px:
         return []
     return [c for c in _own_colour_pieces(scene, left, sub, lying, view, bg)
-            if c.fit.cost <= PALE_COST
-            and classify_color(view, scene.footprint(c)[0], bg) == "white"
-            and not _rest_of_shorter(scene, c, lying, view, bg)]
+            if _pale_white(c, scene, view, bg) and not _rest_of_shorter(scene, c, lying, view, bg)]
 
 
 def _lone_colour_piece(scene: Scene, view: TableView, bg: np.ndarray, apart: np.ndarray,
@@ -2630,8 +2640,14 @@ def _in_crook_of_hand(c: Candidate, scene: Scene, view: TableView, bg: np.ndarra
     """Whether ``c`` is the table between a hand's fingers: over SKIN_BORDER_SHARE of
     SKIN_BORDER_SAMPLES points SKIN_BORDER_MM outside its outline as seen (table mm) are skin
     (:func:`_skin_share`) and its footprint is named clear or white."""
-    if c.upright:
+    if c.upright or _border_skin(c, view, bg) <= SKIN_BORDER_SHARE:
         return False
+    return classify_color(view, scene.footprint(c)[0], bg) in ("clear", "white")
+
+
+def _border_skin(c: Candidate, view: TableView, bg: np.ndarray) -> float:
+    """The share of SKIN_BORDER_SAMPLES points SKIN_BORDER_MM outside ``c``'s outline as seen
+    (table mm) that are skin (:func:`_skin_share`); 0 when none lies in the view."""
     ring = shapely.get_coordinates(shapely.Polygon(c.outline_mm).buffer(SKIN_BORDER_MM).exterior)
     # Evenly along the ring by arc length: shapely's line_interpolate_point's very points
     # (to 1e-14 mm) at a third of its cost.
@@ -2641,10 +2657,7 @@ def _in_crook_of_hand(c: Candidate, scene: Scene, view: TableView, bg: np.ndarra
     px = np.round(view.grid.to_px(pts)).astype(int)
     h, w = view.image_bgr.shape[:2]
     px = px[(px[:, 0] >= 0) & (px[:, 0] < w) & (px[:, 1] >= 0) & (px[:, 1] < h)]
-    if len(px) == 0 or _skin_share(view.image_bgr[px[:, 1], px[:, 0]], bg
-                                   ) <= SKIN_BORDER_SHARE:
-        return False
-    return classify_color(view, scene.footprint(c)[0], bg) in ("clear", "white")
+    return 0.0 if len(px) == 0 else _skin_share(view.image_bgr[px[:, 1], px[:, 0]], bg)
 
 
 def _skin_share(bgr: np.ndarray, bg: np.ndarray) -> float:
