@@ -752,6 +752,31 @@ HAND_VIVID_SAT = 120
 # Touching pieces of different colours are parted where the hue steps by more than this
 # (OpenCV's 0-180) between neighbouring pixels (_split_by_hue).
 HUE_STEP = 8
+# A white piece in a hand's region (issue 4, session 37, white47: in or against its arm's
+# shadow, which runs off the view and takes the piece into the hand's region, where only
+# vivid colours were read; _hand_pale_pieces), or touching a piece found on a coloured table
+# (the region's passes took it as explained by its neighbour; _whites_left): its lit faces
+# are grey and brighter than the table's estimate (which a hand's shadow dims): HSV
+# saturation under PALE_SAT (skin 90-140; the white pieces 9-26 at their 90th percentile;
+# felt and cloth 88 and more) and shade at least PALE_SHADE (the white pieces' lit faces
+# 1.6-4.0 at their median; on laminate the lit table beside a hand's shadow, which the
+# estimate dims too, reaches 1.4 at its 90th percentile). Read as the vivid colours are
+# (pieces_in_colour: a clean fit covering the pale area, never trusted) and kept only when
+# named white and fitted at most PALE_COST: the white pieces read so fit 0.03-0.20; a clear
+# large's lit tip in a hand's shadow beside one (9136-set's 9173) fitted a small at 0.28.
+PALE_SAT = 40
+PALE_SHADE = 1.45
+PALE_COST = 0.24
+# ... and with at most PALE_SKIN of the points just outside its outline skin (_border_skin): a
+# lit patch of laminate between a hand's finger shadows, against a finger, was read as a white
+# small in the 9424-set's 9456 (0.14; the white pieces read so 0-0.02).
+PALE_SKIN = 0.08
+# ... and in a hand's region on a grey table (laminate), its footprint's median shade at least
+# PALE_GREY_SHADE: the lit table between a hand's finger shadows, which the estimate dims,
+# reads 1.58-1.63 (9424-set 9456, 9712-set 9924: read as white smalls, cost 0.12-0.15),
+# white plastic in a hand's shadow there 1.84-1.93 (8850, 9173; 9556's large in an arm's
+# shadow, 1.62, is lost with them).
+PALE_GREY_SHADE = 1.75
 # A lone colour area is a piece touching a colourless one when it leaves the most of its
 # region (the true ones of the tuning sets 0.19-0.51 of it): _colours_apart.
 APART_MAX_SHARE = 0.6
@@ -1527,6 +1552,8 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
         hue = _window_hsv(view, sub)[..., 0]
         lying += pieces_in_colour(scene, region, sub, _split_by_hue(hue, vivid), lying,
                                   under_hand=True, pair_hue=hue)
+    for sub, region in hands:
+        lying += _hand_pale_pieces(scene, view, bg, region, sub, lying)
     # Standing pieces cover their area too: their crisp outline is no lying piece. A clear
     # piece against a piece found is peeled off it (crisp.PEEL_DARK).
     hand_mask = _mask_of(hands, view.grid)
@@ -1680,6 +1707,11 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
             "clear", "white") and _lit_clear(c, scene, view, bg, RIM_LIT_INSIDE))
     rim_fits = {id(c.fit) for c in rims}
     lying += rims
+    # A white piece touching one found on a coloured table, where no pass above read a piece
+    # (_whites_left): read before them it took 9500's white medium, which a later pass reads
+    # at its size, as a small.
+    for sub, region in read:
+        lying += _whites_left(scene, view, bg, region, sub, lying)
     for c in soft + soft_white:
         if not (clashes(c, lying, scene) or overlaps_any(scene, c, lying, SOFT_TOUCH_SHARE)
                 or in_size_doubt_of(scene, c, lying)
@@ -2213,6 +2245,41 @@ def _fg_share(scene: Scene, c: Candidate) -> float:
     return float(vals.mean()) if vals.size else 0.0
 
 
+def _pale_in(scene: Scene, view: TableView, region: np.ndarray, sub: ViewGrid) -> np.ndarray:
+    """The pixels of ``region`` (on ``sub``) grey and lit as white plastic is (PALE_SAT,
+    PALE_SHADE); opened by a pixel (speckle)."""
+    hsv = _window_hsv(view, sub)
+    shade_px = scene.shade[scene.grid.window(sub)]  # type: ignore[index]
+    pale = (region & (hsv[..., 1] < PALE_SAT) & (shade_px >= PALE_SHADE)).view(np.uint8)
+    return cv2.morphologyEx(pale, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)) > 0
+
+
+def _pale_white(c: Candidate, scene: Scene, view: TableView, bg: np.ndarray) -> bool:
+    """Whether ``c``, read in a pale area, is a white piece: fitted at most PALE_COST, named
+    white, and no more than PALE_SKIN of its border skin (a lit patch between fingers)."""
+    return (c.fit.cost <= PALE_COST and _border_skin(c, view, bg) <= PALE_SKIN
+            and classify_color(view, scene.footprint(c)[0], bg) == "white")
+
+
+def _hand_pale_pieces(scene: Scene, view: TableView, bg: np.ndarray, region: np.ndarray,
+                      sub: ViewGrid, taken: list[Candidate]) -> list[Candidate]:
+    """White pieces in a hand's ``region`` (on ``sub``): read in its pale area (PALE_*:
+    grey, lit over the table's estimate) as :func:`explain.pieces_in_colour` reads a vivid
+    one, on the fit map and then on the area itself (:func:`_colour_map`); only white ones
+    are kept (:func:`_pale_white`), on a grey table only those lit at least PALE_GREY_SHADE."""
+    pale = _pale_in(scene, view, region, sub)
+    if np.count_nonzero(pale) < scene.small_area_mm2 * sub.px_per_mm**2 / 2:
+        return []
+    out: list[Candidate] = []
+    coloured = _table_hue_sat(bg)[1] > COLOURED_TABLE_SAT
+    for s in (scene, _colour_map(scene, pale, sub)):
+        got = pieces_in_colour(s, region, sub, pale, taken + out, under_hand=True)
+        out += [c for c in got if _pale_white(c, scene, view, bg) and (
+            coloured or _median_shade(scene, scene.footprint(c)[0].buffer(-1.0))
+            >= PALE_GREY_SHADE)]
+    return out
+
+
 def _window_hsv(view: TableView, sub: ViewGrid) -> np.ndarray:
     """The view's pixels in ``sub``'s window, in OpenCV's HSV (hue 0-180)."""
     return cv2.cvtColor(view.image_bgr[view.grid.window(sub)], cv2.COLOR_BGR2HSV)
@@ -2386,6 +2453,26 @@ def _colours_left(scene: Scene, view: TableView, bg: np.ndarray, region: np.ndar
         return []
     return [c for c in _own_colour_pieces(scene, left, sub, lying, view, bg)
             if not _rest_of_shorter(scene, c, lying, view, bg)]
+
+
+def _whites_left(scene: Scene, view: TableView, bg: np.ndarray, region: np.ndarray,
+                 sub: ViewGrid, lying: list[Candidate]) -> list[Candidate]:
+    """White pieces read in the pale area (PALE_*) the readings ``lying`` leave in
+    ``region`` on a coloured table, as :func:`_colours_left` reads a vivid one: a white piece
+    touching one found, which the region's passes took as explained by its neighbour. Only
+    white ones (:func:`_pale_white`) that are no found reading's rest
+    (:func:`_rest_of_shorter`); never trusted (σ ≥ HAND_COLOUR_MM)."""
+    if _table_hue_sat(bg)[1] <= COLOURED_TABLE_SAT:
+        return []
+    min_px = COLOUR_MIN_AREA * scene.small_area_mm2 * sub.px_per_mm**2
+    if np.count_nonzero(unexplained_mask(region, sub, lying)) < min_px:
+        return []
+    pale = _pale_in(scene, view, region, sub)
+    left = unexplained_mask(pale, sub, lying)
+    if np.count_nonzero(left) < min_px:
+        return []
+    return [c for c in _own_colour_pieces(scene, left, sub, lying, view, bg)
+            if _pale_white(c, scene, view, bg) and not _rest_of_shorter(scene, c, lying, view, bg)]
 
 
 def _lone_colour_piece(scene: Scene, view: TableView, bg: np.ndarray, apart: np.ndarray,
@@ -2909,8 +2996,14 @@ def _in_crook_of_hand(c: Candidate, scene: Scene, view: TableView, bg: np.ndarra
     """Whether ``c`` is the table between a hand's fingers: over SKIN_BORDER_SHARE of
     SKIN_BORDER_SAMPLES points SKIN_BORDER_MM outside its outline as seen (table mm) are skin
     (:func:`_skin_share`) and its footprint is named clear or white."""
-    if c.upright:
+    if c.upright or _border_skin(c, view, bg) <= SKIN_BORDER_SHARE:
         return False
+    return classify_color(view, scene.footprint(c)[0], bg) in ("clear", "white")
+
+
+def _border_skin(c: Candidate, view: TableView, bg: np.ndarray) -> float:
+    """The share of SKIN_BORDER_SAMPLES points SKIN_BORDER_MM outside ``c``'s outline as seen
+    (table mm) that are skin (:func:`_skin_share`); 0 when none lies in the view."""
     ring = shapely.get_coordinates(shapely.Polygon(c.outline_mm).buffer(SKIN_BORDER_MM).exterior)
     # Evenly along the ring by arc length: shapely's line_interpolate_point's very points
     # (to 1e-14 mm) at a third of its cost.
@@ -2920,10 +3013,7 @@ def _in_crook_of_hand(c: Candidate, scene: Scene, view: TableView, bg: np.ndarra
     px = np.round(view.grid.to_px(pts)).astype(int)
     h, w = view.image_bgr.shape[:2]
     px = px[(px[:, 0] >= 0) & (px[:, 0] < w) & (px[:, 1] >= 0) & (px[:, 1] < h)]
-    if len(px) == 0 or _skin_share(view.image_bgr[px[:, 1], px[:, 0]], bg
-                                   ) <= SKIN_BORDER_SHARE:
-        return False
-    return classify_color(view, scene.footprint(c)[0], bg) in ("clear", "white")
+    return 0.0 if len(px) == 0 else _skin_share(view.image_bgr[px[:, 1], px[:, 0]], bg)
 
 
 def _skin_share(bgr: np.ndarray, bg: np.ndarray) -> float:
