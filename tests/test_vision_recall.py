@@ -3796,3 +3796,28 @@ def test_a_white_piece_against_one_found_is_read_in_the_pale_area_left(seed, see
     assert p.sigma_mm >= 1.5
     assert_no_sure_wrong_size(seed, seed0, size, "white", stern, any_size=True)
     assert_no_false_piece(seed, seed0)
+
+
+# Where the session's branches met (issue 4, session 37, the merge; each branch alone was right
+# on these). (a) false47's cast-shadow rule dropped clear47's new reading of the 8272-set's 8384,
+# a clear small on cloth against a cyan large (1920×1080, 22-35°): the light's offset put 60 %
+# of it in the large's sliver, but a shadow darkens the table and this reading's inside is 1.04
+# of the table's shade (the rest of the sliver 0.96): no shadow there. A reading is a shadow only
+# when its inside's median shade is under CAST_DARK (the shadows dropped: 0.58-0.80).
+# (b) size47's strip-beside rule made two right smalls longer: the 8272-set's 8445 (a white small
+# read as clear, its medium's strip 0.852 of the table beside it: CLEAR_STRIP_BESIDE 0.86 → 0.84)
+# and the 8848-set's 9085 (a clear small, its large's strip 0.79, the part past the medium
+# 0.40: a shadow, not the table through two clear walls; CLEAR_STRIP_FLOOR 0.6).
+def test_a_clear_piece_that_does_not_darken_the_table_is_no_cast_shadow():
+    p = found(8384, "small", "clear", (140.0, 191.9), seed0=8272)
+    assert p is not None and p.color == "clear" and p.sigma_mm <= 1.5
+
+
+@pytest.mark.parametrize(("seed", "seed0", "color", "stern"), [
+    (8445, 8272, "white", (213.3, 399.3)),
+    (9085, 8848, "clear", (266.4, 161.7)),
+])
+def test_a_small_whose_strip_is_no_table_through_clear_walls_stays_small(seed, seed0, color,
+                                                                         stern):
+    p = found(seed, "small", color, stern, seed0=seed0)
+    assert p is not None and p.size == "small"
