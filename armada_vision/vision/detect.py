@@ -1963,6 +1963,40 @@ def _split_piece(trusted: DetectedPiece, doubtful: DetectedPiece, share: float,
     return one_colour and share >= ONE_TRUSTED_SHARE > share_back
 
 
+def _longer_sizes(scene: Scene, c: Candidate, sigma_mm: float) -> list[Size]:
+    """The sizes longer than reading ``c`` that its σ ``sigma_mm`` covers (size doubt),
+    shortest first."""
+    dims = scene.pieces.dims
+    d_c = dims(c.size).footprint_length_mm
+    return [z for z in scene.by_length if dims(z).footprint_length_mm > d_c
+            and sigma_mm >= dims(z).footprint_length_mm - d_c - 0.1]
+
+
+def _set_from_tip(scene: Scene, c: Candidate, sizes: list[Size]) -> list[Candidate]:
+    """Readings of ``sizes`` set at ``c``'s tip and heading, not fitted
+    (crisp._edges_candidate)."""
+    dims = scene.pieces.dims
+    tip = c.fit.pose.tip_mm(dims(c.size).footprint_length_mm)
+    return [_edges_candidate(scene, z, Pose.with_tip(tip, c.fit.pose.heading_deg,
+                                                      dims(z).footprint_length_mm))
+            for z in sizes]
+
+
+def _free_strips(scene: Scene, seen: shapely.Geometry, sets: list[Candidate],
+                 others: list[Candidate]
+                 ) -> Iterator[tuple[Candidate, shapely.Geometry, Candidate | None]]:
+    """Longest first, each of ``sets`` (longer readings set from a reading's tip) with its strip
+    past the reading as ``seen`` (grown STRIP_GROW_MM; table mm) off ``others``, when at least
+    STRIP_FREE of the strip is, and the next shorter of ``sets`` (None for the shortest)."""
+    for k in reversed(range(len(sets))):
+        o = sets[k]
+        strip = shapely.Polygon(o.outline_mm).difference(seen.buffer(STRIP_GROW_MM))
+        free = _off_others(scene, strip, others)
+        if strip.area <= 0.0 or free.area < STRIP_FREE * strip.area:
+            continue
+        yield o, free, sets[k - 1] if k else None
+
+
 def _clear_strip_longer(scene: Scene, c: Candidate, sigma_mm: float, lying: list[Candidate],
                         ratio: np.ndarray | None = None) -> Candidate | None:
     """The longest size longer than clear reading ``c`` (σ ``sigma_mm``, covering it: in size
@@ -1973,9 +2007,6 @@ def _clear_strip_longer(scene: Scene, c: Candidate, sigma_mm: float, lying: list
     None."""
     if c.upright or scene.shade is None:
         return None
-    dims = scene.pieces.dims
-    d_c = dims(c.size).footprint_length_mm
-    tip = c.fit.pose.tip_mm(d_c)
     others = [k for k in lying if k is not c]
     seen = shapely.Polygon(c.outline_mm)
     lit = _median_shade(scene, seen.buffer(-1.0)) >= CLEAR_STRIP_LIT
@@ -1983,20 +2014,11 @@ def _clear_strip_longer(scene: Scene, c: Candidate, sigma_mm: float, lying: list
     # its strip may show the piece by that grey (CLEAR_GREY).
     own = _median_in(scene, ratio, seen.buffer(-1.0)) if ratio is not None else 1.0
     grey = own <= CLEAR_GREY
-    longer = [z for z in scene.by_length if dims(z).footprint_length_mm > d_c
-              and sigma_mm >= dims(z).footprint_length_mm - d_c - 0.1]
-    sets = [_edges_candidate(scene, z, Pose.with_tip(tip, c.fit.pose.heading_deg,
-                                                      dims(z).footprint_length_mm))
-            for z in longer]
-    for k in reversed(range(len(sets))):
-        o = sets[k]
-        strip = shapely.Polygon(o.outline_mm).difference(seen.buffer(STRIP_GROW_MM))
-        free = _off_others(scene, strip, others)
-        if strip.area <= 0.0 or free.area < STRIP_FREE * strip.area:
-            continue
+    sets = _set_from_tip(scene, c, _longer_sizes(scene, c, sigma_mm))
+    for o, free, shorter in _free_strips(scene, seen, sets, others):
         shade = _median_shade(scene, free)
         if not (shade >= CLEAR_STRIP_LIT if lit else shade <= CLEAR_STRIP_DARK) and not (
-                grey and _grey_strip(scene, ratio, free, own, sets[k - 1] if k else None)):
+                grey and _grey_strip(scene, ratio, free, own, shorter)):
             continue
         if (q := _covering_longer(scene, o, c, others)) is not None:
             return q
@@ -2012,25 +2034,12 @@ def _clear_beside_longer(scene: Scene, c: Candidate, sigma_mm: float, lying: lis
     covering ``c``; else None."""
     if c.upright or scene.shade is None:
         return None
-    dims = scene.pieces.dims
-    d_c = dims(c.size).footprint_length_mm
-    longer = [z for z in scene.by_length if dims(z).footprint_length_mm > d_c
-              and sigma_mm >= dims(z).footprint_length_mm - d_c - 0.1]
-    if not longer:
+    if not (longer := _longer_sizes(scene, c, sigma_mm)):
         return None
-    tip = c.fit.pose.tip_mm(d_c)
     others = [k for k in lying if k is not c]
     seen = shapely.Polygon(c.outline_mm)
-    sets = [_edges_candidate(scene, z, Pose.with_tip(tip, c.fit.pose.heading_deg,
-                                                      dims(z).footprint_length_mm))
-            for z in longer]
-    for k in reversed(range(len(sets))):
-        o = sets[k]
-        strip = shapely.Polygon(o.outline_mm).difference(seen.buffer(STRIP_GROW_MM))
-        free = _off_others(scene, strip, others)
-        if strip.area <= 0.0 or free.area < STRIP_FREE * strip.area:
-            continue
-        if not _darker_than_beside(scene, o, seen, free, others, sets[k - 1] if k else None):
+    for o, free, shorter in _free_strips(scene, seen, _set_from_tip(scene, c, longer), others):
+        if not _darker_than_beside(scene, o, seen, free, others, shorter):
             continue
         if (q := _covering_longer(scene, o, c, others)) is not None:
             return q
@@ -2110,11 +2119,7 @@ def _full_strip_longer(scene: Scene, c: Candidate, sigma_mm: float, lying: list[
     None."""
     if c.upright or scene.shade is None:
         return None
-    dims = scene.pieces.dims
-    d_c = dims(c.size).footprint_length_mm
-    longer = [z for z in scene.by_length if dims(z).footprint_length_mm > d_c
-              and sigma_mm >= dims(z).footprint_length_mm - d_c - 0.1]
-    if not longer:
+    if not (longer := _longer_sizes(scene, c, sigma_mm)):
         return None
     seen = shapely.Polygon(c.outline_mm)
     inner = seen.buffer(-1.0)
@@ -2123,10 +2128,7 @@ def _full_strip_longer(scene: Scene, c: Candidate, sigma_mm: float, lying: list[
         return None
     own_shade = _median_shade(scene, inner)
     others = [k for k in lying if k is not c]
-    tip = c.fit.pose.tip_mm(d_c)
-    sets = [_edges_candidate(scene, z, Pose.with_tip(tip, c.fit.pose.heading_deg,
-                                                      dims(z).footprint_length_mm))
-            for z in longer]
+    sets = _set_from_tip(scene, c, longer)
 
     def like_own(part: shapely.Geometry) -> bool:
         free = _off_others(scene, part, others)
