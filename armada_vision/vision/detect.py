@@ -195,11 +195,12 @@ DULL_SOLID_SHARE = 0.5
 # 9512, 9660, 9194, 9331, 8567, 8720, 8781, 8792, 8384). On the unscaled map they fit their
 # true pose at 0.01-0.14. Once every pass has read what it reads, a region (not dark, not a
 # standing piece's) that leaves SUNK_MIN_SHARE of a small's footprint of what scores as object
-# on the unscaled map (≥ 2.5, its mid level) unexplained, and whose left part's median colour
-# is named clear, is read again there (_clear_sunk); a reading kept must fit cleanly
+# on the unscaled map (≥ CLEAR_SUNK_SCORE, its mid level) unexplained, and whose left part's
+# median colour is named clear, is read again there (_clear_sunk); a reading kept must fit cleanly
 # (CLEAR_SUNK_COST), overlap nothing read and be named clear (the other colours are the colour
 # passes'; a vivid piece's tinted shadow reads "unknown").
 CLEAR_SUNK_COST = 0.15
+CLEAR_SUNK_SCORE = 2.5
 # σ reported = SIGMA_GAIN × (fit and calibration σ) + floor.
 SIGMA_GAIN = 2.0
 # The heading needs no such doubling (measured on 36 scenes: heading error / σ° had median
@@ -1230,7 +1231,7 @@ def _clear_sunk(scene: Scene, view: TableView, bg: np.ndarray, region: np.ndarra
     (``lying``): read on the unscaled map, clean fits named clear overlapping nothing read
     (CLEAR_SUNK_COST)."""
     sl = scene.grid.window(sub)
-    rest = unexplained_mask(region & (scene.score[sl] >= 2.5), sub, lying)
+    rest = unexplained_mask(region & (scene.score[sl] >= CLEAR_SUNK_SCORE), sub, lying)
     if (rest.sum() < SUNK_MIN_SHARE * scene.small_area_mm2 * sub.px_per_mm**2
             or no_piece_in(scene, rest, sub)):
         return []
@@ -2733,10 +2734,7 @@ def _cast_hull(c: Candidate, pieces: PieceSet, offset: tuple[float, float]) -> n
     """The corners (table mm) of what reading ``c``'s body and the shadow it casts cover on the
     table, the light's ``offset`` being the shadow's shift per mm of height."""
     local = lying_local_3d(pieces.dims(c.size))
-    pose = c.fit.pose
-    cs, sn = pose.direction
-    xy = np.column_stack([pose.x_mm + cs * local[:, 0] - sn * local[:, 1],
-                          pose.y_mm + sn * local[:, 0] + cs * local[:, 1]])
+    xy = c.fit.pose.to_table(local[:, :2])
     return np.vstack([xy, xy - local[:, 2:3] * np.asarray(offset, float)])
 
 
