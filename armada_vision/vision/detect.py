@@ -789,6 +789,11 @@ PALE_SKIN = 0.08
 # white plastic in a hand's shadow there 1.84-1.93 (8850, 9173; 9556's large in an arm's
 # shadow, 1.62, is lost with them).
 PALE_GREY_SHADE = 1.75
+# ... and so, on a grey table, only the pale area's parts (8-connected) whose median shade is
+# PALE_GREY_SHADE or more are fitted: the lit laminate beside a hand's shadow makes parts of
+# 1.52-1.67 (seed 1007: five, 13.7 smalls' area, ~120 ms of fits for nothing), the white
+# pieces' parts 1.92 (8850, 9173). Not asked per pixel: that cuts a white piece's own darker
+# faces out of its area (9173's large was lost so).
 # A lone colour area is a piece touching a colourless one when it leaves the most of its
 # region (the true ones of the tuning sets 0.19-0.51 of it): _colours_apart.
 APART_MAX_SHARE = 0.6
@@ -2276,17 +2281,39 @@ def _pale_white(c: Candidate, scene: Scene, view: TableView, bg: np.ndarray) -> 
             and classify_color(view, scene.footprint(c)[0], bg) == "white")
 
 
+def _lit_parts(scene: Scene, mask: np.ndarray, sub: ViewGrid, shade: float) -> np.ndarray:
+    """The parts (8-connected) of ``mask`` (on ``sub``) whose median shade (brightness over
+    the table's estimate) is at least ``shade``."""
+    n, labels = cv2.connectedComponents(mask.view(np.uint8), connectivity=8)
+    if n <= 1:
+        return mask
+    shade_px = scene.shade[scene.grid.window(sub)]  # type: ignore[index]
+    # Each part's median at once: its shades sorted within it, the middle one(s) taken.
+    inside = labels > 0
+    lab, vals = labels[inside], shade_px[inside]
+    order = np.lexsort((vals, lab))
+    vals = vals[order]
+    counts = np.bincount(lab, minlength=n)[1:]
+    starts = np.cumsum(counts) - counts
+    medians = (vals[starts + (counts - 1) // 2] + vals[starts + counts // 2]) / 2
+    keep = np.concatenate(([False], medians >= shade))
+    return keep[labels]
+
+
 def _hand_pale_pieces(scene: Scene, view: TableView, bg: np.ndarray, region: np.ndarray,
                       sub: ViewGrid, taken: list[Candidate]) -> list[Candidate]:
     """White pieces in a hand's ``region`` (on ``sub``): read in its pale area (PALE_*:
     grey, lit over the table's estimate) as :func:`explain.pieces_in_colour` reads a vivid
     one, on the fit map and then on the area itself (:func:`_colour_map`); only white ones
-    are kept (:func:`_pale_white`), on a grey table only those lit at least PALE_GREY_SHADE."""
+    are kept (:func:`_pale_white`); on a grey table only the pale area's parts lit at least
+    PALE_GREY_SHADE are read, and only readings so lit kept."""
     pale = _pale_in(scene, view, region, sub)
+    coloured = _table_hue_sat(bg)[1] > COLOURED_TABLE_SAT
+    if not coloured:
+        pale = _lit_parts(scene, pale, sub, PALE_GREY_SHADE)
     if np.count_nonzero(pale) < scene.small_area_mm2 * sub.px_per_mm**2 / 2:
         return []
     out: list[Candidate] = []
-    coloured = _table_hue_sat(bg)[1] > COLOURED_TABLE_SAT
     for s in (scene, _colour_map(scene, pale, sub)):
         got = pieces_in_colour(s, region, sub, pale, taken + out, under_hand=True)
         out += [c for c in got if _pale_white(c, scene, view, bg) and (
