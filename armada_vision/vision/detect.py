@@ -1221,6 +1221,19 @@ def _dull_beside_vivid(scene: Scene, region: np.ndarray, sub: ViewGrid,
                 >= DULL_SOLID_SHARE * scene.small_area_mm2 * sub.px_per_mm**2)
 
 
+def _colour_namer(scene: Scene, view: TableView, bg: np.ndarray
+                  ) -> Callable[[Candidate], str]:
+    """A reading's colour name (colors.classify_color of its footprint), each reading named
+    once however often it is asked."""
+    names: dict[int, str] = {}
+
+    def name(c: Candidate) -> str:
+        if id(c) not in names:
+            names[id(c)] = classify_color(view, scene.footprint(c)[0], bg)
+        return names[id(c)]
+    return name
+
+
 def _reads_clear(c: Candidate, scene: Scene, view: TableView, bg: np.ndarray) -> bool:
     """Whether ``c``'s footprint reads as clear plastic: not a dull coloured piece that sank
     beside a vivid one (:func:`_dull_beside_vivid`) but a darkening with no colour of its
@@ -2583,12 +2596,7 @@ def _own_colour_pieces(scene: Scene, areas: np.ndarray, sub: ViewGrid,
     beside another piece's, which is why the region's passes took it as explained by that
     neighbour (issue 4, session 36, touch46: 4 pieces on the tuning sets, each read within
     0.5 mm at σ 9-40 mm, were lost so; a piece found in doubt is better than a miss)."""
-    names: dict[int, str] = {}
-
-    def colour(c: Candidate) -> str:
-        if id(c) not in names:
-            names[id(c)] = classify_color(view, scene.footprint(c)[0], bg)
-        return names[id(c)]
+    colour = _colour_namer(scene, view, bg)
 
     def other_colour(c: Candidate, o: Candidate) -> bool:
         return colour(o) != colour(c)
@@ -2834,13 +2842,7 @@ def _cast_shadows(scene: Scene, view: TableView, bg: np.ndarray, lying: list[Can
     pairs = [(c, o) for c in flat for o in flat if o is not c and near(c, o)]
     if not pairs or scene.shade is None:
         return set()
-    names: dict[int, str] = {}
-
-    def name(c: Candidate) -> str:
-        if id(c) not in names:
-            names[id(c)] = classify_color(view, scene.footprint(c)[0], bg)
-        return names[id(c)]
-
+    name = _colour_namer(scene, view, bg)
     pairs = [(c, o) for c, o in pairs if name(c) == "clear" and name(o) != "clear"]
     if not pairs:
         return set()
