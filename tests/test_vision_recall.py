@@ -3821,3 +3821,19 @@ def test_a_small_whose_strip_is_no_table_through_clear_walls_stays_small(seed, s
                                                                          stern):
     p = found(seed, "small", color, stern, seed0=seed0)
     assert p is not None and p.size == "small"
+
+
+# A crisp-pass reading's heading (issue 4, session 38, trust48; right sizes read far off that
+# the rules would trust). The 9712-set's 9959 (1280×720, 0-10°): a clear large, found on the
+# crisp map alone (fit 0.13 there, 0.29 on the main map, 12 % of its outline hidden), was read
+# 3.2° turned, its stern 3.3 mm off, at σ 1.0 mm (crisp.CRISP_EDGE_MM) and 0.40° (the fit's
+# own 0.30°): the rules trusted it. A fit from the true pose settles on the reading on the
+# crisp map, and 2.5 mm off at cost 0.56 on the main map: nothing fits it right. The crisp map
+# places each end within CRISP_EDGE_MM only, so the heading is no surer than that across the
+# piece's length, as the desaturated pass already said (crisp_pieces' heading_floor, now given
+# to the crisp passes too). Its σ is now 1.0 mm and 1.24°: in doubt by the rules' σ.
+def test_a_crisp_reading_has_heading_sigma_of_its_ends_across_its_length():
+    assert_no_sure_wrong_size(9959, 9712, "large", "clear", (406.7, 117.5), any_size=True)
+    p = found(9959, "large", "clear", (406.7, 117.5), seed0=9712)
+    length = NOMINAL_PIECES.dims(Size.LARGE).footprint_length_mm
+    assert p.sigma_deg >= math.degrees(1.0 / length) - 1e-6
