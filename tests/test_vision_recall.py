@@ -3823,6 +3823,25 @@ def test_a_small_whose_strip_is_no_table_through_clear_walls_stays_small(seed, s
     assert p is not None and p.size == "small"
 
 
+# Two touching pieces, a black one against a vivid one's stern, read as one longer vivid piece
+# (issue 4, session 38, trust48; wrong sizes the rules would trust). The 10000-set's 10220
+# (1920×1080, 22-35°, wood): a black small lies against a red medium's stern; their region's
+# axis fit, a red large from the medium's tip, cost 0.49 (just under SIZE_DOUBT_COST), σ 3.0 mm,
+# and the bench paired it with the black small: read as a red large the rules would trust, the
+# red medium missed. The strip the large adds past a medium from the same tip is named black,
+# where a vivid piece read at its size shows its own faces there (named its colour or a
+# neighbouring hue on the 10000- and 9712-sets' 1830 strips asked); the reading is now a red
+# medium from that tip, σ covering the large (detect.OTHER_STRIP_NAMES): the medium found, the
+# black small missed (no fit gives its pose), nothing trusted wrongly.
+def test_a_vivid_reading_whose_strip_past_a_shorter_size_is_black_is_read_shorter():
+    assert_no_sure_wrong_size(10220, 10000, "medium", "red", (359.9, 212.5), any_size=True)
+    p = found(10220, "medium", "red", (359.9, 212.5), seed0=10000)
+    assert (p.size.value, p.color) == ("medium", "red") and p.sigma_mm > 1.5
+    black = found(10220, "small", "black", (370.5, 217.7), seed0=10000)
+    assert black is None or black.sigma_mm > 1.5
+    assert_no_false_piece(10220, 10000)
+
+
 # A crisp-pass reading's heading (issue 4, session 38, trust48; right sizes read far off that
 # the rules would trust). The 9712-set's 9959 (1280×720, 0-10°): a clear large, found on the
 # crisp map alone (fit 0.13 there, 0.29 on the main map, 12 % of its outline hidden), was read

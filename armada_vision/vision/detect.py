@@ -650,6 +650,22 @@ EDGE_PAST_MM = 1.5
 BARE_STRIP_SCORE = 1.0
 BARE_STRIP_SHADE = 0.85
 BARE_OWN_SCORE = 2.0
+# A vivid reading longer than a small whose strip past the next shorter size (from its tip, as
+# BARE_STRIP_SCORE's rule cuts it) is black plastic (issue 4, session 38, trust48): two
+# touching pieces, a dark one against a vivid one's stern, read as one longer vivid piece.
+# The 10000-set's 10220: a black small against a red medium's stern on wood, one region whose
+# axis fit, a red large from the medium's tip, cost 0.49 (just under SIZE_DOUBT_COST), σ 3.0 mm:
+# its size trusted, the medium missed and the black read red. Its strip past a medium from
+# the same tip is named black. The strip of a vivid piece read at its size is its own faces
+# and base, named its colour or a neighbouring hue (on the 10000- and 9712-sets. 1830
+# strips asked: its own colour; orange/yellow 20, blue/cyan 22, cyan/green 8, purple/red 2,
+# black only at 10220): so another hue is no sign of another piece, black plastic is. Such a
+# reading is read at the next shorter size from its tip (set there, not fitted; named as it
+# was), its σ covering the longer reading: the dark part is another piece, whose own pose no
+# fit gives. The strip is asked when at least OTHER_STRIP_MIN_SHARE of it is one part off the
+# other readings (a sliver or a strip split by a neighbour names nothing).
+OTHER_STRIP_MIN_SHARE = 0.8
+OTHER_STRIP_NAMES = frozenset({"black"})
 # A reading in size doubt whose strip to a longer size looks like the reading itself (issue 4,
 # session 37, size47): the mirror of BARE_STRIP_SCORE's rule. The 9712-set's 9739, a white
 # large on navy cloth read as a medium from its tip (σ 9.9 mm), its large's strip past the
@@ -1858,6 +1874,19 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
                 sigma_deg=max(p.sigma_deg, o.ambiguity_deg),
                 in_play_area=bool(area_poly.covers(footprint(o.fit.pose, d_o))),
                 outline_px=tuple((float(x), float(y)) for x, y in calib.project(o.outline_mm)))
+        # A vivid longer reading whose strip past the next shorter size is black plastic
+        # (OTHER_STRIP_NAMES): read at that size, named as it was, σ covering the longer.
+        if (out[i] is p
+                and (o := _other_colour_strip(scene, c, p.color, p.sigma_mm, lying, view, bg))
+                is not None):
+            d_o = pieces.dims(o.size)
+            out[i] = replace(
+                p, size=o.size, pose=o.fit.pose,
+                tip_mm=o.fit.pose.tip_mm(d_o.footprint_length_mm),
+                sigma_mm=max(p.sigma_mm, o.ambiguity_mm),
+                sigma_deg=max(p.sigma_deg, o.ambiguity_deg),
+                in_play_area=bool(area_poly.covers(footprint(o.fit.pose, d_o))),
+                outline_px=tuple((float(x), float(y)) for x, y in calib.project(o.outline_mm)))
     out = _one_reading_per_doubtful_piece(out, pieces, [c.outline_mm for c in lying])
     out.sort(key=lambda p: (p.pose.x_mm, p.pose.y_mm))
     ups = [UprightPiece(c.size, classify_color(view, shapely.Polygon(c.outline_mm), bg),
@@ -2130,6 +2159,41 @@ def _bare_strip_shorter(scene: Scene, c: Candidate, sigma_mm: float, lying: list
     if not own.size or float(median(own)) < BARE_OWN_SCORE:
         return None
     if _median_shade(scene, free) < BARE_STRIP_SHADE:
+        return None
+    return _covering(scene, o, c)
+
+
+def _other_colour_strip(scene: Scene, c: Candidate, color: str, sigma_mm: float,
+                        lying: list[Candidate], view: TableView, bg: np.ndarray
+                        ) -> Candidate | None:
+    """The next shorter size than vivid reading ``c`` (named ``color``, σ ``sigma_mm`` not yet
+    covering it) from ``c``'s tip and heading when the strip ``c`` adds past it is named
+    another colour (see OTHER_STRIP_NAMES): set there, not fitted, its σ covering ``c``;
+    else None."""
+    if c.upright or color in FACES_CAN_VANISH:
+        return None
+    dims = scene.pieces.dims
+    order = scene.by_length
+    k = order.index(c.size)
+    if k == 0:
+        return None  # no shorter size
+    d_c, d_z = dims(c.size).footprint_length_mm, dims(order[k - 1]).footprint_length_mm
+    if sigma_mm >= d_c - d_z - 0.1:
+        return None  # in size doubt already
+    o = _edges_candidate(scene, order[k - 1], Pose.with_tip(
+        c.fit.pose.tip_mm(d_c), c.fit.pose.heading_deg, d_z))
+    strip = shapely.Polygon(c.outline_mm).difference(
+        shapely.Polygon(o.outline_mm).buffer(STRIP_GROW_MM))
+    if strip.area <= 0.0:
+        return None
+    free = _off_others(scene, strip, [q for q in lying if q is not c])
+    if free.area < STRIP_FREE * strip.area:
+        return None
+    part = max(getattr(free, "geoms", [free]), key=lambda g: g.area)
+    if not isinstance(part, shapely.Polygon) or part.area < OTHER_STRIP_MIN_SHARE * strip.area:
+        return None
+    name = classify_color(view, part, bg, opaque=True)
+    if name == color or name not in OTHER_STRIP_NAMES:
         return None
     return _covering(scene, o, c)
 
