@@ -1694,7 +1694,9 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
         got = leftover_piece(scene, region, sub, lying)
         if not got:
             # Nothing at the region's tips: two pieces may touch tip to side (touching_pieces).
-            got = touching_pieces(scene, region, sub, lying)
+            # Two clear pieces side by side may only pair loosely (explain.PAIR_WIDE_MM).
+            got = touching_pieces(scene, region, sub, lying,
+                                  wide_if=lambda c: _reads_clear(c, scene, view, bg))
             if len(got) == 1 and _sunk_beside(scene, region, sub, got):
                 # Taken alone, it left room for the neighbour it touches: a dull one the
                 # map scaled to it sank is read beside it on the unscaled map (good ones only).

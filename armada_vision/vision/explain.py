@@ -199,6 +199,20 @@ PAIR_MAX_HIDDEN = 0.6
 # tip 0.269 with 3 % hidden, but its stern lies against the finger's shadow, as dark as its
 # open base, so no step shows there).
 HAND_SEEN_HIDDEN = 0.05
+# Two pieces side by side, their facing edges each hidden against the other (issue 4,
+# session 38, lam48; tuning set 9136, seed 9251: two clear mediums on laminate, head to
+# tail, 2.4 mm apart): the reading of one turned 4° off its piece, so its outline grown by
+# 1 mm leaves most of the partner's hidden edge unexcused (joint cost 0.73 against its own
+# 0.13) and no pair is read. A pair of good fits (own cost, hidden edges excused, at most
+# GOOD_COST each) is then taken with each one's hidden edges excused out to PAIR_WIDE_MM
+# from the other's outline (a turn of a few degrees along a piece's side), when each such
+# joint cost is at most MAX_COST and together they leave the region as explained as
+# _pair asks. Loosely placed, never trusted: each keeps at least PAIR_WIDE_COST (over
+# GOOD_COST and SIZE_DOUBT_COST: σ inflated and any size possible), and only when both are
+# named clear (detect's wide_if): the 9136-set's 9176, a green large against a black small,
+# was read so as a green small beside the black one (the colour pass reads it right).
+PAIR_WIDE_MM = 2.0
+PAIR_WIDE_COST = 0.5
 # A doubtful piece in size doubt whose region goes on past its stern, lit (issue 4, size):
 # a white large whose face turned from the light is as bright as a light table shows only
 # its lit face on the fit map, so its true reading misses along the shaded side near the
@@ -790,15 +804,17 @@ def stern_corner_starts(scene: Scene, corner: np.ndarray, heading: float, size: 
     return starts
 
 
-def touching_pieces(scene: Scene, region: np.ndarray, sub: ViewGrid, found: list[Candidate]
-                    ) -> list[Candidate]:
+def touching_pieces(scene: Scene, region: np.ndarray, sub: ViewGrid, found: list[Candidate],
+                    wide_if: Callable[[Candidate], bool] | None = None) -> list[Candidate]:
     """The lying pieces of a region nothing explained (not even :func:`leftover_piece`),
     where two pieces touch tip to side (see PAIR_FIRSTS): fits from its corners read as
     stern corners (:func:`stern_corner_starts`) and as tips; two together when a pair
     explains the whole region (:func:`_pair`), else one good piece chosen as
     :func:`leftover_piece` chooses that leaves room for the neighbour it touches
     (:func:`_room_beside`: a lone piece there leaves its neighbour unexplained); none
-    overlapping ``found``, edges hidden against the pieces found in the region excused."""
+    overlapping ``found``, edges hidden against the pieces found in the region excused.
+    ``wide_if``: with no pair so, a pair whose facing edges are excused wider
+    (:func:`_wide_pair`, PAIR_WIDE_MM) when ``wide_if`` holds for both."""
     area = region.sum() / sub.px_per_mm**2
     # Two pieces' footprints at least; otherwise leftover_piece's limits.
     if (not 2 * scene.small_area_mm2 <= area <= LEFTOVER_MAX_AREA * scene.max_area_mm2
@@ -828,6 +844,8 @@ def touching_pieces(scene: Scene, region: np.ndarray, sub: ViewGrid, found: list
     chosen = _plausible(scene, _pair(scene, cands, rest, sub, mine), rest, sub)
     if len(chosen) < 2:
         chosen = partner_from_rest(scene, cands, rest, sub, mine, found)
+    if len(chosen) < 2 and wide_if is not None:
+        chosen = _wide_pair(scene, cands, rest, sub, mine, wide_if)
     if len(chosen) < 2:
         # No pair (or one of it noise): one piece, good (nothing confirms it, as a pair's
         # partner does: a doubtful small on a missed clear large of still s23, cost 0.46)
@@ -916,6 +934,53 @@ def _pair(scene: Scene, cands: list[Candidate], strong: np.ndarray, sub: ViewGri
         if left <= min_left and u > best_u:
             best, best_u = pair, u
     return best
+
+
+def _wide_excused_cost(c: Candidate, others: list[Candidate]) -> float:
+    """``c``'s joint cost with its hidden edges excused out to PAIR_WIDE_MM from ``others``'
+    outlines."""
+    probe = c.fit.probe_mm
+    explained = ~c.solid_outside
+    for o in others:
+        grown = shapely.Polygon(o.outline_mm).buffer(PAIR_WIDE_MM)
+        explained = explained | shapely.contains_xy(grown, probe[:, 0], probe[:, 1])
+    return c.fit.cost_given(explained)
+
+
+def _wide_pair(scene: Scene, cands: list[Candidate], strong: np.ndarray, sub: ViewGrid,
+               given: list[Candidate], wide_if: Callable[[Candidate], bool]
+               ) -> list[Candidate]:
+    """Two good fits side by side whose facing edges hide against each other, excused out to
+    PAIR_WIDE_MM (see there): the pair explaining most per doubt, as :func:`_pair` weighs
+    it, each kept in doubt (cost at least PAIR_WIDE_COST), both passing ``wide_if``; none
+    when no pair does."""
+    min_left = 0.6 * scene.small_area_mm2 * sub.px_per_mm**2
+    total = max(int(np.count_nonzero(strong)), 1)
+    good: list[Candidate] = []
+    for c in sorted(cands, key=lambda c: c.fit.cost):
+        if c.fit.cost > GOOD_COST:
+            break
+        if (len(c.fit.sample_cost) and np.isnan(c.fit.sample_cost).mean() <= PAIR_MAX_HIDDEN
+                and not any(o.size == c.size and clashes(c, [o], scene) for o in good)):
+            good.append(c)
+    best: list[Candidate] = []
+    best_u = 0.0
+    for i, a in enumerate(good):
+        for b in good[i + 1:]:
+            if clashes(a, [b], scene):
+                continue
+            ja = _wide_excused_cost(a, [*given, b])
+            jb = _wide_excused_cost(b, [*given, a])
+            if max(ja, jb) > MAX_COST:
+                continue
+            pair = [replace(a, fit=replace(a.fit, cost=max(ja, PAIR_WIDE_COST))),
+                    replace(b, fit=replace(b.fit, cost=max(jb, PAIR_WIDE_COST)))]
+            left = int(np.count_nonzero(unexplained_mask(strong, sub, given + pair)))
+            u = (1.0 - left / total) * (1.0 - (ja + jb) / (2.0 * MAX_COST))
+            if (left <= min_left and u > best_u
+                    and all(_inside_score(scene, c) >= DOUBT_MIN_SCORE for c in pair)):
+                best, best_u = pair, u
+    return best if all(wide_if(c) for c in best) else []
 
 
 def _plausible(scene: Scene, chosen: list[Candidate], strong: np.ndarray, sub: ViewGrid
