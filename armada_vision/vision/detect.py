@@ -780,8 +780,9 @@ CAST_REST_PX = 20
 # the white piece; a clear piece lit like the table is not tried) and what it covers past the
 # white piece too. It replaces the clear reading, in doubt (σ at least DOUBT_FLOOR_MM,
 # crisp._edges_candidate), and is no bare table (_lit_table): its outline is crisp and it
-# casts a shadow. A shadow lies past its piece away from the light: the white piece must lie
-# from the clear reading toward the light's offset (_cast_offset), else nothing is changed.
+# casts a shadow. Only on a grey table (COLOURED_TABLE_SAT). A shadow lies past its piece
+# away from the light: the white piece must lie from the clear reading toward the light's
+# offset (_cast_offset), else nothing is changed.
 SHADOW_WHITE_SHIFTS_MM = (-20.0, -16.0, -12.0, -8.0, -4.0, 0.0, 4.0, 8.0)
 SHADOW_WHITE_TURNS_DEG = (-30.0, -20.0, -10.0, 0.0, 10.0, 20.0, 30.0)
 SHADOW_WHITE_REFINED = 1
@@ -2911,7 +2912,9 @@ def _white_by_shadow(scene: Scene, view: TableView, bg: np.ndarray, edges: np.nd
                      lying: list[Candidate]) -> list[Candidate]:
     """``lying`` with each clear reading in doubt that is a white piece's shaded face and
     shadow replaced by that white piece (SHADOW_WHITE_*), in doubt."""
-    if scene.shade is None:
+    if scene.shade is None or _table_hue_sat(bg)[1] > COLOURED_TABLE_SAT:
+        # On a coloured table a white piece's lit faces are not the table's colour: the
+        # passes read them (and the refits cost ~1.5 ms each for nothing there).
         return lying
     name = _colour_namer(scene, view, bg)
     out = list(lying)
