@@ -3874,3 +3874,33 @@ def test_two_clear_pieces_side_by_side_each_hiding_the_others_edge_are_both_read
         assert p is not None and p.color == "clear"
         assert p.sigma_mm > 1.5  # placed loosely: never trusted
     assert_no_false_piece(9251, 9136)
+
+
+# A white piece lit like the laminate read as its own shadow (issue 4, session 38, white48;
+# whites lit like the table). Its lit faces are the table's shade, so the passes read only its
+# shaded face and the shadow past it, as a clear piece in doubt 9-25 mm off toward the shadow
+# and turned 14-28°: a miss and a false piece. Its outline is still crisp: a lying piece of
+# each size refitted to the crisp edges from starts round the clear reading
+# (detect._white_by_shadow, SHADOW_WHITE_*), with SHADOW_WHITE_EDGES of its outline on them,
+# lit like the table (SHADOW_WHITE_LIT; the shadow's own refits 0.55-0.88) and named white, the
+# clear reading's rest past it dark (SHADOW_WHITE_PAST), replaces the clear reading in doubt.
+# The 8272-set's 8298 (small, 1920×1080, 10-22°), the 9424-set's 9486 (small, 1920×1080,
+# 10-22°), the 8560-set's 8590 (large, 1920×1080, 0-10°), the 8848-set's 8910 (large,
+# 1920×1080, 10-22°), the 9712-set's 9948 (medium, 1920×1080, 10-22°) and the 10000-set's
+# 10009 (large, 1280×720, 10-22°): found, never trusted, no false piece.
+@pytest.mark.parametrize(("seed", "seed0", "size", "stern"), [
+    (8298, 8272, "small", (168.1, 485.5)),
+    (9486, 9424, "small", (123.4, 216.3)),
+    (8590, 8560, "large", (137.6, 145.5)),
+    (8910, 8848, "large", (141.1, 197.0)),
+    (9948, 9712, "medium", (136.4, 310.5)),
+    (10009, 10000, "large", (131.5, 168.4)),
+])
+def test_a_white_piece_lit_like_the_table_is_read_from_its_outline_not_its_shadow(
+        seed, seed0, size, stern):
+    p = found(seed, size, "white", stern, seed0=seed0)
+    assert p is not None and p.color == "white"
+    assert p.sigma_mm >= 1.5
+    assert_no_sure_wrong_size(seed, seed0, size, "white", stern, any_size=True)
+    assert_no_false_piece(seed, seed0)
+

@@ -44,14 +44,19 @@ from armada_vision.vision.colors import (
 )
 from armada_vision.vision.crisp import (
     COVER_GROW_MM,
+    DOUBT_FLOOR_MM,
     GREY_LIT,
     GREY_SHADE,
     MIN_SHARE,
     OPEN_MM,
     SIZE_DOUBT_MM,
     SOFT_TOUCH_SHARE,
+    SOFT_WHITE_CLIP_PX,
+    SOFT_WHITE_STEPS,
     _areas,
+    _chamfer_refine,
     _edges_candidate,
+    _inset_shade,
     _outline_samples,
     _ring_shades,
     _without_lit_shadows,
@@ -774,6 +779,33 @@ CAST_TOUCH_MM = 2.0
 CAST_SHARE = 0.6
 CAST_CLEAR_DIM = 0.85
 CAST_REST_PX = 20
+# A white piece lit like the laminate (issue 4, session 38, white48; 8272-set 8298, 8560-set
+# 8590, 8848-set 8910, 9424-set 9486, 9712-set 9948, 10000-set 10009): its lit faces are the
+# table's shade, so the passes read only its shaded face and its shadow, as a clear piece in
+# doubt 9-25 mm off toward the shadow and turned 14-28° (a miss and a false piece). Its
+# outline is still crisp: _white_by_shadow refits a lying piece of each size to the crisp
+# edges (crisp._chamfer_refine, as crisp._on_edges_fit does) from the start, of those shifted
+# by SHADOW_WHITE_SHIFTS_MM in x and y and turned by SHADOW_WHITE_TURNS_DEG round the clear
+# reading, whose outline lies nearest the edges (SHADOW_WHITE_REFINED per size: each refit
+# ~1.5 ms; three per size found no more pieces); the refit with the most of its outline on the
+# edges (SHADOW_WHITE_EDGES or more: the white pieces 0.85-1.0) is taken when its footprint is
+# lit like the table (inset median shade at least SHADOW_WHITE_LIT: the white pieces
+# 1.03-1.23; the shadow's own refits 0.55-0.88, a white small fitted on 8405's shadow's outer
+# edge 0.97) and named white, not clashing with or overlapping another reading. The clear
+# reading must be darkened (median shade under SHADOW_WHITE_PAST: the shadows 0.56-0.86 past
+# the white piece; a clear piece lit like the table is not tried) and what it covers past the
+# white piece too. It replaces the clear reading, in doubt (σ at least DOUBT_FLOOR_MM,
+# crisp._edges_candidate), and is no bare table (_lit_table): its outline is crisp and it
+# casts a shadow. Only on a grey table (COLOURED_TABLE_SAT). A shadow lies past its piece
+# away from the light: the white piece must lie from the clear reading toward the light's
+# offset (_cast_offset), else nothing is changed.
+SHADOW_WHITE_SHIFTS_MM = (-20.0, -16.0, -12.0, -8.0, -4.0, 0.0, 4.0, 8.0)
+SHADOW_WHITE_TURNS_DEG = (-30.0, -20.0, -10.0, 0.0, 10.0, 20.0, 30.0)
+SHADOW_WHITE_REFINED = 1
+SHADOW_WHITE_EDGES = 0.8
+SHADOW_WHITE_LIT = 1.0
+SHADOW_WHITE_PAD_PX = 40
+SHADOW_WHITE_PAST = 0.9
 # In a hand's region, plastic is told from skin (saturation ≤ 110 as rendered, SKIN_MAX_SAT)
 # by its colour (pieces_in_colour): HSV saturation at least this.
 HAND_VIVID_SAT = 120
@@ -1770,6 +1802,12 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
                 or in_size_doubt_of(scene, c, lying)
                 or (any(c is g for g in grey_black) and not grey_alone(c, lying))):
             lying.append(c)
+    # A clear reading in doubt that is a white piece's shaded face and shadow: the white piece
+    # refitted to the crisp edges (SHADOW_WHITE_*).
+    by_shadow = {id(c) for c in lying}
+    lying = _white_by_shadow(scene, view, bg, edges, lying)
+    # (Lit like the table, it is no bare table: its outline is crisp and it casts a shadow.)
+    by_shadow = {id(c) for c in lying} - by_shadow
     # Left in until here, a finger's reading (or a piece's end beside one) keeps the passes
     # after from reading it again.
     cast = _cast_shadows(scene, view, bg, lying)
@@ -1779,7 +1817,7 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
              and not _in_crook_of_hand(c, scene, view, bg)
              and not any(c is h for h in hidden_by_hand)
              and not _bare_table(c, scene, view, bg, edges)
-             and not _lit_table(c, scene, view, bg)
+             and (id(c) in by_shadow or not _lit_table(c, scene, view, bg))
              and not _leaning_shadow(c, scene, view, bg)
              and not _die_top(c, view, bg)]
     # A reading whose base as seen is the face ahead of it ends on the piece: σ covers the
@@ -2939,6 +2977,100 @@ def _cast_shadows(scene: Scene, view: TableView, bg: np.ndarray, lying: list[Can
             continue
         out.add(id(c))
     return out
+
+
+def _white_by_shadow(scene: Scene, view: TableView, bg: np.ndarray, edges: np.ndarray,
+                     lying: list[Candidate]) -> list[Candidate]:
+    """``lying`` with each clear reading in doubt that is a white piece's shaded face and
+    shadow replaced by that white piece (SHADOW_WHITE_*), in doubt."""
+    if scene.shade is None or _table_hue_sat(bg)[1] > COLOURED_TABLE_SAT:
+        # On a coloured table a white piece's lit faces are not the table's colour: the
+        # passes read them (and the refits cost ~1.5 ms each for nothing there).
+        return lying
+    name = _colour_namer(scene, view, bg)
+    out = list(lying)
+    light: list[tuple[float, float] | None] = []
+    for i, c in enumerate(lying):
+        if (c.upright or not (_unsure(c) or c.ambiguity_mm >= DOUBT_FLOOR_MM)
+                or name(c) != "clear"):
+            continue
+        others = out[:i] + out[i + 1:]
+        if (w := _white_casting(scene, view, bg, edges, c, others)) is None:
+            continue
+        if not light:
+            # The light's offset (_cast_offset) from the good opaque readings, once a scene.
+            flat = [o for o in lying if not o.upright]
+            light.append(_cast_offset(
+                scene, [o for o in flat if o.fit.cost <= GOOD_COST and name(o) != "clear"],
+                [np.asarray(o.outline_mm, float) for o in flat]))
+        # A shadow lies past its piece away from the light: the white piece lies toward the
+        # light's offset from the clear reading (8848-set 9062: a white medium read right
+        # but named clear there; a small refitted 13 mm from it away from the light).
+        if light[0] is None:
+            continue
+        a, b = scene.footprint(c)[0].centroid, scene.footprint(w)[0].centroid
+        if (b.x - a.x) * light[0][0] + (b.y - a.y) * light[0][1] > 0.0:
+            out[i] = w
+    return out
+
+
+def _white_casting(scene: Scene, view: TableView, bg: np.ndarray, edges: np.ndarray,
+                   c: Candidate, others: list[Candidate]) -> Candidate | None:
+    """The white piece lit like the table whose shaded face and shadow the clear reading ``c``
+    is (SHADOW_WHITE_*), else None."""
+    fp_c = scene.footprint(c)[0]
+    inside = shades_in(scene, fp_c)
+    if not inside.size or float(median(inside)) >= SHADOW_WHITE_PAST:
+        return None  # not darkened: no shadow there
+    grid = scene.grid
+    px = grid.to_px(np.asarray(c.outline_mm))
+    pad = SHADOW_WHITE_PAD_PX
+    x0, y0 = np.maximum(np.floor(px.min(axis=0)).astype(int) - pad, 0)
+    x1, y1 = np.ceil(px.max(axis=0)).astype(int) + pad
+    dist = cv2.distanceTransform((~edges[y0:y1, x0:x1]).view(np.uint8), cv2.DIST_L2, 3)
+    h, w = dist.shape
+    clipped = np.minimum(dist, SOFT_WHITE_CLIP_PX)
+    p = c.fit.pose
+    shifts = np.array([(dx, dy) for dx in SHADOW_WHITE_SHIFTS_MM for dy in SHADOW_WHITE_SHIFTS_MM])
+    tries: dict[tuple[Size, float, float, float], float] = {}
+    for z in Size:
+        # Each turn's outline shifted on the table (the view's parallax over a shift this
+        # short is under a pixel): the starts whose outlines lie nearest the edges refined.
+        starts = []
+        for dh in SHADOW_WHITE_TURNS_DEG:
+            ring = _outline_samples(scene, z, Pose(p.x_mm, p.y_mm, p.heading_deg + dh))
+            pts = np.round(grid.to_px((ring[None] + shifts[:, None]).reshape(-1, 2))
+                           - (x0, y0)).astype(int).reshape(len(shifts), -1, 2)
+            inside_px = ((pts[..., 0] >= 0) & (pts[..., 0] < w) & (pts[..., 1] >= 0)
+                         & (pts[..., 1] < h))
+            d = np.where(inside_px, clipped[np.clip(pts[..., 1], 0, h - 1),
+                                            np.clip(pts[..., 0], 0, w - 1)],
+                         SOFT_WHITE_CLIP_PX).mean(axis=1)
+            starts += [(float(d[k]), dh, k) for k in range(len(shifts))]
+        for _, dh, k in sorted(starts)[:SHADOW_WHITE_REFINED]:
+            q = _chamfer_refine(scene, z, Pose(p.x_mm + shifts[k, 0], p.y_mm + shifts[k, 1],
+                                               p.heading_deg + dh),
+                                dist, (x0, y0), SOFT_WHITE_STEPS)
+            key = (z, q.x_mm, q.y_mm, q.heading_deg)
+            if key not in tries:
+                tries[key] = float(near_edges(grid, _outline_samples(scene, z, q), edges).mean())
+    for (z, x, y, hd), share in sorted(tries.items(), key=lambda t: -t[1]):
+        if share < SHADOW_WHITE_EDGES:
+            break
+        wc = _edges_candidate(scene, z, Pose(x, y, hd))
+        if (lit := _inset_shade(scene, wc)) is None or lit < SHADOW_WHITE_LIT:
+            continue
+        fp_w = scene.footprint(wc)[0]
+        if not fp_w.intersects(fp_c) or clashes(wc, others, scene) or overlaps_any(
+                scene, wc, others):
+            continue
+        past = shades_in(scene, fp_c.difference(fp_w))
+        if not past.size or float(median(past)) >= SHADOW_WHITE_PAST:
+            continue
+        if classify_color(view, fp_w, bg) != "white":
+            continue
+        return wc
+    return None
 
 
 def _lit_table(c: Candidate, scene: Scene, view: TableView, bg: np.ndarray) -> bool:
