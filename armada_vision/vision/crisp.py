@@ -379,6 +379,18 @@ SOFT_BLACK_SHADE = SOFT_WHITE_SHADE[0]
 # (the 8848-set's 9078: its shaded side face and shadow, seen beside its base, read as a false
 # black small).
 GREY_ALONE_MM = 3.0
+# GREY_BLACK_LIT (issue 4, session 38, opaque48): a black large on laminate whose tip points
+# at the light mirrors it on its wide face, and that face is as bright as 0.83-0.85 of the
+# table: its refit, named clear, is then lighter than SOFT_BLACK_SHADE and was left (the
+# 10000-set's 10143 L, the 8560-set's 8652 L: refitted 0.1-2 mm off, alone, on the edges).
+# Black plastic keeps its shaded face near black: the GREY_BLACK_FACE_Q-th percentile of the
+# inset footprint 0.17-0.29 there, where a clear piece only darkens the table (0.6-0.9) and a
+# white piece's shaded face is grey; and it casts a full shadow beside it (the ring's
+# SOFT_EDGE_DARK_Q-th percentile 0.25-0.26). So a refit up to GREY_BLACK_LIT is black plastic
+# too when both are darker than GREY_BLACK_DARK; the other SOFT_GREY_BLACK tests stand.
+GREY_BLACK_LIT = 0.9
+GREY_BLACK_FACE_Q = 5.0
+GREY_BLACK_DARK = 0.35
 # The pick is only the refit's start, the kept reading judged on the edges alone: where no
 # pick hides at most SOFT_HIDDEN, one hiding up to SOFT_WHITE_HIDDEN starts it (its shadow in
 # the crisp area hides more of a fit's outline: the 6256-set's 6294 white small at 0-10°, its
@@ -983,13 +995,22 @@ def _grey_black(scene: Scene, w: Candidate, soft_grey: Callable[[Candidate], boo
     SOFT_BLACK_SHADE, no outline as seen of ``others`` (the readings so far) within
     GREY_ALONE_MM of its own, and a part of the table within SOFT_EDGE_DARK_MM of its outline
     as seen darker than SOFT_EDGE_DARK (the full shadow an opaque piece casts)."""
-    lit = _inset_shade(scene, w)
-    if lit is None or lit >= SOFT_BLACK_SHADE or soft_grey is None or not soft_grey(w):
+    crop = inset_crop(scene, w)
+    if crop is None or soft_grey is None:
         return False
-    if not grey_alone(w, others):
+    inside = scene.shade[crop[0]][crop[1]]
+    lit = float(median(inside))
+    if lit >= GREY_BLACK_LIT or not soft_grey(w) or not grey_alone(w, others):
         return False
     dark = _ring_shades(scene, w, SOFT_EDGE_DARK_MM)
-    return dark.size > 0 and float(percentile(dark, SOFT_EDGE_DARK_Q)) < SOFT_EDGE_DARK
+    if dark.size == 0:
+        return False
+    shadow = float(percentile(dark, SOFT_EDGE_DARK_Q))
+    if lit < SOFT_BLACK_SHADE:
+        return shadow < SOFT_EDGE_DARK
+    # Lit up to GREY_BLACK_LIT: a near-black shaded face and a full shadow (GREY_BLACK_LIT).
+    return (shadow < GREY_BLACK_DARK
+            and float(percentile(inside, GREY_BLACK_FACE_Q)) < GREY_BLACK_DARK)
 
 
 def grey_alone(w: Candidate, others: Sequence[Candidate]) -> bool:
