@@ -3848,3 +3848,4 @@ def test_a_black_large_whose_face_mirrors_the_light_is_read_black(seed, seed0, s
         assert_no_false_piece(seed, seed0)
     r, det = bench_scene(seed, seed0)
     assert not any("false" in m and "black" in m for m in match(r.truth, det).misses)
+
