@@ -389,6 +389,11 @@ GREY_ALONE_MM = 3.0
 # SOFT_EDGE_DARK_Q-th percentile 0.25-0.26). So a refit up to GREY_BLACK_LIT is black plastic
 # too when both are darker than GREY_BLACK_DARK; the other SOFT_GREY_BLACK tests stand.
 GREY_BLACK_LIT = 0.9
+# GREY_BESIDE_VIVID (issue 4, session 38, opaque48): GREY_ALONE_MM is asked against a white
+# piece's open base or shaded face, seen grey with its shadow; a piece named in a vivid colour
+# shows neither grey (its base and faces keep its hue), so a reading so named is no reason to
+# leave a black piece lit grey beside it: the 9712-set's 9992, a black small on laminate
+# touching a blue small (refit 0.7 mm off, shade 0.71, full shadow 0.26-0.29) was left so.
 GREY_BLACK_FACE_Q = 5.0
 GREY_BLACK_DARK = 0.35
 # The pick is only the refit's start, the kept reading judged on the edges alone: where no
@@ -496,7 +501,8 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
                  peel_hide: float | None = None,
                  lit_whole: list[np.ndarray] | None = None, cut_lit: bool = True,
                  area_if: Callable[[tuple[slice, slice], np.ndarray], bool] | None = None,
-                 clear_part: Callable[[tuple[slice, slice], np.ndarray], bool] | None = None
+                 clear_part: Callable[[tuple[slice, slice], np.ndarray], bool] | None = None,
+                 vivid: Callable[[Candidate], bool] | None = None
                  ) -> list[Candidate]:
     """Lying pieces (table mm) in the crisp-enclosed areas (``crisp``, view-size bool;
     ``edges`` the crisp edges themselves) that the lying pieces ``chosen``, the ``standing``
@@ -545,7 +551,8 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
     nothing is read (see GREY_LIT). ``area_if(window, area)``: only the areas it
     accepts are fitted. ``clear_part(window, part)``: on a crisp area, a peeled part under
     what a medium keeps is fitted only when it accepts it (of a clear piece's colour;
-    PEEL_SMALL); without it, not at all."""
+    PEEL_SMALL); without it, not at all. ``vivid``: the readings named in a vivid colour, no
+    rival to a grey black reading (GREY_BESIDE_VIVID)."""
     grid = scene.grid
     ppm = grid.px_per_mm
     cover, left = _left_of(scene, crisp, [*chosen, *standing], unseen)
@@ -744,7 +751,7 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
                   and (c := _soft_white_from(scene, pick[1], cands, region, sub,
                                              chosen + out + soft_out + white_out,
                                              soft_white, edges, soft_black, soft_grey,
-                                             grey := [])) is not None
+                                             grey := [], vivid)) is not None
                   and not (((soft_black is not None and soft_black(c))
                             or any(c is g for g in grey))
                            and _standing_seen(crisp_scene, c, region, sub))):
@@ -926,7 +933,8 @@ def _soft_white_from(scene: Scene, pick: Candidate, cands: list[Candidate], regi
                      soft_white: Callable[[Candidate], bool], edges: np.ndarray,
                      soft_black: Callable[[Candidate], bool] | None = None,
                      soft_grey: Callable[[Candidate], bool] | None = None,
-                     grey: list[Candidate] | None = None) -> Candidate | None:
+                     grey: list[Candidate] | None = None,
+                     vivid: Callable[[Candidate], bool] | None = None) -> Candidate | None:
     """:func:`_soft_white_piece` from the soft pick ``pick``, else from the area's other good
     fits ``cands`` (cost at most GOOD_COST, best first, SOFT_WHITE_STARTS of them): the
     first whose refit to the crisp edges holds; else None."""
@@ -934,7 +942,7 @@ def _soft_white_from(scene: Scene, pick: Candidate, cands: list[Candidate], regi
                     key=lambda c: c.fit.cost)[:SOFT_WHITE_STARTS]
     for c in (pick, *starts):
         if (w := _soft_white_piece(scene, c, region, sub, others, soft_white, edges,
-                                   soft_black, soft_grey, grey)) is not None:
+                                   soft_black, soft_grey, grey, vivid)) is not None:
             return w
     return None
 
@@ -943,7 +951,8 @@ def _soft_white_piece(scene: Scene, c: Candidate, region: np.ndarray, sub: ViewG
                       others: list[Candidate], soft_white: Callable[[Candidate], bool],
                       edges: np.ndarray, soft_black: Callable[[Candidate], bool] | None = None,
                       soft_grey: Callable[[Candidate], bool] | None = None,
-                      grey: list[Candidate] | None = None) -> Candidate | None:
+                      grey: list[Candidate] | None = None,
+                      vivid: Callable[[Candidate], bool] | None = None) -> Candidate | None:
     """The white piece lit like the table that the crisp ``region`` (on ``sub``, nothing read
     there) holds (see SOFT_WHITE_SHADE): the soft reading's pick ``c`` (:func:`_soft_pick`;
     by no hand), refitted to the crisp ``edges`` at each size (:func:`_on_edges_fit`), lit
@@ -973,7 +982,7 @@ def _soft_white_piece(scene: Scene, c: Candidate, region: np.ndarray, sub: ViewG
     # (SOFT_WHITE_REFIT_NAMED), or black plastic named clear (SOFT_GREY_BLACK).
     grey_black = False
     if shadowed and not _lit_white(_inset_shade(scene, w), w, soft_white):
-        if not (greyed and _grey_black(scene, w, soft_grey, others)):
+        if not (greyed and _grey_black(scene, w, soft_grey, others, vivid)):
             return None
         grey_black = True
     if (black and soft_black is not None and not soft_black(w)) or (
@@ -989,7 +998,8 @@ def _soft_white_piece(scene: Scene, c: Candidate, region: np.ndarray, sub: ViewG
 
 
 def _grey_black(scene: Scene, w: Candidate, soft_grey: Callable[[Candidate], bool] | None,
-                others: Sequence[Candidate]) -> bool:
+                others: Sequence[Candidate], vivid: Callable[[Candidate], bool] | None = None
+                ) -> bool:
     """Whether the refit ``w`` of a dark pick named clear is black plastic lit grey
     (SOFT_GREY_BLACK): named clear by ``soft_grey``, its footprint darker than
     SOFT_BLACK_SHADE, no outline as seen of ``others`` (the readings so far) within
@@ -1000,7 +1010,7 @@ def _grey_black(scene: Scene, w: Candidate, soft_grey: Callable[[Candidate], boo
         return False
     inside = scene.shade[crop[0]][crop[1]]
     lit = float(median(inside))
-    if lit >= GREY_BLACK_LIT or not soft_grey(w) or not grey_alone(w, others):
+    if lit >= GREY_BLACK_LIT or not soft_grey(w) or not grey_alone(w, others, vivid):
         return False
     dark = _ring_shades(scene, w, SOFT_EDGE_DARK_MM)
     if dark.size == 0:
@@ -1013,11 +1023,13 @@ def _grey_black(scene: Scene, w: Candidate, soft_grey: Callable[[Candidate], boo
             and float(percentile(inside, GREY_BLACK_FACE_Q)) < GREY_BLACK_DARK)
 
 
-def grey_alone(w: Candidate, others: Sequence[Candidate]) -> bool:
+def grey_alone(w: Candidate, others: Sequence[Candidate],
+               vivid: Callable[[Candidate], bool] | None = None) -> bool:
     """Whether no outline as seen of ``others`` lies within GREY_ALONE_MM of ``w``'s
-    (SOFT_GREY_BLACK)."""
+    (SOFT_GREY_BLACK), those ``vivid`` names left out (GREY_BESIDE_VIVID)."""
     near = shapely.Polygon(w.outline_mm).buffer(GREY_ALONE_MM)
-    return not any(near.intersects(shapely.Polygon(o.outline_mm)) for o in others)
+    return not any(near.intersects(shapely.Polygon(o.outline_mm))
+                   and (vivid is None or not vivid(o)) for o in others)
 
 
 def _inset_shade(scene: Scene, c: Candidate) -> float | None:

@@ -1597,6 +1597,11 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
         return classify_color(view, scene.footprint(c)[0], bg) not in ("white", "clear",
                                                                         "unknown")
 
+    def vivid(c: Candidate) -> bool:
+        # Named in a vivid colour: no grey open base beside it (crisp.GREY_BESIDE_VIVID).
+        return classify_color(view, scene.footprint(c)[0], bg) not in (
+            "white", "clear", "black", "unknown")
+
     # A darkened area where nothing is read keeps a clear piece in doubt (crisp.SOFT_HIDDEN),
     # added last, where no other pass reads a piece (a white piece's shaded face and shadow
     # read as clear would keep the passes below from reading the white piece).
@@ -1625,7 +1630,7 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
                           soft_grey=lambda c: classify_color(
                               view, scene.footprint(c)[0], bg) == "clear",
                           grey_out=grey_black,
-                          other_piece=other_piece)
+                          other_piece=other_piece, vivid=vivid)
     # On a coloured table, what looks greyer than it: a clear piece on wood, whose soft
     # edges the grain drowns (no crisp outline).
     ratio = saturation_ratio(view, bg, bg_planes)
@@ -1745,7 +1750,7 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     for c in soft + soft_white:
         if not (clashes(c, lying, scene) or overlaps_any(scene, c, lying, SOFT_TOUCH_SHARE)
                 or in_size_doubt_of(scene, c, lying)
-                or (any(c is g for g in grey_black) and not grey_alone(c, lying))):
+                or (any(c is g for g in grey_black) and not grey_alone(c, lying, vivid))):
             lying.append(c)
     # Left in until here, a finger's reading (or a piece's end beside one) keeps the passes
     # after from reading it again.
