@@ -379,6 +379,23 @@ SOFT_BLACK_SHADE = SOFT_WHITE_SHADE[0]
 # (the 8848-set's 9078: its shaded side face and shadow, seen beside its base, read as a false
 # black small).
 GREY_ALONE_MM = 3.0
+# GREY_BLACK_LIT (issue 4, session 38, opaque48): a black large on laminate whose tip points
+# at the light mirrors it on its wide face, and that face is as bright as 0.83-0.85 of the
+# table: its refit, named clear, is then lighter than SOFT_BLACK_SHADE and was left (the
+# 10000-set's 10143 L, the 8560-set's 8652 L: refitted 0.1-2 mm off, alone, on the edges).
+# Black plastic keeps its shaded face near black: the GREY_BLACK_FACE_Q-th percentile of the
+# inset footprint 0.17-0.29 there, where a clear piece only darkens the table (0.6-0.9) and a
+# white piece's shaded face is grey; and it casts a full shadow beside it (the ring's
+# SOFT_EDGE_DARK_Q-th percentile 0.25-0.26). So a refit up to GREY_BLACK_LIT is black plastic
+# too when both are darker than GREY_BLACK_DARK; the other SOFT_GREY_BLACK tests stand.
+GREY_BLACK_LIT = 0.9
+# GREY_BESIDE_VIVID (issue 4, session 38, opaque48): GREY_ALONE_MM is asked against a white
+# piece's open base or shaded face, seen grey with its shadow; a piece named in a vivid colour
+# shows neither grey (its base and faces keep its hue), so a reading so named is no reason to
+# leave a black piece lit grey beside it: the 9712-set's 9992, a black small on laminate
+# touching a blue small (refit 0.7 mm off, shade 0.71, full shadow 0.26-0.29) was left so.
+GREY_BLACK_FACE_Q = 5.0
+GREY_BLACK_DARK = 0.35
 # The pick is only the refit's start, the kept reading judged on the edges alone: where no
 # pick hides at most SOFT_HIDDEN, one hiding up to SOFT_WHITE_HIDDEN starts it (its shadow in
 # the crisp area hides more of a fit's outline: the 6256-set's 6294 white small at 0-10°, its
@@ -484,7 +501,8 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
                  peel_hide: float | None = None,
                  lit_whole: list[np.ndarray] | None = None, cut_lit: bool = True,
                  area_if: Callable[[tuple[slice, slice], np.ndarray], bool] | None = None,
-                 clear_part: Callable[[tuple[slice, slice], np.ndarray], bool] | None = None
+                 clear_part: Callable[[tuple[slice, slice], np.ndarray], bool] | None = None,
+                 vivid: Callable[[Candidate], bool] | None = None
                  ) -> list[Candidate]:
     """Lying pieces (table mm) in the crisp-enclosed areas (``crisp``, view-size bool;
     ``edges`` the crisp edges themselves) that the lying pieces ``chosen``, the ``standing``
@@ -535,7 +553,8 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
     nothing is read (see GREY_LIT). ``area_if(window, area)``: only the areas it
     accepts are fitted. ``clear_part(window, part)``: on a crisp area, a peeled part under
     what a medium keeps is fitted only when it accepts it (of a clear piece's colour;
-    PEEL_SMALL); without it, not at all."""
+    PEEL_SMALL); without it, not at all. ``vivid``: the readings named in a vivid colour, no
+    rival to a grey black reading (GREY_BESIDE_VIVID)."""
     grid = scene.grid
     ppm = grid.px_per_mm
     cover, left = _left_of(scene, crisp, [*chosen, *standing], unseen)
@@ -734,7 +753,7 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
                   and (c := _soft_white_from(scene, pick[1], cands, region, sub,
                                              chosen + out + soft_out + white_out,
                                              soft_white, edges, soft_black, soft_grey,
-                                             grey := [])) is not None
+                                             grey := [], vivid)) is not None
                   and not (((soft_black is not None and soft_black(c))
                             or any(c is g for g in grey))
                            and _standing_seen(crisp_scene, c, region, sub))):
@@ -916,7 +935,8 @@ def _soft_white_from(scene: Scene, pick: Candidate, cands: list[Candidate], regi
                      soft_white: Callable[[Candidate], bool], edges: np.ndarray,
                      soft_black: Callable[[Candidate], bool] | None = None,
                      soft_grey: Callable[[Candidate], bool] | None = None,
-                     grey: list[Candidate] | None = None) -> Candidate | None:
+                     grey: list[Candidate] | None = None,
+                     vivid: Callable[[Candidate], bool] | None = None) -> Candidate | None:
     """:func:`_soft_white_piece` from the soft pick ``pick``, else from the area's other good
     fits ``cands`` (cost at most GOOD_COST, best first, SOFT_WHITE_STARTS of them): the
     first whose refit to the crisp edges holds; else None."""
@@ -924,7 +944,7 @@ def _soft_white_from(scene: Scene, pick: Candidate, cands: list[Candidate], regi
                     key=lambda c: c.fit.cost)[:SOFT_WHITE_STARTS]
     for c in (pick, *starts):
         if (w := _soft_white_piece(scene, c, region, sub, others, soft_white, edges,
-                                   soft_black, soft_grey, grey)) is not None:
+                                   soft_black, soft_grey, grey, vivid)) is not None:
             return w
     return None
 
@@ -933,7 +953,8 @@ def _soft_white_piece(scene: Scene, c: Candidate, region: np.ndarray, sub: ViewG
                       others: list[Candidate], soft_white: Callable[[Candidate], bool],
                       edges: np.ndarray, soft_black: Callable[[Candidate], bool] | None = None,
                       soft_grey: Callable[[Candidate], bool] | None = None,
-                      grey: list[Candidate] | None = None) -> Candidate | None:
+                      grey: list[Candidate] | None = None,
+                      vivid: Callable[[Candidate], bool] | None = None) -> Candidate | None:
     """The white piece lit like the table that the crisp ``region`` (on ``sub``, nothing read
     there) holds (see SOFT_WHITE_SHADE): the soft reading's pick ``c`` (:func:`_soft_pick`;
     by no hand), refitted to the crisp ``edges`` at each size (:func:`_on_edges_fit`), lit
@@ -963,7 +984,7 @@ def _soft_white_piece(scene: Scene, c: Candidate, region: np.ndarray, sub: ViewG
     # (SOFT_WHITE_REFIT_NAMED), or black plastic named clear (SOFT_GREY_BLACK).
     grey_black = False
     if shadowed and not _lit_white(_inset_shade(scene, w), w, soft_white):
-        if not (greyed and _grey_black(scene, w, soft_grey, others)):
+        if not (greyed and _grey_black(scene, w, soft_grey, others, vivid)):
             return None
         grey_black = True
     if (black and soft_black is not None and not soft_black(w)) or (
@@ -979,26 +1000,38 @@ def _soft_white_piece(scene: Scene, c: Candidate, region: np.ndarray, sub: ViewG
 
 
 def _grey_black(scene: Scene, w: Candidate, soft_grey: Callable[[Candidate], bool] | None,
-                others: Sequence[Candidate]) -> bool:
+                others: Sequence[Candidate], vivid: Callable[[Candidate], bool] | None = None
+                ) -> bool:
     """Whether the refit ``w`` of a dark pick named clear is black plastic lit grey
     (SOFT_GREY_BLACK): named clear by ``soft_grey``, its footprint darker than
     SOFT_BLACK_SHADE, no outline as seen of ``others`` (the readings so far) within
     GREY_ALONE_MM of its own, and a part of the table within SOFT_EDGE_DARK_MM of its outline
     as seen darker than SOFT_EDGE_DARK (the full shadow an opaque piece casts)."""
-    lit = _inset_shade(scene, w)
-    if lit is None or lit >= SOFT_BLACK_SHADE or soft_grey is None or not soft_grey(w):
+    crop = inset_crop(scene, w)
+    if crop is None or soft_grey is None:
         return False
-    if not grey_alone(w, others):
+    inside = scene.shade[crop[0]][crop[1]]
+    lit = float(median(inside))
+    if lit >= GREY_BLACK_LIT or not soft_grey(w) or not grey_alone(w, others, vivid):
         return False
     dark = _ring_shades(scene, w, SOFT_EDGE_DARK_MM)
-    return dark.size > 0 and float(percentile(dark, SOFT_EDGE_DARK_Q)) < SOFT_EDGE_DARK
+    if dark.size == 0:
+        return False
+    shadow = float(percentile(dark, SOFT_EDGE_DARK_Q))
+    if lit < SOFT_BLACK_SHADE:
+        return shadow < SOFT_EDGE_DARK
+    # Lit up to GREY_BLACK_LIT: a near-black shaded face and a full shadow (GREY_BLACK_LIT).
+    return (shadow < GREY_BLACK_DARK
+            and float(percentile(inside, GREY_BLACK_FACE_Q)) < GREY_BLACK_DARK)
 
 
-def grey_alone(w: Candidate, others: Sequence[Candidate]) -> bool:
+def grey_alone(w: Candidate, others: Sequence[Candidate],
+               vivid: Callable[[Candidate], bool] | None = None) -> bool:
     """Whether no outline as seen of ``others`` lies within GREY_ALONE_MM of ``w``'s
-    (SOFT_GREY_BLACK)."""
+    (SOFT_GREY_BLACK), those ``vivid`` names left out (GREY_BESIDE_VIVID)."""
     near = shapely.Polygon(w.outline_mm).buffer(GREY_ALONE_MM)
-    return not any(near.intersects(shapely.Polygon(o.outline_mm)) for o in others)
+    return not any(near.intersects(shapely.Polygon(o.outline_mm))
+                   and (vivid is None or not vivid(o)) for o in others)
 
 
 def _inset_shade(scene: Scene, c: Candidate) -> float | None:

@@ -1645,6 +1645,11 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
         return classify_color(view, scene.footprint(c)[0], bg) not in ("white", "clear",
                                                                         "unknown")
 
+    def vivid(c: Candidate) -> bool:
+        # Named in a vivid colour: no grey open base beside it (crisp.GREY_BESIDE_VIVID).
+        return classify_color(view, scene.footprint(c)[0], bg) not in (
+            "white", "clear", "black", "unknown")
+
     # A darkened area where nothing is read keeps a clear piece in doubt (crisp.SOFT_HIDDEN),
     # added last, where no other pass reads a piece (a white piece's shaded face and shadow
     # read as clear would keep the passes below from reading the white piece).
@@ -1678,7 +1683,7 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
                           soft_grey=lambda c: classify_color(
                               view, scene.footprint(c)[0], bg) == "clear",
                           grey_out=grey_black,
-                          other_piece=other_piece)
+                          other_piece=other_piece, vivid=vivid)
     # On a coloured table, what looks greyer than it: a clear piece on wood, whose soft
     # edges the grain drowns (no crisp outline).
     ratio = saturation_ratio(view, bg, bg_planes)
@@ -1800,7 +1805,7 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     for c in soft + soft_white:
         if not (clashes(c, lying, scene) or overlaps_any(scene, c, lying, SOFT_TOUCH_SHARE)
                 or in_size_doubt_of(scene, c, lying)
-                or (any(c is g for g in grey_black) and not grey_alone(c, lying))):
+                or (any(c is g for g in grey_black) and not grey_alone(c, lying, vivid))):
             lying.append(c)
     # A clear reading in doubt that is a white piece's shaded face and shadow: the white piece
     # refitted to the crisp edges (SHADOW_WHITE_*).
