@@ -3876,6 +3876,17 @@ def test_two_clear_pieces_side_by_side_each_hiding_the_others_edge_are_both_read
     assert_no_false_piece(9251, 9136)
 
 
+# ... but not when a fit of a longer size lies over half of each (issue 4, session 38, the
+# lead's mend where lam48 met the 9424-set; explain.PAIR_WIDE_ONE). The 9424-set's 9633: a clear
+# large on laminate (1280×720, 22-35°) beside an upright large, read at its size in doubt
+# before, was read by the loose pair as two clear smalls head to tail (0.5 each), then merged
+# into one small at σ 81 mm; a large's fits lie over 0.85 and 0.97 of the two: one piece in two
+# parts. Read at its size again, the upright piece standing.
+def test_a_clear_large_is_not_read_as_a_loose_pair_of_smalls_head_to_tail():
+    p = found(9633, "large", "clear", (286.9, 434.4), seed0=9424)
+    assert p is not None and p.size == Size.LARGE
+
+
 # A white piece lit like the laminate read as its own shadow (issue 4, session 38, white48;
 # whites lit like the table). Its lit faces are the table's shade, so the passes read only its
 # shaded face and the shadow past it, as a clear piece in doubt 9-25 mm off toward the shadow

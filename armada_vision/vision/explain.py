@@ -213,6 +213,13 @@ HAND_SEEN_HIDDEN = 0.05
 # was read so as a green small beside the black one (the colour pass reads it right).
 PAIR_WIDE_MM = 2.0
 PAIR_WIDE_COST = 0.5
+# ... and not when a fit of a longer size than both lies over PAIR_WIDE_ONE or more of each
+# one's footprint, whatever its cost: the two may be one longer piece read in two parts (the
+# 9424-set's 9633: a clear large on laminate beside an upright large, read as two smalls head
+# to tail, 0.5 each, a large's fits over 0.85 and 0.97 of them; merged into one small at
+# σ 81 mm where the large was read at its size. 9251's two mediums: no longer fit over half
+# of both).
+PAIR_WIDE_ONE = 0.5
 # A doubtful piece in size doubt whose region goes on past its stern, lit (issue 4, size):
 # a white large whose face turned from the light is as bright as a light table shows only
 # its lit face on the fit map, so its true reading misses along the shaded side near the
@@ -967,7 +974,7 @@ def _wide_pair(scene: Scene, cands: list[Candidate], strong: np.ndarray, sub: Vi
     best_u = 0.0
     for i, a in enumerate(good):
         for b in good[i + 1:]:
-            if clashes(a, [b], scene):
+            if clashes(a, [b], scene) or _one_longer(scene, a, b, cands):
                 continue
             ja = _wide_excused_cost(a, [*given, b])
             jb = _wide_excused_cost(b, [*given, a])
@@ -981,6 +988,21 @@ def _wide_pair(scene: Scene, cands: list[Candidate], strong: np.ndarray, sub: Vi
                     and all(_inside_score(scene, c) >= DOUBT_MIN_SCORE for c in pair)):
                 best, best_u = pair, u
     return best if all(wide_if(c) for c in best) else []
+
+
+def _one_longer(scene: Scene, a: Candidate, b: Candidate, cands: list[Candidate]) -> bool:
+    """Whether a fit in ``cands`` of a size longer than both ``a`` and ``b`` lies over
+    PAIR_WIDE_ONE or more of each one's footprint (table mm): the two may be one piece."""
+    order = scene.by_length
+    k = max(order.index(a.size), order.index(b.size))
+    fa, fb = scene.footprint(a)[0], scene.footprint(b)[0]
+    for c in cands:
+        if order.index(c.size) > k:
+            f = scene.footprint(c)[0]
+            if (f.intersection(fa).area >= PAIR_WIDE_ONE * fa.area
+                    and f.intersection(fb).area >= PAIR_WIDE_ONE * fb.area):
+                return True
+    return False
 
 
 def _plausible(scene: Scene, chosen: list[Candidate], strong: np.ndarray, sub: ViewGrid
