@@ -3,7 +3,7 @@
 Runs ``detect`` on the sample stills (and with ``--seeds`` on rendered scenes) twice in one
 process: once as the working tree has it, once with part of the detector taken from a git revision
 (``--ref``) and patched in. ``--part speed`` (default) patches ``fit.py``'s fitting,
-``segment.foreground``, ``detect.shade``, ``detect._piece`` (a fit's cost → σ), the refit
+``segment.foreground``, ``look.shade``, ``detect._piece`` (a fit's cost → σ), the refit
 (``refine_on_score``), the frame's fit units (``detect.edge_px``, vision.jpeg; 1 for a ref without
 it) and ``calibrate`` (ref default: the last commit before the latest speed work); ``--part view``
 patches what turns the view into the fit map and regions: the rectifier, segment.py's crisp edges,

@@ -7,7 +7,7 @@ time of a pass called inside another goes to the outer one. The candidates a pas
 tagged with it (first tag wins), and each piece detect outputs is counted for the pass that
 first made it. A pass "changed the output" of a scene when a piece of it was output there (an
 upper bound: a re-read that returns the main reading's piece again still counts), or, for
-the filters (`_skin`, `_under_hand`), when it dropped one.
+the filters (`is_skin`, `hand_hides`), when it dropped one.
 
 Scenes are bench_vision's (``--seed``, ``--scenes``, the same tilt bands, sizes and extras).
 Measurement only: nothing is written. One OpenCV thread, ``time.process_time``.
@@ -37,14 +37,14 @@ from benchmarks.bench_vision import rendered_scenes  # noqa: E402
 CALLERS = {
     "explain_region": [("found = explain_region(scene", "main"),
                        ("again = explain_region(unscaled", "dark re-read"),
-                       ("explain_region(_unscaled(scene, sub)", "black/sunk re-read")],
+                       ("explain_region(unscaled_map(scene, sub)", "black/sunk re-read")],
     "leftover_piece": [("again += leftover_piece(unscaled", "dark re-read"),
                        ("got = leftover_piece(scene", "leftover (empty)"),
-                       ("leftover_piece(_unscaled(scene, sub)", "touching + sunk beside"),
+                       ("leftover_piece(unscaled_map(scene, sub)", "touching + sunk beside"),
                        ("lying += [c for c in leftover_piece(scene", "leftover (roomy)")],
 }
 SIMPLE = {
-    "crisp_edges": "front: crisp edges", "foreground": "front: foreground",
+    "crisp_edges": "front: crisp edges", "foreground_planes": "front: foreground",
     "object_mask": "front: regions", "view_regions": "front: regions",
     "region_foreground": "front: fit map", "shade": "front: shade",
     "no_piece_in": "test: no_piece_in",
@@ -55,10 +55,10 @@ SIMPLE = {
     "shows_no_base": "test: shows_no_base",
     "_size_doubtful": "test: _size_doubtful",
     "_glare_reread": "glare re-read", "_with_unscaled": "black/sunk re-read",
-    "_under_hand": "filter: under hand", "upright_fit": "upright fit",
+    "hand_hides": "filter: under hand", "upright_fit": "upright fit",
     "pieces_at_tips": "hand regions: pieces at tips", "grey_of": "desaturated (mask)",
     "touching_pieces": "touching", "_sunk_beside": "touching + sunk beside",
-    "_skin": "filter: skin", "_piece": "colour and σ (_piece)",
+    "is_skin": "filter: skin", "_piece": "colour and σ (_piece)",
     "closed_holes": "front: closed holes", "_sunk_plastic_pieces": "sunk plastic re-read",
     "calibrate": "calibrate", "make_rectifier": "rectifier",
 }
@@ -134,8 +134,8 @@ def _wrap(module, fn: str, lines: dict[int, str]) -> None:
             src = T.tag.get(id(c), ("?", None))[0]
             T.pieces[src] += 1
             T.scene_changed.add(src)
-        elif (out is not None) if fn == "upright_fit" else (fn in ("_skin", "_under_hand")
-                                                             and bool(out)):
+        elif (out is not None) if fn == "upright_fit" else (fn in ("is_skin", "hand_hides")
+                                                                and bool(out)):
             # A standing piece found, a reading dropped as skin or as under a hand.
             T.scene_changed.add(name)
         elif fn == "grey_of" and out is not None:

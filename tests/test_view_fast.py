@@ -1,7 +1,7 @@
 """The view-size steps rewritten for speed give the very floats of what they replaced.
 
 The rectifier maps' half-pixel shift (segment._half_shift) stands in for cv2.warpAffine, and
-detect.shade adds contiguous channel planes where it added stride-3 channel views: both must
+look.shade adds contiguous channel planes where it added stride-3 channel views: both must
 agree bit for bit, or every detection downstream may move.
 """
 
@@ -60,7 +60,7 @@ def test_shade_is_the_channel_sums_ratio() -> None:
 
 @pytest.mark.parametrize("rows", [150, 64, 1])
 def test_shade_in_strips_is_the_whole_planes_ratio(rows: int) -> None:
-    # speed44: shade's sums and ratio strip by strip (detect._SHADE_ROWS), a last strip short
+    # speed44: shade's sums and ratio strip by strip (look._SHADE_ROWS), a last strip short
     # or none: the floats of the whole planes at once; a float64 table estimate too.
     rng = np.random.default_rng(rows)
     view = rng.integers(0, 256, (rows, 70, 3), dtype=np.uint8)

@@ -491,7 +491,7 @@ def test_a_clear_piece_mutes_the_woods_colour_and_the_bare_wood_does_not():
 # Black plastic (issue 4): its darkness scores far above a vivid piece's colour, so the fit
 # map scaled per region put its lit base rim and grey faces below the mid level and the
 # outline fitted to the dark core alone failed (cost 0.60). A region mostly darker than any
-# shadow, that nothing explains, is explained again on the unscaled map (detect._unscaled).
+# shadow, that nothing explains, is explained again on the unscaled map (look.unscaled_map).
 def test_a_black_piece_whose_rims_score_below_its_core_is_found():
     p = piece_found(1005, 1000, "medium", "black", (373.2, 159.2))   # on green felt
     # A good fit (cost ≤ GOOD_COST), not a doubtful one.
@@ -715,8 +715,8 @@ def test_a_lying_piece_heading_away_from_the_camera_is_not_read_standing(seed, c
 # A patch of bare blue cloth read as a piece (issue 4, precision; tuning seed 1537 of the set
 # from 1360): beside a marker the cloth differs from its estimate by 5-9 %, with no crisp edge,
 # and the region's fit map, scaled to its own weak score, took a blue small at σ 0.5 mm.
-# Plastic, even clear, changes the light by more (detect.BARE_COLOUR) or shows a crisp
-# outline: a fit on neither is the table (detect._bare_table).
+# Plastic, even clear, changes the light by more (look.BARE_COLOUR) or shows a crisp
+# outline: a fit on neither is the table (look.bare_table).
 def test_no_piece_is_read_on_a_bare_patch_of_cloth():
     r, det = bench_scene(1537, 1360)
     assert r.truth["surface"] == "cloth"
@@ -729,7 +729,7 @@ def test_no_piece_is_read_on_a_bare_patch_of_cloth():
 # set from 1648): the table estimate is dragged down beside the shadow, so the bare laminate
 # and cloth there look ×1.10-1.40 lit, of the table's chromaticity, and were fitted as a white
 # and a blue small (σ 10 and 21 mm). A piece's colour ends at its outline; the lit table's goes
-# on past it (detect._lit_table). The white pieces in 1661 are of the laminate's chromaticity
+# on past it (shadows.lit_table). The white pieces in 1661 are of the laminate's chromaticity
 # too; those found stay found (since white21 also 1661's white large, read from its open base).
 @pytest.mark.parametrize("seed, found_pieces", [(1661, 8), (1675, 7)])
 def test_no_piece_is_read_on_lit_table_beside_a_hands_shadow(seed, found_pieces):
@@ -744,7 +744,7 @@ def test_no_piece_is_read_on_lit_table_beside_a_hands_shadow(seed, found_pieces)
 # 1648): beside a purple large, dark enough that its region's sunk part is read again on the
 # unscaled map, the table lit through the plastic (×0.73 the estimate, too dull for plastic)
 # was added as a small (σ 36 mm). A piece added there darker than the table and of no plastic's
-# colour is the shadow (detect._tinted_shadow).
+# colour is the shadow (shadows.tinted_shadow).
 def test_no_piece_is_read_on_a_translucent_pieces_tinted_shadow():
     r, det = bench_scene(1798, 1648)
     t = match(r.truth, det)
@@ -849,7 +849,7 @@ def test_a_piece_read_one_size_short_whose_colour_goes_on_is_not_trusted():
 
 # A fingertip on wood (issue 4, check seed 1058): the hand is taken into the table estimate,
 # so only its fingers' ends score, and one was read as a doubtful orange small. Its inside is
-# a warm colour duller than any plastic (detect.SKIN_MAX_SAT): skin, dropped.
+# a warm colour duller than any plastic (hands.SKIN_MAX_SAT): skin, dropped.
 def test_no_piece_is_read_into_a_fingertip_on_wood():
     r, det = bench_scene(1058, 1036)
     hand = [e for e in r.truth["extras"] if e["kind"] == "hand"]
@@ -865,7 +865,7 @@ def test_no_piece_is_read_into_a_fingertip_on_wood():
 # table estimate; a purple large whose stern lies under a finger showed only its tip, read as a
 # good small (joint cost 0.245 alone). Its region is mostly left unexplained, by skin (the
 # finger's edge): its pieces are judged as beside a hand, only clean ones kept
-# (detect._under_hand). The truth marks the large occluded: nothing is to be read there.
+# (hands.hand_hides). The truth marks the large occluded: nothing is to be read there.
 def test_no_piece_is_read_at_the_end_of_one_under_a_finger():
     from armada_vision.geometry.pieces import NOMINAL_PIECES, Size
     from armada_vision.geometry.pose import Pose
@@ -1300,7 +1300,7 @@ def test_a_touching_piece_of_another_colour_is_found_in_its_colour(
     # Touching pieces, of different colours or one coloured beside a colourless one, whose
     # region nothing explained, not even leftover_piece or touching_pieces, though each true
     # pose fits the scaled map at 0.01-0.22 (issue 4, recall16): each colour's own area,
-    # parted where the hue steps (detect._colours_apart), is read as a hand's region's is
+    # parted where the hue steps (colour_areas.colours_apart), is read as a hand's region's is
     # (explain.pieces_in_colour). Nothing confirms such a reading as a pair's partner
     # does: never trusted.
     _found_in_colour_never_trusted(seed, seed0, size, color, stern)
@@ -1334,7 +1334,7 @@ def test_a_coloured_piece_touching_a_piece_found_is_found_in_its_colour(
     # 4207's blue medium against a green large, 4199's cyan small against a black small):
     # its region counted as explained by the neighbour's reading, so the colour pass of
     # regions nothing explained never ran. The colour area the readings leave is read in its
-    # colour (detect._colours_left); 4040's purple small beside a cyan medium fits on the
+    # colour (colour_areas.colours_left); 4040's purple small beside a cyan medium fits on the
     # unscaled map only (0.53 scaled, 0.15). Never trusted: nothing confirms it.
     _found_in_colour_never_trusted(seed, 3952, size, color, stern)
 
@@ -1364,10 +1364,10 @@ def test_no_piece_is_read_on_a_coin_beside_a_hand():
 
 @pytest.mark.parametrize("seed", [3377, 3485])
 def test_no_piece_is_read_in_the_colour_left_by_a_piece_read_short(seed):
-    # The colour pass on what a region's readings leave (detect._colours_left) read a false
+    # The colour pass on what a region's readings leave (colour_areas.colours_left) read a false
     # small in the rest of a piece read short (3377's orange medium read as a small, 3485's
     # cyan large as a medium: that rest is in the longer size's footprint from the reading's
-    # tip, detect._rest_of_shorter). No false piece, as bench_vision counts them.
+    # tip, colour_areas._rest_of_shorter). No false piece, as bench_vision counts them.
     r, det = bench_scene(seed, 3376)
     t = match(r.truth, det, f"seed {seed}")
     assert not [e for e in t.misses if ": false " in e]
@@ -1414,7 +1414,7 @@ def test_a_piece_in_a_hands_region_whose_tip_is_no_corner_of_it_is_found(
     # so only pieces_at_tips reads it, from its corners under 80°; each piece's tip is none
     # (it lies against the hand or its shadow) though its true pose fits at 0.01-0.33. The
     # area of its own colour has the corners and the axis (explain.pieces_in_colour,
-    # detect._vivid_in). A hand may lie over such a piece: never trusted.
+    # look.vivid_in). A hand may lie over such a piece: never trusted.
     _found_in_colour_never_trusted(seed, seed0, size, color, stern)
 
 
@@ -1963,7 +1963,7 @@ def test_a_standing_piece_is_fitted_from_its_regions_centre_too(seed):
 
 
 # A piece of the table's own hue (session 20, opaque27; the 5104-set): blue on the blue cloth,
-# green on the green felt. In a hand's region detect._vivid_in left its colour out with the
+# green on the green felt. In a hand's region look.vivid_in left its colour out with the
 # table's hue, so explain.pieces_in_colour had no area to read it from (5266's blue large and
 # 5286's blue medium beside a hand's shadow, HSV saturation 234 against the cloth's 150): a
 # pixel of the table's hue TABLE_SAT_SEP more saturated than the table is plastic's.
@@ -2144,7 +2144,7 @@ def test_a_white_piece_on_wood_sunk_by_its_regions_scale_is_found_in_doubt(seed,
 
 
 # A white piece on laminate whose faces are the table's colour, and whose colour goes on past
-# its outline (the ring test of detect._lit_table, 0.5 and more), was dropped as lit table
+# its outline (the ring test of shadows.lit_table, 0.5 and more), was dropped as lit table
 # although it fitted cleanly (5490's small 0.10, 5506's medium 0.18) with its dark open base
 # stepping down from the table behind and the face ahead in every lane (×2.7-3.1): lit table
 # has no open base (open_base.base_band), so such a reading is kept.
@@ -2325,7 +2325,7 @@ def test_a_piece_whose_tip_hides_against_a_piece_found_is_started_from_its_stern
 # alone in its region, nothing read on the map scaled to the lit face (true pose 0.60-0.63);
 # the region was not read again on the unscaled map (0.16-0.20 there), as the felt's own
 # saturation is over the lit face's. Lit ×2.1-2.4 the felt's light, of its hue and coloured
-# as plastic is (detect.LIT_HUED_SAT): read again there, never trusted (σ 3 mm).
+# as plastic is (look.LIT_HUED_SAT): read again there, never trusted (σ 3 mm).
 @pytest.mark.parametrize(("seed", "seed0", "stern"), [
     (6027, 5968, (346.62, 453.44)),
     (6189, 5968, (92.99, 177.46)),
@@ -2392,7 +2392,7 @@ def test_a_piece_a_found_one_leans_over_is_asked_its_colour_where_it_shows(seed,
 # cyan medium beside a palm, on blue cloth: saturation 181-191 against the cloth's 145-150,
 # lit 1.7-1.8x its median light). Only 0.23-0.53 of their footprints passed the colour test
 # (TABLE_SAT_SEP over the cloth), so no colour area held them; lit LIT_HUED_BRIGHT over the
-# table, they do (detect._vivid_in's lit=True, asked in hands' regions): found, σ 3 mm.
+# table, they do (look.vivid_in's lit=True, asked in hands' regions): found, σ 3 mm.
 @pytest.mark.parametrize(("seed", "size", "stern"), [
     (6263, "small", (418.3, 245.2)),
     (6273, "medium", (297.7, 356.7)),
@@ -2406,7 +2406,7 @@ def test_a_lit_piece_of_the_tables_hue_in_a_hands_region_has_its_colour_area(see
 # red medium on felt beside a finger, 10-22° of tilt). Their colour areas held them whole
 # (0.97-0.99 of the footprint), but the map, which scores the hand's shadow and the piece's
 # own as object, fitted their true poses at 0.43-0.50 (over GOOD_COST). Fitted on the colour
-# area itself (detect._colour_map) where the map gives no good fit: found, σ 3 mm.
+# area itself (look.colour_map) where the map gives no good fit: found, σ 3 mm.
 @pytest.mark.parametrize(("seed", "size", "color", "stern"), [
     (6378, "small", "orange", (414.7, 426.4)),
     (6378, "medium", "red", (426.1, 203.2)),
@@ -2566,7 +2566,7 @@ def test_a_clear_piece_read_short_on_the_face_ahead_of_its_base_is_no_sure_wrong
 # regions out whole. 6621's small on cloth: its crisp area a clean triangle, all of it in the
 # hand's region; 6641's medium on cloth: its muted area, 0.90 of it there. Each pass's areas
 # there are fitted once more, kept named clear and not a finger's patch, σ at least
-# HAND_COLOUR_MM (detect._clear_in_hands): found at their size, never trusted.
+# HAND_COLOUR_MM (hands.clear_in_hands): found at their size, never trusted.
 @pytest.mark.parametrize(("seed", "seed0", "size", "stern"), [
     (6621, 6544, "small", (291.7, 295.2)),
     (6641, 6544, "medium", (223.5, 379.6)),
@@ -2593,8 +2593,8 @@ def test_a_lit_clear_piece_on_wood_is_fitted_whole_where_its_cut_reads_nothing()
 # found (issue 4, session 25, small33; the 6544-set's 6701, a green small on green felt whose
 # tip touches a cyan large, 1280×720, 0-10°). Its saturation 175-197 against the felt's 152:
 # half its pixels under the table's 192, so what the cyan's reading left of its region held
-# too little colour (157 px of 212) for _colours_left. Its saturation averaged over
-# detect.FAINT_HUED_BOX px counts there now (FAINT_HUED_SEP): found at its size, green, never
+# too little colour (157 px of 212) for colours_left. Its saturation averaged over
+# look.FAINT_HUED_BOX px counts there now (FAINT_HUED_SEP): found at its size, green, never
 # trusted. The 6256-set's 6365 (a green small on green felt, not tuned on) is found the same
 # way.
 @pytest.mark.parametrize(("seed", "seed0", "stern"), [
@@ -2609,7 +2609,7 @@ def test_a_faint_piece_of_the_tables_hue_against_a_piece_found_is_read_in_its_co
 # ... but not a piece's own shadow on a table of its hue (issue 4, session 25; the judge set's
 # 6958, found after its run: a blue large's shadow on blue cloth, as saturated as a piece
 # and darker than the table, was read beside it as a false blue small):
-# detect.FAINT_HUED_BRIGHT. The large is still found, and nothing false beside it.
+# look.FAINT_HUED_BRIGHT. The large is still found, and nothing false beside it.
 def test_a_pieces_shadow_on_a_table_of_its_hue_is_not_read_as_a_faint_piece():
     r, det = bench_scene(6958, 6832)
     assert not any("false" in m for m in match(r.truth, det).misses)
@@ -2637,7 +2637,7 @@ def test_a_clear_small_held_off_by_a_coloured_piece_found_is_peeled_off_it():
 # size33's base lanes do not pass, and the crisp and desaturated passes' readings have no
 # longer fit on the main map. The strip the longer size from the same tip adds past the
 # reading's stern shows the piece (median shade 0.65-0.74 against the table's 0.87-1.09 past
-# right readings): detect.CLEAR_STRIP_DARK. Read at the truth's size, never trusted (σ covers
+# right readings): strips.CLEAR_STRIP_DARK. Read at the truth's size, never trusted (σ covers
 # the shorter reading).
 @pytest.mark.parametrize(("seed", "size", "stern"), [
     (6839, "large", (482.3, 125.9)),   # felt, read as a medium by the desaturated pass
@@ -2799,7 +2799,7 @@ def _scene_whole_no_false(seed: int, seed0: int) -> None:
 # A piece's shadow on cloth of its hue, beside it (issue 4, session 29, vivid38; the
 # 7408-set's 7552: a cyan large on blue cloth, 1920×1080, 0-10°): the shadow is as saturated
 # as plastic, and at 1.03 of the cloth's value over the view passed the faint colour's
-# brightness test (detect.FAINT_HUED_BRIGHT), so _colours_left read it as a false cyan small
+# brightness test (look.FAINT_HUED_BRIGHT), so colours_left read it as a false cyan small
 # beside the large (σ 3 mm). The cloth there is brighter than its median: the shadow is 0.92
 # of it. The test asks the table's value where each pixel lies: no false piece, the large
 # still found; 6701's faint green small on felt (the faint test's case) is still read.
@@ -2838,7 +2838,7 @@ def test_a_clear_piece_touching_a_hand_with_its_tip_is_found():
 # 7415 (laminate, 1280×720, 0-10°), the table in the hand's shadow read as a clear small
 # (cost 0.38), and the 7984-set's 8131 (laminate, 1280×720, 10-22°), one read as a white
 # small (cost 0.29). Skin lies round 0.72 and 0.50 of their outlines as seen (3 mm out);
-# 7828's clear medium above, its tip touching a hand, 0.07 (detect._in_crook_of_hand).
+# 7828's clear medium above, its tip touching a hand, 0.07 (hands.in_crook_of_hand).
 @pytest.mark.parametrize(("seed", "seed0"), [(7415, 7408), (8131, 7984)])
 def test_the_table_between_a_thumb_and_a_palm_is_no_piece(seed, seed0):
     assert_no_false_piece(seed, seed0)
@@ -2884,9 +2884,9 @@ def test_a_black_piece_read_short_at_a_doubtful_fit_is_in_doubt():
 # on felt, 1280×720, 22-35°): the region's fits count the glint and shadow past the outline as
 # solid and fail, nothing else reads the region, and its one colour area fits the piece
 # cleanly (0.014 / 0.157) but was refused: 7471's hides 0.54 of its outline (the colour
-# passes allow detect.APART_MAX_HIDDEN 0.5), 7665's area is over APART_MAX_SHARE of its
+# passes allow colour_areas.APART_MAX_HIDDEN 0.5), 7665's area is over APART_MAX_SHARE of its
 # region (a die's test). A region's only colour area read so cleanly is taken
-# (detect._lone_colour_piece): found at its size and colour, never trusted. A die's round
+# (colour_areas.lone_colour_piece): found at its size and colour, never trusted. A die's round
 # area is not (the 7120-set's 7172: a red die alone on felt was read as a red small).
 @pytest.mark.parametrize(("seed", "color", "stern"), [
     (7471, "orange", (284.4, 197.0)),
@@ -2925,7 +2925,7 @@ def test_a_white_piece_whose_soft_pick_took_its_shadow_in_is_refitted_from_a_goo
 # A vivid piece against another colour's tip is its own piece, not the rest of that one read
 # short (issue 4, session 29; the 7408-set's 7640, wood, 1920×1080, 22-35°): its colour area,
 # left by the readings, reads a cyan small cleanly (cost 0.05) that lay in the footprint of a
-# longer size from a yellow small's tip, and detect._rest_of_shorter dropped it. Only a
+# longer size from a yellow small's tip, and colour_areas._rest_of_shorter dropped it. Only a
 # reading of its colour can be the piece it is the rest of.
 def test_a_vivid_piece_against_another_colours_tip_is_not_its_rest():
     assert found(7640, "small", "cyan", (105.3, 251.8), seed0=7408) is not None
@@ -3070,7 +3070,7 @@ def test_a_fit_that_a_refit_turns_away_from_is_in_doubt():
 # 111-113, over SKIN_MAX_SAT), 8494 (wood, 1920×1080, 0-10°: a yellow medium on wood lit
 # between the shadows of a hand's fingers) and the 7984-set's 8001 (wood, 1280×720, 22-35°: a
 # yellow small on wood by a finger's shadow). Each is no more vivid than the wood there
-# (detect._dull_as_wood): dropped. Plastic on wood found in doubt stays (the 7408-set's 7525,
+# (hands._dull_as_wood): dropped. Plastic on wood found in doubt stays (the 7408-set's 7525,
 # an orange medium at cost 0.48, 96 over the wood's saturation; 7640, a yellow small at cost
 # 0.39 whose lit face clips white, 33 over the wood).
 @pytest.mark.parametrize(("seed", "seed0", "false_mm"), [
@@ -3199,7 +3199,7 @@ def test_a_standing_piece_read_lying_off_the_radial_direction_is_read_standing()
 # 34, false44; precision): the 8848-set's 9027 and the 8560-set's 8799, upright yellow smalls
 # on blue felt (1280×720, 22-35°), fitted standing at joint cost 0.55 in their regions (over
 # GOOD_COST; 8799's region took a clear medium's in too) and were read by the empty regions'
-# colour pass (detect._own_colour_pieces) as lying yellow smalls heading 3° off away from
+# colour pass (colour_areas.own_colour_pieces) as lying yellow smalls heading 3° off away from
 # the camera's foot, joint costs 1.06 and 1.14 (σ 3.0 mm). Asked as a lone lying reading is,
 # of the region and of its colour areas (detect._standing_in_colour), each is read standing
 # at its place, size and colour, and no lying piece lies there.
@@ -3262,7 +3262,7 @@ def test_a_clear_piece_whose_rims_meet_a_vivid_neighbours_area_is_split_off_it(
 # from its tip at cost 0.56, and 9042, a white large (1920×1080, 10-22°), read as a small at
 # 0.32, each in size doubt (σ 53 / 20 mm). The outline the longer size from the reading's tip
 # adds past its stern lies within a pixel of a crisp edge for 1.0 / 0.73 of its samples (the
-# walls' steps); past the readings at their size, 0.48 or under (detect.EDGE_LONGER_SHARE).
+# walls' steps); past the readings at their size, 0.48 or under (strips.EDGE_LONGER_SHARE).
 # Each is read at its size and colour, set at that pose, σ covering the short reading (99 mm
 # as the clear strip rule's set readings): never trusted.
 @pytest.mark.parametrize(("seed", "size", "color", "stern"), [
@@ -3333,7 +3333,7 @@ def test_a_white_piece_with_a_dark_face_is_no_clear_piece(seed, seed0, size, ste
 # 0.9-1.0, so the clear strip rule's shade test did not pass), but it mutes the wood's colour:
 # the strip the longer size adds past the reading keeps 0.64 / 0.88 / 0.89 of the table's
 # saturation, nearer the reading's own (0.58 / 0.83 / 0.84) than the table's, where the strips
-# of the readings at their size keep 0.95-1.05 (detect.CLEAR_GREY). Each is read at its size,
+# of the readings at their size keep 0.95-1.05 (strips.CLEAR_GREY). Each is read at its size,
 # set from the tip, σ covering the short reading: never trusted.
 @pytest.mark.parametrize(("seed", "size", "stern"), [
     (8784, "large", (225.4, 208.2)),
@@ -3477,7 +3477,7 @@ def test_a_white_piece_whose_lit_faces_score_strongly_is_no_clear_piece():
 # the cloth's colour and light (median score 0.64, shade 1.00), where a piece that long shows
 # its face or its shaded base (right larges and mediums named other than clear: 1.26 and
 # up); it is now read as a medium from that tip, named white, its σ covering the large
-# (detect.BARE_STRIP_SCORE): the right size, never trusted.
+# (strips.BARE_STRIP_SCORE): the right size, never trusted.
 def test_a_longer_reading_whose_strip_past_a_shorter_size_is_bare_table_is_read_shorter():
     assert_no_sure_wrong_size(9603, 9424, "medium", "white", (486.2, 483.2), any_size=True)
     p = found(9603, "medium", "white", (486.2, 483.2), seed0=9424)
@@ -3533,7 +3533,7 @@ def test_a_clear_piece_on_wood_muted_and_darkened_is_found(seed, seed0, size, st
 # ... and its base past a reading of it cut short is no piece of its own (issue 4, session 36,
 # wood46; clear pieces on wood read short). The 8560-set's 8653 (a clear large on wood,
 # 1280×720, 10-22°) is read as a medium in size doubt (σ 10.7 mm) whose strip to the large is
-# dark (0.76), so detect.CLEAR_STRIP_DARK reads it at its size; the muted-and-darkened pass read
+# dark (0.76), so strips.CLEAR_STRIP_DARK reads it at its size; the muted-and-darkened pass read
 # that strip, its base, as a small of its own (cost 0.33), which took the strip and left the
 # piece read as a medium. A reading of that pass lying over WOOD_STRIP_SHARE of its footprint
 # in the strip a clear reading's σ covers past its stern is dropped.
@@ -3559,7 +3559,7 @@ def test_a_tinted_shadow_on_wood_is_no_clear_piece():
 
 # A piece touching one found, read in its colour area with a rival reading (issue 4, session 36,
 # touch46; pieces that touch each other, a good fit made and not kept). The region's passes
-# took the neighbour as explaining the region; detect._colours_left fitted the colour area the
+# took the neighbour as explaining the region; colour_areas.colours_left fitted the colour area the
 # readings leave, and the true pose fitted it at cost 0.10-0.27, covering it, but another
 # size's reading fitted nearly as well, and pieces_in_colour kept clean readings only (a rival
 # may be a die or chit of the piece's colour): the piece was missed. Beside a piece found it
@@ -3588,7 +3588,7 @@ def test_a_piece_against_one_found_read_in_its_colour_with_a_rival_is_kept_in_do
 # foreground) swallows the pieces beside it; explain.pieces_in_colour reads each one in its
 # own colour area. Two touching pieces of different colours are one vivid area, which no one
 # reading covers (COLOUR_MAX_LEFT 0.2), so neither was read. The hands' pass now also reads,
-# in the colour areas parted where the hue steps (detect._split_by_hue), two good fits that
+# in the colour areas parted where the hue steps (colour_areas.split_by_hue), two good fits that
 # together cover an area (explain._pair_covering): the 9424-set's 9536, an orange and a
 # yellow medium beside a hand on wood (1920×1080, 22-35°), whose hues run into each other over
 # a few pixels (no step over HUE_STEP), their true fits 0.04 and 0.08, and the 8560-set's 8762
@@ -3641,7 +3641,7 @@ def test_a_round_crisp_area_bigger_than_a_piece_is_fitted():
 # of height for which the good readings' bodies would cast the most shadow past what the view
 # shows of them: (-0.39, -0.46) on these, the renderer's is (-0.35, -0.45)); a clear reading
 # touching a neighbour of another colour with 60 % of its footprint in that neighbour's cast
-# sliver is dropped (detect._cast_shadows, CAST_SHARE), unless it is darker than the rest of
+# sliver is dropped (shadows.cast_shadows, CAST_SHARE), unless it is darker than the rest of
 # the shadow as a clear piece lying in it would be (CAST_CLEAR_DIM). The neighbours stay read,
 # and a real clear piece against a black one's shadow side (9935's small, 11 % in the sliver)
 # is kept.
@@ -3739,7 +3739,7 @@ def test_a_strip_to_a_longer_size_that_looks_like_the_reading_is_read_longer(see
 # piece, grey, was missed there whole (7 of the 35 tuning scenes with a white missed at
 # 1530e05). Its lit faces are grey (HSV saturation under PALE_SAT) and brighter than the
 # table's estimate, which the shadow dims (shade at least PALE_SHADE, 1.6-3.8 at the
-# median): detect._hand_pale_pieces reads that pale area as pieces_in_colour reads a vivid
+# median): hands.hand_pale_pieces reads that pale area as pieces_in_colour reads a vivid
 # one (a clean fit covering it, σ at least HAND_COLOUR_MM) and keeps the readings named white
 # fitted at most PALE_COST. The 8848-set's 9045 (a white small on blue cloth at a hand's
 # shadow's edge, 1280×720, 22-35°) and 8850 (a white large half in a shadow on laminate,
@@ -3775,10 +3775,10 @@ def test_the_lit_table_between_finger_shadows_is_no_white_piece(seed, seed0):
 
 # A white piece touching a piece found on a coloured table (issue 4, session 37, white47;
 # whites against neighbours). The region's passes took the neighbour as explaining the region
-# and detect._colours_left reads only vivid areas the readings leave: the white piece beside
+# and colour_areas.colours_left reads only vivid areas the readings leave: the white piece beside
 # it was missed. Its lit faces are grey on the saturated table and lit over its estimate
-# (PALE_SAT, PALE_SHADE): detect._whites_left reads the pale area the readings leave as
-# _colours_left reads a colour area, and keeps the readings named white, fitted at most
+# (PALE_SAT, PALE_SHADE): colour_areas.whites_left reads the pale area the readings leave as
+# colours_left reads a colour area, and keeps the readings named white, fitted at most
 # PALE_COST, that are no found reading's rest (_rest_of_shorter). The 8560-set's 8705 (a white
 # small against a yellow medium on cloth, 1280×720, 0-10°, cost 0.19), the 9712-set's 9740 (a
 # white large against a yellow small on wood, 1920×1080, 22-35°: read as a medium, σ 9.9 mm)
@@ -3831,7 +3831,7 @@ def test_a_small_whose_strip_is_no_table_through_clear_walls_stays_small(seed, s
 # red medium missed. The strip the large adds past a medium from the same tip is named black,
 # where a vivid piece read at its size shows its own faces there (named its colour or a
 # neighbouring hue on the 10000- and 9712-sets' 1830 strips asked); the reading is now a red
-# medium from that tip, σ covering the large (detect.OTHER_STRIP_NAMES): the medium found, the
+# medium from that tip, σ covering the large (strips.OTHER_STRIP_NAMES): the medium found, the
 # black small missed (no fit gives its pose), nothing trusted wrongly.
 def test_a_vivid_reading_whose_strip_past_a_shorter_size_is_black_is_read_shorter():
     assert_no_sure_wrong_size(10220, 10000, "medium", "red", (359.9, 212.5), any_size=True)

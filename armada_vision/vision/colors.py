@@ -27,7 +27,7 @@ INNER_SHRINK = 0.55
 # unsteady at low saturation (the light's own grey reflections on a clear piece's faces shift
 # it; seed 1085's clear small on blue cloth: saturation 54, hue 8 off the cloth's), and no
 # plastic is that dull (plastic read doubtfully had ≥ 118 on seeds 1000-1071, see
-# detect._skin), so such a colour near the table's hue is clear rather than unknown.
+# hands.is_skin), so such a colour near the table's hue is clear rather than unknown.
 DULL_CLEAR_HUE = 15.0
 # A pixel this bright in any channel may be clipped: its hue is the sensor's, not the plastic's.
 CLIPPED_V = 250

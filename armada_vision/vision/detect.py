@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import math
 import time
-import weakref
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 from functools import cache
@@ -42,24 +41,29 @@ from armada_vision.vision.colors import (
     shaded_white,
     too_dark_for_clear,
 )
+from armada_vision.vision.colour_areas import (
+    REST_TOUCH_MM,
+    colours_apart,
+    colours_left,
+    lone_colour_piece,
+    own_colour_pieces,
+    parted_colours,
+    split_by_hue,
+    whites_left,
+)
 from armada_vision.vision.crisp import (
-    COVER_GROW_MM,
     DOUBT_FLOOR_MM,
     GREY_LIT,
     GREY_SHADE,
-    MIN_SHARE,
-    OPEN_MM,
     SIZE_DOUBT_MM,
     SOFT_TOUCH_SHARE,
     SOFT_WHITE_CLIP_PX,
     SOFT_WHITE_STEPS,
-    _areas,
     _chamfer_refine,
     _edges_candidate,
     _inset_shade,
     _outline_samples,
     _ring_shades,
-    _without_lit_shadows,
     crisp_pieces,
     grey_alone,
     in_size_doubt_of,
@@ -70,17 +74,12 @@ from armada_vision.vision.crisp import (
 )
 from armada_vision.vision.explain import (
     COLOUR_MIN_AREA,
-    COLOUR_RIM_PX,
-    DOUBT_MAX_LEFT,
     HAND_COLOUR_MM,
-    HAND_MAX_COST,
-    HAND_MAX_HIDDEN,
     explain_region,
     leftover_piece,
     no_piece_in,
     pieces_at_tips,
     pieces_in_colour,
-    round_area,
     size_footprints,
     size_span_mm,
     touching_pieces,
@@ -88,10 +87,45 @@ from armada_vision.vision.explain import (
     upright_fit,
 )
 from armada_vision.vision.fit import ViewGrid, lying_local_3d, seen_on_table
+from armada_vision.vision.hands import (
+    SKIN_RING_MM,
+    clear_in_hands,
+    hand_hides,
+    hand_pale_pieces,
+    in_crook_of_hand,
+    in_skin,
+    is_skin,
+    outline_inside,
+    ring_outside,
+    wood_table,
+)
 from armada_vision.vision.heap import keep_freed_memory
 from armada_vision.vision.jpeg import edge_px
+from armada_vision.vision.look import (
+    COLOURED_TABLE_SAT,
+    FACES_CAN_VANISH,
+    LIT_HUED_BRIGHT,
+    LIT_HUED_OPEN_PX,
+    LIT_HUED_SAT,
+    TABLE_PAST_SHARE,
+    TABLE_SAT_SEP,
+    VIVID_PAST_HUE,
+    VIVID_PAST_SAT,
+    VIVID_PAST_SHARE,
+    VIVID_TABLE_HUE,
+    WHITE_SUNK_SAT,
+    WHITE_SUNK_SHADE,
+    bare_table,
+    colour_map,
+    colour_namer,
+    shade,
+    table_hsv,
+    table_hue_sat,
+    unscaled_map,
+    vivid_in,
+    window_hsv,
+)
 from armada_vision.vision.open_base import (
-    base_band,
     base_on_face,
     crop_in,
     face_ahead_of_base,
@@ -107,7 +141,6 @@ from armada_vision.vision.open_base import (
     shows_base_below_face,
     shows_no_base,
     shows_open_base,
-    values_in,
 )
 from armada_vision.vision.order import median, percentile
 from armada_vision.vision.refine import refine_on_score, unsettled_doubt
@@ -121,7 +154,6 @@ from armada_vision.vision.scene import (
     reading_gap,
 )
 from armada_vision.vision.segment import (
-    FAINT_SCORE,
     MIN_REGION_MM2,
     OBJECT_SCORE,
     SHADOW_MIN,
@@ -131,13 +163,20 @@ from armada_vision.vision.segment import (
     colourless_dark,
     crisp_edges,
     foreground_planes,
-    grey_at_mid,
     grey_of,
     make_rectifier,
     object_mask,
     saturation_ratio,
-    split_planes,
     view_regions,
+)
+from armada_vision.vision.shadows import cast_offset, cast_shadows, lit_table, tinted_shadow
+from armada_vision.vision.strips import (
+    bare_strip_shorter,
+    clear_beside_longer,
+    clear_strip_longer,
+    edges_longer,
+    full_strip_longer,
+    other_colour_strip,
 )
 from armada_vision.vision.types import DetectedPiece, Detections, UprightPiece, VisionFailure
 
@@ -241,70 +280,6 @@ TURNED_PIECE_SHARE = 0.3
 # 8272-set's 8516: a white large on felt, 22-35°, read at σ 10.8 mm, and a small on its lit
 # side face, σ 35.8 mm, 0.99 of it under the large's outline as seen, 0.01 in its footprint).
 HIDDEN_PIECE_SHARE = 0.8
-# A vivid piece's colour ends at its outline (table, its tinted but dull shadow, or another
-# piece found beyond); where it goes on past it (_colour_goes_on: over VIVID_PAST_SHARE of the
-# ring, hue within VIVID_PAST_HUE, at least VIVID_PAST_SAT of the inside's saturation) the
-# reading is not all of what is there: a die (issue 4, seed 1695: a red die's top and side read
-# as a red small at σ 1.3 mm, 0.19), a longer piece (1898's purple medium read as a small at
-# σ 1.3 mm, 0.29), a neighbour of its colour not found. On 1648-1935 every other vivid piece
-# found, away from a coloured table's hue (within VIVID_TABLE_HUE its pixels pass), had at most
-# 0.13. Such a reading gets a doubtful fit's σ.
-VIVID_PAST_SHARE = 0.15
-VIVID_PAST_HUE = 10.0
-VIVID_PAST_SAT = 0.6
-VIVID_TABLE_HUE = 20.0
-# A table is coloured (wood, felt, cloth: its hue means something) when its HSV saturation is
-# over this; on a grey one every piece's colour stands off it.
-COLOURED_TABLE_SAT = 40
-# On a table of its hue (wood, felt) the test counts only ring pixels more saturated than the
-# table's estimate there by half the inside's excess over it (trust16): plastic stands
-# TABLE_SAT_SEP or more above such a table (HSV saturation), and where over TABLE_PAST_SHARE
-# of the ring is that saturated, the reading is not all of what is there (2224-set: 2291's
-# green large on green felt read as a medium at σ 1.1 mm, 0.34 of its ring; 2337's red false
-# small at σ 1.5 mm, 0.37; 1936-set: 2223's red die on wood at σ 1.3 mm, 0.33). Right vivid
-# readings on tables of their hue, 741 on the 1648-, 1936- and 2224-sets: 0.28 at most.
-TABLE_SAT_SEP = 40.0
-TABLE_PAST_SHARE = 0.3
-# What the readings leave beside a piece found (_colours_left) may be a piece of the table's
-# hue less saturated than TABLE_SAT_SEP over it: 6701's green small on green felt against a
-# cyan large, saturation 175-197 against the felt's 152 (half its pixels under 192). Its
-# saturation is even, the felt's grain is not: the saturation averaged over FAINT_HUED_BOX px
-# standing FAINT_HUED_SEP over the table's counts as plastic there too (6701's felt over the
-# view: single pixels' p99 166, p99.9 214; so averaged p99 156; the piece 175-197). Only in
-# what the readings leave, and a reading there is a colour area's good fit, never trusted.
-FAINT_HUED_SEP = 25.0
-FAINT_HUED_BOX = 5
-# ... and at least as bright as the table (FAINT_HUED_BRIGHT × its HSV value): a piece's own
-# shadow on a table of its hue is as saturated, but darker (the judge set's 6958, session 25:
-# a blue large's shadow on blue cloth read as a false blue small beside it; the pixels the
-# faint test added there 0.96 of the table's value at the median, 6701's and 6365's pieces
-# 1.12-1.17). The table's value is its estimate's where the pixel lies, not the view's
-# median: the light falls off over the view, and 7552's cyan large's shadow on blue cloth
-# (session 29, vivid38) stood at 1.03 of the view's median but 0.92 of the cloth around it
-# (6701's and 6365's pieces 1.19 and 1.16 of theirs), read as a false cyan small beside it.
-FAINT_HUED_BRIGHT = 1.0
-# White plastic on a coloured table (wood, felt, cloth), in a region no pass read: at least
-# this share of the table's light and at most this share of its HSV saturation
-# (_sunk_plastic_pieces). The 5392-set's four white pieces on wood missed so (5419, 5535,
-# 5643, 5652): 114-307 mm² of their footprints so, 0.55-0.65 of it; lit wood keeps the
-# table's saturation, shadows and clear plastic are darker than the table.
-WHITE_SUNK_SHADE = 1.2
-WHITE_SUNK_SAT = 0.3
-# A piece of the table's hue in such a region whose lit face is WHITE_SUNK_SHADE or more the
-# table's light, of the table's hue and coloured as plastic is (HSV saturation at least this,
-# HAND_VIVID_SAT's level), though not TABLE_SAT_SEP more saturated than the table: the
-# 5968-set's green mediums on green felt, 6027 and 6189 (the lit face ×2.1-2.4 the felt's
-# light, saturation ratio 0.80-0.85 of the felt's; true pose 0.60-0.63 scaled, 0.16-0.20
-# unscaled). Lit LIT_HUED_BRIGHT over the table's median light over the view too (HSV
-# value), not only WHITE_SUNK_SHADE over its estimate there: beside a hand the estimate
-# takes the hand's shade in, and the wood between two fingers showed ×1.2 of it (2512-set,
-# 2594: a false orange small read there, held out; 0.95-1.13 of the median); lit wood between
-# finger shadows (seed 1002) reaches 1.4 of the median over 72 px, re-read for nothing at
-# ~2 % of the instructions on seeds 1000-1007; the greens' lit faces are 1.4-2.3 (over 900 px
-# each at 1.5). Opened by LIT_HUED_OPEN_PX: a face, not the grain's lit streaks.
-LIT_HUED_SAT = 120
-LIT_HUED_BRIGHT = 1.5
-LIT_HUED_OPEN_PX = 5
 # A clear piece on a grey table (laminate) lit like it is named white by its grey (issue 4,
 # clear32: the 6256-set's 6278 L, 6411 S, 6480 S, 6490 S, 6540 S; colours.name_color: on a
 # grey table a median ≥ 0.85 of the table's with bright faces). What tells it is what its walls
@@ -367,8 +342,6 @@ PAST_MIN_SEP = 40.0
 PAST_SAME = 0.2
 PAST_SHARE = 0.12
 PAST_CHECK_MM = 3.0
-# Colours whose faces can look like the table (see _piece).
-FACES_CAN_VANISH = frozenset({"black", "white", "clear", "unknown"})
 # Colours whose faces are never much darker than the table (open_base.hollow_ahead_mm).
 PALE = frozenset({"white", "clear"})
 # A white reading whose face goes on past its tip (issue 4, trust22: 3716's white large read
@@ -549,147 +522,6 @@ FAINT_WHITE_FG = 0.5
 # mm). Such a reading's σ covers every other size's footprint, as the clear-short and
 # faint-white rules above did for their own cases.
 SIZE_DOUBT_COST = 0.5
-# A clear reading in size doubt whose stern is cut short (issue 4, session 26, csize34): on the
-# 6832-set 13 of the 21 clear pieces read one or two sizes short end within 4 mm of the true
-# tip and 5-20 mm inside the true stern. The camera sees into the open base, which on a clear
-# piece is the table darkened through its walls (or lit, on a lit piece), not a dark hollow,
-# so size33's base lanes (open_base.longer_past_face) do not pass, and the readings of the
-# crisp and desaturated passes have no longer fit on the main map. But the strip a longer size
-# from the same tip adds past the stern (its outline as seen less the reading's grown by
-# STRIP_GROW_MM, less the other readings') shows the piece: over the 88 longer sizes of the
-# set's clear readings in size doubt that are right, the strip's median shade is 0.87-1.09
-# (the table; its darkest 6998's, 0.87, a shadow on felt); over the short ones 0.65-0.74 (6:
-# 6839, 7007, 7042, 7087, 7109, 7116) or, on a lit piece (its inside at least
-# CLEAR_STRIP_LIT), 1.38-1.63 (6839, 7100), the other five 0.88-1.13. So such a reading is
-# replaced by the longest longer size from its tip whose strip, at least STRIP_FREE of it off
-# the other readings, has a median shade at most CLEAR_STRIP_DARK (or, lit, at least
-# CLEAR_STRIP_LIT) and that clashes with no other reading; set at that pose, not fitted, its σ
-# covers the shorter reading (never trusted: the size is the view's shade, not a fit).
-CLEAR_STRIP_DARK = 0.8
-# ... and on a coloured table, by its grey (issue 4, session 35, size45). A clear piece on a
-# coloured table mutes its colour (saturation over the table's, segment.saturation_ratio,
-# 0.5-0.9 where the piece is: on wood 0.8-0.9) but not its light: its strip past a reading cut
-# short at its stern has the table's shade (0.85-1.1 for the 8560-set's clear larges on wood
-# read as smalls from their tips) and no crisp edge in the grain. The strips of readings at
-# their size (bare table) keep 0.95-1.05 of the table's saturation. So a clear reading in size
-# doubt that is itself grey (at most CLEAR_GREY over its footprint) has its strip pass too
-# when the strip's median saturation lies nearer the reading's than the table's (under their
-# mean), and so does the strip's part past the next shorter size (its last 10 mm, which a piece
-# of that size leaves bare: the 8560-set's 8620, a clear medium on felt read as a small, its
-# large's strip 0.83, that last part 0.99), or that part is at most CLEAR_GREY: the open base
-# keeps more of the table's colour (the table seen through the back walls, little light
-# added): 8784's large, its reading at 0.58, its last part 0.83.
-CLEAR_GREY = 0.9
-CLEAR_STRIP_LIT = 1.2
-STRIP_FREE = 0.9
-STRIP_GROW_MM = 0.7
-# ... and by its shade beside it (issue 4, session 37, size47). A faint clear piece read short
-# at its stern often lies where the table is lit over its estimate (its caustic, or the
-# light's fall-off the estimate smooths over), so its strip, the table darkened through the
-# open base's walls, keeps a shade near the table estimate's (the 9712-set's 9772, a clear
-# large on wood read as a medium from its tip at σ 9.9 mm: strip 0.85, the table beside it
-# 1.11; 9911's clear large read as a small: 0.91 beside 1.11) and CLEAR_STRIP_DARK's 0.8 does
-# not pass it. Set against the table beside the strip (a band CLEAR_BESIDE_MM out from the
-# longer outline, within CLEAR_BESIDE_MM[1] + 1 mm of the strip, off the reading and the other
-# readings), the strips of right clear readings in size doubt keep 0.89 of it or more (9712-
-# set: 9803's medium 0.89, a shade fall-off, most 0.95-1.04; 9424-set 0.91 and up), the
-# short ones' 0.69-0.86. So a clear reading in size doubt that no rule above made longer is
-# read at the longest longer size from its tip whose strip, at least STRIP_FREE of it off
-# the other readings, and the strip's part past the next shorter size have a median shade
-# at most CLEAR_STRIP_BESIDE of the band's median, and that clashes with no other reading:
-# set there, not fitted, its σ covering the shorter reading, named clear as it was
-# (9424-set: 9566's and 9588's clear larges on wood, read as smalls, 0.71-0.81 of the table
-# beside them; their larges' footprints take in the wood seen through the open base and are
-# named yellow). Merged with the session's other branches, two right smalls were made longer
-# (the 8272-set's 8445, a white small read as clear: its medium's strip 0.852 of the table
-# beside it; the 8848-set's 9085, a clear small: its large's strip 0.79, the part past the
-# medium 0.40, a shadow): the bound is CLEAR_STRIP_BESIDE 0.84 (9800's large, 0.857, is given
-# up), and a strip or its last part darker than CLEAR_STRIP_FLOOR of the band is a shadow or a
-# dark thing, not the table seen through two walls of clear plastic (the short readings'
-# strips 0.71 and up).
-CLEAR_STRIP_BESIDE = 0.84
-CLEAR_STRIP_FLOOR = 0.6
-CLEAR_BESIDE_MM = (1.5, 4.0)
-# A reading in size doubt whose longer reading's outline past its stern lies on the crisp edges
-# (issue 4, session 34, size44). A piece read one size short from its tip (its base hard to
-# see: a white piece's shaded face scores under its lit one, a vivid one's base lies in its
-# own shadow) has σ covering the longer size but is reported at the short one. Its walls are
-# still crisp brightness steps (segment.crisp_edges) along the sides the longer reading adds;
-# where the piece is short, those sides run over bare table. Over the 8848-, 8560- and
-# 8272-sets' readings in size doubt, the longer size from the reading's tip and heading has
-# EDGE_LONGER_SHARE (0.55) or more of its outline samples past the reading (outside its outline
-# as seen grown by EDGE_PAST_MM, at least EDGE_LONGER_FREE of them off the other readings)
-# within a pixel of a crisp edge where the piece is that long for 21 of the 52 short readings
-# (0.55-1.0), at 0.48 or under for all 483 longer sizes of readings at their size
-# (docs/vision-history.md, "A reading in size doubt whose longer outline lies on the crisp
-# edges"). So such a reading is replaced by the longest longer size that passes and clashes
-# with no other reading, named in the same colour (or black, for a white one whose dark open
-# base the longer footprint takes in: SHADED_BASE, it keeps the white name); set at that pose,
-# not fitted, its σ covers the shorter reading (never trusted: the size is the edges', not a
-# fit's).
-EDGE_LONGER_SHARE = 0.55
-EDGE_LONGER_FREE = 0.8
-EDGE_PAST_MM = 1.5
-# A longer reading whose strip past the next shorter size is bare table (issue 4, session 36,
-# trust46). The 9424-set's 9603: a white medium on navy cloth read as a large from its tip,
-# its stern set 7.6 mm back over bare cloth, σ 1.5 mm (trusted). Its strip (the outline as
-# seen less the next shorter size's from the same tip grown by STRIP_GROW_MM, at least
-# STRIP_FREE of it off the other readings) has the table's colour and light: median
-# foreground score (segment.foreground_planes: the colour distance to the table estimate over
-# three times the table's noise) 0.64, median shade 1.00. A piece that long fills that strip
-# with its face or its open base (seen into: shaded plastic, darker than the table, or the
-# plastic's colour): over the 9424- and 9136-sets' right readings longer than a small named
-# other than clear, the strip's median score is 1.26 and up (a black large, shade 0.66; a
-# white large's shaded base, 1.37 at shade 0.52), most 2 and up. Clear plastic shows the
-# table through it (its strip 0.2-1.5: CLEAR_STRIP_DARK's own rule reads those), so a reading
-# named clear is not asked. A strip at most BARE_STRIP_SCORE, its shade at least
-# BARE_STRIP_SHADE (a piece's own shadow or a dark base is not bare table), is read at the
-# next shorter size from the same tip (set there, not fitted; named as it was), its σ
-# covering the longer reading: the view says the longer one is wrong, not that the shorter
-# one is sure.
-# The reading's own part (the shorter size's outline as seen, shrunk by 1 mm) must score
-# BARE_OWN_SCORE or more: a faint white or black piece on a grey table, which the table
-# estimate took in, scores as table over its whole outline, strip and all (the 9136-set's
-# 9164, 9311, 9327 and 9375, right sizes in doubt: strips 0.28-0.40, outlines 0.25-0.49;
-# 9603's outline 80.8).
-BARE_STRIP_SCORE = 1.0
-BARE_STRIP_SHADE = 0.85
-BARE_OWN_SCORE = 2.0
-# A vivid reading longer than a small whose strip past the next shorter size (from its tip, as
-# BARE_STRIP_SCORE's rule cuts it) is black plastic (issue 4, session 38, trust48): two
-# touching pieces, a dark one against a vivid one's stern, read as one longer vivid piece.
-# The 10000-set's 10220: a black small against a red medium's stern on wood, one region whose
-# axis fit, a red large from the medium's tip, cost 0.49 (just under SIZE_DOUBT_COST), σ 3.0 mm:
-# its size trusted, the medium missed and the black read red. Its strip past a medium from
-# the same tip is named black. The strip of a vivid piece read at its size is its own faces
-# and base, named its colour or a neighbouring hue (on the 10000- and 9712-sets. 1830
-# strips asked: its own colour; orange/yellow 20, blue/cyan 22, cyan/green 8, purple/red 2,
-# black only at 10220): so another hue is no sign of another piece, black plastic is. Such a
-# reading is read at the next shorter size from its tip (set there, not fitted; named as it
-# was), its σ covering the longer reading: the dark part is another piece, whose own pose no
-# fit gives. The strip is asked when at least OTHER_STRIP_MIN_SHARE of it is one part off the
-# other readings (a sliver or a strip split by a neighbour names nothing).
-OTHER_STRIP_MIN_SHARE = 0.8
-OTHER_STRIP_NAMES = frozenset({"black"})
-# A reading in size doubt whose strip to a longer size looks like the reading itself (issue 4,
-# session 37, size47): the mirror of BARE_STRIP_SCORE's rule. The 9712-set's 9739, a white
-# large on navy cloth read as a medium from its tip (σ 9.9 mm), its large's strip past the
-# medium's stern (the longer outline as seen less the reading's grown by STRIP_GROW_MM, at
-# least STRIP_FREE of it off the other readings) all foreground (the fit map's median 1.0),
-# scoring 72.8 where the reading scores 66.9 and as lit (shade 3.72 to 3.49): the piece's own
-# face, which a medium from its tip leaves out. A strip past a piece read at its size is the
-# table (fit map 0, score 0.2-0.7) or another thing: a vivid piece's own shadow (the 9712-set's
-# 9869, a blue small: foreground, score 14.6 to its 12.7, but shade 0.27 to its 0.76), a glint
-# (9814's red medium: shade 1.49 to 0.52), a white piece's shaded base (9924's medium: fit map
-# 0.95, score 3.9 to its 5.5). So a reading whose own part scores BARE_OWN_SCORE or more is read
-# at the longest longer size its σ covers whose strip, and the strip's part past the next
-# shorter size, have the fit map's median at least FULL_STRIP_FG, a median score at least
-# FULL_STRIP_SCORE of the reading's and a median shade within a factor FULL_STRIP_SHADE of
-# the reading's, and that clashes with no other reading: set there, not fitted, its σ
-# covering the shorter reading (the size is the view's, not a fit's).
-FULL_STRIP_FG = 0.9
-FULL_STRIP_SCORE = 0.8
-FULL_STRIP_SHADE = 1.4
 # A standing piece seen from a tilted camera looks like a lying one heading straight away
 # from the camera's foot (_standing_read_lying, issue 4: tuning seeds 1257, 1419, 1557, 1593,
 # 1611 read upright pieces as lying ones at σ 0.3-2.8 mm, 0-4° off that direction, their
@@ -718,67 +550,12 @@ STAND_SURE_SHARE = 0.5
 # or more of their joint cost, 8871's standing piece at 0.22. Asked only of doubtful joint
 # costs (~1 lone reading in 3 scenes): the standing fit costs a fit per start.
 STAND_OFF_COST = 0.25
-# A change of light scales the table's channels alike; plastic changes its colour, even clear
-# plastic (two walls, ×0.81, plus its own grey reflection), and shows a crisp outline except
-# on wood. A fit on a patch within BARE_COLOUR of the table estimate, of its chromaticity
-# (channel shares within BARE_CHROMA) and with no crisp edge in its outline as seen is the
-# table itself (_bare_table, issue 4: on blue cloth beside a marker, 5.6-8.5 % off, channel
-# shares within 0.002, no edge, read as blue smalls at σ 0.5 mm on tuning seeds 1368, 1396,
-# 1537, 1560; the real pieces found with no crisp edge differed by 10.6 % and more, the
-# nearest, clear larges on wood, by 0.02-0.03 in channel share).
-BARE_COLOUR = 0.10
-BARE_CHROMA = 0.01
-BARE_EDGES = 0.02
-# Beside a large dark area (a hand's shadow: seeds 1266, 1351, 1675; a piece's shadow, a
-# black piece by a marker: 1661, 1257) the table estimate is dragged down (its coarse cells
-# average the dark in), and bare table there looks lit: brighter than the estimate, of its
-# chromaticity, no colour of its own (_lit_table, issue 4: those 5 false pieces of seeds
-# 1144-1359 and 1648-1935, at σ 10-40 mm, ×1.10-1.40 the estimate, channel shares within
-# 0.002). What tells the table from a piece is where the colour ends:
-# a piece's at its outline, the lit table's goes on past it (share of a ring SKIN_RING_MM
-# wide within LIT_SAME of the inside's colour plus the sensor's noise LIT_NOISE: 0.57-0.72;
-# the real pieces of the table's chromaticity brighter than the estimate, white ones on
-# laminate, 0.41 at most; those whose colour goes on past them, 0.51-0.69, are no brighter
-# than the estimate: ×0.92-0.99).
-LIT_MIN_BRIGHT = 1.05
-LIT_SAME = 0.08
-LIT_NOISE = 6.0
-LIT_RING_SHARE = 0.5
 # A reading named a vivid colour that is the table with light taken away (_dimmed_table_read)
 # and hides this share of its outline or more against a neighbour is that neighbour's shadow,
 # no piece (_leaning_shadow; the 8272-set's 8332: a red large's shadow on blue cloth read as a
 # blue small leaning on it, 52 % hidden, σ 19.8 mm). No reading of a real piece was dimmed
 # table on the 7696-, 7984-, 8272- and 8560-sets (a real piece shows its plastic's colour).
 SHADOW_LEAN_HIDDEN = 0.4
-# A clear reading may be an opaque neighbour's cast shadow: the table with light taken away and
-# a crisp side (the neighbour's edge), as a clear piece is (issue 4, session 37, false47; the
-# 9712-set's 9791: a black large's shadow read as a clear small at σ 1.5 mm, cost 0.03). The
-# light's direction is the scene's own: the offset of a shadow per mm of height (table mm / mm;
-# CAST_ANGLES_DEG × CAST_LENGTHS, then CAST_FINE round the best) for which the slivers the good
-# readings' bodies would cast past what the view shows of them (the readings' outlines as
-# seen) hold the most shadow (each pixel counting CAST_DARK less its shade: dark ones for, lit
-# ones against; drawn in a crop CAST_PAD_MM past the longest shadow; the CAST_CASTERS best fits
-# only, to keep it cheap). A
-# clear reading touching a neighbour of another colour (footprints within CAST_TOUCH_MM) with
-# CAST_SHARE or more of its footprint in that neighbour's sliver is that shadow, unless it is
-# darker than the rest of the sliver by a clear piece's two walls (below CAST_CLEAR_DIM of the
-# rest's median shade, where the rest holds CAST_REST_PX pixels): a clear piece lying in the
-# shadow darkens it further. On the rendered scenes the estimate comes out within 0.1 of the
-# renderer's light (0.35, 0.45) where a black or white piece casts a clear shadow.
-CAST_ANGLES_DEG = tuple(range(0, 360, 30))
-CAST_LENGTHS = (0.3, 0.5, 0.7, 0.9)
-CAST_FINE = ((-20.0, -10.0, 0.0, 10.0, 20.0), (-0.1, 0.0, 0.1))
-CAST_PAD_MM = 1.0
-CAST_CASTERS = 4
-CAST_DARK = 0.85
-# ... and a reading is that shadow only when its inside is darkened, its median shade below
-# CAST_DARK: merged with clear47, the 8272-set's 8384, a clear small on cloth against a cyan
-# large (shade 1.04 inside, the rest of the sliver 0.96: no shadow), was dropped; the shadows
-# dropped are 0.58-0.80 inside.
-CAST_TOUCH_MM = 2.0
-CAST_SHARE = 0.6
-CAST_CLEAR_DIM = 0.85
-CAST_REST_PX = 20
 # A white piece lit like the laminate (issue 4, session 38, white48; 8272-set 8298, 8560-set
 # 8590, 8848-set 8910, 9424-set 9486, 9712-set 9948, 10000-set 10009): its lit faces are the
 # table's shade, so the passes read only its shaded face and its shadow, as a clear piece in
@@ -795,10 +572,10 @@ CAST_REST_PX = 20
 # reading must be darkened (median shade under SHADOW_WHITE_PAST: the shadows 0.56-0.86 past
 # the white piece; a clear piece lit like the table is not tried) and what it covers past the
 # white piece too. It replaces the clear reading, in doubt (σ at least DOUBT_FLOOR_MM,
-# crisp._edges_candidate), and is no bare table (_lit_table): its outline is crisp and it
+# crisp._edges_candidate), and is no bare table (lit_table): its outline is crisp and it
 # casts a shadow. Only on a grey table (COLOURED_TABLE_SAT). A shadow lies past its piece
 # away from the light: the white piece must lie from the clear reading toward the light's
-# offset (_cast_offset), else nothing is changed.
+# offset (cast_offset), else nothing is changed.
 SHADOW_WHITE_SHIFTS_MM = (-20.0, -16.0, -12.0, -8.0, -4.0, 0.0, 4.0, 8.0)
 SHADOW_WHITE_TURNS_DEG = (-30.0, -20.0, -10.0, 0.0, 10.0, 20.0, 30.0)
 SHADOW_WHITE_REFINED = 1
@@ -806,116 +583,8 @@ SHADOW_WHITE_EDGES = 0.8
 SHADOW_WHITE_LIT = 1.0
 SHADOW_WHITE_PAD_PX = 40
 SHADOW_WHITE_PAST = 0.9
-# In a hand's region, plastic is told from skin (saturation ≤ 110 as rendered, SKIN_MAX_SAT)
-# by its colour (pieces_in_colour): HSV saturation at least this.
-HAND_VIVID_SAT = 120
-# Touching pieces of different colours are parted where the hue steps by more than this
-# (OpenCV's 0-180) between neighbouring pixels (_split_by_hue).
-HUE_STEP = 8
-# A white piece in a hand's region (issue 4, session 37, white47: in or against its arm's
-# shadow, which runs off the view and takes the piece into the hand's region, where only
-# vivid colours were read; _hand_pale_pieces), or touching a piece found on a coloured table
-# (the region's passes took it as explained by its neighbour; _whites_left): its lit faces
-# are grey and brighter than the table's estimate (which a hand's shadow dims): HSV
-# saturation under PALE_SAT (skin 90-140; the white pieces 9-26 at their 90th percentile;
-# felt and cloth 88 and more) and shade at least PALE_SHADE (the white pieces' lit faces
-# 1.6-4.0 at their median; on laminate the lit table beside a hand's shadow, which the
-# estimate dims too, reaches 1.4 at its 90th percentile). Read as the vivid colours are
-# (pieces_in_colour: a clean fit covering the pale area, never trusted) and kept only when
-# named white and fitted at most PALE_COST: the white pieces read so fit 0.03-0.20; a clear
-# large's lit tip in a hand's shadow beside one (9136-set's 9173) fitted a small at 0.28.
-PALE_SAT = 40
-PALE_SHADE = 1.45
-PALE_COST = 0.24
-# ... and with at most PALE_SKIN of the points just outside its outline skin (_border_skin): a
-# lit patch of laminate between a hand's finger shadows, against a finger, was read as a white
-# small in the 9424-set's 9456 (0.14; the white pieces read so 0-0.02).
-PALE_SKIN = 0.08
-# ... and in a hand's region on a grey table (laminate), its footprint's median shade at least
-# PALE_GREY_SHADE: the lit table between a hand's finger shadows, which the estimate dims,
-# reads 1.58-1.63 (9424-set 9456, 9712-set 9924: read as white smalls, cost 0.12-0.15),
-# white plastic in a hand's shadow there 1.84-1.93 (8850, 9173; 9556's large in an arm's
-# shadow, 1.62, is lost with them).
-PALE_GREY_SHADE = 1.75
-# ... and so, on a grey table, only the pale area's parts (8-connected) whose median shade is
-# PALE_GREY_SHADE or more are fitted: the lit laminate beside a hand's shadow makes parts of
-# 1.52-1.67 (seed 1007: five, 13.7 smalls' area, ~120 ms of fits for nothing), the white
-# pieces' parts 1.92 (8850, 9173). Not asked per pixel: that cuts a white piece's own darker
-# faces out of its area (9173's large was lost so).
-# A lone colour area is a piece touching a colourless one when it leaves the most of its
-# region (the true ones of the tuning sets 0.19-0.51 of it): _colours_apart.
-APART_MAX_SHARE = 0.6
-# ... and such a reading's outline is its own: at most this share hidden against solid
-# neighbours (the true ones 0-0.35; a red medium read from a found small's area, 0.66).
-APART_MAX_HIDDEN = 0.5
-# A lone vivid piece's glint and shadow are solid outside its outline: its one colour area's
-# reading may hide this much (7471's orange large 0.54) when it fits this cleanly (0.014;
-# 7665's cyan large 0.157): _lone_colour_piece.
-LONE_MAX_HIDDEN = 0.6
-LONE_COLOUR_COST = 0.2
-# A colour area a reading leaves may be its own piece's rest, read short: a piece read there
-# (_colours_left) is dropped when at least this share of it lies in a longer size's footprint
-# from a touching reading's tip (3377's orange medium read as a small, 3485's cyan large as a
-# medium: false smalls in the rest, 0.77; the true ones added 0-0.09).
-REST_OF_SHORT = 0.5
-# ... a reading touching it: footprints at most this far apart (mm).
-REST_TOUCH_MM = 3.0
-# Every this many pixels of the table's estimate are enough for its median colour.
-TABLE_STRIDE = 97
-# A clear piece in a hand's region (_clear_in_hands): its crisp or muted area is taken in
-# up to this far past the region's border (mm), which may run across the piece.
-HAND_CLEAR_GROW_MM = 3.0
-# ... and only where the foreground score counts the area as object (its median at least
-# FAINT_SCORE): the hand's shadow, the table's hue darkened and named clear, is forgiven as
-# shadow (seed 1007's, 596 mm², median 0.34: 20 ms of fits for nothing), while the clear
-# pieces read in hands' regions stand out, lit or muted (6621, 6641, 6273: 5.4-16.6).
-HAND_CLEAR_SCORE = FAINT_SCORE
 # Regions bigger than this many large pieces are an arm or a hand: nothing in them is judged.
 HAND_AREA_PIECES = 12
-# A doubtful fit whose inside is a warm colour (red, orange, yellow) duller than plastic (HSV
-# saturation under SKIN_MAX_SAT, 0-255) is skin: on wood a hand is taken into the table
-# estimate and only its fingers' edges and ends score (issue 4, check seed 1058: a fingertip
-# read as a doubtful orange small, cost 0.46, saturation 98). The plastic is vivid: of the
-# coloured pieces found on seeds 1000-1071 the dullest was 102 (a purple, cost 0.02), the
-# dullest doubtful one 118 (a red, 0.43), the other doubtful warm ones 155 and more.
-SKIN_MAX_SAT = 110.0
-WARM = frozenset({"red", "orange", "yellow"})
-# A fit inside a finger (issue 4, tuning seeds 1341, 1241: good-fit orange smalls, saturation
-# 105 and 111) is told by the skin going on past its outline (_in_skin).
-SKIN_IN_MAX_SAT = 140.0
-SKIN_RING_MM = 4.0
-SKIN_SAME_BGR = 30.0
-SKIN_RING_SHARE = 0.4
-# A reading named clear or white whose outline as seen is skin round much of it is the table
-# (or a hand's shadow on it) in the crook between a thumb and a palm, a region of its own
-# (_in_crook_of_hand; issue 4, session 31, false40c: the 7408-set's 7415, a small named clear
-# in a hand's shadow, cost 0.38, and the 7984-set's 8131, one named white, cost 0.29, both on
-# laminate): over SKIN_BORDER_SHARE of the samples SKIN_BORDER_MM outside its outline are skin
-# (warm, duller than plastic), 0.72 and 0.50 there. A piece ends against the table, its
-# shadow or its neighbours; one touching a hand touches it along a part of its outline (the
-# 7696-set's 7828, a clear medium on felt whose tip touches a hand, read in doubt: 0.07; a red
-# small partly under 8131's hand, 0.38). The table estimate takes a hand in, so skin is told
-# by its own colour, not against the estimate under it. SKIN_MIN_SAT: a dull warm colour
-# under it is named no colour (colors.name_color).
-SKIN_BORDER_MM = 3.0
-SKIN_BORDER_SHARE = 0.4
-SKIN_BORDER_SAMPLES = 120
-SKIN_MIN_SAT = 90.0
-# Warm hues (OpenCV's 0-180): under the first (red, orange, yellow) or from the second (red).
-SKIN_WARM_HUE = (45.0, 160.0)
-# A table greyer than this (HSV saturation: laminate, grey felt) or of a cool hue is told
-# from skin; a warm one (wood) is not.
-SKIN_GREY_TABLE_SAT = 40
-# On wood a doubtful reading named warm whose inside is no more vivid than the wood there (HSV
-# saturation at most this over the table estimate's) is no plastic (_dull_as_wood; issue 4,
-# session 32, wood41): a finger's skin, lit a little more vivid than SKIN_MAX_SAT (the
-# 8272-set's 8289 and 8499: orange, 111-118, the wood 123-136), or wood lit beside a hand's
-# shadow that dragged the estimate down (8494, 7984-set 8001: yellow, 117-119, the wood
-# 118-119: the same saturation, ×1.7 brighter): 0 or less over the wood there. Orange, yellow
-# and red plastic on wood read in doubt (the 8272 and 7408 sets' wood scenes): 91 and more
-# over the wood, but for a yellow small whose lit face clips white (7408-set 7640: 159, 33
-# over the wood).
-WOOD_SAT_MARGIN = 15
 # A clear piece on wood that the grey area takes only in part (issue 4, session 36, wood46).
 # The desaturated pass reads a clear piece on wood by its grey area (saturation under
 # segment.DESAT_RATIO 0.9 of the wood's), but its faces lit or near its tip keep 0.88-0.95 of
@@ -924,7 +593,7 @@ WOOD_SAT_MARGIN = 15
 # is darkened too (median shade 0.75-0.87 of the wood's light), which bare wood almost never
 # is together with a muted colour: on those scenes 0.1-0.2 % of the bare wood lies under both
 # WOOD_MUTE_RATIO and WOOD_MUTE_SHADE, the missed pieces 0.57-1.0 of their footprints. So on a
-# wood table (_wood_table) the desaturated pass is run once more where nothing is read, on the
+# wood table (wood_table) the desaturated pass is run once more where nothing is read, on the
 # grey area joined to the pixels under both limits (the same gates: a doubtful fit is kept
 # named clear, in doubt; a soft reading in doubt of size and place).
 WOOD_MUTE_RATIO = 0.93
@@ -1076,7 +745,7 @@ def _glare_reread(scene: Scene, region: np.ndarray, sub: ViewGrid,
     (_glared), if that reading finds as many pieces with fewer doubtful ones; else None."""
     if not _glared(scene, region, sub, found):
         return None
-    again = explain_region(_unscaled(scene, sub), region, sub)
+    again = explain_region(unscaled_map(scene, sub), region, sub)
     if len(again) < len(found) or _doubtful(again) >= _doubtful(found):
         return None
     return [_longer_first_rivals(scene, a, found) for a in again]
@@ -1116,27 +785,6 @@ def _typical_score(scene: Scene, c: Candidate) -> float:
 def _p80(scores: np.ndarray) -> float:
     """A region's typical score: the 80th percentile of ``scores`` (0 when empty)."""
     return float(percentile(scores, 80)) if scores.size else 0.0
-
-
-def _unscaled(scene: Scene, sub: ViewGrid) -> Scene:
-    """``scene`` with the fit map over ``sub``'s window not scaled per region (0 at score 1,
-    1 from score 4, as on bare table), and fresh fit caches (the fits depend on the map)."""
-    fg = scene.fg.copy()
-    sl = scene.grid.window(sub)
-    fg[sl] = np.clip((scene.score[sl] - 1.0) / 3.0, 0.0, 1.0)
-    return replace(scene, fg=fg, _fits={}, _screens={}, _shapes={})
-
-
-def _colour_map(scene: Scene, vivid: np.ndarray, sub: ViewGrid) -> Scene:
-    """``scene`` with the fit map over ``sub``'s window the colour mask ``vivid`` (1 in a
-    piece's colour, 0 elsewhere), and fresh fit caches. In a hand's region the map takes
-    the hand's shadow and the piece's own in (both score as object), and a vivid piece's
-    edges there sink (6378's orange small and red medium, 6393's blue small, 6498's red
-    medium: true poses 0.43-0.54); its colour ends at its outline, a shadow's and skin's
-    have none."""
-    fg = scene.fg.copy()
-    fg[scene.grid.window(sub)] = vivid
-    return replace(scene, fg=fg, _fits={}, _screens={}, _shapes={})
 
 
 def _unsure(c: Candidate) -> bool:
@@ -1269,19 +917,6 @@ def _dull_beside_vivid(scene: Scene, region: np.ndarray, sub: ViewGrid,
                 >= DULL_SOLID_SHARE * scene.small_area_mm2 * sub.px_per_mm**2)
 
 
-def _colour_namer(scene: Scene, view: TableView, bg: np.ndarray
-                  ) -> Callable[[Candidate], str]:
-    """A reading's colour name (colors.classify_color of its footprint), each reading named
-    once however often it is asked."""
-    names: dict[int, str] = {}
-
-    def name(c: Candidate) -> str:
-        if id(c) not in names:
-            names[id(c)] = classify_color(view, scene.footprint(c)[0], bg)
-        return names[id(c)]
-    return name
-
-
 def _reads_clear(c: Candidate, scene: Scene, view: TableView, bg: np.ndarray) -> bool:
     """Whether ``c``'s footprint reads as clear plastic: not a dull coloured piece that sank
     beside a vivid one (:func:`_dull_beside_vivid`) but a darkening with no colour of its
@@ -1307,7 +942,7 @@ def _clear_sunk(scene: Scene, view: TableView, bg: np.ndarray, region: np.ndarra
                   median(bg[sl][rest], axis=0)) != "clear":
         return []
     got: list[Candidate] = []
-    for c in explain_region(_unscaled(scene, sub), region, sub):
+    for c in explain_region(unscaled_map(scene, sub), region, sub):
         if (c.fit.cost <= CLEAR_SUNK_COST and not clashes(c, lying + got, scene)
                 and _reads_clear(c, scene, view, bg)):
             got.append(c)
@@ -1343,137 +978,12 @@ def _room_left(scene: Scene, region: np.ndarray, sub: ViewGrid, found: list[Cand
     return _room_in(scene, scene.strong(region, sub), sub, found, 1.0)
 
 
-def _clear_in_hands(scene: Scene, view: TableView, bg: np.ndarray, edges: np.ndarray,
-                    crisp: np.ndarray, grey: np.ndarray | None, ratio: np.ndarray | None,
-                    hands: list[tuple[ViewGrid, np.ndarray]], lying: list[Candidate],
-                    standing: list[Candidate], is_clear: Callable[[Candidate], bool],
-                    looks_clear: Callable[[tuple[slice, slice], np.ndarray], bool]
-                    ) -> list[Candidate]:
-    """Clear pieces in the hands' regions (``hands``: (sub-grid, region)), which the crisp
-    and desaturated passes leave out: each crisp area (``crisp``, with ``edges``) and muted
-    one (``grey``, cut at its own level by ``ratio``) lying there, grown by
-    HAND_CLEAR_GROW_MM, counted as object by the foreground score (HAND_CLEAR_SCORE) and of
-    a clear piece's median colour (``looks_clear(window, area)``: the fingers' filled
-    outlines are skin-coloured), fitted as
-    those passes fit theirs (a good fit on a crisp area; on a muted one a doubtful fit too,
-    as the desaturated pass keeps one; no soft reading, no peel), named clear (``is_clear``)
-    and not a finger's patch (:func:`_in_skin`), σ at least HAND_COLOUR_MM: a hand may hide
-    its neighbourhood's edges."""
-    def worth(sl: tuple[slice, slice], area: np.ndarray) -> bool:
-        return (float(median(scene.score[sl][area])) >= HAND_CLEAR_SCORE
-                and looks_clear(sl, area))
-
-    grid = scene.grid
-    r = max(round(HAND_CLEAR_GROW_MM * grid.px_per_mm), 1)
-    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1,) * 2)
-    # The hands' regions grown, and their windows: only the windows are worked on here.
-    grown = np.zeros(grid.shape, bool)
-    wins = []
-    for sub, region in hands:
-        rows, cols = grid.window(sub)
-        r0, c0 = max(rows.start - r, 0), max(cols.start - r, 0)
-        win = (slice(r0, min(rows.stop + r, grid.shape[0])),
-               slice(c0, min(cols.stop + r, grid.shape[1])))
-        pad = np.zeros((win[0].stop - r0, win[1].stop - c0), np.uint8)
-        pad[rows.start - r0:rows.stop - r0, cols.start - c0:cols.stop - c0] = region
-        grown[win] |= cv2.dilate(pad, disc) > 0
-        wins.append(win)
-    min_px = MIN_SHARE * scene.small_area_mm2 * grid.px_per_mm**2
-    max_px = 2.5 * scene.max_area_mm2 * grid.px_per_mm**2
-
-    # The pieces found, grown as the passes grow them, in each window.
-    rc = max(round(COVER_GROW_MM * grid.px_per_mm), 1)
-    cdisc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * rc + 1,) * 2)
-    covers = []
-    for win in wins:
-        cover = np.zeros((win[0].stop - win[0].start, win[1].stop - win[1].start), np.uint8)
-        for c in [*lying, *standing]:
-            cv2.fillPoly(cover, [np.round(grid.to_px(c.outline_mm)
-                                          - (win[1].start, win[0].start)).astype(np.int32)], 1)
-        covers.append(cv2.dilate(cover, cdisc) == 0)
-
-    ro = max(round(OPEN_MM * grid.px_per_mm), 1)
-    odisc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * ro + 1,) * 2)
-
-    def any_worth(mask: np.ndarray, mid_of: np.ndarray | None = None) -> bool:
-        # Whether any area there is worth a pass's call (its full-view work): the areas
-        # the pass fits (less the pieces found, cut as it cuts them, opened), by window.
-        for win, free in zip(wins, covers, strict=True):
-            left = mask[win] & grown[win] & free
-            if mid_of is not None:
-                left = grey_at_mid(left, mid_of[win], min_px)
-            if scene.shade is not None:
-                left = _without_lit_shadows(left, scene.shade[win], scene.score[win], min_px)
-            body = cv2.morphologyEx(left.view(np.uint8), cv2.MORPH_OPEN, odisc)
-            for c0, r0, area in _areas(body, min_px):
-                if np.count_nonzero(area) > max_px:
-                    continue  # not fitted by the passes either (a hand's crisp area)
-                sl = (slice(win[0].start + r0, win[0].start + r0 + area.shape[0]),
-                      slice(win[1].start + c0, win[1].start + c0 + area.shape[1]))
-                if worth(sl, area):
-                    return True
-        return False
-
-    got = []
-    if any_worth(crisp):
-        got += [c for c in crisp_pieces(scene, edges, crisp & grown, lying, None, standing,
-                                        heading_floor=True, area_if=worth)
-                if is_clear(c)]
-    if grey is not None and ratio is not None and any_worth(grey, ratio):
-        got += [c for c in crisp_pieces(scene, None, grey & grown, lying + got, None,
-                                         standing, shade_range=GREY_SHADE,
-                                         heading_floor=True, one_size=True, base_open=True,
-                                         mid_of=ratio, doubtful_if=is_clear,
-                                         area_if=worth)
-                if is_clear(c)]
-    return [replace(c, ambiguity_mm=max(c.ambiguity_mm, HAND_COLOUR_MM),
-                    covering_ambiguity_mm=max(c.covering_ambiguity_mm, HAND_COLOUR_MM))
-            for c in got if not _in_skin(c, view, bg)]
-
-
 def _mask_of(regions: list[tuple[ViewGrid, np.ndarray]], grid: ViewGrid) -> np.ndarray:
     """View-size bool mask of ``regions`` (each on a sub-grid of ``grid``)."""
     out = np.zeros(grid.shape, bool)
     for sub, region in regions:
         out[grid.window(sub)] |= region
     return out
-
-
-# View rows per strip of shade's sums (64: ~1.5–2.5 against ~3.3 ms for a 879 × 1100 view
-# whole, on this machine).
-_SHADE_ROWS = 64
-
-
-def shade(view_bgr: np.ndarray, bg: np.ndarray,
-          bg_planes: Sequence[np.ndarray] | None = None,
-          view_planes: Sequence[np.ndarray] | None = None) -> np.ndarray:
-    """Brightness of the view over the table's estimate per view pixel (float32; 1 on bare
-    table, below 1 in a shadow). ``bg_planes``, ``view_planes``: the channel planes
-    (segment.split_planes) of ``bg`` and of the view widened to float32, when the caller
-    has them."""
-    # Channel planes added in place, in the same order (same numbers): numpy's sum over a
-    # last axis of 3 is ~10x slower, and its loops over one channel of an interleaved image
-    # (stride 3) do not vectorise, so the planes are split out first and the 8-bit ones
-    # widened to float32 (exact) one at a time.
-    b, g, r = (view_planes if view_planes is not None
-               else [p.astype(np.float32) for p in split_planes(view_bgr)])
-    tb, tg, tr = split_planes(bg) if bg_planes is None else bg_planes
-    # In strips of _SHADE_ROWS rows: a strip's sums stay in the cache for the division
-    # (element by element, so the same floats as whole planes at once).
-    num = np.empty(b.shape, np.result_type(b, g, r))
-    den = np.empty((min(_SHADE_ROWS, b.shape[0]), b.shape[1]), np.result_type(tb, tg, tr))
-    for y in range(0, b.shape[0], _SHADE_ROWS):
-        sl = slice(y, y + _SHADE_ROWS)
-        n = num[sl]
-        d = den[:len(n)]
-        np.add(b[sl], g[sl], out=n)
-        n += r[sl]
-        n += 1.0
-        np.add(tb[sl], tg[sl], out=d)
-        d += tr[sl]
-        d += 1.0
-        n /= d
-    return num
 
 
 def detect(image_bgr: np.ndarray, layout: TableLayout, camera: CameraIntrinsics | None = None,
@@ -1537,12 +1047,12 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     # Regions nothing explained: once the crisp passes have found what they find, a piece
     # may still be read in what they leave (leftover_piece).
     empty: list[tuple[ViewGrid, np.ndarray]] = []
-    # Pieces read where a hand may hide part of them (_under_hand): dropped at the end.
+    # Pieces read where a hand may hide part of them (hand_hides): dropped at the end.
     hidden_by_hand: list[Candidate] = []
     # Regions bigger than one piece whose pieces found leave room for another (_room_left).
     roomy: list[tuple[ViewGrid, np.ndarray]] = []
     # Regions (no hand's) a piece was read in: a colour area their readings leave may be
-    # another piece touching them (_colours_left).
+    # another piece touching them (colours_left).
     read: list[tuple[ViewGrid, np.ndarray]] = []
     # Regions not dark (their map was not re-read unscaled): a clear piece may have sunk
     # there beside a neighbour (_clear_sunk).
@@ -1560,7 +1070,7 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
         dark = _is_dark(scene, region, sub)
         dull = False
         if dark and (not found or _size_doubtful(found)):
-            unscaled = _unscaled(scene, sub)
+            unscaled = unscaled_map(scene, sub)
             again = explain_region(unscaled, region, sub)
             if found and len(again) < len(found):
                 again += leftover_piece(unscaled, region, sub, again)
@@ -1582,15 +1092,15 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
             # In a dark region a reading in size doubt yields to a good reading over it on
             # the unscaled map, which shows a dark piece whole (see _with_unscaled).
             # Where black plastic sank, too (_black_left): that is what the unscaled map shows.
-            again = explain_region(_unscaled(scene, sub), region, sub)
+            again = explain_region(unscaled_map(scene, sub), region, sub)
             keep = _unscaled_keeps(scene, found, again, replace_unsure=False,
                                    replace_size_doubt=dark or black)
             before = {id(c) for c in found}
             found = _with_unscaled(scene, found, again, keep)
             # Those kept come first; the pieces the unscaled map added are checked.
             found = [c for i, c in enumerate(found) if i < len(keep) or id(c) in before or not (
-                _tinted_shadow(c, scene, view, bg) or (dull and _reads_clear(c, scene, view, bg)))]
-        hidden_by_hand += _under_hand(scene, region, sub, found, view, bg)
+                tinted_shadow(c, scene, view, bg) or (dull and _reads_clear(c, scene, view, bg)))]
+        hidden_by_hand += hand_hides(scene, region, sub, found, view, bg)
         up = None
         alone = area <= scene.max_area_mm2
         no_base = alone and len(found) == 1 and shows_no_base(scene, found[0])
@@ -1617,21 +1127,21 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
         lying += [c for c in pieces_at_tips(scene, region, sub) if not clashes(c, lying, scene)]
     for sub, region in hands:
         # A piece whose tip is no corner of the hand's region: its own colour's area has one.
-        vivid = _vivid_in(_window_hsv(view, sub), bg, region, lit=True)
+        vivid = vivid_in(window_hsv(view, sub), bg, region, lit=True)
         lying += pieces_in_colour(scene, region, sub, vivid, lying, under_hand=True)
-        # An area the map gives no good fit in: fitted on the colour itself (_colour_map).
-        lying += pieces_in_colour(_colour_map(scene, vivid, sub), region, sub, vivid, lying,
+        # An area the map gives no good fit in: fitted on the colour itself (colour_map).
+        lying += pieces_in_colour(colour_map(scene, vivid, sub), region, sub, vivid, lying,
                                   under_hand=True)
         # Touching pieces of different colours are one vivid area, which no one reading
         # covers (explain.COLOUR_MAX_LEFT): in each colour's own area, parted where the hue
         # steps, two pieces of two hues are read when two fits cover it together
         # (explain._pair_covering). One fit alone is not read here: that read an upright
         # piece under a thumb as a lying one (session 36's judge set, 9849).
-        hue = _window_hsv(view, sub)[..., 0]
-        lying += pieces_in_colour(scene, region, sub, _split_by_hue(hue, vivid), lying,
+        hue = window_hsv(view, sub)[..., 0]
+        lying += pieces_in_colour(scene, region, sub, split_by_hue(hue, vivid), lying,
                                   under_hand=True, pair_hue=hue)
     for sub, region in hands:
-        lying += _hand_pale_pieces(scene, view, bg, region, sub, lying)
+        lying += hand_pale_pieces(scene, view, bg, region, sub, lying)
     # Standing pieces cover their area too: their crisp outline is no lying piece. A clear
     # piece against a piece found is peeled off it (crisp.PEEL_DARK).
     hand_mask = _mask_of(hands, view.grid)
@@ -1709,7 +1219,7 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
         # piece's area could be read here, as an opaque piece whose area may run past it
         # (σ over every shorter reading: still s11's black large, σ 1.0 → 22 mm).
         lying += [c for c in grey if classify_color(view, scene.footprint(c)[0], bg) != "black"]
-        if scene.shade is not None and _wood_table(bg):
+        if scene.shade is not None and wood_table(bg):
             # On wood, a clear piece's faces lit or near its tip keep ~0.9 of the wood's
             # saturation: the grey area takes only part of it and no fit explains that part.
             # Where nothing is read, the grey area joined to what is a little muted and
@@ -1725,8 +1235,8 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     if hands:
         # A clear piece in a hand's region (the hand's shadow or fingers joined its region):
         # its own crisp or muted area there, fitted cleanly and named clear (HAND_CLEAR_*).
-        lying += _clear_in_hands(scene, view, bg, edges, crisp | holes, grey_area, ratio,
-                                 hands, lying, standing, is_clear, looks_clear)
+        lying += clear_in_hands(scene, view, bg, edges, crisp | holes, grey_area, ratio,
+                                hands, lying, standing, is_clear, looks_clear)
     for sub, region in empty:
         got = leftover_piece(scene, region, sub, lying)
         if not got:
@@ -1737,17 +1247,17 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
             if len(got) == 1 and _sunk_beside(scene, region, sub, got):
                 # Taken alone, it left room for the neighbour it touches: a dull one the
                 # map scaled to it sank is read beside it on the unscaled map (good ones only).
-                got += [c for c in leftover_piece(_unscaled(scene, sub), region, sub,
+                got += [c for c in leftover_piece(unscaled_map(scene, sub), region, sub,
                                                   lying + got) if c.fit.cost <= GOOD_COST]
-        # The region's colour areas (_parted_colours), worked out once for the two passes.
-        apart = None if got else _parted_colours(view, bg, region, sub)
-        if apart is not None and _colours_apart(scene, apart, region, sub):
+        # The region's colour areas (parted_colours), worked out once for the two passes.
+        apart = None if got else parted_colours(view, bg, region, sub)
+        if apart is not None and colours_apart(scene, apart, region, sub):
             # Still nothing: touching pieces of different colours (2690's green and red
             # larges): each colour's own area, as in a hand's region (doubtful σ), when
             # its own edges show (2211: a red medium from a small's area, 0.66 hidden).
             # No hand here: a longer piece's extra length would show in a colour area
             # (2360's cyan small beside a white large: σ 9.9 mm from the large's room).
-            got = _own_colour_pieces(scene, apart, sub, lying, view, bg)
+            got = own_colour_pieces(scene, apart, sub, lying, view, bg)
             # A standing piece's colour area, read as a lying piece (_standing_in_colour).
             ups = [_standing_in_colour(scene, region, apart, sub, c, view, bg) for c in got]
             standing += [u for u in ups if u is not None]
@@ -1758,7 +1268,7 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
             got = _sunk_plastic_pieces(scene, view, bg, region, sub, lying)
         if not got and apart is not None:
             # Still nothing: a lone vivid piece whose glint and shadow joined its region.
-            got = _lone_colour_piece(scene, view, bg, apart, sub, lying)
+            got = lone_colour_piece(scene, view, bg, apart, sub, lying)
         if got:
             read.append((sub, region))
         lying += got
@@ -1768,7 +1278,7 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
         lying += [c for c in leftover_piece(scene, region, sub, lying)
                   if c.fit.cost <= GOOD_COST]
     for sub, region in read:
-        lying += _colours_left(scene, view, bg, region, sub, lying)
+        lying += colours_left(scene, view, bg, region, sub, lying)
     for sub, region in lit_regions:
         # A clear piece whose shaded face sank below the region's scaled map (CLEAR_SUNK_COST).
         lying += _clear_sunk(scene, view, bg, region, sub, lying)
@@ -1791,17 +1301,17 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     # Last of the passes, where none read a piece: a lit clear piece on a grey table whose
     # crisp area is one rim (crisp.RIM_FILL), lit like the table (RIM_LIT_INSIDE).
     # (_lit_clear says no on a coloured table: the pass is not run there.)
-    rims = [] if _table_hue_sat(bg)[1] > COLOURED_TABLE_SAT else rim_pieces(
+    rims = [] if table_hue_sat(bg)[1] > COLOURED_TABLE_SAT else rim_pieces(
         scene, edges, crisp | holes, lying, hand_mask, standing,
         lambda c: classify_color(view, scene.footprint(c)[0], bg) in (
             "clear", "white") and _lit_clear(c, scene, view, bg, RIM_LIT_INSIDE))
     rim_fits = {id(c.fit) for c in rims}
     lying += rims
     # A white piece touching one found on a coloured table, where no pass above read a piece
-    # (_whites_left): read before them it took 9500's white medium, which a later pass reads
+    # (whites_left): read before them it took 9500's white medium, which a later pass reads
     # at its size, as a small.
     for sub, region in read:
-        lying += _whites_left(scene, view, bg, region, sub, lying)
+        lying += whites_left(scene, view, bg, region, sub, lying)
     for c in soft + soft_white:
         if not (clashes(c, lying, scene) or overlaps_any(scene, c, lying, SOFT_TOUCH_SHARE)
                 or in_size_doubt_of(scene, c, lying)
@@ -1815,14 +1325,14 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     by_shadow = {id(c) for c in lying} - by_shadow
     # Left in until here, a finger's reading (or a piece's end beside one) keeps the passes
     # after from reading it again.
-    cast = _cast_shadows(scene, view, bg, lying)
-    lying = [c for c in lying if not _skin(c, view, bg, pieces)
+    cast = cast_shadows(scene, view, bg, lying)
+    lying = [c for c in lying if not is_skin(c, view, bg, pieces)
              and id(c) not in cast
-             and not _in_skin(c, view, bg)
-             and not _in_crook_of_hand(c, scene, view, bg)
+             and not in_skin(c, view, bg)
+             and not in_crook_of_hand(c, scene, view, bg)
              and not any(c is h for h in hidden_by_hand)
-             and not _bare_table(c, scene, view, bg, edges)
-             and (id(c) in by_shadow or not _lit_table(c, scene, view, bg))
+             and not bare_table(c, scene, view, bg, edges)
+             and (id(c) in by_shadow or not lit_table(c, scene, view, bg))
              and not _leaning_shadow(c, scene, view, bg)
              and not _die_top(c, view, bg)]
     # A reading whose base as seen is the face ahead of it ends on the piece: σ covers the
@@ -1879,8 +1389,8 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
         # takes in the table seen through the open base and may be named by the table's
         # colour (the 9424-set's 9566 and 9588 on wood, named yellow).
         if p.color == "clear" and not opaque[i]:
-            o = _clear_strip_longer(scene, c, p.sigma_mm, lying, ratio)
-            b = _clear_beside_longer(scene, c, p.sigma_mm, lying)
+            o = clear_strip_longer(scene, c, p.sigma_mm, lying, ratio)
+            b = clear_beside_longer(scene, c, p.sigma_mm, lying)
             if b is not None and (o is None or pieces.dims(b.size).footprint_length_mm
                                   > pieces.dims(o.size).footprint_length_mm):
                 out[i] = replace(as_piece(b, False), color="clear")
@@ -1896,19 +1406,19 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
         # takes its dark open base in and may be named black (SHADED_BASE: the 8272-set's
         # 8334 and 8344), so it keeps the name its own footprint, on the faces, was given.
         if (not opaque[i] and out[i] is p
-                and (o := _edges_longer(scene, c, p.sigma_mm, lying, edges)) is not None):
+                and (o := edges_longer(scene, c, p.sigma_mm, lying, edges)) is not None):
             q = as_piece(o, False)
             if q.color == p.color or (p.color in SHADED_BASE and q.color == "black"):
                 out[i] = replace(q, color=p.color)
         # Any colour: a reading in size doubt whose strip to a longer size looks like the
         # reading itself (FULL_STRIP_FG) is read at that size, named as it was.
         if (not opaque[i] and out[i] is p
-                and (o := _full_strip_longer(scene, c, p.sigma_mm, lying)) is not None):
+                and (o := full_strip_longer(scene, c, p.sigma_mm, lying)) is not None):
             out[i] = replace(as_piece(o, False), color=p.color)
         # Any colour but clear: a longer reading whose strip past the next shorter size is
         # bare table (BARE_STRIP_SCORE) is read at that size, named as it was.
         if (out[i] is p and p.color != "clear"
-                and (o := _bare_strip_shorter(scene, c, p.sigma_mm, lying)) is not None):
+                and (o := bare_strip_shorter(scene, c, p.sigma_mm, lying)) is not None):
             # The reading's σ kept (its tip and heading are the shorter one's), widened to
             # cover the longer reading: the size is the strip's colour, not a fit.
             d_o = pieces.dims(o.size)
@@ -1922,7 +1432,7 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
         # A vivid longer reading whose strip past the next shorter size is black plastic
         # (OTHER_STRIP_NAMES): read at that size, named as it was, σ covering the longer.
         if (out[i] is p
-                and (o := _other_colour_strip(scene, c, p.color, p.sigma_mm, lying, view, bg))
+                and (o := other_colour_strip(scene, c, p.color, p.sigma_mm, lying, view, bg))
                 is not None):
             d_o = pieces.dims(o.size)
             out[i] = replace(
@@ -1947,7 +1457,7 @@ def _lit_clear(c: Candidate, scene: Scene, view: TableView, bg: np.ndarray,
     from its outline as seen to CLEAR_LIT_RING_MM out no shadow darker than CLEAR_LIT_RING
     (the same percentile)."""
     assert scene.shade is not None
-    if _table_hue_sat(bg)[1] > COLOURED_TABLE_SAT:
+    if table_hue_sat(bg)[1] > COLOURED_TABLE_SAT:
         return False
     if (crop := inset_crop(scene, c)) is None:
         return False
@@ -2061,329 +1571,6 @@ def _split_piece(trusted: DetectedPiece, doubtful: DetectedPiece, share: float,
     return one_colour and share >= ONE_TRUSTED_SHARE > share_back
 
 
-def _longer_sizes(scene: Scene, c: Candidate, sigma_mm: float) -> list[Size]:
-    """The sizes longer than reading ``c`` that its σ ``sigma_mm`` covers (size doubt),
-    shortest first."""
-    dims = scene.pieces.dims
-    d_c = dims(c.size).footprint_length_mm
-    return [z for z in scene.by_length if dims(z).footprint_length_mm > d_c
-            and sigma_mm >= dims(z).footprint_length_mm - d_c - 0.1]
-
-
-def _set_from_tip(scene: Scene, c: Candidate, sizes: list[Size]) -> list[Candidate]:
-    """Readings of ``sizes`` set at ``c``'s tip and heading, not fitted
-    (crisp._edges_candidate)."""
-    dims = scene.pieces.dims
-    tip = c.fit.pose.tip_mm(dims(c.size).footprint_length_mm)
-    return [_edges_candidate(scene, z, Pose.with_tip(tip, c.fit.pose.heading_deg,
-                                                      dims(z).footprint_length_mm))
-            for z in sizes]
-
-
-def _free_strips(scene: Scene, seen: shapely.Geometry, sets: list[Candidate],
-                 others: list[Candidate]
-                 ) -> Iterator[tuple[Candidate, shapely.Geometry, Candidate | None]]:
-    """Longest first, each of ``sets`` (longer readings set from a reading's tip) with its strip
-    past the reading as ``seen`` (grown STRIP_GROW_MM; table mm) off ``others``, when at least
-    STRIP_FREE of the strip is, and the next shorter of ``sets`` (None for the shortest)."""
-    for k in reversed(range(len(sets))):
-        o = sets[k]
-        strip = shapely.Polygon(o.outline_mm).difference(seen.buffer(STRIP_GROW_MM))
-        free = _off_others(scene, strip, others)
-        if strip.area <= 0.0 or free.area < STRIP_FREE * strip.area:
-            continue
-        yield o, free, sets[k - 1] if k else None
-
-
-def _clear_strip_longer(scene: Scene, c: Candidate, sigma_mm: float, lying: list[Candidate],
-                        ratio: np.ndarray | None = None) -> Candidate | None:
-    """The longest size longer than clear reading ``c`` (σ ``sigma_mm``, covering it: in size
-    doubt) from ``c``'s tip and heading whose strip past ``c``'s stern shows the piece (see
-    CLEAR_STRIP_DARK; on a coloured table, with ``ratio`` the view's saturation over the
-    table's, also as grey as a clear piece: CLEAR_GREY) and that clashes with none of
-    ``lying``: set there, not fitted (crisp._edges_candidate), its σ covering ``c``; else
-    None."""
-    if c.upright or scene.shade is None:
-        return None
-    others = [k for k in lying if k is not c]
-    seen = shapely.Polygon(c.outline_mm)
-    lit = _median_shade(scene, seen.buffer(-1.0)) >= CLEAR_STRIP_LIT
-    # The reading's own grey, when greyer than the table (a clear piece on a coloured one):
-    # its strip may show the piece by that grey (CLEAR_GREY).
-    own = _median_in(scene, ratio, seen.buffer(-1.0)) if ratio is not None else 1.0
-    grey = own <= CLEAR_GREY
-    sets = _set_from_tip(scene, c, _longer_sizes(scene, c, sigma_mm))
-    for o, free, shorter in _free_strips(scene, seen, sets, others):
-        shade = _median_shade(scene, free)
-        if not (shade >= CLEAR_STRIP_LIT if lit else shade <= CLEAR_STRIP_DARK) and not (
-                grey and _grey_strip(scene, ratio, free, own, shorter)):
-            continue
-        if (q := _covering_longer(scene, o, c, others)) is not None:
-            return q
-    return None
-
-
-def _clear_beside_longer(scene: Scene, c: Candidate, sigma_mm: float, lying: list[Candidate]
-                         ) -> Candidate | None:
-    """The longest size longer than clear reading ``c`` (σ ``sigma_mm``, covering it: in size
-    doubt) from ``c``'s tip and heading whose strip past ``c`` (at least STRIP_FREE of it off
-    the other readings) is darker than the table beside it (CLEAR_STRIP_BESIDE) and that
-    clashes with none of ``lying``: set there, not fitted (crisp._edges_candidate), its σ
-    covering ``c``; else None."""
-    if c.upright or scene.shade is None:
-        return None
-    if not (longer := _longer_sizes(scene, c, sigma_mm)):
-        return None
-    others = [k for k in lying if k is not c]
-    seen = shapely.Polygon(c.outline_mm)
-    for o, free, shorter in _free_strips(scene, seen, _set_from_tip(scene, c, longer), others):
-        if not _darker_than_beside(scene, o, seen, free, others, shorter):
-            continue
-        if (q := _covering_longer(scene, o, c, others)) is not None:
-            return q
-    return None
-
-
-def _darker_than_beside(scene: Scene, o: Candidate, seen: shapely.Geometry,
-                        free: shapely.Geometry, others: list[Candidate],
-                        shorter: Candidate | None) -> bool:
-    """Whether a longer reading ``o``'s strip ``free`` (table mm, past the reading as
-    ``seen``, off ``others``) has a median shade at most CLEAR_STRIP_BESIDE, and at least
-    CLEAR_STRIP_FLOOR, of the table's beside it (CLEAR_BESIDE_MM out from ``o``'s outline,
-    within CLEAR_BESIDE_MM[1] + 1 mm of the strip, off the reading and the others), and so
-    has its part past ``shorter`` (the next shorter size set from the same tip, when longer
-    than the reading)."""
-    outline = shapely.Polygon(o.outline_mm)
-    near, far = CLEAR_BESIDE_MM
-    band = outline.buffer(far).difference(outline.buffer(near))
-    beside = _off_others(scene, band.intersection(free.buffer(far + 1.0)).difference(
-        seen.buffer(near)), others)
-    ring = shades_in(scene, beside)
-    if not ring.size:
-        return False
-    lo, hi = CLEAR_STRIP_FLOOR * float(median(ring)), CLEAR_STRIP_BESIDE * float(median(ring))
-    if not lo <= _median_shade(scene, free) <= hi:
-        return False
-    if shorter is None:
-        return True
-    last = free.difference(shapely.Polygon(shorter.outline_mm).buffer(STRIP_GROW_MM))
-    return last.area > 0.0 and lo <= _median_shade(scene, last) <= hi
-
-
-def _bare_strip_shorter(scene: Scene, c: Candidate, sigma_mm: float, lying: list[Candidate]
-                        ) -> Candidate | None:
-    """The next shorter size than reading ``c`` (σ ``sigma_mm`` not yet covering it) from
-    ``c``'s tip and heading when the strip ``c`` adds past it is bare table (see
-    BARE_STRIP_SCORE): set there, not fitted (crisp._edges_candidate), its σ covering ``c``;
-    else None."""
-    if c.upright or scene.shade is None:
-        return None
-    dims = scene.pieces.dims
-    order = scene.by_length
-    k = order.index(c.size)
-    if k == 0:
-        return None  # no shorter size
-    d_c, d_z = dims(c.size).footprint_length_mm, dims(order[k - 1]).footprint_length_mm
-    if sigma_mm >= d_c - d_z - 0.1:
-        return None  # in size doubt already
-    o = _edges_candidate(scene, order[k - 1], Pose.with_tip(
-        c.fit.pose.tip_mm(d_c), c.fit.pose.heading_deg, d_z))
-    strip = shapely.Polygon(c.outline_mm).difference(
-        shapely.Polygon(o.outline_mm).buffer(STRIP_GROW_MM))
-    if strip.area <= 0.0:
-        return None
-    free = _off_others(scene, strip, [q for q in lying if q is not c])
-    if free.area < STRIP_FREE * strip.area:
-        return None
-    score = values_in(scene, scene.score, free)
-    if not score.size or float(median(score)) > BARE_STRIP_SCORE:
-        return None
-    # The piece itself shows plainly on the score map (not a faint one the table estimate
-    # took in, whose whole outline scores as table: BARE_OWN_SCORE).
-    own = values_in(scene, scene.score, shapely.Polygon(o.outline_mm).buffer(-1.0))
-    if not own.size or float(median(own)) < BARE_OWN_SCORE:
-        return None
-    if _median_shade(scene, free) < BARE_STRIP_SHADE:
-        return None
-    return _covering(scene, o, c)
-
-
-def _other_colour_strip(scene: Scene, c: Candidate, color: str, sigma_mm: float,
-                        lying: list[Candidate], view: TableView, bg: np.ndarray
-                        ) -> Candidate | None:
-    """The next shorter size than vivid reading ``c`` (named ``color``, σ ``sigma_mm`` not yet
-    covering it) from ``c``'s tip and heading when the strip ``c`` adds past it is named
-    another colour (see OTHER_STRIP_NAMES): set there, not fitted, its σ covering ``c``;
-    else None."""
-    if c.upright or color in FACES_CAN_VANISH:
-        return None
-    dims = scene.pieces.dims
-    order = scene.by_length
-    k = order.index(c.size)
-    if k == 0:
-        return None  # no shorter size
-    d_c, d_z = dims(c.size).footprint_length_mm, dims(order[k - 1]).footprint_length_mm
-    if sigma_mm >= d_c - d_z - 0.1:
-        return None  # in size doubt already
-    o = _edges_candidate(scene, order[k - 1], Pose.with_tip(
-        c.fit.pose.tip_mm(d_c), c.fit.pose.heading_deg, d_z))
-    strip = shapely.Polygon(c.outline_mm).difference(
-        shapely.Polygon(o.outline_mm).buffer(STRIP_GROW_MM))
-    if strip.area <= 0.0:
-        return None
-    free = _off_others(scene, strip, [q for q in lying if q is not c])
-    if free.area < STRIP_FREE * strip.area:
-        return None
-    part = max(getattr(free, "geoms", [free]), key=lambda g: g.area)
-    if not isinstance(part, shapely.Polygon) or part.area < OTHER_STRIP_MIN_SHARE * strip.area:
-        return None
-    name = classify_color(view, part, bg, opaque=True)
-    if name == color or name not in OTHER_STRIP_NAMES:
-        return None
-    return _covering(scene, o, c)
-
-
-def _full_strip_longer(scene: Scene, c: Candidate, sigma_mm: float, lying: list[Candidate]
-                       ) -> Candidate | None:
-    """The longest size longer than reading ``c`` (σ ``sigma_mm``, covering it: in size doubt)
-    from ``c``'s tip and heading whose strip past ``c``, and that strip's part past the next
-    shorter size, look like ``c``'s own part (see FULL_STRIP_FG) and that clashes with none
-    of ``lying``: set there, not fitted (crisp._edges_candidate), its σ covering ``c``; else
-    None."""
-    if c.upright or scene.shade is None:
-        return None
-    if not (longer := _longer_sizes(scene, c, sigma_mm)):
-        return None
-    seen = shapely.Polygon(c.outline_mm)
-    inner = seen.buffer(-1.0)
-    own = values_in(scene, scene.score, inner)
-    if not own.size or (own_score := float(median(own))) < BARE_OWN_SCORE:
-        return None
-    own_shade = _median_shade(scene, inner)
-    others = [k for k in lying if k is not c]
-    sets = _set_from_tip(scene, c, longer)
-
-    def like_own(part: shapely.Geometry) -> bool:
-        free = _off_others(scene, part, others)
-        if part.area <= 0.0 or free.area < STRIP_FREE * part.area:
-            return False
-        fg = values_in(scene, scene.fg, free)
-        score = values_in(scene, scene.score, free)
-        if not fg.size or float(median(fg)) < FULL_STRIP_FG:
-            return False
-        if float(median(score)) < FULL_STRIP_SCORE * own_score:
-            return False
-        shade = _median_shade(scene, free)
-        return own_shade <= FULL_STRIP_SHADE * shade and shade <= FULL_STRIP_SHADE * own_shade
-
-    for k in reversed(range(len(sets))):
-        o = shapely.Polygon(sets[k].outline_mm)
-        prev = shapely.Polygon(sets[k - 1].outline_mm) if k else seen
-        if not (like_own(o.difference(seen.buffer(STRIP_GROW_MM)))
-                and (not k or like_own(o.difference(prev.buffer(STRIP_GROW_MM))))):
-            continue
-        if (q := _covering_longer(scene, sets[k], c, others)) is not None:
-            return q
-    return None
-
-
-def _grey_strip(scene: Scene, ratio: np.ndarray, free: shapely.Geometry, own: float,
-                shorter: Candidate | None) -> bool:
-    """Whether a longer reading's strip ``free`` (table mm, off the other readings) is as grey
-    as the clear reading it would replace (median saturation ``ratio`` under the mean of the
-    reading's, ``own``, and the table's, 1), and its part past ``shorter`` (the next shorter
-    size set from the same tip, when longer than the reading) too or at most CLEAR_GREY: a
-    piece of that shorter size leaves that part bare (see CLEAR_GREY)."""
-    if _median_in(scene, ratio, free) > 0.5 * (own + 1.0):
-        return False
-    if shorter is None:
-        return True
-    last = free.difference(shapely.Polygon(shorter.outline_mm).buffer(STRIP_GROW_MM))
-    return last.area > 0.0 and _median_in(scene, ratio, last) <= max(0.5 * (own + 1.0),
-                                                                     CLEAR_GREY)
-
-
-def _median_in(scene: Scene, view_map: np.ndarray, poly_mm: shapely.Geometry) -> float:
-    """The median of a view-size map over a polygon (table mm; parts too thin for a pixel
-    left out); 1.0 (the table's) where none is left."""
-    vals = values_in(scene, view_map, poly_mm)
-    return float(median(vals)) if vals.size else 1.0
-
-
-def _off_others(scene: Scene, strip: shapely.Geometry, others: list[Candidate]
-                ) -> shapely.Geometry:
-    """The part of ``strip`` (table mm) off ``others``' outlines grown by 1 mm (remembered by
-    the scene: Scene.grown_outline), only those whose bounds reach the strip's asked."""
-    x0, y0, x1, y1 = strip.bounds
-    near = [g for q in others for g in [scene.grown_outline(q)]
-            if g.bounds[0] <= x1 and g.bounds[2] >= x0 and g.bounds[1] <= y1
-            and g.bounds[3] >= y0]
-    return strip.difference(shapely.union_all(near)) if near else strip
-
-
-def _covering_longer(scene: Scene, o: Candidate, c: Candidate, others: list[Candidate]
-                     ) -> Candidate | None:
-    """``o``, a longer reading set in place of reading ``c``, its ambiguity their gap (so its
-    σ covers ``c``: the size is not a fit's); None when it clashes with one of ``others``."""
-    return None if clashes(o, others, scene) else _covering(scene, o, c)
-
-
-def _covering(scene: Scene, o: Candidate, c: Candidate) -> Candidate:
-    """``o``, a reading set in place of reading ``c``, its ambiguity their gap (so its σ
-    covers ``c``)."""
-    gap_mm, gap_deg = reading_gap(scene, o, c)
-    return replace(o, ambiguity_mm=gap_mm, ambiguity_deg=gap_deg,
-                   covering_ambiguity_mm=gap_mm, covering_ambiguity_deg=gap_deg)
-
-
-def _edges_longer(scene: Scene, c: Candidate, sigma_mm: float, lying: list[Candidate],
-                  edges: np.ndarray) -> Candidate | None:
-    """The longest size longer than reading ``c`` (σ ``sigma_mm``, covering it: in size doubt)
-    from ``c``'s tip and heading whose outline past ``c`` (outside its outline as seen grown
-    by EDGE_PAST_MM, EDGE_LONGER_FREE of those samples or more off the other readings) lies
-    on the crisp ``edges`` (view-size bool) for EDGE_LONGER_SHARE of those samples, and that
-    clashes with none of ``lying``: set there, not fitted (crisp._edges_candidate), its σ
-    covering ``c``; else None."""
-    if c.upright:
-        return None
-    dims = scene.pieces.dims
-    d_c = dims(c.size).footprint_length_mm
-    tip = c.fit.pose.tip_mm(d_c)
-    others = [k for k in lying if k is not c]
-    longer = [z for z in reversed(scene.by_length) if dims(z).footprint_length_mm > d_c
-              and sigma_mm >= dims(z).footprint_length_mm - d_c - 0.1]
-    if not longer:
-        return None
-    seen = shapely.Polygon(c.outline_mm).buffer(EDGE_PAST_MM)
-    # The other readings grown by 1 mm, only those within reach of the samples: a polygon
-    # farther than 1 mm from every sample cannot hold one in its grown form (the same mask;
-    # growing every reading's outline was most of this rule's cost).
-    outlines = np.array([shapely.Polygon(k.outline_mm) for k in others], dtype=object)
-    for z in longer:
-        pose = Pose.with_tip(tip, c.fit.pose.heading_deg, dims(z).footprint_length_mm)
-        pts = _outline_samples(scene, z, pose)
-        past = ~shapely.contains_xy(seen, pts[:, 0], pts[:, 1])
-        near = (outlines[shapely.distance(outlines, shapely.multipoints(pts[past])) <= 1.01]
-                if past.any() and len(outlines) else [])
-        taken = shapely.union_all([g.buffer(1.0) for g in near])
-        free = past & ~shapely.contains_xy(taken, pts[:, 0], pts[:, 1])
-        n_free = np.count_nonzero(free)
-        if n_free == 0 or n_free < EDGE_LONGER_FREE * np.count_nonzero(past):
-            continue
-        if np.count_nonzero(near_edges(scene.grid, pts[free], edges)) < EDGE_LONGER_SHARE * n_free:
-            continue
-        if (q := _covering_longer(scene, _edges_candidate(scene, z, pose), c, others)) is not None:
-            return q
-    return None
-
-
-def _median_shade(scene: Scene, poly_mm: shapely.Geometry) -> float:
-    """The median of the view's shade (brightness over the table's estimate) over a polygon
-    (table mm; parts too thin for a pixel left out); 1.0 (the table) where none is left."""
-    vals = shades_in(scene, poly_mm)
-    return float(median(vals)) if vals.size else 1.0
-
-
 def _fg_share(scene: Scene, c: Candidate) -> float:
     """The fit map's mean over ``c``'s footprint (1: all foreground)."""
     fp = footprint(c.fit.pose, scene.pieces.dims(c.size))
@@ -2392,133 +1579,10 @@ def _fg_share(scene: Scene, c: Candidate) -> float:
     return float(vals.mean()) if vals.size else 0.0
 
 
-def _pale_in(scene: Scene, view: TableView, region: np.ndarray, sub: ViewGrid) -> np.ndarray:
-    """The pixels of ``region`` (on ``sub``) grey and lit as white plastic is (PALE_SAT,
-    PALE_SHADE); opened by a pixel (speckle)."""
-    hsv = _window_hsv(view, sub)
-    shade_px = scene.shade[scene.grid.window(sub)]  # type: ignore[index]
-    pale = (region & (hsv[..., 1] < PALE_SAT) & (shade_px >= PALE_SHADE)).view(np.uint8)
-    return cv2.morphologyEx(pale, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)) > 0
-
-
-def _pale_white(c: Candidate, scene: Scene, view: TableView, bg: np.ndarray) -> bool:
-    """Whether ``c``, read in a pale area, is a white piece: fitted at most PALE_COST, named
-    white, and no more than PALE_SKIN of its border skin (a lit patch between fingers)."""
-    return (c.fit.cost <= PALE_COST and _border_skin(c, view, bg) <= PALE_SKIN
-            and classify_color(view, scene.footprint(c)[0], bg) == "white")
-
-
-def _lit_parts(scene: Scene, mask: np.ndarray, sub: ViewGrid, shade: float) -> np.ndarray:
-    """The parts (8-connected) of ``mask`` (on ``sub``) whose median shade (brightness over
-    the table's estimate) is at least ``shade``."""
-    n, labels = cv2.connectedComponents(mask.view(np.uint8), connectivity=8)
-    if n <= 1:
-        return mask
-    shade_px = scene.shade[scene.grid.window(sub)]  # type: ignore[index]
-    # Each part's median at once: its shades sorted within it, the middle one(s) taken.
-    inside = labels > 0
-    lab, vals = labels[inside], shade_px[inside]
-    order = np.lexsort((vals, lab))
-    vals = vals[order]
-    counts = np.bincount(lab, minlength=n)[1:]
-    starts = np.cumsum(counts) - counts
-    medians = (vals[starts + (counts - 1) // 2] + vals[starts + counts // 2]) / 2
-    keep = np.concatenate(([False], medians >= shade))
-    return keep[labels]
-
-
-def _hand_pale_pieces(scene: Scene, view: TableView, bg: np.ndarray, region: np.ndarray,
-                      sub: ViewGrid, taken: list[Candidate]) -> list[Candidate]:
-    """White pieces in a hand's ``region`` (on ``sub``): read in its pale area (PALE_*:
-    grey, lit over the table's estimate) as :func:`explain.pieces_in_colour` reads a vivid
-    one, on the fit map and then on the area itself (:func:`_colour_map`); only white ones
-    are kept (:func:`_pale_white`); on a grey table only the pale area's parts lit at least
-    PALE_GREY_SHADE are read, and only readings so lit kept."""
-    pale = _pale_in(scene, view, region, sub)
-    coloured = _table_hue_sat(bg)[1] > COLOURED_TABLE_SAT
-    if not coloured:
-        pale = _lit_parts(scene, pale, sub, PALE_GREY_SHADE)
-    if np.count_nonzero(pale) < scene.small_area_mm2 * sub.px_per_mm**2 / 2:
-        return []
-    out: list[Candidate] = []
-    for s in (scene, _colour_map(scene, pale, sub)):
-        got = pieces_in_colour(s, region, sub, pale, taken + out, under_hand=True)
-        out += [c for c in got if _pale_white(c, scene, view, bg) and (
-            coloured or _median_shade(scene, scene.footprint(c)[0].buffer(-1.0))
-            >= PALE_GREY_SHADE)]
-    return out
-
-
-def _window_hsv(view: TableView, sub: ViewGrid) -> np.ndarray:
-    """The view's pixels in ``sub``'s window, in OpenCV's HSV (hue 0-180)."""
-    return cv2.cvtColor(view.image_bgr[view.grid.window(sub)], cv2.COLOR_BGR2HSV)
-
-
-def _vivid_in(hsv: np.ndarray, bg: np.ndarray, region: np.ndarray, lit: bool = False,
-              faint: np.ndarray | None = None) -> np.ndarray:
-    """The pixels of ``region`` (``hsv``: its window, :func:`_window_hsv`) coloured as
-    plastic is and skin and the table are not: HSV saturation at least HAND_VIVID_SAT and, on
-    a coloured table, a hue at least VIVID_TABLE_HUE from its or a saturation TABLE_SAT_SEP
-    above its (a piece of the table's hue: 5266's and 5286's blue on blue cloth, 234 against
-    the cloth's 150 and its shadow's); opened by a pixel (speckle). The table's colour is its
-    estimate's median over the view: under a hand the estimate takes the skin's colour in.
-    ``faint``: the table estimate's HSV value in the window, to count faint plastic too
-    (FAINT_HUED_*, beside a piece found)."""
-    ht, st, vt = _table_hsv(bg)
-    coloured = st > COLOURED_TABLE_SAT
-    dh = np.abs(hsv[..., 0].astype(np.int16) - ht)
-    off_table = ((np.minimum(dh, 180 - dh) >= VIVID_TABLE_HUE)
-                 | (hsv[..., 1] >= int(st) + TABLE_SAT_SEP)) if coloured else True
-    if coloured and lit:
-        # ``lit`` (a hand's region): a piece of the table's hue lit brighter than the table,
-        # not more saturated (LIT_HUED_BRIGHT, as _sunk_plastic_pieces asks it): 6263's and
-        # 6273's cyan pieces on blue cloth, saturation 181-191 against the cloth's 145-150,
-        # lit 1.7-1.8x its median light (0.23-0.53 of their footprints in colour without it,
-        # 0.89-0.93 with). Not asked in the other colour passes: there felt lit through a
-        # yellow piece read as a false yellow small (6541).
-        off_table = off_table | (hsv[..., 2] >= LIT_HUED_BRIGHT * vt)
-    if coloured and faint is not None:
-        # ``faint`` (beside a piece found, _colours_left): of the table's hue, its saturation
-        # averaged over FAINT_HUED_BOX px FAINT_HUED_SEP over the table's, no darker than the
-        # table there.
-        box = cv2.blur(hsv[..., 1], (FAINT_HUED_BOX, FAINT_HUED_BOX))
-        off_table = off_table | ((box >= int(st) + FAINT_HUED_SEP)
-                                 & (hsv[..., 2] >= FAINT_HUED_BRIGHT * faint))
-    vivid = (region & (hsv[..., 1] >= HAND_VIVID_SAT) & off_table).view(np.uint8)
-    return cv2.morphologyEx(vivid, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)) > 0
-
-
-def _table_hue_sat(bg: np.ndarray) -> tuple[int, int]:
-    """The table's HSV hue and saturation: its estimate's median over the view."""
-    ht, st, _ = _table_hsv(bg)
-    return ht, st
-
-
-def _table_hsv(bg: np.ndarray) -> tuple[int, int, int]:
-    """The table's HSV hue, saturation and value: its estimate's median over the view.
-    Worked out once per estimate: a detect asks ~5 times of the same ``bg`` (never written
-    once made), and each median partitions ~24 k values."""
-    global _TABLE_HSV_OF
-    last = _TABLE_HSV_OF
-    if last is not None and last[0]() is bg:
-        return last[1]
-    table = median(bg.reshape(-1, 3)[::TABLE_STRIDE], axis=0)
-    ht, st, vt = cv2.cvtColor(np.uint8([[np.clip(table, 0, 255)]]), cv2.COLOR_BGR2HSV)[0, 0]
-    got = int(ht), int(st), int(vt)
-    # A weak reference: a later estimate never finds this one's answer under a reused id,
-    # and the estimate is not kept alive past its detect.
-    _TABLE_HSV_OF = (weakref.ref(bg), got)
-    return got
-
-
-# _table_hsv's last estimate and its answer.
-_TABLE_HSV_OF: tuple[weakref.ref, tuple[int, int, int]] | None = None
-
-
 def _sunk_plastic_pieces(scene: Scene, view: TableView, bg: np.ndarray, region: np.ndarray,
                          sub: ViewGrid, lying: list[Candidate]) -> list[Candidate]:
     """Pieces on a coloured table in ``region``, which no pass read: read again on the
-    unscaled map (:func:`_unscaled`) when the region holds at least COLOUR_MIN_AREA of a
+    unscaled map (:func:`unscaled_map`) when the region holds at least COLOUR_MIN_AREA of a
     small's footprint of plastic the table is not: of its hue TABLE_SAT_SEP more saturated
     than the table (plastic, not its shadow), or lit at least WHITE_SUNK_SHADE the table's
     light and either white (under WHITE_SUNK_SAT of its saturation: lit wood keeps its hue, a
@@ -2529,10 +1593,10 @@ def _sunk_plastic_pieces(scene: Scene, view: TableView, bg: np.ndarray, region: 
     the mid level (5535's white small on wood: 0.63 scaled, 0.04 unscaled). Never trusted
     (σ ≥ HAND_COLOUR_MM): nothing but the colour tells it from the table and its shadow; a
     doubtful fit's σ covers every size (:func:`_sunk_doubt`)."""
-    ht, st, vt = _table_hsv(bg)
+    ht, st, vt = table_hsv(bg)
     if st <= COLOURED_TABLE_SAT:
         return []
-    hsv = _window_hsv(view, sub)
+    hsv = window_hsv(view, sub)
     dh = np.abs(hsv[..., 0].astype(np.int16) - ht)
     hued = (region & (np.minimum(dh, 180 - dh) < VIVID_TABLE_HUE)
             & (hsv[..., 1] >= st + TABLE_SAT_SEP))
@@ -2550,7 +1614,7 @@ def _sunk_plastic_pieces(scene: Scene, view: TableView, bg: np.ndarray, region: 
     hued = cv2.morphologyEx(hued.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     if np.count_nonzero(hued) < COLOUR_MIN_AREA * scene.small_area_mm2 * sub.px_per_mm**2:
         return []
-    unscaled = _unscaled(scene, sub)
+    unscaled = unscaled_map(scene, sub)
     # Nothing from the region's axis and corners: their guesses turned (leftover_piece), as
     # the scaled map's second tries do (5419's white medium on wood: the region holds its
     # shadow, which turns its tip's guess by 22 deg).
@@ -2574,179 +1638,12 @@ def _sunk_doubt(scene: Scene, c: Candidate) -> Candidate:
                    covering_ambiguity_mm=max(c.covering_ambiguity_mm, floor))
 
 
-def _colours_apart(scene: Scene, apart: np.ndarray, region: np.ndarray, sub: ViewGrid
-                   ) -> bool:
-    """Whether ``region``'s vivid mask parted where the hue steps (``apart``,
-    :func:`_parted_colours`) holds two areas of a piece's colour at least
-    (pieces_in_colour's COLOUR_MIN_AREA), or one that leaves most of the region to a
-    colourless neighbour (at most APART_MAX_SHARE of it): a lone coloured die is one area
-    and most of its region (0.68, 0.71 on 2739 and 2774, read as red smalls at σ 15-17 mm)."""
-    _lab, areas = _colour_areas(scene, apart, sub)
-    return len(areas) >= 2 or (len(areas) == 1
-                               and areas[0] <= APART_MAX_SHARE * np.count_nonzero(region))
-
-
-def _colour_areas(scene: Scene, apart: np.ndarray, sub: ViewGrid
-                  ) -> tuple[np.ndarray, np.ndarray]:
-    """The parted colour mask ``apart``'s areas (on ``sub``): their labels (8-connected) and
-    the pixel counts of those big enough to be a piece's colour (pieces_in_colour's
-    COLOUR_MIN_AREA of a small's footprint)."""
-    _n, lab, stats, _ = cv2.connectedComponentsWithStats(apart.astype(np.uint8),
-                                                          connectivity=8)
-    areas = stats[1:, cv2.CC_STAT_AREA]
-    return lab, areas[areas >= COLOUR_MIN_AREA * scene.small_area_mm2 * sub.px_per_mm**2]
-
-
-def _parted_colours(view: TableView, bg: np.ndarray, region: np.ndarray, sub: ViewGrid,
-                    faint: bool = False) -> np.ndarray:
-    """``region``'s vivid mask (on ``sub``) parted where the hue steps (:func:`_split_by_hue`):
-    each piece's colour an area of its own; ``faint``: faint plastic of the table's hue too."""
-    hsv = _window_hsv(view, sub)
-    # HSV value is the largest channel: the table estimate's there, pixel by pixel.
-    table_v = bg[view.grid.window(sub)].max(axis=-1) if faint else None
-    return _split_by_hue(hsv[..., 0], _vivid_in(hsv, bg, region, faint=table_v))
-
-
-def _colours_left(scene: Scene, view: TableView, bg: np.ndarray, region: np.ndarray,
-                  sub: ViewGrid, lying: list[Candidate]) -> list[Candidate]:
-    """Pieces read in the colour areas (:func:`_colours_apart`'s parted vivid mask) that the
-    readings ``lying`` leave in ``region``: a piece touching one found (4082's green large
-    against a red one), which the region's passes took as explained by its neighbour. As
-    :func:`_colours_apart`'s, each is never trusted (σ ≥ HAND_COLOUR_MM) and its outline is
-    its own (APART_MAX_HIDDEN)."""
-    min_px = COLOUR_MIN_AREA * scene.small_area_mm2 * sub.px_per_mm**2
-    if np.count_nonzero(unexplained_mask(region, sub, lying)) < min_px:
-        return []  # the readings leave no room for another piece's colour
-    left = unexplained_mask(_parted_colours(view, bg, region, sub, faint=True), sub, lying)
-    if np.count_nonzero(left) < min_px:
-        return []
-    return [c for c in _own_colour_pieces(scene, left, sub, lying, view, bg)
-            if not _rest_of_shorter(scene, c, lying, view, bg)]
-
-
-def _whites_left(scene: Scene, view: TableView, bg: np.ndarray, region: np.ndarray,
-                 sub: ViewGrid, lying: list[Candidate]) -> list[Candidate]:
-    """White pieces read in the pale area (PALE_*) the readings ``lying`` leave in
-    ``region`` on a coloured table, as :func:`_colours_left` reads a vivid one: a white piece
-    touching one found, which the region's passes took as explained by its neighbour. Only
-    white ones (:func:`_pale_white`) that are no found reading's rest
-    (:func:`_rest_of_shorter`); never trusted (σ ≥ HAND_COLOUR_MM)."""
-    if _table_hue_sat(bg)[1] <= COLOURED_TABLE_SAT:
-        return []
-    min_px = COLOUR_MIN_AREA * scene.small_area_mm2 * sub.px_per_mm**2
-    if np.count_nonzero(unexplained_mask(region, sub, lying)) < min_px:
-        return []
-    pale = _pale_in(scene, view, region, sub)
-    left = unexplained_mask(pale, sub, lying)
-    if np.count_nonzero(left) < min_px:
-        return []
-    return [c for c in _own_colour_pieces(scene, left, sub, lying, view, bg)
-            if _pale_white(c, scene, view, bg) and not _rest_of_shorter(scene, c, lying, view, bg)]
-
-
-def _lone_colour_piece(scene: Scene, view: TableView, bg: np.ndarray, apart: np.ndarray,
-                       sub: ViewGrid, lying: list[Candidate]) -> list[Candidate]:
-    """A lone vivid piece in a region no pass read anything in: the table's glint and the
-    piece's shadow joined its region and, solid outside its outline, hide up to
-    LONE_MAX_HIDDEN of it (7471's orange large on laminate, 0.54: the region's fits are
-    scored with those samples and fail; 7665's cyan large on felt, its colour area over
-    APART_MAX_SHARE of the region). Read in the region's one colour area
-    (``apart``, :func:`_parted_colours`; :func:`_own_colour_pieces`, never trusted) when
-    that area is the region's only one and
-    the reading fits it cleanly (cost at most LONE_COLOUR_COST) and the area is no die's
-    (:func:`explain.round_area`: the 7120-set's 7172, a red die on felt alone in its region,
-    was read as a red small at cost 0.12)."""
-    lab, areas = _colour_areas(scene, apart, sub)
-    if len(areas) != 1:
-        return []
-    return [c for c in _own_colour_pieces(scene, apart, sub, lying, view, bg,
-                                          max_hidden=LONE_MAX_HIDDEN, unclean=False)
-            if c.fit.cost <= LONE_COLOUR_COST and not round_area(c, lab, sub)]
-
-
-def _rest_of_shorter(scene: Scene, c: Candidate, lying: list[Candidate], view: TableView,
-                     bg: np.ndarray) -> bool:
-    """Whether at least REST_OF_SHORT of ``c``'s footprint lies in the footprint of a longer
-    size with the tip of a reading of its colour touching it: ``c`` may be that piece's rest,
-    read short. A reading of another colour is another piece's (the 7408-set's 7640, a cyan
-    small against a yellow small's tip)."""
-    fc = scene.footprint(c)[0]
-    colour = None
-    for o in lying:
-        if scene.footprint(o)[0].distance(fc) > REST_TOUCH_MM:
-            continue
-        colour = colour or classify_color(view, fc, bg)
-        if classify_color(view, scene.footprint(o)[0], bg) != colour:
-            continue
-        d = scene.pieces.dims(o.size).footprint_length_mm
-        tip = np.asarray(o.fit.pose.tip_mm(d))
-        for z in scene.by_length:
-            dims = scene.pieces.dims(z)
-            if dims.footprint_length_mm > d and footprint(
-                    Pose.with_tip(tip, o.fit.pose.heading_deg, dims.footprint_length_mm), dims
-            ).intersection(fc).area >= REST_OF_SHORT * fc.area:
-                return True
-    return False
-
-
-def _own_colour_pieces(scene: Scene, areas: np.ndarray, sub: ViewGrid,
-                       lying: list[Candidate], view: TableView, bg: np.ndarray,
-                       max_hidden: float = APART_MAX_HIDDEN, unclean: bool = True
-                       ) -> list[Candidate]:
-    """:func:`pieces_in_colour` in the parted colour ``areas`` of a region with no hand (a
-    longer piece's extra length would show in them), on the scaled map, else the unscaled
-    one: a vivid neighbour sets the scaled map's level and a duller piece's faces sink (4040's
-    purple small beside a cyan medium: its true pose 0.53 scaled, 0.15 unscaled). Only
-    readings at most APART_MAX_HIDDEN of whose outline is hidden against solid neighbours.
-    A reading's colour is asked only where no piece found of another colour leans over it
-    (explain._covers_area): 6341's and 6404's yellow smalls on wood, a black and a green
-    large leaning over them (0.66 and 0.46 of the outline as seen in colour, 0.81 and 0.71
-    of the rest); one of its own colour may be its own piece read short (1898's purple
-    medium, seen end on at 22-35 deg, read as two smalls side by side).
-    With ``unclean`` (not for a lone piece, :func:`_lone_colour_piece`), a reading another
-    size's reading rivals is kept too, in doubt (σ covers the rival), unless its colour area
-    is round (explain.ROUND_FILL): pieces_in_colour kept clean readings only (a rival may be
-    a die or chit of the piece's colour, seed 2153), but here the area is a colour area
-    beside another piece's, which is why the region's passes took it as explained by that
-    neighbour (issue 4, session 36, touch46: 4 pieces on the tuning sets, each read within
-    0.5 mm at σ 9-40 mm, were lost so; a piece found in doubt is better than a miss)."""
-    colour = _colour_namer(scene, view, bg)
-
-    def other_colour(c: Candidate, o: Candidate) -> bool:
-        return colour(o) != colour(c)
-    got: list[Candidate] = []
-    for sc in (scene, _unscaled(scene, sub)):
-        got = [c for c in pieces_in_colour(sc, areas, sub, areas, lying,
-                                           other_colour=other_colour, rim_px=COLOUR_RIM_PX,
-                                           unclean=unclean)
-               if np.isnan(c.fit.sample_cost).mean() <= max_hidden]
-        if got:
-            break
-    return got
-
-
-def _split_by_hue(hue: np.ndarray, vivid: np.ndarray) -> np.ndarray:
-    """``vivid`` less the pixels where ``hue`` (same window, OpenCV's 0-180) steps by more
-    than HUE_STEP to a neighbour (circular): two touching pieces of different colours part,
-    one piece's shaded faces (same hue) do not."""
-    h = hue.astype(np.int16)
-    step = np.zeros(h.shape, bool)
-    for dv, du in ((0, 1), (1, 0), (1, 1), (1, -1)):
-        a = h[dv:, max(du, 0):h.shape[1] + min(du, 0)]
-        b = h[:h.shape[0] - dv, max(-du, 0):h.shape[1] - max(du, 0)]
-        d = np.abs(a - b)
-        d = np.minimum(d, 180 - d) > HUE_STEP
-        step[dv:, max(du, 0):h.shape[1] + min(du, 0)] |= d
-        step[:h.shape[0] - dv, max(-du, 0):h.shape[1] - max(du, 0)] |= d
-    return vivid & ~step
-
-
 def _standing_read_lying(scene: Scene, region: np.ndarray, sub: ViewGrid,
                          found: list[Candidate], view: TableView, bg: np.ndarray
                          ) -> Candidate | None:
     """A standing piece that ``found``, one lying piece, mistook for a lying one: the lying
     reading points away from the camera's foot (within RADIAL_DEG), is no finger's skin
-    (:func:`_skin`, :func:`_in_skin`), the view does not show its open base
+    (:func:`is_skin`, :func:`in_skin`), the view does not show its open base
     (:func:`open_base.shows_open_base`) and a standing piece explains the region about as
     well (joint cost within STAND_TIE of the lying one's); where the view shows its base
     below the face ahead (:func:`open_base.shows_base_below_face`), only a sure standing fit
@@ -2777,7 +1674,7 @@ def _standing_read_lying(scene: Scene, region: np.ndarray, sub: ViewGrid,
     # Off that direction only a doubtful joint cost is asked (STAND_OFF_COST).
     if (not radial and lying_cost <= GOOD_COST) or (
             shows_open_base(scene, c)
-            or _skin(c, view, bg, scene.pieces) or _in_skin(c, view, bg)):
+            or is_skin(c, view, bg, scene.pieces) or in_skin(c, view, bg)):
         return None
     # A base that shows below the face ahead asks a sure standing fit (STAND_SURE_COST), as
     # does a reading off the radial direction (STAND_OFF_COST).
@@ -2798,7 +1695,7 @@ def _standing_read_lying(scene: Scene, region: np.ndarray, sub: ViewGrid,
 def _standing_in_colour(scene: Scene, region: np.ndarray, apart: np.ndarray, sub: ViewGrid,
                         c: Candidate, view: TableView, bg: np.ndarray) -> Candidate | None:
     """The standing piece that ``c``, read in the colour areas ``apart`` of a ``region`` no
-    other pass read (:func:`_own_colour_pieces`), is: asked as of a lone lying reading
+    other pass read (:func:`own_colour_pieces`), is: asked as of a lone lying reading
     (:func:`_standing_read_lying`), of the region and of its colour areas (the region may
     take a neighbour in, or the piece's shadow); else None. Issue 4, session 34, false44:
     the 8848-set's 9027 and the 8560-set's 8799, upright yellow smalls at 22-35°, the
@@ -2820,7 +1717,7 @@ def _standing_maps(scene: Scene, sub: ViewGrid, dark: bool) -> Iterator[Scene]:
     truth unscaled, had been read as a lying black large at 0.48, σ 2.4 mm)."""
     yield scene
     if dark:
-        yield _unscaled(scene, sub)
+        yield unscaled_map(scene, sub)
 
 
 def _in_view_px(c: Candidate, cost: float) -> float:
@@ -2831,39 +1728,6 @@ def _in_view_px(c: Candidate, cost: float) -> float:
     frame (1144-set at JPEG 75, seed 1239: a standing blue medium read as lying, σ 1.3 mm,
     lying cost 0.29 coarse / 0.37 in px, standing 0.37)."""
     return cost if math.isnan(c.fit.cost_1px) else max(cost, c.fit.cost_1px)
-
-
-def _bare_table(c: Candidate, scene: Scene, view: TableView, bg: np.ndarray,
-                edges: np.ndarray) -> bool:
-    """Whether ``c`` is a patch of bare table: no crisp edge (``edges``, view px) in its
-    outline as seen (at most BARE_EDGES of it), and its inside's median colour within
-    BARE_COLOUR (relative) of the table estimate's there and of its chromaticity
-    (BARE_CHROMA)."""
-    # The edges first: most pieces have them, and the test is the cheaper one.
-    sl, m = view.grid.polygon_crop([view.grid.to_px(np.asarray(c.outline_mm, float))])
-    if not m.any() or float(edges[sl][m].mean()) > BARE_EDGES:
-        return False
-    stats = piece_color_stats(view, scene.footprint(c)[0], bg)
-    if stats is None:
-        return False
-    px, table = stats
-    if float(np.linalg.norm(px - table)) > BARE_COLOUR * float(np.linalg.norm(table)):
-        return False
-    # The table's own colour, only lit a little differently: the same chromaticity.
-    chroma = px / max(float(px.sum()), 1.0) - table / max(float(table.sum()), 1.0)
-    return float(np.abs(chroma).max()) <= BARE_CHROMA
-
-
-def _tinted_shadow(c: Candidate, scene: Scene, view: TableView, bg: np.ndarray) -> bool:
-    """Whether ``c``, read on the unscaled map beside a dark piece, is a translucent piece's
-    tinted shadow: darker than the table estimate (light taken away) and too dull for plastic
-    (colour ``unknown``: the table lit through the plastic keeps a little of its hue; issue 4,
-    seeds 1684 and 1798: smalls beside purple larges, ×0.73 the estimate, σ 11 and 36 mm).
-    A piece that sank beside black plastic (seed 1082's orange small) is vivid."""
-    stats = piece_color_stats(view, scene.footprint(c)[0], bg)
-    if stats is None or float(stats[0].sum()) >= float(stats[1].sum()):
-        return False
-    return classify_color(view, scene.footprint(c)[0], bg) == "unknown"
 
 
 def _leaning_shadow(c: Candidate, scene: Scene, view: TableView, bg: np.ndarray) -> bool:
@@ -2879,120 +1743,15 @@ def _leaning_shadow(c: Candidate, scene: Scene, view: TableView, bg: np.ndarray)
             and _dimmed_table_read(view, fp, bg))
 
 
-def _cast_hull(c: Candidate, pieces: PieceSet, offset: tuple[float, float]) -> np.ndarray:
-    """The corners (table mm) of what reading ``c``'s body and the shadow it casts cover on the
-    table, the light's ``offset`` being the shadow's shift per mm of height."""
-    local = lying_local_3d(pieces.dims(c.size))
-    xy = c.fit.pose.to_table(local[:, :2])
-    return np.vstack([xy, xy - local[:, 2:3] * np.asarray(offset, float)])
-
-
-def _cast_offset(scene: Scene, casters: list[Candidate], seen: list[np.ndarray]
-                 ) -> tuple[float, float] | None:
-    """The light's offset (a shadow's shift per mm of height, table mm) for which the slivers
-    ``casters`` would cast past the outlines as seen (``seen``, table mm) hold the most shadow
-    (CAST_DARK), or None where no offset finds any."""
-    assert scene.shade is not None
-    grid = scene.grid
-    reach = max(CAST_LENGTHS) + max(CAST_FINE[1])
-    scale = np.array([grid.px_per_mm, -grid.px_per_mm])
-    crops = []
-    for c in sorted(casters, key=lambda c: c.fit.cost)[:CAST_CASTERS]:
-        # The body's corners, and as far as its highest corner's shadow may reach.
-        corners = _cast_hull(c, scene.pieces, (0.0, 0.0))[:5]
-        height = lying_local_3d(scene.pieces.dims(c.size))[:, 2]
-        pad = float(height.max()) * reach + CAST_PAD_MM
-        (x0, y0), (x1, y1) = corners.min(axis=0) - pad, corners.max(axis=0) + pad
-        sl, m = grid.polygon_crop([grid.to_px(np.array([[x0, y0], [x1, y0], [x1, y1],
-                                                         [x0, y1]]))])
-        if not m.any():
-            continue
-        at = np.array([sl[1].start, sl[0].start], float)
-        shown = np.zeros(m.shape, np.uint8)
-        cv2.fillPoly(shown, [np.round(grid.to_px(o) - at).astype(np.int32) for o in seen], 1)
-        weight = ((CAST_DARK - scene.shade[sl]) * (m & (shown == 0))).astype(np.float32)
-        raised = height > 0.0
-        # View px are table mm scaled (ViewGrid.to_px): a corner's shadow is its px less
-        # its height times the offset scaled.
-        body = grid.to_px(corners) - at
-        crops.append((body, body[raised], height[raised, None] * scale, weight,
-                      np.zeros(m.shape, np.uint8)))
-    if not crops:
-        return None
-
-    def held(angle_deg: float, length: float) -> float:
-        offset = np.array([length * math.cos(math.radians(angle_deg)),
-                           length * math.sin(math.radians(angle_deg))])
-        total = 0.0
-        for body, top, lift, weight, mask in crops:
-            hull = cv2.convexHull((np.vstack([body, top - lift * offset]) + 0.5
-                                   ).astype(np.int32))
-            mask.fill(0)
-            cv2.fillConvexPoly(mask, hull, 1)
-            total += cv2.mean(weight, mask)[0] * cv2.countNonZero(mask)
-        return total
-
-    got = max((held(a, r), a, r) for a in CAST_ANGLES_DEG for r in CAST_LENGTHS)
-    _, a0, r0 = got
-    got = max([got] + [(held(a0 + da, r0 + dr), a0 + da, r0 + dr)
-                       for da in CAST_FINE[0] for dr in CAST_FINE[1] if da or dr])
-    if got[0] <= 0.0:
-        return None
-    return (got[2] * math.cos(math.radians(got[1])), got[2] * math.sin(math.radians(got[1])))
-
-
-def _cast_shadows(scene: Scene, view: TableView, bg: np.ndarray, lying: list[Candidate]
-                  ) -> set[int]:
-    """The ids of the clear readings in ``lying`` that are a neighbour's cast shadow
-    (CAST_SHARE; the light's offset estimated from the good readings, :func:`_cast_offset`)."""
-    flat = [c for c in lying if not c.upright]
-
-    def near(c: Candidate, o: Candidate) -> bool:
-        (fc, (ax0, ay0, ax1, ay1)), (fo, (bx0, by0, bx1, by1)) = (scene.footprint(c),
-                                                                  scene.footprint(o))
-        gap = max(ax0 - bx1, bx0 - ax1, ay0 - by1, by0 - ay1)
-        return gap <= CAST_TOUCH_MM and fc.distance(fo) <= CAST_TOUCH_MM
-
-    pairs = [(c, o) for c in flat for o in flat if o is not c and near(c, o)]
-    if not pairs or scene.shade is None:
-        return set()
-    name = _colour_namer(scene, view, bg)
-    pairs = [(c, o) for c, o in pairs if name(c) == "clear" and name(o) != "clear"]
-    if not pairs:
-        return set()
-    tested = {id(c) for c, _ in pairs}
-    casters = [c for c in flat if c.fit.cost <= GOOD_COST and id(c) not in tested]
-    outlines = [np.asarray(c.outline_mm, float) for c in flat]
-    if (offset := _cast_offset(scene, casters, outlines)) is None:
-        return set()
-    seen = shapely.union_all([shapely.Polygon(o) for o in outlines])
-    out: set[int] = set()
-    for c, o in pairs:
-        fp = scene.footprint(c)[0]
-        sliver = shapely.MultiPoint(_cast_hull(o, scene.pieces, offset)).convex_hull.difference(
-            scene.footprint(o)[0])
-        if fp.intersection(sliver).area < CAST_SHARE * fp.area:
-            continue
-        rest = shades_in(scene, sliver.difference(fp).difference(seen))
-        inside = shades_in(scene, fp)
-        if not inside.size or float(median(inside)) >= CAST_DARK:
-            continue  # not darkened: no shadow there (CAST_DARK)
-        if (rest.size >= CAST_REST_PX
-                and float(median(inside)) < CAST_CLEAR_DIM * float(median(rest))):
-            continue
-        out.add(id(c))
-    return out
-
-
 def _white_by_shadow(scene: Scene, view: TableView, bg: np.ndarray, edges: np.ndarray,
                      lying: list[Candidate]) -> list[Candidate]:
     """``lying`` with each clear reading in doubt that is a white piece's shaded face and
     shadow replaced by that white piece (SHADOW_WHITE_*), in doubt."""
-    if scene.shade is None or _table_hue_sat(bg)[1] > COLOURED_TABLE_SAT:
+    if scene.shade is None or table_hue_sat(bg)[1] > COLOURED_TABLE_SAT:
         # On a coloured table a white piece's lit faces are not the table's colour: the
         # passes read them (and the refits cost ~1.5 ms each for nothing there).
         return lying
-    name = _colour_namer(scene, view, bg)
+    name = colour_namer(scene, view, bg)
     out = list(lying)
     light: list[tuple[float, float] | None] = []
     for i, c in enumerate(lying):
@@ -3003,9 +1762,9 @@ def _white_by_shadow(scene: Scene, view: TableView, bg: np.ndarray, edges: np.nd
         if (w := _white_casting(scene, view, bg, edges, c, others)) is None:
             continue
         if not light:
-            # The light's offset (_cast_offset) from the good opaque readings, once a scene.
+            # The light's offset (cast_offset) from the good opaque readings, once a scene.
             flat = [o for o in lying if not o.upright]
-            light.append(_cast_offset(
+            light.append(cast_offset(
                 scene, [o for o in flat if o.fit.cost <= GOOD_COST and name(o) != "clear"],
                 [np.asarray(o.outline_mm, float) for o in flat]))
         # A shadow lies past its piece away from the light: the white piece lies toward the
@@ -3078,38 +1837,6 @@ def _white_casting(scene: Scene, view: TableView, bg: np.ndarray, edges: np.ndar
     return None
 
 
-def _lit_table(c: Candidate, scene: Scene, view: TableView, bg: np.ndarray) -> bool:
-    """Whether ``c`` is bare table that looks lit beside a dark area: its inside's median colour
-    of the table estimate's chromaticity (BARE_CHROMA) and brighter than it (LIT_MIN_BRIGHT),
-    and the same colour going on past its outline as seen (over LIT_RING_SHARE of a ring
-    outside it within LIT_SAME of the colour plus LIT_NOISE, view px)."""
-    stats = piece_color_stats(view, scene.footprint(c)[0], bg)
-    if stats is None:
-        return False
-    px, table = stats
-    total = float(px.sum())
-    if total < LIT_MIN_BRIGHT * float(table.sum()):
-        return False
-    chroma = px / max(total, 1.0) - table / max(float(table.sum()), 1.0)
-    if float(np.abs(chroma).max()) > BARE_CHROMA:
-        return False
-    got = _outline_inside(c, view)
-    if got is None or base_band(scene, c):
-        # Lit table has no open base: a white piece whose faces are the table's colour and
-        # whose hollow steps down from the table behind and the face ahead in every lane is
-        # plastic (5490's small, 5506's medium on laminate, cost 0.10 / 0.18, ring 0.5+).
-        return False
-    img, inside, box = got
-    # The colour well inside the outline (off its blurred edge).
-    core = cv2.erode(inside, np.ones((3, 3), np.uint8), iterations=2)
-    ring = _ring_outside(inside, view, box)
-    if not core.any() or not ring.any():
-        return False
-    med = median(img[core > 0].astype(np.float32), axis=0)
-    d = np.linalg.norm(img[ring > 0].astype(np.float32) - med, axis=1)
-    return float(np.mean(d < LIT_SAME * float(np.linalg.norm(med)) + LIT_NOISE)) >= LIT_RING_SHARE
-
-
 # A black piece's colourless area is its whole outline as seen, faces and open base: at least
 # a small's footprint (the missed smalls on wood 214-300 mm², nominal 190 mm²). Smaller parts
 # are a deep shadow or a piece's shaded edge (seed 1002: 119 mm² by a red piece, fitted for
@@ -3153,16 +1880,6 @@ def _colourless_pieces(scene: Scene, view: TableView, bg: np.ndarray, ratio: np.
     return [c for c in got if black(c)]
 
 
-def _skin(c: Candidate, view: TableView, bg: np.ndarray, pieces: PieceSet) -> bool:
-    """Whether doubtful ``c`` is a finger's skin, not plastic: its inside a warm colour
-    duller than plastic (SKIN_MAX_SAT), or on wood no more vivid than the wood
-    (:func:`_dull_as_wood`)."""
-    if c.fit.cost <= GOOD_COST or c.upright:
-        return False
-    stats = piece_color_stats(view, footprint(c.fit.pose, pieces.dims(c.size)), bg)
-    return stats is not None and (_skin_colour(*stats) or _dull_as_wood(*stats, bg))
-
-
 def _on_longer_strip(scene: Scene, c: Candidate, lying: list[Candidate], view: TableView,
                      bg: np.ndarray) -> bool:
     """Whether reading ``c`` lies over WOOD_STRIP_SHARE of its footprint in the strip that
@@ -3202,158 +1919,6 @@ def _hue_turned(scene: Scene, c: Candidate, view: TableView, bg: np.ndarray) -> 
     return abs((turn[0] - turn[1] + 180.0) % 360.0 - 180.0) > WOOD_HUE_TURN_DEG
 
 
-def _wood_table(bg: np.ndarray) -> bool:
-    """Whether the table estimate ``bg`` is wood: its median warm and over
-    SKIN_GREY_TABLE_SAT (as _dull_as_wood tells it)."""
-    ht, st, _ = _table_hsv(bg)
-    return st > SKIN_GREY_TABLE_SAT and bool(_warm(np.float32(ht)))
-
-
-def _dull_as_wood(bgr: np.ndarray, table_bgr: np.ndarray, bg: np.ndarray) -> bool:
-    """Whether a median colour (BGR 0-255) named warm over the table's ``table_bgr`` there is
-    skin or lit wood on a wood table (``bg``'s median warm and over SKIN_GREY_TABLE_SAT): its
-    HSV saturation at most WOOD_SAT_MARGIN over the table's there."""
-    if not _wood_table(bg):
-        return False
-    if name_color(bgr, table_bgr) not in WARM:
-        return False
-    sat = cv2.cvtColor(np.uint8([[np.clip(bgr, 0, 255)], [np.clip(table_bgr, 0, 255)]]),
-                       cv2.COLOR_BGR2HSV)[:, 0, 1].astype(float)
-    return sat[0] <= sat[1] + WOOD_SAT_MARGIN
-
-
-def _in_skin(c: Candidate, view: TableView, bg: np.ndarray) -> bool:
-    """Whether ``c`` (good fit or not) is a patch of a finger: its inside a skin colour
-    (warm, duller than SKIN_IN_MAX_SAT) and the same colour going on outside its outline on
-    over SKIN_RING_SHARE of a ring SKIN_RING_MM wide (view px). A piece ends at its outline
-    (table or shadow beyond); a finger goes on past the fit's ends into the hand."""
-    got = _outline_inside(c, view)
-    if got is None:
-        return False
-    img, inside, box = got
-    x0, y0, x1, y1 = box
-    med = median(img[inside > 0].astype(np.float32), axis=0)
-    table = median(bg[y0:y1, x0:x1][inside > 0], axis=0)
-    if not _skin_colour(med, table, SKIN_IN_MAX_SAT):
-        return False
-    ring = _ring_outside(inside, view, box)
-    if not ring.any():
-        return False
-    d = np.linalg.norm(img[ring > 0].astype(np.float32) - med, axis=1)
-    return float(np.mean(d < SKIN_SAME_BGR)) > SKIN_RING_SHARE
-
-
-def _in_crook_of_hand(c: Candidate, scene: Scene, view: TableView, bg: np.ndarray) -> bool:
-    """Whether ``c`` is the table between a hand's fingers: over SKIN_BORDER_SHARE of
-    SKIN_BORDER_SAMPLES points SKIN_BORDER_MM outside its outline as seen (table mm) are skin
-    (:func:`_skin_share`) and its footprint is named clear or white."""
-    if c.upright or _border_skin(c, view, bg) <= SKIN_BORDER_SHARE:
-        return False
-    return classify_color(view, scene.footprint(c)[0], bg) in ("clear", "white")
-
-
-def _border_skin(c: Candidate, view: TableView, bg: np.ndarray) -> float:
-    """The share of SKIN_BORDER_SAMPLES points SKIN_BORDER_MM outside ``c``'s outline as seen
-    (table mm) that are skin (:func:`_skin_share`); 0 when none lies in the view."""
-    ring = shapely.get_coordinates(shapely.Polygon(c.outline_mm).buffer(SKIN_BORDER_MM).exterior)
-    # Evenly along the ring by arc length: shapely's line_interpolate_point's very points
-    # (to 1e-14 mm) at a third of its cost.
-    at = np.concatenate(([0.0], np.cumsum(np.hypot(*np.diff(ring, axis=0).T))))
-    along = np.linspace(0.0, at[-1], SKIN_BORDER_SAMPLES, endpoint=False)
-    pts = np.column_stack((np.interp(along, at, ring[:, 0]), np.interp(along, at, ring[:, 1])))
-    px = np.round(view.grid.to_px(pts)).astype(int)
-    h, w = view.image_bgr.shape[:2]
-    px = px[(px[:, 0] >= 0) & (px[:, 0] < w) & (px[:, 1] >= 0) & (px[:, 1] < h)]
-    return 0.0 if len(px) == 0 else _skin_share(view.image_bgr[px[:, 1], px[:, 0]], bg)
-
-
-def _skin_share(bgr: np.ndarray, bg: np.ndarray) -> float:
-    """The share of pixels ``bgr`` ((N, 3), 0-255) that are skin: a warm hue (red, orange,
-    yellow: colors.name_color's bins) and saturation in [SKIN_MIN_SAT, SKIN_IN_MAX_SAT); 0 on a
-    warm table (its estimate ``bg``'s median hue warm, saturation over SKIN_GREY_TABLE_SAT:
-    wood), which skin is not told from (the estimate takes a hand in there)."""
-    ht, st, _ = _table_hsv(bg)
-    if st > SKIN_GREY_TABLE_SAT and _warm(np.float32(ht)):
-        return 0.0
-    hsv = cv2.cvtColor(np.clip(bgr, 0, 255).astype(np.uint8)[None], cv2.COLOR_BGR2HSV)[0]
-    sat = hsv[:, 1].astype(np.float32)
-    return float(np.mean(_warm(hsv[:, 0].astype(np.float32)) & (sat >= SKIN_MIN_SAT)
-                         & (sat < SKIN_IN_MAX_SAT)))
-
-
-def _warm(hue: np.ndarray) -> np.ndarray:
-    """Whether OpenCV hues (0-180) are warm: red, orange or yellow (SKIN_WARM_HUE)."""
-    return (hue < SKIN_WARM_HUE[0]) | (hue >= SKIN_WARM_HUE[1])
-
-
-def _outline_inside(c: Candidate, view: TableView, room_mm: float = SKIN_RING_MM
-                    ) -> tuple[np.ndarray, np.ndarray, tuple[int, int, int, int]] | None:
-    """The view crop (BGR) round ``c``'s outline as seen with room for a ring ``room_mm``
-    wide, the outline's inside in it (uint8 mask) and the crop's bounds (x0, y0, x1, y1, view
-    px); None when the crop or the inside is empty."""
-    g = view.grid
-    pts = g.to_px(np.asarray(c.outline_mm, float))
-    r = max(2, round(room_mm * g.px_per_mm))
-    x0, y0 = np.floor(pts.min(0)).astype(int) - r - 2
-    x1, y1 = np.ceil(pts.max(0)).astype(int) + r + 3
-    h, w = view.image_bgr.shape[:2]
-    x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, w), min(y1, h)
-    if x1 - x0 < 3 or y1 - y0 < 3:
-        return None
-    img = view.image_bgr[y0:y1, x0:x1]
-    inside = np.zeros(img.shape[:2], np.uint8)
-    cv2.fillPoly(inside, [np.round(pts - (x0, y0)).astype(np.int32)], 1)
-    if not inside.any():
-        return None
-    return img, inside, (x0, y0, x1, y1)
-
-
-def _ring_outside(inside: np.ndarray, view: TableView, box: tuple[int, int, int, int]
-                  ) -> np.ndarray:
-    """A ring SKIN_RING_MM wide just outside ``inside`` (uint8 mask in the crop ``box`` of
-    :func:`_outline_inside`), within the view."""
-    x0, y0, x1, y1 = box
-    r = max(2, round(SKIN_RING_MM * view.grid.px_per_mm))
-    k = np.ones((3, 3), np.uint8)
-    # One square kernel 2r + 1 wide: the same as r passes of the 3×3 one, in one.
-    ring = (cv2.dilate(inside, np.ones((2 * r + 1, 2 * r + 1), np.uint8))
-            & ~cv2.dilate(inside, k) & 1)
-    ring &= view.valid_mask[y0:y1, x0:x1].astype(np.uint8) if view.valid_mask is not None else 1
-    return ring
-
-
-def _skin_colour(bgr: np.ndarray, table_bgr: np.ndarray, max_sat: float = SKIN_MAX_SAT
-                 ) -> bool:
-    """Whether a median colour (BGR 0-255, over the table's ``table_bgr`` there) is skin's:
-    named a warm colour, but duller than plastic (HSV saturation under ``max_sat``)."""
-    if name_color(bgr, table_bgr) not in WARM:
-        return False
-    hsv = cv2.cvtColor(np.uint8([[np.clip(bgr, 0, 255)]]), cv2.COLOR_BGR2HSV)[0, 0]
-    return float(hsv[1]) < max_sat
-
-
-def _under_hand(scene: Scene, region: np.ndarray, sub: ViewGrid, found: list[Candidate],
-                view: TableView, bg: np.ndarray) -> list[Candidate]:
-    """Those of a region's ``found`` pieces that a hand may hide part of, not clean: the
-    region is mostly left unexplained (over DOUBT_MAX_LEFT of the largest piece's area) and
-    what is left is skin (:func:`_skin_colour`), and the piece is not clean as a hand's
-    region requires (:func:`pieces_at_tips`: joint cost at most HAND_MAX_COST, at most
-    HAND_MAX_HIDDEN of its outline hidden)."""
-    big = DOUBT_MAX_LEFT * scene.max_area_mm2 * sub.px_per_mm**2
-    if not found or np.count_nonzero(region) <= big:
-        return []
-    rest = unexplained_mask(scene.strong(region, sub), sub, found)
-    if np.count_nonzero(rest) <= big:
-        return []
-    sl = scene.grid.window(sub)
-    if not _skin_colour(median(view.image_bgr[sl][rest].astype(np.float32), axis=0),
-                        median(bg[sl][rest], axis=0)):
-        return []
-    return [c for c in found
-            if joint_cost(c, [o for o in found if o is not c], scene) > HAND_MAX_COST
-            or np.isnan(c.fit.sample_cost).mean() > HAND_MAX_HIDDEN]
-
-
 def _seen_part(c: Candidate, lying: list[Candidate], scene: Scene) -> shapely.Polygon:
     """``c``'s footprint (table mm) less what the other pieces ``lying`` cover of it as the
     camera sees them (their outlines grown by 1 mm): a taller neighbour leans over a piece
@@ -3380,7 +1945,7 @@ def _colour_goes_on(c: Candidate, lying: list[Candidate], scene: Scene, view: Ta
     saturation (view px, HSV medians over the inside off its edge). On a coloured table near
     the piece's hue, whose own pixels would pass, only pixels more saturated than the table
     there count (TABLE_PAST_SHARE), and only for a piece TABLE_SAT_SEP above the table."""
-    got = _outline_inside(c, view)
+    got = outline_inside(c, view)
     if got is None:
         return False
     img, inside, box = got
@@ -3438,11 +2003,11 @@ def _goes_on_past_stern(c: Candidate, scene: Scene, view: TableView, ring: np.nd
 
 def _ring_off_others(c: Candidate, lying: list[Candidate], scene: Scene, view: TableView,
                      inside: np.ndarray, box: tuple[int, int, int, int]) -> np.ndarray:
-    """The ring of :func:`_ring_outside` round ``inside`` less what the other pieces
+    """The ring of :func:`ring_outside` round ``inside`` less what the other pieces
     ``lying`` cover, grown 1 mm (uint8 mask in the crop ``box``, view px)."""
     x0, y0, x1, y1 = box
     g = view.grid
-    ring = _ring_outside(inside, view, box)
+    ring = ring_outside(inside, view, box)
     lo, hi = g.to_mm(np.array([[x0, y0], [x1, y1]], float))
     crop_mm = shapely.box(*np.minimum(lo, hi), *np.maximum(lo, hi))
     others = [q for o in lying if o is not c
@@ -3482,11 +2047,11 @@ def _inside_goes_on(c: Candidate, lying: list[Candidate], scene: Scene, view: Ta
 def _inside_standing_off(c: Candidate, view: TableView, bg: np.ndarray,
                          room_mm: float = SKIN_RING_MM) -> tuple[
         np.ndarray, np.ndarray, tuple[int, int, int, int], np.ndarray, np.ndarray, float] | None:
-    """:func:`_outline_inside`'s crop of ``c`` (BGR, its inside, its view-px box), the
+    """:func:`outline_inside`'s crop of ``c`` (BGR, its inside, its view-px box), the
     inside's core (eroded 2 px), the core's median colour (BGR) and its distance from the
     table's estimate there, when that is at least PAST_MIN_SEP; None otherwise, or when the
     crop or the core is empty."""
-    if (got := _outline_inside(c, view, room_mm)) is None:
+    if (got := outline_inside(c, view, room_mm)) is None:
         return None
     img, inside, box = got
     x0, y0, x1, y1 = box
@@ -3502,7 +2067,7 @@ def _inside_standing_off(c: Candidate, view: TableView, bg: np.ndarray,
 def _inside_colour_area(img: np.ndarray, core: np.ndarray, m_in: np.ndarray, sep: float,
                         bg: np.ndarray, box: tuple[int, int, int, int]
                         ) -> tuple[np.ndarray, np.ndarray] | None:
-    """Of the crop ``box`` (view px) of :func:`_outline_inside`: the area of pixels within
+    """Of the crop ``box`` (view px) of :func:`outline_inside`: the area of pixels within
     DIE_SAME × ``sep`` of the inside's median ``m_in`` and nearer it than the table's estimate
     that holds most of the inside's ``core`` (uint8 mask) and its outer contour; None when
     none does."""
@@ -3564,7 +2129,7 @@ def _white_past_tip(c: Candidate, lying: list[Candidate], scene: Scene, view: Ta
     d_c = scene.pieces.dims(c.size).footprint_length_mm
     longer = [z for z in scene.by_length
               if scene.pieces.dims(z).footprint_length_mm > d_c]
-    got = _outline_inside(c, view)
+    got = outline_inside(c, view)
     if not longer or got is None:
         return False
     strip = footprint(c.fit.pose, scene.pieces.dims(longer[0])).difference(

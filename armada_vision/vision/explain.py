@@ -105,7 +105,7 @@ COLOUR_MAX_LEFT = 0.2
 # and 6404's yellow smalls under a black and a green large's raised base, 0.66 and 0.46 of the
 # outline in colour, 0.81 and 0.71 of the rest, which is 0.82 and 0.64 of the outline).
 COLOUR_BARE_MIN = 0.5
-# ... and, beside a piece found (detect._colours_left), asked of the outline less a rim this
+# ... and, beside a piece found (colour_areas.colours_left), asked of the outline less a rim this
 # many pixels wide: the colour mask is opened by 3 px and parted where the hue steps, so its
 # edge lies a pixel in from the outline as seen, which at a coarse view is a third of a
 # small's outline (session 28, vivid37, S0 7120: 7190's and 7289's red smalls beside a black

@@ -1,0 +1,224 @@
+"""Pieces read in their colour area where the fit map left them: touching pieces of different
+colours parted by hue, a lone colour area beside a colourless piece, the rest of a reading
+read short, and white pieces against a piece found.
+
+Frames: view px of the top-down table view (y down); table mm for poses (+y away from the
+viewer).
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from armada_vision.geometry.pose import Pose
+from armada_vision.geometry.shapes import footprint
+from armada_vision.vision.colors import classify_color
+from armada_vision.vision.explain import (
+    COLOUR_MIN_AREA,
+    COLOUR_RIM_PX,
+    pieces_in_colour,
+    round_area,
+    unexplained_mask,
+)
+from armada_vision.vision.fit import ViewGrid
+from armada_vision.vision.hands import pale_in, pale_white
+from armada_vision.vision.look import (
+    COLOURED_TABLE_SAT,
+    colour_namer,
+    table_hue_sat,
+    unscaled_map,
+    vivid_in,
+    window_hsv,
+)
+from armada_vision.vision.scene import Candidate, Scene
+from armada_vision.vision.segment import TableView
+
+# Touching pieces of different colours are parted where the hue steps by more than this
+# (OpenCV's 0-180) between neighbouring pixels (split_by_hue).
+HUE_STEP = 8
+# A lone colour area is a piece touching a colourless one when it leaves the most of its
+# region (the true ones of the tuning sets 0.19-0.51 of it): colours_apart.
+APART_MAX_SHARE = 0.6
+# ... and such a reading's outline is its own: at most this share hidden against solid
+# neighbours (the true ones 0-0.35; a red medium read from a found small's area, 0.66).
+APART_MAX_HIDDEN = 0.5
+# A lone vivid piece's glint and shadow are solid outside its outline: its one colour area's
+# reading may hide this much (7471's orange large 0.54) when it fits this cleanly (0.014;
+# 7665's cyan large 0.157): lone_colour_piece.
+LONE_MAX_HIDDEN = 0.6
+LONE_COLOUR_COST = 0.2
+# A colour area a reading leaves may be its own piece's rest, read short: a piece read there
+# (colours_left) is dropped when at least this share of it lies in a longer size's footprint
+# from a touching reading's tip (3377's orange medium read as a small, 3485's cyan large as a
+# medium: false smalls in the rest, 0.77; the true ones added 0-0.09).
+REST_OF_SHORT = 0.5
+# ... a reading touching it: footprints at most this far apart (mm).
+REST_TOUCH_MM = 3.0
+
+
+def colours_apart(scene: Scene, apart: np.ndarray, region: np.ndarray, sub: ViewGrid
+                  ) -> bool:
+    """Whether ``region``'s vivid mask parted where the hue steps (``apart``,
+    :func:`parted_colours`) holds two areas of a piece's colour at least
+    (pieces_in_colour's COLOUR_MIN_AREA), or one that leaves most of the region to a
+    colourless neighbour (at most APART_MAX_SHARE of it): a lone coloured die is one area
+    and most of its region (0.68, 0.71 on 2739 and 2774, read as red smalls at σ 15-17 mm)."""
+    _lab, areas = _colour_areas(scene, apart, sub)
+    return len(areas) >= 2 or (len(areas) == 1
+                               and areas[0] <= APART_MAX_SHARE * np.count_nonzero(region))
+
+
+def _colour_areas(scene: Scene, apart: np.ndarray, sub: ViewGrid
+                  ) -> tuple[np.ndarray, np.ndarray]:
+    """The parted colour mask ``apart``'s areas (on ``sub``): their labels (8-connected) and
+    the pixel counts of those big enough to be a piece's colour (pieces_in_colour's
+    COLOUR_MIN_AREA of a small's footprint)."""
+    _n, lab, stats, _ = cv2.connectedComponentsWithStats(apart.astype(np.uint8),
+                                                          connectivity=8)
+    areas = stats[1:, cv2.CC_STAT_AREA]
+    return lab, areas[areas >= COLOUR_MIN_AREA * scene.small_area_mm2 * sub.px_per_mm**2]
+
+
+def parted_colours(view: TableView, bg: np.ndarray, region: np.ndarray, sub: ViewGrid,
+                   faint: bool = False) -> np.ndarray:
+    """``region``'s vivid mask (on ``sub``) parted where the hue steps (:func:`split_by_hue`):
+    each piece's colour an area of its own; ``faint``: faint plastic of the table's hue too."""
+    hsv = window_hsv(view, sub)
+    # HSV value is the largest channel: the table estimate's there, pixel by pixel.
+    table_v = bg[view.grid.window(sub)].max(axis=-1) if faint else None
+    return split_by_hue(hsv[..., 0], vivid_in(hsv, bg, region, faint=table_v))
+
+
+def colours_left(scene: Scene, view: TableView, bg: np.ndarray, region: np.ndarray,
+                 sub: ViewGrid, lying: list[Candidate]) -> list[Candidate]:
+    """Pieces read in the colour areas (:func:`colours_apart`'s parted vivid mask) that the
+    readings ``lying`` leave in ``region``: a piece touching one found (4082's green large
+    against a red one), which the region's passes took as explained by its neighbour. As
+    :func:`colours_apart`'s, each is never trusted (σ ≥ HAND_COLOUR_MM) and its outline is
+    its own (APART_MAX_HIDDEN)."""
+    min_px = COLOUR_MIN_AREA * scene.small_area_mm2 * sub.px_per_mm**2
+    if np.count_nonzero(unexplained_mask(region, sub, lying)) < min_px:
+        return []  # the readings leave no room for another piece's colour
+    left = unexplained_mask(parted_colours(view, bg, region, sub, faint=True), sub, lying)
+    if np.count_nonzero(left) < min_px:
+        return []
+    return [c for c in own_colour_pieces(scene, left, sub, lying, view, bg)
+            if not _rest_of_shorter(scene, c, lying, view, bg)]
+
+
+def whites_left(scene: Scene, view: TableView, bg: np.ndarray, region: np.ndarray,
+                sub: ViewGrid, lying: list[Candidate]) -> list[Candidate]:
+    """White pieces read in the pale area (PALE_*) the readings ``lying`` leave in
+    ``region`` on a coloured table, as :func:`colours_left` reads a vivid one: a white piece
+    touching one found, which the region's passes took as explained by its neighbour. Only
+    white ones (:func:`pale_white`) that are no found reading's rest
+    (:func:`_rest_of_shorter`); never trusted (σ ≥ HAND_COLOUR_MM)."""
+    if table_hue_sat(bg)[1] <= COLOURED_TABLE_SAT:
+        return []
+    min_px = COLOUR_MIN_AREA * scene.small_area_mm2 * sub.px_per_mm**2
+    if np.count_nonzero(unexplained_mask(region, sub, lying)) < min_px:
+        return []
+    pale = pale_in(scene, view, region, sub)
+    left = unexplained_mask(pale, sub, lying)
+    if np.count_nonzero(left) < min_px:
+        return []
+    return [c for c in own_colour_pieces(scene, left, sub, lying, view, bg)
+            if pale_white(c, scene, view, bg) and not _rest_of_shorter(scene, c, lying, view, bg)]
+
+
+def lone_colour_piece(scene: Scene, view: TableView, bg: np.ndarray, apart: np.ndarray,
+                      sub: ViewGrid, lying: list[Candidate]) -> list[Candidate]:
+    """A lone vivid piece in a region no pass read anything in: the table's glint and the
+    piece's shadow joined its region and, solid outside its outline, hide up to
+    LONE_MAX_HIDDEN of it (7471's orange large on laminate, 0.54: the region's fits are
+    scored with those samples and fail; 7665's cyan large on felt, its colour area over
+    APART_MAX_SHARE of the region). Read in the region's one colour area
+    (``apart``, :func:`parted_colours`; :func:`own_colour_pieces`, never trusted) when
+    that area is the region's only one and
+    the reading fits it cleanly (cost at most LONE_COLOUR_COST) and the area is no die's
+    (:func:`explain.round_area`: the 7120-set's 7172, a red die on felt alone in its region,
+    was read as a red small at cost 0.12)."""
+    lab, areas = _colour_areas(scene, apart, sub)
+    if len(areas) != 1:
+        return []
+    return [c for c in own_colour_pieces(scene, apart, sub, lying, view, bg,
+                                         max_hidden=LONE_MAX_HIDDEN, unclean=False)
+            if c.fit.cost <= LONE_COLOUR_COST and not round_area(c, lab, sub)]
+
+
+def _rest_of_shorter(scene: Scene, c: Candidate, lying: list[Candidate], view: TableView,
+                     bg: np.ndarray) -> bool:
+    """Whether at least REST_OF_SHORT of ``c``'s footprint lies in the footprint of a longer
+    size with the tip of a reading of its colour touching it: ``c`` may be that piece's rest,
+    read short. A reading of another colour is another piece's (the 7408-set's 7640, a cyan
+    small against a yellow small's tip)."""
+    fc = scene.footprint(c)[0]
+    colour = None
+    for o in lying:
+        if scene.footprint(o)[0].distance(fc) > REST_TOUCH_MM:
+            continue
+        colour = colour or classify_color(view, fc, bg)
+        if classify_color(view, scene.footprint(o)[0], bg) != colour:
+            continue
+        d = scene.pieces.dims(o.size).footprint_length_mm
+        tip = np.asarray(o.fit.pose.tip_mm(d))
+        for z in scene.by_length:
+            dims = scene.pieces.dims(z)
+            if dims.footprint_length_mm > d and footprint(
+                    Pose.with_tip(tip, o.fit.pose.heading_deg, dims.footprint_length_mm), dims
+            ).intersection(fc).area >= REST_OF_SHORT * fc.area:
+                return True
+    return False
+
+
+def own_colour_pieces(scene: Scene, areas: np.ndarray, sub: ViewGrid,
+                      lying: list[Candidate], view: TableView, bg: np.ndarray,
+                      max_hidden: float = APART_MAX_HIDDEN, unclean: bool = True
+                      ) -> list[Candidate]:
+    """:func:`pieces_in_colour` in the parted colour ``areas`` of a region with no hand (a
+    longer piece's extra length would show in them), on the scaled map, else the unscaled
+    one: a vivid neighbour sets the scaled map's level and a duller piece's faces sink (4040's
+    purple small beside a cyan medium: its true pose 0.53 scaled, 0.15 unscaled). Only
+    readings at most APART_MAX_HIDDEN of whose outline is hidden against solid neighbours.
+    A reading's colour is asked only where no piece found of another colour leans over it
+    (explain._covers_area): 6341's and 6404's yellow smalls on wood, a black and a green
+    large leaning over them (0.66 and 0.46 of the outline as seen in colour, 0.81 and 0.71
+    of the rest); one of its own colour may be its own piece read short (1898's purple
+    medium, seen end on at 22-35 deg, read as two smalls side by side).
+    With ``unclean`` (not for a lone piece, :func:`lone_colour_piece`), a reading another
+    size's reading rivals is kept too, in doubt (σ covers the rival), unless its colour area
+    is round (explain.ROUND_FILL): pieces_in_colour kept clean readings only (a rival may be
+    a die or chit of the piece's colour, seed 2153), but here the area is a colour area
+    beside another piece's, which is why the region's passes took it as explained by that
+    neighbour (issue 4, session 36, touch46: 4 pieces on the tuning sets, each read within
+    0.5 mm at σ 9-40 mm, were lost so; a piece found in doubt is better than a miss)."""
+    colour = colour_namer(scene, view, bg)
+
+    def other_colour(c: Candidate, o: Candidate) -> bool:
+        return colour(o) != colour(c)
+    got: list[Candidate] = []
+    for sc in (scene, unscaled_map(scene, sub)):
+        got = [c for c in pieces_in_colour(sc, areas, sub, areas, lying,
+                                           other_colour=other_colour, rim_px=COLOUR_RIM_PX,
+                                           unclean=unclean)
+               if np.isnan(c.fit.sample_cost).mean() <= max_hidden]
+        if got:
+            break
+    return got
+
+
+def split_by_hue(hue: np.ndarray, vivid: np.ndarray) -> np.ndarray:
+    """``vivid`` less the pixels where ``hue`` (same window, OpenCV's 0-180) steps by more
+    than HUE_STEP to a neighbour (circular): two touching pieces of different colours part,
+    one piece's shaded faces (same hue) do not."""
+    h = hue.astype(np.int16)
+    step = np.zeros(h.shape, bool)
+    for dv, du in ((0, 1), (1, 0), (1, 1), (1, -1)):
+        a = h[dv:, max(du, 0):h.shape[1] + min(du, 0)]
+        b = h[:h.shape[0] - dv, max(-du, 0):h.shape[1] - max(du, 0)]
+        d = np.abs(a - b)
+        d = np.minimum(d, 180 - d) > HUE_STEP
+        step[dv:, max(du, 0):h.shape[1] + min(du, 0)] |= d
+        step[:h.shape[0] - dv, max(-du, 0):h.shape[1] - max(du, 0)] |= d
+    return vivid & ~step

@@ -1,0 +1,474 @@
+"""A reading's size from the strip between its stern and a longer size's: is that strip the
+table, the piece's own plastic, or its shaded base?
+
+Frames: table mm (+y away from the viewer) for poses and strips; view px (y down) for maps.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import replace
+
+import numpy as np
+import shapely
+
+from armada_vision.geometry.pieces import Size
+from armada_vision.geometry.pose import Pose
+from armada_vision.vision.colors import classify_color
+from armada_vision.vision.crisp import _edges_candidate, _outline_samples
+from armada_vision.vision.look import FACES_CAN_VANISH, median_in, median_shade
+from armada_vision.vision.open_base import near_edges, shades_in, values_in
+from armada_vision.vision.order import median
+from armada_vision.vision.scene import Candidate, Scene, clashes, reading_gap
+from armada_vision.vision.segment import TableView
+
+# A clear reading in size doubt whose stern is cut short (issue 4, session 26, csize34): on the
+# 6832-set 13 of the 21 clear pieces read one or two sizes short end within 4 mm of the true
+# tip and 5-20 mm inside the true stern. The camera sees into the open base, which on a clear
+# piece is the table darkened through its walls (or lit, on a lit piece), not a dark hollow,
+# so size33's base lanes (open_base.longer_past_face) do not pass, and the readings of the
+# crisp and desaturated passes have no longer fit on the main map. But the strip a longer size
+# from the same tip adds past the stern (its outline as seen less the reading's grown by
+# STRIP_GROW_MM, less the other readings') shows the piece: over the 88 longer sizes of the
+# set's clear readings in size doubt that are right, the strip's median shade is 0.87-1.09
+# (the table; its darkest 6998's, 0.87, a shadow on felt); over the short ones 0.65-0.74 (6:
+# 6839, 7007, 7042, 7087, 7109, 7116) or, on a lit piece (its inside at least
+# CLEAR_STRIP_LIT), 1.38-1.63 (6839, 7100), the other five 0.88-1.13. So such a reading is
+# replaced by the longest longer size from its tip whose strip, at least STRIP_FREE of it off
+# the other readings, has a median shade at most CLEAR_STRIP_DARK (or, lit, at least
+# CLEAR_STRIP_LIT) and that clashes with no other reading; set at that pose, not fitted, its σ
+# covers the shorter reading (never trusted: the size is the view's shade, not a fit).
+CLEAR_STRIP_DARK = 0.8
+# ... and on a coloured table, by its grey (issue 4, session 35, size45). A clear piece on a
+# coloured table mutes its colour (saturation over the table's, segment.saturation_ratio,
+# 0.5-0.9 where the piece is: on wood 0.8-0.9) but not its light: its strip past a reading cut
+# short at its stern has the table's shade (0.85-1.1 for the 8560-set's clear larges on wood
+# read as smalls from their tips) and no crisp edge in the grain. The strips of readings at
+# their size (bare table) keep 0.95-1.05 of the table's saturation. So a clear reading in size
+# doubt that is itself grey (at most CLEAR_GREY over its footprint) has its strip pass too
+# when the strip's median saturation lies nearer the reading's than the table's (under their
+# mean), and so does the strip's part past the next shorter size (its last 10 mm, which a piece
+# of that size leaves bare: the 8560-set's 8620, a clear medium on felt read as a small, its
+# large's strip 0.83, that last part 0.99), or that part is at most CLEAR_GREY: the open base
+# keeps more of the table's colour (the table seen through the back walls, little light
+# added): 8784's large, its reading at 0.58, its last part 0.83.
+CLEAR_GREY = 0.9
+CLEAR_STRIP_LIT = 1.2
+STRIP_FREE = 0.9
+STRIP_GROW_MM = 0.7
+# ... and by its shade beside it (issue 4, session 37, size47). A faint clear piece read short
+# at its stern often lies where the table is lit over its estimate (its caustic, or the
+# light's fall-off the estimate smooths over), so its strip, the table darkened through the
+# open base's walls, keeps a shade near the table estimate's (the 9712-set's 9772, a clear
+# large on wood read as a medium from its tip at σ 9.9 mm: strip 0.85, the table beside it
+# 1.11; 9911's clear large read as a small: 0.91 beside 1.11) and CLEAR_STRIP_DARK's 0.8 does
+# not pass it. Set against the table beside the strip (a band CLEAR_BESIDE_MM out from the
+# longer outline, within CLEAR_BESIDE_MM[1] + 1 mm of the strip, off the reading and the other
+# readings), the strips of right clear readings in size doubt keep 0.89 of it or more (9712-
+# set: 9803's medium 0.89, a shade fall-off, most 0.95-1.04; 9424-set 0.91 and up), the
+# short ones' 0.69-0.86. So a clear reading in size doubt that no rule above made longer is
+# read at the longest longer size from its tip whose strip, at least STRIP_FREE of it off
+# the other readings, and the strip's part past the next shorter size have a median shade
+# at most CLEAR_STRIP_BESIDE of the band's median, and that clashes with no other reading:
+# set there, not fitted, its σ covering the shorter reading, named clear as it was
+# (9424-set: 9566's and 9588's clear larges on wood, read as smalls, 0.71-0.81 of the table
+# beside them; their larges' footprints take in the wood seen through the open base and are
+# named yellow). Merged with the session's other branches, two right smalls were made longer
+# (the 8272-set's 8445, a white small read as clear: its medium's strip 0.852 of the table
+# beside it; the 8848-set's 9085, a clear small: its large's strip 0.79, the part past the
+# medium 0.40, a shadow): the bound is CLEAR_STRIP_BESIDE 0.84 (9800's large, 0.857, is given
+# up), and a strip or its last part darker than CLEAR_STRIP_FLOOR of the band is a shadow or a
+# dark thing, not the table seen through two walls of clear plastic (the short readings'
+# strips 0.71 and up).
+CLEAR_STRIP_BESIDE = 0.84
+CLEAR_STRIP_FLOOR = 0.6
+CLEAR_BESIDE_MM = (1.5, 4.0)
+# A reading in size doubt whose longer reading's outline past its stern lies on the crisp edges
+# (issue 4, session 34, size44). A piece read one size short from its tip (its base hard to
+# see: a white piece's shaded face scores under its lit one, a vivid one's base lies in its
+# own shadow) has σ covering the longer size but is reported at the short one. Its walls are
+# still crisp brightness steps (segment.crisp_edges) along the sides the longer reading adds;
+# where the piece is short, those sides run over bare table. Over the 8848-, 8560- and
+# 8272-sets' readings in size doubt, the longer size from the reading's tip and heading has
+# EDGE_LONGER_SHARE (0.55) or more of its outline samples past the reading (outside its outline
+# as seen grown by EDGE_PAST_MM, at least EDGE_LONGER_FREE of them off the other readings)
+# within a pixel of a crisp edge where the piece is that long for 21 of the 52 short readings
+# (0.55-1.0), at 0.48 or under for all 483 longer sizes of readings at their size
+# (docs/vision-history.md, "A reading in size doubt whose longer outline lies on the crisp
+# edges"). So such a reading is replaced by the longest longer size that passes and clashes
+# with no other reading, named in the same colour (or black, for a white one whose dark open
+# base the longer footprint takes in: SHADED_BASE, it keeps the white name); set at that pose,
+# not fitted, its σ covers the shorter reading (never trusted: the size is the edges', not a
+# fit's).
+EDGE_LONGER_SHARE = 0.55
+EDGE_LONGER_FREE = 0.8
+EDGE_PAST_MM = 1.5
+# A longer reading whose strip past the next shorter size is bare table (issue 4, session 36,
+# trust46). The 9424-set's 9603: a white medium on navy cloth read as a large from its tip,
+# its stern set 7.6 mm back over bare cloth, σ 1.5 mm (trusted). Its strip (the outline as
+# seen less the next shorter size's from the same tip grown by STRIP_GROW_MM, at least
+# STRIP_FREE of it off the other readings) has the table's colour and light: median
+# foreground score (segment.foreground_planes: the colour distance to the table estimate over
+# three times the table's noise) 0.64, median shade 1.00. A piece that long fills that strip
+# with its face or its open base (seen into: shaded plastic, darker than the table, or the
+# plastic's colour): over the 9424- and 9136-sets' right readings longer than a small named
+# other than clear, the strip's median score is 1.26 and up (a black large, shade 0.66; a
+# white large's shaded base, 1.37 at shade 0.52), most 2 and up. Clear plastic shows the
+# table through it (its strip 0.2-1.5: CLEAR_STRIP_DARK's own rule reads those), so a reading
+# named clear is not asked. A strip at most BARE_STRIP_SCORE, its shade at least
+# BARE_STRIP_SHADE (a piece's own shadow or a dark base is not bare table), is read at the
+# next shorter size from the same tip (set there, not fitted; named as it was), its σ
+# covering the longer reading: the view says the longer one is wrong, not that the shorter
+# one is sure.
+# The reading's own part (the shorter size's outline as seen, shrunk by 1 mm) must score
+# BARE_OWN_SCORE or more: a faint white or black piece on a grey table, which the table
+# estimate took in, scores as table over its whole outline, strip and all (the 9136-set's
+# 9164, 9311, 9327 and 9375, right sizes in doubt: strips 0.28-0.40, outlines 0.25-0.49;
+# 9603's outline 80.8).
+BARE_STRIP_SCORE = 1.0
+BARE_STRIP_SHADE = 0.85
+BARE_OWN_SCORE = 2.0
+# A vivid reading longer than a small whose strip past the next shorter size (from its tip, as
+# BARE_STRIP_SCORE's rule cuts it) is black plastic (issue 4, session 38, trust48): two
+# touching pieces, a dark one against a vivid one's stern, read as one longer vivid piece.
+# The 10000-set's 10220: a black small against a red medium's stern on wood, one region whose
+# axis fit, a red large from the medium's tip, cost 0.49 (just under SIZE_DOUBT_COST), σ 3.0 mm:
+# its size trusted, the medium missed and the black read red. Its strip past a medium from
+# the same tip is named black. The strip of a vivid piece read at its size is its own faces
+# and base, named its colour or a neighbouring hue (on the 10000- and 9712-sets. 1830
+# strips asked: its own colour; orange/yellow 20, blue/cyan 22, cyan/green 8, purple/red 2,
+# black only at 10220): so another hue is no sign of another piece, black plastic is. Such a
+# reading is read at the next shorter size from its tip (set there, not fitted; named as it
+# was), its σ covering the longer reading: the dark part is another piece, whose own pose no
+# fit gives. The strip is asked when at least OTHER_STRIP_MIN_SHARE of it is one part off the
+# other readings (a sliver or a strip split by a neighbour names nothing).
+OTHER_STRIP_MIN_SHARE = 0.8
+OTHER_STRIP_NAMES = frozenset({"black"})
+# A reading in size doubt whose strip to a longer size looks like the reading itself (issue 4,
+# session 37, size47): the mirror of BARE_STRIP_SCORE's rule. The 9712-set's 9739, a white
+# large on navy cloth read as a medium from its tip (σ 9.9 mm), its large's strip past the
+# medium's stern (the longer outline as seen less the reading's grown by STRIP_GROW_MM, at
+# least STRIP_FREE of it off the other readings) all foreground (the fit map's median 1.0),
+# scoring 72.8 where the reading scores 66.9 and as lit (shade 3.72 to 3.49): the piece's own
+# face, which a medium from its tip leaves out. A strip past a piece read at its size is the
+# table (fit map 0, score 0.2-0.7) or another thing: a vivid piece's own shadow (the 9712-set's
+# 9869, a blue small: foreground, score 14.6 to its 12.7, but shade 0.27 to its 0.76), a glint
+# (9814's red medium: shade 1.49 to 0.52), a white piece's shaded base (9924's medium: fit map
+# 0.95, score 3.9 to its 5.5). So a reading whose own part scores BARE_OWN_SCORE or more is read
+# at the longest longer size its σ covers whose strip, and the strip's part past the next
+# shorter size, have the fit map's median at least FULL_STRIP_FG, a median score at least
+# FULL_STRIP_SCORE of the reading's and a median shade within a factor FULL_STRIP_SHADE of
+# the reading's, and that clashes with no other reading: set there, not fitted, its σ
+# covering the shorter reading (the size is the view's, not a fit's).
+FULL_STRIP_FG = 0.9
+FULL_STRIP_SCORE = 0.8
+FULL_STRIP_SHADE = 1.4
+
+
+def _longer_sizes(scene: Scene, c: Candidate, sigma_mm: float) -> list[Size]:
+    """The sizes longer than reading ``c`` that its σ ``sigma_mm`` covers (size doubt),
+    shortest first."""
+    dims = scene.pieces.dims
+    d_c = dims(c.size).footprint_length_mm
+    return [z for z in scene.by_length if dims(z).footprint_length_mm > d_c
+            and sigma_mm >= dims(z).footprint_length_mm - d_c - 0.1]
+
+
+def _set_from_tip(scene: Scene, c: Candidate, sizes: list[Size]) -> list[Candidate]:
+    """Readings of ``sizes`` set at ``c``'s tip and heading, not fitted
+    (crisp._edges_candidate)."""
+    dims = scene.pieces.dims
+    tip = c.fit.pose.tip_mm(dims(c.size).footprint_length_mm)
+    return [_edges_candidate(scene, z, Pose.with_tip(tip, c.fit.pose.heading_deg,
+                                                      dims(z).footprint_length_mm))
+            for z in sizes]
+
+
+def _free_strips(scene: Scene, seen: shapely.Geometry, sets: list[Candidate],
+                 others: list[Candidate]
+                 ) -> Iterator[tuple[Candidate, shapely.Geometry, Candidate | None]]:
+    """Longest first, each of ``sets`` (longer readings set from a reading's tip) with its strip
+    past the reading as ``seen`` (grown STRIP_GROW_MM; table mm) off ``others``, when at least
+    STRIP_FREE of the strip is, and the next shorter of ``sets`` (None for the shortest)."""
+    for k in reversed(range(len(sets))):
+        o = sets[k]
+        strip = shapely.Polygon(o.outline_mm).difference(seen.buffer(STRIP_GROW_MM))
+        free = _off_others(scene, strip, others)
+        if strip.area <= 0.0 or free.area < STRIP_FREE * strip.area:
+            continue
+        yield o, free, sets[k - 1] if k else None
+
+
+def clear_strip_longer(scene: Scene, c: Candidate, sigma_mm: float, lying: list[Candidate],
+                       ratio: np.ndarray | None = None) -> Candidate | None:
+    """The longest size longer than clear reading ``c`` (σ ``sigma_mm``, covering it: in size
+    doubt) from ``c``'s tip and heading whose strip past ``c``'s stern shows the piece (see
+    CLEAR_STRIP_DARK; on a coloured table, with ``ratio`` the view's saturation over the
+    table's, also as grey as a clear piece: CLEAR_GREY) and that clashes with none of
+    ``lying``: set there, not fitted (crisp._edges_candidate), its σ covering ``c``; else
+    None."""
+    if c.upright or scene.shade is None:
+        return None
+    others = [k for k in lying if k is not c]
+    seen = shapely.Polygon(c.outline_mm)
+    lit = median_shade(scene, seen.buffer(-1.0)) >= CLEAR_STRIP_LIT
+    # The reading's own grey, when greyer than the table (a clear piece on a coloured one):
+    # its strip may show the piece by that grey (CLEAR_GREY).
+    own = median_in(scene, ratio, seen.buffer(-1.0)) if ratio is not None else 1.0
+    grey = own <= CLEAR_GREY
+    sets = _set_from_tip(scene, c, _longer_sizes(scene, c, sigma_mm))
+    for o, free, shorter in _free_strips(scene, seen, sets, others):
+        shade = median_shade(scene, free)
+        if not (shade >= CLEAR_STRIP_LIT if lit else shade <= CLEAR_STRIP_DARK) and not (
+                grey and _grey_strip(scene, ratio, free, own, shorter)):
+            continue
+        if (q := _covering_longer(scene, o, c, others)) is not None:
+            return q
+    return None
+
+
+def clear_beside_longer(scene: Scene, c: Candidate, sigma_mm: float, lying: list[Candidate]
+                        ) -> Candidate | None:
+    """The longest size longer than clear reading ``c`` (σ ``sigma_mm``, covering it: in size
+    doubt) from ``c``'s tip and heading whose strip past ``c`` (at least STRIP_FREE of it off
+    the other readings) is darker than the table beside it (CLEAR_STRIP_BESIDE) and that
+    clashes with none of ``lying``: set there, not fitted (crisp._edges_candidate), its σ
+    covering ``c``; else None."""
+    if c.upright or scene.shade is None:
+        return None
+    if not (longer := _longer_sizes(scene, c, sigma_mm)):
+        return None
+    others = [k for k in lying if k is not c]
+    seen = shapely.Polygon(c.outline_mm)
+    for o, free, shorter in _free_strips(scene, seen, _set_from_tip(scene, c, longer), others):
+        if not _darker_than_beside(scene, o, seen, free, others, shorter):
+            continue
+        if (q := _covering_longer(scene, o, c, others)) is not None:
+            return q
+    return None
+
+
+def _darker_than_beside(scene: Scene, o: Candidate, seen: shapely.Geometry,
+                        free: shapely.Geometry, others: list[Candidate],
+                        shorter: Candidate | None) -> bool:
+    """Whether a longer reading ``o``'s strip ``free`` (table mm, past the reading as
+    ``seen``, off ``others``) has a median shade at most CLEAR_STRIP_BESIDE, and at least
+    CLEAR_STRIP_FLOOR, of the table's beside it (CLEAR_BESIDE_MM out from ``o``'s outline,
+    within CLEAR_BESIDE_MM[1] + 1 mm of the strip, off the reading and the others), and so
+    has its part past ``shorter`` (the next shorter size set from the same tip, when longer
+    than the reading)."""
+    outline = shapely.Polygon(o.outline_mm)
+    near, far = CLEAR_BESIDE_MM
+    band = outline.buffer(far).difference(outline.buffer(near))
+    beside = _off_others(scene, band.intersection(free.buffer(far + 1.0)).difference(
+        seen.buffer(near)), others)
+    ring = shades_in(scene, beside)
+    if not ring.size:
+        return False
+    lo, hi = CLEAR_STRIP_FLOOR * float(median(ring)), CLEAR_STRIP_BESIDE * float(median(ring))
+    if not lo <= median_shade(scene, free) <= hi:
+        return False
+    if shorter is None:
+        return True
+    last = free.difference(shapely.Polygon(shorter.outline_mm).buffer(STRIP_GROW_MM))
+    return last.area > 0.0 and lo <= median_shade(scene, last) <= hi
+
+
+def bare_strip_shorter(scene: Scene, c: Candidate, sigma_mm: float, lying: list[Candidate]
+                       ) -> Candidate | None:
+    """The next shorter size than reading ``c`` (σ ``sigma_mm`` not yet covering it) from
+    ``c``'s tip and heading when the strip ``c`` adds past it is bare table (see
+    BARE_STRIP_SCORE): set there, not fitted (crisp._edges_candidate), its σ covering ``c``;
+    else None."""
+    if c.upright or scene.shade is None:
+        return None
+    dims = scene.pieces.dims
+    order = scene.by_length
+    k = order.index(c.size)
+    if k == 0:
+        return None  # no shorter size
+    d_c, d_z = dims(c.size).footprint_length_mm, dims(order[k - 1]).footprint_length_mm
+    if sigma_mm >= d_c - d_z - 0.1:
+        return None  # in size doubt already
+    o = _edges_candidate(scene, order[k - 1], Pose.with_tip(
+        c.fit.pose.tip_mm(d_c), c.fit.pose.heading_deg, d_z))
+    strip = shapely.Polygon(c.outline_mm).difference(
+        shapely.Polygon(o.outline_mm).buffer(STRIP_GROW_MM))
+    if strip.area <= 0.0:
+        return None
+    free = _off_others(scene, strip, [q for q in lying if q is not c])
+    if free.area < STRIP_FREE * strip.area:
+        return None
+    score = values_in(scene, scene.score, free)
+    if not score.size or float(median(score)) > BARE_STRIP_SCORE:
+        return None
+    # The piece itself shows plainly on the score map (not a faint one the table estimate
+    # took in, whose whole outline scores as table: BARE_OWN_SCORE).
+    own = values_in(scene, scene.score, shapely.Polygon(o.outline_mm).buffer(-1.0))
+    if not own.size or float(median(own)) < BARE_OWN_SCORE:
+        return None
+    if median_shade(scene, free) < BARE_STRIP_SHADE:
+        return None
+    return _covering(scene, o, c)
+
+
+def other_colour_strip(scene: Scene, c: Candidate, color: str, sigma_mm: float,
+                       lying: list[Candidate], view: TableView, bg: np.ndarray
+                       ) -> Candidate | None:
+    """The next shorter size than vivid reading ``c`` (named ``color``, σ ``sigma_mm`` not yet
+    covering it) from ``c``'s tip and heading when the strip ``c`` adds past it is named
+    another colour (see OTHER_STRIP_NAMES): set there, not fitted, its σ covering ``c``;
+    else None."""
+    if c.upright or color in FACES_CAN_VANISH:
+        return None
+    dims = scene.pieces.dims
+    order = scene.by_length
+    k = order.index(c.size)
+    if k == 0:
+        return None  # no shorter size
+    d_c, d_z = dims(c.size).footprint_length_mm, dims(order[k - 1]).footprint_length_mm
+    if sigma_mm >= d_c - d_z - 0.1:
+        return None  # in size doubt already
+    o = _edges_candidate(scene, order[k - 1], Pose.with_tip(
+        c.fit.pose.tip_mm(d_c), c.fit.pose.heading_deg, d_z))
+    strip = shapely.Polygon(c.outline_mm).difference(
+        shapely.Polygon(o.outline_mm).buffer(STRIP_GROW_MM))
+    if strip.area <= 0.0:
+        return None
+    free = _off_others(scene, strip, [q for q in lying if q is not c])
+    if free.area < STRIP_FREE * strip.area:
+        return None
+    part = max(getattr(free, "geoms", [free]), key=lambda g: g.area)
+    if not isinstance(part, shapely.Polygon) or part.area < OTHER_STRIP_MIN_SHARE * strip.area:
+        return None
+    name = classify_color(view, part, bg, opaque=True)
+    if name == color or name not in OTHER_STRIP_NAMES:
+        return None
+    return _covering(scene, o, c)
+
+
+def full_strip_longer(scene: Scene, c: Candidate, sigma_mm: float, lying: list[Candidate]
+                      ) -> Candidate | None:
+    """The longest size longer than reading ``c`` (σ ``sigma_mm``, covering it: in size doubt)
+    from ``c``'s tip and heading whose strip past ``c``, and that strip's part past the next
+    shorter size, look like ``c``'s own part (see FULL_STRIP_FG) and that clashes with none
+    of ``lying``: set there, not fitted (crisp._edges_candidate), its σ covering ``c``; else
+    None."""
+    if c.upright or scene.shade is None:
+        return None
+    if not (longer := _longer_sizes(scene, c, sigma_mm)):
+        return None
+    seen = shapely.Polygon(c.outline_mm)
+    inner = seen.buffer(-1.0)
+    own = values_in(scene, scene.score, inner)
+    if not own.size or (own_score := float(median(own))) < BARE_OWN_SCORE:
+        return None
+    own_shade = median_shade(scene, inner)
+    others = [k for k in lying if k is not c]
+    sets = _set_from_tip(scene, c, longer)
+
+    def like_own(part: shapely.Geometry) -> bool:
+        free = _off_others(scene, part, others)
+        if part.area <= 0.0 or free.area < STRIP_FREE * part.area:
+            return False
+        fg = values_in(scene, scene.fg, free)
+        score = values_in(scene, scene.score, free)
+        if not fg.size or float(median(fg)) < FULL_STRIP_FG:
+            return False
+        if float(median(score)) < FULL_STRIP_SCORE * own_score:
+            return False
+        shade = median_shade(scene, free)
+        return own_shade <= FULL_STRIP_SHADE * shade and shade <= FULL_STRIP_SHADE * own_shade
+
+    for k in reversed(range(len(sets))):
+        o = shapely.Polygon(sets[k].outline_mm)
+        prev = shapely.Polygon(sets[k - 1].outline_mm) if k else seen
+        if not (like_own(o.difference(seen.buffer(STRIP_GROW_MM)))
+                and (not k or like_own(o.difference(prev.buffer(STRIP_GROW_MM))))):
+            continue
+        if (q := _covering_longer(scene, sets[k], c, others)) is not None:
+            return q
+    return None
+
+
+def _grey_strip(scene: Scene, ratio: np.ndarray, free: shapely.Geometry, own: float,
+                shorter: Candidate | None) -> bool:
+    """Whether a longer reading's strip ``free`` (table mm, off the other readings) is as grey
+    as the clear reading it would replace (median saturation ``ratio`` under the mean of the
+    reading's, ``own``, and the table's, 1), and its part past ``shorter`` (the next shorter
+    size set from the same tip, when longer than the reading) too or at most CLEAR_GREY: a
+    piece of that shorter size leaves that part bare (see CLEAR_GREY)."""
+    if median_in(scene, ratio, free) > 0.5 * (own + 1.0):
+        return False
+    if shorter is None:
+        return True
+    last = free.difference(shapely.Polygon(shorter.outline_mm).buffer(STRIP_GROW_MM))
+    return last.area > 0.0 and median_in(scene, ratio, last) <= max(0.5 * (own + 1.0),
+                                                                    CLEAR_GREY)
+
+
+def _off_others(scene: Scene, strip: shapely.Geometry, others: list[Candidate]
+                ) -> shapely.Geometry:
+    """The part of ``strip`` (table mm) off ``others``' outlines grown by 1 mm (remembered by
+    the scene: Scene.grown_outline), only those whose bounds reach the strip's asked."""
+    x0, y0, x1, y1 = strip.bounds
+    near = [g for q in others for g in [scene.grown_outline(q)]
+            if g.bounds[0] <= x1 and g.bounds[2] >= x0 and g.bounds[1] <= y1
+            and g.bounds[3] >= y0]
+    return strip.difference(shapely.union_all(near)) if near else strip
+
+
+def _covering_longer(scene: Scene, o: Candidate, c: Candidate, others: list[Candidate]
+                     ) -> Candidate | None:
+    """``o``, a longer reading set in place of reading ``c``, its ambiguity their gap (so its
+    σ covers ``c``: the size is not a fit's); None when it clashes with one of ``others``."""
+    return None if clashes(o, others, scene) else _covering(scene, o, c)
+
+
+def _covering(scene: Scene, o: Candidate, c: Candidate) -> Candidate:
+    """``o``, a reading set in place of reading ``c``, its ambiguity their gap (so its σ
+    covers ``c``)."""
+    gap_mm, gap_deg = reading_gap(scene, o, c)
+    return replace(o, ambiguity_mm=gap_mm, ambiguity_deg=gap_deg,
+                   covering_ambiguity_mm=gap_mm, covering_ambiguity_deg=gap_deg)
+
+
+def edges_longer(scene: Scene, c: Candidate, sigma_mm: float, lying: list[Candidate],
+                 edges: np.ndarray) -> Candidate | None:
+    """The longest size longer than reading ``c`` (σ ``sigma_mm``, covering it: in size doubt)
+    from ``c``'s tip and heading whose outline past ``c`` (outside its outline as seen grown
+    by EDGE_PAST_MM, EDGE_LONGER_FREE of those samples or more off the other readings) lies
+    on the crisp ``edges`` (view-size bool) for EDGE_LONGER_SHARE of those samples, and that
+    clashes with none of ``lying``: set there, not fitted (crisp._edges_candidate), its σ
+    covering ``c``; else None."""
+    if c.upright:
+        return None
+    dims = scene.pieces.dims
+    d_c = dims(c.size).footprint_length_mm
+    tip = c.fit.pose.tip_mm(d_c)
+    others = [k for k in lying if k is not c]
+    longer = [z for z in reversed(scene.by_length) if dims(z).footprint_length_mm > d_c
+              and sigma_mm >= dims(z).footprint_length_mm - d_c - 0.1]
+    if not longer:
+        return None
+    seen = shapely.Polygon(c.outline_mm).buffer(EDGE_PAST_MM)
+    # The other readings grown by 1 mm, only those within reach of the samples: a polygon
+    # farther than 1 mm from every sample cannot hold one in its grown form (the same mask;
+    # growing every reading's outline was most of this rule's cost).
+    outlines = np.array([shapely.Polygon(k.outline_mm) for k in others], dtype=object)
+    for z in longer:
+        pose = Pose.with_tip(tip, c.fit.pose.heading_deg, dims(z).footprint_length_mm)
+        pts = _outline_samples(scene, z, pose)
+        past = ~shapely.contains_xy(seen, pts[:, 0], pts[:, 1])
+        near = (outlines[shapely.distance(outlines, shapely.multipoints(pts[past])) <= 1.01]
+                if past.any() and len(outlines) else [])
+        taken = shapely.union_all([g.buffer(1.0) for g in near])
+        free = past & ~shapely.contains_xy(taken, pts[:, 0], pts[:, 1])
+        n_free = np.count_nonzero(free)
+        if n_free == 0 or n_free < EDGE_LONGER_FREE * np.count_nonzero(past):
+            continue
+        if np.count_nonzero(near_edges(scene.grid, pts[free], edges)) < EDGE_LONGER_SHARE * n_free:
+            continue
+        if (q := _covering_longer(scene, _edges_candidate(scene, z, pose), c, others)) is not None:
+            return q
+    return None
