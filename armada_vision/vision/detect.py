@@ -1419,34 +1419,33 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
         # bare table (BARE_STRIP_SCORE) is read at that size, named as it was.
         if (out[i] is p and p.color != "clear"
                 and (o := bare_strip_shorter(scene, c, p.sigma_mm, lying)) is not None):
-            # The reading's σ kept (its tip and heading are the shorter one's), widened to
-            # cover the longer reading: the size is the strip's colour, not a fit.
-            d_o = pieces.dims(o.size)
-            out[i] = replace(
-                p, size=o.size, pose=o.fit.pose,
-                tip_mm=o.fit.pose.tip_mm(d_o.footprint_length_mm),
-                sigma_mm=max(p.sigma_mm, o.ambiguity_mm),
-                sigma_deg=max(p.sigma_deg, o.ambiguity_deg),
-                in_play_area=bool(area_poly.covers(footprint(o.fit.pose, d_o))),
-                outline_px=tuple((float(x), float(y)) for x, y in calib.project(o.outline_mm)))
+            out[i] = _read_shorter(p, o, pieces, area_poly, calib)
         # A vivid longer reading whose strip past the next shorter size is black plastic
         # (OTHER_STRIP_NAMES): read at that size, named as it was, σ covering the longer.
         if (out[i] is p
                 and (o := other_colour_strip(scene, c, p.color, p.sigma_mm, lying, view, bg))
                 is not None):
-            d_o = pieces.dims(o.size)
-            out[i] = replace(
-                p, size=o.size, pose=o.fit.pose,
-                tip_mm=o.fit.pose.tip_mm(d_o.footprint_length_mm),
-                sigma_mm=max(p.sigma_mm, o.ambiguity_mm),
-                sigma_deg=max(p.sigma_deg, o.ambiguity_deg),
-                in_play_area=bool(area_poly.covers(footprint(o.fit.pose, d_o))),
-                outline_px=tuple((float(x), float(y)) for x, y in calib.project(o.outline_mm)))
+            out[i] = _read_shorter(p, o, pieces, area_poly, calib)
     out = _one_reading_per_doubtful_piece(out, pieces, [c.outline_mm for c in lying])
     out.sort(key=lambda p: (p.pose.x_mm, p.pose.y_mm))
     ups = [UprightPiece(c.size, classify_color(view, shapely.Polygon(c.outline_mm), bg),
                         c.fit.pose.stern_mm) for c in standing]
     return out, ups
+
+
+def _read_shorter(p: DetectedPiece, o: Candidate, pieces: PieceSet, area_poly: shapely.Polygon,
+                  calib: TableCalibration) -> DetectedPiece:
+    """Detected piece ``p`` read at the shorter reading ``o`` (table mm; set from its tip, not
+    fitted), named as it was: its σ kept (the tip and heading are the shorter one's) and
+    widened to cover the longer reading, since the size is the strip's look, not a fit."""
+    d_o = pieces.dims(o.size)
+    return replace(
+        p, size=o.size, pose=o.fit.pose,
+        tip_mm=o.fit.pose.tip_mm(d_o.footprint_length_mm),
+        sigma_mm=max(p.sigma_mm, o.ambiguity_mm),
+        sigma_deg=max(p.sigma_deg, o.ambiguity_deg),
+        in_play_area=bool(area_poly.covers(footprint(o.fit.pose, d_o))),
+        outline_px=tuple((float(x), float(y)) for x, y in calib.project(o.outline_mm)))
 
 
 def _lit_clear(c: Candidate, scene: Scene, view: TableView, bg: np.ndarray,

@@ -274,14 +274,13 @@ def _darker_than_beside(scene: Scene, o: Candidate, seen: shapely.Geometry,
     return last.area > 0.0 and lo <= median_shade(scene, last) <= hi
 
 
-def bare_strip_shorter(scene: Scene, c: Candidate, sigma_mm: float, lying: list[Candidate]
-                       ) -> Candidate | None:
-    """The next shorter size than reading ``c`` (σ ``sigma_mm`` not yet covering it) from
-    ``c``'s tip and heading when the strip ``c`` adds past it is bare table (see
-    BARE_STRIP_SCORE): set there, not fitted (crisp._edges_candidate), its σ covering ``c``;
-    else None."""
-    if c.upright or scene.shade is None:
-        return None
+def _shorter_strip(scene: Scene, c: Candidate, sigma_mm: float, lying: list[Candidate]
+                   ) -> tuple[Candidate, shapely.Geometry, shapely.Geometry] | None:
+    """For reading ``c`` not in size doubt (σ ``sigma_mm`` short of the next shorter size):
+    the next shorter size from ``c``'s tip and heading (set there, not fitted:
+    crisp._edges_candidate), the strip ``c`` adds past it (table mm; the shorter outline grown
+    by STRIP_GROW_MM cut off) and that strip off the other readings; None when there is no
+    shorter size, the strip is empty, or under STRIP_FREE of it is off the others."""
     dims = scene.pieces.dims
     order = scene.by_length
     k = order.index(c.size)
@@ -299,6 +298,19 @@ def bare_strip_shorter(scene: Scene, c: Candidate, sigma_mm: float, lying: list[
     free = _off_others(scene, strip, [q for q in lying if q is not c])
     if free.area < STRIP_FREE * strip.area:
         return None
+    return o, free, strip
+
+
+def bare_strip_shorter(scene: Scene, c: Candidate, sigma_mm: float, lying: list[Candidate]
+                       ) -> Candidate | None:
+    """The next shorter size than reading ``c`` (σ ``sigma_mm`` not yet covering it) from
+    ``c``'s tip and heading when the strip ``c`` adds past it is bare table (see
+    BARE_STRIP_SCORE): set there, not fitted (crisp._edges_candidate), its σ covering ``c``;
+    else None."""
+    if (c.upright or scene.shade is None
+            or (got := _shorter_strip(scene, c, sigma_mm, lying)) is None):
+        return None
+    o, free, _strip = got
     score = values_in(scene, scene.score, free)
     if not score.size or float(median(score)) > BARE_STRIP_SCORE:
         return None
@@ -319,25 +331,10 @@ def other_colour_strip(scene: Scene, c: Candidate, color: str, sigma_mm: float,
     covering it) from ``c``'s tip and heading when the strip ``c`` adds past it is named
     another colour (see OTHER_STRIP_NAMES): set there, not fitted, its σ covering ``c``;
     else None."""
-    if c.upright or color in FACES_CAN_VANISH:
+    if (c.upright or color in FACES_CAN_VANISH
+            or (got := _shorter_strip(scene, c, sigma_mm, lying)) is None):
         return None
-    dims = scene.pieces.dims
-    order = scene.by_length
-    k = order.index(c.size)
-    if k == 0:
-        return None  # no shorter size
-    d_c, d_z = dims(c.size).footprint_length_mm, dims(order[k - 1]).footprint_length_mm
-    if sigma_mm >= d_c - d_z - 0.1:
-        return None  # in size doubt already
-    o = _edges_candidate(scene, order[k - 1], Pose.with_tip(
-        c.fit.pose.tip_mm(d_c), c.fit.pose.heading_deg, d_z))
-    strip = shapely.Polygon(c.outline_mm).difference(
-        shapely.Polygon(o.outline_mm).buffer(STRIP_GROW_MM))
-    if strip.area <= 0.0:
-        return None
-    free = _off_others(scene, strip, [q for q in lying if q is not c])
-    if free.area < STRIP_FREE * strip.area:
-        return None
+    o, free, strip = got
     part = max(getattr(free, "geoms", [free]), key=lambda g: g.area)
     if not isinstance(part, shapely.Polygon) or part.area < OTHER_STRIP_MIN_SHARE * strip.area:
         return None
