@@ -389,13 +389,14 @@ GREY_ALONE_MM = 3.0
 # SOFT_EDGE_DARK_Q-th percentile 0.25-0.26). So a refit up to GREY_BLACK_LIT is black plastic
 # too when both are darker than GREY_BLACK_DARK; the other SOFT_GREY_BLACK tests stand.
 GREY_BLACK_LIT = 0.9
-# GREY_BESIDE_VIVID (issue 4, session 38, opaque48): GREY_ALONE_MM is asked against a white
-# piece's open base or shaded face, seen grey with its shadow; a piece named in a vivid colour
-# shows neither grey (its base and faces keep its hue), so a reading so named is no reason to
-# leave a black piece lit grey beside it: the 9712-set's 9992, a black small on laminate
-# touching a blue small (refit 0.7 mm off, shade 0.71, full shadow 0.26-0.29) was left so.
 GREY_BLACK_FACE_Q = 5.0
 GREY_BLACK_DARK = 0.35
+# GREY_BESIDE_VIVID (grey_alone's ``vivid``; issue 4, session 38, opaque48): GREY_ALONE_MM is
+# asked against a white piece's open base or shaded face, seen grey with its shadow; a piece
+# named in a vivid colour shows neither grey (its base and faces keep its hue), so a reading
+# so named is no reason to leave a black piece lit grey beside it: the 9712-set's 9992, a black
+# small on laminate touching a blue small (refit 0.7 mm off, shade 0.71, full shadow
+# 0.26-0.29) was left so.
 # The pick is only the refit's start, the kept reading judged on the edges alone: where no
 # pick hides at most SOFT_HIDDEN, one hiding up to SOFT_WHITE_HIDDEN starts it (its shadow in
 # the crisp area hides more of a fit's outline: the 6256-set's 6294 white small at 0-10°, its

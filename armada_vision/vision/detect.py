@@ -1146,19 +1146,21 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     # piece against a piece found is peeled off it (crisp.PEEL_DARK).
     hand_mask = _mask_of(hands, view.grid)
 
+    def named(c: Candidate) -> str:
+        # A reading's colour name: colors.classify_color of its footprint.
+        return classify_color(view, scene.footprint(c)[0], bg)
+
     def is_clear(c: Candidate) -> bool:
-        return classify_color(view, scene.footprint(c)[0], bg) == "clear"
+        return named(c) == "clear"
 
     def other_piece(c: Candidate) -> bool:
         # A piece of its own beside a clear one (crisp.REST_AFTER_READING): not a white
         # piece's open base, whose faces lit like the table are the rest of its area.
-        return classify_color(view, scene.footprint(c)[0], bg) not in ("white", "clear",
-                                                                        "unknown")
+        return named(c) not in ("white", "clear", "unknown")
 
     def vivid(c: Candidate) -> bool:
         # Named in a vivid colour: no grey open base beside it (crisp.GREY_BESIDE_VIVID).
-        return classify_color(view, scene.footprint(c)[0], bg) not in (
-            "white", "clear", "black", "unknown")
+        return named(c) not in ("white", "clear", "black", "unknown")
 
     # A darkened area where nothing is read keeps a clear piece in doubt (crisp.SOFT_HIDDEN),
     # added last, where no other pass reads a piece (a white piece's shaded face and shadow
@@ -1184,14 +1186,11 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     lying += crisp_pieces(scene, edges, crisp | holes, lying, hand_mask, standing, peel=True,
                           heading_floor=True, clear_part=looks_clear, soft_clear=is_clear,
                           soft_out=soft,
-                          soft_white=lambda c: classify_color(
-                              view, scene.footprint(c)[0], bg) == "white",
+                          soft_white=lambda c: named(c) == "white",
                           white_out=soft_white,
                           not_clear=lambda c: _dark_opaque(view, scene.footprint(c)[0], bg),
-                          soft_black=lambda c: classify_color(
-                              view, scene.footprint(c)[0], bg) == "black",
-                          soft_grey=lambda c: classify_color(
-                              view, scene.footprint(c)[0], bg) == "clear",
+                          soft_black=lambda c: named(c) == "black",
+                          soft_grey=lambda c: named(c) == "clear",
                           grey_out=grey_black,
                           other_piece=other_piece, vivid=vivid)
     # On a coloured table, what looks greyer than it: a clear piece on wood, whose soft
@@ -1218,7 +1217,7 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
         # Black plastic is the colourless pass's (below): cut at its own level, a black
         # piece's area could be read here, as an opaque piece whose area may run past it
         # (σ over every shorter reading: still s11's black large, σ 1.0 → 22 mm).
-        lying += [c for c in grey if classify_color(view, scene.footprint(c)[0], bg) != "black"]
+        lying += [c for c in grey if named(c) != "black"]
         if scene.shade is not None and wood_table(bg):
             # On wood, a clear piece's faces lit or near its tip keep ~0.9 of the wood's
             # saturation: the grey area takes only part of it and no fit explains that part.
@@ -1231,7 +1230,7 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
             wood = [c for c in wood if not _on_longer_strip(scene, c, lying, view, bg)
                     and not _hue_turned(scene, c, view, bg)]
             lying += [c for c in wood
-                      if classify_color(view, scene.footprint(c)[0], bg) != "black"]
+                      if named(c) != "black"]
     if hands:
         # A clear piece in a hand's region (the hand's shadow or fingers joined its region):
         # its own crisp or muted area there, fitted cleanly and named clear (HAND_CLEAR_*).
@@ -1303,7 +1302,7 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     # (_lit_clear says no on a coloured table: the pass is not run there.)
     rims = [] if table_hue_sat(bg)[1] > COLOURED_TABLE_SAT else rim_pieces(
         scene, edges, crisp | holes, lying, hand_mask, standing,
-        lambda c: classify_color(view, scene.footprint(c)[0], bg) in (
+        lambda c: named(c) in (
             "clear", "white") and _lit_clear(c, scene, view, bg, RIM_LIT_INSIDE))
     rim_fits = {id(c.fit) for c in rims}
     lying += rims
