@@ -918,13 +918,7 @@ def _pair(scene: Scene, cands: list[Candidate], strong: np.ndarray, sub: ViewGri
     doubt, as :func:`select` weighs one piece; none when no pair does."""
     min_left = 0.6 * scene.small_area_mm2 * sub.px_per_mm**2
     total = max(int(np.count_nonzero(strong)), 1)
-    firsts: list[Candidate] = []
-    for c in sorted(cands, key=lambda c: c.fit.cost):
-        if len(firsts) == PAIR_FIRSTS or c.fit.cost > MAX_COST:
-            break
-        if (len(c.fit.sample_cost) and np.isnan(c.fit.sample_cost).mean() <= PAIR_MAX_HIDDEN
-                and not any(o.size == c.size and clashes(c, [o], scene) for o in firsts)):
-            firsts.append(c)
+    firsts = _pair_members(scene, cands, MAX_COST, PAIR_FIRSTS)
     best: list[Candidate] = []
     best_u = 0.0
     for c in firsts:
@@ -941,6 +935,21 @@ def _pair(scene: Scene, cands: list[Candidate], strong: np.ndarray, sub: ViewGri
         if left <= min_left and u > best_u:
             best, best_u = pair, u
     return best
+
+
+def _pair_members(scene: Scene, cands: list[Candidate], max_cost: float,
+                  most: int | None = None) -> list[Candidate]:
+    """The fits of ``cands`` a pair may be made of, best first: cost at most ``max_cost``, at
+    most PAIR_MAX_HIDDEN of the outline hidden, none clashing with a better one of its size;
+    ``most`` of them at most."""
+    out: list[Candidate] = []
+    for c in sorted(cands, key=lambda c: c.fit.cost):
+        if (most is not None and len(out) == most) or c.fit.cost > max_cost:
+            break
+        if (len(c.fit.sample_cost) and np.isnan(c.fit.sample_cost).mean() <= PAIR_MAX_HIDDEN
+                and not any(o.size == c.size and clashes(c, [o], scene) for o in out)):
+            out.append(c)
+    return out
 
 
 def _wide_excused_cost(c: Candidate, others: list[Candidate]) -> float:
@@ -963,13 +972,7 @@ def _wide_pair(scene: Scene, cands: list[Candidate], strong: np.ndarray, sub: Vi
     when no pair does."""
     min_left = 0.6 * scene.small_area_mm2 * sub.px_per_mm**2
     total = max(int(np.count_nonzero(strong)), 1)
-    good: list[Candidate] = []
-    for c in sorted(cands, key=lambda c: c.fit.cost):
-        if c.fit.cost > GOOD_COST:
-            break
-        if (len(c.fit.sample_cost) and np.isnan(c.fit.sample_cost).mean() <= PAIR_MAX_HIDDEN
-                and not any(o.size == c.size and clashes(c, [o], scene) for o in good)):
-            good.append(c)
+    good = _pair_members(scene, cands, GOOD_COST)
     best: list[Candidate] = []
     best_u = 0.0
     for i, a in enumerate(good):
