@@ -3958,3 +3958,22 @@ def test_a_black_piece_lit_grey_against_a_vivid_one_is_read_black():
     assert p is not None and p.color == "black" and p.sigma_mm > 1.5
     assert_no_sure_wrong_size(9992, 9712, "small", "black", stern, any_size=True)
     assert_no_false_piece(9992, 9712)
+
+
+# A colour area's reading that is one face of its piece (issue 4, session 39, trust49; wrong
+# sizes the rules would trust). The 10288-set's 10492 (1920×1080, 0-10°): a green large on
+# green cloth lies stern to stern with a blue large. Its vivid colour is two areas of one hue
+# (63), parted by the ridge between its dark stern face and its paler lit faces, which is not
+# vivid (2-3 px at 1.5 px/mm). The region's colour-area pass (own_colour_pieces) read the
+# stern area alone as a small turned 106° across the piece (cost 0.14, σ 3.0 mm, 87 mm off):
+# the rules trusted a wrong size. An area of the reading's hue that no reading explains, within
+# JOIN_GAP_MM of its outline, is now read with it (closed over the gap): the large at its pose
+# covers both (cost 0.13), and is read instead, in doubt as colour-area readings are; where no
+# fit covers the two, the reading's σ reaches the unexplained area (its length is not known).
+def test_a_colour_area_read_with_the_area_of_its_hue_beside_it():
+    stern = (211.1, 125.3)
+    assert_no_sure_wrong_size(10492, 10288, "large", "green", stern, any_size=True)
+    p = found(10492, "large", "green", stern, seed0=10288)
+    assert (p.size.value, p.color) == ("large", "green") and p.sigma_mm > 1.5
+    assert found(10492, "large", "blue", (223.5, 126.9), seed0=10288).sigma_mm <= 1.5
+    assert_no_false_piece(10492, 10288)

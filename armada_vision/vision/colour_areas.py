@@ -8,6 +8,9 @@ viewer).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import replace
+
 import cv2
 import numpy as np
 
@@ -15,8 +18,10 @@ from armada_vision.geometry.pose import Pose
 from armada_vision.geometry.shapes import footprint
 from armada_vision.vision.colors import classify_color
 from armada_vision.vision.explain import (
+    COLOUR_MAX_LEFT,
     COLOUR_MIN_AREA,
     COLOUR_RIM_PX,
+    _outline_mask,
     pieces_in_colour,
     round_area,
     unexplained_mask,
@@ -55,6 +60,19 @@ LONE_COLOUR_COST = 0.2
 REST_OF_SHORT = 0.5
 # ... a reading touching it: footprints at most this far apart (mm).
 REST_TOUCH_MM = 3.0
+# A colour area's reading may be one face of its piece only: a piece of the cloth's hue seen
+# at its stern (dark, saturated) and along its lit side faces (paler) is two areas of one hue,
+# parted by the ridge between them, which is not vivid (issue 4, session 39, trust49: the
+# 10288-set's 10492, a green large on green cloth touching a blue large, its stern area read
+# as a small turned 106° across it, cost 0.14, σ 3.0 mm, 87 mm off: trusted wrong; its lit
+# faces, 708 px no reading explains, lie 2-3 px away at 1.5 px/mm, hue 63 as the stern's).
+# An area no reading explains, at least COLOUR_MIN_AREA of a small's footprint, within
+# JOIN_GAP_MM of a reading's outline as seen and within HUE_STEP of its colour's hue, is read
+# with it: the two, closed over the gap, are fitted as one piece's area (own_colour_pieces'
+# pass), and a reading that covers them (COLOUR_MAX_LEFT) is taken instead. If none does,
+# the reading's length and turn are not known: its σ reaches that area's farthest pixel from
+# the reading's nearer end (such readings are never usable already, σ ≥ HAND_COLOUR_MM).
+JOIN_GAP_MM = 3.0
 
 
 def colours_apart(scene: Scene, apart: np.ndarray, region: np.ndarray, sub: ViewGrid
@@ -204,8 +222,86 @@ def own_colour_pieces(scene: Scene, areas: np.ndarray, sub: ViewGrid,
                                            unclean=unclean)
                if np.isnan(c.fit.sample_cost).mean() <= max_hidden]
         if got:
-            break
+            return _read_joined(sc, got, areas, sub, lying, window_hsv(view, sub)[..., 0],
+                                other_colour, unclean, max_hidden)
     return got
+
+
+def _read_joined(scene: Scene, got: list[Candidate], areas: np.ndarray, sub: ViewGrid,
+                 lying: list[Candidate], hue: np.ndarray,
+                 other_colour: Callable[[Candidate, Candidate], bool], unclean: bool,
+                 max_hidden: float) -> list[Candidate]:
+    """:func:`_joined` of each reading of ``got`` (own_colour_pieces' on ``scene``)."""
+    def read(area: np.ndarray, rest: list[Candidate]) -> list[Candidate]:
+        return pieces_in_colour(scene, area, sub, area, lying + rest,
+                                other_colour=other_colour, rim_px=COLOUR_RIM_PX,
+                                unclean=unclean)
+    out: list[Candidate] = []
+    for i, c in enumerate(got):
+        # Each against those read so far (a joined reading may be another's) and the rest.
+        out.append(_joined(scene, c, areas, sub, lying, out + got[i + 1:], hue, read,
+                           max_hidden))
+    return out
+
+
+def _unread_beside(scene: Scene, c: Candidate, areas: np.ndarray, sub: ViewGrid,
+                   others: list[Candidate], hue: np.ndarray) -> np.ndarray | None:
+    """The colour ``areas`` (on ``sub``) no reading (``c`` and ``others``) explains, of
+    ``c``'s hue (within HUE_STEP of the median of ``hue`` in ``c``'s area) and within
+    JOIN_GAP_MM of ``c``'s outline as seen, at least COLOUR_MIN_AREA of a small's footprint
+    each; None if there are none."""
+    min_px = COLOUR_MIN_AREA * scene.small_area_mm2 * sub.px_per_mm**2
+    left = unexplained_mask(areas, sub, [c, *others])
+    if np.count_nonzero(left) < min_px:
+        return None
+    seen = _outline_mask(c, areas.shape, sub)
+    own = seen & areas
+    if not own.any():
+        return None
+    h0 = float(np.median(hue[own]))
+    r = max(round(JOIN_GAP_MM * sub.px_per_mm), 1)
+    near = cv2.dilate(seen.view(np.uint8), np.ones((2 * r + 1, 2 * r + 1), np.uint8)) > 0
+    n, lab, stats, _ = cv2.connectedComponentsWithStats(left.view(np.uint8), connectivity=8)
+    out = np.zeros(areas.shape, bool)
+    for i in range(1, n):
+        if stats[i, cv2.CC_STAT_AREA] < min_px:
+            continue
+        part = lab == i
+        if not (part & near).any():
+            continue
+        d = abs(float(np.median(hue[part])) - h0)
+        if min(d, 180.0 - d) <= HUE_STEP:
+            out |= part
+    return out if out.any() else None
+
+
+def _joined(scene: Scene, c: Candidate, areas: np.ndarray, sub: ViewGrid,
+            lying: list[Candidate], rest: list[Candidate], hue: np.ndarray,
+            read: Callable[[np.ndarray, list[Candidate]], list[Candidate]], max_hidden: float
+            ) -> Candidate:
+    """``c``, read in one colour area, or, when an area of its hue no reading explains lies
+    beside it (:func:`_unread_beside`, JOIN_GAP_MM), the reading (``read``, the pass that
+    read ``c``) of the two closed over the gap that covers them, else ``c`` with σ reaching
+    that area's farthest pixel from its nearer end: its length is not known."""
+    beside = _unread_beside(scene, c, areas, sub, lying + rest, hue)
+    if beside is None:
+        return c
+    r = max(round(JOIN_GAP_MM * sub.px_per_mm), 1)
+    joined = cv2.morphologyEx((beside | (_outline_mask(c, areas.shape, sub) & areas))
+                              .view(np.uint8), cv2.MORPH_CLOSE,
+                              np.ones((2 * r + 1, 2 * r + 1), np.uint8)) > 0
+    total = np.count_nonzero(joined)
+    for o in read(joined, rest):
+        if (np.isnan(o.fit.sample_cost).mean() <= max_hidden
+                and np.count_nonzero(unexplained_mask(joined, sub, [o]))
+                <= COLOUR_MAX_LEFT * total):
+            return o
+    ends = np.array([c.fit.pose.stern_mm, c.fit.pose.tip_mm(
+        scene.pieces.dims(c.size).footprint_length_mm)])
+    pts = sub.to_mm(np.argwhere(beside)[:, ::-1])
+    reach = float(np.linalg.norm(pts[:, None, :] - ends[None], axis=-1).min(axis=1).max())
+    return replace(c, ambiguity_mm=max(c.ambiguity_mm, reach),
+                   covering_ambiguity_mm=max(c.covering_ambiguity_mm, reach))
 
 
 def split_by_hue(hue: np.ndarray, vivid: np.ndarray) -> np.ndarray:
