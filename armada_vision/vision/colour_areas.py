@@ -210,7 +210,9 @@ def own_colour_pieces(scene: Scene, areas: np.ndarray, sub: ViewGrid,
     a die or chit of the piece's colour, seed 2153), but here the area is a colour area
     beside another piece's, which is why the region's passes took it as explained by that
     neighbour (issue 4, session 36, touch46: 4 pieces on the tuning sets, each read within
-    0.5 mm at σ 9-40 mm, were lost so; a piece found in doubt is better than a miss)."""
+    0.5 mm at σ 9-40 mm, were lost so; a piece found in doubt is better than a miss).
+    A reading beside an unexplained area of its hue is read with it (:func:`_joined`,
+    JOIN_GAP_MM): one piece's stern face and lit faces may be two areas."""
     colour = colour_namer(scene, view, bg)
 
     def other_colour(c: Candidate, o: Candidate) -> bool:
