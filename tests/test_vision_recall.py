@@ -3977,3 +3977,48 @@ def test_a_colour_area_read_with_the_area_of_its_hue_beside_it():
     assert (p.size.value, p.color) == ("large", "green") and p.sigma_mm > 1.5
     assert found(10492, "large", "blue", (223.5, 126.9), seed0=10288).sigma_mm <= 1.5
     assert_no_false_piece(10492, 10288)
+
+
+# A clear piece read short from its stern, the tip lost (issue 4, session 39, clearsize49;
+# clear pieces read one size short). The 8272-set's 8282: a clear medium on laminate (1920×1080,
+# 22-35°) read as a small at σ 22.5 mm, its stern 1.1 mm off and its tip 11 mm short: the apex
+# is a thin grey wedge of two walls fading into the table, and the fit stops where the open
+# base's dark ends. The strip rules set longer sizes from the reading's tip, so never reach it.
+# From its stern, the medium's strip past the small's tip is 0.84 of the table beside it and
+# its outline there lies on the crisp edges for 0.75 of its samples (right clear readings'
+# strips keep 0.907 of the table or more; those under 0.93 an edge share of 0.38 or less:
+# CLEAR_TIP_BESIDE, CLEAR_TIP_EDGES). So too 8309's clear large (read as a medium), the
+# 10288-set's 10393 and 10521's two clear mediums (read as smalls). Each is read at its size,
+# set from the reading's stern, never trusted (σ covers the shorter reading), named clear.
+@pytest.mark.parametrize(("seed", "seed0", "size", "stern"), [
+    (8282, 8272, "medium", (364.5, 149.8)),
+    (8309, 8272, "large", (202.7, 369.6)),
+    (10393, 10288, "medium", (277.2, 400.5)),
+    (10521, 10288, "medium", (143.9, 121.5)),
+    (10521, 10288, "medium", (81.3, 138.9)),
+])
+def test_a_clear_piece_read_short_from_its_stern_is_read_at_its_size(seed, seed0, size, stern):
+    p = found(seed, size, "clear", stern, seed0=seed0)
+    assert p is not None and p.size.value == size and p.color == "clear"
+    assert p.sigma_mm > 1.5  # the size is the view's shade and edges, not a fit's
+    assert_no_false_piece(seed, seed0)
+
+
+# ... but not when the longer size's tip runs into another piece, or its outline is another
+# piece's (issue 4, session 39, clearsize49; CLEAR_TIP_OFF_MM, CLEAR_TIP_EDGES_MAX). The
+# 10000-set's 10007: a clear small on laminate (1280×720, 0-10°) read at its size in doubt
+# (σ 22.5 mm), its tip pointing at a cyan large's stern. Its medium from the same stern ends
+# on the cyan's outline: the strip past the small's tip takes in the cyan's shadow (0.84 of the
+# table beside it) and its edges (share 0.53), as a piece's tip would. The 8848-set's 8849: two
+# clear mediums side by side head to tail (1280×720, 0-10°), one missed; the found one's large
+# from its stern lies over the other (strip 0.81, edge share 0.89: crisp nearly all along, a
+# neighbour's sides, where a faint apex shows 0.40-0.75). Each keeps its size.
+@pytest.mark.parametrize(("seed", "seed0", "size", "stern"), [
+    (10007, 10000, "small", (446.9, 273.3)),
+    (8849, 8848, "medium", (308.4, 332.3)),
+])
+def test_a_clear_piece_whose_longer_size_runs_into_another_piece_keeps_its_size(
+        seed, seed0, size, stern):
+    p = found(seed, size, "clear", stern, seed0=seed0)
+    assert p is not None and p.size.value == size and p.color == "clear"
+    assert_no_false_piece(seed, seed0)

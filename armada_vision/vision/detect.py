@@ -174,6 +174,7 @@ from armada_vision.vision.strips import (
     bare_strip_shorter,
     clear_beside_longer,
     clear_strip_longer,
+    clear_tip_longer,
     edges_longer,
     full_strip_longer,
     other_colour_strip,
@@ -1399,6 +1400,12 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
                 continue
             if b is not None:
                 out[i] = replace(as_piece(b, False), color="clear")
+                continue
+            # ... or from its stern, the tip short: the strip past its tip darker than the
+            # table beside it and the longer outline there on the crisp edges
+            # (CLEAR_TIP_BESIDE, CLEAR_TIP_EDGES); named clear, as the reading was.
+            if (t := clear_tip_longer(scene, c, p.sigma_mm, lying, edges)) is not None:
+                out[i] = replace(as_piece(t, False), color="clear")
                 continue
         # Any colour: a reading in size doubt whose longer outline lies on the crisp edges
         # (EDGE_LONGER_SHARE). Named in the reading's colour; a white one's longer footprint

@@ -83,6 +83,43 @@ STRIP_GROW_MM = 0.7
 CLEAR_STRIP_BESIDE = 0.84
 CLEAR_STRIP_FLOOR = 0.6
 CLEAR_BESIDE_MM = (1.5, 4.0)
+# ... and from its stern, the tip short (issue 4, session 39, clearsize49). The other half of
+# the clear pieces read short keep their stern and lose their tip: on laminate the apex is a
+# thin grey wedge of two walls fading into the table and the piece's own soft shadow, and the
+# fit stops where the open base's dark ends (the 8272-set's 8282, a clear medium read as a
+# small, stern 1.1 mm off, tip 11 mm short, σ 22.5 mm; 8309's large read as a medium; the
+# 10288-set's 10393 and 10521's two mediums read as smalls). The rules above set the longer
+# sizes from the reading's tip, so never reach them. Set from the reading's stern and heading
+# instead, the strip a longer size adds past the reading's tip (the outline as seen less the
+# reading's grown by STRIP_GROW_MM, at least STRIP_FREE of it off the other readings) is those
+# walls: against the table beside it (CLEAR_BESIDE_MM) 0.84-0.89 for those five (8282 0.84,
+# 10393 0.85, 10521 0.85 and 0.87, 8309 0.89), and the longer outline past the reading lies on
+# the crisp edges (the walls' sides, open_base.near_edges as for EDGE_LONGER_SHARE) for 0.41-
+# 0.75 of its samples. Right clear readings in size doubt on the 8272- and 10288-sets have a
+# strip at 0.907 of the table beside it or more (a faint shadow past the tip), and those under
+# 0.93 (8327, 8357, 8371, 10363) an edge share of 0.38 or less. So a clear reading in size
+# doubt that no rule above made longer is read at the longest longer size from its stern whose
+# strip, and its part past the next shorter size, are at most CLEAR_TIP_BESIDE of the table
+# beside them (at least CLEAR_STRIP_FLOOR) and whose outline past the reading lies on the
+# edges for at least CLEAR_TIP_EDGES of its samples, and that clashes with no other reading:
+# set there, not fitted, its σ covering the shorter reading (never trusted: the size is the
+# view's, not a fit's), named clear as the reading was. Readings named white (their shaded
+# base and shadow darken a strip past the tip just as much: the 8272-set's 8291, 8406, white
+# smalls at 0.80-0.84) are not asked.
+CLEAR_TIP_BESIDE = 0.9
+CLEAR_TIP_EDGES = 0.4
+# ... unless the longer size's tip comes within CLEAR_TIP_OFF_MM of another reading: its strip
+# then takes in that piece's shadow and its edges those of that piece (the 10000-set's 10007, a
+# clear small whose tip points at a cyan large's stern, 1280×720: its medium's strip 0.84 of the
+# table beside it, edge share 0.53, the medium's tip on the cyan's outline; the longer sizes
+# read so on the 8272- and 10288-sets end 14 mm or more from any other reading).
+CLEAR_TIP_OFF_MM = 5.0
+# ... and unless that outline lies on the edges nearly all along (over CLEAR_TIP_EDGES_MAX): a
+# faint apex shows only part of its walls as crisp steps (0.40-0.75 on the pieces read so on
+# the 8272-, 10288-, 8848- and 5104-sets), a neighbour's whole sides are crisp (the 8848-set's
+# 8849: two clear mediums side by side head to tail, one missed; the found one's large from its
+# stern lies over the other, strip 0.81, edge share 0.89).
+CLEAR_TIP_EDGES_MAX = 0.8
 # A reading in size doubt whose longer reading's outline past its stern lies on the crisp edges
 # (issue 4, session 34, size44). A piece read one size short from its tip (its base hard to
 # see: a white piece's shaded face scores under its lit one, a vivid one's base lies in its
@@ -248,12 +285,78 @@ def clear_beside_longer(scene: Scene, c: Candidate, sigma_mm: float, lying: list
     return None
 
 
+def _set_from_stern(scene: Scene, c: Candidate, sizes: list[Size]) -> list[Candidate]:
+    """Readings of ``sizes`` set at ``c``'s stern and heading, not fitted
+    (crisp._edges_candidate)."""
+    p = c.fit.pose
+    return [_edges_candidate(scene, z, Pose(p.x_mm, p.y_mm, p.heading_deg)) for z in sizes]
+
+
+def _edge_share_past(scene: Scene, z: Size, pose: Pose, seen: shapely.Geometry,
+                     others: list[Candidate], edges: np.ndarray) -> float:
+    """The share of size ``z``'s outline samples at ``pose`` past reading outline ``seen``
+    (grown EDGE_PAST_MM) and off ``others`` (grown 1 mm) that lie within a pixel of the crisp
+    ``edges``; 0 when under EDGE_LONGER_FREE of those past are off the others."""
+    pts = _outline_samples(scene, z, pose)
+    past = ~shapely.contains_xy(seen.buffer(EDGE_PAST_MM), pts[:, 0], pts[:, 1])
+    if not past.any():
+        return 0.0
+    free = past & ~shapely.contains_xy(_off_others_mask(scene, others, pts[past]),
+                                       pts[:, 0], pts[:, 1])
+    n_free = np.count_nonzero(free)
+    if n_free == 0 or n_free < EDGE_LONGER_FREE * np.count_nonzero(past):
+        return 0.0
+    return np.count_nonzero(near_edges(scene.grid, pts[free], edges)) / n_free
+
+
+def _off_others_mask(scene: Scene, others: list[Candidate], pts: np.ndarray
+                     ) -> shapely.Geometry:
+    """The union of ``others``' outlines grown by 1 mm that reach points ``pts``."""
+    if not len(others) or not len(pts):
+        return shapely.Polygon()
+    mp = shapely.multipoints(pts)
+    near = [g for q in others for g in [scene.grown_outline(q)] if g.distance(mp) <= 0.0]
+    return shapely.union_all(near) if near else shapely.Polygon()
+
+
+def clear_tip_longer(scene: Scene, c: Candidate, sigma_mm: float, lying: list[Candidate],
+                     edges: np.ndarray) -> Candidate | None:
+    """The longest size longer than clear reading ``c`` (σ ``sigma_mm``, covering it: in size
+    doubt) from ``c``'s STERN and heading whose strip past ``c``'s tip (at least STRIP_FREE
+    of it off the other readings) is darker than the table beside it (CLEAR_TIP_BESIDE, and so
+    is its part past the next shorter size) and whose outline past ``c`` lies on the crisp
+    ``edges`` for CLEAR_TIP_EDGES (at most CLEAR_TIP_EDGES_MAX) of its samples, whose tip lies
+    CLEAR_TIP_OFF_MM or more from the other readings, and that clashes with none of ``lying``:
+    set there, not fitted (crisp._edges_candidate), its σ covering ``c``; else None."""
+    if c.upright or scene.shade is None:
+        return None
+    if not (longer := _longer_sizes(scene, c, sigma_mm)):
+        return None
+    others = [k for k in lying if k is not c]
+    seen = shapely.Polygon(c.outline_mm)
+    for o, free, shorter in _free_strips(scene, seen, _set_from_stern(scene, c, longer),
+                                         others):
+        if not _darker_than_beside(scene, o, seen, free, others, shorter,
+                                   bound=CLEAR_TIP_BESIDE):
+            continue
+        if not (CLEAR_TIP_EDGES <= _edge_share_past(scene, o.size, o.fit.pose, seen, others,
+                                                     edges) <= CLEAR_TIP_EDGES_MAX):
+            continue
+        tip = shapely.Point(o.fit.pose.tip_mm(scene.pieces.dims(o.size).footprint_length_mm))
+        if any(shapely.Polygon(k.outline_mm).distance(tip) < CLEAR_TIP_OFF_MM for k in others):
+            continue  # its tip runs into another piece: that piece's shadow and edges
+        if (q := _covering_longer(scene, o, c, others)) is not None:
+            return q
+    return None
+
+
 def _darker_than_beside(scene: Scene, o: Candidate, seen: shapely.Geometry,
                         free: shapely.Geometry, others: list[Candidate],
-                        shorter: Candidate | None) -> bool:
+                        shorter: Candidate | None, bound: float = CLEAR_STRIP_BESIDE
+                        ) -> bool:
     """Whether a longer reading ``o``'s strip ``free`` (table mm, past the reading as
-    ``seen``, off ``others``) has a median shade at most CLEAR_STRIP_BESIDE, and at least
-    CLEAR_STRIP_FLOOR, of the table's beside it (CLEAR_BESIDE_MM out from ``o``'s outline,
+    ``seen``, off ``others``) has a median shade at most ``bound`` (CLEAR_STRIP_BESIDE), and
+    at least CLEAR_STRIP_FLOOR, of the table's beside it (CLEAR_BESIDE_MM out from ``o``'s outline,
     within CLEAR_BESIDE_MM[1] + 1 mm of the strip, off the reading and the others), and so
     has its part past ``shorter`` (the next shorter size set from the same tip, when longer
     than the reading)."""
@@ -265,7 +368,7 @@ def _darker_than_beside(scene: Scene, o: Candidate, seen: shapely.Geometry,
     ring = shades_in(scene, beside)
     if not ring.size:
         return False
-    lo, hi = CLEAR_STRIP_FLOOR * float(median(ring)), CLEAR_STRIP_BESIDE * float(median(ring))
+    lo, hi = CLEAR_STRIP_FLOOR * float(median(ring)), bound * float(median(ring))
     if not lo <= median_shade(scene, free) <= hi:
         return False
     if shorter is None:
