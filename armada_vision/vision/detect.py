@@ -1814,6 +1814,8 @@ def _white_size_by_edges(scene: Scene, view: TableView, bg: np.ndarray, edges: n
                 or name(c) != "white"):
             continue
         share = _edge_shares(scene, edges, c)
+        if not share:
+            continue
         z, (best, q) = max(share.items(), key=lambda t: t[1][0])
         if z == c.size or best < WHITE_EDGES_WHOLE or any(
                 best < s + WHITE_EDGES_MARGIN for k, (s, _q) in share.items() if k != z):
@@ -1832,30 +1834,50 @@ def _edge_shares(scene: Scene, edges: np.ndarray, c: Candidate
                  ) -> dict[Size, tuple[float, Pose]]:
     """For each size, the pose refitted to the crisp edges (``edges``: view-size bool) from
     ``c``'s stern, its tip and its middle (heading kept at the start) and the share of that
-    outline on them, the best of the three."""
+    outline on them, the best of the three; empty when ``c``'s own size, refitted from the
+    start whose outline lies nearest the edges, leaves no other size room to beat it
+    (WHITE_EDGES_MARGIN): the best of three could only be higher (most readings end there,
+    one refit instead of nine)."""
     grid = scene.grid
     px = grid.to_px(np.asarray(c.outline_mm))
     pad = WHITE_EDGES_PAD_PX
     x0, y0 = np.maximum(np.floor(px.min(axis=0)).astype(int) - pad, 0)
     x1, y1 = np.ceil(px.max(axis=0)).astype(int) + pad
     dist = cv2.distanceTransform((~edges[y0:y1, x0:x1]).view(np.uint8), cv2.DIST_L2, 3)
+    h, w = dist.shape
+    clipped = np.minimum(dist, SOFT_WHITE_CLIP_PX)
     p = c.fit.pose
     d_c = scene.pieces.dims(c.size).footprint_length_mm
     tip = np.asarray(p.tip_mm(d_c))
-    out: dict[Size, tuple[float, Pose]] = {}
-    for z in Size:
+
+    def starts(z: Size) -> list[Pose]:
         d_z = scene.pieces.dims(z).footprint_length_mm
         mid = np.asarray(p.stern_mm) + (d_c - d_z) / 2 * np.asarray(p.direction)
-        best: tuple[float, Pose] | None = None
-        for start in (p, Pose.with_tip(tip, p.heading_deg, d_z),
-                      Pose(float(mid[0]), float(mid[1]), p.heading_deg)):
-            q = _chamfer_refine(scene, z, start, dist, (x0, y0), SOFT_WHITE_STEPS)
-            s = float(near_edges(grid, _outline_samples(scene, z, q), edges).mean())
-            if best is None or s > best[0]:
-                best = (s, q)
-        assert best is not None
-        out[z] = best
-    return out
+        return [p, Pose.with_tip(tip, p.heading_deg, d_z),
+                Pose(float(mid[0]), float(mid[1]), p.heading_deg)]
+
+    refits: dict[tuple[Size, int], tuple[float, Pose]] = {}
+
+    def refit(z: Size, k: int) -> tuple[float, Pose]:
+        if (z, k) not in refits:
+            q = _chamfer_refine(scene, z, starts(z)[k], dist, (x0, y0), SOFT_WHITE_STEPS)
+            refits[z, k] = (float(near_edges(grid, _outline_samples(scene, z, q), edges).mean()),
+                            q)
+        return refits[z, k]
+
+    def nearest(z: Size) -> int:
+        mean = []
+        for start in starts(z):
+            pts = np.round(grid.to_px(_outline_samples(scene, z, start)) - (x0, y0)).astype(int)
+            ok = (pts[:, 0] >= 0) & (pts[:, 0] < w) & (pts[:, 1] >= 0) & (pts[:, 1] < h)
+            mean.append(float(np.where(ok, clipped[np.clip(pts[:, 1], 0, h - 1),
+                                                   np.clip(pts[:, 0], 0, w - 1)],
+                                       SOFT_WHITE_CLIP_PX).mean()))
+        return int(np.argmin(mean))
+
+    if refit(c.size, nearest(c.size))[0] > 1.0 - WHITE_EDGES_MARGIN:
+        return {}
+    return {z: max((refit(z, k) for k in range(3)), key=lambda t: t[0]) for z in Size}
 
 
 def _white_casting(scene: Scene, view: TableView, bg: np.ndarray, edges: np.ndarray,
