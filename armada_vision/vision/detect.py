@@ -584,6 +584,28 @@ SHADOW_WHITE_EDGES = 0.8
 SHADOW_WHITE_LIT = 1.0
 SHADOW_WHITE_PAD_PX = 40
 SHADOW_WHITE_PAST = 0.9
+# A white piece on a grey table read at the wrong size (issue 4, session 39, white49; the
+# 8272-set's 8555, the 9712-set's 9826, 9971, 9992, the 8560-set's 8691, 8788, the 10288-set's
+# 10328, 10396, 10482): lit like the laminate, its lit end is lost on the fit map, so a
+# shorter size sits inside it (both ends 4-7 mm short) or a longer one takes in its shadow,
+# in doubt (σ 10-99 mm) but at the wrong size; the true size's fit on the map costs more
+# (0.5-0.9) than the wrong one's (0.43-0.58). Its outline is still crisp: refitted to the
+# crisp edges (crisp._chamfer_refine) from its stern, its tip and its middle, the true size
+# lies with all of its outline on them (share 1.0, 0.1-1.4 mm from the truth), the read one
+# 0.84-0.96. A white reading in doubt (_unsure or σ at least DOUBT_FLOOR_MM) is read at
+# another size when that size's refit has WHITE_EDGES_WHOLE of its outline on the edges or
+# more and beats the read size's (and every other size's) by WHITE_EDGES_MARGIN (3 of the 80
+# samples): of the 57 white readings in doubt on the 9712-set logged, none read at its true
+# size had another size's refit beat its own (closest: 0.975 against 0.988, 0.988 against
+# 1.0), and an even tie (8537's small and medium, both 1.0) is left as read. On wood the
+# grain hides the edges (shares 0.2-0.35): no size is whole there. The new reading is in
+# doubt as the shadow's white is (σ at least DOUBT_FLOOR_MM, crisp._edges_candidate): its
+# size from the edges, its place not fitted on the map. Only on a grey table
+# (COLOURED_TABLE_SAT), as _white_by_shadow.
+WHITE_EDGES_WHOLE = 0.97
+WHITE_EDGES_MARGIN = 0.03
+WHITE_EDGES_PAD_PX = 40
+
 # Regions bigger than this many large pieces are an arm or a hand: nothing in them is judged.
 HAND_AREA_PIECES = 12
 # A clear piece on wood that the grey area takes only in part (issue 4, session 36, wood46).
@@ -1321,6 +1343,9 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     # refitted to the crisp edges (SHADOW_WHITE_*).
     by_shadow = {id(c) for c in lying}
     lying = _white_by_shadow(scene, view, bg, edges, lying)
+    # A white reading in doubt at the wrong size: the size whose outline is whole on the crisp
+    # edges (WHITE_EDGES_*).
+    lying = _white_size_by_edges(scene, view, bg, edges, lying)
     # (Lit like the table, it is no bare table: its outline is crisp and it casts a shadow.)
     by_shadow = {id(c) for c in lying} - by_shadow
     # Left in until here, a finger's reading (or a piece's end beside one) keeps the passes
@@ -1781,6 +1806,85 @@ def _white_by_shadow(scene: Scene, view: TableView, bg: np.ndarray, edges: np.nd
         if (b.x - a.x) * light[0][0] + (b.y - a.y) * light[0][1] > 0.0:
             out[i] = w
     return out
+
+
+def _white_size_by_edges(scene: Scene, view: TableView, bg: np.ndarray, edges: np.ndarray,
+                         lying: list[Candidate]) -> list[Candidate]:
+    """``lying`` with each white reading in doubt read at the size whose outline, refitted to
+    the crisp edges, lies whole on them when its own does not (WHITE_EDGES_*), in doubt."""
+    if table_hue_sat(bg)[1] > COLOURED_TABLE_SAT:
+        return lying
+    name = colour_namer(scene, view, bg)
+    out = list(lying)
+    for i, c in enumerate(lying):
+        if (c.upright or not (_unsure(c) or c.ambiguity_mm >= DOUBT_FLOOR_MM)
+                or name(c) != "white"):
+            continue
+        share = _edge_shares(scene, edges, c)
+        if not share:
+            continue
+        z, (best, q) = max(share.items(), key=lambda t: t[1][0])
+        if z == c.size or best < WHITE_EDGES_WHOLE or any(
+                best < s + WHITE_EDGES_MARGIN for k, (s, _q) in share.items() if k != z):
+            continue
+        wc = _edges_candidate(scene, z, q)
+        others = out[:i] + out[i + 1:]
+        if (not scene.footprint(wc)[0].intersects(scene.footprint(c)[0])
+                or clashes(wc, others, scene) or overlaps_any(scene, wc, others)
+                or classify_color(view, scene.footprint(wc)[0], bg) != "white"):
+            continue
+        out[i] = wc
+    return out
+
+
+def _edge_shares(scene: Scene, edges: np.ndarray, c: Candidate
+                 ) -> dict[Size, tuple[float, Pose]]:
+    """For each size, the pose refitted to the crisp edges (``edges``: view-size bool) from
+    ``c``'s stern, its tip and its middle (heading kept at the start) and the share of that
+    outline on them, the best of the three; empty when ``c``'s own size, refitted from the
+    start whose outline lies nearest the edges, leaves no other size room to beat it
+    (WHITE_EDGES_MARGIN): the best of three could only be higher (most readings end there,
+    one refit instead of nine)."""
+    grid = scene.grid
+    px = grid.to_px(np.asarray(c.outline_mm))
+    pad = WHITE_EDGES_PAD_PX
+    x0, y0 = np.maximum(np.floor(px.min(axis=0)).astype(int) - pad, 0)
+    x1, y1 = np.ceil(px.max(axis=0)).astype(int) + pad
+    dist = cv2.distanceTransform((~edges[y0:y1, x0:x1]).view(np.uint8), cv2.DIST_L2, 3)
+    h, w = dist.shape
+    clipped = np.minimum(dist, SOFT_WHITE_CLIP_PX)
+    p = c.fit.pose
+    d_c = scene.pieces.dims(c.size).footprint_length_mm
+    tip = np.asarray(p.tip_mm(d_c))
+
+    def starts(z: Size) -> list[Pose]:
+        d_z = scene.pieces.dims(z).footprint_length_mm
+        mid = np.asarray(p.stern_mm) + (d_c - d_z) / 2 * np.asarray(p.direction)
+        return [p, Pose.with_tip(tip, p.heading_deg, d_z),
+                Pose(float(mid[0]), float(mid[1]), p.heading_deg)]
+
+    refits: dict[tuple[Size, int], tuple[float, Pose]] = {}
+
+    def refit(z: Size, k: int) -> tuple[float, Pose]:
+        if (z, k) not in refits:
+            q = _chamfer_refine(scene, z, starts(z)[k], dist, (x0, y0), SOFT_WHITE_STEPS)
+            refits[z, k] = (float(near_edges(grid, _outline_samples(scene, z, q), edges).mean()),
+                            q)
+        return refits[z, k]
+
+    def nearest(z: Size) -> int:
+        mean = []
+        for start in starts(z):
+            pts = np.round(grid.to_px(_outline_samples(scene, z, start)) - (x0, y0)).astype(int)
+            ok = (pts[:, 0] >= 0) & (pts[:, 0] < w) & (pts[:, 1] >= 0) & (pts[:, 1] < h)
+            mean.append(float(np.where(ok, clipped[np.clip(pts[:, 1], 0, h - 1),
+                                                   np.clip(pts[:, 0], 0, w - 1)],
+                                       SOFT_WHITE_CLIP_PX).mean()))
+        return int(np.argmin(mean))
+
+    if refit(c.size, nearest(c.size))[0] > 1.0 - WHITE_EDGES_MARGIN:
+        return {}
+    return {z: max((refit(z, k) for k in range(3)), key=lambda t: t[0]) for z in Size}
 
 
 def _white_casting(scene: Scene, view: TableView, bg: np.ndarray, edges: np.ndarray,
