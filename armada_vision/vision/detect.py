@@ -62,6 +62,7 @@ from armada_vision.vision.crisp import (
     _chamfer_refine,
     _edges_candidate,
     _inset_shade,
+    _left_of,
     _outline_samples,
     _ring_shades,
     crisp_pieces,
@@ -1206,6 +1207,8 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     # the crisp map places each end only within CRISP_EDGE_MM, so the heading is no surer
     # (issue 4, session 38, trust48: the 9712-set's 9959, a clear large at 720p read 3.2° turned,
     # its stern 3.3 mm off, at fit σ 0.30°: the rules trusted it).
+    # (The readings the end drops as lit table, asked before this pass adds its own.)
+    lit = [c for c in lying if lit_table(c, scene, view, bg)]
     lying += crisp_pieces(scene, edges, crisp | holes, lying, hand_mask, standing, peel=True,
                           heading_floor=True, clear_part=looks_clear, soft_clear=is_clear,
                           soft_out=soft,
@@ -1216,6 +1219,20 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
                           soft_grey=lambda c: named(c) == "clear",
                           grey_out=grey_black,
                           other_piece=other_piece, vivid=vivid)
+    if lit:
+        # A reading the end drops as bare table looking lit beside a dark area (lit_table)
+        # holds no crisp area off: a clear piece's faces lit like the table, read as doubtful
+        # smalls, held its area off as their shadow (crisp.MAX_CONTACT; issue 4, session 39,
+        # clear49: the 9424-set's 9602 and the 8848-set's 9005, clear larges on laminate,
+        # contact 0.53-0.60 after the peel, missed). The areas touching them are fitted again
+        # without them, good fits only: the pass above keeps its soft readings, which their
+        # excused strip let it make (the 9136-set's 9375 and 9327, black pieces read so).
+        held = [c for c in lying if not any(c is k for k in lit)]
+        by_lit = cv2.dilate(_left_of(scene, crisp, lit, None)[0], np.ones((5, 5), np.uint8)) > 0
+        lying += crisp_pieces(scene, edges, crisp | holes, held, hand_mask, standing,
+                              peel=True, heading_floor=True, clear_part=looks_clear,
+                              not_clear=lambda c: _dark_opaque(view, scene.footprint(c)[0], bg),
+                              area_if=lambda sl, area: bool((by_lit[sl] & area).any()))
     # On a coloured table, what looks greyer than it: a clear piece on wood, whose soft
     # edges the grain drowns (no crisp outline).
     ratio = saturation_ratio(view, bg, bg_planes)
