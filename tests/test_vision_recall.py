@@ -4052,6 +4052,18 @@ def test_a_white_piece_in_doubt_is_read_at_the_size_whole_on_its_crisp_edges(see
     assert_no_false_piece(seed, seed0)
 
 
+# ... but a clear piece named white keeps its size (issue 4, session 39, the lead's mend of the
+# merge; WHITE_EDGES_SHORTER). The 9136-set's 9311: a clear large (1280×720, 0-10°) named white,
+# read at its size in doubt; its open base's inner rim, seen through the walls, nests a medium's
+# outline at its tip that lies on the crisp edges at 79 of 80 samples (0.988) against the
+# large's 0.900, and the merged tree read it as a white medium. A shorter size must be whole.
+def test_a_clear_piece_named_white_keeps_its_size_against_its_inner_rim():
+    stern = (154.0, 218.6)
+    p = found(9311, "large", "clear", stern, seed0=9136)
+    assert p is not None and p.size == Size.LARGE
+    assert math.dist(p.pose.stern_mm, stern) < 3.0
+
+
 # A reading the end drops as lit table held a clear piece's crisp area off (issue 4, session
 # 39, clear49; clear pieces on laminate held off by a neighbour). The 9424-set's 9602: a clear
 # large on laminate (1920×1080, 22-35°) whose tip touches a blue medium. The main pass read two

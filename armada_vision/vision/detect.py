@@ -605,6 +605,14 @@ SHADOW_WHITE_PAST = 0.9
 # (COLOURED_TABLE_SAT), as _white_by_shadow.
 WHITE_EDGES_WHOLE = 0.97
 WHITE_EDGES_MARGIN = 0.03
+# ... and a shorter size only when its outline lies on the edges at every sample: a clear
+# piece named white shows its open base's inner rim through its walls, a shorter outline
+# nested at its tip that lies on the edges nearly all along (the 9136-set's 9311, a clear
+# large named white at its size, share 0.900, its medium 0.988 = 79 of 80: read as a medium,
+# merge of session 39), while a white piece read long has taken its shadow in and its own
+# outline is whole (share 1.0 for the five read shorter on the tuning sets: the 8272-set's
+# 8555, the 10288-set's 10396, the 9712-set's 9918, the 9136-set's 9281 and 9397).
+WHITE_EDGES_SHORTER = 1.0
 WHITE_EDGES_PAD_PX = 40
 
 # Regions bigger than this many large pieces are an arm or a hand: nothing in them is judged.
@@ -1844,6 +1852,10 @@ def _white_size_by_edges(scene: Scene, view: TableView, bg: np.ndarray, edges: n
         if z == c.size or best < WHITE_EDGES_WHOLE or any(
                 best < s + WHITE_EDGES_MARGIN for k, (s, _q) in share.items() if k != z):
             continue
+        if (scene.pieces.dims(z).footprint_length_mm
+                < scene.pieces.dims(c.size).footprint_length_mm
+                and best < WHITE_EDGES_SHORTER):
+            continue  # a clear piece's inner rim, nested at its tip (WHITE_EDGES_SHORTER)
         wc = _edges_candidate(scene, z, q)
         others = out[:i] + out[i + 1:]
         if (not scene.footprint(wc)[0].intersects(scene.footprint(c)[0])
