@@ -4097,3 +4097,15 @@ def test_a_lit_table_readings_strip_still_excuses_the_soft_reading_beside_it():
     p = found(9375, "large", "black", (420.6, 196.0), seed0=9136)
     assert p is not None and p.color == "black"
     assert_no_sure_wrong_size(9375, 9136, "large", "black", (420.6, 196.0), any_size=True)
+
+
+# A doubtful crisp fit's turn is not pinned (issue 4, session 39, the lead; trusted far-off
+# readings; crisp.DOUBT_TURN_DEG). The 10576-set's 10718 (1920×1080, 22-35°, cloth): a black
+# small against a purple medium's stern, its peeled part fitted on the crisp map at 0.38 (over
+# GOOD_COST, kept in doubt at σ 3.0 mm) turned 115° from the truth, its heading σ the fit's
+# 4.7°: its tip 31 mm off, outside the rules' allowance. Such a fit's heading σ is at least
+# 45°: the rules answer in doubt.
+def test_a_doubtful_crisp_fit_is_in_doubt_of_its_turn():
+    assert_no_sure_wrong_size(10718, 10576, "small", "black", (461.3, 401.1), any_size=True)
+    p = found(10718, "small", "black", (461.3, 401.1), seed0=10576)
+    assert p.sigma_deg >= 45.0

@@ -236,6 +236,15 @@ CRISP_TIP_UNSEEN = 0.5
 # false piece added); such a reading is in doubt whatever its fit's σ: at least this (mm),
 # over the 1.5 mm the rules trust (rules.md §7; the ones found lay 0.1-1.8 mm off).
 DOUBT_FLOOR_MM = 3.0
+# ... and its turn is not pinned either: such a fit's outline lies on the crisp map only in
+# part, so the fit's own heading σ says nothing; its heading σ is at least DOUBT_TURN_DEG
+# (issue 4, session 39, the lead; trusted far-off readings: the 10576-set's 10718, a black
+# small against a purple medium's stern, its peeled part fitted at 0.38 turned 115° from the
+# truth, σ 3.0 mm, 4.7°: its tip 31 mm off, past the rules' allowance). At 45° the rules'
+# 2σ turns over ±90°. No detection step reads the heading σ; of the 26 such fits on the
+# 10000- and 10576-sets all but 10718's were clear readings whose σ other steps raised to
+# 11-88° already.
+DOUBT_TURN_DEG = 45.0
 # A stern edge seen through (a clear piece's open base shows the wood) may be left out when
 # the sides are seen up to it (open_base.open_base_cost) ...
 # ... and only when the area fills at least this share of its outline as seen (seed 1026's
@@ -700,11 +709,13 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
                                 ambiguity_deg=c.covering_ambiguity_deg)
                     if not_clear is not None and not_clear(c):
                         c = _rivals_hidden_inside(crisp_scene, c, cands, region, sub)
+                floor_deg = 0.0
                 if cost > GOOD_COST:
-                    # A doubtful fit (doubtful_if): kept only when named clear, and in doubt.
+                    # A doubtful fit (doubtful_if): kept only when named clear, and in doubt,
+                    # its turn too (DOUBT_TURN_DEG).
                     if doubtful_if is None or not doubtful_if(c):
                         break
-                    floor_mm = max(floor_mm, DOUBT_FLOOR_MM)
+                    floor_mm, floor_deg = max(floor_mm, DOUBT_FLOOR_MM), DOUBT_TURN_DEG
                 if lit and lit_clear is not None:
                     if not lit_clear[2](c):
                         break
@@ -715,10 +726,10 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
                                scene.pieces.dims(c.size).footprint_length_mm):
                     # Pinned along its axis by its stern edge alone (CRISP_TIP_UNSEEN).
                     floor_mm = max(floor_mm, SNUG_END_MM)
-                deg = 0.0
+                deg = floor_deg
                 if heading_floor:
                     length = scene.pieces.dims(c.size).footprint_length_mm
-                    deg = math.degrees(CRISP_EDGE_MM / length)
+                    deg = max(deg, math.degrees(CRISP_EDGE_MM / length))
                 out.append(replace(
                     c, ambiguity_mm=max(c.ambiguity_mm, floor_mm),
                     covering_ambiguity_mm=max(c.covering_ambiguity_mm, floor_mm),
