@@ -131,7 +131,11 @@ CLEAR_TIP_EDGES_MAX = 0.8
 # the true one: strip 0.80-0.87, edge share 0.41-0.55. The stern stays (5-9 mm off on these),
 # the heading is the turned one (5-15° off the truth, from 15-25°); never trusted (σ covers the
 # shorter reading). Right clear readings in size doubt on those scenes (8610's two smalls,
-# 9543's small) keep strips of 0.92 or more and edge shares of 0.20 or less turned.
+# 9543's small) keep strips of 0.92 or more and edge shares of 0.20 or less turned. A size
+# whose outline at the heading as read lies on the edges nearly all along (over
+# CLEAR_TIP_EDGES_MAX: a neighbour's sides) is not turned: the 8848-set's 8849's large from
+# the found clear medium's stern, 0.89 as read, turned 10° toward the missed medium beside it
+# has strip 0.70 and edge share 0.52, that piece's shadow and sides.
 CLEAR_TIP_TURN_DEG = 10.0
 # A reading in size doubt whose longer reading's outline past its stern lies on the crisp edges
 # (issue 4, session 34, size44). A piece read one size short from its tip (its base hard to
@@ -351,15 +355,17 @@ def clear_tip_longer(scene: Scene, c: Candidate, sigma_mm: float, lying: list[Ca
         return None
     others = [k for k in lying if k is not c]
     seen = shapely.Polygon(c.outline_mm)
+    crowded: set[Size] = set()  # sizes whose outline as read lies on a neighbour's sides
     for turn in (0.0, CLEAR_TIP_TURN_DEG, -CLEAR_TIP_TURN_DEG):
-        sets = _set_from_stern(scene, c, longer, turn)
+        sets = [o for o in _set_from_stern(scene, c, longer, turn) if o.size not in crowded]
         for o, free, shorter in _free_strips(scene, seen, sets, others):
             if not _darker_than_beside(scene, o, seen, free, others, shorter,
                                        bound=CLEAR_TIP_BESIDE):
                 continue
-            if not (CLEAR_TIP_EDGES <= _edge_share_past(scene, o.size, o.fit.pose, seen,
-                                                         others, edges)
-                    <= CLEAR_TIP_EDGES_MAX):
+            share = _edge_share_past(scene, o.size, o.fit.pose, seen, others, edges)
+            if share > CLEAR_TIP_EDGES_MAX and turn == 0.0:
+                crowded.add(o.size)  # not turned either (CLEAR_TIP_TURN_DEG)
+            if not CLEAR_TIP_EDGES <= share <= CLEAR_TIP_EDGES_MAX:
                 continue
             tip = shapely.Point(o.fit.pose.tip_mm(
                 scene.pieces.dims(o.size).footprint_length_mm))
