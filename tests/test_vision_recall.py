@@ -4023,6 +4023,43 @@ def test_a_clear_piece_whose_longer_size_runs_into_another_piece_keeps_its_size(
     assert p is not None and p.size.value == size and p.color == "clear"
 
 
+# A clear piece read short from its stern AND turned (issue 4, session 39, clearturn49; clear
+# pieces read one size short, turned 15-25°). The 8272-set's 8277: a clear large on laminate
+# (1280×720, 22-35°) read as a medium at σ 49.1 mm, turned 17° toward its shadow. Its large from
+# the medium's stern at the heading as read runs its strip partly off the piece: strip 0.88 of
+# the table beside it but edge share 0.38 (under CLEAR_TIP_EDGES). Turned 10° toward the piece
+# (CLEAR_TIP_TURN_DEG): strip 0.83, edge share 0.43. So too the 10000-set's 10260, the
+# 9424-set's 9543 (a large read as a medium, a medium read as a small), the 8848-set's 8919 and
+# the 8560-set's 8610 (larges read as mediums). Each is read at its size, never trusted, named
+# clear. The same scenes' right clear smalls in size doubt (9543's, 8610's two) keep their size:
+# their turned strips are table (0.92 or more, edge share 0.20 or less); and the 8848-set's 8849
+# (above) keeps its medium: its large as read lies on the missed neighbour's sides (edge share
+# 0.89), and such a size is not turned (turned 10° toward that piece: strip 0.70, share 0.52).
+@pytest.mark.parametrize(("seed", "seed0", "size", "stern"), [
+    (8277, 8272, "large", (222.5, 327.1)),
+    (10260, 10000, "large", (258.2, 411.6)),
+    (9543, 9424, "large", (285.0, 415.2)),
+    (9543, 9424, "medium", (278.2, 503.1)),
+    (8919, 8848, "large", (404.4, 106.1)),
+    (8610, 8560, "large", (208.3, 466.8)),
+])
+def test_a_clear_piece_read_short_and_turned_is_read_at_its_size(seed, seed0, size, stern):
+    p = found(seed, size, "clear", stern, seed0=seed0)
+    assert p is not None and p.size.value == size and p.color == "clear"
+    assert p.sigma_mm > 1.5  # the size is the view's shade and edges, not a fit's
+    assert_no_false_piece(seed, seed0)
+
+
+@pytest.mark.parametrize(("seed", "seed0", "stern"), [
+    (9543, 9424, (435.1, 419.8)),
+    (8610, 8560, (395.6, 253.9)),
+    (8610, 8560, (296.8, 93.0)),
+])
+def test_a_clear_small_in_size_doubt_keeps_its_size_turned(seed, seed0, stern):
+    p = found(seed, "small", "clear", stern, seed0=seed0)
+    assert p is not None and p.size.value == "small" and p.color == "clear"
+
+
 
 # A white piece in doubt read at the wrong size (issue 4, session 39, white49; whites lit like
 # the laminate, read short or long). Its lit end is lost on the fit map, so a shorter size sits

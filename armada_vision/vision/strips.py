@@ -120,6 +120,23 @@ CLEAR_TIP_OFF_MM = 5.0
 # 8849: two clear mediums side by side head to tail, one missed; the found one's large from its
 # stern lies over the other, strip 0.81, edge share 0.89).
 CLEAR_TIP_EDGES_MAX = 0.8
+# ... and, when no longer size passes at the heading as read, the same tests at that heading
+# turned by CLEAR_TIP_TURN_DEG either way (issue 4, session 39, clearturn49). Half the clear
+# pieces read short from their stern are also read turned 15-25°: the faint apex lost, the fit
+# leans toward the piece's own shadow or a wall, and the longer size set straight on from the
+# stern runs its strip partly off the piece, where only a few of its outline samples meet the
+# walls' crisp edges (edge share 0.29-0.39 as read on the 8272-set's 8277, the 10000-set's
+# 10260, the 9424-set's 9543's large and medium, the 8848-set's 8919 and the 8560-set's 8610,
+# strip 0.84-0.90 of the table beside it). Turned 10° toward the piece the outline lies near
+# the true one: strip 0.80-0.87, edge share 0.41-0.55. The stern stays (5-9 mm off on these),
+# the heading is the turned one (5-15° off the truth, from 15-25°); never trusted (σ covers the
+# shorter reading). Right clear readings in size doubt on those scenes (8610's two smalls,
+# 9543's small) keep strips of 0.92 or more and edge shares of 0.20 or less turned. A size
+# whose outline at the heading as read lies on the edges nearly all along (over
+# CLEAR_TIP_EDGES_MAX: a neighbour's sides) is not turned: the 8848-set's 8849's large from
+# the found clear medium's stern, 0.89 as read, turned 10° toward the missed medium beside it
+# has strip 0.70 and edge share 0.52, that piece's shadow and sides.
+CLEAR_TIP_TURN_DEG = 10.0
 # A reading in size doubt whose longer reading's outline past its stern lies on the crisp edges
 # (issue 4, session 34, size44). A piece read one size short from its tip (its base hard to
 # see: a white piece's shaded face scores under its lit one, a vivid one's base lies in its
@@ -285,11 +302,13 @@ def clear_beside_longer(scene: Scene, c: Candidate, sigma_mm: float, lying: list
     return None
 
 
-def _set_from_stern(scene: Scene, c: Candidate, sizes: list[Size]) -> list[Candidate]:
-    """Readings of ``sizes`` set at ``c``'s stern and heading, not fitted
-    (crisp._edges_candidate)."""
+def _set_from_stern(scene: Scene, c: Candidate, sizes: list[Size], turn_deg: float = 0.0
+                    ) -> list[Candidate]:
+    """Readings of ``sizes`` set at ``c``'s stern and heading (turned by ``turn_deg``), not
+    fitted (crisp._edges_candidate)."""
     p = c.fit.pose
-    return [_edges_candidate(scene, z, Pose(p.x_mm, p.y_mm, p.heading_deg)) for z in sizes]
+    return [_edges_candidate(scene, z, Pose(p.x_mm, p.y_mm, (p.heading_deg + turn_deg) % 360.0))
+            for z in sizes]
 
 
 def _edge_share_past(scene: Scene, z: Size, pose: Pose, seen: shapely.Geometry,
@@ -327,26 +346,34 @@ def clear_tip_longer(scene: Scene, c: Candidate, sigma_mm: float, lying: list[Ca
     is its part past the next shorter size) and whose outline past ``c`` lies on the crisp
     ``edges`` for CLEAR_TIP_EDGES (at most CLEAR_TIP_EDGES_MAX) of its samples, whose tip lies
     CLEAR_TIP_OFF_MM or more from the other readings, and that clashes with none of ``lying``:
-    set there, not fitted (crisp._edges_candidate), its σ covering ``c``; else None."""
+    set there, not fitted (crisp._edges_candidate), its σ covering ``c``; when none passes at
+    ``c``'s heading, the same at that heading turned CLEAR_TIP_TURN_DEG either way; else
+    None."""
     if c.upright or scene.shade is None:
         return None
     if not (longer := _longer_sizes(scene, c, sigma_mm)):
         return None
     others = [k for k in lying if k is not c]
     seen = shapely.Polygon(c.outline_mm)
-    for o, free, shorter in _free_strips(scene, seen, _set_from_stern(scene, c, longer),
-                                         others):
-        if not _darker_than_beside(scene, o, seen, free, others, shorter,
-                                   bound=CLEAR_TIP_BESIDE):
-            continue
-        if not (CLEAR_TIP_EDGES <= _edge_share_past(scene, o.size, o.fit.pose, seen, others,
-                                                     edges) <= CLEAR_TIP_EDGES_MAX):
-            continue
-        tip = shapely.Point(o.fit.pose.tip_mm(scene.pieces.dims(o.size).footprint_length_mm))
-        if any(shapely.Polygon(k.outline_mm).distance(tip) < CLEAR_TIP_OFF_MM for k in others):
-            continue  # its tip runs into another piece: that piece's shadow and edges
-        if (q := _covering_longer(scene, o, c, others)) is not None:
-            return q
+    crowded: set[Size] = set()  # sizes whose outline as read lies on a neighbour's sides
+    for turn in (0.0, CLEAR_TIP_TURN_DEG, -CLEAR_TIP_TURN_DEG):
+        sets = [o for o in _set_from_stern(scene, c, longer, turn) if o.size not in crowded]
+        for o, free, shorter in _free_strips(scene, seen, sets, others):
+            if not _darker_than_beside(scene, o, seen, free, others, shorter,
+                                       bound=CLEAR_TIP_BESIDE):
+                continue
+            share = _edge_share_past(scene, o.size, o.fit.pose, seen, others, edges)
+            if share > CLEAR_TIP_EDGES_MAX and turn == 0.0:
+                crowded.add(o.size)  # not turned either (CLEAR_TIP_TURN_DEG)
+            if not CLEAR_TIP_EDGES <= share <= CLEAR_TIP_EDGES_MAX:
+                continue
+            tip = shapely.Point(o.fit.pose.tip_mm(
+                scene.pieces.dims(o.size).footprint_length_mm))
+            if any(shapely.Polygon(k.outline_mm).distance(tip) < CLEAR_TIP_OFF_MM
+                   for k in others):
+                continue  # its tip runs into another piece: that piece's shadow and edges
+            if (q := _covering_longer(scene, o, c, others)) is not None:
+                return q
     return None
 
 
