@@ -1316,6 +1316,16 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
         if not got and apart is not None:
             # Still nothing: a lone vivid piece whose glint and shadow joined its region.
             got = lone_colour_piece(scene, view, bg, apart, sub, lying)
+        if not got and apart is not None:
+            # Still nothing: two touching pieces of near hues (orange against red or yellow)
+            # are one colour area, no step parts them (colours_apart says no) and no one fit
+            # covers it: read as a pair, as in a hand's region (explain._pair_covering), when
+            # two good fits of two hues cover it together (explain.TOUCH_REST_OPEN_PX).
+            got = pieces_in_colour(scene, region, sub, apart, lying,
+                                   pair_hue=window_hsv(view, sub)[..., 0], split_rest=True)
+            ups = [_standing_in_colour(scene, region, apart, sub, c, view, bg) for c in got]
+            standing += [u for u in ups if u is not None]
+            got = [c for c, u in zip(got, ups, strict=True) if u is None]
         if got:
             read.append((sub, region))
         lying += got

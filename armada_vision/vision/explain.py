@@ -143,6 +143,14 @@ COLOUR_RIVAL_GAIN = 0.1
 # area differ by more than PAIR_MIN_HUE (9536's 9 and 21; two fits of one colour covering an
 # upright green large's area beside a hand, 9531's, both 64, read a false green small).
 PAIR_MIN_HUE = 8.0
+# Outside a hand's region too, where no pass read anything, two touching pieces of near hues
+# are one colour area (no HUE_STEP parts it) and no one fit covers it: read as a pair
+# (_pair_covering, detect's empty regions). The second piece's own corners are hidden in the
+# joint area (a red small's stern against an orange medium's side: its fits from the joint
+# area's tips all lie in the orange), so the pair is sought among the fits of what each good
+# fit's outline leaves of the area too (_rest_fits), that rest opened by this many pixels
+# (the fit's edge a pixel off leaves slivers along its outline).
+TOUCH_REST_OPEN_PX = 1
 # Turns (degrees) of a tip's heading guess tried when nothing explains a region (see
 # leftover_piece; issue 4, seed 1032: a red medium's tip guess 14° off along wood-grain streaks,
 # its fit stuck 10° off at cost 0.58; from 10° further round it fits at 0.085).
@@ -1112,7 +1120,8 @@ def pieces_in_colour(scene: Scene, part: np.ndarray, sub: ViewGrid, vivid: np.nd
                      taken: list[Candidate], under_hand: bool = False,
                      other_colour: Callable[[Candidate, Candidate], bool] | None = None,
                      rim_px: int = 0, unclean: bool = False,
-                     pair_hue: np.ndarray | None = None) -> list[Candidate]:
+                     pair_hue: np.ndarray | None = None, split_rest: bool = False
+                     ) -> list[Candidate]:
     """Lying pieces in a hand's region ``part`` fitted in each area of its ``vivid`` mask (a
     piece's own colour, apart from the skin and the table): from the area's sharp corners (a
     tip that is no corner of the region is one of the area's) and its axis; per area the good
@@ -1126,7 +1135,8 @@ def pieces_in_colour(scene: Scene, part: np.ndarray, sub: ViewGrid, vivid: np.nd
     ``rim_px``, of its outline less a rim that many pixels wide (COLOUR_RIM_PX). With
     ``pair_hue`` (the window's OpenCV hue), only pairs are read: an area is read as two
     touching pieces of two colours when two good fits that do not overlap cover it together
-    (:func:`_pair_covering`), and no area as one piece."""
+    (:func:`_pair_covering`), and no area as one piece; with ``split_rest``, also from the
+    fits of what each one's outline leaves of the area (:func:`_rest_fits`, TOUCH_REST)."""
     n, lab, stats, _ = cv2.connectedComponentsWithStats(vivid.astype(np.uint8), connectivity=8)
     min_px = COLOUR_MIN_AREA * scene.small_area_mm2 * sub.px_per_mm**2
     out: list[Candidate] = []
@@ -1148,7 +1158,12 @@ def pieces_in_colour(scene: Scene, part: np.ndarray, sub: ViewGrid, vivid: np.nd
         if pair_hue is not None:
             # Pairs only: one fit of a hue-parted area beside a hand read an upright yellow
             # large under a thumb as a lying one (session 36's judge set, 9849).
-            if (two := _pair_covering(scene, got, area, sub, out + taken, pair_hue)) is not None:
+            two = _pair_covering(scene, got, area, sub, out + taken, pair_hue)
+            if two is None and split_rest:
+                rest = _rest_fits(scene, got, area, sub, out + taken)
+                cands += rest
+                two = _pair_covering(scene, got + rest, area, sub, out + taken, pair_hue)
+            if two is not None:
                 out += two
                 gap += [0.0, 0.0]
             continue
@@ -1212,6 +1227,33 @@ def _pair_covering(scene: Scene, got: list[Candidate], area: np.ndarray, sub: Vi
             if best is None or key < best[0]:
                 best = (key, [a, b])
     return None if best is None else best[1]
+
+
+def _rest_fits(scene: Scene, got: list[Candidate], area: np.ndarray, sub: ViewGrid,
+               others: list[Candidate]) -> list[Candidate]:
+    """Fits (from its tips and axis) of what each good fit among ``got`` that lies in the
+    colour ``area`` (COLOUR_MIN_SHARE of its outline as seen) leaves of it, at least
+    COLOUR_MIN_AREA of a small's footprint once opened by TOUCH_REST_OPEN_PX: the second
+    of two touching pieces, whose own corners the joint area hides (TOUCH_REST)."""
+    min_px = COLOUR_MIN_AREA * scene.small_area_mm2 * sub.px_per_mm**2
+    k = np.ones((2 * TOUCH_REST_OPEN_PX + 1, 2 * TOUCH_REST_OPEN_PX + 1), np.uint8)
+    out: list[Candidate] = []
+    for c in got:
+        if c.upright or c.fit.cost > GOOD_COST or clashes(c, others, scene):
+            continue
+        inside = _outline_mask(c, area.shape, sub)
+        if not inside.any() or area[inside].mean() < COLOUR_MIN_SHARE:
+            continue
+        rest = cv2.morphologyEx((area & ~inside).view(np.uint8), cv2.MORPH_OPEN, k) > 0
+        n, lab, stats, _ = cv2.connectedComponentsWithStats(rest.view(np.uint8), connectivity=8)
+        for i in range(1, n):
+            if stats[i, cv2.CC_STAT_AREA] < min_px:
+                continue
+            part = lab == i
+            out += fits_from_tips(scene, tip_guesses(part, sub))
+            if (guess := axis_guess(part, sub)) is not None:
+                out += fits_from_axis(scene, *guess, screened=True)
+    return out
 
 
 def _amb(c: Candidate) -> float:
