@@ -87,7 +87,7 @@ from armada_vision.vision.explain import (
     unexplained_mask,
     upright_fit,
 )
-from armada_vision.vision.fit import ViewGrid, lying_local_3d, seen_on_table
+from armada_vision.vision.fit import ViewGrid, lying_local_3d, outline_mm, seen_on_table
 from armada_vision.vision.hands import (
     SKIN_RING_MM,
     clear_in_hands,
@@ -682,6 +682,25 @@ DIE_LONGER_PIPS = 2
 # when at least SEEN_MIN_SHARE of it is left, and the neighbours cover more than an edge strip.
 SEEN_MIN_SHARE = 0.3
 SEEN_MAX_SHARE = 0.9
+
+
+# The stern error's tail at 720p (issue 4, session 39, acc49): readings in doubt (σ over
+# EDGE_REFIT_MIN_SIGMA_MM, the rules' trust level) of the right size whose pose is 2-6 mm off.
+# A white or clear piece's faces are lit like the table, so the fit map holds part of it (or
+# its shadow) and the fit slides; a reading set, not fitted (score 0: cost at MAX_COST, from a
+# strip or edges rule), was never fitted at all. Their outline is still crisp: such a reading
+# is moved to its own size's refit to the crisp edges (crisp._chamfer_refine) when that
+# outline lies whole on them (EDGE_REFIT_SHARE of its samples) where the pose found did not
+# (EDGE_REFIT_GAIN more) and it moved at most EDGE_REFIT_MAX_MOVE_MM. Size, colour and σ are
+# kept: the reading stays in doubt, only its pose is better. A vivid piece fitted on its map is
+# left: its crisp edges take its shadow's or a neighbour's in (the 9136-set's 9155 purple
+# large, 0.3 -> 1.9 mm; 9219's green small, 0.4 -> 2.4 mm). Any share gain (0.8 whole) made
+# 51 of 98 moved readings worse (the crisp edges lie ~1 px off a well-fitted outline).
+EDGE_REFIT_MIN_SIGMA_MM = 1.5
+EDGE_REFIT_COLOURS = ("white", "clear")
+EDGE_REFIT_SHARE = 0.95
+EDGE_REFIT_GAIN = 0.15
+EDGE_REFIT_MAX_MOVE_MM = 6.0
 
 
 def calibration_sigma_mm(calib: TableCalibration, at_mm: tuple[float, float],
@@ -1492,11 +1511,46 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
                 and (o := other_colour_strip(scene, c, p.color, p.sigma_mm, lying, view, bg))
                 is not None):
             out[i] = _read_shorter(p, o, pieces, area_poly, calib)
+    out = [_edges_refit(scene, edges, p, calib) for p in out]
     out = _one_reading_per_doubtful_piece(out, pieces, [c.outline_mm for c in lying])
     out.sort(key=lambda p: (p.pose.x_mm, p.pose.y_mm))
     ups = [UprightPiece(c.size, classify_color(view, shapely.Polygon(c.outline_mm), bg),
                         c.fit.pose.stern_mm) for c in standing]
     return out, ups
+
+
+def _edges_refit(scene: Scene, edges: np.ndarray, p: DetectedPiece,
+                 calib: TableCalibration) -> DetectedPiece:
+    """``p`` (lying, in doubt: σ over EDGE_REFIT_MIN_SIGMA_MM) moved to its own size's refit to
+    the crisp edges (``edges``: view-size bool) when that outline lies on them
+    (EDGE_REFIT_*); size, colour and σ kept."""
+    if p.sigma_mm <= EDGE_REFIT_MIN_SIGMA_MM or not (p.color in EDGE_REFIT_COLOURS
+                                                     or p.score <= 0.0):
+        return p
+    grid = scene.grid
+    pose = p.pose
+    pts = _outline_samples(scene, p.size, pose)
+    px = grid.to_px(pts)
+    pad = WHITE_EDGES_PAD_PX
+    x0, y0 = np.maximum(np.floor(px.min(axis=0)).astype(int) - pad, 0)
+    x1, y1 = np.ceil(px.max(axis=0)).astype(int) + pad
+    before = float(near_edges(grid, pts, edges).mean())
+    if before > 1.0 - EDGE_REFIT_GAIN:
+        return p  # no refit could gain EDGE_REFIT_GAIN: most readings end here, unrefitted
+    dist = cv2.distanceTransform((~edges[y0:y1, x0:x1]).view(np.uint8), cv2.DIST_L2, 3)
+    q = _chamfer_refine(scene, p.size, pose, dist, (x0, y0), SOFT_WHITE_STEPS)
+    after = float(near_edges(grid, _outline_samples(scene, p.size, q), edges).mean())
+    moved = math.dist(q.stern_mm, pose.stern_mm)
+    if (after < EDGE_REFIT_SHARE or after < before + EDGE_REFIT_GAIN
+            or moved > EDGE_REFIT_MAX_MOVE_MM):
+        return p
+    d = scene.pieces.dims(p.size)
+    local = lying_local_3d(d)
+    ring = outline_mm(local, np.array([q.x_mm, q.y_mm, math.radians(q.heading_deg)]),
+                      scene.camera_mm)
+    outline_px = calib.project(ring)
+    return replace(p, pose=q, tip_mm=q.tip_mm(d.footprint_length_mm),
+                   outline_px=tuple((float(x), float(y)) for x, y in outline_px))
 
 
 def _read_shorter(p: DetectedPiece, o: Candidate, pieces: PieceSet, area_poly: shapely.Polygon,
