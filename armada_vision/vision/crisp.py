@@ -1062,6 +1062,18 @@ def _lit_white(lit: float | None, c: Candidate, soft_white: Callable[[Candidate]
     return lit is not None and SOFT_WHITE_SHADE[0] <= lit <= SOFT_WHITE_SHADE[1] and soft_white(c)
 
 
+def edge_distance_window(grid: ViewGrid, edges: np.ndarray, pts_mm: np.ndarray, pad: int
+                         ) -> tuple[np.ndarray, tuple[int, int]]:
+    """The distance (px) to the nearest of the crisp ``edges`` (view-size bool) over the box of
+    points ``pts_mm`` (table mm) in the view grown by ``pad`` px, and the box's corner (x0, y0)
+    in view px: what :func:`_chamfer_refine` slides an outline on."""
+    px = grid.to_px(np.asarray(pts_mm))
+    x0, y0 = np.maximum(np.floor(px.min(axis=0)).astype(int) - pad, 0)
+    x1, y1 = np.ceil(px.max(axis=0)).astype(int) + pad
+    win = edges[y0:y1, x0:x1]
+    return cv2.distanceTransform((~win).view(np.uint8), cv2.DIST_L2, 3), (int(x0), int(y0))
+
+
 def _on_edges_fit(scene: Scene, c: Candidate, edges: np.ndarray,
                   least: float = SOFT_WHITE_EDGES) -> tuple[Size, Pose] | None:
     """The size and pose (table mm) whose outline as seen lies nearest the crisp ``edges``
@@ -1069,12 +1081,7 @@ def _on_edges_fit(scene: Scene, c: Candidate, edges: np.ndarray,
     other size from the refined stern and tip (:func:`_chamfer_refine`); the one with the
     largest share of its outline on the edges (SOFT_WHITE_EDGES or more), else None."""
     grid = scene.grid
-    px = grid.to_px(np.asarray(c.outline_mm))
-    pad = SOFT_WHITE_PAD_PX
-    x0, y0 = np.maximum(np.floor(px.min(axis=0)).astype(int) - pad, 0)
-    x1, y1 = np.ceil(px.max(axis=0)).astype(int) + pad
-    win = edges[y0:y1, x0:x1]
-    dist = cv2.distanceTransform((~win).view(np.uint8), cv2.DIST_L2, 3)
+    dist, (x0, y0) = edge_distance_window(grid, edges, c.outline_mm, SOFT_WHITE_PAD_PX)
     dims = scene.pieces.dims
     pose = _chamfer_refine(scene, c.size, c.fit.pose, dist, (x0, y0), SOFT_WHITE_STEPS)
     tip = pose.tip_mm(dims(c.size).footprint_length_mm)

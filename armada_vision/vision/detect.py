@@ -66,6 +66,7 @@ from armada_vision.vision.crisp import (
     _outline_samples,
     _ring_shades,
     crisp_pieces,
+    edge_distance_window,
     grey_alone,
     in_size_doubt_of,
     inset_crop,
@@ -1530,14 +1531,10 @@ def _edges_refit(scene: Scene, edges: np.ndarray, p: DetectedPiece,
     grid = scene.grid
     pose = p.pose
     pts = _outline_samples(scene, p.size, pose)
-    px = grid.to_px(pts)
-    pad = WHITE_EDGES_PAD_PX
-    x0, y0 = np.maximum(np.floor(px.min(axis=0)).astype(int) - pad, 0)
-    x1, y1 = np.ceil(px.max(axis=0)).astype(int) + pad
     before = float(near_edges(grid, pts, edges).mean())
     if before > 1.0 - EDGE_REFIT_GAIN:
         return p  # no refit could gain EDGE_REFIT_GAIN: most readings end here, unrefitted
-    dist = cv2.distanceTransform((~edges[y0:y1, x0:x1]).view(np.uint8), cv2.DIST_L2, 3)
+    dist, (x0, y0) = edge_distance_window(grid, edges, pts, WHITE_EDGES_PAD_PX)
     q = _chamfer_refine(scene, p.size, pose, dist, (x0, y0), SOFT_WHITE_STEPS)
     after = float(near_edges(grid, _outline_samples(scene, p.size, q), edges).mean())
     moved = math.dist(q.stern_mm, pose.stern_mm)
@@ -1939,11 +1936,7 @@ def _edge_shares(scene: Scene, edges: np.ndarray, c: Candidate
     (WHITE_EDGES_MARGIN): the best of three could only be higher (most readings end there,
     one refit instead of nine)."""
     grid = scene.grid
-    px = grid.to_px(np.asarray(c.outline_mm))
-    pad = WHITE_EDGES_PAD_PX
-    x0, y0 = np.maximum(np.floor(px.min(axis=0)).astype(int) - pad, 0)
-    x1, y1 = np.ceil(px.max(axis=0)).astype(int) + pad
-    dist = cv2.distanceTransform((~edges[y0:y1, x0:x1]).view(np.uint8), cv2.DIST_L2, 3)
+    dist, (x0, y0) = edge_distance_window(grid, edges, c.outline_mm, WHITE_EDGES_PAD_PX)
     h, w = dist.shape
     clipped = np.minimum(dist, SOFT_WHITE_CLIP_PX)
     p = c.fit.pose
@@ -1989,11 +1982,7 @@ def _white_casting(scene: Scene, view: TableView, bg: np.ndarray, edges: np.ndar
     if not inside.size or float(median(inside)) >= SHADOW_WHITE_PAST:
         return None  # not darkened: no shadow there
     grid = scene.grid
-    px = grid.to_px(np.asarray(c.outline_mm))
-    pad = SHADOW_WHITE_PAD_PX
-    x0, y0 = np.maximum(np.floor(px.min(axis=0)).astype(int) - pad, 0)
-    x1, y1 = np.ceil(px.max(axis=0)).astype(int) + pad
-    dist = cv2.distanceTransform((~edges[y0:y1, x0:x1]).view(np.uint8), cv2.DIST_L2, 3)
+    dist, (x0, y0) = edge_distance_window(grid, edges, c.outline_mm, SHADOW_WHITE_PAD_PX)
     h, w = dist.shape
     clipped = np.minimum(dist, SOFT_WHITE_CLIP_PX)
     p = c.fit.pose

@@ -281,6 +281,14 @@ def clear_strip_longer(scene: Scene, c: Candidate, sigma_mm: float, lying: list[
     return None
 
 
+def _longer_asked(scene: Scene, c: Candidate, sigma_mm: float) -> list[Size]:
+    """The longer sizes a strip rule asks of reading ``c`` (σ ``sigma_mm``: those it covers,
+    :func:`_longer_sizes`); none for a standing reading or without the table's shade."""
+    if c.upright or scene.shade is None:
+        return []
+    return _longer_sizes(scene, c, sigma_mm)
+
+
 def clear_beside_longer(scene: Scene, c: Candidate, sigma_mm: float, lying: list[Candidate]
                         ) -> Candidate | None:
     """The longest size longer than clear reading ``c`` (σ ``sigma_mm``, covering it: in size
@@ -288,9 +296,7 @@ def clear_beside_longer(scene: Scene, c: Candidate, sigma_mm: float, lying: list
     the other readings) is darker than the table beside it (CLEAR_STRIP_BESIDE) and that
     clashes with none of ``lying``: set there, not fitted (crisp._edges_candidate), its σ
     covering ``c``; else None."""
-    if c.upright or scene.shade is None:
-        return None
-    if not (longer := _longer_sizes(scene, c, sigma_mm)):
+    if not (longer := _longer_asked(scene, c, sigma_mm)):
         return None
     others = [k for k in lying if k is not c]
     seen = shapely.Polygon(c.outline_mm)
@@ -349,9 +355,7 @@ def clear_tip_longer(scene: Scene, c: Candidate, sigma_mm: float, lying: list[Ca
     set there, not fitted (crisp._edges_candidate), its σ covering ``c``; when none passes at
     ``c``'s heading, the same at that heading turned CLEAR_TIP_TURN_DEG either way; else
     None."""
-    if c.upright or scene.shade is None:
-        return None
-    if not (longer := _longer_sizes(scene, c, sigma_mm)):
+    if not (longer := _longer_asked(scene, c, sigma_mm)):
         return None
     others = [k for k in lying if k is not c]
     seen = shapely.Polygon(c.outline_mm)
@@ -481,9 +485,7 @@ def full_strip_longer(scene: Scene, c: Candidate, sigma_mm: float, lying: list[C
     shorter size, look like ``c``'s own part (see FULL_STRIP_FG) and that clashes with none
     of ``lying``: set there, not fitted (crisp._edges_candidate), its σ covering ``c``; else
     None."""
-    if c.upright or scene.shade is None:
-        return None
-    if not (longer := _longer_sizes(scene, c, sigma_mm)):
+    if not (longer := _longer_asked(scene, c, sigma_mm)):
         return None
     seen = shapely.Polygon(c.outline_mm)
     inner = seen.buffer(-1.0)
