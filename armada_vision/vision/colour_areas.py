@@ -21,7 +21,7 @@ from armada_vision.vision.explain import (
     COLOUR_MAX_LEFT,
     COLOUR_MIN_AREA,
     COLOUR_RIM_PX,
-    _outline_mask,
+    outline_mask,
     pieces_in_colour,
     round_area,
     unexplained_mask,
@@ -256,7 +256,7 @@ def _unread_beside(scene: Scene, c: Candidate, areas: np.ndarray, sub: ViewGrid,
     left = unexplained_mask(areas, sub, [c, *others])
     if np.count_nonzero(left) < min_px:
         return None
-    seen = _outline_mask(c, areas.shape, sub)
+    seen = outline_mask(c, areas.shape, sub)
     own = seen & areas
     if not own.any():
         return None
@@ -289,7 +289,7 @@ def _joined(scene: Scene, c: Candidate, areas: np.ndarray, sub: ViewGrid,
     if beside is None:
         return c
     r = max(round(JOIN_GAP_MM * sub.px_per_mm), 1)
-    joined = cv2.morphologyEx((beside | (_outline_mask(c, areas.shape, sub) & areas))
+    joined = cv2.morphologyEx((beside | (outline_mask(c, areas.shape, sub) & areas))
                               .view(np.uint8), cv2.MORPH_CLOSE,
                               np.ones((2 * r + 1, 2 * r + 1), np.uint8)) > 0
     total = np.count_nonzero(joined)

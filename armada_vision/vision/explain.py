@@ -1136,7 +1136,7 @@ def pieces_in_colour(scene: Scene, part: np.ndarray, sub: ViewGrid, vivid: np.nd
     ``pair_hue`` (the window's OpenCV hue), only pairs are read: an area is read as two
     touching pieces of two colours when two good fits that do not overlap cover it together
     (:func:`_pair_covering`), and no area as one piece; with ``split_rest``, also from the
-    fits of what each one's outline leaves of the area (:func:`_rest_fits`, TOUCH_REST)."""
+    fits of what each one's outline leaves of the area (:func:`_rest_fits`, TOUCH_REST_OPEN_PX)."""
     n, lab, stats, _ = cv2.connectedComponentsWithStats(vivid.astype(np.uint8), connectivity=8)
     min_px = COLOUR_MIN_AREA * scene.small_area_mm2 * sub.px_per_mm**2
     out: list[Candidate] = []
@@ -1208,7 +1208,7 @@ def _pair_covering(scene: Scene, got: list[Candidate], area: np.ndarray, sub: Vi
     for c in got:
         if c.upright or c.fit.cost > GOOD_COST or clashes(c, others, scene):
             continue
-        inside = _outline_mask(c, area.shape, sub)
+        inside = outline_mask(c, area.shape, sub)
         if inside.any() and area[inside].mean() >= COLOUR_MIN_SHARE:
             ones.append(c)
             hues.append(float(np.median(hue[inside & area])))
@@ -1234,14 +1234,14 @@ def _rest_fits(scene: Scene, got: list[Candidate], area: np.ndarray, sub: ViewGr
     """Fits (from its tips and axis) of what each good fit among ``got`` that lies in the
     colour ``area`` (COLOUR_MIN_SHARE of its outline as seen) leaves of it, at least
     COLOUR_MIN_AREA of a small's footprint once opened by TOUCH_REST_OPEN_PX: the second
-    of two touching pieces, whose own corners the joint area hides (TOUCH_REST)."""
+    of two touching pieces, whose own corners the joint area hides (see TOUCH_REST_OPEN_PX)."""
     min_px = COLOUR_MIN_AREA * scene.small_area_mm2 * sub.px_per_mm**2
     k = np.ones((2 * TOUCH_REST_OPEN_PX + 1, 2 * TOUCH_REST_OPEN_PX + 1), np.uint8)
     out: list[Candidate] = []
     for c in got:
         if c.upright or c.fit.cost > GOOD_COST or clashes(c, others, scene):
             continue
-        inside = _outline_mask(c, area.shape, sub)
+        inside = outline_mask(c, area.shape, sub)
         if not inside.any() or area[inside].mean() < COLOUR_MIN_SHARE:
             continue
         rest = cv2.morphologyEx((area & ~inside).view(np.uint8), cv2.MORPH_OPEN, k) > 0
@@ -1260,7 +1260,7 @@ def _amb(c: Candidate) -> float:
     return max(c.ambiguity_mm, c.covering_ambiguity_mm)
 
 
-def _outline_mask(c: Candidate, shape: tuple[int, ...], sub: ViewGrid) -> np.ndarray:
+def outline_mask(c: Candidate, shape: tuple[int, ...], sub: ViewGrid) -> np.ndarray:
     """``c``'s outline as seen, filled, as a bool mask of ``shape`` on ``sub``'s pixels."""
     seen = np.zeros(shape, np.uint8)
     cv2.fillPoly(seen, [np.round(sub.to_px(c.outline_mm)).astype(np.int32)], 1)
@@ -1271,7 +1271,7 @@ def round_area(c: Candidate, lab: np.ndarray, sub: ViewGrid) -> bool:
     """Whether the colour area (component of ``lab``) most inside ``c``'s outline fills more
     than ROUND_FILL of its smallest enclosing circle: a coin or chit seen half or more, or a
     die, rather than a lying piece's triangle (its footprint fills 0.30 of it)."""
-    ids = lab[_outline_mask(c, lab.shape, sub) & (lab > 0)]
+    ids = lab[outline_mask(c, lab.shape, sub) & (lab > 0)]
     if len(ids) == 0:
         return True
     area = (lab == np.bincount(ids).argmax()).view(np.uint8)
@@ -1298,7 +1298,7 @@ def _leaning(c: Candidate, taken: list[Candidate], sub: ViewGrid,
 def _in_colour(c: Candidate, area: np.ndarray, sub: ViewGrid) -> bool:
     """Whether at least COLOUR_MIN_SHARE of ``c``'s outline as seen lies in ``area`` (on
     ``sub``): a fit that would be the area's piece by its colour."""
-    inside = _outline_mask(c, area.shape, sub)
+    inside = outline_mask(c, area.shape, sub)
     return bool(inside.any() and area[inside].mean() >= COLOUR_MIN_SHARE)
 
 
@@ -1313,7 +1313,7 @@ def _covers_area(c: Candidate, area: np.ndarray, sub: ViewGrid,
     COLOUR_BARE_MIN of it: a piece of another colour found leaning over ``c`` in the view
     hides its colour (one of ``c``'s colour would not: it may be ``c``'s own piece). With
     ``rim_px``, the outline's rim that many pixels wide is left out of the shares."""
-    inside = _outline_mask(c, area.shape, sub)
+    inside = outline_mask(c, area.shape, sub)
     if rim_px:
         inside = cv2.erode(inside.view(np.uint8),
                            np.ones((2 * rim_px + 1, 2 * rim_px + 1), np.uint8)) > 0
