@@ -88,7 +88,7 @@ from armada_vision.vision.explain import (
     unexplained_mask,
     upright_fit,
 )
-from armada_vision.vision.fit import ViewGrid, lying_local_3d, outline_mm, seen_on_table
+from armada_vision.vision.fit import ViewGrid, lying_local_3d, seen_on_table
 from armada_vision.vision.hands import (
     SKIN_RING_MM,
     clear_in_hands,
@@ -1235,8 +1235,15 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     # the crisp map places each end only within CRISP_EDGE_MM, so the heading is no surer
     # (issue 4, session 38, trust48: the 9712-set's 9959, a clear large at 720p read 3.2° turned,
     # its stern 3.3 mm off, at fit σ 0.30°: the rules trusted it).
-    # (The readings the end drops as lit table, asked before this pass adds its own.)
-    lit = [c for c in lying if lit_table(c, scene, view, bg)]
+    # (The readings the end drops as lit table, asked before this pass adds its own; kept, with
+    # the answer, for the end to ask again only of the readings made since.)
+    lit_asked = {id(c): (c, lit_table(c, scene, view, bg)) for c in lying}
+    lit = [c for c, is_lit in lit_asked.values() if is_lit]
+
+    def looks_lit(c: Candidate) -> bool:
+        asked = lit_asked.get(id(c))
+        return asked[1] if asked is not None and asked[0] is c else lit_table(c, scene, view, bg)
+
     lying += crisp_pieces(scene, edges, crisp | holes, lying, hand_mask, standing, peel=True,
                           heading_floor=True, clear_part=looks_clear, soft_clear=is_clear,
                           soft_out=soft,
@@ -1412,7 +1419,7 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
              and not in_crook_of_hand(c, scene, view, bg)
              and not any(c is h for h in hidden_by_hand)
              and not bare_table(c, scene, view, bg, edges)
-             and (id(c) in by_shadow or not lit_table(c, scene, view, bg))
+             and (id(c) in by_shadow or not looks_lit(c))
              and not _leaning_shadow(c, scene, view, bg)
              and not _die_top(c, view, bg)]
     # A reading whose base as seen is the face ahead of it ends on the piece: σ covers the
@@ -1541,12 +1548,8 @@ def _edges_refit(scene: Scene, edges: np.ndarray, p: DetectedPiece,
     if (after < EDGE_REFIT_SHARE or after < before + EDGE_REFIT_GAIN
             or moved > EDGE_REFIT_MAX_MOVE_MM):
         return p
-    d = scene.pieces.dims(p.size)
-    local = lying_local_3d(d)
-    ring = outline_mm(local, np.array([q.x_mm, q.y_mm, math.radians(q.heading_deg)]),
-                      scene.camera_mm)
-    outline_px = calib.project(ring)
-    return replace(p, pose=q, tip_mm=q.tip_mm(d.footprint_length_mm),
+    outline_px = calib.project(_edges_candidate(scene, p.size, q).outline_mm)
+    return replace(p, pose=q, tip_mm=q.tip_mm(scene.pieces.dims(p.size).footprint_length_mm),
                    outline_px=tuple((float(x), float(y)) for x, y in outline_px))
 
 
@@ -1927,6 +1930,16 @@ def _white_size_by_edges(scene: Scene, view: TableView, bg: np.ndarray, edges: n
     return out
 
 
+def _clipped_at(clipped: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    """The capped edge distance ``clipped`` (px: an edge_distance_window capped at
+    SOFT_WHITE_CLIP_PX) at its integer pixels ``pts`` (..., 2: x, y), the cap where they fall
+    off the window: how near a start's outline lies to the crisp edges."""
+    h, w = clipped.shape
+    ok = (pts[..., 0] >= 0) & (pts[..., 0] < w) & (pts[..., 1] >= 0) & (pts[..., 1] < h)
+    return np.where(ok, clipped[np.clip(pts[..., 1], 0, h - 1), np.clip(pts[..., 0], 0, w - 1)],
+                    SOFT_WHITE_CLIP_PX)
+
+
 def _edge_shares(scene: Scene, edges: np.ndarray, c: Candidate
                  ) -> dict[Size, tuple[float, Pose]]:
     """For each size, the pose refitted to the crisp edges (``edges``: view-size bool) from
@@ -1937,7 +1950,6 @@ def _edge_shares(scene: Scene, edges: np.ndarray, c: Candidate
     one refit instead of nine)."""
     grid = scene.grid
     dist, (x0, y0) = edge_distance_window(grid, edges, c.outline_mm, WHITE_EDGES_PAD_PX)
-    h, w = dist.shape
     clipped = np.minimum(dist, SOFT_WHITE_CLIP_PX)
     p = c.fit.pose
     d_c = scene.pieces.dims(c.size).footprint_length_mm
@@ -1962,10 +1974,7 @@ def _edge_shares(scene: Scene, edges: np.ndarray, c: Candidate
         mean = []
         for start in starts(z):
             pts = np.round(grid.to_px(_outline_samples(scene, z, start)) - (x0, y0)).astype(int)
-            ok = (pts[:, 0] >= 0) & (pts[:, 0] < w) & (pts[:, 1] >= 0) & (pts[:, 1] < h)
-            mean.append(float(np.where(ok, clipped[np.clip(pts[:, 1], 0, h - 1),
-                                                   np.clip(pts[:, 0], 0, w - 1)],
-                                       SOFT_WHITE_CLIP_PX).mean()))
+            mean.append(float(_clipped_at(clipped, pts).mean()))
         return int(np.argmin(mean))
 
     if refit(c.size, nearest(c.size))[0] > 1.0 - WHITE_EDGES_MARGIN:
@@ -1983,7 +1992,6 @@ def _white_casting(scene: Scene, view: TableView, bg: np.ndarray, edges: np.ndar
         return None  # not darkened: no shadow there
     grid = scene.grid
     dist, (x0, y0) = edge_distance_window(grid, edges, c.outline_mm, SHADOW_WHITE_PAD_PX)
-    h, w = dist.shape
     clipped = np.minimum(dist, SOFT_WHITE_CLIP_PX)
     p = c.fit.pose
     shifts = np.array([(dx, dy) for dx in SHADOW_WHITE_SHIFTS_MM for dy in SHADOW_WHITE_SHIFTS_MM])
@@ -1996,11 +2004,7 @@ def _white_casting(scene: Scene, view: TableView, bg: np.ndarray, edges: np.ndar
             ring = _outline_samples(scene, z, Pose(p.x_mm, p.y_mm, p.heading_deg + dh))
             pts = np.round(grid.to_px((ring[None] + shifts[:, None]).reshape(-1, 2))
                            - (x0, y0)).astype(int).reshape(len(shifts), -1, 2)
-            inside_px = ((pts[..., 0] >= 0) & (pts[..., 0] < w) & (pts[..., 1] >= 0)
-                         & (pts[..., 1] < h))
-            d = np.where(inside_px, clipped[np.clip(pts[..., 1], 0, h - 1),
-                                            np.clip(pts[..., 0], 0, w - 1)],
-                         SOFT_WHITE_CLIP_PX).mean(axis=1)
+            d = _clipped_at(clipped, pts).mean(axis=1)
             starts += [(float(d[k]), dh, k) for k in range(len(shifts))]
         for _, dh, k in sorted(starts)[:SHADOW_WHITE_REFINED]:
             q = _chamfer_refine(scene, z, Pose(p.x_mm + shifts[k, 0], p.y_mm + shifts[k, 1],
