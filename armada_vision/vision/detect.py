@@ -645,6 +645,18 @@ WOOD_STRIP_SHARE = 0.25
 # table estimate's there; the cyan shadow's 29-35°. A reading of the pass turned more than
 # WOOD_HUE_TURN_DEG is dropped.
 WOOD_HUE_TURN_DEG = 15.0
+# A clear piece lit like a grey table is no lit table (issue 4, session 40, clearrec50). On
+# laminate a clear piece's faces may pass the table's light and colour at ×1.05 or more (its
+# lit faces add their reflection), so shadows.lit_table, the bare table looking lit beside a
+# dark area, took it for the table: its colour goes on past its outline, the table's own. The
+# crisp pass reads it cleanly (the 10864-set's 11118, a clear small alone, cost 0.22, 2.2 mm
+# off; the 10000-set's 10274, a clear medium, cost 0.58), and then the end dropped it. What
+# tells the piece is its outline: it lies on the crisp edges nearly whole (0.97, 0.9x), while
+# lit table shows a crisp edge only where it meets the dark area beside it (the lit readings
+# of the tuning sets that are no piece: 0.00-0.xx). A reading whose own outline as seen lies
+# on the crisp edges at LIT_PIECE_EDGES of its samples (open_base.near_edges, within a
+# pixel) is not lit table.
+LIT_PIECE_EDGES = 0.9
 # A die is no piece (issue 4, session 31, false40v): its top is a 16 mm square of one colour (red,
 # black or white) with 1-6 pips of another (2.6 mm wide), and a small read on it has its outline
 # over part of the square only. Of a reading's inside colour (within DIE_SAME of the offset of the
@@ -1237,12 +1249,16 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     # its stern 3.3 mm off, at fit σ 0.30°: the rules trusted it).
     # (The readings the end drops as lit table, asked before this pass adds its own; kept, with
     # the answer, for the end to ask again only of the readings made since.)
-    lit_asked = {id(c): (c, lit_table(c, scene, view, bg)) for c in lying}
+    # A reading whose own outline lies on the crisp edges (LIT_PIECE_EDGES) is plastic, lit
+    # like the table, not the table lit (_lit_table): a clear piece (lit_pieces, its fits).
+    lit_pieces: set[int] = set()
+    lit_asked = {id(c): (c, _lit_table(c, scene, view, bg, edges, lit_pieces)) for c in lying}
     lit = [c for c, is_lit in lit_asked.values() if is_lit]
 
     def looks_lit(c: Candidate) -> bool:
         asked = lit_asked.get(id(c))
-        return asked[1] if asked is not None and asked[0] is c else lit_table(c, scene, view, bg)
+        return (asked[1] if asked is not None and asked[0] is c
+                else _lit_table(c, scene, view, bg, edges, lit_pieces))
 
     lying += crisp_pieces(scene, edges, crisp | holes, lying, hand_mask, standing, peel=True,
                           heading_floor=True, clear_part=looks_clear, soft_clear=is_clear,
@@ -1469,6 +1485,13 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
 
     out = [as_piece(c, dark_base, top)
            for c, dark_base, top in zip(lying, opaque, lit_top, strict=True)]
+    # A piece lit like the table with its colour going on past it passes the table's colour:
+    # clear plastic, though its grey is named white (LIT_PIECE_EDGES; a white piece's colour
+    # ends at its outline, shadows.LIT_RING_SHARE); its map fit is of the table's colour, its
+    # place only as sure as its outline: in doubt (σ at least DOUBT_FLOOR_MM).
+    out = [replace(p, color="clear" if p.color == "white" else p.color,
+                   sigma_mm=max(p.sigma_mm, DOUBT_FLOOR_MM)) if id(c.fit) in lit_pieces else p
+           for c, p in zip(lying, out, strict=True)]
     for i, (c, p) in enumerate(zip(lying, out, strict=True)):
         # A clear reading in size doubt whose stern is cut short (CLEAR_STRIP_DARK).
         # ... or whose strip is darker than the table beside it (CLEAR_STRIP_BESIDE), the
@@ -1860,6 +1883,21 @@ def _leaning_shadow(c: Candidate, scene: Scene, view: TableView, bg: np.ndarray)
     fp = scene.footprint(c)[0]
     return (classify_color(view, fp, bg) not in FACES_CAN_VANISH
             and _dimmed_table_read(view, fp, bg))
+
+
+def _lit_table(c: Candidate, scene: Scene, view: TableView, bg: np.ndarray,
+               edges: np.ndarray, lit_pieces: set[int]) -> bool:
+    """Whether ``c`` is bare table looking lit (shadows.lit_table) and its own outline as seen
+    does not lie on the crisp edges ``edges`` (view-size bool) as a piece's does
+    (LIT_PIECE_EDGES); when it looks lit but does, its fit's id joins ``lit_pieces``: a clear
+    piece passing the table's colour."""
+    if not lit_table(c, scene, view, bg):
+        return False
+    on = near_edges(scene.grid, _outline_samples(scene, c.size, c.fit.pose), edges)
+    if float(on.mean()) < LIT_PIECE_EDGES:
+        return True
+    lit_pieces.add(id(c.fit))
+    return False
 
 
 def _white_by_shadow(scene: Scene, view: TableView, bg: np.ndarray, edges: np.ndarray,
