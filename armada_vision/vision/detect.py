@@ -657,6 +657,12 @@ WOOD_HUE_TURN_DEG = 15.0
 # on the crisp edges at LIT_PIECE_EDGES of its samples (open_base.near_edges, within a
 # pixel) is not lit table.
 LIT_PIECE_EDGES = 0.9
+# ... named clear when named white only if no part of it is darker than two clear walls pass:
+# the CLEAR_LIT_Q-th percentile of its inset footprint's shade at least LIT_PIECE_DARK (the
+# lower bound of CLEAR_LIT_INSIDE; 11118 1.06, 10274 0.74), for a white piece lit like the
+# table and crisp is kept too and shows its dark open base or shaded face (the 9712-set's
+# 9902, a white medium missed before: 0.31; white pieces 0.30-0.39, see CLEAR_LIT_*).
+LIT_PIECE_DARK = CLEAR_LIT_INSIDE[0]
 # A die is no piece (issue 4, session 31, false40v): its top is a 16 mm square of one colour (red,
 # black or white) with 1-6 pips of another (2.6 mm wide), and a small read on it has its outline
 # over part of the square only. Of a reading's inside colour (within DIE_SAME of the offset of the
@@ -1485,13 +1491,14 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
 
     out = [as_piece(c, dark_base, top)
            for c, dark_base, top in zip(lying, opaque, lit_top, strict=True)]
-    # A piece lit like the table with its colour going on past it passes the table's colour:
-    # clear plastic, though its grey is named white (LIT_PIECE_EDGES; a white piece's colour
-    # ends at its outline, shadows.LIT_RING_SHARE); its map fit is of the table's colour, its
-    # place only as sure as its outline: in doubt (σ at least DOUBT_FLOOR_MM).
-    out = [replace(p, color="clear" if p.color == "white" else p.color,
-                   sigma_mm=max(p.sigma_mm, DOUBT_FLOOR_MM)) if id(c.fit) in lit_pieces else p
-           for c, p in zip(lying, out, strict=True)]
+    # A piece lit like the table, its colour going on past it, its outline crisp (lit_pieces):
+    # its map fit is of the table's colour, its place only as sure as its outline: in doubt
+    # (σ at least DOUBT_FLOOR_MM). Named white, it is clear plastic passing the table's colour
+    # when no part of it is darker than two clear walls pass (LIT_PIECE_DARK); a white piece
+    # shows its dark open base or shaded face (the 9712-set's 9902, a white medium: 0.31).
+    out = [replace(p, color="clear" if p.color == "white" and _lit_clear_inside(c, scene)
+                   else p.color, sigma_mm=max(p.sigma_mm, DOUBT_FLOOR_MM))
+           if id(c.fit) in lit_pieces else p for c, p in zip(lying, out, strict=True)]
     for i, (c, p) in enumerate(zip(lying, out, strict=True)):
         # A clear reading in size doubt whose stern is cut short (CLEAR_STRIP_DARK).
         # ... or whose strip is darker than the table beside it (CLEAR_STRIP_BESIDE), the
@@ -1608,6 +1615,16 @@ def _lit_clear(c: Candidate, scene: Scene, view: TableView, bg: np.ndarray,
     ring = _ring_shades(scene, c, (0.0, CLEAR_LIT_RING_MM))
     out = float(percentile(ring, CLEAR_LIT_Q)) if ring.size else 0.0
     return CLEAR_LIT_INSIDE[0] <= inside <= top and out >= CLEAR_LIT_RING
+
+
+def _lit_clear_inside(c: Candidate, scene: Scene) -> bool:
+    """Whether no part of ``c``'s footprint (shrunk by BASE_INSET_MM) is darker than
+    LIT_PIECE_DARK (its CLEAR_LIT_Q-th percentile shade): no white piece's open base or
+    shaded face."""
+    if scene.shade is None or (crop := inset_crop(scene, c)) is None:
+        return False
+    sl, m = crop
+    return float(percentile(scene.shade[sl][m], CLEAR_LIT_Q)) >= LIT_PIECE_DARK
 
 
 def _off_view(view: TableView) -> np.ndarray:
