@@ -417,7 +417,7 @@ def clear_wall_longer(scene: Scene, c: Candidate, sigma_mm: float, lying: list[C
         return None
     others = [k for k in lying if k is not c]
     seen = shapely.Polygon(c.outline_mm)
-    for turn in (0.0, CLEAR_TIP_TURN_DEG, -CLEAR_TIP_TURN_DEG):
+    for turn in (CLEAR_TIP_TURN_DEG, -CLEAR_TIP_TURN_DEG):  # the sides only: see CLEAR_WALL_GREY
         for o, free, shorter in _free_strips(scene, seen, _set_from_stern(scene, c, longer, turn),
                                              others):
             if not _greyer_than_beside(scene, ratio, o, seen, free, others, shorter):
@@ -427,7 +427,7 @@ def clear_wall_longer(scene: Scene, c: Candidate, sigma_mm: float, lying: list[C
             if any(shapely.Polygon(k.outline_mm).distance(tip) < CLEAR_TIP_OFF_MM
                    for k in others):
                 continue  # its tip runs into another piece (see CLEAR_WALL_GREY)
-            straight = o if turn == 0.0 else _set_from_stern(scene, c, [o.size])[0]
+            straight = _set_from_stern(scene, c, [o.size])[0]
             if (q := _covering_longer(scene, straight, c, others)) is not None:
                 return q
     return None
