@@ -4217,4 +4217,29 @@ def test_a_piece_lit_like_the_table_with_a_crisp_outline_is_no_lit_table(seed, s
     assert p is not None and p.color == color
     assert p.sigma_mm >= 3.0
     assert_no_sure_wrong_size(seed, seed0, size, color, stern, any_size=True)
+
+
+# A clear large read as a medium from its stern on cloth or felt, its side wall past the reading
+# greyer than the table (issue 4, session 40, clearsz50; clear pieces read one size short, the
+# tip short, on a coloured table). The 10000-set's 10074 (cloth) and 10104 (felt), 1920×1080,
+# and the 8560-set's 8731 (felt, 1280×720), all 10-22°: a clear large read as a medium at σ
+# 47-82 mm, its stern within 3 mm and heading within 1° of the truth, the tip 7-9 mm short.
+# The faint apex has no crisp steps on the nap (clear_tip_longer's edge share 0.11-0.28) and
+# the strip past the tip keeps the table's shade, so no strip rule reached them. But the large
+# is wider too, and its wall on the side the camera sees lies outside the medium's outline:
+# the large from the stern turned 10° toward it has a strip at 0.62-0.65 of the table's
+# saturation beside it, where clear readings at their size keep 0.84 or more
+# (CLEAR_WALL_GREY, 0.75). Each is read at its size, set at the reading's stern and heading,
+# never trusted (σ covers the medium), named clear.
+@pytest.mark.parametrize(("seed", "seed0", "stern"), [
+    (10074, 10000, (213.6, 415.0)),
+    (10104, 10000, (185.6, 444.0)),
+    (8731, 8560, (196.2, 397.5)),
+])
+def test_a_clear_large_whose_side_wall_shows_past_its_medium_reading_is_read_large(
+        seed, seed0, stern):
+    p = found(seed, "large", "clear", stern, seed0=seed0)
+    assert p is not None and p.size.value == "large" and p.color == "clear"
+    assert p.sigma_mm > 1.5  # the size is the wall's grey, not a fit's
+    assert_no_sure_wrong_size(seed, seed0, "large", "clear", stern, any_size=True)
     assert_no_false_piece(seed, seed0)

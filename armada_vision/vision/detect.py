@@ -177,6 +177,7 @@ from armada_vision.vision.strips import (
     clear_beside_longer,
     clear_strip_longer,
     clear_tip_longer,
+    clear_wall_longer,
     edges_longer,
     full_strip_longer,
     other_colour_strip,
@@ -1523,6 +1524,11 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
             # (CLEAR_TIP_BESIDE, CLEAR_TIP_EDGES); named clear, as the reading was.
             if (t := clear_tip_longer(scene, c, p.sigma_mm, lying, edges)) is not None:
                 out[i] = replace(as_piece(t, False), color="clear")
+                continue
+            # ... or its side wall past it, greyer than the table beside it, on a coloured
+            # table (CLEAR_WALL_GREY); named clear, as the reading was.
+            if (w := clear_wall_longer(scene, c, p.sigma_mm, lying, ratio)) is not None:
+                out[i] = replace(as_piece(w, False), color="clear")
                 continue
         # Any colour: a reading in size doubt whose longer outline lies on the crisp edges
         # (EDGE_LONGER_SHARE). Named in the reading's colour; a white one's longer footprint

@@ -137,6 +137,33 @@ CLEAR_TIP_EDGES_MAX = 0.8
 # the found clear medium's stern, 0.89 as read, turned 10° toward the missed medium beside it
 # has strip 0.70 and edge share 0.52, that piece's shadow and sides.
 CLEAR_TIP_TURN_DEG = 10.0
+# A clear reading in size doubt whose longer size shows the piece's side wall past it, greyer
+# than the table beside it (issue 4, session 40, clearsz50). A clear large on cloth or felt
+# seen at 10-35° is often read as a medium from its stern (the tip 7-12 mm short, heading
+# within 1°): its faint apex has no crisp steps on the nap (CLEAR_TIP_EDGES fails, edge share
+# 0.11-0.28) and the strip past the tip keeps the table's shade (0.94-1.03 of the table beside
+# it). But the large is wider as well as longer, and its wall on the side the camera sees lies
+# outside the medium's outline: the large from the stern turned CLEAR_TIP_TURN_DEG toward that
+# wall has a strip whose median saturation (segment.saturation_ratio) is 0.62-0.65 of the
+# table's beside it (the 10000-set's 10074, 10104, the 5104-set's 5210, the 8560-set's 8731,
+# and on wood the 5968-set's 6180), where every clear reading at its size or longer on the
+# probed scenes (the 10000-set, part of the 9136-set, the cases' scenes: 212 turned strips)
+# keeps 0.90 or more (a strip of bare table, or its shadow, keeps the table's colour). The
+# strip straight past the tip is not asked: there the targets keep the table's colour
+# (0.97-1.01), while a clear piece at its size may cast a pale caustic ahead of its apex
+# (the 8560-set's 8601 and 8640 on wood, 8763 on cloth: clear readings at their size whose
+# longer size's straight strip is at 0.60-0.71, 8601's lit at 1.16 of the table's shade;
+# turned, 0.97 or more). So a clear reading in size doubt that no rule above
+# made longer is read at the longest longer size from its stern whose strip turned
+# CLEAR_TIP_TURN_DEG either way has a median saturation at most CLEAR_WALL_GREY of the
+# table's beside it, and so has its part past the next shorter size at most CLEAR_GREY of it
+# (that part a piece of the shorter size leaves bare), whose tip lies CLEAR_TIP_OFF_MM or more
+# from the other readings (a neighbour beyond the tip, a white piece's pale side, would grey
+# the strip as well). It is set at the reading's stern and heading as read (the grey tells the
+# size, not the heading: these pieces lie within 1° of it), not fitted, its σ covering the
+# shorter reading (never trusted), named clear; a longer size that clashes with another
+# reading is not taken.
+CLEAR_WALL_GREY = 0.75
 # A reading in size doubt whose longer reading's outline past its stern lies on the crisp edges
 # (issue 4, session 34, size44). A piece read one size short from its tip (its base hard to
 # see: a white piece's shaded face scores under its lit one, a vivid one's base lies in its
@@ -381,6 +408,67 @@ def clear_tip_longer(scene: Scene, c: Candidate, sigma_mm: float, lying: list[Ca
     return None
 
 
+def clear_wall_longer(scene: Scene, c: Candidate, sigma_mm: float, lying: list[Candidate],
+                      ratio: np.ndarray | None) -> Candidate | None:
+    """The longest size longer than clear reading ``c`` (σ ``sigma_mm``, covering it: in size
+    doubt) from ``c``'s stern, at its heading turned CLEAR_TIP_TURN_DEG either way, whose
+    strip past ``c`` (at least STRIP_FREE of it off the other readings) is greyer than the
+    table beside it (CLEAR_WALL_GREY of its saturation ``ratio``, its part past the next
+    shorter size CLEAR_GREY of it), whose tip lies CLEAR_TIP_OFF_MM or more from the other
+    readings: set at ``c``'s stern and heading as read, not fitted (crisp._edges_candidate),
+    its σ covering ``c``, when it clashes with none of ``lying``; else None. None on a grey
+    table (``ratio`` None)."""
+    if ratio is None or not (longer := _longer_asked(scene, c, sigma_mm)):
+        return None
+    others = [k for k in lying if k is not c]
+    seen = shapely.Polygon(c.outline_mm)
+    for turn in (CLEAR_TIP_TURN_DEG, -CLEAR_TIP_TURN_DEG):  # the sides only: see CLEAR_WALL_GREY
+        for o, free, shorter in _free_strips(scene, seen, _set_from_stern(scene, c, longer, turn),
+                                             others):
+            if not _greyer_than_beside(scene, ratio, o, seen, free, others, shorter):
+                continue
+            tip = shapely.Point(o.fit.pose.tip_mm(
+                scene.pieces.dims(o.size).footprint_length_mm))
+            if any(shapely.Polygon(k.outline_mm).distance(tip) < CLEAR_TIP_OFF_MM
+                   for k in others):
+                continue  # its tip runs into another piece (see CLEAR_WALL_GREY)
+            straight = _set_from_stern(scene, c, [o.size])[0]
+            if (q := _covering_longer(scene, straight, c, others)) is not None:
+                return q
+    return None
+
+
+def _beside_strip(scene: Scene, o: Candidate, seen: shapely.Geometry, free: shapely.Geometry,
+                  others: list[Candidate]) -> shapely.Geometry:
+    """The table beside a longer reading ``o``'s strip ``free`` (table mm, past the reading
+    as ``seen``, off ``others``): a band CLEAR_BESIDE_MM out from ``o``'s outline, within
+    CLEAR_BESIDE_MM[1] + 1 mm of the strip, off the reading and the others."""
+    outline = shapely.Polygon(o.outline_mm)
+    near, far = CLEAR_BESIDE_MM
+    band = outline.buffer(far).difference(outline.buffer(near))
+    return _off_others(scene, band.intersection(free.buffer(far + 1.0)).difference(
+        seen.buffer(near)), others)
+
+
+def _greyer_than_beside(scene: Scene, ratio: np.ndarray, o: Candidate, seen: shapely.Geometry,
+                        free: shapely.Geometry, others: list[Candidate],
+                        shorter: Candidate | None) -> bool:
+    """Whether a longer reading ``o``'s strip ``free`` (table mm, past the reading as
+    ``seen``, off ``others``) has a median saturation ``ratio`` at most CLEAR_WALL_GREY of the
+    table's beside it (:func:`_beside_strip`), and its part past ``shorter`` (the next shorter
+    size set the same way, when longer than the reading) at most CLEAR_GREY of it."""
+    beside = _beside_strip(scene, o, seen, free, others)
+    if beside.area <= 0.0:
+        return False
+    table = median_in(scene, ratio, beside)
+    if median_in(scene, ratio, free) > CLEAR_WALL_GREY * table:
+        return False
+    if shorter is None:
+        return True
+    last = free.difference(shapely.Polygon(shorter.outline_mm).buffer(STRIP_GROW_MM))
+    return last.area > 0.0 and median_in(scene, ratio, last) <= CLEAR_GREY * table
+
+
 def _darker_than_beside(scene: Scene, o: Candidate, seen: shapely.Geometry,
                         free: shapely.Geometry, others: list[Candidate],
                         shorter: Candidate | None, bound: float = CLEAR_STRIP_BESIDE
@@ -391,12 +479,7 @@ def _darker_than_beside(scene: Scene, o: Candidate, seen: shapely.Geometry,
     within CLEAR_BESIDE_MM[1] + 1 mm of the strip, off the reading and the others), and so
     has its part past ``shorter`` (the next shorter size set from the same tip, when longer
     than the reading)."""
-    outline = shapely.Polygon(o.outline_mm)
-    near, far = CLEAR_BESIDE_MM
-    band = outline.buffer(far).difference(outline.buffer(near))
-    beside = _off_others(scene, band.intersection(free.buffer(far + 1.0)).difference(
-        seen.buffer(near)), others)
-    ring = shades_in(scene, beside)
+    ring = shades_in(scene, _beside_strip(scene, o, seen, free, others))
     if not ring.size:
         return False
     lo, hi = CLEAR_STRIP_FLOOR * float(median(ring)), bound * float(median(ring))
