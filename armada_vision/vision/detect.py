@@ -53,6 +53,7 @@ from armada_vision.vision.colour_areas import (
 )
 from armada_vision.vision.crisp import (
     DOUBT_FLOOR_MM,
+    GREY_BLACK_LIT,
     GREY_LIT,
     GREY_SHADE,
     SIZE_DOUBT_MM,
@@ -616,6 +617,37 @@ WHITE_EDGES_MARGIN = 0.03
 # 8555, the 10288-set's 10396, the 9712-set's 9918, the 9136-set's 9281 and 9397).
 WHITE_EDGES_SHORTER = 1.0
 WHITE_EDGES_PAD_PX = 40
+# A black piece lit grey on a grey table read a size long (issue 4, session 40, opaque50; the
+# 8560-set's 8736, the 9136-set's 9264 and 9327, the 10000-set's 10032 and 10110, the
+# 10288-set's 10482 (two), the 10576-set's 10632, 10664 and 10681, the 10864-set's 11115):
+# its tip points at the light (headings 214-262°, the light's azimuth ~232°), its wide face
+# mirrors it (lit 0.5-0.85 of the table, named clear), and the fit takes in its full shadow
+# behind the stern: one size long, in doubt (σ 10-51 mm). Its outline is still crisp:
+# refitted to the crisp edges as a white piece's (_edge_shares), the true size lies with all
+# of its outline on them (share 1.0, one 0.988), the read one 0.84-0.94. So a clear or black
+# reading in doubt on a grey table is read a size shorter on a white one's terms
+# (WHITE_EDGES_SHORTER: the shorter outline whole on the edges, beating every other size by a
+# margin), in doubt (crisp._edges_candidate), named as before; never longer (no
+# black piece was read short so). A clear piece read short shows its open base's inner
+# outline nested in its walls, whole on the edges too (the 10288-set's 10514: two clear
+# larges read as mediums on the way, later lengthened, whose smalls were 1.0 there): a longer
+# size then lies on the edges better than the read one (0.91-0.95 against 0.83-0.94), where a
+# black piece read long has no longer size or a worse one (0.55-0.59); such a reading is left.
+# Nor is a clear piece lit like the table whose inner outline nests at its tip on the edges
+# (the 10000-set's 10037: a clear large read at its size, its medium 1.0 against 0.963): the
+# shorter footprint must be darker than GREY_BLACK_LIT, as black plastic mirroring the light
+# is (crisp; the black pieces above 0.48-0.86, 10037's medium 0.96).
+# The shortened reading is not lengthened again by the strip passes that follow
+# (clear_tip_longer took 10681's medium back to the large the shadow gives).
+GREY_BLACK_EDGES_SHORTER = 1.0
+# ... beating every other size's by GREY_BLACK_EDGES_MARGIN (more than 4 of the 80 samples):
+# the black pieces' read outlines cross their shadow's soft end and are beaten by 0.0625-0.15
+# (5-12 samples); a clear piece read at its size lies nearly whole on its own outline while
+# its open base's inner outline is whole (1.0), beaten by 0.037-0.05 (the 10000-set's 10037
+# and the 9136-set's 9151, clear larges at 0.963; the check set 5104's 5222 and 5358, a clear
+# medium and large at 0.95). And only the next shorter size: a shadow adds less than a size's
+# length (5358's inner outline was a small's, two sizes short).
+GREY_BLACK_EDGES_MARGIN = 0.06
 
 # Regions bigger than this many large pieces are an arm or a hand: nothing in them is judged.
 HAND_AREA_PIECES = 12
@@ -1431,6 +1463,11 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     # A white reading in doubt at the wrong size: the size whose outline is whole on the crisp
     # edges (WHITE_EDGES_*).
     lying = _white_size_by_edges(scene, view, bg, edges, lying)
+    # A black piece lit grey read a size long, its shadow taken in: the shorter size whose
+    # outline is whole on the crisp edges (GREY_BLACK_EDGES_SHORTER).
+    shortened = {id(c) for c in lying}
+    lying = _grey_black_size_by_edges(scene, view, bg, edges, lying)
+    shortened = {id(c.fit) for c in lying if id(c) not in shortened}
     # (Lit like the table, it is no bare table: its outline is crisp and it casts a shadow.)
     by_shadow = {id(c) for c in lying} - by_shadow
     # Left in until here, a finger's reading (or a piece's end beside one) keeps the passes
@@ -1506,6 +1543,8 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
         # longer of the two; that one named clear, as the reading was: the longer footprint
         # takes in the table seen through the open base and may be named by the table's
         # colour (the 9424-set's 9566 and 9588 on wood, named yellow).
+        if id(c.fit) in shortened:
+            continue  # read shorter on the edges: not lengthened again (GREY_BLACK_*)
         if p.color == "clear" and not opaque[i]:
             o = clear_strip_longer(scene, c, p.sigma_mm, lying, ratio)
             b = clear_beside_longer(scene, c, p.sigma_mm, lying)
@@ -1986,6 +2025,44 @@ def _white_size_by_edges(scene: Scene, view: TableView, bg: np.ndarray, edges: n
         if (not scene.footprint(wc)[0].intersects(scene.footprint(c)[0])
                 or clashes(wc, others, scene) or overlaps_any(scene, wc, others)
                 or classify_color(view, scene.footprint(wc)[0], bg) != "white"):
+            continue
+        out[i] = wc
+    return out
+
+
+def _grey_black_size_by_edges(scene: Scene, view: TableView, bg: np.ndarray,
+                              edges: np.ndarray, lying: list[Candidate]) -> list[Candidate]:
+    """``lying`` with each clear or black reading in doubt read a size shorter when that
+    size's outline, refitted to the crisp edges, lies whole on them and its own does not
+    (GREY_BLACK_EDGES_SHORTER), in doubt: a black piece lit grey that took its shadow in."""
+    if scene.shade is None or table_hue_sat(bg)[1] > COLOURED_TABLE_SAT:
+        return lying
+    name = colour_namer(scene, view, bg)
+    out = list(lying)
+    for i, c in enumerate(lying):
+        if (c.upright or not (_unsure(c) or c.ambiguity_mm >= DOUBT_FLOOR_MM)
+                or name(c) not in ("clear", "black")):
+            continue
+        share = _edge_shares(scene, edges, c)
+        if not share:
+            continue
+        z, (best, q) = max(share.items(), key=lambda t: t[1][0])
+        length = scene.pieces.dims(c.size).footprint_length_mm
+        shorter = [k for k in Size if scene.pieces.dims(k).footprint_length_mm < length]
+        if (not shorter or z != max(shorter,
+                                    key=lambda k: scene.pieces.dims(k).footprint_length_mm)
+                or best < GREY_BLACK_EDGES_SHORTER or any(
+                    best < s + GREY_BLACK_EDGES_MARGIN for k, (s, _q) in share.items() if k != z)
+                or any(s > share[c.size][0] for k, (s, _q) in share.items()
+                       if scene.pieces.dims(k).footprint_length_mm > length)):
+            continue  # a longer outline on the edges: a clear piece's inner one (GREY_BLACK_*)
+        wc = _edges_candidate(scene, z, q)
+        if (lit := _inset_shade(scene, wc)) is None or lit >= GREY_BLACK_LIT:
+            continue  # lit like the table: a clear piece's inner outline (GREY_BLACK_*)
+        others = out[:i] + out[i + 1:]
+        if (not scene.footprint(wc)[0].intersects(scene.footprint(c)[0])
+                or clashes(wc, others, scene) or overlaps_any(scene, wc, others)
+                or classify_color(view, scene.footprint(wc)[0], bg) not in ("clear", "black")):
             continue
         out[i] = wc
     return out
