@@ -649,6 +649,38 @@ GREY_BLACK_EDGES_SHORTER = 1.0
 # length (5358's inner outline was a small's, two sizes short).
 GREY_BLACK_EDGES_MARGIN = 0.06
 
+
+# A white piece lit like the grey table against a piece found (issue 4, session 40, white50;
+# the 8848-set's 8972, the 10576-set's 10646 and 10700): touching a coloured piece the region's
+# passes read, the region is taken as explained by it, and on a grey table the white piece's
+# lit faces are not pale enough over the table for whites_left (PALE_SHADE) nor vivid for
+# colours_left; no pass returns a candidate near it. Its outline is crisp: an area the
+# readings leave in a read region (at least WHITE_BESIDE_MIN_AREA of a small's footprint: its
+# shaded face and shadow, 1.09-2.1 for the three; most neighbours' shadows left are 0.6-0.75)
+# is refitted to the crisp edges (crisp._chamfer_refine) from starts along its principal axis
+# and across it (WHITE_BESIDE_TURNS_DEG), each size's footprint centred on the area and
+# shifted along by WHITE_BESIDE_ALONG of its length; of each size the start whose outline lies
+# nearest the edges is refined, and when that refit has WHITE_BESIDE_PROMISE of its outline
+# on the edges (the three's true sizes 0.887-1.0) the next ones too, up to
+# WHITE_BESIDE_REFINED (fewer missed 10646's medium: its best start was the 5th, 6 mm off at
+# 4 refits; each refit ~2-3 ms: refitting every size's 6 starts cost +28 % instructions per
+# detect), and only when the first refits' best clashes with and overlaps no reading (a
+# neighbour's shadow's area ends there: +3.0 % without that). The best size is read
+# when its outline lies whole on the edges (WHITE_EDGES_WHOLE) and beats every other size's
+# by WHITE_EDGES_MARGIN (as _white_size_by_edges), its footprint is lit like the table (inset
+# median shade at least WHITE_BESIDE_LIT: the white pieces 0.975-1.15; shadows' refits
+# 0.55-0.88, see SHADOW_WHITE_LIT), it is named white and clashes with and overlaps no
+# reading. In doubt (σ at least DOUBT_FLOOR_MM, crisp._edges_candidate). Only on a grey table
+# (COLOURED_TABLE_SAT): on a coloured one whites_left reads it.
+WHITE_BESIDE_MIN_AREA = 1.0
+WHITE_BESIDE_REACH_MM = 25.0
+WHITE_BESIDE_TURNS_DEG = (-110.0, -90.0, -70.0, -20.0, 0.0, 20.0, 70.0, 90.0, 110.0,
+                          160.0, 180.0, 200.0)
+WHITE_BESIDE_ALONG = (-0.25, 0.0, 0.25)
+WHITE_BESIDE_REFINED = 6
+WHITE_BESIDE_LIT = 0.95
+WHITE_BESIDE_PROMISE = 0.85
+
 # Regions bigger than this many large pieces are an arm or a hand: nothing in them is judged.
 HAND_AREA_PIECES = 12
 # A clear piece on wood that the grey area takes only in part (issue 4, session 36, wood46).
@@ -1451,6 +1483,8 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     # at its size, as a small.
     for sub, region in read:
         lying += whites_left(scene, view, bg, region, sub, lying)
+    for sub, region in read:
+        lying += _white_beside_found(scene, view, bg, edges, region, sub, lying)
     for c in soft + soft_white:
         if not (clashes(c, lying, scene) or overlaps_any(scene, c, lying, SOFT_TOUCH_SHARE)
                 or in_size_doubt_of(scene, c, lying)
@@ -2118,6 +2152,89 @@ def _edge_shares(scene: Scene, edges: np.ndarray, c: Candidate
     if refit(c.size, nearest(c.size))[0] > 1.0 - WHITE_EDGES_MARGIN:
         return {}
     return {z: max((refit(z, k) for k in range(3)), key=lambda t: t[0]) for z in Size}
+
+
+def _white_beside_found(scene: Scene, view: TableView, bg: np.ndarray, edges: np.ndarray,
+                        region: np.ndarray, sub: ViewGrid, lying: list[Candidate]
+                        ) -> list[Candidate]:
+    """White pieces lit like the grey table against a piece found in ``region`` (on ``sub``),
+    read where the readings ``lying`` leave an area no pass read (WHITE_BESIDE_*): the
+    lying piece whose outline, refitted to the crisp ``edges`` from the area's axis, lies
+    whole on them, lit like the table and named white; in doubt (crisp._edges_candidate)."""
+    if scene.shade is None or table_hue_sat(bg)[1] > COLOURED_TABLE_SAT:
+        return []
+    left = unexplained_mask(region, sub, lying)
+    min_px = WHITE_BESIDE_MIN_AREA * scene.small_area_mm2 * sub.px_per_mm**2
+    if np.count_nonzero(left) < min_px:
+        return []
+    n, lab, stats, _ = cv2.connectedComponentsWithStats(left.astype(np.uint8), connectivity=8)
+    grid = scene.grid
+    out: list[Candidate] = []
+    for k in range(1, n):
+        if stats[k, cv2.CC_STAT_AREA] < min_px:
+            continue
+        ys, xs = np.nonzero(lab == k)
+        pts = sub.to_mm(np.column_stack((xs, ys)).astype(float))
+        mid = pts.mean(axis=0)
+        v = np.linalg.eigh(np.cov((pts - mid).T))[1][:, 1]
+        axis = math.degrees(math.atan2(v[1], v[0]))
+        box = np.vstack((pts.min(axis=0) - WHITE_BESIDE_REACH_MM,
+                         pts.max(axis=0) + WHITE_BESIDE_REACH_MM))
+        dist, (x0, y0) = edge_distance_window(grid, edges, box, SHADOW_WHITE_PAD_PX)
+        clipped = np.minimum(dist, SOFT_WHITE_CLIP_PX)
+        # Each size's starts, nearest the edges first; the nearest refined, and the next ones
+        # (up to WHITE_BESIDE_REFINED) only of a size whose first refit comes near the edges
+        # (WHITE_BESIDE_PROMISE): a shadow's area ends after three refits.
+        best: dict[Size, tuple[float, Pose]] = {}
+        order: dict[Size, tuple[list[Pose], np.ndarray]] = {}
+        for z in Size:
+            d_z = scene.pieces.dims(z).footprint_length_mm
+            starts = []
+            for turn in WHITE_BESIDE_TURNS_DEG:
+                h = axis + turn
+                u = np.array([math.cos(math.radians(h)), math.sin(math.radians(h))])
+                for along in WHITE_BESIDE_ALONG:
+                    st = mid - (0.5 + along) * d_z * u
+                    starts.append(Pose(float(st[0]), float(st[1]), h % 360.0))
+            near = [float(_clipped_at(clipped, np.round(
+                grid.to_px(_outline_samples(scene, z, st)) - (x0, y0)).astype(int)).mean())
+                for st in starts]
+            order[z] = (starts, np.argsort(near, kind="stable")[:WHITE_BESIDE_REFINED])
+            best[z] = _white_edges_refit(scene, z, starts[order[z][1][0]], dist, (x0, y0), edges)
+        # The first refits' best must lie clear of the readings: a neighbour's shadow's area
+        # ends here (of the 8 scenes of the cost bench, 1003's blue large's shadow, its small
+        # refit 0.975 on the edges, overlapping the blue reading). Not its shade: 10700's
+        # first refit, 0.887 on the edges, takes in its shadow (0.77) and the next is right.
+        z, (share, q) = max(best.items(), key=lambda t: t[1][0])
+        first = _edges_candidate(scene, z, q)
+        if clashes(first, lying + out, scene) or overlaps_any(scene, first, lying + out):
+            continue
+        for z, (starts, idx) in order.items():
+            if best[z][0] < WHITE_BESIDE_PROMISE:
+                continue
+            for j in idx[1:]:
+                share, q = _white_edges_refit(scene, z, starts[j], dist, (x0, y0), edges)
+                if share > best[z][0]:
+                    best[z] = (share, q)
+        z, (share, q) = max(best.items(), key=lambda t: t[1][0])
+        if share < WHITE_EDGES_WHOLE or any(
+                share < s + WHITE_EDGES_MARGIN for y, (s, _q) in best.items() if y != z):
+            continue  # not whole on the edges, or another size as whole: no size known
+        wc = _edges_candidate(scene, z, q)
+        if ((lit := _inset_shade(scene, wc)) is None or lit < WHITE_BESIDE_LIT
+                or clashes(wc, lying + out, scene) or overlaps_any(scene, wc, lying + out)
+                or classify_color(view, scene.footprint(wc)[0], bg) != "white"):
+            continue
+        out.append(wc)
+    return out
+
+
+def _white_edges_refit(scene: Scene, z: Size, start: Pose, dist: np.ndarray,
+                       corner: tuple[int, int], edges: np.ndarray) -> tuple[float, Pose]:
+    """A lying ``z`` refitted to the crisp edges (``dist``: their distance window, its corner
+    ``corner`` in view px) from ``start``, and the share of its outline on ``edges``."""
+    q = _chamfer_refine(scene, z, start, dist, corner, SOFT_WHITE_STEPS)
+    return float(near_edges(scene.grid, _outline_samples(scene, z, q), edges).mean()), q
 
 
 def _white_casting(scene: Scene, view: TableView, bg: np.ndarray, edges: np.ndarray,
