@@ -649,7 +649,6 @@ GREY_BLACK_EDGES_SHORTER = 1.0
 # length (5358's inner outline was a small's, two sizes short).
 GREY_BLACK_EDGES_MARGIN = 0.06
 
-
 # A white piece lit like the grey table against a piece found (issue 4, session 40, white50;
 # the 8848-set's 8972, the 10576-set's 10646 and 10700): touching a coloured piece the region's
 # passes read, the region is taken as explained by it, and on a grey table the white piece's
