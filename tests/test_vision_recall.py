@@ -3892,7 +3892,7 @@ def test_a_clear_large_is_not_read_as_a_loose_pair_of_smalls_head_to_tail():
 # shaded face and the shadow past it, as a clear piece in doubt 9-25 mm off toward the shadow
 # and turned 14-28°: a miss and a false piece. Its outline is still crisp: a lying piece of
 # each size refitted to the crisp edges from starts round the clear reading
-# (detect._white_by_shadow, SHADOW_WHITE_*), with SHADOW_WHITE_EDGES of its outline on them,
+# (edge_refits.white_by_shadow, SHADOW_WHITE_*), with SHADOW_WHITE_EDGES of its outline on them,
 # lit like the table (SHADOW_WHITE_LIT; the shadow's own refits 0.55-0.88) and named white, the
 # clear reading's rest past it dark (SHADOW_WHITE_PAST), replaces the clear reading in doubt.
 # The 8272-set's 8298 (small, 1920×1080, 10-22°), the 9424-set's 9486 (small, 1920×1080,
@@ -4067,7 +4067,7 @@ def test_a_clear_small_in_size_doubt_keeps_its_size_turned(seed, seed0, stern):
 # wrong size, and the true size's fit on the map costs more than the wrong one's. Its outline
 # is still crisp: refitted to the crisp edges from the reading's stern, tip and middle, the
 # true size lies whole on them (WHITE_EDGES_WHOLE) and beats the read size by
-# WHITE_EDGES_MARGIN (detect._white_size_by_edges); it is read at that size, never trusted.
+# WHITE_EDGES_MARGIN (edge_refits.white_size_by_edges); it is read at that size, never trusted.
 # The 8272-set's 8517 (large read as medium, 1280×720, 22-35°) and 8555 (medium read as large,
 # 1280×720, 0-10°), the 9712-set's 9826 (large read as medium, 1920×1080, 0-10°), the
 # 8560-set's 8691 (large read as medium, 1280×720, 22-35°), the 10288-set's 10396 (medium read
@@ -4095,7 +4095,7 @@ def test_a_white_piece_in_doubt_is_read_at_the_size_whole_on_its_crisp_edges(see
 # are not pale enough over the laminate for whites_left nor vivid for colours_left, and no pass
 # returned a candidate near it. Its outline is crisp: refitted to the crisp edges from the
 # axis of the area the readings leave (its shaded face and shadow), one size lies whole on
-# them and is lit like the table and named white (detect._white_beside_found); it is read in
+# them and is lit like the table and named white (edge_refits.white_beside_found); it is read in
 # doubt, never trusted. The 8848-set's 8972 (small against a red medium) and the 10576-set's
 # 10646 (medium against a green medium) and 10700 (small against an orange medium), all on
 # laminate at 1920×1080, 22-35°.

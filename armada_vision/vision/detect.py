@@ -53,27 +53,27 @@ from armada_vision.vision.colour_areas import (
 )
 from armada_vision.vision.crisp import (
     DOUBT_FLOOR_MM,
-    GREY_BLACK_LIT,
     GREY_LIT,
     GREY_SHADE,
     SIZE_DOUBT_MM,
     SOFT_TOUCH_SHARE,
-    SOFT_WHITE_CLIP_PX,
-    SOFT_WHITE_STEPS,
-    _chamfer_refine,
-    _edges_candidate,
-    _inset_shade,
     _left_of,
     _outline_samples,
     _ring_shades,
     crisp_pieces,
-    edge_distance_window,
     grey_alone,
     in_size_doubt_of,
     inset_crop,
     overlaps_any,
     peel_hidden,
     rim_pieces,
+)
+from armada_vision.vision.edge_refits import (
+    edges_refit,
+    grey_black_size_by_edges,
+    white_beside_found,
+    white_by_shadow,
+    white_size_by_edges,
 )
 from armada_vision.vision.explain import (
     COLOUR_MIN_AREA,
@@ -120,7 +120,6 @@ from armada_vision.vision.look import (
     WHITE_SUNK_SHADE,
     bare_table,
     colour_map,
-    colour_namer,
     shade,
     table_hsv,
     table_hue_sat,
@@ -139,7 +138,6 @@ from armada_vision.vision.open_base import (
     near_edges,
     no_base_step,
     past_stern_mm,
-    shades_in,
     shadow_ring_of_shorter,
     shows_base_below_face,
     shows_no_base,
@@ -155,6 +153,7 @@ from armada_vision.vision.scene import (
     clashes,
     joint_cost,
     reading_gap,
+    unsure,
 )
 from armada_vision.vision.segment import (
     MIN_REGION_MM2,
@@ -172,7 +171,7 @@ from armada_vision.vision.segment import (
     saturation_ratio,
     view_regions,
 )
-from armada_vision.vision.shadows import cast_offset, cast_shadows, lit_table, tinted_shadow
+from armada_vision.vision.shadows import cast_shadows, lit_table, tinted_shadow
 from armada_vision.vision.strips import (
     bare_strip_shorter,
     clear_beside_longer,
@@ -561,124 +560,6 @@ STAND_OFF_COST = 0.25
 # blue small leaning on it, 52 % hidden, σ 19.8 mm). No reading of a real piece was dimmed
 # table on the 7696-, 7984-, 8272- and 8560-sets (a real piece shows its plastic's colour).
 SHADOW_LEAN_HIDDEN = 0.4
-# A white piece lit like the laminate (issue 4, session 38, white48; 8272-set 8298, 8560-set
-# 8590, 8848-set 8910, 9424-set 9486, 9712-set 9948, 10000-set 10009): its lit faces are the
-# table's shade, so the passes read only its shaded face and its shadow, as a clear piece in
-# doubt 9-25 mm off toward the shadow and turned 14-28° (a miss and a false piece). Its
-# outline is still crisp: _white_by_shadow refits a lying piece of each size to the crisp
-# edges (crisp._chamfer_refine, as crisp._on_edges_fit does) from the start, of those shifted
-# by SHADOW_WHITE_SHIFTS_MM in x and y and turned by SHADOW_WHITE_TURNS_DEG round the clear
-# reading, whose outline lies nearest the edges (SHADOW_WHITE_REFINED per size: each refit
-# ~1.5 ms; three per size found no more pieces); the refit with the most of its outline on the
-# edges (SHADOW_WHITE_EDGES or more: the white pieces 0.85-1.0) is taken when its footprint is
-# lit like the table (inset median shade at least SHADOW_WHITE_LIT: the white pieces
-# 1.03-1.23; the shadow's own refits 0.55-0.88, a white small fitted on 8405's shadow's outer
-# edge 0.97) and named white, not clashing with or overlapping another reading. The clear
-# reading must be darkened (median shade under SHADOW_WHITE_PAST: the shadows 0.56-0.86 past
-# the white piece; a clear piece lit like the table is not tried) and what it covers past the
-# white piece too. It replaces the clear reading, in doubt (σ at least DOUBT_FLOOR_MM,
-# crisp._edges_candidate), and is no bare table (lit_table): its outline is crisp and it
-# casts a shadow. Only on a grey table (COLOURED_TABLE_SAT). A shadow lies past its piece
-# away from the light: the white piece must lie from the clear reading toward the light's
-# offset (cast_offset), else nothing is changed.
-SHADOW_WHITE_SHIFTS_MM = (-20.0, -16.0, -12.0, -8.0, -4.0, 0.0, 4.0, 8.0)
-SHADOW_WHITE_TURNS_DEG = (-30.0, -20.0, -10.0, 0.0, 10.0, 20.0, 30.0)
-SHADOW_WHITE_REFINED = 1
-SHADOW_WHITE_EDGES = 0.8
-SHADOW_WHITE_LIT = 1.0
-SHADOW_WHITE_PAD_PX = 40
-SHADOW_WHITE_PAST = 0.9
-# A white piece on a grey table read at the wrong size (issue 4, session 39, white49; the
-# 8272-set's 8555, the 9712-set's 9826, 9971, 9992, the 8560-set's 8691, 8788, the 10288-set's
-# 10328, 10396, 10482): lit like the laminate, its lit end is lost on the fit map, so a
-# shorter size sits inside it (both ends 4-7 mm short) or a longer one takes in its shadow,
-# in doubt (σ 10-99 mm) but at the wrong size; the true size's fit on the map costs more
-# (0.5-0.9) than the wrong one's (0.43-0.58). Its outline is still crisp: refitted to the
-# crisp edges (crisp._chamfer_refine) from its stern, its tip and its middle, the true size
-# lies with all of its outline on them (share 1.0, 0.1-1.4 mm from the truth), the read one
-# 0.84-0.96. A white reading in doubt (_unsure or σ at least DOUBT_FLOOR_MM) is read at
-# another size when that size's refit has WHITE_EDGES_WHOLE of its outline on the edges or
-# more and beats the read size's (and every other size's) by WHITE_EDGES_MARGIN (3 of the 80
-# samples): of the 57 white readings in doubt on the 9712-set logged, none read at its true
-# size had another size's refit beat its own (closest: 0.975 against 0.988, 0.988 against
-# 1.0), and an even tie (8537's small and medium, both 1.0) is left as read. On wood the
-# grain hides the edges (shares 0.2-0.35): no size is whole there. The new reading is in
-# doubt as the shadow's white is (σ at least DOUBT_FLOOR_MM, crisp._edges_candidate): its
-# size from the edges, its place not fitted on the map. Only on a grey table
-# (COLOURED_TABLE_SAT), as _white_by_shadow.
-WHITE_EDGES_WHOLE = 0.97
-WHITE_EDGES_MARGIN = 0.03
-# ... and a shorter size only when its outline lies on the edges at every sample: a clear
-# piece named white shows its open base's inner rim through its walls, a shorter outline
-# nested at its tip that lies on the edges nearly all along (the 9136-set's 9311, a clear
-# large named white at its size, share 0.900, its medium 0.988 = 79 of 80: read as a medium,
-# merge of session 39), while a white piece read long has taken its shadow in and its own
-# outline is whole (share 1.0 for the five read shorter on the tuning sets: the 8272-set's
-# 8555, the 10288-set's 10396, the 9712-set's 9918, the 9136-set's 9281 and 9397).
-WHITE_EDGES_SHORTER = 1.0
-WHITE_EDGES_PAD_PX = 40
-# A black piece lit grey on a grey table read a size long (issue 4, session 40, opaque50; the
-# 8560-set's 8736, the 9136-set's 9264 and 9327, the 10000-set's 10032 and 10110, the
-# 10288-set's 10482 (two), the 10576-set's 10632, 10664 and 10681, the 10864-set's 11115):
-# its tip points at the light (headings 214-262°, the light's azimuth ~232°), its wide face
-# mirrors it (lit 0.5-0.85 of the table, named clear), and the fit takes in its full shadow
-# behind the stern: one size long, in doubt (σ 10-51 mm). Its outline is still crisp:
-# refitted to the crisp edges as a white piece's (_edge_shares), the true size lies with all
-# of its outline on them (share 1.0, one 0.988), the read one 0.84-0.94. So a clear or black
-# reading in doubt on a grey table is read a size shorter on a white one's terms
-# (WHITE_EDGES_SHORTER: the shorter outline whole on the edges, beating every other size by a
-# margin), in doubt (crisp._edges_candidate), named as before; never longer (no
-# black piece was read short so). A clear piece read short shows its open base's inner
-# outline nested in its walls, whole on the edges too (the 10288-set's 10514: two clear
-# larges read as mediums on the way, later lengthened, whose smalls were 1.0 there): a longer
-# size then lies on the edges better than the read one (0.91-0.95 against 0.83-0.94), where a
-# black piece read long has no longer size or a worse one (0.55-0.59); such a reading is left.
-# Nor is a clear piece lit like the table whose inner outline nests at its tip on the edges
-# (the 10000-set's 10037: a clear large read at its size, its medium 1.0 against 0.963): the
-# shorter footprint must be darker than GREY_BLACK_LIT, as black plastic mirroring the light
-# is (crisp; the black pieces above 0.48-0.86, 10037's medium 0.96).
-# The shortened reading is not lengthened again by the strip passes that follow
-# (clear_tip_longer took 10681's medium back to the large the shadow gives).
-GREY_BLACK_EDGES_SHORTER = 1.0
-# ... beating every other size's by GREY_BLACK_EDGES_MARGIN (more than 4 of the 80 samples):
-# the black pieces' read outlines cross their shadow's soft end and are beaten by 0.0625-0.15
-# (5-12 samples); a clear piece read at its size lies nearly whole on its own outline while
-# its open base's inner outline is whole (1.0), beaten by 0.037-0.05 (the 10000-set's 10037
-# and the 9136-set's 9151, clear larges at 0.963; the check set 5104's 5222 and 5358, a clear
-# medium and large at 0.95). And only the next shorter size: a shadow adds less than a size's
-# length (5358's inner outline was a small's, two sizes short).
-GREY_BLACK_EDGES_MARGIN = 0.06
-
-# A white piece lit like the grey table against a piece found (issue 4, session 40, white50;
-# the 8848-set's 8972, the 10576-set's 10646 and 10700): touching a coloured piece the region's
-# passes read, the region is taken as explained by it, and on a grey table the white piece's
-# lit faces are not pale enough over the table for whites_left (PALE_SHADE) nor vivid for
-# colours_left; no pass returns a candidate near it. Its outline is crisp: an area the
-# readings leave in a read region (at least WHITE_BESIDE_MIN_AREA of a small's footprint: its
-# shaded face and shadow, 1.09-2.1 for the three; most neighbours' shadows left are 0.6-0.75)
-# is refitted to the crisp edges (crisp._chamfer_refine) from starts along its principal axis
-# and across it (WHITE_BESIDE_TURNS_DEG), each size's footprint centred on the area and
-# shifted along by WHITE_BESIDE_ALONG of its length; of each size the start whose outline lies
-# nearest the edges is refined, and when that refit has WHITE_BESIDE_PROMISE of its outline
-# on the edges (the three's true sizes 0.887-1.0) the next ones too, up to
-# WHITE_BESIDE_REFINED (fewer missed 10646's medium: its best start was the 5th, 6 mm off at
-# 4 refits; each refit ~2-3 ms: refitting every size's 6 starts cost +28 % instructions per
-# detect), and only when the first refits' best clashes with and overlaps no reading (a
-# neighbour's shadow's area ends there: +3.0 % without that). The best size is read
-# when its outline lies whole on the edges (WHITE_EDGES_WHOLE) and beats every other size's
-# by WHITE_EDGES_MARGIN (as _white_size_by_edges), its footprint is lit like the table (inset
-# median shade at least WHITE_BESIDE_LIT: the white pieces 0.975-1.15; shadows' refits
-# 0.55-0.88, see SHADOW_WHITE_LIT), it is named white and clashes with and overlaps no
-# reading. In doubt (σ at least DOUBT_FLOOR_MM, crisp._edges_candidate). Only on a grey table
-# (COLOURED_TABLE_SAT): on a coloured one whites_left reads it.
-WHITE_BESIDE_MIN_AREA = 1.0
-WHITE_BESIDE_REACH_MM = 25.0
-WHITE_BESIDE_TURNS_DEG = (-110.0, -90.0, -70.0, -20.0, 0.0, 20.0, 70.0, 90.0, 110.0,
-                          160.0, 180.0, 200.0)
-WHITE_BESIDE_ALONG = (-0.25, 0.0, 0.25)
-WHITE_BESIDE_REFINED = 6
-WHITE_BESIDE_LIT = 0.95
-WHITE_BESIDE_PROMISE = 0.85
 
 # Regions bigger than this many large pieces are an arm or a hand: nothing in them is judged.
 HAND_AREA_PIECES = 12
@@ -765,25 +646,6 @@ DIE_LONGER_PIPS = 2
 # when at least SEEN_MIN_SHARE of it is left, and the neighbours cover more than an edge strip.
 SEEN_MIN_SHARE = 0.3
 SEEN_MAX_SHARE = 0.9
-
-
-# The stern error's tail at 720p (issue 4, session 39, acc49): readings in doubt (σ over
-# EDGE_REFIT_MIN_SIGMA_MM, the rules' trust level) of the right size whose pose is 2-6 mm off.
-# A white or clear piece's faces are lit like the table, so the fit map holds part of it (or
-# its shadow) and the fit slides; a reading set, not fitted (score 0: cost at MAX_COST, from a
-# strip or edges rule), was never fitted at all. Their outline is still crisp: such a reading
-# is moved to its own size's refit to the crisp edges (crisp._chamfer_refine) when that
-# outline lies whole on them (EDGE_REFIT_SHARE of its samples) where the pose found did not
-# (EDGE_REFIT_GAIN more) and it moved at most EDGE_REFIT_MAX_MOVE_MM. Size, colour and σ are
-# kept: the reading stays in doubt, only its pose is better. A vivid piece fitted on its map is
-# left: its crisp edges take its shadow's or a neighbour's in (the 9136-set's 9155 purple
-# large, 0.3 -> 1.9 mm; 9219's green small, 0.4 -> 2.4 mm). Any share gain (0.8 whole) made
-# 51 of 98 moved readings worse (the crisp edges lie ~1 px off a well-fitted outline).
-EDGE_REFIT_MIN_SIGMA_MM = 1.5
-EDGE_REFIT_COLOURS = ("white", "clear")
-EDGE_REFIT_SHARE = 0.95
-EDGE_REFIT_GAIN = 0.15
-EDGE_REFIT_MAX_MOVE_MM = 6.0
 
 
 def calibration_sigma_mm(calib: TableCalibration, at_mm: tuple[float, float],
@@ -921,11 +783,6 @@ def _p80(scores: np.ndarray) -> float:
     return float(percentile(scores, 80)) if scores.size else 0.0
 
 
-def _unsure(c: Candidate) -> bool:
-    """Whether ``c`` is doubtful or in size doubt (a covering reading of another size)."""
-    return c.fit.cost > GOOD_COST or c.covering_ambiguity_mm > 0.0
-
-
 def _black_left(scene: Scene, region: np.ndarray, sub: ViewGrid, found: list[Candidate]
                 ) -> bool:
     """Whether ``found`` leaves a piece-sized part of the region unexplained (0.6 of a small's
@@ -965,7 +822,7 @@ def _unscaled_keeps(scene: Scene, found: list[Candidate], again: list[Candidate]
     doubt, σ 8.3 mm, is the medium at cost 0.04 there, 0.1 mm off. Not asked elsewhere: there
     the unscaled map takes a coloured piece's tinted shadow in (still s21_lowq_hd's purple, see
     find_pieces)."""
-    return [c for c in found if not (replace_unsure and _unsure(c))
+    return [c for c in found if not (replace_unsure and unsure(c))
             and not (replace_size_doubt and _in_size_doubt(scene, c, again))]
 
 
@@ -1482,24 +1339,26 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     # at its size, as a small.
     for sub, region in read:
         lying += whites_left(scene, view, bg, region, sub, lying)
+    # ... and on a grey table, where its lit faces are the table's: read from its crisp
+    # outline (edge_refits.WHITE_BESIDE_*).
     for sub, region in read:
-        lying += _white_beside_found(scene, view, bg, edges, region, sub, lying)
+        lying += white_beside_found(scene, view, bg, edges, region, sub, lying)
     for c in soft + soft_white:
         if not (clashes(c, lying, scene) or overlaps_any(scene, c, lying, SOFT_TOUCH_SHARE)
                 or in_size_doubt_of(scene, c, lying)
                 or (any(c is g for g in grey_black) and not grey_alone(c, lying, vivid))):
             lying.append(c)
     # A clear reading in doubt that is a white piece's shaded face and shadow: the white piece
-    # refitted to the crisp edges (SHADOW_WHITE_*).
+    # refitted to the crisp edges (edge_refits.SHADOW_WHITE_*).
     by_shadow = {id(c) for c in lying}
-    lying = _white_by_shadow(scene, view, bg, edges, lying)
+    lying = white_by_shadow(scene, view, bg, edges, lying)
     # A white reading in doubt at the wrong size: the size whose outline is whole on the crisp
-    # edges (WHITE_EDGES_*).
-    lying = _white_size_by_edges(scene, view, bg, edges, lying)
+    # edges (edge_refits.WHITE_EDGES_*).
+    lying = white_size_by_edges(scene, view, bg, edges, lying)
     # A black piece lit grey read a size long, its shadow taken in: the shorter size whose
-    # outline is whole on the crisp edges (GREY_BLACK_EDGES_SHORTER).
+    # outline is whole on the crisp edges (edge_refits.GREY_BLACK_EDGES_SHORTER).
     shortened = {id(c) for c in lying}
-    lying = _grey_black_size_by_edges(scene, view, bg, edges, lying)
+    lying = grey_black_size_by_edges(scene, view, bg, edges, lying)
     shortened = {id(c.fit) for c in lying if id(c) not in shortened}
     # (Lit like the table, it is no bare table: its outline is crisp and it casts a shadow.)
     by_shadow = {id(c) for c in lying} - by_shadow
@@ -1627,38 +1486,13 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
                 and (o := other_colour_strip(scene, c, p.color, p.sigma_mm, lying, view, bg))
                 is not None):
             out[i] = _read_shorter(p, o, pieces, area_poly, calib)
-    out = [_edges_refit(scene, edges, p, calib) for p in out]
+    # A white or clear reading in doubt moved onto its own outline (edge_refits.EDGE_REFIT_*).
+    out = [edges_refit(scene, edges, p, calib) for p in out]
     out = _one_reading_per_doubtful_piece(out, pieces, [c.outline_mm for c in lying])
     out.sort(key=lambda p: (p.pose.x_mm, p.pose.y_mm))
     ups = [UprightPiece(c.size, classify_color(view, shapely.Polygon(c.outline_mm), bg),
                         c.fit.pose.stern_mm) for c in standing]
     return out, ups
-
-
-def _edges_refit(scene: Scene, edges: np.ndarray, p: DetectedPiece,
-                 calib: TableCalibration) -> DetectedPiece:
-    """``p`` (lying, in doubt: σ over EDGE_REFIT_MIN_SIGMA_MM) moved to its own size's refit to
-    the crisp edges (``edges``: view-size bool) when that outline lies on them
-    (EDGE_REFIT_*); size, colour and σ kept."""
-    if p.sigma_mm <= EDGE_REFIT_MIN_SIGMA_MM or not (p.color in EDGE_REFIT_COLOURS
-                                                     or p.score <= 0.0):
-        return p
-    grid = scene.grid
-    pose = p.pose
-    pts = _outline_samples(scene, p.size, pose)
-    before = float(near_edges(grid, pts, edges).mean())
-    if before > 1.0 - EDGE_REFIT_GAIN:
-        return p  # no refit could gain EDGE_REFIT_GAIN: most readings end here, unrefitted
-    dist, (x0, y0) = edge_distance_window(grid, edges, pts, WHITE_EDGES_PAD_PX)
-    q = _chamfer_refine(scene, p.size, pose, dist, (x0, y0), SOFT_WHITE_STEPS)
-    after = float(near_edges(grid, _outline_samples(scene, p.size, q), edges).mean())
-    moved = math.dist(q.stern_mm, pose.stern_mm)
-    if (after < EDGE_REFIT_SHARE or after < before + EDGE_REFIT_GAIN
-            or moved > EDGE_REFIT_MAX_MOVE_MM):
-        return p
-    outline_px = calib.project(_edges_candidate(scene, p.size, q).outline_mm)
-    return replace(p, pose=q, tip_mm=q.tip_mm(scene.pieces.dims(p.size).footprint_length_mm),
-                   outline_px=tuple((float(x), float(y)) for x, y in outline_px))
 
 
 def _read_shorter(p: DetectedPiece, o: Candidate, pieces: PieceSet, area_poly: shapely.Polygon,
@@ -1993,297 +1827,6 @@ def _lit_table(c: Candidate, scene: Scene, view: TableView, bg: np.ndarray,
         return True
     lit_pieces.add(id(c.fit))
     return False
-
-
-def _white_by_shadow(scene: Scene, view: TableView, bg: np.ndarray, edges: np.ndarray,
-                     lying: list[Candidate]) -> list[Candidate]:
-    """``lying`` with each clear reading in doubt that is a white piece's shaded face and
-    shadow replaced by that white piece (SHADOW_WHITE_*), in doubt."""
-    if scene.shade is None or table_hue_sat(bg)[1] > COLOURED_TABLE_SAT:
-        # On a coloured table a white piece's lit faces are not the table's colour: the
-        # passes read them (and the refits cost ~1.5 ms each for nothing there).
-        return lying
-    name = colour_namer(scene, view, bg)
-    out = list(lying)
-    light: list[tuple[float, float] | None] = []
-    for i, c in enumerate(lying):
-        if (c.upright or not (_unsure(c) or c.ambiguity_mm >= DOUBT_FLOOR_MM)
-                or name(c) != "clear"):
-            continue
-        others = out[:i] + out[i + 1:]
-        if (w := _white_casting(scene, view, bg, edges, c, others)) is None:
-            continue
-        if not light:
-            # The light's offset (cast_offset) from the good opaque readings, once a scene.
-            flat = [o for o in lying if not o.upright]
-            light.append(cast_offset(
-                scene, [o for o in flat if o.fit.cost <= GOOD_COST and name(o) != "clear"],
-                [np.asarray(o.outline_mm, float) for o in flat]))
-        # A shadow lies past its piece away from the light: the white piece lies toward the
-        # light's offset from the clear reading (8848-set 9062: a white medium read right
-        # but named clear there; a small refitted 13 mm from it away from the light).
-        if light[0] is None:
-            continue
-        a, b = scene.footprint(c)[0].centroid, scene.footprint(w)[0].centroid
-        if (b.x - a.x) * light[0][0] + (b.y - a.y) * light[0][1] > 0.0:
-            out[i] = w
-    return out
-
-
-def _white_size_by_edges(scene: Scene, view: TableView, bg: np.ndarray, edges: np.ndarray,
-                         lying: list[Candidate]) -> list[Candidate]:
-    """``lying`` with each white reading in doubt read at the size whose outline, refitted to
-    the crisp edges, lies whole on them when its own does not (WHITE_EDGES_*), in doubt."""
-    if table_hue_sat(bg)[1] > COLOURED_TABLE_SAT:
-        return lying
-    name = colour_namer(scene, view, bg)
-    out = list(lying)
-    for i, c in enumerate(lying):
-        if (c.upright or not (_unsure(c) or c.ambiguity_mm >= DOUBT_FLOOR_MM)
-                or name(c) != "white"):
-            continue
-        share = _edge_shares(scene, edges, c)
-        if not share:
-            continue
-        z, (best, q) = max(share.items(), key=lambda t: t[1][0])
-        if z == c.size or best < WHITE_EDGES_WHOLE or any(
-                best < s + WHITE_EDGES_MARGIN for k, (s, _q) in share.items() if k != z):
-            continue
-        if (scene.pieces.dims(z).footprint_length_mm
-                < scene.pieces.dims(c.size).footprint_length_mm
-                and best < WHITE_EDGES_SHORTER):
-            continue  # a clear piece's inner rim, nested at its tip (WHITE_EDGES_SHORTER)
-        wc = _edges_candidate(scene, z, q)
-        others = out[:i] + out[i + 1:]
-        if (not scene.footprint(wc)[0].intersects(scene.footprint(c)[0])
-                or clashes(wc, others, scene) or overlaps_any(scene, wc, others)
-                or classify_color(view, scene.footprint(wc)[0], bg) != "white"):
-            continue
-        out[i] = wc
-    return out
-
-
-def _grey_black_size_by_edges(scene: Scene, view: TableView, bg: np.ndarray,
-                              edges: np.ndarray, lying: list[Candidate]) -> list[Candidate]:
-    """``lying`` with each clear or black reading in doubt read a size shorter when that
-    size's outline, refitted to the crisp edges, lies whole on them and its own does not
-    (GREY_BLACK_EDGES_SHORTER), in doubt: a black piece lit grey that took its shadow in."""
-    if scene.shade is None or table_hue_sat(bg)[1] > COLOURED_TABLE_SAT:
-        return lying
-    name = colour_namer(scene, view, bg)
-    out = list(lying)
-    for i, c in enumerate(lying):
-        if (c.upright or not (_unsure(c) or c.ambiguity_mm >= DOUBT_FLOOR_MM)
-                or name(c) not in ("clear", "black")):
-            continue
-        share = _edge_shares(scene, edges, c)
-        if not share:
-            continue
-        z, (best, q) = max(share.items(), key=lambda t: t[1][0])
-        length = scene.pieces.dims(c.size).footprint_length_mm
-        shorter = [k for k in Size if scene.pieces.dims(k).footprint_length_mm < length]
-        if (not shorter or z != max(shorter,
-                                    key=lambda k: scene.pieces.dims(k).footprint_length_mm)
-                or best < GREY_BLACK_EDGES_SHORTER or any(
-                    best < s + GREY_BLACK_EDGES_MARGIN for k, (s, _q) in share.items() if k != z)
-                or any(s > share[c.size][0] for k, (s, _q) in share.items()
-                       if scene.pieces.dims(k).footprint_length_mm > length)):
-            continue  # a longer outline on the edges: a clear piece's inner one (GREY_BLACK_*)
-        wc = _edges_candidate(scene, z, q)
-        if (lit := _inset_shade(scene, wc)) is None or lit >= GREY_BLACK_LIT:
-            continue  # lit like the table: a clear piece's inner outline (GREY_BLACK_*)
-        others = out[:i] + out[i + 1:]
-        if (not scene.footprint(wc)[0].intersects(scene.footprint(c)[0])
-                or clashes(wc, others, scene) or overlaps_any(scene, wc, others)
-                or classify_color(view, scene.footprint(wc)[0], bg) not in ("clear", "black")):
-            continue
-        out[i] = wc
-    return out
-
-
-def _clipped_at(clipped: np.ndarray, pts: np.ndarray) -> np.ndarray:
-    """The capped edge distance ``clipped`` (px: an edge_distance_window capped at
-    SOFT_WHITE_CLIP_PX) at its integer pixels ``pts`` (..., 2: x, y), the cap where they fall
-    off the window: how near a start's outline lies to the crisp edges."""
-    h, w = clipped.shape
-    ok = (pts[..., 0] >= 0) & (pts[..., 0] < w) & (pts[..., 1] >= 0) & (pts[..., 1] < h)
-    return np.where(ok, clipped[np.clip(pts[..., 1], 0, h - 1), np.clip(pts[..., 0], 0, w - 1)],
-                    SOFT_WHITE_CLIP_PX)
-
-
-def _edge_shares(scene: Scene, edges: np.ndarray, c: Candidate
-                 ) -> dict[Size, tuple[float, Pose]]:
-    """For each size, the pose refitted to the crisp edges (``edges``: view-size bool) from
-    ``c``'s stern, its tip and its middle (heading kept at the start) and the share of that
-    outline on them, the best of the three; empty when ``c``'s own size, refitted from the
-    start whose outline lies nearest the edges, leaves no other size room to beat it
-    (WHITE_EDGES_MARGIN): the best of three could only be higher (most readings end there,
-    one refit instead of nine)."""
-    grid = scene.grid
-    dist, (x0, y0) = edge_distance_window(grid, edges, c.outline_mm, WHITE_EDGES_PAD_PX)
-    clipped = np.minimum(dist, SOFT_WHITE_CLIP_PX)
-    p = c.fit.pose
-    d_c = scene.pieces.dims(c.size).footprint_length_mm
-    tip = np.asarray(p.tip_mm(d_c))
-
-    def starts(z: Size) -> list[Pose]:
-        d_z = scene.pieces.dims(z).footprint_length_mm
-        mid = np.asarray(p.stern_mm) + (d_c - d_z) / 2 * np.asarray(p.direction)
-        return [p, Pose.with_tip(tip, p.heading_deg, d_z),
-                Pose(float(mid[0]), float(mid[1]), p.heading_deg)]
-
-    refits: dict[tuple[Size, int], tuple[float, Pose]] = {}
-
-    def refit(z: Size, k: int) -> tuple[float, Pose]:
-        if (z, k) not in refits:
-            q = _chamfer_refine(scene, z, starts(z)[k], dist, (x0, y0), SOFT_WHITE_STEPS)
-            refits[z, k] = (float(near_edges(grid, _outline_samples(scene, z, q), edges).mean()),
-                            q)
-        return refits[z, k]
-
-    def nearest(z: Size) -> int:
-        mean = []
-        for start in starts(z):
-            pts = np.round(grid.to_px(_outline_samples(scene, z, start)) - (x0, y0)).astype(int)
-            mean.append(float(_clipped_at(clipped, pts).mean()))
-        return int(np.argmin(mean))
-
-    if refit(c.size, nearest(c.size))[0] > 1.0 - WHITE_EDGES_MARGIN:
-        return {}
-    return {z: max((refit(z, k) for k in range(3)), key=lambda t: t[0]) for z in Size}
-
-
-def _white_beside_found(scene: Scene, view: TableView, bg: np.ndarray, edges: np.ndarray,
-                        region: np.ndarray, sub: ViewGrid, lying: list[Candidate]
-                        ) -> list[Candidate]:
-    """White pieces lit like the grey table against a piece found in ``region`` (on ``sub``),
-    read where the readings ``lying`` leave an area no pass read (WHITE_BESIDE_*): the
-    lying piece whose outline, refitted to the crisp ``edges`` from the area's axis, lies
-    whole on them, lit like the table and named white; in doubt (crisp._edges_candidate)."""
-    if scene.shade is None or table_hue_sat(bg)[1] > COLOURED_TABLE_SAT:
-        return []
-    left = unexplained_mask(region, sub, lying)
-    min_px = WHITE_BESIDE_MIN_AREA * scene.small_area_mm2 * sub.px_per_mm**2
-    if np.count_nonzero(left) < min_px:
-        return []
-    n, lab, stats, _ = cv2.connectedComponentsWithStats(left.astype(np.uint8), connectivity=8)
-    grid = scene.grid
-    out: list[Candidate] = []
-    for k in range(1, n):
-        if stats[k, cv2.CC_STAT_AREA] < min_px:
-            continue
-        ys, xs = np.nonzero(lab == k)
-        pts = sub.to_mm(np.column_stack((xs, ys)).astype(float))
-        mid = pts.mean(axis=0)
-        v = np.linalg.eigh(np.cov((pts - mid).T))[1][:, 1]
-        axis = math.degrees(math.atan2(v[1], v[0]))
-        box = np.vstack((pts.min(axis=0) - WHITE_BESIDE_REACH_MM,
-                         pts.max(axis=0) + WHITE_BESIDE_REACH_MM))
-        dist, (x0, y0) = edge_distance_window(grid, edges, box, SHADOW_WHITE_PAD_PX)
-        clipped = np.minimum(dist, SOFT_WHITE_CLIP_PX)
-        # Each size's starts, nearest the edges first; the nearest refined, and the next ones
-        # (up to WHITE_BESIDE_REFINED) only of a size whose first refit comes near the edges
-        # (WHITE_BESIDE_PROMISE): a shadow's area ends after three refits.
-        best: dict[Size, tuple[float, Pose]] = {}
-        order: dict[Size, tuple[list[Pose], np.ndarray]] = {}
-        for z in Size:
-            d_z = scene.pieces.dims(z).footprint_length_mm
-            starts = []
-            for turn in WHITE_BESIDE_TURNS_DEG:
-                h = axis + turn
-                u = np.array([math.cos(math.radians(h)), math.sin(math.radians(h))])
-                for along in WHITE_BESIDE_ALONG:
-                    st = mid - (0.5 + along) * d_z * u
-                    starts.append(Pose(float(st[0]), float(st[1]), h % 360.0))
-            near = [float(_clipped_at(clipped, np.round(
-                grid.to_px(_outline_samples(scene, z, st)) - (x0, y0)).astype(int)).mean())
-                for st in starts]
-            order[z] = (starts, np.argsort(near, kind="stable")[:WHITE_BESIDE_REFINED])
-            best[z] = _white_edges_refit(scene, z, starts[order[z][1][0]], dist, (x0, y0), edges)
-        # The first refits' best must lie clear of the readings: a neighbour's shadow's area
-        # ends here (of the 8 scenes of the cost bench, 1003's blue large's shadow, its small
-        # refit 0.975 on the edges, overlapping the blue reading). Not its shade: 10700's
-        # first refit, 0.887 on the edges, takes in its shadow (0.77) and the next is right.
-        z, (share, q) = max(best.items(), key=lambda t: t[1][0])
-        first = _edges_candidate(scene, z, q)
-        if clashes(first, lying + out, scene) or overlaps_any(scene, first, lying + out):
-            continue
-        for z, (starts, idx) in order.items():
-            if best[z][0] < WHITE_BESIDE_PROMISE:
-                continue
-            for j in idx[1:]:
-                share, q = _white_edges_refit(scene, z, starts[j], dist, (x0, y0), edges)
-                if share > best[z][0]:
-                    best[z] = (share, q)
-        z, (share, q) = max(best.items(), key=lambda t: t[1][0])
-        if share < WHITE_EDGES_WHOLE or any(
-                share < s + WHITE_EDGES_MARGIN for y, (s, _q) in best.items() if y != z):
-            continue  # not whole on the edges, or another size as whole: no size known
-        wc = _edges_candidate(scene, z, q)
-        if ((lit := _inset_shade(scene, wc)) is None or lit < WHITE_BESIDE_LIT
-                or clashes(wc, lying + out, scene) or overlaps_any(scene, wc, lying + out)
-                or classify_color(view, scene.footprint(wc)[0], bg) != "white"):
-            continue
-        out.append(wc)
-    return out
-
-
-def _white_edges_refit(scene: Scene, z: Size, start: Pose, dist: np.ndarray,
-                       corner: tuple[int, int], edges: np.ndarray) -> tuple[float, Pose]:
-    """A lying ``z`` refitted to the crisp edges (``dist``: their distance window, its corner
-    ``corner`` in view px) from ``start``, and the share of its outline on ``edges``."""
-    q = _chamfer_refine(scene, z, start, dist, corner, SOFT_WHITE_STEPS)
-    return float(near_edges(scene.grid, _outline_samples(scene, z, q), edges).mean()), q
-
-
-def _white_casting(scene: Scene, view: TableView, bg: np.ndarray, edges: np.ndarray,
-                   c: Candidate, others: list[Candidate]) -> Candidate | None:
-    """The white piece lit like the table whose shaded face and shadow the clear reading ``c``
-    is (SHADOW_WHITE_*), else None."""
-    fp_c = scene.footprint(c)[0]
-    inside = shades_in(scene, fp_c)
-    if not inside.size or float(median(inside)) >= SHADOW_WHITE_PAST:
-        return None  # not darkened: no shadow there
-    grid = scene.grid
-    dist, (x0, y0) = edge_distance_window(grid, edges, c.outline_mm, SHADOW_WHITE_PAD_PX)
-    clipped = np.minimum(dist, SOFT_WHITE_CLIP_PX)
-    p = c.fit.pose
-    shifts = np.array([(dx, dy) for dx in SHADOW_WHITE_SHIFTS_MM for dy in SHADOW_WHITE_SHIFTS_MM])
-    tries: dict[tuple[Size, float, float, float], float] = {}
-    for z in Size:
-        # Each turn's outline shifted on the table (the view's parallax over a shift this
-        # short is under a pixel): the starts whose outlines lie nearest the edges refined.
-        starts = []
-        for dh in SHADOW_WHITE_TURNS_DEG:
-            ring = _outline_samples(scene, z, Pose(p.x_mm, p.y_mm, p.heading_deg + dh))
-            pts = np.round(grid.to_px((ring[None] + shifts[:, None]).reshape(-1, 2))
-                           - (x0, y0)).astype(int).reshape(len(shifts), -1, 2)
-            d = _clipped_at(clipped, pts).mean(axis=1)
-            starts += [(float(d[k]), dh, k) for k in range(len(shifts))]
-        for _, dh, k in sorted(starts)[:SHADOW_WHITE_REFINED]:
-            q = _chamfer_refine(scene, z, Pose(p.x_mm + shifts[k, 0], p.y_mm + shifts[k, 1],
-                                               p.heading_deg + dh),
-                                dist, (x0, y0), SOFT_WHITE_STEPS)
-            key = (z, q.x_mm, q.y_mm, q.heading_deg)
-            if key not in tries:
-                tries[key] = float(near_edges(grid, _outline_samples(scene, z, q), edges).mean())
-    for (z, x, y, hd), share in sorted(tries.items(), key=lambda t: -t[1]):
-        if share < SHADOW_WHITE_EDGES:
-            break
-        wc = _edges_candidate(scene, z, Pose(x, y, hd))
-        if (lit := _inset_shade(scene, wc)) is None or lit < SHADOW_WHITE_LIT:
-            continue
-        fp_w = scene.footprint(wc)[0]
-        if not fp_w.intersects(fp_c) or clashes(wc, others, scene) or overlaps_any(
-                scene, wc, others):
-            continue
-        past = shades_in(scene, fp_c.difference(fp_w))
-        if not past.size or float(median(past)) >= SHADOW_WHITE_PAST:
-            continue
-        if classify_color(view, fp_w, bg) != "white":
-            continue
-        return wc
-    return None
 
 
 # A black piece's colourless area is its whole outline as seen, faces and open base: at least

@@ -260,6 +260,11 @@ class Scene:
         return d.base_w_mm * d.footprint_length_mm / 2
 
 
+def unsure(c: Candidate) -> bool:
+    """Whether ``c`` is doubtful or in size doubt (a covering reading of another size)."""
+    return c.fit.cost > GOOD_COST or c.covering_ambiguity_mm > 0.0
+
+
 def clashes(c: Candidate, others: list[Candidate], scene: Scene) -> bool:
     """Whether ``c``'s footprint overlaps any of ``others``' beyond fitting noise (lying
     pieces' footprints cannot overlap)."""
