@@ -4290,3 +4290,17 @@ def test_a_black_piece_lit_grey_that_took_its_shadow_in_is_read_a_size_shorter(s
     assert p.sigma_mm > 1.5  # set on the edges: in doubt
     assert_no_sure_wrong_size(seed, seed0, size, "black", stern)
     assert_no_false_piece(seed, seed0)
+
+
+# ... but not a clear piece pointing away from the light (issue 4, session 40, merge of
+# session 40; GREY_BLACK_LIGHT_DEG). The 8848-set's 8994: a clear medium on laminate
+# (1920×1080, 10-22°) heading 72°, the light at ~230°, read at its size in doubt; its open
+# base's inner outline lies whole on the crisp edges, dark inside (0.58), its own 5 samples
+# short (0.9375): opaque50's rule read it as a small in the merge. A black piece's face
+# mirrors the light and its shadow falls behind its stern only with its tip toward the light,
+# so the rule asks only readings heading within 60° of it.
+def test_a_clear_piece_pointing_away_from_the_light_is_not_read_shorter_on_its_edges():
+    stern = (89.7, 461.6)
+    p = found(8994, "medium", "clear", stern, seed0=8848)
+    assert p is not None and p.size.value == "medium"
+    assert_no_sure_wrong_size(8994, 8848, "medium", "clear", stern)

@@ -18,13 +18,14 @@ Frames: table mm (+y away from the viewer); view px of the scene's grid (x right
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import replace
 
 import cv2
 import numpy as np
 
 from armada_vision.geometry.pieces import Size
-from armada_vision.geometry.pose import Pose
+from armada_vision.geometry.pose import Pose, angle_diff_deg
 from armada_vision.vision.calibrate import TableCalibration
 from armada_vision.vision.colors import classify_color
 from armada_vision.vision.crisp import (
@@ -136,6 +137,13 @@ GREY_BLACK_EDGES_SHORTER = 1.0
 # medium and large at 0.95). And only the next shorter size: a shadow adds less than a size's
 # length (5358's inner outline was a small's, two sizes short).
 GREY_BLACK_EDGES_MARGIN = 0.06
+# ... and only when its heading lies within GREY_BLACK_LIGHT_DEG of the light's azimuth (the
+# offset of shadows.cast_offset): its tip toward the light is what makes its face mirror it and
+# its shadow fall behind its stern (the black pieces above 214-257°, the light at ~230°). A
+# clear piece on darker laminate pointing away from it shows its open base's inner outline
+# whole on the edges, dark inside, its own outline 5 samples short (the 8848-set's 8994: a
+# clear medium read right, heading 72°, read as a small in the merge of session 40).
+GREY_BLACK_LIGHT_DEG = 60.0
 
 # A white piece lit like the grey table against a piece found (issue 4, session 40, white50;
 # the 8848-set's 8972, the 10576-set's 10646 and 10700): touching a coloured piece the region's
@@ -221,8 +229,8 @@ def white_by_shadow(scene: Scene, view: TableView, bg: np.ndarray, edges: np.nda
         # passes read them (and the refits cost ~1.5 ms each for nothing there).
         return lying
     name = colour_namer(scene, view, bg)
+    light = _light_offset(scene, name)
     out = list(lying)
-    light: list[tuple[float, float] | None] = []
     for i, c in enumerate(lying):
         if (c.upright or not (unsure(c) or c.ambiguity_mm >= DOUBT_FLOOR_MM)
                 or name(c) != "clear"):
@@ -230,19 +238,13 @@ def white_by_shadow(scene: Scene, view: TableView, bg: np.ndarray, edges: np.nda
         others = out[:i] + out[i + 1:]
         if (w := _white_casting(scene, view, bg, edges, c, others)) is None:
             continue
-        if not light:
-            # The light's offset (cast_offset) from the good opaque readings, once a scene.
-            flat = [o for o in lying if not o.upright]
-            light.append(cast_offset(
-                scene, [o for o in flat if o.fit.cost <= GOOD_COST and name(o) != "clear"],
-                [np.asarray(o.outline_mm, float) for o in flat]))
         # A shadow lies past its piece away from the light: the white piece lies toward the
         # light's offset from the clear reading (8848-set 9062: a white medium read right
         # but named clear there; a small refitted 13 mm from it away from the light).
-        if light[0] is None:
+        if (off := light(lying)) is None:
             continue
         a, b = scene.footprint(c)[0].centroid, scene.footprint(w)[0].centroid
-        if (b.x - a.x) * light[0][0] + (b.y - a.y) * light[0][1] > 0.0:
+        if (b.x - a.x) * off[0] + (b.y - a.y) * off[1] > 0.0:
             out[i] = w
     return out
 
@@ -288,10 +290,16 @@ def grey_black_size_by_edges(scene: Scene, view: TableView, bg: np.ndarray,
     if scene.shade is None or table_hue_sat(bg)[1] > COLOURED_TABLE_SAT:
         return lying
     name = colour_namer(scene, view, bg)
+    light = _light_offset(scene, name)
     out = list(lying)
     for i, c in enumerate(lying):
         if (c.upright or not (unsure(c) or c.ambiguity_mm >= DOUBT_FLOOR_MM)
                 or name(c) not in ("clear", "black")):
+            continue
+        # Its tip toward the light, or no shadow lies behind its stern (GREY_BLACK_LIGHT_DEG).
+        if (off := light(lying)) is None or abs(angle_diff_deg(
+                c.fit.pose.heading_deg, math.degrees(math.atan2(off[1], off[0])))
+                ) > GREY_BLACK_LIGHT_DEG:
             continue
         share = _edge_shares(scene, edges, c)
         if not share:
@@ -316,6 +324,23 @@ def grey_black_size_by_edges(scene: Scene, view: TableView, bg: np.ndarray,
             continue
         out[i] = wc
     return out
+
+
+def _light_offset(scene: Scene, name: Callable[[Candidate], str]
+                  ) -> Callable[[list[Candidate]], tuple[float, float] | None]:
+    """The light's offset (shadows.cast_offset: table mm per mm of height, toward the light)
+    from the good readings not named clear (``name``) of the readings it is first asked
+    with, found once and kept: a scene has one light."""
+    found: list[tuple[float, float] | None] = []
+
+    def light(lying: list[Candidate]) -> tuple[float, float] | None:
+        if not found:
+            flat = [o for o in lying if not o.upright]
+            found.append(cast_offset(
+                scene, [o for o in flat if o.fit.cost <= GOOD_COST and name(o) != "clear"],
+                [np.asarray(o.outline_mm, float) for o in flat]))
+        return found[0]
+    return light
 
 
 def _clipped_at(clipped: np.ndarray, pts: np.ndarray) -> np.ndarray:
