@@ -50,10 +50,35 @@ def _color_stats(view: TableView, sl: tuple[slice, slice], m: np.ndarray, bg_bgr
     return px, median(bg_bgr[sl][m], axis=0).astype(np.float32)
 
 
+# classify_color's answers for the last (view, table colours) it was asked about, by footprint
+# (its WKB: the very coordinates) and ``opaque``. A detect names the same reading again and
+# again (each rule's colour_namer, then _piece: 38 of 110 asks on the cost bench's 8 scenes
+# were repeats, ~0.4 ms each), and the answer is a function of the view's pixels, the table
+# colours, the footprint and ``opaque`` alone (neither array is written during a detect).
+# The view and colours are kept with their answers and compared by identity, so a new detect
+# (or another thread's) never reads another's answers; only the last pair is kept alive.
+_NAMED: tuple[TableView, np.ndarray, dict[tuple[bytes, bool], str]] | None = None
+
+
 def classify_color(view: TableView, poly_mm: shapely.Polygon, bg_bgr: np.ndarray,
                    opaque: bool = False) -> str:
     """Colour name of the piece whose footprint (or outline) is ``poly_mm`` (table mm);
-    ``opaque``: known not to be clear plastic (see :func:`name_color`)."""
+    ``opaque``: known not to be clear plastic (see :func:`name_color`). Remembered for the
+    last view and table colours asked about (_NAMED)."""
+    global _NAMED
+    memo = _NAMED
+    if memo is None or memo[0] is not view or memo[1] is not bg_bgr:
+        memo = _NAMED = (view, bg_bgr, {})
+    key = (poly_mm.wkb, bool(opaque))
+    got = memo[2].get(key)
+    if got is None:
+        got = memo[2][key] = _classify_color(view, poly_mm, bg_bgr, opaque)
+    return got
+
+
+def _classify_color(view: TableView, poly_mm: shapely.Polygon, bg_bgr: np.ndarray,
+                    opaque: bool) -> str:
+    """:func:`classify_color` worked out."""
     sl, m = view.grid.inner_crop(poly_mm, INNER_SHRINK)
     stats = _color_stats(view, sl, m, bg_bgr)
     if stats is None:

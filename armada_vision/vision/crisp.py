@@ -1129,8 +1129,23 @@ def _outline_samples_many(scene: Scene, poses: list[Pose], local: np.ndarray) ->
     very operations of one call each (the sums per outline, which numpy may order otherwise
     along an axis, are taken one outline at a time)."""
     n = SOFT_WHITE_SAMPLES
-    rings = [outline_mm(local, np.array([p.x_mm, p.y_mm, math.radians(p.heading_deg)]),
-                        scene.camera_mm) for p in poses]
+    # fit.outline_mm of each pose: fit.seen_on_table's plain-float operations, in its order
+    # (cx + (px + c·lx − s·ly − cx)·k, k = Cz / (Cz − z), cos and sin from math), worked out
+    # elementwise for all poses together (each numpy op rounds as the float op does), then
+    # each pose's hull as outline_mm takes it.
+    lx, ly, lz = np.asarray(local, np.float64).T
+    cx, cy, cz = np.asarray(scene.camera_mm, np.float64).tolist()[:3]
+    k = cz / (cz - lz)
+    th = [math.radians(p.heading_deg) for p in poses]
+    c = np.array([math.cos(t) for t in th])[:, None]
+    s = np.array([math.sin(t) for t in th])[:, None]
+    px = np.array([float(p.x_mm) for p in poses])[:, None]
+    py = np.array([float(p.y_mm) for p in poses])[:, None]
+    seen = np.empty((len(poses), len(lx), 2))
+    seen[..., 0] = cx + (px + c * lx - s * ly - cx) * k
+    seen[..., 1] = cy + (py + s * lx + c * ly - cy) * k
+    rings = [pts[cv2.convexHull(pts.astype(np.float32), clockwise=False,
+                                returnPoints=False).ravel()] for pts in seen]
     out = np.empty((len(poses), n, 2))
     by_len: dict[int, list[int]] = {}
     for j, r in enumerate(rings):
@@ -1148,10 +1163,13 @@ def _outline_samples_many(scene: Scene, poses: list[Pose], local: np.ndarray) ->
         ends = np.cumsum(seg, axis=1)
         # searchsorted(ends, at, side="right"): how many ends lie at or before each sample.
         i = np.minimum((ends[:, None, :] <= at[:, :, None]).sum(axis=2), m - 1)
-        seg_i = np.take_along_axis(seg, i, axis=1)
-        f = (at - (np.take_along_axis(ends, i, axis=1) - seg_i)) / np.maximum(seg_i, 1e-9)
-        lo = np.take_along_axis(ring, i[..., None], axis=1)
-        hi = np.take_along_axis(ring, i[..., None] + 1, axis=1)
+        # Gathers by row and index (what np.take_along_axis does, without its ~10 numpy
+        # calls each): the same elements.
+        rows = np.arange(len(js))[:, None]
+        seg_i = seg[rows, i]
+        f = (at - (ends[rows, i] - seg_i)) / np.maximum(seg_i, 1e-9)
+        lo = ring[rows, i]
+        hi = ring[rows, i + 1]
         out[js] = lo + f[..., None] * (hi - lo)
     return out
 

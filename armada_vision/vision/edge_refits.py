@@ -37,11 +37,12 @@ from armada_vision.vision.crisp import (
     _edges_candidate,
     _inset_shade,
     _outline_samples,
+    _outline_samples_many,
     edge_distance_window,
     overlaps_any,
 )
 from armada_vision.vision.explain import unexplained_mask
-from armada_vision.vision.fit import ViewGrid
+from armada_vision.vision.fit import ViewGrid, lying_local_3d
 from armada_vision.vision.look import COLOURED_TABLE_SAT, colour_namer, table_hue_sat
 from armada_vision.vision.open_base import near_edges, shades_in
 from armada_vision.vision.order import median
@@ -437,9 +438,13 @@ def white_beside_found(scene: Scene, view: TableView, bg: np.ndarray, edges: np.
                 for along in WHITE_BESIDE_ALONG:
                     st = mid - (0.5 + along) * d_z * u
                     starts.append(Pose(float(st[0]), float(st[1]), h % 360.0))
-            near = [float(_clipped_at(clipped, np.round(
-                grid.to_px(_outline_samples(scene, z, st)) - (x0, y0)).astype(int)).mean())
-                for st in starts]
+            # All starts' outlines at once (crisp._outline_samples_many: the very floats of
+            # one _outline_samples call each) and each start's mean on its own row, as one
+            # call's mean: the same order, ~36 outline calls a size fewer.
+            at = np.round(grid.to_px(_outline_samples_many(
+                scene, starts, lying_local_3d(scene.pieces.dims(z)))) - (x0, y0)).astype(int)
+            near = [float(g.mean()) for g in
+                    _clipped_at(clipped, at.reshape(len(starts), -1, 2))]
             order[z] = (starts, np.argsort(near, kind="stable")[:WHITE_BESIDE_REFINED])
             best[z] = _white_edges_refit(scene, z, starts[order[z][1][0]], dist, (x0, y0), edges)
         # The first refits' best must lie clear of the readings: a neighbour's shadow's area
@@ -495,13 +500,17 @@ def _white_casting(scene: Scene, view: TableView, bg: np.ndarray, edges: np.ndar
     for z in Size:
         # Each turn's outline shifted on the table (the view's parallax over a shift this
         # short is under a pixel): the starts whose outlines lie nearest the edges refined.
-        starts = []
-        for dh in SHADOW_WHITE_TURNS_DEG:
-            ring = _outline_samples(scene, z, Pose(p.x_mm, p.y_mm, p.heading_deg + dh))
-            pts = np.round(grid.to_px((ring[None] + shifts[:, None]).reshape(-1, 2))
-                           - (x0, y0)).astype(int).reshape(len(shifts), -1, 2)
-            d = _clipped_at(clipped, pts).mean(axis=1)
-            starts += [(float(d[k]), dh, k) for k in range(len(shifts))]
+        # All turns at once (crisp._outline_samples_many: the very floats of one
+        # _outline_samples call each; the means row by row as before): ~20 numpy calls a
+        # turn fewer, the same starts in the same order.
+        rings = _outline_samples_many(
+            scene, [Pose(p.x_mm, p.y_mm, p.heading_deg + dh) for dh in SHADOW_WHITE_TURNS_DEG],
+            lying_local_3d(scene.pieces.dims(z)))
+        pts = np.round(grid.to_px((rings[:, None] + shifts[None, :, None]).reshape(-1, 2))
+                       - (x0, y0)).astype(int).reshape(len(rings) * len(shifts), -1, 2)
+        d = _clipped_at(clipped, pts).mean(axis=1).reshape(len(rings), len(shifts))
+        starts = [(float(d[t, k]), dh, k) for t, dh in enumerate(SHADOW_WHITE_TURNS_DEG)
+                  for k in range(len(shifts))]
         for _, dh, k in sorted(starts)[:SHADOW_WHITE_REFINED]:
             q = _chamfer_refine(scene, z, Pose(p.x_mm + shifts[k, 0], p.y_mm + shifts[k, 1],
                                                p.heading_deg + dh),
