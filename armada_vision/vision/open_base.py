@@ -282,9 +282,30 @@ def _base_shades(scene: Scene, c: Candidate
 
 def _base_shades_at(scene: Scene, size: Size, p: Pose
                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
-    """:func:`_base_shades` of a lying piece of ``size`` at pose ``p`` (table mm)."""
+    """:func:`_base_shades` of a lying piece of ``size`` at pose ``p`` (table mm), remembered
+    in the scene: a reading's lanes are asked by several rules (36 of 109 asks on the cost
+    bench's 8 scenes were repeats). The answer is a function of the shade map, the grid, the
+    camera, the piece set, the size and the pose's three numbers alone; a scene made from this
+    one by dataclasses.replace shares its memory, so those four are kept with the answer and
+    compared by identity. The arrays are read-only: every caller only reads them."""
     if scene.shade is None:
         return None
+    key = ("base_shades", size, p.x_mm, p.y_mm, p.heading_deg)
+    got = scene._shapes.get(key)
+    if got is not None and all(a is b for a, b in zip(  # type: ignore[call-overload]
+            got[:4], (scene.shade, scene.grid, scene.camera_mm, scene.pieces), strict=True)):
+        return got[4]  # type: ignore[index]
+    shades = _base_shades_worked(scene, size, p)
+    for a in shades:
+        a.flags.writeable = False
+    scene._shapes[key] = (scene.shade, scene.grid, scene.camera_mm, scene.pieces, shades)
+    return shades
+
+
+def _base_shades_worked(scene: Scene, size: Size, p: Pose
+                        ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`_base_shades_at` worked out (``scene.shade`` not None)."""
+    assert scene.shade is not None
     q = _base_seen_at(scene, size, p)
     bottom, top = _lane_ends(q)  # on the table (stern corners); the raised rim as seen
     u = np.asarray(p.direction)
