@@ -209,3 +209,28 @@ def test_chamfer_refine_is_its_masked_form(seed: int) -> None:
             got, want = _chamfer_refine(*args), _plain_chamfer_refine(*args)  # type: ignore[arg-type]
             assert (got.x_mm, got.y_mm, got.heading_deg) == (want.x_mm, want.y_mm,
                                                              want.heading_deg)
+
+
+def test_classify_color_remembers_only_its_own_view_and_table() -> None:
+    # classify_color remembers its answers for the last view and table colours (issue 4,
+    # session 40 round 2, speed50: 38 of 110 asks a detect were repeats): a repeat is the
+    # worked-out answer, and another view of the same footprint is worked out anew, not
+    # served the last view's answer.
+    import shapely
+
+    from armada_vision.vision import colors
+    from armada_vision.vision.segment import TableView
+
+    grid = ViewGrid(0.0, 100.0, 2.0, (200, 200))
+    blank = np.zeros((200, 200), bool)
+    bg = np.full((200, 200, 3), 120.0, np.float32)
+    red = np.full((200, 200, 3), 120, np.uint8)
+    red[60:140, 60:140] = (30, 30, 200)
+    poly = shapely.box(35.0, 35.0, 65.0, 65.0)  # view px 70-130 both ways
+    view = TableView(red, grid, blank, ~blank)
+    first = colors.classify_color(view, poly, bg)
+    assert first == colors._classify_color(view, poly, bg, False)
+    assert colors.classify_color(view, poly, bg) == first
+    plain = TableView(np.full_like(red, 120), grid, blank, ~blank)
+    other = colors.classify_color(plain, poly, bg)
+    assert other == colors._classify_color(plain, poly, bg, False) != first
