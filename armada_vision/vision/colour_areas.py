@@ -145,7 +145,7 @@ def _table_hued_share(view: TableView, bg: np.ndarray, sub: ViewGrid
     ht, st = table_hue_sat(bg)
     if st <= COLOURED_TABLE_SAT:
         return None
-    hue = window_hsv(view, sub)[..., 0]
+    hue: list[np.ndarray] = []  # the window's hue, once asked (few fits are that clean)
 
     def share(c: Candidate, area: np.ndarray) -> float:
         if c.fit.cost > TABLE_HUED_COST:
@@ -153,7 +153,9 @@ def _table_hued_share(view: TableView, bg: np.ndarray, sub: ViewGrid
         inside = outline_mask(c, area.shape, sub) & area
         if not inside.any():
             return COLOUR_MIN_SHARE
-        dh = abs(float(np.median(hue[inside])) - ht)
+        if not hue:
+            hue.append(window_hsv(view, sub)[..., 0])
+        dh = abs(float(np.median(hue[0][inside])) - ht)
         return TABLE_HUED_MIN_SHARE if min(dh, 180.0 - dh) < VIVID_TABLE_HUE else COLOUR_MIN_SHARE
     return share
 
