@@ -20,6 +20,7 @@ from armada_vision.vision.colors import classify_color
 from armada_vision.vision.explain import (
     COLOUR_MAX_LEFT,
     COLOUR_MIN_AREA,
+    COLOUR_MIN_SHARE,
     COLOUR_RIM_PX,
     outline_mask,
     pieces_in_colour,
@@ -30,6 +31,7 @@ from armada_vision.vision.fit import ViewGrid
 from armada_vision.vision.hands import pale_in, pale_white
 from armada_vision.vision.look import (
     COLOURED_TABLE_SAT,
+    VIVID_TABLE_HUE,
     colour_namer,
     table_hue_sat,
     unscaled_map,
@@ -73,6 +75,16 @@ REST_TOUCH_MM = 3.0
 # the reading's length and turn are not known: its σ reaches that area's farthest pixel from
 # the reading's nearer end (such readings are never usable already, σ ≥ HAND_COLOUR_MM).
 JOIN_GAP_MM = 3.0
+# A piece of the table's hue beside a piece found (colours_left) shows its colour on its lit
+# faces only: its shaded faces are the table's hue, no more saturated, and not vivid (issue 4,
+# session 40 round 2, hues50: green smalls on green felt, the 8272-set's 8516 beside a blue
+# small, the 8560-set's 8720 beside a clear medium and 8828 beside a cyan small, their true
+# fits at cost 0.06, 0.008 and 0.095 with 0.35, 0.37 and 0.27 of the outline in colour, under
+# COLOUR_MIN_SHARE). Such a reading needs only TABLE_HUED_MIN_SHARE of its outline in
+# colour when its colour area's median hue lies within look.VIVID_TABLE_HUE of the table's
+# and it fits at most TABLE_HUED_COST (a lit face alone rarely fits a whole piece that well).
+TABLE_HUED_MIN_SHARE = 0.25
+TABLE_HUED_COST = 0.1
 
 
 def colours_apart(scene: Scene, apart: np.ndarray, region: np.ndarray, sub: ViewGrid
@@ -121,8 +133,31 @@ def colours_left(scene: Scene, view: TableView, bg: np.ndarray, region: np.ndarr
     left = unexplained_mask(parted_colours(view, bg, region, sub, faint=True), sub, lying)
     if np.count_nonzero(left) < min_px:
         return []
-    return [c for c in own_colour_pieces(scene, left, sub, lying, view, bg)
+    return [c for c in own_colour_pieces(scene, left, sub, lying, view, bg, table_hued=True)
             if not _rest_of_shorter(scene, c, lying, view, bg)]
+
+
+def _table_hued_share(view: TableView, bg: np.ndarray, sub: ViewGrid
+                      ) -> Callable[[Candidate, np.ndarray], float] | None:
+    """For pieces_in_colour: the share of a fit's outline that must lie in its colour area,
+    TABLE_HUED_MIN_SHARE for a clean fit (TABLE_HUED_COST) whose area is of the table's hue
+    on a coloured table, else COLOUR_MIN_SHARE; None on a grey table."""
+    ht, st = table_hue_sat(bg)
+    if st <= COLOURED_TABLE_SAT:
+        return None
+    hue: list[np.ndarray] = []  # the window's hue, once asked (few fits are that clean)
+
+    def share(c: Candidate, area: np.ndarray) -> float:
+        if c.fit.cost > TABLE_HUED_COST:
+            return COLOUR_MIN_SHARE
+        inside = outline_mask(c, area.shape, sub) & area
+        if not inside.any():
+            return COLOUR_MIN_SHARE
+        if not hue:
+            hue.append(window_hsv(view, sub)[..., 0])
+        dh = abs(float(np.median(hue[0][inside])) - ht)
+        return TABLE_HUED_MIN_SHARE if min(dh, 180.0 - dh) < VIVID_TABLE_HUE else COLOUR_MIN_SHARE
+    return share
 
 
 def whites_left(scene: Scene, view: TableView, bg: np.ndarray, region: np.ndarray,
@@ -192,8 +227,8 @@ def _rest_of_shorter(scene: Scene, c: Candidate, lying: list[Candidate], view: T
 
 def own_colour_pieces(scene: Scene, areas: np.ndarray, sub: ViewGrid,
                       lying: list[Candidate], view: TableView, bg: np.ndarray,
-                      max_hidden: float = APART_MAX_HIDDEN, unclean: bool = True
-                      ) -> list[Candidate]:
+                      max_hidden: float = APART_MAX_HIDDEN, unclean: bool = True,
+                      table_hued: bool = False) -> list[Candidate]:
     """:func:`pieces_in_colour` in the parted colour ``areas`` of a region with no hand (a
     longer piece's extra length would show in them), on the scaled map, else the unscaled
     one: a vivid neighbour sets the scaled map's level and a duller piece's faces sink (4040's
@@ -212,8 +247,11 @@ def own_colour_pieces(scene: Scene, areas: np.ndarray, sub: ViewGrid,
     neighbour (issue 4, session 36, touch46: 4 pieces on the tuning sets, each read within
     0.5 mm at σ 9-40 mm, were lost so; a piece found in doubt is better than a miss).
     A reading beside an unexplained area of its hue is read with it (:func:`_joined`,
-    JOIN_GAP_MM): one piece's stern face and lit faces may be two areas."""
+    JOIN_GAP_MM): one piece's stern face and lit faces may be two areas. With
+    ``table_hued``, a piece of the table's hue may show less of its outline in colour
+    (:func:`_table_hued_share`)."""
     colour = colour_namer(scene, view, bg)
+    min_share = _table_hued_share(view, bg, sub) if table_hued else None
 
     def other_colour(c: Candidate, o: Candidate) -> bool:
         return colour(o) != colour(c)
@@ -221,7 +259,7 @@ def own_colour_pieces(scene: Scene, areas: np.ndarray, sub: ViewGrid,
     for sc in (scene, unscaled_map(scene, sub)):
         got = [c for c in pieces_in_colour(sc, areas, sub, areas, lying,
                                            other_colour=other_colour, rim_px=COLOUR_RIM_PX,
-                                           unclean=unclean)
+                                           unclean=unclean, min_share=min_share)
                if np.isnan(c.fit.sample_cost).mean() <= max_hidden]
         if got:
             return _read_joined(sc, got, areas, sub, lying, window_hsv(view, sub)[..., 0],

@@ -1120,7 +1120,8 @@ def pieces_in_colour(scene: Scene, part: np.ndarray, sub: ViewGrid, vivid: np.nd
                      taken: list[Candidate], under_hand: bool = False,
                      other_colour: Callable[[Candidate, Candidate], bool] | None = None,
                      rim_px: int = 0, unclean: bool = False,
-                     pair_hue: np.ndarray | None = None, split_rest: bool = False
+                     pair_hue: np.ndarray | None = None, split_rest: bool = False,
+                     min_share: Callable[[Candidate, np.ndarray], float] | None = None
                      ) -> list[Candidate]:
     """Lying pieces in a hand's region ``part`` fitted in each area of its ``vivid`` mask (a
     piece's own colour, apart from the skin and the table): from the area's sharp corners (a
@@ -1136,7 +1137,9 @@ def pieces_in_colour(scene: Scene, part: np.ndarray, sub: ViewGrid, vivid: np.nd
     ``pair_hue`` (the window's OpenCV hue), only pairs are read: an area is read as two
     touching pieces of two colours when two good fits that do not overlap cover it together
     (:func:`_pair_covering`), and no area as one piece; with ``split_rest``, also from the
-    fits of what each one's outline leaves of the area (:func:`_rest_fits`, TOUCH_REST_OPEN_PX)."""
+    fits of what each one's outline leaves of the area (:func:`_rest_fits`, TOUCH_REST_OPEN_PX).
+    ``min_share`` (a fit, its area): the share of its outline that must lie in the area
+    (COLOUR_MIN_SHARE without it; colour_areas' table-hued pieces)."""
     n, lab, stats, _ = cv2.connectedComponentsWithStats(vivid.astype(np.uint8), connectivity=8)
     min_px = COLOUR_MIN_AREA * scene.small_area_mm2 * sub.px_per_mm**2
     out: list[Candidate] = []
@@ -1168,8 +1171,9 @@ def pieces_in_colour(scene: Scene, part: np.ndarray, sub: ViewGrid, vivid: np.nd
                 gap += [0.0, 0.0]
             continue
         fits = [(c, left) for c in got if c.fit.cost <= GOOD_COST
-                and (left := _covers_area(c, area, sub, _leaning(c, taken, sub, other_colour),
-                                          rim_px)) is not None
+                and (left := _covers_area(
+                    c, area, sub, _leaning(c, taken, sub, other_colour), rim_px,
+                    COLOUR_MIN_SHARE if min_share is None else min_share(c, area))) is not None
                 and not clashes(c, out + taken, scene)]
         if fits:
             best = min(fits, key=lambda f: f[0].fit.cost + f[1])[0]
@@ -1303,8 +1307,8 @@ def _in_colour(c: Candidate, area: np.ndarray, sub: ViewGrid) -> bool:
 
 
 def _covers_area(c: Candidate, area: np.ndarray, sub: ViewGrid,
-                 bare: Callable[[np.ndarray], np.ndarray] | None = None, rim_px: int = 0
-                 ) -> float | None:
+                 bare: Callable[[np.ndarray], np.ndarray] | None = None, rim_px: int = 0,
+                 min_share: float = COLOUR_MIN_SHARE) -> float | None:
     """The share of ``area`` (on ``sub``) left outside ``c``'s outline, when ``c``'s outline
     as seen is at least COLOUR_MIN_SHARE that area and leaves at most COLOUR_MAX_LEFT of it;
     else None (the reading is not that area's piece). With ``bare`` (the part of a mask
@@ -1312,18 +1316,19 @@ def _covers_area(c: Candidate, area: np.ndarray, sub: ViewGrid,
     COLOUR_MIN_SHARE is asked again of that part of the outline, when it is at least
     COLOUR_BARE_MIN of it: a piece of another colour found leaning over ``c`` in the view
     hides its colour (one of ``c``'s colour would not: it may be ``c``'s own piece). With
-    ``rim_px``, the outline's rim that many pixels wide is left out of the shares."""
+    ``rim_px``, the outline's rim that many pixels wide is left out of the shares;
+    ``min_share`` stands for COLOUR_MIN_SHARE (a table-hued piece's, colour_areas)."""
     inside = outline_mask(c, area.shape, sub)
     if rim_px:
         inside = cv2.erode(inside.view(np.uint8),
                            np.ones((2 * rim_px + 1, 2 * rim_px + 1), np.uint8)) > 0
     if not inside.any():
         return None
-    if area[inside].mean() < COLOUR_MIN_SHARE and bare is not None:
+    if area[inside].mean() < min_share and bare is not None:
         shown = inside & bare(area)
         if np.count_nonzero(shown) >= COLOUR_BARE_MIN * np.count_nonzero(inside):
             inside = shown
-    if not inside.any() or area[inside].mean() < COLOUR_MIN_SHARE:
+    if not inside.any() or area[inside].mean() < min_share:
         return None
     left = unexplained_mask(area, sub, [c]).sum() / max(np.count_nonzero(area), 1)
     return float(left) if left <= COLOUR_MAX_LEFT else None
