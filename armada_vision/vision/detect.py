@@ -255,7 +255,8 @@ CLEAR_SUNK_SCORE = 2.5
 # its shaded face darker, fits its true pose there at 0.22-0.31, 0.3-1.5 mm off (the
 # 10288-set's 10466, the 10864-set's 11151), and nothing else reads it. Taken at once, such
 # fits took clear pieces that later passes read better (the 11152-set's 11408: a clear large
-# read as a medium at 0.31, 10 mm off): kept only where nothing read since clashes with them.
+# read as a medium at 0.31, 10 mm off): kept only where nothing read since clashes with them,
+# and only from a region whose re-read kept no clean fit.
 CLEAR_SUNK_LATE_COST = GOOD_COST
 # σ reported = SIGMA_GAIN × (fit and calibration σ) + floor.
 SIGMA_GAIN = 2.0
@@ -943,10 +944,16 @@ def _clear_sunk(scene: Scene, view: TableView, bg: np.ndarray, region: np.ndarra
                   median(bg[sl][rest], axis=0)) != "clear":
         return []
     got: list[Candidate] = []
+    short: list[Candidate] = []
     for c in explain_region(unscaled_map(scene, sub), region, sub):
         if (c.fit.cost <= CLEAR_SUNK_LATE_COST and not clashes(c, lying + got, scene)
                 and _reads_clear(c, scene, view, bg)):
-            (got if c.fit.cost <= CLEAR_SUNK_COST else late).append(c)
+            (got if c.fit.cost <= CLEAR_SUNK_COST else short).append(c)
+    # Only where the re-read kept no clean fit: beside one, the rest of the region's
+    # explanation is that piece's own remainder (the 9424-set's 9512: a small beside its
+    # clear medium took the medium's place).
+    if not got:
+        late += short
     return got
 
 
