@@ -4329,3 +4329,31 @@ def test_a_piece_of_the_tables_hue_beside_a_found_one_is_read_in_doubt(seed, see
     assert math.dist(p.pose.stern_mm, stern) < 1.5
     assert p.sigma_mm > 1.5  # its shaded faces not seen in colour: never trusted
     assert_no_false_piece(seed, seed0)
+
+
+# A clear piece on felt or cloth whose shaded face sank below its region's map, read there
+# only at a good fit short of clean (issue 4, session 40 round 2, clearcloth50; clear pieces
+# on felt or cloth plainly foreground yet missed). The 10288-set's 10466: a clear medium on
+# cloth (1920×1080, 22-35°) beside a red piece; the 10864-set's 11151: a clear large alone on
+# cloth (1280×720, 22-35°). No pass read them: the unscaled map's re-read (_clear_sunk) fitted
+# their true poses, 0.3 and 1.5 mm off, but at cost 0.22, over CLEAR_SUNK_COST (0.15), and
+# dropped them. Such a fit is kept last, where no later pass read a piece
+# (CLEAR_SUNK_LATE_COST): taken at once it read the 11152-set's 11408, a clear large that a
+# later pass reads at its size, as a medium. Kept in doubt (the fit is not clean).
+@pytest.mark.parametrize(("seed", "seed0", "size", "stern"), [
+    (10466, 10288, "medium", (123.47, 413.93)),
+    (11151, 10864, "large", (299.17, 448.4)),
+])
+def test_a_sunk_clear_piece_on_cloth_fitted_short_of_clean_is_kept_last(seed, seed0, size,
+                                                                          stern):
+    p = found(seed, size, "clear", stern, seed0=seed0)
+    assert p is not None and p.color == "clear"
+    assert math.dist(p.pose.stern_mm, stern) < 3.0
+    assert_clear_found_in_doubt(seed, seed0, size, stern)
+    assert_no_false_piece(seed, seed0)
+
+
+def test_a_clear_piece_a_later_pass_reads_is_not_taken_short_of_clean():
+    stern = (177.75, 127.29)
+    assert_no_sure_wrong_size(11408, 11152, "large", "clear", stern)
+    assert_no_false_piece(11408, 11152)

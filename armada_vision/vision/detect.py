@@ -249,6 +249,15 @@ DULL_SOLID_SHARE = 0.5
 # passes'; a vivid piece's tinted shadow reads "unknown").
 CLEAR_SUNK_COST = 0.15
 CLEAR_SUNK_SCORE = 2.5
+# ... and a good fit there short of that clean (CLEAR_SUNK_COST < cost <= GOOD_COST) is kept
+# last, where no later pass read a piece (issue 4, session 40 round 2, clearcloth50): a clear
+# piece on felt or cloth alone or beside a vivid one, its lit face paler than the cloth and
+# its shaded face darker, fits its true pose there at 0.22-0.31, 0.3-1.5 mm off (the
+# 10288-set's 10466, the 10864-set's 11151), and nothing else reads it. Taken at once, such
+# fits took clear pieces that later passes read better (the 11152-set's 11408: a clear large
+# read as a medium at 0.31, 10 mm off): kept only where nothing read since clashes with them,
+# and only from a region whose re-read kept no clean fit.
+CLEAR_SUNK_LATE_COST = GOOD_COST
 # σ reported = SIGMA_GAIN × (fit and calibration σ) + floor.
 SIGMA_GAIN = 2.0
 # The heading needs no such doubling (measured on 36 scenes: heading error / σ° had median
@@ -918,10 +927,12 @@ def _reads_clear(c: Candidate, scene: Scene, view: TableView, bg: np.ndarray) ->
 
 
 def _clear_sunk(scene: Scene, view: TableView, bg: np.ndarray, region: np.ndarray,
-                sub: ViewGrid, lying: list[Candidate]) -> list[Candidate]:
+                sub: ViewGrid, lying: list[Candidate], late: list[Candidate]
+                ) -> list[Candidate]:
     """Clear pieces in ``region`` that sank below its scaled map beside the pieces read
     (``lying``): read on the unscaled map, clean fits named clear overlapping nothing read
-    (CLEAR_SUNK_COST)."""
+    (CLEAR_SUNK_COST). Good fits short of that (CLEAR_SUNK_LATE_COST) join ``late``, for the
+    end to keep where no later pass read a piece."""
     sl = scene.grid.window(sub)
     rest = unexplained_mask(region & (scene.score[sl] >= CLEAR_SUNK_SCORE), sub, lying)
     if (rest.sum() < SUNK_MIN_SHARE * scene.small_area_mm2 * sub.px_per_mm**2
@@ -933,10 +944,16 @@ def _clear_sunk(scene: Scene, view: TableView, bg: np.ndarray, region: np.ndarra
                   median(bg[sl][rest], axis=0)) != "clear":
         return []
     got: list[Candidate] = []
+    short: list[Candidate] = []
     for c in explain_region(unscaled_map(scene, sub), region, sub):
-        if (c.fit.cost <= CLEAR_SUNK_COST and not clashes(c, lying + got, scene)
+        if (c.fit.cost <= CLEAR_SUNK_LATE_COST and not clashes(c, lying + got, scene)
                 and _reads_clear(c, scene, view, bg)):
-            got.append(c)
+            (got if c.fit.cost <= CLEAR_SUNK_COST else short).append(c)
+    # Only where the re-read kept no clean fit: beside one, the rest of the region's
+    # explanation is that piece's own remainder (the 9424-set's 9512: a small beside its
+    # clear medium took the medium's place).
+    if not got:
+        late += short
     return got
 
 
@@ -1306,9 +1323,11 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
                   if c.fit.cost <= GOOD_COST]
     for sub, region in read:
         lying += colours_left(scene, view, bg, region, sub, lying)
+    # Good fits of a sunk clear piece short of clean (CLEAR_SUNK_LATE_COST): kept last.
+    sunk_late: list[Candidate] = []
     for sub, region in lit_regions:
         # A clear piece whose shaded face sank below the region's scaled map (CLEAR_SUNK_COST).
-        lying += _clear_sunk(scene, view, bg, region, sub, lying)
+        lying += _clear_sunk(scene, view, bg, region, sub, lying, sunk_late)
     if ratio is not None:
         # Last: it only adds black pieces nothing else read (a piece the passes above read
         # keeps their pose and σ; seed 1094's black large touching a cyan one).
@@ -1347,6 +1366,11 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
         if not (clashes(c, lying, scene) or overlaps_any(scene, c, lying, SOFT_TOUCH_SHARE)
                 or in_size_doubt_of(scene, c, lying)
                 or (any(c is g for g in grey_black) and not grey_alone(c, lying, vivid))):
+            lying.append(c)
+    # Last of all, a sunk clear piece's good fit where nothing was read since (clashes with
+    # every reading, the soft ones too): CLEAR_SUNK_LATE_COST.
+    for c in sunk_late:
+        if not clashes(c, lying, scene):
             lying.append(c)
     # A clear reading in doubt that is a white piece's shaded face and shadow: the white piece
     # refitted to the crisp edges (edge_refits.SHADOW_WHITE_*).
