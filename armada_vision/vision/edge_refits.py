@@ -18,7 +18,7 @@ Frames: table mm (+y away from the viewer); view px of the scene's grid (x right
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 
 import cv2
@@ -232,10 +232,8 @@ def white_by_shadow(scene: Scene, view: TableView, bg: np.ndarray, edges: np.nda
     name = colour_namer(scene, view, bg)
     light = _light_offset(scene, name)
     out = list(lying)
-    for i, c in enumerate(lying):
-        if (c.upright or not (unsure(c) or c.ambiguity_mm >= DOUBT_FLOOR_MM)
-                or name(c) != "clear"):
-            continue
+    for i in _in_doubt_named(lying, name, ("clear",)):
+        c = lying[i]
         others = out[:i] + out[i + 1:]
         if (w := _white_casting(scene, view, bg, edges, c, others)) is None:
             continue
@@ -258,10 +256,8 @@ def white_size_by_edges(scene: Scene, view: TableView, bg: np.ndarray, edges: np
         return lying
     name = colour_namer(scene, view, bg)
     out = list(lying)
-    for i, c in enumerate(lying):
-        if (c.upright or not (unsure(c) or c.ambiguity_mm >= DOUBT_FLOOR_MM)
-                or name(c) != "white"):
-            continue
+    for i in _in_doubt_named(lying, name, ("white",)):
+        c = lying[i]
         share = _edge_shares(scene, edges, c)
         if not share:
             continue
@@ -293,10 +289,8 @@ def grey_black_size_by_edges(scene: Scene, view: TableView, bg: np.ndarray,
     name = colour_namer(scene, view, bg)
     light = _light_offset(scene, name)
     out = list(lying)
-    for i, c in enumerate(lying):
-        if (c.upright or not (unsure(c) or c.ambiguity_mm >= DOUBT_FLOOR_MM)
-                or name(c) not in ("clear", "black")):
-            continue
+    for i in _in_doubt_named(lying, name, ("clear", "black")):
+        c = lying[i]
         # Its tip toward the light, or no shadow lies behind its stern (GREY_BLACK_LIGHT_DEG).
         if (off := light(lying)) is None or abs(angle_diff_deg(
                 c.fit.pose.heading_deg, math.degrees(math.atan2(off[1], off[0])))
@@ -325,6 +319,17 @@ def grey_black_size_by_edges(scene: Scene, view: TableView, bg: np.ndarray,
             continue
         out[i] = wc
     return out
+
+
+def _in_doubt_named(lying: list[Candidate], name: Callable[[Candidate], str],
+                    colours: tuple[str, ...]) -> Iterator[int]:
+    """The indices of ``lying``'s lying readings in doubt (unsure, or ambiguous by
+    DOUBT_FLOOR_MM or more) that ``name`` names one of ``colours``: the readings the size and
+    shadow refits here ask about (each named only once it is in doubt)."""
+    for i, c in enumerate(lying):
+        if (not c.upright and (unsure(c) or c.ambiguity_mm >= DOUBT_FLOOR_MM)
+                and name(c) in colours):
+            yield i
 
 
 def _light_offset(scene: Scene, name: Callable[[Candidate], str]
