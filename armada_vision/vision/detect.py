@@ -1544,10 +1544,8 @@ def _lit_clear(c: Candidate, scene: Scene, view: TableView, bg: np.ndarray,
     assert scene.shade is not None
     if table_hue_sat(bg)[1] > COLOURED_TABLE_SAT:
         return False
-    if (crop := inset_crop(scene, c)) is None:
+    if (inside := _inset_dark_shade(c, scene)) is None:
         return False
-    sl, m = crop
-    inside = float(percentile(scene.shade[sl][m], CLEAR_LIT_Q))
     ring = _ring_shades(scene, c, (0.0, CLEAR_LIT_RING_MM))
     out = float(percentile(ring, CLEAR_LIT_Q)) if ring.size else 0.0
     return CLEAR_LIT_INSIDE[0] <= inside <= top and out >= CLEAR_LIT_RING
@@ -1557,10 +1555,19 @@ def _lit_clear_inside(c: Candidate, scene: Scene) -> bool:
     """Whether no part of ``c``'s footprint (shrunk by BASE_INSET_MM) is darker than
     LIT_PIECE_DARK (its CLEAR_LIT_Q-th percentile shade): no white piece's open base or
     shaded face."""
-    if scene.shade is None or (crop := inset_crop(scene, c)) is None:
+    if scene.shade is None:
         return False
+    return (inside := _inset_dark_shade(c, scene)) is not None and inside >= LIT_PIECE_DARK
+
+
+def _inset_dark_shade(c: Candidate, scene: Scene) -> float | None:
+    """The CLEAR_LIT_Q-th percentile shade over ``c``'s footprint shrunk by BASE_INSET_MM
+    (its darkest part but a few pixels), or None where nothing of it is left in the view."""
+    assert scene.shade is not None
+    if (crop := inset_crop(scene, c)) is None:
+        return None
     sl, m = crop
-    return float(percentile(scene.shade[sl][m], CLEAR_LIT_Q)) >= LIT_PIECE_DARK
+    return float(percentile(scene.shade[sl][m], CLEAR_LIT_Q))
 
 
 def _off_view(view: TableView) -> np.ndarray:
