@@ -4357,3 +4357,47 @@ def test_a_clear_piece_a_later_pass_reads_is_not_taken_short_of_clean():
     stern = (177.75, 127.29)
     assert_no_sure_wrong_size(11408, 11152, "large", "clear", stern)
     assert_no_false_piece(11408, 11152)
+
+
+# Never a wrong pose presented as certain (issue 4, session 41, trust51; trusted far-off
+# readings). A white reading slid ahead onto its own face: the camera sees a little into its
+# base (under open_base.BASE_ON_FACE_DEPTH_MM, so no_base_step is not asked), the fit took the
+# hollow for table and put the stern on its far rim. The 11440-set's 11699: a white small
+# beside a clear large (1280×720, 0-10°), base 2.3 mm deep as seen, its inside lit like the
+# face ahead, the table behind it dark (0.42-0.65 of the inside's light): read 3.4 mm ahead
+# at σ 0.6 mm. The 10864-set's 10900: a white small on wood read 1.2 mm ahead so at σ 0.3 mm.
+# σ now covers a slide of the base's depth as seen (open_base.SLID_BEHIND_DARK).
+@pytest.mark.parametrize(("seed", "seed0", "stern"), [
+    (11699, 11440, (182.6, 192.3)),
+    (10900, 10864, (429.5, 206.4)),
+])
+def test_a_white_reading_ahead_of_its_hollow_is_not_trusted(seed, seed0, stern):
+    p = found(seed, "small", "white", stern, seed0=seed0)
+    assert p is not None and p.size.value == "small" and p.color == "white"
+    assert p.sigma_mm > 1.5
+    assert_no_sure_wrong_size(seed, seed0, "small", "white", stern, any_size=True)
+
+
+# ... a reading named white on a grey table that shows no white piece's shade and casts no
+# shadow (detect.CLEAR_LIT_RING_MM's BARE_WHITE note): nothing tells white from clear, and a
+# clear piece's outline is its walls' refraction. The 10864-set's 11148: a clear medium on
+# laminate (1920×1080, 10-22°), its darkest tenth 0.72 of the table's light (over
+# CLEAR_LIT_INSIDE's top 0.68, so named white), no shadow round it (0.87): read 3.1 mm off at
+# σ 0.3 mm. Still named white (renamed clear above 0.68 a white medium of 6411's, 0.70, would
+# be), in doubt now; the white pieces lit like laminate stay white
+# (test_a_white_piece_lit_like_laminate_stays_white).
+def test_a_white_reading_with_neither_shade_nor_shadow_is_not_trusted():
+    stern = (196.6, 347.4)
+    p = found(11148, "medium", "clear", stern, seed0=10864)
+    assert p is not None and p.size.value == "medium"
+    assert p.sigma_mm > 1.5
+    assert_no_sure_wrong_size(11148, 10864, "medium", "clear", stern, any_size=True)
+
+
+# ... two readings of one colour, both in doubt, touching, left apart by the one-piece shares
+# (detect.PAIR_DOUBT_SHARE): the 10576-set's 10760, a yellow medium beside a cyan small on
+# wood (1920×1080, 22-35°) read as two yellow smalls (0.27 and 0.20 of each in the other's
+# longer footprint), the one taken for the medium at σ 9.6 mm, its stern 30 mm off. Each σ now
+# covers the other reading.
+def test_two_touching_readings_of_one_colour_in_doubt_cover_each_other():
+    assert_no_sure_wrong_size(10760, 10576, "medium", "yellow", (477.3, 319.3))

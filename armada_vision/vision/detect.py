@@ -142,6 +142,7 @@ from armada_vision.vision.open_base import (
     shows_base_below_face,
     shows_no_base,
     shows_open_base,
+    slid_onto_face_mm,
 )
 from armada_vision.vision.order import median, percentile
 from armada_vision.vision.refine import refine_on_score, unsettled_doubt
@@ -264,6 +265,10 @@ SIGMA_GAIN = 2.0
 # 0.16, p95 0.76 with it; a heading averages over both long edges, whose offsets cancel).
 SIGMA_GAIN_DEG = 1.0
 SIGMA_FLOOR_MM = 0.1
+# The rules trust a reading whose σ is at most this (rules.md §7): the σ tests asked of trusted
+# readings alone (open_base.SLID_BEHIND_DARK, CLEAR_LIT_RING_MM's BARE_WHITE note) are asked
+# under it.
+TRUSTED_MM = 1.5
 SIGMA_FLOOR_DEG = 0.1
 # σ added (in quadrature, mm) for a hidden share of the outline, in full from HIDDEN_FULL on.
 HIDDEN_BIAS_MM = 1.0
@@ -293,6 +298,14 @@ TURNED_PIECE_SHARE = 0.3
 # 8272-set's 8516: a white large on felt, 22-35°, read at σ 10.8 mm, and a small on its lit
 # side face, σ 35.8 mm, 0.99 of it under the large's outline as seen, 0.01 in its footprint).
 HIDDEN_PIECE_SHARE = 0.8
+# Two readings of one colour, both in doubt and touching (REST_TOUCH_MM), left apart by the
+# shares above, may still be one piece read twice or one piece and a piece read off it when
+# this share of one lies in the other's longer footprint: each one's σ then covers the other
+# reading (its σ, and how far apart the sterns and tips lie), both kept (issue 4, session 41,
+# trust51: the 10576-set's 10760, a yellow medium beside a cyan small read as two yellow
+# smalls, 0.27 and 0.20, one of them taken for the medium at σ 9.6 mm, its stern 30 mm off;
+# 3983's red medium and small touching end to end, two pieces, 0.25: both in doubt already).
+PAIR_DOUBT_SHARE = 0.15
 # A clear piece on a grey table (laminate) lit like it is named white by its grey (issue 4,
 # clear32: the 6256-set's 6278 L, 6411 S, 6480 S, 6490 S, 6540 S; colours.name_color: on a
 # grey table a median ≥ 0.85 of the table's with bright faces). What tells it is what its walls
@@ -313,6 +326,15 @@ CLEAR_LIT_Q = 10.0
 CLEAR_LIT_INSIDE = (0.55, 0.68)
 CLEAR_LIT_RING = 0.72
 CLEAR_LIT_RING_MM = 3.0
+# ... and a reading named white whose darkest tenth is lighter than that (over CLEAR_LIT_INSIDE's
+# top, so not renamed) yet shows no white piece's shade (at least LIT_PIECE_DARK) and no
+# shadow round it (the ring at CLEAR_LIT_RING or more) is lit like the table with nothing to
+# tell white from clear (issue 4, session 41, trust51; BARE_WHITE): a clear piece's outline as
+# seen is its walls' refraction, not a face's edge, and the fit slides onto its shadow side
+# (the 10864-set's 11148, a clear medium on laminate: inside 0.72, ring 0.87, named white, read
+# 3.1 mm off at σ 0.3 mm). Such a trusted reading's σ is raised to DOUBT_FLOOR_MM, as every
+# reading lit like the table (crisp.lit_pieces). White pieces lit like the table shade a face
+# or cast a shadow beside them (ring 0.14-0.69; 6329's lit large 0.73, one of 6256's).
 # A lit clear piece read from its crisp rim (crisp.RIM_FILL) on a grey table is named white
 # by its grey; it is kept, and named clear, when it is lit like the table as above but for its
 # darkest tenth, which may reach this (the 7408-set's 7434 S, 7441 M, 7477 S, 7686 L, 7690 S:
@@ -1441,7 +1463,9 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
                       lambda: _turned_mm(c, lying, scene),
                       lambda: _lit_clear(c, scene, view, bg, top),
                       lambda: face_ahead_of_base(scene, c),
-                      lambda: _hued_side_mm(c, scene, view, bg))
+                      lambda: _hued_side_mm(c, scene, view, bg),
+                      lambda: slid_onto_face_mm(scene, c),
+                      lambda: _bare_white(c, scene, bg))
 
     out = [as_piece(c, dark_base, top)
            for c, dark_base, top in zip(lying, opaque, lit_top, strict=True)]
@@ -1541,14 +1565,33 @@ def _lit_clear(c: Candidate, scene: Scene, view: TableView, bg: np.ndarray,
     CLEAR_LIT_INSIDE (its CLEAR_LIT_Q-th percentile shade, at most ``top``), and the table
     from its outline as seen to CLEAR_LIT_RING_MM out no shadow darker than CLEAR_LIT_RING
     (the same percentile)."""
+    if (got := _lit_shades(c, scene, bg)) is None:
+        return False
+    inside, out = got
+    return CLEAR_LIT_INSIDE[0] <= inside <= top and out >= CLEAR_LIT_RING
+
+
+def _lit_shades(c: Candidate, scene: Scene, bg: np.ndarray) -> tuple[float, float] | None:
+    """On a grey table, ``c``'s :func:`_inset_dark_shade` and the CLEAR_LIT_Q-th percentile
+    shade of the table from its outline as seen to CLEAR_LIT_RING_MM out (0 where none is
+    seen); None on a coloured table or where nothing of its inset footprint is seen."""
     assert scene.shade is not None
     if table_hue_sat(bg)[1] > COLOURED_TABLE_SAT:
-        return False
+        return None
     if (inside := _inset_dark_shade(c, scene)) is None:
-        return False
+        return None
     ring = _ring_shades(scene, c, (0.0, CLEAR_LIT_RING_MM))
-    out = float(percentile(ring, CLEAR_LIT_Q)) if ring.size else 0.0
-    return CLEAR_LIT_INSIDE[0] <= inside <= top and out >= CLEAR_LIT_RING
+    return inside, float(percentile(ring, CLEAR_LIT_Q)) if ring.size else 0.0
+
+
+def _bare_white(c: Candidate, scene: Scene, bg: np.ndarray) -> bool:
+    """Whether ``c``, named white on a grey table, shows neither a white piece's shade (no
+    part of its inset footprint darker than LIT_PIECE_DARK) nor its shadow (the ring round
+    it at CLEAR_LIT_RING or more): lit like the table, maybe clear (BARE_WHITE)."""
+    if (got := _lit_shades(c, scene, bg)) is None:
+        return False
+    inside, out = got
+    return inside >= LIT_PIECE_DARK and out >= CLEAR_LIT_RING
 
 
 def _lit_clear_inside(c: Candidate, scene: Scene) -> bool:
@@ -1643,6 +1686,20 @@ def _one_reading_per_doubtful_piece(out: list[DetectedPiece], pieces: PieceSet,
                     and fps[j].distance(fps[i]) <= REST_TOUCH_MM
                     and _split_piece(out[j], out[i], share(j, i), share(i, j))):
                 merge(j, i)
+    # Two left of one colour, both in doubt and touching, PAIR_DOUBT_SHARE of one in the
+    # other's longer footprint: maybe one piece, maybe two; each one's σ covers the other.
+    for i in doubtful:
+        for j in doubtful:
+            if (j <= i or i not in kept or j not in kept or out[i].color != out[j].color
+                    or fps[i].distance(fps[j]) > REST_TOUCH_MM
+                    or max(share(i, j), share(j, i)) < PAIR_DOUBT_SHARE):
+                continue
+            a, b = kept[i], kept[j]
+            sigma_mm = max(a.sigma_mm, b.sigma_mm, math.dist(a.pose.stern_mm, b.pose.stern_mm),
+                           math.dist(a.tip_mm, b.tip_mm))
+            sigma_deg = max(a.sigma_deg, b.sigma_deg)
+            kept[i] = replace(a, sigma_mm=sigma_mm, sigma_deg=sigma_deg)
+            kept[j] = replace(b, sigma_mm=sigma_mm, sigma_deg=sigma_deg)
     return list(kept.values())
 
 
@@ -2362,7 +2419,9 @@ def _piece(c: Candidate, calib: TableCalibration, view: TableView, bg: np.ndarra
            turned_mm: Callable[[], float] | None = None,
            lit_clear: Callable[[], bool] | None = None,
            face_ahead: Callable[[], bool] | None = None,
-           hued_side_mm: Callable[[], float] | None = None) -> DetectedPiece:
+           hued_side_mm: Callable[[], float] | None = None,
+           slid_ahead_mm: Callable[[], float] | None = None,
+           bare_white: Callable[[], bool] | None = None) -> DetectedPiece:
     """The detected piece of ``c``; ``goes_on`` tells whether its colour goes on past its
     outline (asked of a vivid piece only: :func:`_colour_goes_on`), ``inside_goes_on``
     whether its inside's colour does (asked of the others: :func:`_inside_goes_on`),
@@ -2381,7 +2440,11 @@ def _piece(c: Candidate, calib: TableCalibration, view: TableView, bg: np.ndarra
     open base (asked of a clear piece shorter than the longest:
     :func:`open_base.face_ahead_of_base`), ``hued_side_mm`` how wide its widest side face is
     seen when it is of a coloured table's hue (asked of a vivid piece hiding TURN_MIN_HIDDEN of
-    its outline: :func:`_hued_side_mm`)."""
+    its outline: :func:`_hued_side_mm`), ``slid_ahead_mm`` how far it may have slid ahead
+    of its hollow, seen behind it (asked of a trusted white piece:
+    :func:`open_base.slid_onto_face_mm`),
+    ``bare_white`` whether it shows neither shade nor shadow (asked of a trusted white piece:
+    :func:`_bare_white`)."""
     d = pieces.dims(c.size)
     pose = c.fit.pose
     s_cal = calibration_sigma_mm(calib, pose.stern_mm, d)
@@ -2491,6 +2554,13 @@ def _piece(c: Candidate, calib: TableCalibration, view: TableView, bg: np.ndarra
         s_mm = to_longest_mm
     s_mm = max(s_mm, c.covering_ambiguity_mm if vivid else c.ambiguity_mm)
     s_deg = max(s_deg, c.covering_ambiguity_deg if vivid else c.ambiguity_deg)
+    if color in SHADED_BASE and s_mm <= TRUSTED_MM and slid_ahead_mm is not None:
+        # Its hollow behind it: the piece lies behind the reading (SLID_BEHIND_DARK).
+        s_mm = max(s_mm, slid_ahead_mm())
+    if (color == "white" and not opaque and s_mm <= TRUSTED_MM and bare_white is not None
+            and bare_white()):
+        # No shade, no shadow: maybe clear plastic, its outline its walls' (BARE_WHITE).
+        s_mm = DOUBT_FLOOR_MM
     s_mm, s_deg = min(s_mm, 99.0), min(s_deg, 99.0)
     outline_px = calib.project(c.outline_mm)
     return DetectedPiece(c.size, color, pose,

@@ -653,6 +653,40 @@ def _base_seen_deep(scene: Scene, c: Candidate) -> np.ndarray | None:
     return q
 
 
+# A white reading slid ahead onto its own face (issue 4, session 41, trust51): where the camera
+# sees less than BASE_ON_FACE_DEPTH_MM into its base, no_base_step is not asked (a shallow
+# hollow's shade is not sure to show), and a fit that took the hollow for table put the stern
+# on the hollow's far rim, the tip past the true one, its cost low. What tells it is the
+# base's lanes: where the camera sees at least SLID_BASE_MIN_DEPTH_MM into it, its inside as
+# seen lit plastic (median shade at least BASE_LIT, as base_on_face), no step to the face
+# ahead (BASE_STEP) and the table just behind its stern dark (median behind over inside at
+# most SLID_BEHIND_DARK): the hollow lies behind the reading, and so does the true stern (the
+# 11440-set's 11699, a white small at 1280×720, depth 2.3 mm: inside 1.05-1.20, behind
+# 0.42-0.65, read 3.4 mm ahead at σ 0.6 mm). A right reading shows its hollow inside (a step),
+# a lit base with lit table behind it is no hollow. Such a reading's σ covers a slide of the
+# base's depth as seen (10864-set's 10900: a white small on wood read 1.2 mm ahead at σ 0.3
+# mm, depth 1.8 mm, behind 0.6-0.76 of the inside's 1.5-1.75).
+SLID_BASE_MIN_DEPTH_MM = 1.0
+SLID_BEHIND_DARK = 0.6
+
+
+def slid_onto_face_mm(scene: Scene, c: Candidate) -> float:
+    """How deep the camera sees into lying ``c``'s open base (table mm) when that base as seen
+    (at least SLID_BASE_MIN_DEPTH_MM deep) is lit plastic with no step to the face ahead and
+    the table behind it dark (SLID_BEHIND_DARK): its hollow lies behind it, the reading slid
+    ahead of the piece by about that depth; else 0."""
+    if c.upright or scene.shade is None:
+        return 0.0
+    q = _base_seen(scene, c)
+    depth = float((q[2] + q[3] - q[0] - q[1]) @ np.asarray(c.fit.pose.direction)) / 2
+    if depth < SLID_BASE_MIN_DEPTH_MM:
+        return 0.0
+    behind, inside, ahead = _base_shades(scene, c)  # type: ignore[misc]
+    slid = (float(median(inside)) >= BASE_LIT and _face_over_base(inside, ahead) < BASE_STEP
+            and float(median(behind / np.maximum(inside, 1e-3))) <= SLID_BEHIND_DARK)
+    return depth if slid else 0.0
+
+
 def no_base_step(scene: Scene, c: Candidate) -> bool:
     """Whether the camera sees at least BASE_ON_FACE_DEPTH_MM into lying ``c``'s base and
     the view shows there no step (BASE_STEP) to the face ahead: no shaded hollow where ``c``
