@@ -4383,9 +4383,9 @@ def test_a_white_reading_ahead_of_its_hollow_is_not_trusted(seed, seed0, stern):
 # clear piece's outline is its walls' refraction. The 10864-set's 11148: a clear medium on
 # laminate (1920×1080, 10-22°), its darkest tenth 0.72 of the table's light (over
 # CLEAR_LIT_INSIDE's top 0.68, so named white), no shadow round it (0.87): read 3.1 mm off at
-# σ 0.3 mm. Still named white (renamed clear above 0.68 a white medium of 6411's, 0.70, would
-# be), in doubt now; the white pieces lit like laminate stay white
-# (test_a_white_piece_lit_like_laminate_stays_white).
+# σ 0.3 mm. Still named white (CLEAR_LIT_INSIDE's top kept: 6411's white medium lies at 0.70,
+# one clear piece over it is too little to move it), in doubt now; the white pieces lit like
+# laminate stay white (test_a_white_piece_lit_like_laminate_stays_white).
 def test_a_white_reading_with_neither_shade_nor_shadow_is_not_trusted():
     stern = (196.6, 347.4)
     p = found(11148, "medium", "clear", stern, seed0=10864)

@@ -661,11 +661,12 @@ def _base_seen_deep(scene: Scene, c: Candidate) -> np.ndarray | None:
 # seen lit plastic (median shade at least BASE_LIT, as base_on_face), no step to the face
 # ahead (BASE_STEP) and the table just behind its stern dark (median behind over inside at
 # most SLID_BEHIND_DARK): the hollow lies behind the reading, and so does the true stern (the
-# 11440-set's 11699, a white small at 1280×720, depth 2.3 mm: inside 1.05-1.20, behind
-# 0.42-0.65, read 3.4 mm ahead at σ 0.6 mm). A right reading shows its hollow inside (a step),
-# a lit base with lit table behind it is no hollow. Such a reading's σ covers a slide of the
-# base's depth as seen (10864-set's 10900: a white small on wood read 1.2 mm ahead at σ 0.3
-# mm, depth 1.8 mm, behind 0.6-0.76 of the inside's 1.5-1.75).
+# 11440-set's 11699, a white small at 1280×720, depth 2.3 mm: inside 1.05-1.20 of the table's
+# light, behind 0.42-0.65, read 3.4 mm ahead at σ 0.6 mm). A right reading shows its hollow
+# inside (a step); a lit base with lit table behind it is no hollow. Such a reading's σ covers
+# a slide of the base's depth as seen (the 10864-set's 10900 and 11088: white smalls on wood
+# read 1.2 and 1.3 mm ahead at σ 0.3 mm, depth 1.8 mm, behind 0.54-0.76 of the table's light,
+# the inside 1.51-1.75: right readings by the bench's 1.5 mm, now σ 1.8 mm).
 SLID_BASE_MIN_DEPTH_MM = 1.0
 SLID_BEHIND_DARK = 0.6
 
