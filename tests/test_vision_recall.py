@@ -4401,3 +4401,58 @@ def test_a_white_reading_with_neither_shade_nor_shadow_is_not_trusted():
 # covers the other reading.
 def test_two_touching_readings_of_one_colour_in_doubt_cover_each_other():
     assert_no_sure_wrong_size(10760, 10576, "medium", "yellow", (477.3, 319.3))
+
+
+# A clear large read as a medium whose large's tip ends against a coloured neighbour, its side
+# wall still greyer than the table away from that neighbour (issue 4, session 41, cleartip51;
+# clear pieces read one size short, the tip short, on a coloured table). The 9136-set's 9248
+# (felt) and 9296 (cloth), 1920×1080, 22-35°: a clear large read as a medium at σ 46 and
+# 76 mm, its stern within 6 mm and heading within 1° of the truth, the tip 11-12 mm short. The
+# large from the stern turned 10° toward the wall the camera sees has a strip at 0.65 of the
+# table's saturation beside it (clearsz50's CLEAR_WALL_GREY cue), but its tip reaches another
+# reading (a red large's side, a blue medium's), and clear_wall_longer's tip guard kept the
+# medium: a pale neighbour would grey the strip as well. Cut 8 mm clear of the readings near
+# it, 0.86 and 0.74 of the strip remain at 0.66 and 0.70 of the table's saturation: the grey
+# is the piece's own wall (CLEAR_WALL_AWAY_MM, CLEAR_WALL_AWAY). Each is read at its size, set
+# at the reading's stern and heading, never trusted (σ covers the medium), named clear. The
+# 10288-set's 10538 (a clear medium read as a small, its turned medium's strip 0.67 whole but
+# 0.89 away from its neighbour) keeps its reading: there the grey is the neighbour's.
+@pytest.mark.parametrize(("seed", "seed0", "stern"), [
+    (9248, 9136, (360.7, 396.9)),
+    (9296, 9136, (402.8, 396.0)),
+])
+def test_a_clear_large_whose_wall_is_grey_away_from_the_piece_at_its_tip_is_read_large(
+        seed, seed0, stern):
+    p = found(seed, "large", "clear", stern, seed0=seed0)
+    assert p is not None and p.size.value == "large" and p.color == "clear"
+    assert p.sigma_mm > 1.5  # the size is the wall's grey, not a fit's
+    assert_no_sure_wrong_size(seed, seed0, "large", "clear", stern, any_size=True)
+    assert_no_false_piece(seed, seed0)
+
+
+# A clear piece read one size short from its tip whose open base shows past the stern, greyer
+# than the table beside it (issue 4, session 41, cleartip51; clear pieces read one size short,
+# the stern short, on a coloured table). The 11152-set's 11195 (a clear large on felt read as
+# a medium, 1280×720, 0-10°) and 11395 (a clear medium on wood read as a small, 1280×720,
+# 10-22°), the 5104-set's 5311 (a clear medium on cloth read as a small, 1280×720, 10-22°)
+# and the 10000-set's 10157 (a clear large on felt read as a medium, 1280×720, 0-10°): each
+# read from its tip (within 4 mm, heading within 4°), the stern 6-11 mm short, σ 20-72 mm.
+# The longer size from the tip has a strip past the stern (the base's back edge and the table
+# seen through the open base) at 0.79-0.81 of the table's saturation beside it (10157's 0.90
+# straight on, 0.83 turned 10° about the tip), where the clear
+# readings at their size on the 10000- and 9136-sets keep 0.91 or more (CLEAR_BASE_GREY,
+# 0.85). Each is read at its size from the tip as read, never trusted (σ covers the shorter
+# reading), named clear.
+@pytest.mark.parametrize(("seed", "seed0", "size", "stern"), [
+    (11195, 11152, "large", (389.9, 171.2)),
+    (11395, 11152, "medium", (217.0, 382.9)),
+    (5311, 5104, "medium", (154.2, 208.4)),
+    (10157, 10000, "large", (488.7, 95.4)),
+])
+def test_a_clear_piece_whose_open_base_shows_past_its_short_stern_is_read_at_its_size(
+        seed, seed0, size, stern):
+    p = found(seed, size, "clear", stern, seed0=seed0)
+    assert p is not None and p.size.value == size and p.color == "clear"
+    assert p.sigma_mm > 1.5  # the size is the base's grey, not a fit's
+    assert_no_sure_wrong_size(seed, seed0, size, "clear", stern, any_size=True)
+    assert_no_false_piece(seed, seed0)

@@ -175,6 +175,7 @@ from armada_vision.vision.segment import (
 from armada_vision.vision.shadows import cast_shadows, lit_table, tinted_shadow
 from armada_vision.vision.strips import (
     bare_strip_shorter,
+    clear_base_longer,
     clear_beside_longer,
     clear_strip_longer,
     clear_tip_longer,
@@ -1507,6 +1508,11 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
             # ... or its side wall past it, greyer than the table beside it, on a coloured
             # table (CLEAR_WALL_GREY); named clear, as the reading was.
             if (w := clear_wall_longer(scene, c, p.sigma_mm, lying, ratio)) is not None:
+                out[i] = replace(as_piece(w, False), color="clear")
+                continue
+            # ... or from its tip, the stern short: the open base past its stern greyer than
+            # the table beside it, on a coloured table (CLEAR_BASE_GREY); named clear.
+            if (w := clear_base_longer(scene, c, p.sigma_mm, lying, ratio)) is not None:
                 out[i] = replace(as_piece(w, False), color="clear")
                 continue
         # Any colour: a reading in size doubt whose longer outline lies on the crisp edges

@@ -164,6 +164,44 @@ CLEAR_TIP_TURN_DEG = 10.0
 # shorter reading (never trusted), named clear; a longer size that clashes with another
 # reading is not taken.
 CLEAR_WALL_GREY = 0.75
+# ... and when that longer size's tip does come within CLEAR_TIP_OFF_MM of another reading,
+# its strip is asked again CLEAR_WALL_AWAY_MM clear of the readings near it (issue 4, session
+# 41, cleartip51): a clear large on felt or cloth read as a medium from its stern whose tip
+# ends against a coloured neighbour (the 9136-set's 9248, a red large's side, and 9296, a blue
+# medium's; 1920×1080, 22-35°) has its large's strip turned toward the wall at 0.65 of the
+# table's saturation, and still 0.66 and 0.70 on the 0.86 and 0.74 of it that lie 8 mm or
+# more from the neighbour: the grey is its own wall, not the neighbour's side. Where the
+# neighbour greys the strip (the 10288-set's 10538, a clear medium read as a small whose
+# turned medium reaches a pale neighbour: 0.67 whole, 0.89 away from it) the grey goes with
+# the neighbour. So a size whose tip comes near another reading passes when at least
+# CLEAR_WALL_AWAY of its strip lies CLEAR_WALL_AWAY_MM or more from the readings near it and
+# that part is at most CLEAR_WALL_GREY of the table beside it (the band as far from them).
+CLEAR_WALL_AWAY_MM = 8.0
+CLEAR_WALL_AWAY = 0.7
+# A clear reading in size doubt whose longer size from its tip shows the open base past its
+# stern, greyer than the table beside it (issue 4, session 41, cleartip51). A clear piece on
+# cloth or felt read one size short from its tip (the stern 7-11 mm short, heading within 2°:
+# the 11152-set's 11195, a large read as a medium on felt, 1280×720; the 5104-set's 5311, a
+# medium read as a small on cloth) has its base's back edge and the table seen through the
+# open base past the reading: the longer size's strip past the stern, straight on from the
+# tip, has a median saturation 0.79-0.81 of the table's beside it. clear_strip_longer's grey
+# (CLEAR_GREY) asks the strip against the reading's own grey and the table's estimate, and
+# those readings are greyer still or the table there more vivid. The same strips of clear
+# readings at their size in doubt keep 0.91 or more (the 10000- and 9136-sets, every clear
+# reading reaching clear_wall_longer on cloth, felt and wood, strips STRIP_FREE off the
+# others: 9196's medium on felt 0.91, the rest 0.94-1.03). So a clear reading in size doubt
+# that no rule above made longer is read at the longest longer size from its tip whose strip
+# past the stern is at most CLEAR_BASE_GREY of the table's saturation beside it and its part
+# past the next shorter size at most CLEAR_GREY (a piece of that size leaves it bare), whose
+# stern lies CLEAR_TIP_OFF_MM or more from the other readings (a pale neighbour's side greys a
+# strip too): set there, not fitted, its σ covering the shorter reading (never trusted),
+# named clear. When no size passes straight on, the same is asked turned CLEAR_TIP_TURN_DEG
+# either way about the tip (as clear_tip_longer does from the stern): the 10000-set's 10157, a
+# clear large on felt read as a medium from its tip (1280×720, heading 3° off), has its
+# large's strip at 0.90 straight on and 0.83 turned toward the base; the turned strips of the
+# clear readings at their size on those sets keep 0.93 or more. The size is set straight on
+# from the tip as read (the grey tells the size, not the heading).
+CLEAR_BASE_GREY = 0.85
 # A reading in size doubt whose longer reading's outline past its stern lies on the crisp edges
 # (issue 4, session 34, size44). A piece read one size short from its tip (its base hard to
 # see: a white piece's shaded face scores under its lit one, a vivid one's base lies in its
@@ -255,13 +293,14 @@ def _longer_sizes(scene: Scene, c: Candidate, sigma_mm: float) -> list[Size]:
             and sigma_mm >= dims(z).footprint_length_mm - d_c - 0.1]
 
 
-def _set_from_tip(scene: Scene, c: Candidate, sizes: list[Size]) -> list[Candidate]:
-    """Readings of ``sizes`` set at ``c``'s tip and heading, not fitted
-    (crisp._edges_candidate)."""
+def _set_from_tip(scene: Scene, c: Candidate, sizes: list[Size], turn_deg: float = 0.0
+                  ) -> list[Candidate]:
+    """Readings of ``sizes`` set at ``c``'s tip and heading (turned by ``turn_deg`` about the
+    tip), not fitted (crisp._edges_candidate)."""
     dims = scene.pieces.dims
     tip = c.fit.pose.tip_mm(dims(c.size).footprint_length_mm)
-    return [_edges_candidate(scene, z, Pose.with_tip(tip, c.fit.pose.heading_deg,
-                                                      dims(z).footprint_length_mm))
+    heading = (c.fit.pose.heading_deg + turn_deg) % 360.0
+    return [_edges_candidate(scene, z, Pose.with_tip(tip, heading, dims(z).footprint_length_mm))
             for z in sizes]
 
 
@@ -430,9 +469,40 @@ def clear_wall_longer(scene: Scene, c: Candidate, sigma_mm: float, lying: list[C
             tip = shapely.Point(o.fit.pose.tip_mm(
                 scene.pieces.dims(o.size).footprint_length_mm))
             if any(shapely.Polygon(k.outline_mm).distance(tip) < CLEAR_TIP_OFF_MM
-                   for k in others):
-                continue  # its tip runs into another piece (see CLEAR_WALL_GREY)
+                   for k in others) and not _greyer_away(scene, ratio, o, seen, free, others):
+                continue  # its tip runs into another piece (see CLEAR_WALL_GREY, CLEAR_WALL_AWAY)
             straight = _set_from_stern(scene, c, [o.size])[0]
+            if (q := _covering_longer(scene, straight, c, others)) is not None:
+                return q
+    return None
+
+
+def clear_base_longer(scene: Scene, c: Candidate, sigma_mm: float, lying: list[Candidate],
+                      ratio: np.ndarray | None) -> Candidate | None:
+    """The longest size longer than clear reading ``c`` (σ ``sigma_mm``, covering it: in size
+    doubt) from ``c``'s TIP and heading whose strip past ``c``'s stern (at least STRIP_FREE of
+    it off the other readings) is greyer than the table beside it (CLEAR_BASE_GREY of its
+    saturation ``ratio``, its part past the next shorter size CLEAR_GREY of it), whose stern
+    lies CLEAR_TIP_OFF_MM or more from the other readings: set there, not fitted
+    (crisp._edges_candidate), its σ covering ``c``, when it clashes with none of ``lying``;
+    when none passes at ``c``'s heading, the same asked at that heading turned
+    CLEAR_TIP_TURN_DEG either way about the tip, the size set at the heading as read; else
+    None. None on a grey table (``ratio`` None)."""
+    if ratio is None or not (longer := _longer_asked(scene, c, sigma_mm)):
+        return None
+    others = [k for k in lying if k is not c]
+    seen = shapely.Polygon(c.outline_mm)
+    for turn in (0.0, CLEAR_TIP_TURN_DEG, -CLEAR_TIP_TURN_DEG):
+        for o, free, shorter in _free_strips(scene, seen, _set_from_tip(scene, c, longer, turn),
+                                             others):
+            if not _greyer_than_beside(scene, ratio, o, seen, free, others, shorter,
+                                       bound=CLEAR_BASE_GREY):
+                continue
+            stern = shapely.Point(o.fit.pose.x_mm, o.fit.pose.y_mm)
+            if any(shapely.Polygon(k.outline_mm).distance(stern) < CLEAR_TIP_OFF_MM
+                   for k in others):
+                continue  # its stern runs into another piece: that piece's side may grey it
+            straight = _set_from_tip(scene, c, [o.size])[0] if turn else o
             if (q := _covering_longer(scene, straight, c, others)) is not None:
                 return q
     return None
@@ -452,21 +522,42 @@ def _beside_strip(scene: Scene, o: Candidate, seen: shapely.Geometry, free: shap
 
 def _greyer_than_beside(scene: Scene, ratio: np.ndarray, o: Candidate, seen: shapely.Geometry,
                         free: shapely.Geometry, others: list[Candidate],
-                        shorter: Candidate | None) -> bool:
+                        shorter: Candidate | None, bound: float = CLEAR_WALL_GREY) -> bool:
     """Whether a longer reading ``o``'s strip ``free`` (table mm, past the reading as
-    ``seen``, off ``others``) has a median saturation ``ratio`` at most CLEAR_WALL_GREY of the
-    table's beside it (:func:`_beside_strip`), and its part past ``shorter`` (the next shorter
-    size set the same way, when longer than the reading) at most CLEAR_GREY of it."""
+    ``seen``, off ``others``) has a median saturation ``ratio`` at most ``bound``
+    (CLEAR_WALL_GREY) of the table's beside it (:func:`_beside_strip`), and its part past
+    ``shorter`` (the next shorter size set the same way, when longer than the reading) at most
+    CLEAR_GREY of it."""
     beside = _beside_strip(scene, o, seen, free, others)
     if beside.area <= 0.0:
         return False
     table = median_in(scene, ratio, beside)
-    if median_in(scene, ratio, free) > CLEAR_WALL_GREY * table:
+    if median_in(scene, ratio, free) > bound * table:
         return False
     if shorter is None:
         return True
     last = free.difference(shapely.Polygon(shorter.outline_mm).buffer(STRIP_GROW_MM))
     return last.area > 0.0 and median_in(scene, ratio, last) <= CLEAR_GREY * table
+
+
+def _greyer_away(scene: Scene, ratio: np.ndarray, o: Candidate, seen: shapely.Geometry,
+                 free: shapely.Geometry, others: list[Candidate]) -> bool:
+    """Whether a longer reading ``o``'s strip ``free`` (table mm, past the reading as
+    ``seen``, off ``others``), cut CLEAR_WALL_AWAY_MM clear of ``others``' outlines, keeps at
+    least CLEAR_WALL_AWAY of its area and a median saturation ``ratio`` at most
+    CLEAR_WALL_GREY of the table's beside it (:func:`_beside_strip`, as far from them)."""
+    near = [g for q in others for g in [shapely.Polygon(q.outline_mm)]
+            if g.distance(free) < CLEAR_WALL_AWAY_MM]
+    if not near:
+        return False  # the tip guard's neighbour lies off the strip: nothing to cut away
+    grown = shapely.union_all(near).buffer(CLEAR_WALL_AWAY_MM)
+    away = free.difference(grown)
+    if away.area < CLEAR_WALL_AWAY * free.area:
+        return False
+    beside = _beside_strip(scene, o, seen, free, others).difference(grown)
+    if beside.area <= 0.0:
+        return False
+    return median_in(scene, ratio, away) <= CLEAR_WALL_GREY * median_in(scene, ratio, beside)
 
 
 def _darker_than_beside(scene: Scene, o: Candidate, seen: shapely.Geometry,
