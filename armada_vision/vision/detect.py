@@ -71,6 +71,7 @@ from armada_vision.vision.crisp import (
 from armada_vision.vision.edge_refits import (
     edges_refit,
     grey_black_size_by_edges,
+    white_alone,
     white_beside_found,
     white_by_shadow,
     white_size_by_edges,
@@ -1362,6 +1363,14 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     # outline (edge_refits.WHITE_BESIDE_*).
     for sub, region in read:
         lying += white_beside_found(scene, view, bg, edges, region, sub, lying)
+    # ... and alone, where its region (its shaded face and shadow) is left empty by every
+    # pass (edge_refits.WHITE_ALONE_*).
+    alone: set[int] = set()
+    for sub, region in empty:
+        if not any(region is r for _s, r in read):
+            got = white_alone(scene, view, bg, edges, region, sub, lying, standing)
+            alone |= {id(c.fit) for c in got}
+            lying += got
     for c in soft + soft_white:
         if not (clashes(c, lying, scene) or overlaps_any(scene, c, lying, SOFT_TOUCH_SHARE)
                 or in_size_doubt_of(scene, c, lying)
@@ -1453,6 +1462,10 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     out = [replace(p, color="clear" if p.color == "white" and _lit_clear_inside(c, scene)
                    else p.color, sigma_mm=max(p.sigma_mm, DOUBT_FLOOR_MM))
            if id(c.fit) in lit_pieces else p for c, p in zip(lying, out, strict=True)]
+    # A lone white piece read from its outline is white: its lit face is brighter than the
+    # table, which clear plastic, dimming it, never is (edge_refits.WHITE_ALONE_FACE).
+    out = [replace(p, color="white") if id(c.fit) in alone else p
+           for c, p in zip(lying, out, strict=True)]
     for i, (c, p) in enumerate(zip(lying, out, strict=True)):
         # A clear reading in size doubt whose stern is cut short (CLEAR_STRIP_DARK).
         # ... or whose strip is darker than the table beside it (CLEAR_STRIP_BESIDE), the
