@@ -1363,14 +1363,6 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     # outline (edge_refits.WHITE_BESIDE_*).
     for sub, region in read:
         lying += white_beside_found(scene, view, bg, edges, region, sub, lying)
-    # ... and alone, where its region (its shaded face and shadow) is left empty by every
-    # pass (edge_refits.WHITE_ALONE_*).
-    alone: set[int] = set()
-    for sub, region in empty:
-        if not any(region is r for _s, r in read):
-            got = white_alone(scene, view, bg, edges, region, sub, lying, standing)
-            alone |= {id(c.fit) for c in got}
-            lying += got
     for c in soft + soft_white:
         if not (clashes(c, lying, scene) or overlaps_any(scene, c, lying, SOFT_TOUCH_SHARE)
                 or in_size_doubt_of(scene, c, lying)
@@ -1381,6 +1373,16 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     for c in sunk_late:
         if not clashes(c, lying, scene):
             lying.append(c)
+    # A white piece lit like the laminate alone, where its region (its shaded face and shadow)
+    # is left empty by every pass, the soft and late ones too (edge_refits.WHITE_ALONE_*):
+    # read before them, it took the 10576-set's 10842, a clear small the soft pass reads, as
+    # a white one.
+    alone: set[int] = set()
+    for sub, region in empty:
+        if not any(region is r for _s, r in read):
+            got = white_alone(scene, view, bg, edges, region, sub, lying, standing)
+            alone |= {id(c.fit) for c in got}
+            lying += got
     # A clear reading in doubt that is a white piece's shaded face and shadow: the white piece
     # refitted to the crisp edges (edge_refits.SHADOW_WHITE_*).
     by_shadow = {id(c) for c in lying}

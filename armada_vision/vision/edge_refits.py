@@ -177,34 +177,35 @@ WHITE_BESIDE_ALONG = (-0.25, 0.0, 0.25)
 WHITE_BESIDE_REFINED = 6
 WHITE_BESIDE_LIT = 0.95
 WHITE_BESIDE_PROMISE = 0.85
-# ... and alone (issue 4, session 41, whitelam51; the 10576-set's 10605, the 10864-set's 11085,
-# white larges on laminate at 720p, 22-35°): with no piece beside it, its region is its shaded
-# face and shadow (600-1200 mm², its middle 5-15 mm off the piece's toward the shadow), which
-# no pass reads (explain_region fits nothing there), and it is left empty. Refitted to the
-# crisp edges as above, but from starts round the region, not along its axis (that axis is
-# the shadow's): each size's footprint centred on the region's middle shifted by
-# WHITE_ALONE_SHIFTS_MM in x and y and turned every WHITE_ALONE_TURN_DEG, the
-# WHITE_ALONE_REFINED starts whose outlines lie nearest the edges refined (the white pieces'
-# true sizes then lie whole on them, 1.0). Read as white_beside_found reads (whole on the
-# edges, beating every other size, lit like the table, named white, clashing with no
-# reading; in doubt), and only where no part of its inset footprint is darker than
-# WHITE_ALONE_DARK beyond WHITE_ALONE_DARK_SHARE of it: a white die's black pips (the
-# 10000-set's 10212: a 16 mm white die whose small refit lies 0.963 on its edges, named
-# white, lit 1.01, pips 0.036 of it under 0.4), while a white piece's shaded face keeps 0.55
-# of the table's shade or more (none of the white pieces' refits has a pixel under 0.4).
+# ... and alone (issue 4, session 41, whitelam51; the 10576-set's 10605 and 10770, the
+# 10864-set's 11085, the 8560-set's 8673, white pieces alone on laminate): with no piece beside
+# it, its region is its shaded face and shadow (400-1200 mm², its middle 5-15 mm off the
+# piece's toward the shadow), which no pass reads (explain_region fits nothing there), and it
+# is left empty. Refitted to the crisp edges as above, but from starts round the region, not
+# along its axis (that axis is the shadow's): each size's footprint centred on the region's
+# middle, shifted by WHITE_ALONE_SHIFTS_MM in x and y and turned every WHITE_ALONE_TURN_DEG, the
+# WHITE_ALONE_REFINED starts whose outlines lie nearest the edges refined (the four white
+# pieces' true sizes then lie whole on them, 1.0). Read as white_beside_found reads (whole on
+# the edges, beating every other size by WHITE_EDGES_MARGIN, clashing with no reading; in
+# doubt), named white, when its lit face is brighter than the table: the WHITE_ALONE_FACE_Q-th
+# percentile of its inset footprint's shade at least WHITE_ALONE_FACE (the four 1.16-1.51; two
+# of them named clear, their shaded face the larger, median 0.76-0.81). Clear plastic passes
+# the table's light dimmed through its walls: clear smalls whose refit lies whole on their
+# outline, named white and lit like the table (the 10576-set's 10842, median 0.96, which the
+# soft pass reads, and the 10000-set's 10272, 0.93), reach 0.93-0.96 there; the whole refits
+# named clear on the 10000-set (clear pieces, a black large, shadows, white dice) 0.52-0.85.
+# Not where any part of its inset footprint is darker than WHITE_ALONE_DARK beyond
+# WHITE_ALONE_DARK_SHARE of it: a white die's black pips (the 10000-set's 10212: a 16 mm white
+# die whose small refit lies 0.963 on its edges, named white, 75th percentile 1.07, pips 0.036
+# of it under 0.4), while a white piece's shaded face keeps 0.55 of the table's shade or more
+# (none of the four has a pixel under 0.4).
 WHITE_ALONE_SHIFTS_MM = (-16.0, -12.0, -8.0, -4.0, 0.0, 4.0, 8.0, 12.0, 16.0)
 WHITE_ALONE_TURN_DEG = 15.0
 WHITE_ALONE_REFINED = 3
-WHITE_ALONE_DARK = 0.4
-WHITE_ALONE_DARK_SHARE = 0.005
-# Named clear (its shaded face the larger, median 0.74-0.81 of the table's shade: the
-# 10576-set's 10770, the 8560-set's 8673), it is read when its lit face is brighter than the
-# table: the WHITE_ALONE_FACE_Q-th percentile of its inset footprint's shade at least
-# WHITE_ALONE_FACE (the two 1.16-1.19; clear plastic passes the table's light dimmed through
-# its walls: the clear pieces' and white dice's whole refits named clear 0.57-0.85, the
-# 10000-set's), and is named white (detect).
 WHITE_ALONE_FACE_Q = 75.0
 WHITE_ALONE_FACE = 1.1
+WHITE_ALONE_DARK = 0.4
+WHITE_ALONE_DARK_SHARE = 0.005
 # The stern error's tail at 720p (issue 4, session 39, acc49): readings in doubt (σ over
 # EDGE_REFIT_MIN_SIGMA_MM, the rules' trust level) of the right size whose pose is 2-6 mm off.
 # A white or clear piece's faces are lit like the table, so the fit map holds part of it (or
@@ -577,8 +578,9 @@ def white_alone(scene: Scene, view: TableView, bg: np.ndarray, edges: np.ndarray
                 standing: list[Candidate]) -> list[Candidate]:
     """A white piece lit like the grey table alone in ``region`` (on ``sub``: its shaded face
     and shadow), where no pass read a piece (WHITE_ALONE_*): the lying piece whose outline,
-    refitted to the crisp ``edges`` from starts round the region, lies whole on them, lit like
-    the table, named white and no die; in doubt (crisp._edges_candidate)."""
+    refitted to the crisp ``edges`` from starts round the region, lies whole on them, its lit
+    face brighter than the table and no die's pips in it; in doubt (crisp._edges_candidate),
+    named white by find_pieces."""
     if scene.shade is None or table_hue_sat(bg)[1] > COLOURED_TABLE_SAT:
         return []
     left = unexplained_mask(region, sub, lying)
@@ -625,9 +627,7 @@ def white_alone(scene: Scene, view: TableView, bg: np.ndarray, edges: np.ndarray
     if (float((inside < WHITE_ALONE_DARK).mean()) > WHITE_ALONE_DARK_SHARE
             or clashes(wc, lying + standing, scene) or overlaps_any(scene, wc, lying)):
         return []  # a die's pips, or on a reading
-    named = classify_color(view, scene.footprint(wc)[0], bg)
-    if not ((named == "white" and float(median(inside)) >= WHITE_BESIDE_LIT)
-            or (named == "clear"
-                and float(percentile(inside, WHITE_ALONE_FACE_Q)) >= WHITE_ALONE_FACE)):
-        return []
+    if (float(percentile(inside, WHITE_ALONE_FACE_Q)) < WHITE_ALONE_FACE
+            or classify_color(view, scene.footprint(wc)[0], bg) not in ("white", "clear")):
+        return []  # no lit face brighter than the table: a clear piece, a shadow
     return [wc]
