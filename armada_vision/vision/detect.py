@@ -1380,7 +1380,8 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     alone: set[int] = set()
     for sub, region in empty:
         if not any(region is r for _s, r in read):
-            got = white_alone(scene, view, bg, edges, region, sub, lying, standing)
+            got = white_alone(scene, view, bg, edges, region, sub, lying, standing,
+                              hand_mask)
             alone |= {id(c.fit) for c in got}
             lying += got
     # A clear reading in doubt that is a white piece's shaded face and shadow: the white piece

@@ -194,6 +194,8 @@ WHITE_BESIDE_PROMISE = 0.85
 # outline, named white and lit like the table (the 10576-set's 10842, median 0.96, which the
 # soft pass reads, and the 10000-set's 10272, 0.93), reach 0.93-0.96 there; the whole refits
 # named clear on the 10000-set (clear pieces, a black large, shadows, white dice) 0.52-0.85.
+# A clear face mirroring the light can pass it: the 10864-set's 11108, a clear large missed
+# before (1.28, named white by classify_color too), is now read as a white one, in doubt.
 # Not where any part of its inset footprint is darker than WHITE_ALONE_DARK beyond
 # WHITE_ALONE_DARK_SHARE of it: a white die's black pips (the 10000-set's 10212: a 16 mm white
 # die whose small refit lies 0.963 on its edges, named white, 75th percentile 1.07, pips 0.036
@@ -206,6 +208,10 @@ WHITE_ALONE_FACE_Q = 75.0
 WHITE_ALONE_FACE = 1.1
 WHITE_ALONE_DARK = 0.4
 WHITE_ALONE_DARK_SHARE = 0.005
+# Nor within WHITE_ALONE_HAND_MM of a hand's region: a fingertip lit brighter than the table
+# beside its shadow is such a region too (the check set 5104's 5221: a small refit whole on a
+# finger's tip and its shadow's edges beside the hand's region, read as a false white small).
+WHITE_ALONE_HAND_MM = 10.0
 # The stern error's tail at 720p (issue 4, session 39, acc49): readings in doubt (σ over
 # EDGE_REFIT_MIN_SIGMA_MM, the rules' trust level) of the right size whose pose is 2-6 mm off.
 # A white or clear piece's faces are lit like the table, so the fit map holds part of it (or
@@ -575,7 +581,7 @@ def _white_casting(scene: Scene, view: TableView, bg: np.ndarray, edges: np.ndar
 
 def white_alone(scene: Scene, view: TableView, bg: np.ndarray, edges: np.ndarray,
                 region: np.ndarray, sub: ViewGrid, lying: list[Candidate],
-                standing: list[Candidate]) -> list[Candidate]:
+                standing: list[Candidate], hand_mask: np.ndarray) -> list[Candidate]:
     """A white piece lit like the grey table alone in ``region`` (on ``sub``: its shaded face
     and shadow), where no pass read a piece (WHITE_ALONE_*): the lying piece whose outline,
     refitted to the crisp ``edges`` from starts round the region, lies whole on them, its lit
@@ -623,6 +629,10 @@ def white_alone(scene: Scene, view: TableView, bg: np.ndarray, edges: np.ndarray
     wc = _edges_candidate(scene, z, q)
     if (crop := inset_crop(scene, wc)) is None:
         return []
+    near = scene.footprint(wc)[0].buffer(WHITE_ALONE_HAND_MM)
+    hsl, hm = grid.polygon_crop([grid.to_px(np.asarray(near.exterior.coords))])
+    if (hand_mask[hsl] & hm).any():
+        return []  # a finger's tip and its shadow (WHITE_ALONE_HAND_MM)
     inside = scene.shade[crop[0]][crop[1]]
     if (float((inside < WHITE_ALONE_DARK).mean()) > WHITE_ALONE_DARK_SHARE
             or clashes(wc, lying + standing, scene) or overlaps_any(scene, wc, lying)):
