@@ -4391,3 +4391,11 @@ def test_a_white_piece_lit_like_the_laminate_alone_is_read(seed, seed0, size, st
 def test_a_white_die_alone_on_the_laminate_is_no_white_piece():
     _die_read_doubtful(10212, 10000, "white")
     assert_no_false_piece(10212, 10000)
+
+
+# ... nor a fingertip and its shadow beside a hand (edge_refits.WHITE_ALONE_HAND_MM): the check
+# set 5104's 5221 (laminate, 1280×720, 10-22°), a hand whose fingertip, lit brighter than the
+# table, and its shadow make a region of their own that no pass reads; a small refitted to
+# their crisp edges lay whole on them and was read as a false white small.
+def test_a_fingertip_and_its_shadow_are_no_white_piece_alone():
+    assert_no_false_piece(5221, 5104)

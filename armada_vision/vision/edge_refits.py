@@ -44,6 +44,7 @@ from armada_vision.vision.crisp import (
 )
 from armada_vision.vision.explain import unexplained_mask
 from armada_vision.vision.fit import ViewGrid, lying_local_3d
+from armada_vision.vision.hands import _skin_share
 from armada_vision.vision.look import COLOURED_TABLE_SAT, colour_namer, table_hue_sat
 from armada_vision.vision.open_base import near_edges, shades_in
 from armada_vision.vision.order import median, percentile
@@ -208,10 +209,13 @@ WHITE_ALONE_FACE_Q = 75.0
 WHITE_ALONE_FACE = 1.1
 WHITE_ALONE_DARK = 0.4
 WHITE_ALONE_DARK_SHARE = 0.005
-# Nor within WHITE_ALONE_HAND_MM of a hand's region: a fingertip lit brighter than the table
-# beside its shadow is such a region too (the check set 5104's 5221: a small refit whole on a
-# finger's tip and its shadow's edges beside the hand's region, read as a false white small).
+# Nor within WHITE_ALONE_HAND_MM of a hand's region or of skin (over WHITE_ALONE_SKIN_SHARE of
+# the pixels there: hands._skin_share): a fingertip lit brighter than the table beside its
+# shadow is such a region too (the check set 5104's 5221: a small refit whole on the edges of
+# a finger's tip and its shadow, 40 mm from the hand's region, which holds only the palm, read
+# as a false white small).
 WHITE_ALONE_HAND_MM = 10.0
+WHITE_ALONE_SKIN_SHARE = 0.02
 # The stern error's tail at 720p (issue 4, session 39, acc49): readings in doubt (σ over
 # EDGE_REFIT_MIN_SIGMA_MM, the rules' trust level) of the right size whose pose is 2-6 mm off.
 # A white or clear piece's faces are lit like the table, so the fit map holds part of it (or
@@ -631,7 +635,8 @@ def white_alone(scene: Scene, view: TableView, bg: np.ndarray, edges: np.ndarray
         return []
     near = scene.footprint(wc)[0].buffer(WHITE_ALONE_HAND_MM)
     hsl, hm = grid.polygon_crop([grid.to_px(np.asarray(near.exterior.coords))])
-    if (hand_mask[hsl] & hm).any():
+    if (hand_mask[hsl] & hm).any() or _skin_share(
+            view.image_bgr[hsl][hm].reshape(-1, 3), bg) > WHITE_ALONE_SKIN_SHARE:
         return []  # a finger's tip and its shadow (WHITE_ALONE_HAND_MM)
     inside = scene.shade[crop[0]][crop[1]]
     if (float((inside < WHITE_ALONE_DARK).mean()) > WHITE_ALONE_DARK_SHARE
