@@ -1465,8 +1465,9 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     out = [replace(p, color="clear" if p.color == "white" and _lit_clear_inside(c, scene)
                    else p.color, sigma_mm=max(p.sigma_mm, DOUBT_FLOOR_MM))
            if id(c.fit) in lit_pieces else p for c, p in zip(lying, out, strict=True)]
-    # A lone white piece read from its outline is white: its lit face is brighter than the
-    # table, which clear plastic, dimming it, never is (edge_refits.WHITE_ALONE_FACE).
+    # A lone white piece read from its outline is named white: its lit face is brighter than
+    # the table, which clear plastic, dimming it, seldom is (a clear face mirroring the light
+    # can be: the 10864-set's 11108; edge_refits.WHITE_ALONE_FACE).
     out = [replace(p, color="white") if id(c.fit) in alone else p
            for c, p in zip(lying, out, strict=True)]
     for i, (c, p) in enumerate(zip(lying, out, strict=True)):
