@@ -71,6 +71,7 @@ from armada_vision.vision.crisp import (
 from armada_vision.vision.edge_refits import (
     edges_refit,
     grey_black_size_by_edges,
+    white_alone,
     white_beside_found,
     white_by_shadow,
     white_size_by_edges,
@@ -1395,6 +1396,17 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     for c in sunk_late:
         if not clashes(c, lying, scene):
             lying.append(c)
+    # A white piece lit like the laminate alone, where its region (its shaded face and shadow)
+    # is left empty by every pass, the soft and late ones too (edge_refits.WHITE_ALONE_*):
+    # read before them, it took the 10576-set's 10842, a clear small the soft pass reads, as
+    # a white one.
+    alone: set[int] = set()
+    for sub, region in empty:
+        if not any(region is r for _s, r in read):
+            got = white_alone(scene, view, bg, edges, region, sub, lying, standing,
+                              hand_mask)
+            alone |= {id(c.fit) for c in got}
+            lying += got
     # A clear reading in doubt that is a white piece's shaded face and shadow: the white piece
     # refitted to the crisp edges (edge_refits.SHADOW_WHITE_*).
     by_shadow = {id(c) for c in lying}
@@ -1478,6 +1490,11 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     out = [replace(p, color="clear" if p.color == "white" and _lit_clear_inside(c, scene)
                    else p.color, sigma_mm=max(p.sigma_mm, DOUBT_FLOOR_MM))
            if id(c.fit) in lit_pieces else p for c, p in zip(lying, out, strict=True)]
+    # A lone white piece read from its outline is named white: its lit face is brighter than
+    # the table, which clear plastic, dimming it, seldom is (a clear face mirroring the light
+    # can be: the 10864-set's 11108; edge_refits.WHITE_ALONE_FACE).
+    out = [replace(p, color="white") if id(c.fit) in alone else p
+           for c, p in zip(lying, out, strict=True)]
     for i, (c, p) in enumerate(zip(lying, out, strict=True)):
         # A clear reading in size doubt whose stern is cut short (CLEAR_STRIP_DARK).
         # ... or whose strip is darker than the table beside it (CLEAR_STRIP_BESIDE), the

@@ -39,13 +39,15 @@ from armada_vision.vision.crisp import (
     _outline_samples,
     _outline_samples_many,
     edge_distance_window,
+    inset_crop,
     overlaps_any,
 )
 from armada_vision.vision.explain import unexplained_mask
 from armada_vision.vision.fit import ViewGrid, lying_local_3d
+from armada_vision.vision.hands import _skin_share
 from armada_vision.vision.look import COLOURED_TABLE_SAT, colour_namer, table_hue_sat
 from armada_vision.vision.open_base import near_edges, shades_in
-from armada_vision.vision.order import median
+from armada_vision.vision.order import median, percentile
 from armada_vision.vision.scene import GOOD_COST, Candidate, Scene, clashes, unsure
 from armada_vision.vision.segment import TableView
 from armada_vision.vision.shadows import cast_offset
@@ -176,6 +178,44 @@ WHITE_BESIDE_ALONG = (-0.25, 0.0, 0.25)
 WHITE_BESIDE_REFINED = 6
 WHITE_BESIDE_LIT = 0.95
 WHITE_BESIDE_PROMISE = 0.85
+# ... and alone (issue 4, session 41, whitelam51; the 10576-set's 10605 and 10770, the
+# 10864-set's 11085, the 8560-set's 8673, white pieces alone on laminate): with no piece beside
+# it, its region is its shaded face and shadow (400-1200 mm², its middle 5-15 mm off the
+# piece's toward the shadow), which no pass reads (explain_region fits nothing there), and it
+# is left empty. Refitted to the crisp edges as above, but from starts round the region, not
+# along its axis (that axis is the shadow's): each size's footprint centred on the region's
+# middle, shifted by WHITE_ALONE_SHIFTS_MM in x and y and turned every WHITE_ALONE_TURN_DEG, the
+# WHITE_ALONE_REFINED starts whose outlines lie nearest the edges refined (the four white
+# pieces' true sizes then lie whole on them, 1.0). Read as white_beside_found reads (whole on
+# the edges, beating every other size by WHITE_EDGES_MARGIN, clashing with no reading; in
+# doubt), named white, when its lit face is brighter than the table: the WHITE_ALONE_FACE_Q-th
+# percentile of its inset footprint's shade at least WHITE_ALONE_FACE (the four 1.16-1.51; two
+# of them named clear, their shaded face the larger, median 0.76-0.81). Clear plastic passes
+# the table's light dimmed through its walls: clear smalls whose refit lies whole on their
+# outline, named white and lit like the table (the 10576-set's 10842, median 0.96, which the
+# soft pass reads, and the 10000-set's 10272, 0.93), reach 0.93-0.96 there; the whole refits
+# named clear on the 10000-set (clear pieces, a black large, shadows, white dice) 0.52-0.85.
+# A clear face mirroring the light can pass it: the 10864-set's 11108, a clear large missed
+# before (1.28, named white by classify_color too), is now read as a white one, in doubt.
+# Not where any part of its inset footprint is darker than WHITE_ALONE_DARK beyond
+# WHITE_ALONE_DARK_SHARE of it: a white die's black pips (the 10000-set's 10212: a 16 mm white
+# die whose small refit lies 0.963 on its edges, named white, 75th percentile 1.07, pips 0.036
+# of it under 0.4), while a white piece's shaded face keeps 0.55 of the table's shade or more
+# (none of the four has a pixel under 0.4).
+WHITE_ALONE_SHIFTS_MM = (-16.0, -12.0, -8.0, -4.0, 0.0, 4.0, 8.0, 12.0, 16.0)
+WHITE_ALONE_TURN_DEG = 15.0
+WHITE_ALONE_REFINED = 3
+WHITE_ALONE_FACE_Q = 75.0
+WHITE_ALONE_FACE = 1.1
+WHITE_ALONE_DARK = 0.4
+WHITE_ALONE_DARK_SHARE = 0.005
+# Nor within WHITE_ALONE_HAND_MM of a hand's region or of skin (over WHITE_ALONE_SKIN_SHARE of
+# the pixels there: hands._skin_share): a fingertip lit brighter than the table beside its
+# shadow is such a region too (the check set 5104's 5221: a small refit whole on the edges of
+# a finger's tip and its shadow, 40 mm from the hand's region, which holds only the palm, read
+# as a false white small).
+WHITE_ALONE_HAND_MM = 10.0
+WHITE_ALONE_SKIN_SHARE = 0.02
 # The stern error's tail at 720p (issue 4, session 39, acc49): readings in doubt (σ over
 # EDGE_REFIT_MIN_SIGMA_MM, the rules' trust level) of the right size whose pose is 2-6 mm off.
 # A white or clear piece's faces are lit like the table, so the fit map holds part of it (or
@@ -540,3 +580,69 @@ def _white_casting(scene: Scene, view: TableView, bg: np.ndarray, edges: np.ndar
             continue
         return wc
     return None
+
+
+
+def white_alone(scene: Scene, view: TableView, bg: np.ndarray, edges: np.ndarray,
+                region: np.ndarray, sub: ViewGrid, lying: list[Candidate],
+                standing: list[Candidate], hand_mask: np.ndarray) -> list[Candidate]:
+    """A white piece lit like the grey table alone in ``region`` (on ``sub``: its shaded face
+    and shadow), where no pass read a piece (WHITE_ALONE_*): the lying piece whose outline,
+    refitted to the crisp ``edges`` from starts round the region, lies whole on them, its lit
+    face brighter than the table and no die's pips in it; in doubt (crisp._edges_candidate),
+    named white by find_pieces."""
+    if scene.shade is None or table_hue_sat(bg)[1] > COLOURED_TABLE_SAT:
+        return []
+    left = unexplained_mask(region, sub, lying)
+    if np.count_nonzero(left) < WHITE_BESIDE_MIN_AREA * scene.small_area_mm2 * sub.px_per_mm**2:
+        return []
+    ys, xs = np.nonzero(left)
+    pts = sub.to_mm(np.column_stack((xs, ys)).astype(float))
+    mid = pts.mean(axis=0)
+    grid = scene.grid
+    box = np.vstack((pts.min(axis=0) - WHITE_BESIDE_REACH_MM,
+                     pts.max(axis=0) + WHITE_BESIDE_REACH_MM))
+    dist, (x0, y0) = edge_distance_window(grid, edges, box, SHADOW_WHITE_PAD_PX)
+    clipped = np.minimum(dist, SOFT_WHITE_CLIP_PX)
+    shifts = np.array([(dx, dy) for dx in WHITE_ALONE_SHIFTS_MM for dy in WHITE_ALONE_SHIFTS_MM])
+    best: dict[Size, tuple[float, Pose]] = {}
+    for z in Size:
+        d_z = scene.pieces.dims(z).footprint_length_mm
+        turns = []
+        for h in np.arange(0.0, 360.0, WHITE_ALONE_TURN_DEG):
+            u = np.array([math.cos(math.radians(h)), math.sin(math.radians(h))])
+            st = mid - 0.5 * d_z * u
+            turns.append(Pose(float(st[0]), float(st[1]), float(h)))
+        # Each turn's outline shifted on the table, as white_by_shadow's starts (the view's
+        # parallax over a shift this short is under a pixel).
+        rings = _outline_samples_many(scene, turns, lying_local_3d(scene.pieces.dims(z)))
+        at = np.round(grid.to_px((rings[:, None] + shifts[None, :, None]).reshape(-1, 2))
+                      - (x0, y0)).astype(int).reshape(len(rings) * len(shifts), -1, 2)
+        near = _clipped_at(clipped, at).mean(axis=1)
+        for j in np.argsort(near, kind="stable")[:WHITE_ALONE_REFINED]:
+            t, k = divmod(int(j), len(shifts))
+            start = Pose(turns[t].x_mm + float(shifts[k, 0]), turns[t].y_mm + float(shifts[k, 1]),
+                         turns[t].heading_deg)
+            got = _white_edges_refit(scene, z, start, dist, (x0, y0), edges)
+            if z not in best or got[0] > best[z][0]:
+                best[z] = got
+    z, (share, q) = max(best.items(), key=lambda t: t[1][0])
+    if share < WHITE_EDGES_WHOLE or any(
+            share < s + WHITE_EDGES_MARGIN for y, (s, _q) in best.items() if y != z):
+        return []  # not whole on the edges, or another size as whole: no size known
+    wc = _edges_candidate(scene, z, q)
+    if (crop := inset_crop(scene, wc)) is None:
+        return []
+    near = scene.footprint(wc)[0].buffer(WHITE_ALONE_HAND_MM)
+    hsl, hm = grid.polygon_crop([grid.to_px(np.asarray(near.exterior.coords))])
+    if (hand_mask[hsl] & hm).any() or _skin_share(
+            view.image_bgr[hsl][hm].reshape(-1, 3), bg) > WHITE_ALONE_SKIN_SHARE:
+        return []  # a finger's tip and its shadow (WHITE_ALONE_HAND_MM)
+    inside = scene.shade[crop[0]][crop[1]]
+    if (float((inside < WHITE_ALONE_DARK).mean()) > WHITE_ALONE_DARK_SHARE
+            or clashes(wc, lying + standing, scene) or overlaps_any(scene, wc, lying)):
+        return []  # a die's pips, or on a reading
+    if (float(percentile(inside, WHITE_ALONE_FACE_Q)) < WHITE_ALONE_FACE
+            or classify_color(view, scene.footprint(wc)[0], bg) not in ("white", "clear")):
+        return []  # no lit face brighter than the table: a clear piece, a shadow
+    return [wc]
