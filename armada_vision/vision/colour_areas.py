@@ -133,7 +133,8 @@ def colours_left(scene: Scene, view: TableView, bg: np.ndarray, region: np.ndarr
     left = unexplained_mask(parted_colours(view, bg, region, sub, faint=True), sub, lying)
     if np.count_nonzero(left) < min_px:
         return []
-    return [c for c in own_colour_pieces(scene, left, sub, lying, view, bg, table_hued=True)
+    return [c for c in own_colour_pieces(scene, left, sub, lying, view, bg, table_hued=True,
+                                         own_hue=True)
             if not _rest_of_shorter(scene, c, lying, view, bg)]
 
 
@@ -228,7 +229,7 @@ def _rest_of_shorter(scene: Scene, c: Candidate, lying: list[Candidate], view: T
 def own_colour_pieces(scene: Scene, areas: np.ndarray, sub: ViewGrid,
                       lying: list[Candidate], view: TableView, bg: np.ndarray,
                       max_hidden: float = APART_MAX_HIDDEN, unclean: bool = True,
-                      table_hued: bool = False) -> list[Candidate]:
+                      table_hued: bool = False, own_hue: bool = False) -> list[Candidate]:
     """:func:`pieces_in_colour` in the parted colour ``areas`` of a region with no hand (a
     longer piece's extra length would show in them), on the scaled map, else the unscaled
     one: a vivid neighbour sets the scaled map's level and a duller piece's faces sink (4040's
@@ -249,7 +250,8 @@ def own_colour_pieces(scene: Scene, areas: np.ndarray, sub: ViewGrid,
     A reading beside an unexplained area of its hue is read with it (:func:`_joined`,
     JOIN_GAP_MM): one piece's stern face and lit faces may be two areas. With
     ``table_hued``, a piece of the table's hue may show less of its outline in colour
-    (:func:`_table_hued_share`)."""
+    (:func:`_table_hued_share`); with ``own_hue``, a clean fit may leave a touching piece's
+    hue out of its area (explain.OWN_HUE_COST)."""
     colour = colour_namer(scene, view, bg)
     min_share = _table_hued_share(view, bg, sub) if table_hued else None
 
@@ -259,7 +261,9 @@ def own_colour_pieces(scene: Scene, areas: np.ndarray, sub: ViewGrid,
     for sc in (scene, unscaled_map(scene, sub)):
         got = [c for c in pieces_in_colour(sc, areas, sub, areas, lying,
                                            other_colour=other_colour, rim_px=COLOUR_RIM_PX,
-                                           unclean=unclean, min_share=min_share)
+                                           unclean=unclean, min_share=min_share,
+                                           own_hue=window_hsv(view, sub)[..., 0]
+                                           if own_hue else None)
                if np.isnan(c.fit.sample_cost).mean() <= max_hidden]
         if got:
             return _read_joined(sc, got, areas, sub, lying, window_hsv(view, sub)[..., 0],

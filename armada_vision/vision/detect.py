@@ -1135,17 +1135,20 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
         lying += [c for c in pieces_at_tips(scene, region, sub) if not clashes(c, lying, scene)]
     for sub, region in hands:
         # A piece whose tip is no corner of the hand's region: its own colour's area has one.
-        vivid = vivid_in(window_hsv(view, sub), bg, region, lit=True)
-        lying += pieces_in_colour(scene, region, sub, vivid, lying, under_hand=True)
+        hsv = window_hsv(view, sub)
+        vivid = vivid_in(hsv, bg, region, lit=True)
+        # A clean fit may leave a touching piece's hue out of its area (explain.OWN_HUE_COST).
+        hue = hsv[..., 0]
+        lying += pieces_in_colour(scene, region, sub, vivid, lying, under_hand=True,
+                                  own_hue=hue)
         # An area the map gives no good fit in: fitted on the colour itself (colour_map).
         lying += pieces_in_colour(colour_map(scene, vivid, sub), region, sub, vivid, lying,
-                                  under_hand=True)
+                                  under_hand=True, own_hue=hue)
         # Touching pieces of different colours are one vivid area, which no one reading
         # covers (explain.COLOUR_MAX_LEFT): in each colour's own area, parted where the hue
         # steps, two pieces of two hues are read when two fits cover it together
         # (explain._pair_covering). One fit alone is not read here: that read an upright
         # piece under a thumb as a lying one (session 36's judge set, 9849).
-        hue = window_hsv(view, sub)[..., 0]
         lying += pieces_in_colour(scene, region, sub, split_by_hue(hue, vivid), lying,
                                   under_hand=True, pair_hue=hue)
     for sub, region in hands:
