@@ -1193,14 +1193,22 @@ def pieces_in_colour(scene: Scene, part: np.ndarray, sub: ViewGrid, vivid: np.nd
                     own_hue)) is not None
                 and not clashes(c, out + taken, scene)]
         if fits:
-            best = min(fits, key=lambda f: f[0].fit.cost + f[1])[0]
-            out.append(best)
-            # A better fit seen in the area's colour that leaves part of the area out
-            # (COLOUR_RIVAL_GAIN): σ covers it.
-            gap.append(max([0.0] + [
-                reading_gap(scene, o, best)[0] for o in got
-                if o.fit.cost <= best.fit.cost - COLOUR_RIVAL_GAIN
-                and not clashes(o, taken, scene) and _in_colour(o, area, sub)]))
+            ranked = sorted(fits, key=lambda f: f[0].fit.cost + f[1])
+            picked = [ranked[0][0]]
+            if own_hue is not None:
+                # A joint area of two hues holds two pieces: a clean fit of another hue than
+                # those picked that overlaps none of them is its other piece (OWN_HUE_COST).
+                picked += _other_hues(scene, [c for c, _ in ranked[1:]], picked, area, sub,
+                                      own_hue, out + taken)
+            for best in picked:
+                out.append(best)
+                # A better fit seen in the area's colour that leaves part of the area out
+                # (COLOUR_RIVAL_GAIN): σ covers it (not another piece picked, nor its fits).
+                gap.append(max([0.0] + [
+                    reading_gap(scene, o, best)[0] for o in got
+                    if o.fit.cost <= best.fit.cost - COLOUR_RIVAL_GAIN
+                    and not clashes(o, taken, scene) and _in_colour(o, area, sub)
+                    and not clashes(o, [p for p in picked if p is not best], scene)]))
     fit_size_swaps(scene, out)
     done = finish(scene, out, cands)
     read = [_hidden_length(scene, c, part, sub, [o for o in done if o is not c] + taken)
@@ -1215,6 +1223,30 @@ def pieces_in_colour(scene: Scene, part: np.ndarray, sub: ViewGrid, vivid: np.nd
             for c0, c, g in zip(done, read, gap, strict=True) if _amb(c) <= HAND_EDGE_MM or (
                 (unclean or (under_hand and _amb(c0) <= HAND_EDGE_MM))
                 and not round_area(c, lab, sub))]
+
+
+def _other_hues(scene: Scene, fits: list[Candidate], picked: list[Candidate],
+                area: np.ndarray, sub: ViewGrid, hue: np.ndarray, others: list[Candidate]
+                ) -> list[Candidate]:
+    """Of ``fits`` (those that cover the colour ``area``, best first), each at most
+    OWN_HUE_COST whose median ``hue`` in the area lies more than OWN_HUE_STEP from that of
+    every reading of ``picked`` (and those added), overlapping none of them nor ``others``:
+    the other pieces of an area of two touching pieces' hues (:func:`pieces_in_colour`)."""
+    def median_hue(c: Candidate) -> float | None:
+        own = outline_mask(c, area.shape, sub) & area
+        return float(np.median(hue[own])) if own.any() else None
+    hues = [median_hue(c) for c in picked]
+    out: list[Candidate] = []
+    for c in fits:
+        if c.fit.cost > OWN_HUE_COST or clashes(c, picked + out + others, scene):
+            continue
+        h = median_hue(c)
+        if h is None or any(o is None or min(abs(h - o), 180.0 - abs(h - o)) <= OWN_HUE_STEP
+                            for o in hues):
+            continue
+        out.append(c)
+        hues.append(h)
+    return out
 
 
 def _pair_covering(scene: Scene, got: list[Candidate], area: np.ndarray, sub: ViewGrid,
