@@ -1186,20 +1186,30 @@ def pieces_in_colour(scene: Scene, part: np.ndarray, sub: ViewGrid, vivid: np.nd
                 out += two
                 gap += [0.0, 0.0]
             continue
-        fits = [(c, left) for c in got if c.fit.cost <= GOOD_COST
-                and (left := _covers_area(
-                    c, area, sub, _leaning(c, taken, sub, other_colour), rim_px,
-                    COLOUR_MIN_SHARE if min_share is None else min_share(c, area),
-                    own_hue)) is not None
-                and not clashes(c, out + taken, scene)]
-        if fits:
-            ranked = sorted(fits, key=lambda f: f[0].fit.cost + f[1])
-            picked = [ranked[0][0]]
-            if own_hue is not None:
-                # A joint area of two hues holds two pieces: a clean fit of another hue than
-                # those picked that overlaps none of them is its other piece (OWN_HUE_COST).
-                picked += _other_hues(scene, [c for c, _ in ranked[1:]], picked, area, sub,
-                                      own_hue, out + taken)
+        fits: list[tuple[Candidate, float]] = []
+        # A joint area of two hues (OWN_HUE_COST): its fits asked of their own hue too, taken
+        # where no fit covers the area as a whole.
+        joint: list[tuple[Candidate, float]] = []
+        for c in got:
+            if c.fit.cost > GOOD_COST:
+                continue
+            asked = (c, area, sub, _leaning(c, taken, sub, other_colour), rim_px,
+                     COLOUR_MIN_SHARE if min_share is None else min_share(c, area))
+            if (left := _covers_area(*asked)) is not None:
+                if not clashes(c, out + taken, scene):
+                    fits.append((c, left))
+                    joint.append((c, left))
+            elif (own_hue is not None and (left := _covers_area(*asked, own_hue)) is not None
+                  and not clashes(c, out + taken, scene)):
+                joint.append((c, left))
+        joint = [] if own_hue is None else sorted(joint, key=lambda f: f[0].fit.cost + f[1])
+        if fits or joint:
+            picked = [min(fits or joint, key=lambda f: f[0].fit.cost + f[1])[0]]
+            if joint:
+                # ... which holds two pieces: a clean fit of another hue than those picked
+                # that overlaps none of them is its other piece.
+                picked += _other_hues(scene, [c for c, _ in joint if c is not picked[0]],
+                                      picked, area, sub, own_hue, out + taken)
             for best in picked:
                 out.append(best)
                 # A better fit seen in the area's colour that leaves part of the area out
