@@ -1139,8 +1139,8 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
         vivid = vivid_in(hsv, bg, region, lit=True)
         lying += pieces_in_colour(scene, region, sub, vivid, lying, under_hand=True)
         # An area the map gives no good fit in: fitted on the colour itself (colour_map).
-        lying += pieces_in_colour(colour_map(scene, vivid, sub), region, sub, vivid, lying,
-                                  under_hand=True)
+        on_colour = colour_map(scene, vivid, sub)
+        lying += pieces_in_colour(on_colour, region, sub, vivid, lying, under_hand=True)
         # Touching pieces of different colours are one vivid area, which no one reading
         # covers (explain.COLOUR_MAX_LEFT): in each colour's own area, parted where the hue
         # steps, two pieces of two hues are read when two fits cover it together
@@ -1153,7 +1153,8 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
         # piece's hue out of it (explain.OWN_HUE_COST). After the pairs: taken first, one
         # piece of a pair left its partner unread (the 8560-set's 8762, an orange large under
         # a hand's edge beside a yellow one).
-        for sc in (scene, colour_map(scene, vivid, sub)):
+        # (On the same two maps: their fits are in memory.)
+        for sc in (scene, on_colour):
             lying += pieces_in_colour(sc, region, sub, vivid, lying, under_hand=True,
                                       own_hue=hue)
     for sub, region in hands:
