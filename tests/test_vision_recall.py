@@ -4372,8 +4372,10 @@ def test_a_clear_piece_a_later_pass_reads_is_not_taken_short_of_clean():
 # pixels of its own hue (within OWN_HUE_STEP of its median): 0.00-0.01, the rest is the
 # neighbour's hue. The 10288-set's 10535: a yellow small between a cyan and a green medium
 # beside a hand, one area: the second and third pieces of an area of several hues, clean
-# fits of other hues beside the one picked, are read too (explain._other_hues). Read as
-# every reading in colour is, never trusted (σ ≥ 3 mm).
+# fits of other hues beside the one picked, are read too (explain._other_hues). The
+# 10576-set's 10775 (found in the set's run): an orange small against a yellow medium on
+# cloth, read so beside it (and the medium, read as a large at σ 99 mm, is read at its size).
+# Read as every reading in colour is, never trusted (σ ≥ 3 mm).
 @pytest.mark.parametrize(("seed", "seed0", "size", "color", "stern", "clean"), [
     (10016, 10000, "large", "yellow", (351.1, 405.8), True),
     (8672, 8560, "large", "blue", (425.7, 338.0), False),
@@ -4383,15 +4385,18 @@ def test_a_clear_piece_a_later_pass_reads_is_not_taken_short_of_clean():
     (10535, 10288, "small", "yellow", (191.4, 285.9), True),
     (10535, 10288, "medium", "cyan", (176.6, 267.6), True),
     (10535, 10288, "medium", "green", (216.5, 298.5), True),
+    (10775, 10576, "small", "orange", (321.7, 419.9), True),
 ])
 def test_a_clean_fit_in_a_colour_area_of_two_hues_is_read_in_doubt(seed, seed0, size, color,
                                                                    stern, clean):
     p = found(seed, size, color, stern, seed0=seed0)
     assert p is not None and p.size.value == size and p.color == color
-    assert math.dist(p.pose.stern_mm, stern) < 1.5
+    assert math.dist(p.pose.stern_mm, stern) < 3.0  # (10775's 1.9 mm, at σ 3 mm or more)
     assert p.sigma_mm > 1.5  # its area joined to its neighbour's: never trusted
     if clean:  # (the others' scenes have a false piece of another class, before and after)
         assert_no_false_piece(seed, seed0)
+    if seed == 10775:
+        assert found(seed, "medium", "yellow", (339.7, 416.2), seed0=seed0).size.value == "medium"
 
 
 # A clean reading beside a found piece hides its outline along the neighbour's (issue 4,
