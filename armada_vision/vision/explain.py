@@ -153,8 +153,11 @@ PAIR_MIN_HUE = 8.0
 # OWN_HUE_COST (clean: the class's true fits 0.02-0.14) is asked what it leaves of the area's
 # pixels within OWN_HUE_STEP of its own median hue there (its own piece's colour; the
 # neighbour's hue lies 12-110 away): on the tuning sets' cases 0.00-0.06, so at most
-# COLOUR_MAX_LEFT as for a lone area. The other part is another piece's; the reading is read
-# as every reading in colour is, never trusted (HAND_COLOUR_MM).
+# COLOUR_MAX_LEFT as for a lone area. The other part is another piece's: such fits are taken
+# only where no fit covers the area whole, and beside the one picked a clean fit of another
+# hue that overlaps none is read too (_other_hues: the 10288-set's 10535, a yellow small
+# between a cyan and a green medium). Each is read as every reading in colour is, never
+# trusted (HAND_COLOUR_MM).
 OWN_HUE_COST = 0.15
 OWN_HUE_STEP = 8.0
 # Outside a hand's region too, where no pass read anything, two touching pieces of near hues
