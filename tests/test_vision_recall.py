@@ -4498,3 +4498,64 @@ def test_a_white_die_alone_on_the_laminate_is_no_white_piece():
 # their crisp edges lay whole on them and was read as a false white small.
 def test_a_fingertip_and_its_shadow_are_no_white_piece_alone():
     assert_no_false_piece(5221, 5104)
+
+
+# Two touching pieces of two hues are one colour area: the clean fit of one leaves the other's
+# part out (issue 4, session 41, region51; opaque pieces touching a piece of another hue, the
+# right fit clean but lost in the region's choice). The 10000-set's 10016: a yellow large on
+# wood (1920×1080, 22-35°) against an orange large, its true fit at 0.02 leaving 0.32 of the
+# yellow-orange area out (beside the found orange, colours_left); in hands' regions the
+# vivid mask is not parted at all: the 8560-set's 8672 (a blue large against a red medium,
+# 0.09, 0.37 out), the 10576-set's 10763 (a blue medium against a cyan large, 0.027, 0.63),
+# the 9136-set's 9173 (a green medium against a red one, 0.069, 0.49) and 9218 (a purple
+# large against a blue one, 0.12, 0.53). Each was dropped for leaving over COLOUR_MAX_LEFT
+# of its area out. A clean fit (explain.OWN_HUE_COST) is asked what it leaves of the area's
+# pixels of its own hue (within OWN_HUE_STEP of its median): 0.00-0.01, the rest is the
+# neighbour's hue. The 10288-set's 10535: a yellow small between a cyan and a green medium
+# beside a hand, one area: the second and third pieces of an area of several hues, clean
+# fits of other hues beside the one picked, are read too (explain._other_hues). The
+# 10576-set's 10775 (found in the set's run): an orange small against a yellow medium on
+# cloth, read so beside it (and the medium, read as a large at σ 99 mm, is read at its size).
+# Read as every reading in colour is, never trusted (σ ≥ 3 mm).
+@pytest.mark.parametrize(("seed", "seed0", "size", "color", "stern", "clean"), [
+    (10016, 10000, "large", "yellow", (351.1, 405.8), True),
+    (8672, 8560, "large", "blue", (425.7, 338.0), False),
+    (10763, 10576, "medium", "blue", (435.3, 315.0), False),
+    (9173, 9136, "medium", "green", (339.1, 173.7), False),
+    (9218, 9136, "large", "purple", (519.6, 297.7), False),
+    (10535, 10288, "small", "yellow", (191.4, 285.9), True),
+    (10535, 10288, "medium", "cyan", (176.6, 267.6), True),
+    (10535, 10288, "medium", "green", (216.5, 298.5), True),
+    (10775, 10576, "small", "orange", (321.7, 419.9), True),
+])
+def test_a_clean_fit_in_a_colour_area_of_two_hues_is_read_in_doubt(seed, seed0, size, color,
+                                                                   stern, clean):
+    p = found(seed, size, color, stern, seed0=seed0)
+    assert p is not None and p.size.value == size and p.color == color
+    assert math.dist(p.pose.stern_mm, stern) < 3.0  # (10775's 1.9 mm, at σ 3 mm or more)
+    assert p.sigma_mm > 1.5  # its area joined to its neighbour's: never trusted
+    if clean:  # (the others' scenes have a false piece of another class, before and after)
+        assert_no_false_piece(seed, seed0)
+    if seed == 10775:
+        assert found(seed, "medium", "yellow", (339.7, 416.2), seed0=seed0).size.value == "medium"
+
+
+# A clean reading beside a found piece hides its outline along the neighbour's (issue 4,
+# session 41, region51; as above). The 10864-set's 10907 (a yellow large against a red small,
+# 1280×720, 0-10°), the 9712-set's 9797 (a yellow small against a green medium) and the
+# 8560-set's 8585 (a red small against a cyan small), all on cloth: colours_left read each
+# at its place at cost 0.035, 0.011 and 0.066, but 0.52, 0.60 and 0.54 of the outline hidden,
+# over APART_MAX_HIDDEN (0.5; the false red medium it was set for hid 0.66), and dropped it.
+# A reading that clean (colour_areas.LEFT_CLEAN_COST) may hide up to LONE_MAX_HIDDEN.
+@pytest.mark.parametrize(("seed", "seed0", "size", "color", "stern"), [
+    (10907, 10864, "large", "yellow", (406.1, 246.3)),
+    (9797, 9712, "small", "yellow", (387.9, 283.1)),
+    (8585, 8560, "small", "red", (176.0, 381.7)),
+])
+def test_a_clean_reading_beside_a_found_piece_may_hide_its_side(seed, seed0, size, color,
+                                                               stern):
+    p = found(seed, size, color, stern, seed0=seed0)
+    assert p is not None and p.size.value == size and p.color == color
+    assert math.dist(p.pose.stern_mm, stern) < 1.5
+    assert p.sigma_mm > 1.5
+    assert_no_false_piece(seed, seed0)

@@ -55,6 +55,13 @@ APART_MAX_HIDDEN = 0.5
 # 7665's cyan large 0.157): lone_colour_piece.
 LONE_MAX_HIDDEN = 0.6
 LONE_COLOUR_COST = 0.2
+# Beside a piece found (colours_left), a piece's outline lies along its neighbour's, which
+# hides it: a reading that fits the rest that cleanly (LEFT_CLEAN_COST) may hide up to
+# LONE_MAX_HIDDEN of it (issue 4, session 41, region51: the 10864-set's 10907, a yellow large
+# against a red small, 0.52 hidden at cost 0.035; the 9712-set's 9797, a yellow small against
+# a green medium, 0.60 at 0.011; the 8560-set's 8585, a red small against a cyan small, 0.54
+# at 0.066; APART_MAX_HIDDEN's false red medium hid 0.66).
+LEFT_CLEAN_COST = 0.1
 # A colour area a reading leaves may be its own piece's rest, read short: a piece read there
 # (colours_left) is dropped when at least this share of it lies in a longer size's footprint
 # from a touching reading's tip (3377's orange medium read as a small, 3485's cyan large as a
@@ -133,7 +140,8 @@ def colours_left(scene: Scene, view: TableView, bg: np.ndarray, region: np.ndarr
     left = unexplained_mask(parted_colours(view, bg, region, sub, faint=True), sub, lying)
     if np.count_nonzero(left) < min_px:
         return []
-    return [c for c in own_colour_pieces(scene, left, sub, lying, view, bg, table_hued=True)
+    return [c for c in own_colour_pieces(scene, left, sub, lying, view, bg, table_hued=True,
+                                         own_hue=True, clean_hidden=True)
             if not _rest_of_shorter(scene, c, lying, view, bg)]
 
 
@@ -228,7 +236,8 @@ def _rest_of_shorter(scene: Scene, c: Candidate, lying: list[Candidate], view: T
 def own_colour_pieces(scene: Scene, areas: np.ndarray, sub: ViewGrid,
                       lying: list[Candidate], view: TableView, bg: np.ndarray,
                       max_hidden: float = APART_MAX_HIDDEN, unclean: bool = True,
-                      table_hued: bool = False) -> list[Candidate]:
+                      table_hued: bool = False, own_hue: bool = False,
+                      clean_hidden: bool = False) -> list[Candidate]:
     """:func:`pieces_in_colour` in the parted colour ``areas`` of a region with no hand (a
     longer piece's extra length would show in them), on the scaled map, else the unscaled
     one: a vivid neighbour sets the scaled map's level and a duller piece's faces sink (4040's
@@ -249,7 +258,9 @@ def own_colour_pieces(scene: Scene, areas: np.ndarray, sub: ViewGrid,
     A reading beside an unexplained area of its hue is read with it (:func:`_joined`,
     JOIN_GAP_MM): one piece's stern face and lit faces may be two areas. With
     ``table_hued``, a piece of the table's hue may show less of its outline in colour
-    (:func:`_table_hued_share`)."""
+    (:func:`_table_hued_share`); with ``own_hue``, a clean fit may leave a touching piece's
+    hue out of its area (explain.OWN_HUE_COST); with ``clean_hidden``, a reading at most
+    LEFT_CLEAN_COST may hide up to LONE_MAX_HIDDEN of its outline (beside a piece found)."""
     colour = colour_namer(scene, view, bg)
     min_share = _table_hued_share(view, bg, sub) if table_hued else None
 
@@ -259,8 +270,12 @@ def own_colour_pieces(scene: Scene, areas: np.ndarray, sub: ViewGrid,
     for sc in (scene, unscaled_map(scene, sub)):
         got = [c for c in pieces_in_colour(sc, areas, sub, areas, lying,
                                            other_colour=other_colour, rim_px=COLOUR_RIM_PX,
-                                           unclean=unclean, min_share=min_share)
-               if np.isnan(c.fit.sample_cost).mean() <= max_hidden]
+                                           unclean=unclean, min_share=min_share,
+                                           own_hue=window_hsv(view, sub)[..., 0]
+                                           if own_hue else None)
+               if (hidden := np.isnan(c.fit.sample_cost).mean()) <= max_hidden
+               or (clean_hidden and c.fit.cost <= LEFT_CLEAN_COST
+                   and hidden <= LONE_MAX_HIDDEN)]
         if got:
             return _read_joined(sc, got, areas, sub, lying, window_hsv(view, sub)[..., 0],
                                 other_colour, unclean, max_hidden)

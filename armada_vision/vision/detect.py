@@ -1159,19 +1159,28 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
         lying += [c for c in pieces_at_tips(scene, region, sub) if not clashes(c, lying, scene)]
     for sub, region in hands:
         # A piece whose tip is no corner of the hand's region: its own colour's area has one.
-        vivid = vivid_in(window_hsv(view, sub), bg, region, lit=True)
+        hsv = window_hsv(view, sub)
+        vivid = vivid_in(hsv, bg, region, lit=True)
         lying += pieces_in_colour(scene, region, sub, vivid, lying, under_hand=True)
         # An area the map gives no good fit in: fitted on the colour itself (colour_map).
-        lying += pieces_in_colour(colour_map(scene, vivid, sub), region, sub, vivid, lying,
-                                  under_hand=True)
+        on_colour = colour_map(scene, vivid, sub)
+        lying += pieces_in_colour(on_colour, region, sub, vivid, lying, under_hand=True)
         # Touching pieces of different colours are one vivid area, which no one reading
         # covers (explain.COLOUR_MAX_LEFT): in each colour's own area, parted where the hue
         # steps, two pieces of two hues are read when two fits cover it together
         # (explain._pair_covering). One fit alone is not read here: that read an upright
         # piece under a thumb as a lying one (session 36's judge set, 9849).
-        hue = window_hsv(view, sub)[..., 0]
+        hue = hsv[..., 0]
         lying += pieces_in_colour(scene, region, sub, split_by_hue(hue, vivid), lying,
                                   under_hand=True, pair_hue=hue)
+        # Last, an area of two hues no pair covers: a clean fit may leave the touching
+        # piece's hue out of it (explain.OWN_HUE_COST). After the pairs: taken first, one
+        # piece of a pair left its partner unread (the 8560-set's 8762, an orange large under
+        # a hand's edge beside a yellow one).
+        # (On the same two maps: their fits are in memory.)
+        for sc in (scene, on_colour):
+            lying += pieces_in_colour(sc, region, sub, vivid, lying, under_hand=True,
+                                      own_hue=hue)
     for sub, region in hands:
         lying += hand_pale_pieces(scene, view, bg, region, sub, lying)
     # Standing pieces cover their area too: their crisp outline is no lying piece. A clear

@@ -143,6 +143,23 @@ COLOUR_RIVAL_GAIN = 0.1
 # area differ by more than PAIR_MIN_HUE (9536's 9 and 21; two fits of one colour covering an
 # upright green large's area beside a hand, 9531's, both 64, read a false green small).
 PAIR_MIN_HUE = 8.0
+# A colour area may be two touching pieces' colours joined (no HUE_STEP parts them, or, in a
+# hand's region, the area is not parted at all), one of them found or not: a fit that lies in
+# the area (COLOUR_MIN_SHARE) leaves the neighbour's part of it out, over COLOUR_MAX_LEFT, and
+# the area was taken as no one piece's (issue 4, session 41, region51: the 8560-set's 8672, a
+# red medium and a blue large touching beside a hand, their true fits at 0.047 and 0.09
+# leaving 0.59 and 0.37 of the joint area out; the 10000-set's 10016, a yellow large on wood
+# against an orange large, 0.02, 0.32 out). Given the window's hue, a fit at most
+# OWN_HUE_COST (clean: the class's true fits 0.02-0.14) is asked what it leaves of the area's
+# pixels within OWN_HUE_STEP of its own median hue there (its own piece's colour; the
+# neighbour's hue lies 12-110 away): on the tuning sets' cases 0.00-0.06, so at most
+# COLOUR_MAX_LEFT as for a lone area. The other part is another piece's: such fits are taken
+# only where no fit covers the area whole, and beside the one picked a clean fit of another
+# hue that overlaps none is read too (_other_hues: the 10288-set's 10535, a yellow small
+# between a cyan and a green medium). Each is read as every reading in colour is, never
+# trusted (HAND_COLOUR_MM).
+OWN_HUE_COST = 0.15
+OWN_HUE_STEP = 8.0
 # Outside a hand's region too, where no pass read anything, two touching pieces of near hues
 # are one colour area (no HUE_STEP parts it) and no one fit covers it: read as a pair
 # (_pair_covering, detect's empty regions). The second piece's own corners are hidden in the
@@ -1121,8 +1138,8 @@ def pieces_in_colour(scene: Scene, part: np.ndarray, sub: ViewGrid, vivid: np.nd
                      other_colour: Callable[[Candidate, Candidate], bool] | None = None,
                      rim_px: int = 0, unclean: bool = False,
                      pair_hue: np.ndarray | None = None, split_rest: bool = False,
-                     min_share: Callable[[Candidate, np.ndarray], float] | None = None
-                     ) -> list[Candidate]:
+                     min_share: Callable[[Candidate, np.ndarray], float] | None = None,
+                     own_hue: np.ndarray | None = None) -> list[Candidate]:
     """Lying pieces in a hand's region ``part`` fitted in each area of its ``vivid`` mask (a
     piece's own colour, apart from the skin and the table): from the area's sharp corners (a
     tip that is no corner of the region is one of the area's) and its axis; per area the good
@@ -1139,7 +1156,9 @@ def pieces_in_colour(scene: Scene, part: np.ndarray, sub: ViewGrid, vivid: np.nd
     (:func:`_pair_covering`), and no area as one piece; with ``split_rest``, also from the
     fits of what each one's outline leaves of the area (:func:`_rest_fits`, TOUCH_REST_OPEN_PX).
     ``min_share`` (a fit, its area): the share of its outline that must lie in the area
-    (COLOUR_MIN_SHARE without it; colour_areas' table-hued pieces)."""
+    (COLOUR_MIN_SHARE without it; colour_areas' table-hued pieces). ``own_hue`` (the
+    window's OpenCV hue): a clean fit may leave another hue's part of its area out
+    (:func:`_covers_area`, OWN_HUE_COST)."""
     n, lab, stats, _ = cv2.connectedComponentsWithStats(vivid.astype(np.uint8), connectivity=8)
     min_px = COLOUR_MIN_AREA * scene.small_area_mm2 * sub.px_per_mm**2
     out: list[Candidate] = []
@@ -1170,20 +1189,39 @@ def pieces_in_colour(scene: Scene, part: np.ndarray, sub: ViewGrid, vivid: np.nd
                 out += two
                 gap += [0.0, 0.0]
             continue
-        fits = [(c, left) for c in got if c.fit.cost <= GOOD_COST
-                and (left := _covers_area(
-                    c, area, sub, _leaning(c, taken, sub, other_colour), rim_px,
-                    COLOUR_MIN_SHARE if min_share is None else min_share(c, area))) is not None
-                and not clashes(c, out + taken, scene)]
-        if fits:
-            best = min(fits, key=lambda f: f[0].fit.cost + f[1])[0]
-            out.append(best)
-            # A better fit seen in the area's colour that leaves part of the area out
-            # (COLOUR_RIVAL_GAIN): σ covers it.
-            gap.append(max([0.0] + [
-                reading_gap(scene, o, best)[0] for o in got
-                if o.fit.cost <= best.fit.cost - COLOUR_RIVAL_GAIN
-                and not clashes(o, taken, scene) and _in_colour(o, area, sub)]))
+        fits: list[tuple[Candidate, float]] = []
+        # A joint area of two hues (OWN_HUE_COST): its fits asked of their own hue too, taken
+        # where no fit covers the area as a whole.
+        joint: list[tuple[Candidate, float]] = []
+        for c in got:
+            if c.fit.cost > GOOD_COST:
+                continue
+            asked = (c, area, sub, _leaning(c, taken, sub, other_colour), rim_px,
+                     COLOUR_MIN_SHARE if min_share is None else min_share(c, area))
+            if (left := _covers_area(*asked)) is not None:
+                if not clashes(c, out + taken, scene):
+                    fits.append((c, left))
+                    joint.append((c, left))
+            elif (own_hue is not None and (left := _covers_area(*asked, own_hue)) is not None
+                  and not clashes(c, out + taken, scene)):
+                joint.append((c, left))
+        joint = [] if own_hue is None else sorted(joint, key=lambda f: f[0].fit.cost + f[1])
+        if fits or joint:
+            picked = [min(fits or joint, key=lambda f: f[0].fit.cost + f[1])[0]]
+            if joint:
+                # ... which holds two pieces: a clean fit of another hue than those picked
+                # that overlaps none of them is its other piece.
+                picked += _other_hues(scene, [c for c, _ in joint if c is not picked[0]],
+                                      picked, area, sub, own_hue, out + taken)
+            for best in picked:
+                out.append(best)
+                # A better fit seen in the area's colour that leaves part of the area out
+                # (COLOUR_RIVAL_GAIN): σ covers it (not another piece picked, nor its fits).
+                gap.append(max([0.0] + [
+                    reading_gap(scene, o, best)[0] for o in got
+                    if o.fit.cost <= best.fit.cost - COLOUR_RIVAL_GAIN
+                    and not clashes(o, taken, scene) and _in_colour(o, area, sub)
+                    and not clashes(o, [p for p in picked if p is not best], scene)]))
     fit_size_swaps(scene, out)
     done = finish(scene, out, cands)
     read = [_hidden_length(scene, c, part, sub, [o for o in done if o is not c] + taken)
@@ -1198,6 +1236,30 @@ def pieces_in_colour(scene: Scene, part: np.ndarray, sub: ViewGrid, vivid: np.nd
             for c0, c, g in zip(done, read, gap, strict=True) if _amb(c) <= HAND_EDGE_MM or (
                 (unclean or (under_hand and _amb(c0) <= HAND_EDGE_MM))
                 and not round_area(c, lab, sub))]
+
+
+def _other_hues(scene: Scene, fits: list[Candidate], picked: list[Candidate],
+                area: np.ndarray, sub: ViewGrid, hue: np.ndarray, others: list[Candidate]
+                ) -> list[Candidate]:
+    """Of ``fits`` (those that cover the colour ``area``, best first), each at most
+    OWN_HUE_COST whose median ``hue`` in the area lies more than OWN_HUE_STEP from that of
+    every reading of ``picked`` (and those added), overlapping none of them nor ``others``:
+    the other pieces of an area of two touching pieces' hues (:func:`pieces_in_colour`)."""
+    def median_hue(c: Candidate) -> float | None:
+        own = outline_mask(c, area.shape, sub) & area
+        return float(np.median(hue[own])) if own.any() else None
+    hues = [median_hue(c) for c in picked]
+    out: list[Candidate] = []
+    for c in fits:
+        if c.fit.cost > OWN_HUE_COST or clashes(c, picked + out + others, scene):
+            continue
+        h = median_hue(c)
+        if h is None or any(o is None or min(abs(h - o), 180.0 - abs(h - o)) <= OWN_HUE_STEP
+                            for o in hues):
+            continue
+        out.append(c)
+        hues.append(h)
+    return out
 
 
 def _pair_covering(scene: Scene, got: list[Candidate], area: np.ndarray, sub: ViewGrid,
@@ -1308,7 +1370,8 @@ def _in_colour(c: Candidate, area: np.ndarray, sub: ViewGrid) -> bool:
 
 def _covers_area(c: Candidate, area: np.ndarray, sub: ViewGrid,
                  bare: Callable[[np.ndarray], np.ndarray] | None = None, rim_px: int = 0,
-                 min_share: float = COLOUR_MIN_SHARE) -> float | None:
+                 min_share: float = COLOUR_MIN_SHARE, hue: np.ndarray | None = None
+                 ) -> float | None:
     """The share of ``area`` (on ``sub``) left outside ``c``'s outline, when ``c``'s outline
     as seen is at least COLOUR_MIN_SHARE that area and leaves at most COLOUR_MAX_LEFT of it;
     else None (the reading is not that area's piece). With ``bare`` (the part of a mask
@@ -1317,7 +1380,10 @@ def _covers_area(c: Candidate, area: np.ndarray, sub: ViewGrid,
     COLOUR_BARE_MIN of it: a piece of another colour found leaning over ``c`` in the view
     hides its colour (one of ``c``'s colour would not: it may be ``c``'s own piece). With
     ``rim_px``, the outline's rim that many pixels wide is left out of the shares;
-    ``min_share`` stands for COLOUR_MIN_SHARE (a table-hued piece's, colour_areas)."""
+    ``min_share`` stands for COLOUR_MIN_SHARE (a table-hued piece's, colour_areas). With
+    ``hue`` (the window's OpenCV hue on ``sub``), a clean fit (OWN_HUE_COST) that leaves more
+    than COLOUR_MAX_LEFT of the area is asked again of the area's pixels of its own hue
+    (:func:`_own_hue_left`): two touching pieces' joint colour area."""
     inside = outline_mask(c, area.shape, sub)
     if rim_px:
         inside = cv2.erode(inside.view(np.uint8),
@@ -1330,8 +1396,25 @@ def _covers_area(c: Candidate, area: np.ndarray, sub: ViewGrid,
             inside = shown
     if not inside.any() or area[inside].mean() < min_share:
         return None
-    left = unexplained_mask(area, sub, [c]).sum() / max(np.count_nonzero(area), 1)
+    out = unexplained_mask(area, sub, [c])
+    left = out.sum() / max(np.count_nonzero(area), 1)
+    if left > COLOUR_MAX_LEFT and hue is not None and c.fit.cost <= OWN_HUE_COST:
+        left = _own_hue_left(c, area, out, sub, hue)
     return float(left) if left <= COLOUR_MAX_LEFT else None
+
+
+def _own_hue_left(c: Candidate, area: np.ndarray, out: np.ndarray, sub: ViewGrid,
+                  hue: np.ndarray) -> float:
+    """The share of ``area``'s pixels within OWN_HUE_STEP of the median ``hue`` in ``c``'s
+    outline as seen (on ``sub``) that lie in ``out`` (the area outside ``c``): what ``c``
+    leaves of its own colour in an area joined to a neighbour of another hue."""
+    own = outline_mask(c, area.shape, sub) & area
+    if not own.any():
+        return 1.0
+    h = hue.astype(np.float32)
+    d = np.abs(h - float(np.median(h[own])))
+    same = area & (np.minimum(d, 180.0 - d) <= OWN_HUE_STEP)
+    return float(np.count_nonzero(out & same) / max(np.count_nonzero(same), 1))
 
 
 def _hidden_length(scene: Scene, c: Candidate, part: np.ndarray, sub: ViewGrid,
