@@ -260,33 +260,36 @@ def own_colour_pieces(scene: Scene, areas: np.ndarray, sub: ViewGrid,
     ``table_hued``, a piece of the table's hue may show less of its outline in colour
     (:func:`_table_hued_share`); with ``own_hue``, a clean fit may leave a touching piece's
     hue out of its area (explain.OWN_HUE_COST); with ``clean_hidden``, a reading at most
-    LEFT_CLEAN_COST may hide up to LONE_MAX_HIDDEN of its outline (beside a piece found), where
-    neither map reads one hiding at most ``max_hidden``."""
+    LEFT_CLEAN_COST may hide up to LONE_MAX_HIDDEN of its outline (beside a piece found); both
+    only where neither map reads a piece without them."""
     colour = colour_namer(scene, view, bg)
     min_share = _table_hued_share(view, bg, sub) if table_hued else None
 
     def other_colour(c: Candidate, o: Candidate) -> bool:
         return colour(o) != colour(c)
+
     def hidden(c: Candidate) -> float:
         return float(np.isnan(c.fit.sample_cost).mean())
-    tried: list[tuple[Scene, list[Candidate]]] = []
-    for sc in (scene, unscaled_map(scene, sub)):
-        read = pieces_in_colour(sc, areas, sub, areas, lying, other_colour=other_colour,
-                                rim_px=COLOUR_RIM_PX, unclean=unclean, min_share=min_share,
-                                own_hue=window_hsv(view, sub)[..., 0] if own_hue else None)
-        if got := [c for c in read if hidden(c) <= max_hidden]:
-            return _read_joined(sc, got, areas, sub, lying, window_hsv(view, sub)[..., 0],
-                                other_colour, unclean, max_hidden)
-        tried.append((sc, read))
-    # Only where neither map reads a piece whose outline is its own: a clean reading hiding
-    # more is a shorter size's when a longer piece's end lies under the neighbour (the
-    # 10288-set's 10292, a purple medium against a yellow large: a small at 0.004 on the
-    # scaled map, the medium on the unscaled one).
-    for sc, read in tried if clean_hidden else ():
-        if got := [c for c in read if c.fit.cost <= LEFT_CLEAN_COST
-                   and hidden(c) <= LONE_MAX_HIDDEN]:
-            return _read_joined(sc, got, areas, sub, lying, window_hsv(view, sub)[..., 0],
-                                other_colour, unclean, max_hidden)
+    hue = window_hsv(view, sub)[..., 0]
+    maps = [scene]  # and the unscaled map, made when first asked
+    # The own-hue share and a clean reading hiding more are asked only where neither map
+    # reads a piece the plain way: on one map they took a shorter size whose longer piece the
+    # other map reads whole (the 10288-set's 10292, a purple medium against a yellow large: a
+    # small at 0.004 hiding over half its outline on the scaled map, the medium on the
+    # unscaled one; the 8272-set's 8381, a cyan large read as a medium on its own hue).
+    for lenient in (False, True) if own_hue or clean_hidden else (False,):
+        for k in range(2):
+            if k == len(maps):
+                maps.append(unscaled_map(scene, sub))
+            sc = maps[k]
+            read = pieces_in_colour(sc, areas, sub, areas, lying, other_colour=other_colour,
+                                    rim_px=COLOUR_RIM_PX, unclean=unclean, min_share=min_share,
+                                    own_hue=hue if lenient and own_hue else None)
+            if got := [c for c in read if hidden(c) <= max_hidden
+                       or (lenient and clean_hidden and c.fit.cost <= LEFT_CLEAN_COST
+                           and hidden(c) <= LONE_MAX_HIDDEN)]:
+                return _read_joined(sc, got, areas, sub, lying, hue, other_colour, unclean,
+                                    max_hidden)
     return []
 
 
