@@ -437,10 +437,7 @@ def clear_tip_longer(scene: Scene, c: Candidate, sigma_mm: float, lying: list[Ca
                 crowded.add(o.size)  # not turned either (CLEAR_TIP_TURN_DEG)
             if not CLEAR_TIP_EDGES <= share <= CLEAR_TIP_EDGES_MAX:
                 continue
-            tip = shapely.Point(o.fit.pose.tip_mm(
-                scene.pieces.dims(o.size).footprint_length_mm))
-            if any(shapely.Polygon(k.outline_mm).distance(tip) < CLEAR_TIP_OFF_MM
-                   for k in others):
+            if _end_near(scene, o, others, tip=True):
                 continue  # its tip runs into another piece: that piece's shadow and edges
             if (q := _covering_longer(scene, o, c, others)) is not None:
                 return q
@@ -466,10 +463,8 @@ def clear_wall_longer(scene: Scene, c: Candidate, sigma_mm: float, lying: list[C
                                              others):
             if not _greyer_than_beside(scene, ratio, o, seen, free, others, shorter):
                 continue
-            tip = shapely.Point(o.fit.pose.tip_mm(
-                scene.pieces.dims(o.size).footprint_length_mm))
-            if any(shapely.Polygon(k.outline_mm).distance(tip) < CLEAR_TIP_OFF_MM
-                   for k in others) and not _greyer_away(scene, ratio, o, seen, free, others):
+            if (_end_near(scene, o, others, tip=True)
+                    and not _greyer_away(scene, ratio, o, seen, free, others)):
                 continue  # its tip runs into another piece (see CLEAR_WALL_GREY, CLEAR_WALL_AWAY)
             straight = _set_from_stern(scene, c, [o.size])[0]
             if (q := _covering_longer(scene, straight, c, others)) is not None:
@@ -498,14 +493,21 @@ def clear_base_longer(scene: Scene, c: Candidate, sigma_mm: float, lying: list[C
             if not _greyer_than_beside(scene, ratio, o, seen, free, others, shorter,
                                        bound=CLEAR_BASE_GREY):
                 continue
-            stern = shapely.Point(o.fit.pose.x_mm, o.fit.pose.y_mm)
-            if any(shapely.Polygon(k.outline_mm).distance(stern) < CLEAR_TIP_OFF_MM
-                   for k in others):
+            if _end_near(scene, o, others, tip=False):
                 continue  # its stern runs into another piece: that piece's side may grey it
             straight = _set_from_tip(scene, c, [o.size])[0] if turn else o
             if (q := _covering_longer(scene, straight, c, others)) is not None:
                 return q
     return None
+
+
+def _end_near(scene: Scene, o: Candidate, others: list[Candidate], tip: bool) -> bool:
+    """Whether a longer reading ``o``'s tip (else its stern; table mm) lies within
+    CLEAR_TIP_OFF_MM of one of ``others``' outlines."""
+    pose = o.fit.pose
+    end = shapely.Point(pose.tip_mm(scene.pieces.dims(o.size).footprint_length_mm) if tip
+                        else pose.stern_mm)
+    return any(shapely.Polygon(k.outline_mm).distance(end) < CLEAR_TIP_OFF_MM for k in others)
 
 
 def _beside_strip(scene: Scene, o: Candidate, seen: shapely.Geometry, free: shapely.Geometry,
