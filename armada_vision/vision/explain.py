@@ -1245,15 +1245,12 @@ def _other_hues(scene: Scene, fits: list[Candidate], picked: list[Candidate],
     OWN_HUE_COST whose median ``hue`` in the area lies more than OWN_HUE_STEP from that of
     every reading of ``picked`` (and those added), overlapping none of them nor ``others``:
     the other pieces of an area of two touching pieces' hues (:func:`pieces_in_colour`)."""
-    def median_hue(c: Candidate) -> float | None:
-        own = outline_mask(c, area.shape, sub) & area
-        return float(np.median(hue[own])) if own.any() else None
-    hues = [median_hue(c) for c in picked]
+    hues = [_median_hue(c, area, sub, hue) for c in picked]
     out: list[Candidate] = []
     for c in fits:
         if c.fit.cost > OWN_HUE_COST or clashes(c, picked + out + others, scene):
             continue
-        h = median_hue(c)
+        h = _median_hue(c, area, sub, hue)
         if h is None or any(o is None or min(abs(h - o), 180.0 - abs(h - o)) <= OWN_HUE_STEP
                             for o in hues):
             continue
@@ -1408,13 +1405,19 @@ def _own_hue_left(c: Candidate, area: np.ndarray, out: np.ndarray, sub: ViewGrid
     """The share of ``area``'s pixels within OWN_HUE_STEP of the median ``hue`` in ``c``'s
     outline as seen (on ``sub``) that lie in ``out`` (the area outside ``c``): what ``c``
     leaves of its own colour in an area joined to a neighbour of another hue."""
-    own = outline_mask(c, area.shape, sub) & area
-    if not own.any():
+    if (h0 := _median_hue(c, area, sub, hue)) is None:
         return 1.0
-    h = hue.astype(np.float32)
-    d = np.abs(h - float(np.median(h[own])))
+    d = np.abs(hue.astype(np.float32) - h0)
     same = area & (np.minimum(d, 180.0 - d) <= OWN_HUE_STEP)
     return float(np.count_nonzero(out & same) / max(np.count_nonzero(same), 1))
+
+
+def _median_hue(c: Candidate, area: np.ndarray, sub: ViewGrid, hue: np.ndarray
+                ) -> float | None:
+    """The median ``hue`` (OpenCV's 0-180, on ``sub``) of the colour ``area`` in ``c``'s
+    outline as seen; None where the outline holds none of it."""
+    own = outline_mask(c, area.shape, sub) & area
+    return float(np.median(hue[own])) if own.any() else None
 
 
 def _hidden_length(scene: Scene, c: Candidate, part: np.ndarray, sub: ViewGrid,
