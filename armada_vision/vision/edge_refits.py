@@ -301,10 +301,9 @@ def white_size_by_edges(scene: Scene, view: TableView, bg: np.ndarray, edges: np
         share = _edge_shares(scene, edges, c)
         if not share:
             continue
-        z, (best, q) = max(share.items(), key=lambda t: t[1][0])
-        if z == c.size or best < WHITE_EDGES_WHOLE or any(
-                best < s + WHITE_EDGES_MARGIN for k, (s, _q) in share.items() if k != z):
+        if (whole := _whole_size(share)) is None or whole[0] == c.size:
             continue
+        z, (best, q) = whole[0], share[whole[0]]
         if (scene.pieces.dims(z).footprint_length_mm
                 < scene.pieces.dims(c.size).footprint_length_mm
                 and best < WHITE_EDGES_SHORTER):
@@ -441,6 +440,28 @@ def _edge_shares(scene: Scene, edges: np.ndarray, c: Candidate
     return {z: max((refit(z, k) for k in range(3)), key=lambda t: t[0]) for z in Size}
 
 
+def _whole_size(best: dict[Size, tuple[float, Pose]]) -> tuple[Size, Pose] | None:
+    """Of each size's refit (its share of outline on the crisp edges, its pose), the size and
+    pose whose outline lies whole on them (WHITE_EDGES_WHOLE) beating every other size's by
+    WHITE_EDGES_MARGIN; None when none does (no size known)."""
+    z, (share, q) = max(best.items(), key=lambda t: t[1][0])
+    if share < WHITE_EDGES_WHOLE or any(
+            share < s + WHITE_EDGES_MARGIN for y, (s, _q) in best.items() if y != z):
+        return None
+    return z, q
+
+
+def _edge_window_round(grid: ViewGrid, edges: np.ndarray, pts: np.ndarray
+                       ) -> tuple[np.ndarray, tuple[int, int], np.ndarray]:
+    """The crisp ``edges``' distance window (:func:`crisp.edge_distance_window`, view px) over
+    the table points ``pts`` (mm) and WHITE_BESIDE_REACH_MM round them, its origin, and the
+    distances clipped at SOFT_WHITE_CLIP_PX."""
+    box = np.vstack((pts.min(axis=0) - WHITE_BESIDE_REACH_MM,
+                     pts.max(axis=0) + WHITE_BESIDE_REACH_MM))
+    dist, origin = edge_distance_window(grid, edges, box, SHADOW_WHITE_PAD_PX)
+    return dist, origin, np.minimum(dist, SOFT_WHITE_CLIP_PX)
+
+
 def white_beside_found(scene: Scene, view: TableView, bg: np.ndarray, edges: np.ndarray,
                         region: np.ndarray, sub: ViewGrid, lying: list[Candidate]
                         ) -> list[Candidate]:
@@ -465,10 +486,7 @@ def white_beside_found(scene: Scene, view: TableView, bg: np.ndarray, edges: np.
         mid = pts.mean(axis=0)
         v = np.linalg.eigh(np.cov((pts - mid).T))[1][:, 1]
         axis = math.degrees(math.atan2(v[1], v[0]))
-        box = np.vstack((pts.min(axis=0) - WHITE_BESIDE_REACH_MM,
-                         pts.max(axis=0) + WHITE_BESIDE_REACH_MM))
-        dist, (x0, y0) = edge_distance_window(grid, edges, box, SHADOW_WHITE_PAD_PX)
-        clipped = np.minimum(dist, SOFT_WHITE_CLIP_PX)
+        dist, (x0, y0), clipped = _edge_window_round(grid, edges, pts)
         # Each size's starts, nearest the edges first; the nearest refined, and the next ones
         # (up to WHITE_BESIDE_REFINED) only of a size whose first refit comes near the edges
         # (WHITE_BESIDE_PROMISE): a shadow's area ends after three refits.
@@ -507,11 +525,9 @@ def white_beside_found(scene: Scene, view: TableView, bg: np.ndarray, edges: np.
                 share, q = _white_edges_refit(scene, z, starts[j], dist, (x0, y0), edges)
                 if share > best[z][0]:
                     best[z] = (share, q)
-        z, (share, q) = max(best.items(), key=lambda t: t[1][0])
-        if share < WHITE_EDGES_WHOLE or any(
-                share < s + WHITE_EDGES_MARGIN for y, (s, _q) in best.items() if y != z):
+        if (whole := _whole_size(best)) is None:
             continue  # not whole on the edges, or another size as whole: no size known
-        wc = _edges_candidate(scene, z, q)
+        wc = _edges_candidate(scene, *whole)
         if ((lit := _inset_shade(scene, wc)) is None or lit < WHITE_BESIDE_LIT
                 or clashes(wc, lying + out, scene) or overlaps_any(scene, wc, lying + out)
                 or classify_color(view, scene.footprint(wc)[0], bg) != "white"):
@@ -600,10 +616,7 @@ def white_alone(scene: Scene, view: TableView, bg: np.ndarray, edges: np.ndarray
     pts = sub.to_mm(np.column_stack((xs, ys)).astype(float))
     mid = pts.mean(axis=0)
     grid = scene.grid
-    box = np.vstack((pts.min(axis=0) - WHITE_BESIDE_REACH_MM,
-                     pts.max(axis=0) + WHITE_BESIDE_REACH_MM))
-    dist, (x0, y0) = edge_distance_window(grid, edges, box, SHADOW_WHITE_PAD_PX)
-    clipped = np.minimum(dist, SOFT_WHITE_CLIP_PX)
+    dist, (x0, y0), clipped = _edge_window_round(grid, edges, pts)
     shifts = np.array([(dx, dy) for dx in WHITE_ALONE_SHIFTS_MM for dy in WHITE_ALONE_SHIFTS_MM])
     best: dict[Size, tuple[float, Pose]] = {}
     for z in Size:
@@ -626,11 +639,9 @@ def white_alone(scene: Scene, view: TableView, bg: np.ndarray, edges: np.ndarray
             got = _white_edges_refit(scene, z, start, dist, (x0, y0), edges)
             if z not in best or got[0] > best[z][0]:
                 best[z] = got
-    z, (share, q) = max(best.items(), key=lambda t: t[1][0])
-    if share < WHITE_EDGES_WHOLE or any(
-            share < s + WHITE_EDGES_MARGIN for y, (s, _q) in best.items() if y != z):
+    if (whole := _whole_size(best)) is None:
         return []  # not whole on the edges, or another size as whole: no size known
-    wc = _edges_candidate(scene, z, q)
+    wc = _edges_candidate(scene, *whole)
     if (crop := inset_crop(scene, wc)) is None:
         return []
     near = scene.footprint(wc)[0].buffer(WHITE_ALONE_HAND_MM)

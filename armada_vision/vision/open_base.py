@@ -678,9 +678,7 @@ def slid_onto_face_mm(scene: Scene, c: Candidate) -> float:
     ahead of the piece by about that depth; else 0."""
     if c.upright or scene.shade is None:
         return 0.0
-    q = _base_seen(scene, c)
-    depth = float((q[2] + q[3] - q[0] - q[1]) @ np.asarray(c.fit.pose.direction)) / 2
-    if depth < SLID_BASE_MIN_DEPTH_MM:
+    if (depth := _base_depth_mm(scene, c)) < SLID_BASE_MIN_DEPTH_MM:
         return 0.0
     behind, inside, ahead = _base_shades(scene, c)  # type: ignore[misc]
     slid = (float(median(inside)) >= BASE_LIT and _face_over_base(inside, ahead) < BASE_STEP
