@@ -4576,3 +4576,40 @@ def test_a_lenient_colour_reading_gives_way_to_a_plain_one(seed, seed0, size, co
     p = found(seed, size, color, stern, seed0=seed0)
     assert p is not None and p.size.value == size and p.color == color
     assert math.dist(p.pose.stern_mm, stern) < 1.5
+
+
+# A black piece lit grey named clear (issue 4, session 42, black52; colour black read as clear:
+# 19 lines over the thirteen tuning and two check sets, every one on laminate). A glossy black
+# face turned to the light mirrors it, a grey ×0.5-0.9 the table's, and the table estimate
+# under the piece took the dark piece in, so its median passed as clear plastic's dimmer table.
+# The 10576-set's 10681 (a black medium, 1280×720, 10-22°), the 9136-set's 9327 (a medium,
+# 22-35°, beside a clear medium), the 11440-set's 11466 (a large, 1920×1080) and the 8560-set's
+# 8736 (a medium): each keeps a face turned from the light near black (the 5th percentile of
+# its inset footprint 0.12-0.28 of the table round it), darker than a clear piece lets the
+# table through (0.54-0.60 there): named black (colors.CLEAR_DARKEST_SHARE), the name alone
+# (place, size and σ as they were).
+@pytest.mark.parametrize(("seed", "seed0", "size", "stern"), [
+    (10681, 10576, "medium", (461.57, 355.72)),
+    (9327, 9136, "medium", (188.33, 263.26)),
+    (11466, 11440, "large", (109.06, 514.92)),
+    (8736, 8560, "medium", (347.36, 391.21)),
+])
+def test_a_black_piece_lit_grey_with_a_near_black_face_is_named_black(seed, seed0, size, stern):
+    p = found(seed, size, "black", stern, seed0=seed0)
+    assert p is not None and p.color == "black"
+    assert_no_sure_wrong_size(seed, seed0, size, "black", stern)
+
+
+# ... but a clear piece on laminate is still clear: its darkest part only dims the table. The
+# 9136-set's 9327 and the 10288-set's 10482 (clear mediums beside the black pieces above and
+# in test_a_black_piece_lit_grey_that_took_its_shadow_in_is_read_a_size_shorter) and the
+# 11152-set's 11397 (a clear medium read at σ 99 mm beside a black one still named clear:
+# uniform faces, 0.47 of the table at the darkest, left).
+@pytest.mark.parametrize(("seed", "seed0", "stern"), [
+    (9327, 9136, (227.31, 220.17)),
+    (10482, 10288, (349.81, 343.86)),
+    (11397, 11152, (461.8, 328.88)),
+])
+def test_a_clear_piece_on_laminate_is_not_named_black(seed, seed0, stern):
+    p = found(seed, "medium", "clear", stern, seed0=seed0)
+    assert p is not None and p.color == "clear"

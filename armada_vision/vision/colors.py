@@ -7,6 +7,8 @@ for black and white, and "looks like a paler, dimmer table" for clear plastic.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import cv2
 import numpy as np
 import shapely
@@ -205,6 +207,69 @@ def too_dark_for_clear(view: TableView, poly_mm: shapely.Polygon, bg_bgr: np.nda
     _h, _s, v = _hsv(px)
     _ht, st, vt = _hsv(bg)
     return st <= 40 and v < CLEAR_MIN_V_SHARE * vt
+
+
+# A reading named clear on a grey table may be black plastic lit grey: a glossy black face
+# turned to the light mirrors it as a grey as bright as ×0.5-0.9 the table (issue 4, session 42,
+# black52: 19 black pieces on laminate named clear over the thirteen tuning and two check sets,
+# every one on laminate). Its median does not tell it from clear plastic, and the table estimate
+# under it took the dark piece in (×0.53-0.85 the table round it), so CLEAR_MIN_V_SHARE against
+# that estimate misses it. But black plastic keeps a face turned from the light near black,
+# while clear plastic only dims the table: over the footprint (inset CLEAR_DARKEST_INSET_MM off
+# its blurred outline, other readings' footprints left out) the CLEAR_DARKEST_Q-th percentile of
+# the value of the clear pieces named clear there stays at 0.54-0.60 of the table round it (the
+# TABLE_RING_Q-th percentile of a ring TABLE_RING_MM off the footprint: the table itself, not
+# the estimate), the black ones named clear 0.13-0.55 (15 of 19 under CLEAR_DARKEST_SHARE).
+# Its lit faces stay under WHITE_MIN_V (those black pieces' brightest tenth 78-148): a white
+# piece named clear, its open base or shaded face as dark, is left as it was (the 10576-set's
+# 10683, a white small read as a medium: lit faces at 180, darkest 0.44).
+CLEAR_DARKEST_SHARE = 0.45
+CLEAR_DARKEST_Q = 5.0
+CLEAR_DARKEST_INSET_MM = 1.0
+TABLE_RING_MM = (5.0, 10.0)
+TABLE_RING_Q = 75.0
+
+
+def darker_than_clear(view: TableView, poly_mm: shapely.Polygon, bg_bgr: np.ndarray,
+                      others: Sequence[shapely.Polygon] = ()) -> bool:
+    """Whether the reading whose footprint is ``poly_mm`` (table mm), named clear on a grey
+    table, has a part darker than clear plastic lets the table round it through
+    (CLEAR_DARKEST_SHARE): black plastic lit grey. ``others``: the other readings' footprints,
+    left out of both the piece and the table ring."""
+    if (stats := _grey_stats(view, poly_mm, bg_bgr)) is None or _hsv(stats[2])[1] > 40:
+        return False
+    if float(percentile(stats[0].max(axis=1), 90)) >= WHITE_MIN_V:
+        return False  # lit faces as bright as white plastic's: a white piece's dark base
+    grid = view.grid
+    outer = poly_mm.buffer(TABLE_RING_MM[1])
+    inner = poly_mm.buffer(TABLE_RING_MM[0])
+    inset = poly_mm.buffer(-CLEAR_DARKEST_INSET_MM)
+    if inset.is_empty or inset.geom_type != "Polygon":
+        return False
+    sl, _ = grid.polygon_crop([grid.to_px(np.asarray(outer.exterior.coords))])
+    shape = (sl[0].stop - sl[0].start, sl[1].stop - sl[1].start)
+    if min(shape) <= 0:
+        return False
+    off = np.array([sl[1].start, sl[0].start], float)
+
+    def mask(polys: Sequence[shapely.Polygon]) -> np.ndarray:
+        m = np.zeros(shape, np.uint8)
+        pts = [np.round(grid.to_px(np.asarray(q.exterior.coords)) - off).astype(np.int32)
+               for q in polys if q.geom_type == "Polygon" and not q.is_empty]
+        if pts:
+            cv2.fillPoly(m, pts, 1)
+        return m.astype(bool)
+
+    near = [o.buffer(CLEAR_DARKEST_INSET_MM) for o in others if o.intersects(outer)]
+    taken = mask(near)
+    value = view.image_bgr[sl].max(axis=2)
+    ring = mask([outer]) & ~mask([inner]) & ~taken
+    piece = mask([inset]) & ~taken
+    if ring.sum() < 16 or piece.sum() < 16:
+        return False
+    table_v = float(percentile(value[ring], TABLE_RING_Q))
+    dark = float(percentile(value[piece], CLEAR_DARKEST_Q))
+    return dark < CLEAR_DARKEST_SHARE * table_v
 
 
 def dull_plastic(view: TableView, poly_mm: shapely.Polygon, bg_bgr: np.ndarray) -> str | None:

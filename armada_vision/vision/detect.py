@@ -32,6 +32,7 @@ from armada_vision.vision.calibrate import TableCalibration, calibrate
 from armada_vision.vision.colors import (
     INNER_SHRINK,
     classify_color,
+    darker_than_clear,
     dim_white,
     dimmed_table,
     dull_plastic,
@@ -53,6 +54,7 @@ from armada_vision.vision.colour_areas import (
 )
 from armada_vision.vision.crisp import (
     DOUBT_FLOOR_MM,
+    GREY_ALONE_MM,
     GREY_LIT,
     GREY_SHADE,
     SIZE_DOUBT_MM,
@@ -1569,10 +1571,33 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     # A white or clear reading in doubt moved onto its own outline (edge_refits.EDGE_REFIT_*).
     out = [edges_refit(scene, edges, p, calib) for p in out]
     out = _one_reading_per_doubtful_piece(out, pieces, [c.outline_mm for c in lying])
+    out = _grey_black_named(out, view, bg, pieces)
     out.sort(key=lambda p: (p.pose.x_mm, p.pose.y_mm))
     ups = [UprightPiece(c.size, classify_color(view, shapely.Polygon(c.outline_mm), bg),
                         c.fit.pose.stern_mm) for c in standing]
     return out, ups
+
+
+def _grey_black_named(out: list[DetectedPiece], view: TableView, bg: np.ndarray,
+                      pieces: PieceSet) -> list[DetectedPiece]:
+    """The readings ``out``, those named clear with a part darker than clear plastic lets the
+    table through (colors.darker_than_clear: black plastic lit grey) named black. The name
+    alone: each was placed, sized and given its σ as it looks, a grey like clear plastic's.
+    Only alone, as crisp.SOFT_GREY_BLACK asks: no other reading's footprint within
+    GREY_ALONE_MM of its own. A neighbour's open base or shade is such a dark part (the
+    9136-set's 9173: a false small read over a white large's hollow, in a hand's shadow,
+    touching the white's reading); the black pieces so named lay 10 mm or more from any."""
+    fps = [footprint(p.pose, pieces.dims(p.size)) for p in out]
+
+    def black(i: int, p: DetectedPiece) -> bool:
+        if p.color != "clear":
+            return False
+        others = fps[:i] + fps[i + 1:]
+        near = fps[i].buffer(GREY_ALONE_MM)
+        return (not any(near.intersects(o) for o in others)
+                and darker_than_clear(view, fps[i], bg, others))
+
+    return [replace(p, color="black") if black(i, p) else p for i, p in enumerate(out)]
 
 
 def _read_shorter(p: DetectedPiece, o: Candidate, pieces: PieceSet, area_poly: shapely.Polygon,
