@@ -347,6 +347,29 @@ CLEAR_LIT_RING_MM = 3.0
 # 7408-set's 7625, a white die whose crisp area with its shadow is a rim: read as a clear
 # small, named clear, inside 0.49, ring 0.57: no piece).
 RIM_LIT_INSIDE = 0.95
+# A reading named white on a grey table, lit like it all over, is a clear piece too when it
+# casts no shadow (the ring at CLEAR_LIT_RING or more, as CLEAR_LIT_*) and is no brighter than
+# clear plastic can be (issue 4, session 42, clearwhite52; colour). Clear plastic passes the
+# table's light through its walls (~0.8 of it) and adds its faces' reflection: a clear piece
+# lit well is the table's shade all over, its darkest tenth over CLEAR_LIT_INSIDE's top (the
+# 13 tuning and 2 check sets' clear pieces named white on laminate: 0.69-1.07 inside, median
+# shade 0.86-1.14). White plastic lit like the table either shows a shaded face or its open
+# base (inside 0.30-0.39: not asked), or casts its shadow beside it (5995's white medium,
+# 8298's and 11678's white smalls, inside 1.03-1.04: ring 0.56-0.67), or is brighter than
+# the table (8697's white large, ring 0.80: median 1.19; white_alone's lone whites, 75th
+# percentile over WHITE_ALONE_FACE). So: darkest tenth at most CLEAR_UNIFORM_INSIDE, median
+# shade of the inset footprint at most CLEAR_UNIFORM_MEDIAN, ring at CLEAR_LIT_RING or more:
+# named clear, in doubt (σ at least DOUBT_FLOOR_MM: its outline as seen is its walls'
+# refraction, BARE_WHITE's reason; the 10864-set's 11148 read 3.1 mm off). Not told: a white
+# medium read 7 mm off its place at σ 99 mm, its shaded open base outside the reading
+# (the 10864-set's 11109: inside 0.87, ring 0.74, median 1.11), now named clear. A reading
+# overlapping another is not asked: a white medium read twice, as a small on its lit face
+# (0.71, 0.93, 0.89) and one on its shade, was named clear and no longer taken as one piece
+# with the other (the 5104-set's 5372: a false white small; colour45 met it too). Clear
+# pieces with a neighbour's or their own faint shadow in the ring (0.41-0.69: 8451, 10430,
+# 11222, 11325, 11678) stay white.
+CLEAR_UNIFORM_INSIDE = 1.1
+CLEAR_UNIFORM_MEDIAN = 1.15
 # The clear pieces' crisp pass reads a piece named clear as dark opaque plastic when a face in
 # it is darker than this share of its brightest (colors.looks_opaque), stricter than
 # CLEAR_FACE_SPREAD: a black piece lit grey on laminate, read there with its cast shadow, spread
@@ -1489,7 +1512,8 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
                       lambda: face_ahead_of_base(scene, c),
                       lambda: _hued_side_mm(c, scene, view, bg),
                       lambda: slid_onto_face_mm(scene, c),
-                      lambda: _bare_white(c, scene, bg))
+                      lambda: _bare_white(c, scene, bg),
+                      lambda: _lit_clear_uniform(c, lying, scene, bg))
 
     out = [as_piece(c, dark_base, top)
            for c, dark_base, top in zip(lying, opaque, lit_top, strict=True)]
@@ -1626,6 +1650,25 @@ def _lit_clear(c: Candidate, scene: Scene, view: TableView, bg: np.ndarray,
         return False
     inside, out = got
     return CLEAR_LIT_INSIDE[0] <= inside <= top and out >= CLEAR_LIT_RING
+
+
+def _lit_clear_uniform(c: Candidate, lying: list[Candidate], scene: Scene, bg: np.ndarray
+                       ) -> bool:
+    """Whether ``c``, named white by its grey on a grey table, is a clear piece lit like the
+    table whose darkest tenth is over CLEAR_LIT_INSIDE (CLEAR_UNIFORM_*): its inset footprint
+    no brighter than CLEAR_UNIFORM_MEDIAN (its median shade), its darkest tenth at most
+    CLEAR_UNIFORM_INSIDE, no shadow round it (the ring at CLEAR_LIT_RING or more), and its
+    footprint overlapping none of the other ``lying`` readings."""
+    if overlaps_any(scene, c, [o for o in lying if o is not c]):
+        return False  # maybe one of two readings of a white piece, on its lit face
+    if (got := _lit_shades(c, scene, bg)) is None:
+        return False
+    inside, out = got
+    if not (inside <= CLEAR_UNIFORM_INSIDE and out >= CLEAR_LIT_RING):
+        return False
+    crop = inset_crop(scene, c)
+    assert crop is not None and scene.shade is not None
+    return float(median(scene.shade[crop[0]][crop[1]])) <= CLEAR_UNIFORM_MEDIAN
 
 
 def _lit_shades(c: Candidate, scene: Scene, bg: np.ndarray) -> tuple[float, float] | None:
@@ -2478,7 +2521,8 @@ def _piece(c: Candidate, calib: TableCalibration, view: TableView, bg: np.ndarra
            face_ahead: Callable[[], bool] | None = None,
            hued_side_mm: Callable[[], float] | None = None,
            slid_ahead_mm: Callable[[], float] | None = None,
-           bare_white: Callable[[], bool] | None = None) -> DetectedPiece:
+           bare_white: Callable[[], bool] | None = None,
+           lit_uniform: Callable[[], bool] | None = None) -> DetectedPiece:
     """The detected piece of ``c``; ``goes_on`` tells whether its colour goes on past its
     outline (asked of a vivid piece only: :func:`_colour_goes_on`), ``inside_goes_on``
     whether its inside's colour does (asked of the others: :func:`_inside_goes_on`),
@@ -2501,7 +2545,9 @@ def _piece(c: Candidate, calib: TableCalibration, view: TableView, bg: np.ndarra
     of its hollow, seen behind it (asked of a trusted white piece:
     :func:`open_base.slid_onto_face_mm`),
     ``bare_white`` whether it shows neither shade nor shadow (asked of a trusted white piece:
-    :func:`_bare_white`)."""
+    :func:`_bare_white`), ``lit_uniform`` whether it is a clear piece lit like the table all
+    over (asked of a piece named white that ``lit_clear`` does not rename:
+    :func:`_lit_clear_uniform`)."""
     d = pieces.dims(c.size)
     pose = c.fit.pose
     s_cal = calibration_sigma_mm(calib, pose.stern_mm, d)
@@ -2535,6 +2581,12 @@ def _piece(c: Candidate, calib: TableCalibration, view: TableView, bg: np.ndarra
     if color == "white" and not opaque and lit_clear is not None and lit_clear():
         # A clear piece lit like a grey table: no dark face in it, no shadow round it
         # (CLEAR_LIT_*).
+        color = "clear"
+    lit_uniform_clear = (color == "white" and not opaque and lit_uniform is not None
+                         and lit_uniform())
+    if lit_uniform_clear:
+        # ... or lit like it all over, no brighter than clear plastic passing its light
+        # (CLEAR_UNIFORM_*): in doubt, its outline its walls' (BARE_WHITE's reason).
         color = "clear"
     if color == "black" and dim_white(view, shown, bg):
         # Lit faces as bright as white plastic's on a coloured table (COLOURED_WHITE_MIN_V).
@@ -2618,6 +2670,8 @@ def _piece(c: Candidate, calib: TableCalibration, view: TableView, bg: np.ndarra
             and bare_white()):
         # No shade, no shadow: maybe clear plastic, its outline its walls' (BARE_WHITE).
         s_mm = DOUBT_FLOOR_MM
+    if lit_uniform_clear:
+        s_mm = max(s_mm, DOUBT_FLOOR_MM)
     s_mm, s_deg = min(s_mm, 99.0), min(s_deg, 99.0)
     outline_px = calib.project(c.outline_mm)
     return DetectedPiece(c.size, color, pose,
