@@ -27,7 +27,7 @@ from armada_vision.geometry.layout import TableLayout
 from armada_vision.geometry.pieces import NOMINAL_PIECES, PieceDims, PieceSet, Size
 from armada_vision.geometry.pose import Pose, angle_diff_deg
 from armada_vision.geometry.shapes import footprint
-from armada_vision.vision.base_quad import base_of_longer, pieces_from_base
+from armada_vision.vision.base_quad import BASE_DARK, base_of_longer, pieces_from_base
 from armada_vision.vision.calibrate import TableCalibration, calibrate
 from armada_vision.vision.colors import (
     INNER_SHRINK,
@@ -129,6 +129,7 @@ from armada_vision.vision.look import (
     window_hsv,
 )
 from armada_vision.vision.open_base import (
+    _base_shades,
     base_on_face,
     crop_in,
     face_ahead_of_base,
@@ -669,6 +670,10 @@ CLEAR_BASE_RADIAL_DEG = 15.0
 # region to fit, and a quad read there is something else's dark face: the 11440-set's 11487,
 # a white die's shaded side and shadow read as a clear small (0.87). Not read over this share.
 CLEAR_BASE_FG_MAX = 0.6
+# ... and its hollow, inside the lanes, no darker than a white piece's may be
+# (base_quad.BASE_DARK): the clear walls let the light in (0.56-0.60 on the cases). A black
+# medium's face under the lowest level read as a quad (the 11728-set's 11912: 0.13-0.17,
+# named clear on the grey laminate) is no clear piece.
 # A die is no piece (issue 4, session 31, false40v): its top is a 16 mm square of one colour (red,
 # black or white) with 1-6 pips of another (2.6 mm wide), and a small read on it has its outline
 # over part of the square only. Of a reading's inside colour (within DIE_SAME of the offset of the
@@ -1628,7 +1633,7 @@ def _clear_from_base(scene: Scene, view: TableView, bg: np.ndarray, edges: np.nd
     """Clear pieces read from their open base (base_quad.pieces_from_base) under each of
     CLEAR_BASE_LEVELS in turn, named clear, not heading away from the camera's foot within
     CLEAR_BASE_RADIAL_DEG (a standing piece), the fit map's foreground over at most
-    CLEAR_BASE_FG_MAX of its footprint."""
+    CLEAR_BASE_FG_MAX of its footprint, its hollow no darker than base_quad.BASE_DARK."""
     out: list[Candidate] = []
     markers = [m.corners_mm() for m in layout.markers]
     for level in CLEAR_BASE_LEVELS:
@@ -1641,6 +1646,8 @@ def _clear_from_base(scene: Scene, view: TableView, bg: np.ndarray, edges: np.nd
                 continue
             if _fg_share(scene, c) > CLEAR_BASE_FG_MAX:
                 continue
+            if (got := _base_shades(scene, c)) is None or median(got[1]) < BASE_DARK:
+                continue  # a hollow as dark as a white's or a black face: no clear piece's
             if classify_color(view, _seen_part(c, lying + out, scene), bg) == "clear":
                 out.append(c)
     return out
