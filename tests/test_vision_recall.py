@@ -4587,9 +4587,7 @@ def test_a_lenient_colour_reading_gives_way_to_a_plain_one(seed, seed0, size, co
 # white piece's does, the view stepping into them in every lane and the crisp edges following
 # the outline ahead, but lighter (0.58-0.65 of the table's light; white pieces' hollows
 # 0.29-0.44): base_quad's reading from the hollow, at the lighter levels of
-# detect.CLEAR_BASE_LEVELS, named clear. Read from the quad: in doubt, never trusted. The
-# 9136-set's 9273: an upright clear small, whose base square and faces ahead read so (heading
-# 5° off the direction away from the camera's foot, CLEAR_BASE_RADIAL_DEG), is no lying piece.
+# detect.CLEAR_BASE_LEVELS, named clear. Read from the quad: in doubt, never trusted.
 @pytest.mark.parametrize(("seed", "seed0", "size", "stern"), [
     (11482, 11440, "large", (358.9, 195.9)),
     (11735, 11728, "medium", (263.6, 289.9)),
@@ -4603,8 +4601,21 @@ def test_a_clear_piece_with_a_broken_outline_is_read_from_its_open_base(seed, se
     assert_no_false_piece(seed, seed0)
 
 
+# ... but a dark quad with edges ahead that is no clear piece's hollow is not read so (as
+# above): the 9136-set's 9273, an upright clear small, its base square and faces ahead heading
+# 5° off the direction away from the camera's foot (detect.CLEAR_BASE_RADIAL_DEG); the
+# 11440-set's 11487, a white die's shaded side and shadow, the fit map's foreground over 0.87
+# of the reading's footprint (CLEAR_BASE_FG_MAX); the 11728-set's 11912, a black medium's face
+# (hollow 0.13-0.17 of the table's light, under base_quad.BASE_DARK), read as a clear small.
 def test_an_upright_clear_pieces_base_is_no_lying_clear_piece():
     r, det = bench_scene(9273, 9136)
     (up,) = r.truth["upright"]
     assert all(math.dist(p.pose.stern_mm, up["center"]) > 15 for p in det.pieces)
     assert_no_false_piece(9273, 9136)
+
+
+def test_a_dies_side_or_a_black_face_is_no_clear_pieces_hollow():
+    assert_no_false_piece(11487, 11440)
+    _r, det = bench_scene(11912, 11728)
+    assert not any(p.color == "clear" and math.dist(p.pose.stern_mm, (278.4, 334.4)) < 5
+                   for p in det.pieces)
