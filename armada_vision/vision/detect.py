@@ -643,7 +643,7 @@ LIT_PIECE_EDGES = 0.9
 # 9902, a white medium missed before: 0.31; white pieces 0.30-0.39, see CLEAR_LIT_*).
 LIT_PIECE_DARK = CLEAR_LIT_INSIDE[0]
 # A clear piece on laminate whose outline breaks where its faces are lit like the table (issue
-# 4, session 42, clearmiss52; the largest class of missed clear pieces, ~35 of the 123 in the
+# 4, session 42, clearmiss52; the largest class of missed clear pieces, 47 of the 123 in the
 # base runs of the thirteen tuning and two check sets): no crisp area holds it whole and its
 # score map shows its open base and a shaded face only (the 11440-set's 11482, a clear large
 # alone at 0-10°: the fit at its true pose costs 1.08). Its open base shows as a white
@@ -652,12 +652,14 @@ LIT_PIECE_DARK = CLEAR_LIT_INSIDE[0]
 # clear walls let the light in: the hollow is 0.55-0.8 of the table's light (11482 0.59, the
 # 11728-set's 11735 0.58, the 5104-set's 5363 0.65; white pieces' 0.29-0.44, under
 # base_quad.BASE_DARK), and at a level just over it its shaded face joins it (no quad). So the
-# hollow is looked for under each of CLEAR_BASE_LEVELS in turn, its walls up to
+# hollow is looked for under each of CLEAR_BASE_LEVELS in turn (0.65 reads the three cases;
+# 0.6, 0.65, 0.7 and 0.75 read no other piece on seven sets and cost +9.2 % of instructions per
+# detect, 0.65 alone +1.8 %: the dark areas under a lighter level are many), its walls up to
 # CLEAR_BASE_WALL_STEP lighter, with base_quad's tests (quad, lanes, edges ahead, no clash),
 # after every other pass (before, it took a large a later pass reads as a medium: the
 # 9136-set's 9315), on grey tables only (every case is on laminate), and kept when named
 # clear. Read from the quad, its σ is at least base_quad.BASE_QUAD_MM: never trusted.
-CLEAR_BASE_LEVELS = (0.6, 0.65, 0.7, 0.75)
+CLEAR_BASE_LEVELS = (0.65,)
 CLEAR_BASE_WALL_STEP = 0.1
 # A piece standing on its base is seen pushed straight away from the camera's foot, its base
 # square a dark quad with its faces' edges ahead: read so, it heads away from the camera
