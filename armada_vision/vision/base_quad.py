@@ -121,19 +121,21 @@ HOLLOW_WINDOW_PX = 40
 def pieces_from_base(scene: Scene, edges: np.ndarray, lying: list[Candidate],
                      unseen: np.ndarray | None = None,
                      markers_mm: Sequence[np.ndarray] = (),
-                     grey: np.ndarray | None = None) -> list[Candidate]:
+                     grey: np.ndarray | None = None, dark_level: float = BASE_DARK,
+                     wall_level: float = BASE_WALL) -> list[Candidate]:
     """Lying pieces (table mm) read from an open base seen dark where no piece found (nor a
     hand, ``unseen``: view-size bool, nor a printed marker, ``markers_mm``: their corners)
     lies; ``edges``: the view's crisp edges (bool); ``grey``: on a coloured table, the view's
     desaturated area (bool, segment.grey_of), whose boundary the outline ahead may follow
-    instead (GREY_EDGE)."""
+    instead (GREY_EDGE). ``dark_level``: the shade under which the hollow is looked for,
+    ``wall_level``: the walls' (a clear piece's hollow is lighter: CLEAR_BASE_DARK)."""
     if scene.shade is None:
         return []
     grid = scene.grid
     ppm = grid.px_per_mm
     # Outer contours of the dark areas, not a labelling of the whole view (~30x dearer);
     # each opened by a pixel on its own window (a stray pixel's bridge to a shadow goes).
-    dark = (scene.shade < BASE_DARK).view(np.uint8)
+    dark = (scene.shade < dark_level).view(np.uint8)
     contours, _ = cv2.findContours(dark, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     min_px, max_px = QUAD_MIN_MM2 * ppm**2, (scene.pieces.dims(Size.LARGE).base_w_mm * ppm)**2
     # What the pieces found (their bases, shadows) and the markers cover: their bounds (view
@@ -179,7 +181,7 @@ def pieces_from_base(scene: Scene, edges: np.ndarray, lying: list[Candidate],
         if c is None:
             # Only the hollow's deepest part is that dark: its walls, lit through the open
             # base, are taken in where they join it (see BASE_WALL).
-            walls = _with_walls(scene.shade, cnt)
+            walls = _with_walls(scene.shade, cnt, wall_level)
             retry_walls = None
             if walls is not None and cv2.contourArea(walls) <= max_px:
                 c, retry_walls = _base_reading(scene, edges, lying + out, walls,
@@ -339,14 +341,15 @@ def _turn(a: np.ndarray | float, b: float) -> np.ndarray | float:
     return (np.asarray(a) - b + np.pi) % (2 * np.pi) - np.pi
 
 
-def _with_walls(shade: np.ndarray, cnt: np.ndarray) -> np.ndarray | None:
+def _with_walls(shade: np.ndarray, cnt: np.ndarray, wall_level: float = BASE_WALL
+                ) -> np.ndarray | None:
     """The outer contour (view px) of the dark area within ``cnt`` grown, by up to WALL_GROW_PX
-    pixels, into the view darker than BASE_WALL that joins it (opened by OPEN_KERNEL); None
-    when nothing is left."""
+    pixels, into the view darker than ``wall_level`` (BASE_WALL) that joins it (opened by
+    OPEN_KERNEL); None when nothing is left."""
     x, y, w, h = cv2.boundingRect(cnt)
     x0, y0 = max(x - WALL_GROW_PX - 1, 0), max(y - WALL_GROW_PX - 1, 0)
     x1, y1 = x + w + WALL_GROW_PX + 1, y + h + WALL_GROW_PX + 1
-    wall = (shade[y0:y1, x0:x1] < BASE_WALL).view(np.uint8)
+    wall = (shade[y0:y1, x0:x1] < wall_level).view(np.uint8)
     got = np.zeros(wall.shape, np.uint8)
     cv2.drawContours(got, [cnt], -1, 1, thickness=cv2.FILLED, offset=(-x0, -y0))
     for _ in range(WALL_GROW_PX):

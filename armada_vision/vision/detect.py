@@ -27,7 +27,7 @@ from armada_vision.geometry.layout import TableLayout
 from armada_vision.geometry.pieces import NOMINAL_PIECES, PieceDims, PieceSet, Size
 from armada_vision.geometry.pose import Pose, angle_diff_deg
 from armada_vision.geometry.shapes import footprint
-from armada_vision.vision.base_quad import base_of_longer, pieces_from_base
+from armada_vision.vision.base_quad import BASE_DARK, base_of_longer, pieces_from_base
 from armada_vision.vision.calibrate import TableCalibration, calibrate
 from armada_vision.vision.colors import (
     INNER_SHRINK,
@@ -131,6 +131,7 @@ from armada_vision.vision.look import (
     window_hsv,
 )
 from armada_vision.vision.open_base import (
+    _base_shades,
     base_on_face,
     crop_in,
     face_ahead_of_base,
@@ -666,6 +667,40 @@ LIT_PIECE_EDGES = 0.9
 # table and crisp is kept too and shows its dark open base or shaded face (the 9712-set's
 # 9902, a white medium missed before: 0.31; white pieces 0.30-0.39, see CLEAR_LIT_*).
 LIT_PIECE_DARK = CLEAR_LIT_INSIDE[0]
+# A clear piece on laminate whose outline breaks where its faces are lit like the table (issue
+# 4, session 42, clearmiss52; the largest class of missed clear pieces, 47 of the 123 in the
+# base runs of the thirteen tuning and two check sets): no crisp area holds it whole and its
+# score map shows its open base and a shaded face only (the 11440-set's 11482, a clear large
+# alone at 0-10°: the fit at its true pose costs 1.08). Its open base shows as a white
+# piece's does (base_quad): the view steps into it from the table behind and the face ahead
+# in every lane (11482 1.42-1.46) and the crisp edges follow the outline ahead (0.80), but the
+# clear walls let the light in: the hollow is 0.55-0.8 of the table's light (11482 0.59, the
+# 11728-set's 11735 0.58, the 5104-set's 5363 0.65; white pieces' 0.29-0.44, under
+# base_quad.BASE_DARK), and at a level just over it its shaded face joins it (no quad). So the
+# hollow is looked for under each of CLEAR_BASE_LEVELS in turn (0.65 reads the three cases;
+# 0.6, 0.65, 0.7 and 0.75 read no other piece on seven sets and cost +9.2 % of instructions per
+# detect, 0.65 alone +1.8 %: the dark areas under a lighter level are many), its walls up to
+# CLEAR_BASE_WALL_STEP lighter, with base_quad's tests (quad, lanes, edges ahead, no clash),
+# after every other pass (before, it took a large a later pass reads as a medium: the
+# 9136-set's 9315), on grey tables only (every case is on laminate), and kept when named
+# clear. Read from the quad, its σ is at least base_quad.BASE_QUAD_MM: never trusted.
+CLEAR_BASE_LEVELS = (0.65,)
+CLEAR_BASE_WALL_STEP = 0.1
+# A piece standing on its base is seen pushed straight away from the camera's foot, its base
+# square a dark quad with its faces' edges ahead: read so, it heads away from the camera
+# (the 9136-set's 9273, an upright clear small: 5° off the radial direction; the lying cases
+# 20-160°). Not read within this many degrees of that direction.
+CLEAR_BASE_RADIAL_DEG = 15.0
+# Its faces lit like the table are why no other pass read it: the fit map's foreground
+# (scene.fg) covers little of its footprint besides its hollow and a shaded face (11482 0.26,
+# 11735 0.34, 5363 0.0). Where it covers most of the footprint, the passes before had the
+# region to fit, and a quad read there is something else's dark face: the 11440-set's 11487,
+# a white die's shaded side and shadow read as a clear small (0.87). Not read over this share.
+CLEAR_BASE_FG_MAX = 0.6
+# ... and its hollow, inside the lanes, no darker than a white piece's may be
+# (base_quad.BASE_DARK): the clear walls let the light in (0.56-0.60 on the cases). A black
+# medium's face under the lowest level read as a quad (the 11728-set's 11912: 0.13-0.17,
+# named clear on the grey laminate) is no clear piece.
 # A die is no piece (issue 4, session 31, false40v): its top is a 16 mm square of one colour (red,
 # black or white) with 1-6 pips of another (2.6 mm wide), and a small read on it has its outline
 # over part of the square only. Of a reading's inside colour (within DIE_SAME of the offset of the
@@ -1441,6 +1476,10 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
                               hand_mask)
             alone |= {id(c.fit) for c in got}
             lying += got
+    # A clear piece whose outline breaks where its faces are lit like the laminate, seen by
+    # its open base (CLEAR_BASE_LEVELS), last of the passes, where none read a piece.
+    if table_hue_sat(bg)[1] <= COLOURED_TABLE_SAT:
+        lying += _clear_from_base(scene, view, bg, edges, lying, hand_mask, layout)
     # A clear reading in doubt that is a white piece's shaded face and shadow: the white piece
     # refitted to the crisp edges (edge_refits.SHADOW_WHITE_*).
     by_shadow = {id(c) for c in lying}
@@ -1637,6 +1676,32 @@ def _read_shorter(p: DetectedPiece, o: Candidate, pieces: PieceSet, area_poly: s
         sigma_deg=max(p.sigma_deg, o.ambiguity_deg),
         in_play_area=bool(area_poly.covers(footprint(o.fit.pose, d_o))),
         outline_px=tuple((float(x), float(y)) for x, y in calib.project(o.outline_mm)))
+
+
+def _clear_from_base(scene: Scene, view: TableView, bg: np.ndarray, edges: np.ndarray,
+                     lying: list[Candidate], hand_mask: np.ndarray, layout: TableLayout
+                     ) -> list[Candidate]:
+    """Clear pieces read from their open base (base_quad.pieces_from_base) under each of
+    CLEAR_BASE_LEVELS in turn, named clear, not heading away from the camera's foot within
+    CLEAR_BASE_RADIAL_DEG (a standing piece), the fit map's foreground over at most
+    CLEAR_BASE_FG_MAX of its footprint, its hollow no darker than base_quad.BASE_DARK."""
+    out: list[Candidate] = []
+    markers = [m.corners_mm() for m in layout.markers]
+    for level in CLEAR_BASE_LEVELS:
+        for c in pieces_from_base(scene, edges, lying + out, hand_mask, markers,
+                                  dark_level=level, wall_level=level + CLEAR_BASE_WALL_STEP):
+            p = c.fit.pose
+            away = np.asarray(p.stern_mm) - scene.camera_mm[:2]
+            if abs(angle_diff_deg(p.heading_deg, math.degrees(
+                    math.atan2(away[1], away[0])))) <= CLEAR_BASE_RADIAL_DEG:
+                continue
+            if _fg_share(scene, c) > CLEAR_BASE_FG_MAX:
+                continue
+            if (got := _base_shades(scene, c)) is None or median(got[1]) < BASE_DARK:
+                continue  # a hollow as dark as a white's or a black face: no clear piece's
+            if classify_color(view, _seen_part(c, lying + out, scene), bg) == "clear":
+                out.append(c)
+    return out
 
 
 def _lit_clear(c: Candidate, scene: Scene, view: TableView, bg: np.ndarray,
