@@ -96,8 +96,9 @@ SHADOW_WHITE_PAST = 0.9
 # 1.0), and an even tie (8537's small and medium, both 1.0) is left as read. On wood the
 # grain hides the edges (shares 0.2-0.35): no size is whole there. The new reading is in
 # doubt as the shadow's white is (σ at least DOUBT_FLOOR_MM, crisp._edges_candidate): its
-# size from the edges, its place not fitted on the map. Only on a grey table
-# (COLOURED_TABLE_SAT), as white_by_shadow.
+# size from the edges, its place not fitted on the map. First only on a grey table
+# (COLOURED_TABLE_SAT), as white_by_shadow; on a coloured one too since session 42
+# (WHITE_EDGES_COLOURED).
 WHITE_EDGES_WHOLE = 0.97
 WHITE_EDGES_MARGIN = 0.03
 # ... and a shorter size only when its outline lies on the edges at every sample: a clear
@@ -128,11 +129,17 @@ WHITE_EDGES_ASK_SHORT = True
 # outline but for fitting noise (8747's cyan medium: 0.07 inside), so it still holds the
 # swap off.
 WHITE_EDGES_AGAIN = 0.5
-# ... and a neighbour's footprint overlapping the whole size's by a sliver, at most
-# WHITE_EDGES_SLIVER of the whole outline's area, is fitting noise where the two touch (the check set 5104's
-# 5180: a medium read as a small whose medium refit grazes a yellow large's footprint by under
-# 0.01 of its area; 8747's cyan medium 0.07 still holds its swap off).
+# ... and a neighbour's footprint overlapping the whole size's outline by a sliver, at most
+# WHITE_EDGES_SLIVER of that outline's area, is fitting noise where the two touch (the check
+# set 5104's 5180: a medium read as a small whose medium refit grazes a yellow large's
+# footprint by under 0.01 of its area; 8560's 8747, its cyan neighbour 0.07, is still held).
 WHITE_EDGES_SLIVER = 0.02
+# On a coloured table too (felt, cloth; issue 4, session 42, whitesize52): white plastic
+# stands off a coloured table as well as off the laminate, and the crisp edges show its
+# outline there (the 11728-set's 11729, a white large on felt read as a medium in doubt, large
+# share 1.0 against 0.963; the 8272-set's 8273, a white small on cloth read as a medium, small
+# 1.0 against 0.86). On wood the grain hides the edges (every size 0.2-0.45): no size is whole.
+WHITE_EDGES_COLOURED = True
 # A black piece lit grey on a grey table read a size long (issue 4, session 40, opaque50; the
 # 8560-set's 8736, the 9136-set's 9264 and 9327, the 10000-set's 10032 and 10110, the
 # 10288-set's 10482 (two), the 10576-set's 10632, 10664 and 10681, the 10864-set's 11115):
@@ -316,7 +323,7 @@ def white_size_by_edges(scene: Scene, view: TableView, bg: np.ndarray, edges: np
                          lying: list[Candidate]) -> list[Candidate]:
     """``lying`` with each white reading in doubt read at the size whose outline, refitted to
     the crisp edges, lies whole on them when its own does not (WHITE_EDGES_*), in doubt."""
-    if table_hue_sat(bg)[1] > COLOURED_TABLE_SAT:
+    if not WHITE_EDGES_COLOURED and table_hue_sat(bg)[1] > COLOURED_TABLE_SAT:
         return lying
     name = colour_namer(scene, view, bg)
     out = list(lying)
