@@ -120,7 +120,8 @@ WHITE_EDGES_PAD_PX = 40
 # edges the true size lies whole on them (share 0.975-1.0) and the read one does not
 # (0.81-0.83). Never shorter: a white reading in no doubt has not taken a shadow in. Asked
 # only when its face goes on past its tip (detect._white_past_tip, the test that raises its σ
-# later): asking every white reading read short cost +2.8 % instructions per detect.
+# later): asking every white reading read short cost +2.8 % instructions per detect, and it
+# mended 10482 too (a large whose σ another of _piece's tests raises), now left as read.
 WHITE_EDGES_ASK_SHORT = True
 # A reading in doubt that lies with WHITE_EDGES_AGAIN of its footprint or more inside the
 # whole size's outline is the same white piece read again, its shaded face or shadow read as
