@@ -1486,7 +1486,9 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     lying = white_by_shadow(scene, view, bg, edges, lying)
     # A white reading in doubt at the wrong size: the size whose outline is whole on the crisp
     # edges (edge_refits.WHITE_EDGES_*).
-    lying = white_size_by_edges(scene, view, bg, edges, lying)
+    lying = white_size_by_edges(
+        scene, view, bg, edges, lying,
+        lambda c: _white_past_tip(c, lying, scene, view, bg))
     # A black piece lit grey read a size long, its shadow taken in: the shorter size whose
     # outline is whole on the crisp edges (edge_refits.GREY_BLACK_EDGES_SHORTER).
     shortened = {id(c) for c in lying}

@@ -96,8 +96,9 @@ SHADOW_WHITE_PAST = 0.9
 # 1.0), and an even tie (8537's small and medium, both 1.0) is left as read. On wood the
 # grain hides the edges (shares 0.2-0.35): no size is whole there. The new reading is in
 # doubt as the shadow's white is (σ at least DOUBT_FLOOR_MM, crisp._edges_candidate): its
-# size from the edges, its place not fitted on the map. Only on a grey table
-# (COLOURED_TABLE_SAT), as white_by_shadow.
+# size from the edges, its place not fitted on the map. First only on a grey table
+# (COLOURED_TABLE_SAT), as white_by_shadow; on a coloured one too since session 42
+# (WHITE_EDGES_COLOURED).
 WHITE_EDGES_WHOLE = 0.97
 WHITE_EDGES_MARGIN = 0.03
 # ... and a shorter size only when its outline lies on the edges at every sample: a clear
@@ -109,6 +110,39 @@ WHITE_EDGES_MARGIN = 0.03
 # 8555, the 10288-set's 10396, the 9712-set's 9918, the 9136-set's 9281 and 9397).
 WHITE_EDGES_SHORTER = 1.0
 WHITE_EDGES_PAD_PX = 40
+# A white reading shorter than the longest size is asked too while not yet in doubt, for a
+# longer size only (issue 4, session 42, whitesize52): explain_region's reading of a white
+# piece lit like the laminate, its lit end lost on the fit map, sits inside it a size short
+# at a fit good enough (cost 0.13-0.35) to be in no doubt when asked here; detect._piece
+# raises its σ later (19.8 mm: its face goes on past its tip, every other size's reach), at
+# the wrong size (the 10864-set's 10915, a medium read as a small; the 10288-set's 10482 and
+# the check set 5968's 6154, larges read as a medium and a small). Refitted to the crisp
+# edges the true size lies whole on them (share 0.975-1.0) and the read one does not
+# (0.81-0.83). Never shorter: a white reading in no doubt has not taken a shadow in. Asked
+# only when its face goes on past its tip (detect._white_past_tip, the test that raises its σ
+# later): asking every white reading read short cost +2.8 % instructions per detect, and it
+# mended 10482 too (a large whose σ another of _piece's tests raises), now left as read.
+WHITE_EDGES_ASK_SHORT = True
+# A reading in doubt that lies with WHITE_EDGES_AGAIN of its footprint or more inside the
+# whole size's outline is the same white piece read again, its shaded face or shadow read as
+# a second piece: it gives way to the new reading rather than holding it off (the 11440-set's
+# 11678 and the 9712-set's 9916, mediums read as smalls with a second small (white or black,
+# in doubt) 0.61-0.67 inside the medium's outline; the check set 5104's 5372, two white
+# smalls each 0.54-0.77 inside it). A neighbour the white piece touches lies outside its
+# outline but for fitting noise (8747's cyan medium: 0.07 inside), so it still holds the
+# swap off.
+WHITE_EDGES_AGAIN = 0.5
+# ... and a neighbour's footprint overlapping the whole size's outline by a sliver, at most
+# WHITE_EDGES_SLIVER of that outline's area, is fitting noise where the two touch (the check
+# set 5104's 5180: a medium read as a small whose medium refit grazes a yellow large's
+# footprint by under 0.01 of its area; 8560's 8747, its cyan neighbour 0.07, is still held).
+WHITE_EDGES_SLIVER = 0.02
+# On a coloured table too (felt, cloth; issue 4, session 42, whitesize52): white plastic
+# stands off a coloured table as well as off the laminate, and the crisp edges show its
+# outline there (the 11728-set's 11729, a white large on felt read as a medium in doubt, large
+# share 1.0 against 0.963; the 8272-set's 8273, a white small on cloth read as a medium, small
+# 1.0 against 0.86). On wood the grain hides the edges (every size 0.2-0.45): no size is whole.
+WHITE_EDGES_COLOURED = True
 # A black piece lit grey on a grey table read a size long (issue 4, session 40, opaque50; the
 # 8560-set's 8736, the 9136-set's 9264 and 9327, the 10000-set's 10032 and 10110, the
 # 10288-set's 10482 (two), the 10576-set's 10632, 10664 and 10681, the 10864-set's 11115):
@@ -289,33 +323,51 @@ def white_by_shadow(scene: Scene, view: TableView, bg: np.ndarray, edges: np.nda
 
 
 def white_size_by_edges(scene: Scene, view: TableView, bg: np.ndarray, edges: np.ndarray,
-                         lying: list[Candidate]) -> list[Candidate]:
+                         lying: list[Candidate],
+                         past_tip: Callable[[Candidate], bool] | None = None
+                         ) -> list[Candidate]:
     """``lying`` with each white reading in doubt read at the size whose outline, refitted to
     the crisp edges, lies whole on them when its own does not (WHITE_EDGES_*), in doubt."""
-    if table_hue_sat(bg)[1] > COLOURED_TABLE_SAT:
+    if not WHITE_EDGES_COLOURED and table_hue_sat(bg)[1] > COLOURED_TABLE_SAT:
         return lying
     name = colour_namer(scene, view, bg)
     out = list(lying)
-    for i in _in_doubt_named(lying, name, ("white",)):
+    doubt = set(_in_doubt_named(lying, name, ("white",)))
+    longest = max(scene.pieces.dims(z).footprint_length_mm for z in Size)
+    asked = sorted(doubt | ({
+        i for i, c in enumerate(lying) if not c.upright and i not in doubt
+        and scene.pieces.dims(c.size).footprint_length_mm < longest and name(c) == "white"
+        and past_tip(c)} if WHITE_EDGES_ASK_SHORT and past_tip is not None else set()))
+    dropped: set[int] = set()
+    for i in asked:
         c = lying[i]
+        if i in dropped:
+            continue
         share = _edge_shares(scene, edges, c)
         if not share:
             continue
         if (whole := _whole_size(share)) is None or whole[0] == c.size:
             continue
         z, (best, q) = whole[0], share[whole[0]]
-        if (scene.pieces.dims(z).footprint_length_mm
-                < scene.pieces.dims(c.size).footprint_length_mm
-                and best < WHITE_EDGES_SHORTER):
+        d_z, d_c = (scene.pieces.dims(k).footprint_length_mm for k in (z, c.size))
+        if d_z < d_c and (best < WHITE_EDGES_SHORTER or i not in doubt):
             continue  # a clear piece's inner rim, nested at its tip (WHITE_EDGES_SHORTER)
         wc = _edges_candidate(scene, z, q)
-        others = out[:i] + out[i + 1:]
-        if (not scene.footprint(wc)[0].intersects(scene.footprint(c)[0])
-                or clashes(wc, others, scene) or overlaps_any(scene, wc, others)
-                or classify_color(view, scene.footprint(wc)[0], bg) != "white"):
+        fw = scene.footprint(wc)[0]
+        # The same piece read again, in doubt, inside the whole outline (WHITE_EDGES_AGAIN).
+        again = {k for k, o in enumerate(out) if k != i and k not in dropped
+                 and not o.upright and (unsure(o) or o.ambiguity_mm >= DOUBT_FLOOR_MM)
+                 and fw.intersection(fo := scene.footprint(o)[0]).area
+                 >= WHITE_EDGES_AGAIN * fo.area}
+        others = [o for k, o in enumerate(out) if k != i and k not in dropped | again]
+        if (not fw.intersects(scene.footprint(c)[0])
+                or clashes(wc, others, scene)
+                or overlaps_any(scene, wc, others, WHITE_EDGES_SLIVER)
+                or classify_color(view, fw, bg) != "white"):
             continue
         out[i] = wc
-    return out
+        dropped |= again
+    return [c for k, c in enumerate(out) if k not in dropped]
 
 
 def grey_black_size_by_edges(scene: Scene, view: TableView, bg: np.ndarray,
