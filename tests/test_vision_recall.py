@@ -4640,9 +4640,13 @@ def test_a_clear_piece_lit_like_the_laminate_all_over_is_named_clear(seed, seed0
     assert_no_false_piece(seed, seed0)
 
 
+# ... and a white piece whose darkest tenth is under CLEAR_LIT_INSIDE's top, its open base or
+# shaded face, is not asked (merge52, the lead's mend: the 8272-set's 8305, a white small read
+# as a medium on its lit face, darkest tenth 0.38, ring 0.96, median 0.81, was named clear).
 @pytest.mark.parametrize(("seed", "seed0", "size", "stern"), [
     (8697, 8560, "large", (477.9, 222.4)),
     (5995, 5968, "medium", (124.6, 151.7)),
+    (8305, 8272, "small", (473.0, 401.0)),
 ])
 def test_a_white_piece_lit_like_the_laminate_stays_white(seed, seed0, size, stern):
     p = found(seed, size, "white", stern, seed0=seed0)

@@ -1722,7 +1722,7 @@ def _lit_clear(c: Candidate, scene: Scene, view: TableView, bg: np.ndarray,
 def _lit_clear_uniform(c: Candidate, lying: list[Candidate], scene: Scene, bg: np.ndarray
                        ) -> bool:
     """Whether ``c``, named white by its grey on a grey table, is a clear piece lit like the
-    table whose darkest tenth is over CLEAR_LIT_INSIDE (CLEAR_UNIFORM_*): its inset footprint
+    table whose darkest tenth is over CLEAR_LIT_INSIDE's top (CLEAR_UNIFORM_*): its inset footprint
     no brighter than CLEAR_UNIFORM_MEDIAN (its median shade), its darkest tenth at most
     CLEAR_UNIFORM_INSIDE, no shadow round it (the ring at CLEAR_LIT_RING or more), and its
     footprint overlapping none of the other ``lying`` readings."""
@@ -1731,7 +1731,9 @@ def _lit_clear_uniform(c: Candidate, lying: list[Candidate], scene: Scene, bg: n
     if (got := _lit_shades(c, scene, bg)) is None:
         return False
     inside, out = got
-    if not (inside <= CLEAR_UNIFORM_INSIDE and out >= CLEAR_LIT_RING):
+    # Over CLEAR_LIT_INSIDE's top: under it, a white piece's open base or shaded face (0.30-0.39;
+    # the 8272-set's 8305, a white small read as a medium on its lit face, 0.38, was named clear).
+    if not (CLEAR_LIT_INSIDE[1] < inside <= CLEAR_UNIFORM_INSIDE and out >= CLEAR_LIT_RING):
         return False
     crop = inset_crop(scene, c)
     assert crop is not None and scene.shade is not None
