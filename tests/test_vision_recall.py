@@ -4737,3 +4737,19 @@ def test_a_white_piece_read_short_is_read_at_the_size_whole_on_its_crisp_edges(
     assert_no_sure_wrong_size(seed, seed0, size, "white", stern, any_size=True)
     if seed == 9916:
         assert_no_false_piece(seed, seed0)
+
+
+# issue 4, session 42, trust52; readings the rules would trust at a wrong size. The 12016-set's
+# 12173 (1280×720, 0-10°, laminate): a yellow small and a red medium lying tip to tip, read by
+# explain.explain_region as a medium and a large at σ 1.1 and 0.5 mm (no other size held
+# there), each stern 3.5 and 6.4 mm behind the true one: the fit ran past the base onto the
+# table and the piece's shaded back. A vivid piece's hue holds to its stern (its shaded stern
+# face keeps it: over 2150 trusted right vivid readings of two sets, 0.16 or more of the last
+# 3 mm, purple's the lowest); these readings' last 3 mm hold 0.05 and 0.00 of it, so σ covers
+# the other sizes (detect.VIVID_STERN_END_SHARE): the rules answer "in doubt".
+@pytest.mark.parametrize(("size", "color", "stern"), [
+    ("small", "yellow", (509.2, 214.4)),
+    ("medium", "red", (534.0, 206.2)),
+])
+def test_a_vivid_reading_whose_stern_end_lacks_its_hue_is_not_trusted(size, color, stern):
+    assert_no_sure_wrong_size(12173, 12016, size, color, stern)

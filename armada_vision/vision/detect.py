@@ -385,6 +385,17 @@ CRISP_FACE_SPREAD = 0.55
 VIVID_STERN_VALUE = 0.8
 VIVID_STERN_SHARE = 0.5
 VIVID_STERN_MIN_PX = 8
+# The converse: a trusted vivid reading whose hue holds over VIVID_HUE_HOLDS of its footprint
+# (off its edge) but over under VIVID_STERN_END_SHARE of its last VIVID_STERN_END_MM at the
+# stern (within VIVID_PAST_HUE, VIVID_PAST_SAT of its saturation) has its stern end off the
+# piece: the fit ran past the base onto the table or a neighbour, its size unknown (trust52:
+# 12173's yellow small and red medium tip to tip read as a medium and a large at σ 1.1 and
+# 0.5 mm, shares 0.05 and 0.00). Right readings' shaded stern faces keep their hue: over
+# 2150 trusted vivid right readings of the 12016 and 11728 sets, all but one (a green
+# large's stern on a blue piece, 0.00) at 0.16 or more (purple's, the lowest).
+VIVID_HUE_HOLDS = 0.5
+VIVID_STERN_END_MM = 3.0
+VIVID_STERN_END_SHARE = 0.1
 # Any piece's colour ends at its outline (_inside_goes_on, issue 4; asked of readings not
 # named vivid, whose colour has no hue for _colour_goes_on to follow): a reading whose inside
 # stands off the table's estimate (by PAST_MIN_SEP, BGR levels) and whose 4 mm ring outside
@@ -2229,6 +2240,35 @@ def _colour_goes_on(c: Candidate, lying: list[Candidate], scene: Scene, view: Ta
         px[:, 2] >= VIVID_STERN_VALUE * float(median(hsv[core > 0][:, 2]))))
 
 
+def _stern_lacks_hue(c: Candidate, view: TableView) -> bool:
+    """Whether ``c``'s hue, holding over VIVID_HUE_HOLDS of its inside (eroded 1 px, view
+    px), holds over under VIVID_STERN_END_SHARE of the part within VIVID_STERN_END_MM of its
+    stern (the inside's core median hue and saturation, as :func:`_colour_goes_on`)."""
+    got = outline_inside(c, view)
+    if got is None:
+        return False
+    img, inside, box = got
+    x0, y0, _, _ = box
+    kernel = np.ones((3, 3), np.uint8)
+    core = cv2.erode(inside, kernel, iterations=2)
+    rows, cols = np.nonzero(cv2.erode(inside, kernel, iterations=1))
+    if not core.any() or not len(rows):
+        return False
+    hsv = cv2.cvtColor(img, cv2.COLOR_BGR2HSV)
+    h0, s0 = median(hsv[core > 0][:, :2].astype(np.float32), axis=0)
+    px = hsv[rows, cols].astype(np.float32)
+    dh = np.abs(px[:, 0] - h0)
+    same = (np.minimum(dh, 180 - dh) < VIVID_PAST_HUE) & (px[:, 1] >= VIVID_PAST_SAT * s0)
+    if float(same.mean()) < VIVID_HUE_HOLDS:
+        return False
+    pose = c.fit.pose
+    h = math.radians(pose.heading_deg)
+    p_mm = view.grid.to_mm(np.column_stack([cols + x0, rows + y0]).astype(float))
+    along = (p_mm - np.asarray(pose.stern_mm)) @ np.array([math.cos(h), math.sin(h)])
+    end = along < VIVID_STERN_END_MM
+    return int(end.sum()) >= VIVID_STERN_MIN_PX and float(same[end].mean()) < VIVID_STERN_END_SHARE
+
+
 def _goes_on_past_stern(c: Candidate, scene: Scene, view: TableView, ring: np.ndarray,
                         box: tuple[int, int, int, int], lit_same: np.ndarray) -> bool:
     """Whether the piece's lit colour goes on past ``c``'s stern: over VIVID_STERN_SHARE of
@@ -2731,6 +2771,9 @@ def _piece(c: Candidate, calib: TableCalibration, view: TableView, bg: np.ndarra
         # piece, the rest of it too faint to fit (CLEAR_SHORT_COST's note).
         s_mm = to_longest_mm
     s_mm = max(s_mm, c.covering_ambiguity_mm if vivid else c.ambiguity_mm)
+    if vivid and s_mm <= TRUSTED_MM and _stern_lacks_hue(c, view):
+        # Its stern end not its plastic: the fit ran past its base (VIVID_STERN_END_SHARE).
+        s_mm = max(s_mm, to_longest_mm, to_shortest_mm)
     s_deg = max(s_deg, c.covering_ambiguity_deg if vivid else c.ambiguity_deg)
     if color in SHADED_BASE and s_mm <= TRUSTED_MM and slid_ahead_mm is not None:
         # Its hollow behind it: the piece lies behind the reading (SLID_BEHIND_DARK).
