@@ -4753,3 +4753,13 @@ def test_a_white_piece_read_short_is_read_at_the_size_whole_on_its_crisp_edges(
 ])
 def test_a_vivid_reading_whose_stern_end_lacks_its_hue_is_not_trusted(size, color, stern):
     assert_no_sure_wrong_size(12173, 12016, size, color, stern)
+
+
+# issue 4, session 42, trust52; readings the rules would trust at a wrong size. The 12016-set's
+# 12158 (1920×1080, 22-35°, blue cloth): a clear medium whose stern end lies against an orange
+# piece mostly under a hand; explain.explain_region read the part seen as a small at σ 0.8 mm,
+# its stern 10.3 mm ahead. A reading shorter than the longest whose stern meets a hand's
+# region (0.96 of the 4 mm lane behind its stern; no right trusted reading of two sets over
+# 0.48) may go on under the hand: σ covers the other sizes (detect.HAND_STERN_SHARE).
+def test_a_short_reading_whose_stern_meets_a_hand_is_not_trusted():
+    assert_no_sure_wrong_size(12158, 12016, "medium", "clear", (415.7, 304.1))

@@ -394,6 +394,14 @@ VIVID_STERN_MIN_PX = 8
 # 2150 trusted vivid right readings of the 12016 and 11728 sets, all but one (a green
 # large's stern on a blue piece, 0.00) at 0.16 or more (purple's, the lowest).
 VIVID_HUE_HOLDS = 0.5
+# A trusted reading shorter than the longest size whose stern meets a hand's region (over
+# HAND_STERN_SHARE of a lane HAND_STERN_LANE_MM long behind its stern, its base's width) may
+# go on under the hand: its size is unknown (trust52: the 12016-set's 12158, a clear medium
+# whose stern end lies against an orange piece under a hand, read as a small at σ 0.8 mm
+# 10.3 mm ahead, share 0.96; over the 12016 and 11440 sets' ~2900 trusted readings the next
+# shorter-than-longest one is 11599's right yellow medium at 0.48, already at σ 1.5 mm).
+HAND_STERN_LANE_MM = 4.0
+HAND_STERN_SHARE = 0.6
 VIVID_STERN_END_MM = 3.0
 VIVID_STERN_END_SHARE = 0.1
 # Any piece's colour ends at its outline (_inside_goes_on, issue 4; asked of readings not
@@ -1648,6 +1656,8 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     out = [edges_refit(scene, edges, p, calib) for p in out]
     out = _one_reading_per_doubtful_piece(out, pieces, [c.outline_mm for c in lying])
     out = _grey_black_named(out, view, bg, pieces)
+    out = [replace(p, sigma_mm=max(p.sigma_mm, *size_span_mm(pieces, p.size)))
+           if _stern_meets_hand(p, pieces, view, hand_mask) else p for p in out]
     out.sort(key=lambda p: (p.pose.x_mm, p.pose.y_mm))
     ups = [UprightPiece(c.size, classify_color(view, shapely.Polygon(c.outline_mm), bg),
                         c.fit.pose.stern_mm) for c in standing]
@@ -2238,6 +2248,25 @@ def _colour_goes_on(c: Candidate, lying: list[Candidate], scene: Scene, view: Ta
         return True
     return _goes_on_past_stern(c, scene, view, ring, box, same & (
         px[:, 2] >= VIVID_STERN_VALUE * float(median(hsv[core > 0][:, 2]))))
+
+
+def _stern_meets_hand(p: DetectedPiece, pieces: PieceSet, view: TableView,
+                      hand_mask: np.ndarray) -> bool:
+    """Whether trusted ``p``, shorter than the longest size, has a hand's region (``hand_mask``,
+    view px) over HAND_STERN_SHARE of the lane HAND_STERN_LANE_MM long behind its stern, its
+    base's width (sampled every 0.25 mm)."""
+    d = pieces.dims(p.size)
+    if p.sigma_mm > TRUSTED_MM or size_span_mm(pieces, p.size)[0] <= 0 or not hand_mask.any():
+        return False
+    h = math.radians(p.pose.heading_deg)
+    u, v = np.array([math.cos(h), math.sin(h)]), np.array([-math.sin(h), math.cos(h)])
+    a, b = np.meshgrid(np.arange(-HAND_STERN_LANE_MM, 0.0, 0.25),
+                       np.arange(-d.base_w_mm / 2, d.base_w_mm / 2, 0.25))
+    pts = np.asarray(p.pose.stern_mm) + a.reshape(-1, 1) * u + b.reshape(-1, 1) * v
+    px = np.round(view.grid.to_px(pts)).astype(int)
+    hh, ww = hand_mask.shape
+    ok = (px[:, 0] >= 0) & (px[:, 1] >= 0) & (px[:, 0] < ww) & (px[:, 1] < hh)
+    return bool(ok.any()) and float(hand_mask[px[ok, 1], px[ok, 0]].mean()) >= HAND_STERN_SHARE
 
 
 def _stern_lacks_hue(c: Candidate, view: TableView) -> bool:
