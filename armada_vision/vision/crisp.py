@@ -593,7 +593,7 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
     left_w = left[win].view(np.uint8)
     body = cv2.morphologyEx(left_w, cv2.MORPH_OPEN, disc)
     max_px = 2.5 * scene.max_area_mm2 * ppm**2
-    incover = cover > 0
+    incover = cover.view(bool)  # (0/1: a view, no copy; cover is not written after)
     # (area's sub-grid, area, the pieces found's cover on the view that excuses its edges,
     # the share of a fit's outline that may be hidden, the least σ (mm) of a piece found)
     # (the last: False an area, True a peeled part, None what a soft pick left of an area)
@@ -890,9 +890,10 @@ def _left_of(scene: Scene, crisp: np.ndarray, found: Sequence[Candidate],
             cover[y0:y1, x0:x1] = cv2.dilate(
                 cover[y0:y1, x0:x1],
                 cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1,) * 2))
-    left = crisp & (cover == 0)
+    # (cover is 0/1: as bools, crisp and not cover in one pass; then not unseen, in place.)
+    left = np.greater(crisp, cover.view(bool))
     if unseen is not None:
-        left &= ~unseen
+        np.greater(left, unseen, out=left)
     return cover, left
 
 
