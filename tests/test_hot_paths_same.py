@@ -234,3 +234,85 @@ def test_classify_color_remembers_only_its_own_view_and_table() -> None:
     plain = TableView(np.full_like(red, 120), grid, blank, ~blank)
     other = colors.classify_color(plain, poly, bg)
     assert other == colors._classify_color(plain, poly, bg, False) != first
+
+
+def _blobs(rng: np.random.Generator, shape: tuple[int, int], n: int, at_edge: bool
+           ) -> np.ndarray:
+    """A bool view mask of ``n`` random filled quads and specks, some on the view's edge."""
+    mask = np.zeros(shape, np.uint8)
+    rows, cols = shape
+    for _ in range(n):
+        c = rng.uniform((0, 0), (cols, rows)) if not at_edge else rng.choice(
+            [(0.0, rng.uniform(0, rows)), (cols - 1.0, rng.uniform(0, rows)),
+             (rng.uniform(0, cols), 0.0)])
+        pts = np.round(np.asarray(c) + rng.uniform(-12, 12, (4, 2))).astype(np.int32)
+        cv2.fillPoly(mask, [cv2.convexHull(pts)], 1)
+        mask[int(rng.integers(0, rows)), int(rng.integers(0, cols))] = 1
+    return mask.view(bool)
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_crisp_windows_are_the_whole_view(seed: int) -> None:
+    # Issue 4, session 43, cost53 (a cost change only): the crisp passes trace their areas,
+    # open them and cut them at the grey's mid level on the window round what is left
+    # (crisp._nonzero_window, WINDOW_PAD_PX), and grow the pieces found's cover on the window
+    # round their outlines: the same areas, pixels and order as on the whole view, areas on
+    # the view's edge too.
+    from armada_vision.vision.crisp import (
+        OPEN_MM,
+        WINDOW_PAD_PX,
+        _areas,
+        _left_of,
+        _nonzero_window,
+        _without_lit_shadows,
+    )
+    from armada_vision.vision.scene import Scene
+    from armada_vision.vision.segment import grey_at_mid
+
+    rng = np.random.default_rng(seed)
+    shape = (150, 170)
+    grid = ViewGrid(0.0, 150 / 1.5, 1.5, shape)
+    left = _blobs(rng, shape, int(rng.integers(1, 4)), at_edge=seed % 2 == 1)
+    ro = max(round(OPEN_MM * grid.px_per_mm), 1)
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * ro + 1,) * 2)
+    win = _nonzero_window(left, 2 * ro + WINDOW_PAD_PX)
+    assert win is not None
+    body = cv2.morphologyEx(left.view(np.uint8), cv2.MORPH_OPEN, disc)
+    body_w = cv2.morphologyEx(left[win].view(np.uint8), cv2.MORPH_OPEN, disc)
+    whole = np.zeros(shape, np.uint8)
+    whole[win] = body_w
+    assert np.array_equal(whole, body)
+    for pad in (0, 4):
+        got = _areas(body_w, 3.0, pad=pad, window=(win, shape))
+        want = _areas(body, 3.0, pad=pad)
+        assert [(c, r) for c, r, _a in got] == [(c, r) for c, r, _a in want]
+        assert all(np.array_equal(a, b) for (_c, _r, a), (_d, _e, b) in zip(got, want,
+                                                                          strict=True))
+    near = cv2.dilate(body, disc, iterations=2) & left.view(np.uint8)
+    near_w = cv2.dilate(body_w, disc, iterations=2) & left[win].view(np.uint8)
+    ell = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
+    deep = np.zeros(shape, np.uint8)
+    deep[win] = cv2.erode(near_w, ell)
+    assert np.array_equal(deep, cv2.erode(near, ell))
+    ratio = rng.uniform(0.2, 1.2, shape).astype(np.float32)
+    assert np.array_equal(grey_at_mid(left, ratio, 3.0, window=win),
+                          grey_at_mid(left, ratio, 3.0))
+    shade = rng.uniform(0.5, 1.6, shape).astype(np.float32)
+    score = rng.uniform(0.0, 3.0, shape).astype(np.float32)
+    assert np.array_equal(_without_lit_shadows(left, shade, score, 3.0, window=win),
+                          _without_lit_shadows(left, shade, score, 3.0))
+    # The cover grown on its outlines' window: the whole view's dilation.
+    scene = Scene(np.zeros(shape, np.float32), np.zeros(shape, np.float32), grid,
+                  NOMINAL_PIECES, np.array([50.0, -300.0, 700.0]))
+    found = [Candidate(Size.SMALL, False, FitResult(Pose(0.0, 0.0, 0.0), 1.0, 1.0, 1.0, 1.0,
+                                                    0.1, 0),
+                       rng.uniform(-20, 130, 2) + rng.uniform(-15, 15, (4, 2)), np.zeros(0, bool))
+             for _ in range(int(rng.integers(0, 4)))]
+    cover, got_left = _left_of(scene, left, found, None)
+    want = np.zeros(shape, np.uint8)
+    for c in found:
+        cv2.fillPoly(want, [np.round(grid.to_px(c.outline_mm)).astype(np.int32)], 1)
+    r = max(round(1.5 * grid.px_per_mm), 1)
+    want = cv2.dilate(want, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1,) * 2))
+    assert np.array_equal(cover, want)
+    assert np.array_equal(got_left, left & (want == 0))

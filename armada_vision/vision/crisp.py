@@ -73,6 +73,12 @@ COVER_GROW_MM = 1.5
 OPEN_MM = 1.5
 # A leftover area is fitted when it covers at least this share of a small piece's footprint.
 MIN_SHARE = 0.6
+# The window of what is left that crisp_pieces works on (_nonzero_window) reaches this many
+# px past the opening's reach (2 × its radius): past the 4 px its areas are padded by
+# (_areas' pad), the 2 px of the fit map band's erosion and a pixel of the contour tracing's
+# border, so that every pixel the whole view's morphology would set lies inside it and the
+# window's edges are read as the view's zeros (a cost change only, session 43, cost53).
+WINDOW_PAD_PX = 8
 # An area whose border runs along the pieces found for more than this share is their shadow
 # (measured on seeds 1000-1071: pieces found ≤ 0.08; 0.12-0.51 were shadows and rims), and
 # one whose convex hull is this round is a chit, a coin or a die: neither is fitted (on
@@ -568,18 +574,26 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
     grid = scene.grid
     ppm = grid.px_per_mm
     cover, left = _left_of(scene, crisp, [*chosen, *standing], unseen)
+    ro = max(round(OPEN_MM * ppm), 1)
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * ro + 1,) * 2)
+    # The cuts below only take pixels off what is left: its shadows' areas, the opening, its
+    # areas and the fit map's band are worked out on the window round it (the rest of the
+    # view holds none of it), the same pixels as on the whole view (WINDOW_PAD_PX).
+    win = _nonzero_window(left, 2 * ro + WINDOW_PAD_PX)
+    if win is None:
+        return []  # nothing left: no area to fit
     min_px = min_share * scene.small_area_mm2 * ppm**2
     if mid_of is not None:
-        left = grey_at_mid(left, mid_of, min_px)
+        left = grey_at_mid(left, mid_of, min_px, window=win)
     if scene.shade is not None and cut_lit:
         left = _without_lit_shadows(
             left, scene.shade, scene.score, min_px,
-            None if lit_clear is None or lit_whole is None else lit_clear[1], lit_whole)
-    ro = max(round(OPEN_MM * ppm), 1)
-    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * ro + 1,) * 2)
-    body = cv2.morphologyEx(left.view(np.uint8), cv2.MORPH_OPEN, disc)
+            None if lit_clear is None or lit_whole is None else lit_clear[1], lit_whole,
+            window=win)
+    left_w = left[win].view(np.uint8)
+    body = cv2.morphologyEx(left_w, cv2.MORPH_OPEN, disc)
     max_px = 2.5 * scene.max_area_mm2 * ppm**2
-    incover = cover > 0
+    incover = cover.view(bool)  # (0/1: a view, no copy; cover is not written after)
     # (area's sub-grid, area, the pieces found's cover on the view that excuses its edges,
     # the share of a fit's outline that may be hidden, the least σ (mm) of a piece found)
     # (the last: False an area, True a peeled part, None what a soft pick left of an area)
@@ -587,7 +601,7 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
     peeled = None
     peel_disc = None
     # Outer contours, not a labelling of the whole view: the areas are few and small.
-    for c0, r0, region in _areas(body, min_px, pad=4):
+    for c0, r0, region in _areas(body, min_px, pad=4, window=(win, left.shape)):
         sl = (slice(r0, r0 + region.shape[0]), slice(c0, c0 + region.shape[1]))
         lit = False
         if shade_range is not None and scene.shade is not None:
@@ -639,12 +653,15 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
     # border is the band's outer side, ~1 px out). The tip, thinner than the opening's disc,
     # is taken back from the unopened area. Where a piece found lies the map is solid: an
     # edge against it is hidden, not missed.
-    near = cv2.dilate(body, disc, iterations=2) & left.view(np.uint8)
-    fg = near.astype(np.float32)
+    # (On the window: outside it the map is 0 but where a piece found lies.)
+    near = cv2.dilate(body, disc, iterations=2) & left_w
+    fg = np.zeros(left.shape, np.float32)
+    fg_w = fg[win]
+    fg_w[...] = near
     # Only the outline's band: the rims and the base's edges inside a piece stay inside.
     deep = cv2.erode(near, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
     if edges is not None:
-        fg[edges & (deep == 0)] *= 0.5
+        fg_w[edges[win] & (deep == 0)] *= 0.5
     fg[incover] = 1.0
     fg = cv2.blur(fg, (3, 3))
     # (The score is only read for doubtful fits, which this pass never keeps.)
@@ -810,8 +827,11 @@ def rim_pieces(scene: Scene, edges: np.ndarray, crisp: np.ndarray, chosen: list[
     grid = scene.grid
     ppm2 = grid.px_per_mm**2
     cover, left = _left_of(scene, crisp, [*chosen, *standing], unseen)
-    contours, _ = cv2.findContours(left.view(np.uint8), cv2.RETR_EXTERNAL,
-                                   cv2.CHAIN_APPROX_SIMPLE)
+    # Traced on the window round what is left (_nonzero_window): the same contours.
+    win = _nonzero_window(left, WINDOW_PAD_PX)
+    contours = () if win is None else cv2.findContours(
+        left[win].view(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE,
+        offset=(win[1].start, win[0].start))[0]
     lo, hi = MIN_SHARE * scene.small_area_mm2 * ppm2, RIM_MAX_AREAS * scene.max_area_mm2 * ppm2
     out: list[Candidate] = []
     for cnt in contours:
@@ -854,13 +874,26 @@ def _left_of(scene: Scene, crisp: np.ndarray, found: Sequence[Candidate],
     what of ``crisp`` (view-size bool) they and ``unseen`` (hands) leave."""
     grid = scene.grid
     cover = np.zeros(crisp.shape, np.uint8)
-    for c in found:
-        cv2.fillPoly(cover, [np.round(grid.to_px(c.outline_mm)).astype(np.int32)], 1)
+    polys = [np.round(grid.to_px(c.outline_mm)).astype(np.int32) for c in found]
+    for p in polys:
+        cv2.fillPoly(cover, [p], 1)
     r = max(round(COVER_GROW_MM * grid.px_per_mm), 1)
-    cover = cv2.dilate(cover, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1,) * 2))
-    left = crisp & (cover == 0)
+    if polys:
+        # Grown on the window round the outlines' corners (what they fill lies within them):
+        # the same pixels as growing the whole view, whose rest is 0.
+        pts = np.concatenate(polys)
+        (x_lo, y_lo), (x_hi, y_hi) = pts.min(axis=0).tolist(), pts.max(axis=0).tolist()
+        rows, cols = cover.shape
+        y0, y1 = max(y_lo - r - 1, 0), min(y_hi + r + 2, rows)
+        x0, x1 = max(x_lo - r - 1, 0), min(x_hi + r + 2, cols)
+        if y0 < y1 and x0 < x1:
+            cover[y0:y1, x0:x1] = cv2.dilate(
+                cover[y0:y1, x0:x1],
+                cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1,) * 2))
+    # (cover is 0/1: as bools, crisp and not cover in one pass; then not unseen, in place.)
+    left = np.greater(crisp, cover.view(bool))
     if unseen is not None:
-        left &= ~unseen
+        np.greater(left, unseen, out=left)
     return cover, left
 
 
@@ -1510,7 +1543,8 @@ def _muted_share(scene: Scene, c: Candidate, muted: np.ndarray) -> float | None:
 def _without_lit_shadows(left: np.ndarray, shade: np.ndarray, score: np.ndarray,
                          min_px: float,
                          clear: Callable[[tuple[slice, slice], np.ndarray], bool] | None = None,
-                         whole: list[np.ndarray] | None = None) -> np.ndarray:
+                         whole: list[np.ndarray] | None = None,
+                         window: tuple[slice, slice] | None = None) -> np.ndarray:
     """``left`` (view-size bool) without the shadow pixels of its areas (of at least
     ``min_px`` pixels) lit brighter than the table (a white or vivid piece: LIT_QUANTILE of
     the brightness over the table's at least PALE_LIT): its crisp contact shadow is enclosed
@@ -1519,10 +1553,13 @@ def _without_lit_shadows(left: np.ndarray, shade: np.ndarray, score: np.ndarray,
     vivid piece's own dim face scores strongly) go; clear pieces, which darken the table,
     are not lit and keep theirs. With ``clear(window, area)`` (whether a lit area is of a
     clear piece's colour) and ``whole``: such areas, uncut, are appended to ``whole`` as one
-    view-size bool mask (``lit_whole``, see GREY_LIT)."""
+    view-size bool mask (``lit_whole``, see GREY_LIT). ``window``: a window of the view
+    holding all of ``left``, as :func:`_nonzero_window` makes it (its areas traced there)."""
     out = left
     kept = None
-    for c0, r0, region in _areas(left.view(np.uint8), min_px):
+    for c0, r0, region in (_areas(left.view(np.uint8), min_px) if window is None else
+                           _areas(left[window].view(np.uint8), min_px,
+                                  window=(window, left.shape))):
         sl = (slice(r0, r0 + region.shape[0]), slice(c0, c0 + region.shape[1]))
         s = shade[sl]
         if np.quantile(s[region], LIT_QUANTILE, method="lower") < PALE_LIT:
@@ -1538,12 +1575,21 @@ def _without_lit_shadows(left: np.ndarray, shade: np.ndarray, score: np.ndarray,
     return out
 
 
-def _areas(mask: np.ndarray, min_px: float, pad: int = 0
+def _areas(mask: np.ndarray, min_px: float, pad: int = 0,
+           window: tuple[tuple[slice, slice], tuple[int, int]] | None = None
            ) -> list[tuple[int, int, np.ndarray]]:
     """The connected areas of a 0/1 uint8 view mask with at least ``min_px`` pixels, each as
-    (first column, first row, its bool mask on its bounding box grown by ``pad``)."""
-    rows, cols = mask.shape
-    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    (first column, first row, its bool mask on its bounding box grown by ``pad``).
+    ``window``: (its row and column slices, the view's shape) when ``mask`` is a window of
+    the view mask holding all its pixels, WINDOW_PAD_PX + ``pad`` inside its edges but where
+    it meets the view's (:func:`_nonzero_window`): the same areas, in view px, at the cost of
+    tracing the window only."""
+    if window is None:
+        (y0, x0), (rows, cols) = (0, 0), mask.shape
+    else:
+        (y0, x0), (rows, cols) = (window[0][0].start, window[0][1].start), window[1]
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE,
+                                   offset=(x0, y0))
     out = []
     for cnt in contours:
         x, y, w, h = cv2.boundingRect(cnt)
@@ -1553,10 +1599,27 @@ def _areas(mask: np.ndarray, min_px: float, pad: int = 0
         c1, r1 = min(x + w + pad, cols), min(y + h + pad, rows)
         region = np.zeros((r1 - r0, c1 - c0), np.uint8)
         cv2.drawContours(region, [cnt], -1, 1, thickness=cv2.FILLED, offset=(-c0, -r0))
-        region = region.view(bool) & mask[r0:r1, c0:c1].view(bool)
+        region = region.view(bool) & mask[r0 - y0:r1 - y0, c0 - x0:c1 - x0].view(bool)
         if np.count_nonzero(region) >= min_px:
             out.append((c0, r0, region))
     return out
+
+
+def _nonzero_window(mask: np.ndarray, grow: int) -> tuple[slice, slice] | None:
+    """The window (row and column slices) of the view mask ``mask``'s nonzero pixels' bounds
+    grown by ``grow`` px, clipped to the view; None when it has none. A pass's morphology
+    and contour tracing on that window give the pixels they give on the whole view where
+    the window's edges lie ``grow`` px off every pixel of the mask (or on the view's edge):
+    a crisp pass's areas are a few % of the view (see WINDOW_PAD_PX)."""
+    in_rows = np.flatnonzero(mask.any(axis=1))
+    if not in_rows.size:
+        return None
+    r0, r1 = int(in_rows[0]), int(in_rows[-1]) + 1
+    in_cols = np.flatnonzero(mask[r0:r1].any(axis=0))
+    c0, c1 = int(in_cols[0]), int(in_cols[-1]) + 1
+    rows, cols = mask.shape
+    return (slice(max(r0 - grow, 0), min(r1 + grow, rows)),
+            slice(max(c0 - grow, 0), min(c1 + grow, cols)))
 
 
 def _grown_within(mask: np.ndarray, sl: tuple[slice, slice], disc: np.ndarray) -> np.ndarray:

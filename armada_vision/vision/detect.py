@@ -1316,7 +1316,10 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
         return (asked[1] if asked is not None and asked[0] is c
                 else _lit_table(c, scene, view, bg, edges, lit_pieces))
 
-    lying += crisp_pieces(scene, edges, crisp | holes, lying, hand_mask, standing, peel=True,
+    # What the crisp edges enclose, their closed gaps' holes too: made once, read by the crisp
+    # passes, the hands' clear pass and the rim pass (none writes it).
+    enclosed = crisp | holes
+    lying += crisp_pieces(scene, edges, enclosed, lying, hand_mask, standing, peel=True,
                           heading_floor=True, clear_part=looks_clear, soft_clear=is_clear,
                           soft_out=soft,
                           soft_white=lambda c: named(c) == "white",
@@ -1336,7 +1339,7 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
         # excused strip let it make (the 9136-set's 9375 and 9327, black pieces read so).
         held = [c for c in lying if not any(c is k for k in lit)]
         by_lit = cv2.dilate(_left_of(scene, crisp, lit, None)[0], np.ones((5, 5), np.uint8)) > 0
-        lying += crisp_pieces(scene, edges, crisp | holes, held, hand_mask, standing,
+        lying += crisp_pieces(scene, edges, enclosed, held, hand_mask, standing,
                               peel=True, heading_floor=True, clear_part=looks_clear,
                               not_clear=lambda c: _dark_opaque(view, scene.footprint(c)[0], bg),
                               area_if=lambda sl, area: bool((by_lit[sl] & area).any()))
@@ -1381,7 +1384,7 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     if hands:
         # A clear piece in a hand's region (the hand's shadow or fingers joined its region):
         # its own crisp or muted area there, fitted cleanly and named clear (HAND_CLEAR_*).
-        lying += clear_in_hands(scene, view, bg, edges, crisp | holes, grey_area, ratio,
+        lying += clear_in_hands(scene, view, bg, edges, enclosed, grey_area, ratio,
                                 hands, lying, standing, is_clear, looks_clear)
     for sub, region in empty:
         got = leftover_piece(scene, region, sub, lying)
@@ -1460,7 +1463,7 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     # crisp area is one rim (crisp.RIM_FILL), lit like the table (RIM_LIT_INSIDE).
     # (_lit_clear says no on a coloured table: the pass is not run there.)
     rims = [] if table_hue_sat(bg)[1] > COLOURED_TABLE_SAT else rim_pieces(
-        scene, edges, crisp | holes, lying, hand_mask, standing,
+        scene, edges, enclosed, lying, hand_mask, standing,
         lambda c: named(c) in (
             "clear", "white") and _lit_clear(c, scene, view, bg, RIM_LIT_INSIDE))
     rim_fits = {id(c.fit) for c in rims}

@@ -423,7 +423,8 @@ def grey_of(view: TableView, ratio: np.ndarray) -> np.ndarray:
     return (ratio < DESAT_RATIO) & view.valid_mask & ~view.marker_mask
 
 
-def grey_at_mid(grey: np.ndarray, ratio: np.ndarray, min_px: float) -> np.ndarray:
+def grey_at_mid(grey: np.ndarray, ratio: np.ndarray, min_px: float,
+                window: tuple[slice, slice] | None = None) -> np.ndarray:
     """``grey`` (view-size bool, :func:`grey_of`) with each of its areas enclosing at least
     ``min_px`` pixels cut at the mid level between the area's median
     saturation ``ratio`` and the table's (1), where that lies under DESAT_RATIO: the
@@ -432,10 +433,16 @@ def grey_at_mid(grey: np.ndarray, ratio: np.ndarray, min_px: float) -> np.ndarra
     outline, and the area grown by that all round cost its true pose 0.42-0.44 (seeds 1901,
     1757: over GOOD_COST) where the mid-level cut gives 0.10-0.17. On wood (0.8-0.9 inside)
     the cut stays at DESAT_RATIO (MID_MIN_SHIFT_PX), and an area greyer than CLEAR_KEEPS is
-    left as it is."""
+    left as it is. ``window``: a window of the view holding all of ``grey`` a pixel or more
+    inside its edges (but where they are the view's): its areas are traced there only."""
     out = grey
-    contours, _ = cv2.findContours(grey.view(np.uint8), cv2.RETR_EXTERNAL,
-                                   cv2.CHAIN_APPROX_SIMPLE)
+    if window is None:
+        contours, _ = cv2.findContours(grey.view(np.uint8), cv2.RETR_EXTERNAL,
+                                       cv2.CHAIN_APPROX_SIMPLE)
+    else:
+        contours, _ = cv2.findContours(grey[window].view(np.uint8), cv2.RETR_EXTERNAL,
+                                       cv2.CHAIN_APPROX_SIMPLE,
+                                       offset=(window[1].start, window[0].start))
     for cnt in contours:
         # The enclosed area, not the bounding box: the grain's long thin streaks on wood
         # (~1300 contours a view) have large boxes and are no piece.
