@@ -241,6 +241,10 @@ CLEAR_ACROSS_FINE_ASK = 0.1
 CLEAR_ACROSS_DARK = 0.84
 CLEAR_ACROSS_COVER = 0.9
 CLEAR_ACROSS_STEP_MM = 1.5
+# Only a reading of the shortest size is asked: the class's readings
+# that pass are all smalls, the small being what fits the open base and one wall; the
+# 8848-set's 8849 (two clear mediums head to tail, one missed) had its found medium read as a
+# large lying over the missed one (its strip the other piece, 0.8 of the band).
 # A reading in size doubt whose longer reading's outline past its stern lies on the crisp edges
 # (issue 4, session 34, size44). A piece read one size short from its tip (its base hard to
 # see: a white piece's shaded face scores under its lit one, a vivid one's base lies in its
@@ -595,8 +599,8 @@ def clear_across_longer(scene: Scene, c: Candidate, sigma_mm: float, lying: list
     has a median shade at most CLEAR_ACROSS_DARK (at least CLEAR_STRIP_FLOOR) of the band
     beside it, the darkest such pose: set there, not fitted (crisp._edges_candidate), its σ
     covering ``c``, when it clashes with none of ``lying``; else None."""
-    if not (longer := _longer_asked(scene, c, sigma_mm)):
-        return None
+    if c.size != scene.by_length[0] or not (longer := _longer_asked(scene, c, sigma_mm)):
+        return None  # only a small is asked (see below CLEAR_ACROSS_STEP_MM)
     others = [k for k in lying if k is not c]
     seen = shapely.Polygon(c.outline_mm)
     dims = scene.pieces.dims
