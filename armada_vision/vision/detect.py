@@ -179,6 +179,7 @@ from armada_vision.vision.segment import (
 from armada_vision.vision.shadows import cast_shadows, lit_table, tinted_shadow
 from armada_vision.vision.strips import (
     bare_strip_shorter,
+    clear_across_longer,
     clear_base_longer,
     clear_beside_longer,
     clear_strip_longer,
@@ -1628,6 +1629,11 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
             # ... or from its tip, the stern short: the open base past its stern greyer than
             # the table beside it, on a coloured table (CLEAR_BASE_GREY); named clear.
             if (w := clear_base_longer(scene, c, p.sigma_mm, lying, ratio)) is not None:
+                out[i] = replace(as_piece(w, False), color="clear")
+                continue
+            # ... or lying across a longer clear piece, turned 100-150° on its base, the rest
+            # of the piece darker than the table beside it (CLEAR_ACROSS_DARK); named clear.
+            if (w := clear_across_longer(scene, c, p.sigma_mm, lying)) is not None:
                 out[i] = replace(as_piece(w, False), color="clear")
                 continue
         # Any colour: a reading in size doubt whose longer outline lies on the crisp edges

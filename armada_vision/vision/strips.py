@@ -6,6 +6,7 @@ Frames: table mm (+y away from the viewer) for poses and strips; view px (y down
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 from dataclasses import replace
 
@@ -16,6 +17,7 @@ from armada_vision.geometry.pieces import Size
 from armada_vision.geometry.pose import Pose
 from armada_vision.vision.colors import classify_color
 from armada_vision.vision.crisp import _edges_candidate, _outline_samples
+from armada_vision.vision.fit import outline_mm
 from armada_vision.vision.look import FACES_CAN_VANISH, median_in, median_shade
 from armada_vision.vision.open_base import near_edges, shades_in, values_in
 from armada_vision.vision.order import median
@@ -202,6 +204,47 @@ CLEAR_WALL_AWAY = 0.7
 # clear readings at their size on those sets keep 0.93 or more. The size is set straight on
 # from the tip as read (the grey tells the size, not the heading).
 CLEAR_BASE_GREY = 0.85
+# A clear reading in size doubt that lies ACROSS a longer clear piece (issue 4, session 43,
+# clearsize53). A quarter of the clear wrong sizes (25 of the 89 lines on the fourteen tuning
+# and two check sets, 14 of the 16 sets, 18 on wood) are a large or medium read as a small
+# turned 100-150° from the truth: the small is fitted to the open base and one side wall, its
+# stern on one wall, its tip on the other (crisp_pieces and _white_by_shadow start them),
+# and the rest of the piece, the two walls running to the faint apex, is the table darkened
+# through clear plastic with no crisp edge and nothing on the fit map (median 0.00 over it).
+# The rules above all keep the reading's heading, so never reach it. Seen from the reading,
+# the true stern lies 10-30 mm ahead of its stern and 6-18 mm to one side, the piece turned
+# 100-150° toward that side (the 25 lines; /work/scratch/clearsize53/probe.py). Over that
+# family of poses (CLEAR_ACROSS_*), each longer size's outline as seen that holds the reading
+# (CLEAR_ACROSS_COVER of its lattice points) has a strip (the outline less the reading grown
+# by STRIP_GROW_MM, at least STRIP_FREE of it off the other readings) and a band
+# CLEAR_BESIDE_MM out from the outline (off the reading and the others); the darkest strip
+# against its band (the view's shade on a lattice, CLEAR_ACROSS_STEP_MM) has a median of
+# 0.67-0.86 at the true size for the class on wood and laminate (larges read as smalls; the
+# mediums' larges stay 0.87-0.94, the strip running onto the table past the apex), while over
+# the clear readings at their size in size doubt on the cases' scenes and the first scenes of
+# the 10288- and 11728-sets (43) the darkest is 0.879 (10318's small on wood, a strip along a
+# dark band of the grain) and the rest 0.93 and up. So a clear reading in size doubt that no
+# rule above made longer is read at the longest longer size whose darkest strip is at most
+# CLEAR_ACROSS_DARK (at least CLEAR_STRIP_FLOOR: a shadow) of its band, at that pose when it
+# clashes with no other reading: set there, not fitted, its σ covering the reading (never
+# trusted: the size is the view's shade, not a fit's), named clear. The search is coarse
+# (27 poses a side and size), then fine about each size's darkest pose; each outline is
+# tested on the lattice by its edges' half-planes, in a window round it.
+CLEAR_ACROSS_TURN_DEG = (105.0, 125.0, 145.0)
+CLEAR_ACROSS_AHEAD_MM = (12.5, 20.0, 27.5)
+CLEAR_ACROSS_SIDE_MM = (7.0, 12.0, 17.0)
+# ... searched coarse, then about each size's darkest coarse pose by these steps either way.
+CLEAR_ACROSS_FINE = (5.0, 2.5, 2.5)  # turn °, ahead mm, side mm
+# ... only where the coarse pose is within CLEAR_ACROSS_FINE_ASK of the bound (the fine steps
+# darken the class's strips by 0.02-0.08; most readings at their size stay 0.95 and up).
+CLEAR_ACROSS_FINE_ASK = 0.1
+CLEAR_ACROSS_DARK = 0.84
+CLEAR_ACROSS_COVER = 0.9
+CLEAR_ACROSS_STEP_MM = 1.5
+# Only a reading of the shortest size is asked: the class's readings
+# that pass are all smalls, the small being what fits the open base and one wall; the
+# 8848-set's 8849 (two clear mediums head to tail, one missed) had its found medium read as a
+# large lying over the missed one (its strip the other piece, 0.8 of the band).
 # A reading in size doubt whose longer reading's outline past its stern lies on the crisp edges
 # (issue 4, session 34, size44). A piece read one size short from its tip (its base hard to
 # see: a white piece's shaded face scores under its lit one, a vivid one's base lies in its
@@ -498,6 +541,136 @@ def clear_base_longer(scene: Scene, c: Candidate, sigma_mm: float, lying: list[C
             straight = _set_from_tip(scene, c, [o.size])[0] if turn else o
             if (q := _covering_longer(scene, straight, c, others)) is not None:
                 return q
+    return None
+
+
+def _across_pose(c: Candidate, turn: float, ahead: float, side: float) -> Pose:
+    """The stern and heading of a longer piece that reading ``c`` would lie across: ``ahead``
+    mm ahead of ``c``'s stern and ``side`` mm to its left (right when negative), turned by
+    ``turn``° toward that side (CLEAR_ACROSS_*)."""
+    p = c.fit.pose
+    cs, sn = math.cos(math.radians(p.heading_deg)), math.sin(math.radians(p.heading_deg))
+    h = (p.heading_deg - math.copysign(turn, side)) % 360.0
+    return Pose(p.x_mm + ahead * cs - side * sn, p.y_mm + ahead * sn + side * cs, h)
+
+
+def _across_coarse() -> Iterator[tuple[float, float, float]]:
+    """The coarse (turn °, ahead mm, side mm) of CLEAR_ACROSS_*, both sides."""
+    for sign in (1.0, -1.0):
+        for t in CLEAR_ACROSS_TURN_DEG:
+            for a in CLEAR_ACROSS_AHEAD_MM:
+                for b in CLEAR_ACROSS_SIDE_MM:
+                    yield t, a, sign * b
+
+
+def _across_fine(t: float, a: float, b: float) -> Iterator[tuple[float, float, float]]:
+    """The (turn, ahead, side) about a coarse one by CLEAR_ACROSS_FINE either way."""
+    dt, da, db = CLEAR_ACROSS_FINE
+    for u in (-dt, 0.0, dt):
+        for v in (-da, 0.0, da):
+            for w in (-db, 0.0, db):
+                if u or v or w:
+                    yield t + u, a + v, b + math.copysign(w, b)
+
+
+def _half_planes(outline: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The outward unit normals (k, 2) and offsets (k,) of a convex counter-clockwise
+    ``outline`` (table mm): a point's distance outside is at least max(n·p − o)."""
+    d = np.roll(outline, -1, axis=0) - outline
+    n = np.stack([d[:, 1], -d[:, 0]], axis=1)
+    n /= np.maximum(np.linalg.norm(n, axis=1, keepdims=True), 1e-9)
+    return n, np.einsum("ij,ij->i", n, outline)
+
+
+def _across_outline(scene: Scene, c: Candidate, z: Size, k: tuple[float, float, float]
+                    ) -> np.ndarray:
+    """The outline as seen (table mm) of size ``z`` at :func:`_across_pose` ``k`` of ``c``."""
+    p = _across_pose(c, *k)
+    return outline_mm(scene._local(z, False), np.array([p.x_mm, p.y_mm,
+                                                        math.radians(p.heading_deg)]),
+                      scene.camera_mm)
+
+
+def clear_across_longer(scene: Scene, c: Candidate, sigma_mm: float, lying: list[Candidate]
+                        ) -> Candidate | None:
+    """The longest size longer than clear reading ``c`` (σ ``sigma_mm``, covering it: in size
+    doubt) at a pose of the family a piece ``c`` lies across would have (CLEAR_ACROSS_*),
+    holding ``c``, whose strip past ``c`` (at least STRIP_FREE of it off the other readings)
+    has a median shade at most CLEAR_ACROSS_DARK (at least CLEAR_STRIP_FLOOR) of the band
+    beside it, the darkest such pose: set there, not fitted (crisp._edges_candidate), its σ
+    covering ``c``, when it clashes with none of ``lying``; else None."""
+    if c.size != scene.by_length[0] or not (longer := _longer_asked(scene, c, sigma_mm)):
+        return None  # only a small is asked (see below CLEAR_ACROSS_STEP_MM)
+    others = [k for k in lying if k is not c]
+    seen = shapely.Polygon(c.outline_mm)
+    dims = scene.pieces.dims
+    # The lattice: a box round every pose's outline (the coarse ones grown by the fine
+    # steps' reach) and the band, the view's shade read once per point.
+    reach = CLEAR_ACROSS_FINE[1] + CLEAR_ACROSS_FINE[2] + 2.0
+    coarse = [(z, k) for z in longer for k in _across_coarse()]
+    outlines = [_across_outline(scene, c, z, k) for z, k in coarse]
+    near, far = CLEAR_BESIDE_MM
+    allpts = np.concatenate(outlines)
+    step = CLEAR_ACROSS_STEP_MM
+    x0, y0 = allpts.min(axis=0) - far - reach
+    xs = np.arange(x0, allpts[:, 0].max() + far + reach, step)
+    ys = np.arange(y0, allpts[:, 1].max() + far + reach, step)
+    gx, gy = np.meshgrid(xs, ys)
+    px = np.round(scene.grid.to_px(np.stack([gx.ravel(), gy.ravel()], axis=1))).astype(int)
+    rows, cols = scene.shade.shape[:2]
+    ok = ((px[:, 0] >= 0) & (px[:, 1] >= 0) & (px[:, 0] < cols) & (px[:, 1] < rows)
+          ).reshape(gx.shape)
+    shade = np.where(ok.ravel(), scene.shade[np.clip(px[:, 1], 0, rows - 1),
+                                             np.clip(px[:, 0], 0, cols - 1)], np.nan
+                     ).reshape(gx.shape)
+    own = shapely.contains_xy(seen, gx, gy)
+    n_own = np.count_nonzero(own)
+    if n_own == 0:
+        return None
+    own_pts = np.stack([gx[own], gy[own]], axis=1)
+    own_band = shapely.contains_xy(seen.buffer(near), gx, gy)
+    taken = (shapely.contains_xy(shapely.union_all([scene.grown_outline(k) for k in others]),
+                                 gx, gy) if others else np.zeros(gx.shape, bool))
+    strip_ok = ~shapely.contains_xy(seen.buffer(STRIP_GROW_MM), gx, gy) & ok
+    band_ok = ~own_band & ~taken & ok
+
+    def darkness(outline: np.ndarray) -> float:
+        """The strip's median shade over the band's (inf when the outline does not hold the
+        reading, or its strip lies on the others)."""
+        n, o = _half_planes(outline)
+        if np.count_nonzero((own_pts @ n.T - o).max(axis=1) <= 0.0) < CLEAR_ACROSS_COVER * n_own:
+            return math.inf  # does not hold the reading
+        (bx0, by0), (bx1, by1) = outline.min(axis=0) - far, outline.max(axis=0) + far
+        c0, c1 = int((bx0 - x0) // step), int((bx1 - x0) // step) + 2
+        r0, r1 = int((by0 - y0) // step), int((by1 - y0) // step) + 2
+        win = (slice(max(r0, 0), r1), slice(max(c0, 0), c1))
+        out = (np.stack([gx[win], gy[win]], axis=-1) @ n.T - o).max(axis=-1)
+        strip = (out <= 0.0) & strip_ok[win]
+        free = strip & ~taken[win]
+        n_strip = np.count_nonzero(strip)
+        band = (out >= near) & (out <= far) & band_ok[win]
+        if n_strip == 0 or np.count_nonzero(free) < STRIP_FREE * n_strip or not band.any():
+            return math.inf
+        sw = shade[win]
+        return float(np.median(sw[free])) / max(float(np.median(sw[band])), 1e-6)
+
+    best: dict[Size, tuple[float, tuple[float, float, float]]] = {}
+    for (z, k), outline in zip(coarse, outlines, strict=True):
+        r = darkness(outline)
+        if r < best.get(z, (math.inf,))[0]:
+            best[z] = (r, k)
+    for z, (r, k) in list(best.items()):
+        if r > CLEAR_ACROSS_DARK + CLEAR_ACROSS_FINE_ASK:
+            continue  # too light to be darkened under the bound by a fine step
+        for f in _across_fine(*k):
+            if (rf := darkness(_across_outline(scene, c, z, f))) < best[z][0]:
+                best[z] = (rf, f)
+    best = {z: v for z, v in best.items()
+            if CLEAR_STRIP_FLOOR <= v[0] <= CLEAR_ACROSS_DARK}
+    for z in sorted(best, key=lambda k: dims(k).footprint_length_mm, reverse=True):
+        o = _edges_candidate(scene, z, _across_pose(c, *best[z][1]))
+        if (q := _covering_longer(scene, o, c, others)) is not None:
+            return q
     return None
 
 
