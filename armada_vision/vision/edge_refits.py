@@ -236,17 +236,24 @@ WHITE_BESIDE_PROMISE = 0.85
 # die whose small refit lies 0.963 on its edges, named white, 75th percentile 1.07, pips 0.036
 # of it under 0.4), while a white piece's shaded face keeps 0.55 of the table's shade or more
 # (none of the four has a pixel under 0.4).
-# ... or nearly whole (issue 4, session 43, white53): a white piece alone on the laminate seen
-# from a tilted camera (22-35°) loses its lit side's edge against the table, so its true
-# size's refit lies 0.91-0.96 on the edges (the 10288-set's 10401, the 9712-set's 9873, 9916,
-# 9969: each beating every other size by WHITE_EDGES_MARGIN or more), and its lit face is the
-# table's (75th percentile 0.89-1.06, under WHITE_ALONE_FACE). Read when its outline lies
-# WHITE_ALONE_NEAR_WHOLE on the edges, beats every other size by WHITE_EDGES_MARGIN, passes
-# every gate above but the lit face's, and classify_color names it white (not merely clear):
-# the refits nearly whole on the 10000-set's laminate that are no piece (clear pieces,
-# shadows, a chit, a small's refit on something white) are all named clear; so are four white
-# pieces (11661, 12045, 10155, 8318), left.
+# ... or nearly whole (issue 4, session 43, white53): a white piece alone on the laminate,
+# most often seen from a tilted camera (22-35°), loses its lit side's edge against the table,
+# so its true size's refit lies only 0.91-0.96 on the edges, still beating every other size's
+# by WHITE_EDGES_MARGIN or more, and its lit face is the table's (75th percentile 0.89-1.06,
+# under WHITE_ALONE_FACE): the 10288-set's 10401 and the 9712-set's 9873, 9916 (0-10°) and
+# 9969. Read when its outline lies WHITE_ALONE_NEAR_WHOLE on the edges, beats every other size
+# by WHITE_EDGES_MARGIN, passes every gate above but the lit face's, and classify_color names
+# it white, not merely clear: the seven refits as near on the 10000-set's laminate (the face
+# test off) are all named clear, one of them a white small (10155), the others clear pieces,
+# shadows and bare table; four white pieces named clear (11661, 12045, 10155, 8318) are left.
+# Nor where the darkest tenth of its inset footprint (WHITE_ALONE_NEAR_SHADE_Q) is darker than
+# WHITE_ALONE_NEAR_SHADE: a lying white piece's shaded face stays near the table's shade (the
+# four 0.77-0.86; the whole ones found before 0.68-0.79), a shadow does not: the 9712-set's
+# 9837, a white small standing on the laminate (not read standing), whose lying small refit,
+# 0.9 on the edges and named white, took in its long shadow (0.58): a false white small.
 WHITE_ALONE_NEAR_WHOLE = 0.9
+WHITE_ALONE_NEAR_SHADE_Q = 10.0
+WHITE_ALONE_NEAR_SHADE = 0.7
 WHITE_ALONE_SHIFTS_MM = (-16.0, -12.0, -8.0, -4.0, 0.0, 4.0, 8.0, 12.0, 16.0)
 WHITE_ALONE_TURN_DEG = 15.0
 WHITE_ALONE_REFINED = 3
@@ -721,8 +728,10 @@ def white_alone(scene: Scene, view: TableView, bg: np.ndarray, edges: np.ndarray
     if (float((inside < WHITE_ALONE_DARK).mean()) > WHITE_ALONE_DARK_SHARE
             or clashes(wc, lying + standing, scene) or overlaps_any(scene, wc, lying)):
         return []  # a die's pips, or on a reading
-    if near_only:  # a clear piece, a shadow (WHITE_ALONE_NEAR_WHOLE)
-        return [wc] if classify_color(view, scene.footprint(wc)[0], bg) == "white" else []
+    if near_only:  # a clear piece, a shadow, a standing piece (WHITE_ALONE_NEAR_*)
+        return [wc] if (float(percentile(inside, WHITE_ALONE_NEAR_SHADE_Q))
+                        >= WHITE_ALONE_NEAR_SHADE and classify_color(
+                            view, scene.footprint(wc)[0], bg) == "white") else []
     if (float(percentile(inside, WHITE_ALONE_FACE_Q)) < WHITE_ALONE_FACE
             or classify_color(view, scene.footprint(wc)[0], bg) not in ("white", "clear")):
         return []  # no lit face brighter than the table: a clear piece, a shadow
