@@ -4518,6 +4518,16 @@ def test_a_standing_white_piece_is_no_white_piece_alone_nearly_whole():
     assert_no_false_piece(9837, 9712)
 
 
+# ... nor a white die showing few pips (edge_refits.WHITE_ALONE_NEAR_FACE; issue 4, session
+# 43, white53): the 10576-set's 10763 (laminate, 1280×720, 0-10°), a 16 mm white die showing
+# two pips (under WHITE_ALONE_DARK_SHARE), whose small refit lies 0.938 on its edges, named
+# white: read as a false white small with the nearly whole bar and the shade floor alone. Its
+# lit top fills the inset footprint (first quartile 1.03 of the table's shade), where a lying
+# white piece shows its shaded face (0.84-0.89).
+def test_a_white_die_with_few_pips_is_no_white_piece_alone_nearly_whole():
+    assert_no_false_piece(10763, 10576)
+
+
 # ... but not a white die (edge_refits.WHITE_ALONE_DARK): the 10000-set's 10212, a 16 mm white
 # die alone on laminate (1920×1080, 10-22°), whose region no pass reads; a small refitted to its
 # crisp edges lies on them at 0.963 of its samples (just under WHITE_EDGES_WHOLE), lit like the

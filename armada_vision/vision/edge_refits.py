@@ -251,9 +251,15 @@ WHITE_BESIDE_PROMISE = 0.85
 # four 0.77-0.86; the whole ones found before 0.68-0.79), a shadow does not: the 9712-set's
 # 9837, a white small standing on the laminate (not read standing), whose lying small refit,
 # 0.9 on the edges and named white, took in its long shadow (0.58): a false white small.
+# Nor where its first quartile (WHITE_ALONE_NEAR_FACE_Q) is as bright as the table
+# (WHITE_ALONE_NEAR_FACE): a lying piece shows its shaded face (the four 0.84-0.89), a die's
+# lit top fills the footprint: the 10576-set's 10763, a white die showing two pips (under
+# WHITE_ALONE_DARK_SHARE), whose small refit lay 0.938 on its edges, named white (1.03).
 WHITE_ALONE_NEAR_WHOLE = 0.9
 WHITE_ALONE_NEAR_SHADE_Q = 10.0
 WHITE_ALONE_NEAR_SHADE = 0.7
+WHITE_ALONE_NEAR_FACE_Q = 25.0
+WHITE_ALONE_NEAR_FACE = 1.0
 WHITE_ALONE_SHIFTS_MM = (-16.0, -12.0, -8.0, -4.0, 0.0, 4.0, 8.0, 12.0, 16.0)
 WHITE_ALONE_TURN_DEG = 15.0
 WHITE_ALONE_REFINED = 3
@@ -728,9 +734,11 @@ def white_alone(scene: Scene, view: TableView, bg: np.ndarray, edges: np.ndarray
     if (float((inside < WHITE_ALONE_DARK).mean()) > WHITE_ALONE_DARK_SHARE
             or clashes(wc, lying + standing, scene) or overlaps_any(scene, wc, lying)):
         return []  # a die's pips, or on a reading
-    if near_only:  # a clear piece, a shadow, a standing piece (WHITE_ALONE_NEAR_*)
+    if near_only:  # a clear piece, a shadow, a standing piece, a die (WHITE_ALONE_NEAR_*)
         return [wc] if (float(percentile(inside, WHITE_ALONE_NEAR_SHADE_Q))
-                        >= WHITE_ALONE_NEAR_SHADE and classify_color(
+                        >= WHITE_ALONE_NEAR_SHADE
+                        and float(percentile(inside, WHITE_ALONE_NEAR_FACE_Q))
+                        < WHITE_ALONE_NEAR_FACE and classify_color(
                             view, scene.footprint(wc)[0], bg) == "white") else []
     if (float(percentile(inside, WHITE_ALONE_FACE_Q)) < WHITE_ALONE_FACE
             or classify_color(view, scene.footprint(wc)[0], bg) not in ("white", "clear")):
