@@ -236,6 +236,30 @@ WHITE_BESIDE_PROMISE = 0.85
 # die whose small refit lies 0.963 on its edges, named white, 75th percentile 1.07, pips 0.036
 # of it under 0.4), while a white piece's shaded face keeps 0.55 of the table's shade or more
 # (none of the four has a pixel under 0.4).
+# ... or nearly whole (issue 4, session 43, white53): a white piece alone on the laminate,
+# most often seen from a tilted camera (22-35°), loses its lit side's edge against the table,
+# so its true size's refit lies only 0.91-0.96 on the edges, still beating every other size's
+# by WHITE_EDGES_MARGIN or more, and its lit face is the table's (75th percentile 0.89-1.06,
+# under WHITE_ALONE_FACE): the 10288-set's 10401 and the 9712-set's 9873, 9916 (0-10°) and
+# 9969. Read when its outline lies WHITE_ALONE_NEAR_WHOLE on the edges, beats every other size
+# by WHITE_EDGES_MARGIN, passes every gate above but the lit face's, and classify_color names
+# it white, not merely clear: the seven refits as near on the 10000-set's laminate (the face
+# test off) are all named clear, one of them a white small (10155), the others clear pieces,
+# shadows and bare table; four white pieces named clear (11661, 12045, 10155, 8318) are left.
+# Nor where the darkest tenth of its inset footprint (WHITE_ALONE_NEAR_SHADE_Q) is darker than
+# WHITE_ALONE_NEAR_SHADE: a lying white piece's shaded face stays near the table's shade (the
+# four 0.77-0.86; the whole ones found before 0.68-0.79), a shadow does not: the 9712-set's
+# 9837, a white small standing on the laminate (not read standing), whose lying small refit,
+# 0.9 on the edges and named white, took in its long shadow (0.58): a false white small.
+# Nor where its first quartile (WHITE_ALONE_NEAR_FACE_Q) is as bright as the table
+# (WHITE_ALONE_NEAR_FACE): a lying piece shows its shaded face (the four 0.84-0.89), a die's
+# lit top fills the footprint: the 10576-set's 10763, a white die showing two pips (under
+# WHITE_ALONE_DARK_SHARE), whose small refit lay 0.938 on its edges, named white (1.03).
+WHITE_ALONE_NEAR_WHOLE = 0.9
+WHITE_ALONE_NEAR_SHADE_Q = 10.0
+WHITE_ALONE_NEAR_SHADE = 0.7
+WHITE_ALONE_NEAR_FACE_Q = 25.0
+WHITE_ALONE_NEAR_FACE = 1.0
 WHITE_ALONE_SHIFTS_MM = (-16.0, -12.0, -8.0, -4.0, 0.0, 4.0, 8.0, 12.0, 16.0)
 WHITE_ALONE_TURN_DEG = 15.0
 WHITE_ALONE_REFINED = 3
@@ -492,13 +516,14 @@ def _edge_shares(scene: Scene, edges: np.ndarray, c: Candidate
     return {z: max((refit(z, k) for k in range(3)), key=lambda t: t[0]) for z in Size}
 
 
-def _whole_size(best: dict[Size, tuple[float, Pose]]) -> tuple[Size, Pose] | None:
+def _whole_size(best: dict[Size, tuple[float, Pose]], whole: float = WHITE_EDGES_WHOLE,
+                margin: float = WHITE_EDGES_MARGIN) -> tuple[Size, Pose] | None:
     """Of each size's refit (its share of outline on the crisp edges, its pose), the size and
-    pose whose outline lies whole on them (WHITE_EDGES_WHOLE) beating every other size's by
-    WHITE_EDGES_MARGIN; None when none does (no size known)."""
+    pose whose outline lies whole on them (``whole``, WHITE_EDGES_WHOLE) beating every other
+    size's by ``margin`` (WHITE_EDGES_MARGIN); None when none does (no size known)."""
     z, (share, q) = max(best.items(), key=lambda t: t[1][0])
-    if share < WHITE_EDGES_WHOLE or any(
-            share < s + WHITE_EDGES_MARGIN for y, (s, _q) in best.items() if y != z):
+    if share < whole or any(
+            share < s + margin for y, (s, _q) in best.items() if y != z):
         return None
     return z, q
 
@@ -691,8 +716,12 @@ def white_alone(scene: Scene, view: TableView, bg: np.ndarray, edges: np.ndarray
             got = _white_edges_refit(scene, z, start, dist, (x0, y0), edges)
             if z not in best or got[0] > best[z][0]:
                 best[z] = got
-    if (whole := _whole_size(best)) is None:
+    if (whole := _whole_size(best)) is None and (
+            whole := _whole_size(best, WHITE_ALONE_NEAR_WHOLE, WHITE_EDGES_MARGIN)) is None:
         return []  # not whole on the edges, or another size as whole: no size known
+    # Nearly whole only (its lit side's edge lost on the laminate): named white by
+    # classify_color too, its lit face then need not outshine the table (WHITE_ALONE_NEAR_*).
+    near_only = best[whole[0]][0] < WHITE_EDGES_WHOLE
     wc = _edges_candidate(scene, *whole)
     if (crop := inset_crop(scene, wc)) is None:
         return []
@@ -705,6 +734,12 @@ def white_alone(scene: Scene, view: TableView, bg: np.ndarray, edges: np.ndarray
     if (float((inside < WHITE_ALONE_DARK).mean()) > WHITE_ALONE_DARK_SHARE
             or clashes(wc, lying + standing, scene) or overlaps_any(scene, wc, lying)):
         return []  # a die's pips, or on a reading
+    if near_only:  # a clear piece, a shadow, a standing piece, a die (WHITE_ALONE_NEAR_*)
+        return [wc] if (float(percentile(inside, WHITE_ALONE_NEAR_SHADE_Q))
+                        >= WHITE_ALONE_NEAR_SHADE
+                        and float(percentile(inside, WHITE_ALONE_NEAR_FACE_Q))
+                        < WHITE_ALONE_NEAR_FACE and classify_color(
+                            view, scene.footprint(wc)[0], bg) == "white") else []
     if (float(percentile(inside, WHITE_ALONE_FACE_Q)) < WHITE_ALONE_FACE
             or classify_color(view, scene.footprint(wc)[0], bg) not in ("white", "clear")):
         return []  # no lit face brighter than the table: a clear piece, a shadow
