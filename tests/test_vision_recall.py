@@ -4546,6 +4546,16 @@ def test_a_standing_white_piece_is_no_white_piece_alone_nearly_whole():
     assert_no_false_piece(9837, 9712)
 
 
+# ... nor a standing white piece's base square read heading from the camera's foot
+# (edge_refits.WHITE_ALONE_NEAR_RADIAL_DEG; issue 4, session 43, the lead's mend on merge53):
+# the 8848-set's 8877 (laminate, 1280×720, 22-35°), a white medium standing, whose lying
+# medium refit lay nearly whole on the edges, heading 11° from straight away from the camera's
+# foot, with a lying piece's shades: read as a false white medium once white53 was merged
+# (its branch did not run the 8848 set). The white pieces the tier reads head 100-157° from it.
+def test_a_standing_white_piece_read_from_the_camera_is_no_white_piece_alone_nearly_whole():
+    assert_no_false_piece(8877, 8848)
+
+
 # ... nor a white die showing few pips (edge_refits.WHITE_ALONE_NEAR_FACE; issue 4, session
 # 43, white53): the 10576-set's 10763 (laminate, 1280×720, 0-10°), a 16 mm white die showing
 # two pips (under WHITE_ALONE_DARK_SHARE), whose small refit lies 0.938 on its edges, named

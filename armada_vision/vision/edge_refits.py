@@ -260,6 +260,12 @@ WHITE_ALONE_NEAR_SHADE_Q = 10.0
 WHITE_ALONE_NEAR_SHADE = 0.7
 WHITE_ALONE_NEAR_FACE_Q = 25.0
 WHITE_ALONE_NEAR_FACE = 1.0
+# Nor where it heads within WHITE_ALONE_NEAR_RADIAL_DEG of straight away from the camera's foot:
+# a standing piece's base square and the faces above it read as a lying piece so (merge53: the
+# 8848-set's 8877, a white medium standing on the laminate, read as a lying one at 11° from
+# it, darkest tenth and first quartile as a lying piece's; the six read right 100-157°), as
+# detect.CLEAR_BASE_RADIAL_DEG says of clear pieces.
+WHITE_ALONE_NEAR_RADIAL_DEG = 15.0
 WHITE_ALONE_SHIFTS_MM = (-16.0, -12.0, -8.0, -4.0, 0.0, 4.0, 8.0, 12.0, 16.0)
 WHITE_ALONE_TURN_DEG = 15.0
 WHITE_ALONE_REFINED = 3
@@ -735,7 +741,10 @@ def white_alone(scene: Scene, view: TableView, bg: np.ndarray, edges: np.ndarray
             or clashes(wc, lying + standing, scene) or overlaps_any(scene, wc, lying)):
         return []  # a die's pips, or on a reading
     if near_only:  # a clear piece, a shadow, a standing piece, a die (WHITE_ALONE_NEAR_*)
-        return [wc] if (float(percentile(inside, WHITE_ALONE_NEAR_SHADE_Q))
+        away = np.asarray(wc.fit.pose.stern_mm) - scene.camera_mm[:2]
+        return [wc] if (abs(angle_diff_deg(wc.fit.pose.heading_deg, math.degrees(
+                            math.atan2(away[1], away[0])))) > WHITE_ALONE_NEAR_RADIAL_DEG
+                        and float(percentile(inside, WHITE_ALONE_NEAR_SHADE_Q))
                         >= WHITE_ALONE_NEAR_SHADE
                         and float(percentile(inside, WHITE_ALONE_NEAR_FACE_Q))
                         < WHITE_ALONE_NEAR_FACE and classify_color(
