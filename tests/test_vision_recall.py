@@ -4546,14 +4546,17 @@ def test_a_standing_white_piece_is_no_white_piece_alone_nearly_whole():
     assert_no_false_piece(9837, 9712)
 
 
-# ... nor a standing white piece's base square read heading from the camera's foot
-# (edge_refits.WHITE_ALONE_NEAR_RADIAL_DEG; issue 4, session 43, the lead's mend on merge53):
-# the 8848-set's 8877 (laminate, 1280×720, 22-35°), a white medium standing, whose lying
-# medium refit lay nearly whole on the edges, heading 11° from straight away from the camera's
-# foot, with a lying piece's shades: read as a false white medium once white53 was merged
-# (its branch did not run the 8848 set). The white pieces the tier reads head 100-157° from it.
-def test_a_standing_white_piece_read_from_the_camera_is_no_white_piece_alone_nearly_whole():
-    assert_no_false_piece(8877, 8848)
+# ... nor a standing white piece's faces read heading from the camera's foot
+# (edge_refits.WHITE_ALONE_NEAR_RADIAL_DEG; issue 4, session 43, the lead's mends on merge53):
+# two white mediums standing on the laminate (1280×720, 22-35°), not read standing, whose
+# lying refits lay nearly whole on the edges with a lying piece's shades: the 8848-set's 8877
+# (a medium heading 11° from straight away from the camera's foot) and the 8560-set's 8589 (a
+# small at 41°), false white pieces once white53 was merged (its branch ran neither set). The
+# white pieces the tier reads head 100-157° from it.
+@pytest.mark.parametrize("seed, seed0", [(8877, 8848), (8589, 8560)])
+def test_a_standing_white_piece_read_from_the_camera_is_no_white_piece_alone_nearly_whole(
+        seed, seed0):
+    assert_no_false_piece(seed, seed0)
 
 
 # ... nor a white die showing few pips (edge_refits.WHITE_ALONE_NEAR_FACE; issue 4, session

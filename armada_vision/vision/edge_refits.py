@@ -261,11 +261,13 @@ WHITE_ALONE_NEAR_SHADE = 0.7
 WHITE_ALONE_NEAR_FACE_Q = 25.0
 WHITE_ALONE_NEAR_FACE = 1.0
 # Nor where it heads within WHITE_ALONE_NEAR_RADIAL_DEG of straight away from the camera's foot:
-# a standing piece's base square and the faces above it read as a lying piece so (merge53: the
-# 8848-set's 8877, a white medium standing on the laminate, read as a lying one at 11° from
-# it, darkest tenth and first quartile as a lying piece's; the six read right 100-157°), as
-# detect.CLEAR_BASE_RADIAL_DEG says of clear pieces.
-WHITE_ALONE_NEAR_RADIAL_DEG = 15.0
+# a standing piece's faces, seen from a tilted camera, lean away from its foot, and a lying
+# reading fitted to them heads roughly so (merge53: two white mediums standing on the laminate,
+# not read standing, read as a false lying medium at 11° from it, the 8848-set's 8877, and a
+# false lying small at 41°, the 8560-set's 8589, with a lying piece's shades; the six white
+# pieces the tier reads right on the sixteen sets head 100-157° from it). Wider than
+# detect.CLEAR_BASE_RADIAL_DEG, whose quad reads the base square itself.
+WHITE_ALONE_NEAR_RADIAL_DEG = 60.0
 WHITE_ALONE_SHIFTS_MM = (-16.0, -12.0, -8.0, -4.0, 0.0, 4.0, 8.0, 12.0, 16.0)
 WHITE_ALONE_TURN_DEG = 15.0
 WHITE_ALONE_REFINED = 3
