@@ -63,6 +63,18 @@ def found(seed: int, size: str, color: str, stern_mm: tuple[float, float], seed0
     return None if best is None else det.pieces[best]
 
 
+def assert_white_read_from_edges(seed: int, seed0: int, size: str,
+                                 stern_mm: tuple[float, float]) -> None:
+    """The white piece of ``size`` at ``stern_mm`` (table mm) is read white at its size within
+    3 mm, in doubt (σ > 1.5 mm: its place from the crisp edges, not fitted on the map, is never
+    trusted), and the scene holds no false piece."""
+    p = found(seed, size, "white", stern_mm, seed0=seed0)
+    assert p is not None and p.color == "white" and p.size.value == size
+    assert math.dist(p.pose.stern_mm, stern_mm) < 3.0
+    assert p.sigma_mm > 1.5
+    assert_no_false_piece(seed, seed0)
+
+
 def assert_no_sure_wrong_size(seed: int, seed0: int, size: str, color: str,
                               stern_mm: tuple[float, float], any_size: bool = False) -> None:
     """The truth piece of ``size`` and ``color`` at ``stern_mm`` (table mm) is found, and if
@@ -4107,11 +4119,7 @@ def test_a_white_piece_in_doubt_is_read_at_the_size_whole_on_its_crisp_edges(see
 ])
 def test_a_white_piece_lit_like_the_laminate_against_a_piece_found_is_read(seed, seed0, size,
                                                                           stern):
-    p = found(seed, size, "white", stern, seed0=seed0)
-    assert p is not None and p.color == "white" and p.size.value == size
-    assert math.dist(p.pose.stern_mm, stern) < 3.0
-    assert p.sigma_mm > 1.5  # its place from the edges, not fitted on the map: never trusted
-    assert_no_false_piece(seed, seed0)
+    assert_white_read_from_edges(seed, seed0, size, stern)
 
 
 # ... but a clear piece named white keeps its size (issue 4, session 39, the lead's mend of the
@@ -4503,11 +4511,7 @@ def test_a_clear_piece_read_as_a_small_lying_across_it_is_read_at_its_size(
     (8673, 8560, "medium", (513.34, 426.31)),
 ])
 def test_a_white_piece_lit_like_the_laminate_alone_is_read(seed, seed0, size, stern):
-    p = found(seed, size, "white", stern, seed0=seed0)
-    assert p is not None and p.color == "white" and p.size.value == size
-    assert math.dist(p.pose.stern_mm, stern) < 3.0
-    assert p.sigma_mm > 1.5  # its place from the edges, not fitted on the map: never trusted
-    assert_no_false_piece(seed, seed0)
+    assert_white_read_from_edges(seed, seed0, size, stern)
 
 
 # ... and when its outline lies only nearly whole on the crisp edges (issue 4, session 43,
@@ -4529,11 +4533,7 @@ def test_a_white_piece_lit_like_the_laminate_alone_is_read(seed, seed0, size, st
 ])
 def test_a_white_piece_lit_like_the_laminate_alone_nearly_whole_on_its_edges_is_read(
         seed, seed0, size, stern):
-    p = found(seed, size, "white", stern, seed0=seed0)
-    assert p is not None and p.color == "white" and p.size.value == size
-    assert math.dist(p.pose.stern_mm, stern) < 3.0
-    assert p.sigma_mm > 1.5  # its place from the edges, not fitted on the map: never trusted
-    assert_no_false_piece(seed, seed0)
+    assert_white_read_from_edges(seed, seed0, size, stern)
 
 
 # ... but not a standing white piece's shadow (edge_refits.WHITE_ALONE_NEAR_SHADE; issue 4,
