@@ -63,6 +63,18 @@ def found(seed: int, size: str, color: str, stern_mm: tuple[float, float], seed0
     return None if best is None else det.pieces[best]
 
 
+def assert_clear_read_at_size_in_doubt(seed: int, seed0: int, size: str,
+                                       stern_mm: tuple[float, float]) -> None:
+    """The clear piece of ``size`` at ``stern_mm`` (table mm) is read clear at its size, in
+    doubt (σ > 1.5 mm: its size set by a strip's shade, not fitted), within the rules'
+    allowance of the truth, and the scene holds no false piece."""
+    p = found(seed, size, "clear", stern_mm, seed0=seed0)
+    assert p is not None and p.size.value == size and p.color == "clear"
+    assert p.sigma_mm > 1.5
+    assert_no_sure_wrong_size(seed, seed0, size, "clear", stern_mm, any_size=True)
+    assert_no_false_piece(seed, seed0)
+
+
 def assert_white_read_from_edges(seed: int, seed0: int, size: str,
                                  stern_mm: tuple[float, float]) -> None:
     """The white piece of ``size`` at ``stern_mm`` (table mm) is read white at its size within
@@ -4460,11 +4472,7 @@ def test_a_clear_large_whose_wall_is_grey_away_from_the_piece_at_its_tip_is_read
 ])
 def test_a_clear_piece_whose_open_base_shows_past_its_short_stern_is_read_at_its_size(
         seed, seed0, size, stern):
-    p = found(seed, size, "clear", stern, seed0=seed0)
-    assert p is not None and p.size.value == size and p.color == "clear"
-    assert p.sigma_mm > 1.5  # the size is the base's grey, not a fit's
-    assert_no_sure_wrong_size(seed, seed0, size, "clear", stern, any_size=True)
-    assert_no_false_piece(seed, seed0)
+    assert_clear_read_at_size_in_doubt(seed, seed0, size, stern)  # the size is the base's grey
 
 
 # A clear piece read as a small lying across it, turned on its open base (issue 4, session 43,
@@ -4488,11 +4496,8 @@ def test_a_clear_piece_whose_open_base_shows_past_its_short_stern_is_read_at_its
 ])
 def test_a_clear_piece_read_as_a_small_lying_across_it_is_read_at_its_size(
         seed, seed0, size, stern):
-    p = found(seed, size, "clear", stern, seed0=seed0)
-    assert p is not None and p.size.value == size and p.color == "clear"
-    assert p.sigma_mm > 1.5  # the size is the view's shade, not a fit's
-    assert_no_sure_wrong_size(seed, seed0, size, "clear", stern, any_size=True)
-    assert_no_false_piece(seed, seed0)
+    assert_clear_read_at_size_in_doubt(seed, seed0, size, stern)  # the size is the view's shade
+
 
 # A white piece lit like the laminate alone (issue 4, session 41, whitelam51; white pieces
 # alone on laminate, missed: 16 on the tuning sets). With no piece beside it its region is its
