@@ -25,7 +25,7 @@ import shapely
 from armada_vision.geometry.camera import CameraIntrinsics
 from armada_vision.geometry.layout import TableLayout
 from armada_vision.geometry.pieces import NOMINAL_PIECES, PieceDims, PieceSet, Size
-from armada_vision.geometry.pose import Pose, angle_diff_deg
+from armada_vision.geometry.pose import Pose
 from armada_vision.geometry.shapes import footprint
 from armada_vision.vision.base_quad import BASE_DARK, base_of_longer, pieces_from_base
 from armada_vision.vision.calibrate import TableCalibration, calibrate
@@ -1722,10 +1722,7 @@ def _clear_from_base(scene: Scene, view: TableView, bg: np.ndarray, edges: np.nd
     for level in CLEAR_BASE_LEVELS:
         for c in pieces_from_base(scene, edges, lying + out, hand_mask, markers,
                                   dark_level=level, wall_level=level + CLEAR_BASE_WALL_STEP):
-            p = c.fit.pose
-            away = np.asarray(p.stern_mm) - scene.camera_mm[:2]
-            if abs(angle_diff_deg(p.heading_deg, math.degrees(
-                    math.atan2(away[1], away[0])))) <= CLEAR_BASE_RADIAL_DEG:
+            if abs(scene.off_radial_deg(c.fit.pose)) <= CLEAR_BASE_RADIAL_DEG:
                 continue
             if _fg_share(scene, c) > CLEAR_BASE_FG_MAX:
                 continue
@@ -2017,8 +2014,7 @@ def _standing_read_lying(scene: Scene, region: np.ndarray, sub: ViewGrid,
     # a lying fit reads as a piece heading that way (issue 4).
     mid = np.asarray(p.stern_mm) + np.asarray(p.direction) * (
         scene.pieces.dims(c.size).footprint_length_mm / 2)
-    away = mid - scene.camera_mm[:2]
-    off = angle_diff_deg(p.heading_deg, math.degrees(math.atan2(away[1], away[0])))
+    off = scene.off_radial_deg(p, mid)
     # A fingertip points away from the arm, often radially too (tuning seed 1341). A lying
     # piece heading away from the camera shows it its open base, dark inside; a standing
     # piece's faces there are plastic (1360-set seeds 1461 and 1425: true lying pieces whose

@@ -743,9 +743,7 @@ def white_alone(scene: Scene, view: TableView, bg: np.ndarray, edges: np.ndarray
             or clashes(wc, lying + standing, scene) or overlaps_any(scene, wc, lying)):
         return []  # a die's pips, or on a reading
     if near_only:  # a clear piece, a shadow, a standing piece, a die (WHITE_ALONE_NEAR_*)
-        away = np.asarray(wc.fit.pose.stern_mm) - scene.camera_mm[:2]
-        return [wc] if (abs(angle_diff_deg(wc.fit.pose.heading_deg, math.degrees(
-                            math.atan2(away[1], away[0])))) > WHITE_ALONE_NEAR_RADIAL_DEG
+        return [wc] if (abs(scene.off_radial_deg(wc.fit.pose)) > WHITE_ALONE_NEAR_RADIAL_DEG
                         and float(percentile(inside, WHITE_ALONE_NEAR_SHADE_Q))
                         >= WHITE_ALONE_NEAR_SHADE
                         and float(percentile(inside, WHITE_ALONE_NEAR_FACE_Q))

@@ -18,7 +18,7 @@ import numpy as np
 import shapely
 
 from armada_vision.geometry.pieces import PieceSet, Size
-from armada_vision.geometry.pose import Pose
+from armada_vision.geometry.pose import Pose, angle_diff_deg
 from armada_vision.geometry.shapes import footprint
 from armada_vision.vision.fit import (
     FitResult,
@@ -258,6 +258,13 @@ class Scene:
     def small_area_mm2(self) -> float:
         d = self.pieces.dims(Size.SMALL)
         return d.base_w_mm * d.footprint_length_mm / 2
+
+    def off_radial_deg(self, pose: Pose, at_mm: np.ndarray | None = None) -> float:
+        """How far (degrees, signed as :func:`angle_diff_deg`) ``pose``'s heading turns from
+        straight away from the camera's foot at ``at_mm`` (table mm; default its stern): a
+        standing piece's faces lean that way, so a lying reading fitted to them heads so."""
+        away = np.asarray(pose.stern_mm if at_mm is None else at_mm) - self.camera_mm[:2]
+        return angle_diff_deg(pose.heading_deg, math.degrees(math.atan2(away[1], away[0])))
 
 
 def unsure(c: Candidate) -> bool:
