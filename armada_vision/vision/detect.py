@@ -2241,8 +2241,7 @@ def _colour_goes_on(c: Candidate, lying: list[Candidate], scene: Scene, view: Ta
     if not ring.any():
         return False
     px = hsv[ring > 0].astype(np.float32)
-    dh = np.abs(px[:, 0] - h0)
-    same = (np.minimum(dh, 180 - dh) < VIVID_PAST_HUE) & (px[:, 1] >= VIVID_PAST_SAT * s0)
+    same = _of_hue(px, h0, s0)
     if on_its_hue:
         # The table's own pixels have the hue: only those more saturated than the table's
         # estimate there by half the inside's excess over it are plastic.
@@ -2253,6 +2252,13 @@ def _colour_goes_on(c: Candidate, lying: list[Candidate], scene: Scene, view: Ta
         return True
     return _goes_on_past_stern(c, scene, view, ring, box, same & (
         px[:, 2] >= VIVID_STERN_VALUE * float(median(hsv[core > 0][:, 2]))))
+
+
+def _of_hue(px: np.ndarray, h0: float, s0: float) -> np.ndarray:
+    """Which HSV pixels ``px`` (n, 3; OpenCV's hue 0-180) have hue ``h0`` (within
+    VIVID_PAST_HUE, round the wrap) and at least VIVID_PAST_SAT of saturation ``s0``."""
+    dh = np.abs(px[:, 0] - h0)
+    return (np.minimum(dh, 180 - dh) < VIVID_PAST_HUE) & (px[:, 1] >= VIVID_PAST_SAT * s0)
 
 
 def _stern_meets_hand(p: DetectedPiece, pieces: PieceSet, view: TableView,
@@ -2290,9 +2296,7 @@ def _stern_lacks_hue(c: Candidate, view: TableView) -> bool:
         return False
     hsv = cv2.cvtColor(img, cv2.COLOR_BGR2HSV)
     h0, s0 = median(hsv[core > 0][:, :2].astype(np.float32), axis=0)
-    px = hsv[rows, cols].astype(np.float32)
-    dh = np.abs(px[:, 0] - h0)
-    same = (np.minimum(dh, 180 - dh) < VIVID_PAST_HUE) & (px[:, 1] >= VIVID_PAST_SAT * s0)
+    same = _of_hue(hsv[rows, cols].astype(np.float32), h0, s0)
     if float(same.mean()) < VIVID_HUE_HOLDS:
         return False
     pose = c.fit.pose
