@@ -198,3 +198,41 @@ def test_closed_holes_are_the_masked_writes_form(seed: int) -> None:
     got = closed_holes(edges.view(bool), crisp, 1.5)
     assert got.dtype == bool and np.array_equal(got, want.view(bool))
     assert want.any()
+
+
+@pytest.mark.parametrize("dtype", [np.uint8, np.float32])
+def test_pixel_gathers_are_numpys_indexing(dtype: type) -> None:
+    # vision.pixels: a window's masked pixels and rows by index, the same arrays as numpy's
+    # boolean and integer indexing (same values, same order, same type), on random masks
+    # including an empty one and a full one.
+    from armada_vision.vision.pixels import gather_rows, masked
+
+    rng = np.random.default_rng(11)
+    img = (rng.random((60, 80, 3)) * 255).astype(dtype)
+    for share in (0.0, 0.3, 1.0):
+        for sl in ((slice(5, 41), slice(7, 70)), (slice(0, 60), slice(0, 80))):
+            m = rng.random(img[sl].shape[:2]) < share
+            want = img[sl][m]
+            got = masked(img, sl, m)
+            assert got.dtype == want.dtype and np.array_equal(got, want)
+        m = rng.random(img.shape[:2]) < share
+        assert np.array_equal(masked(img, None, m), img[m])
+    flat = img.reshape(-1, 3)
+    idx = rng.integers(0, len(flat), 500)
+    assert np.array_equal(gather_rows(flat, idx), flat[idx])
+
+
+@pytest.mark.parametrize("n", [1, 2, 7, 8, 9, 1000, 20000])
+def test_channel_reductions_are_numpys(n: int) -> None:
+    # vision.pixels: the sum over a pixel's three channels adds them in numpy's order, to the
+    # bit, on values whose sum rounds differently in another order; maxima and minima exact.
+    from armada_vision.vision.pixels import channel_max, channel_min, channel_sum
+
+    rng = np.random.default_rng(n)
+    px = (rng.standard_normal((n, 3)) * rng.choice([1e-3, 1.0, 1e3], (n, 3))).astype(np.float32)
+    s = channel_sum(px)
+    assert s.dtype == np.float32 and np.array_equal(s, px.sum(axis=1))
+    assert np.array_equal(channel_max(px), px.max(axis=1))
+    assert np.array_equal(channel_min(px), px.min(axis=1))
+    win = (rng.random((9, n % 50 + 1, 3)) * 255).astype(np.uint8)
+    assert np.array_equal(channel_max(win), win.max(axis=-1))

@@ -14,6 +14,7 @@ import numpy as np
 import shapely
 
 from armada_vision.vision.order import median, percentile
+from armada_vision.vision.pixels import channel_max, channel_min, masked
 from armada_vision.vision.segment import TableView
 
 # Value (0–255, largest channel) of a white piece's lit faces at least; black's stay below.
@@ -48,8 +49,8 @@ def _color_stats(view: TableView, sl: tuple[slice, slice], m: np.ndarray, bg_bgr
                  ) -> tuple[np.ndarray, np.ndarray] | None:
     if m.sum() < 4:
         return None
-    px = median(view.image_bgr[sl][m].astype(np.float32), axis=0)
-    return px, median(bg_bgr[sl][m], axis=0).astype(np.float32)
+    px = median(masked(view.image_bgr, sl, m).astype(np.float32), axis=0)
+    return px, median(masked(bg_bgr, sl, m), axis=0).astype(np.float32)
 
 
 # classify_color's answers for the last (view, table colours) it was asked about, by footprint
@@ -86,11 +87,11 @@ def _classify_color(view: TableView, poly_mm: shapely.Polygon, bg_bgr: np.ndarra
     if stats is None:
         return "unknown"
     px, bg = stats
-    pixels = view.image_bgr[sl][m]  # gathered once for the two reads below
+    pixels = masked(view.image_bgr, sl, m)  # gathered once for the two reads below
     # The brightest faces' value (HSV V = the largest channel): white plastic's lit face is
     # bright whatever the table, black plastic's never (a median may be the open base's
     # shade or a glossy face as grey as a dark cloth).
-    bright = float(percentile(pixels.max(axis=1), 90))
+    bright = float(percentile(channel_max(pixels), 90))
     return name_color(px, bg, bright, lit_face_bgr(pixels), opaque)
 
 
@@ -112,7 +113,7 @@ def looks_opaque(view: TableView, poly_mm: shapely.Polygon, bg_bgr: np.ndarray,
     sl, m = view.grid.inner_crop(poly_mm, INNER_SHRINK)
     if m.sum() < 4:
         return False
-    v = view.image_bgr[sl][m].max(axis=1)
+    v = channel_max(masked(view.image_bgr, sl, m))
     lo, hi = np.percentile(v, (10, 90))
     return bool(lo < spread * hi)
 
@@ -140,9 +141,9 @@ def shaded_white(view: TableView, poly_mm: shapely.Polygon, bg_bgr: np.ndarray) 
     sl, m = view.grid.inner_crop(poly_mm, INNER_SHRINK)
     if m.sum() < 4:
         return False
-    v = view.image_bgr[sl][m].max(axis=1)
+    v = channel_max(masked(view.image_bgr, sl, m))
     lo, hi = np.percentile(v, (10, 90))
-    table_v = float(median(bg_bgr[sl][m], axis=0).max())
+    table_v = float(median(masked(bg_bgr, sl, m), axis=0).max())
     return bool(hi >= max(WHITE_MIN_V, WHITE_TABLE_V * table_v)
                 and lo < min(CLEAR_FACE_SPREAD * hi, WHITE_DARK_FACE * table_v))
 
@@ -181,7 +182,7 @@ def _grey_stats(view: TableView, poly_mm: shapely.Polygon, bg_bgr: np.ndarray
     sl, m = view.grid.inner_crop(poly_mm, INNER_SHRINK)
     if (stats := _color_stats(view, sl, m, bg_bgr)) is None:
         return None
-    return (view.image_bgr[sl][m], *stats)
+    return (masked(view.image_bgr, sl, m), *stats)
 
 
 def dim_white(view: TableView, poly_mm: shapely.Polygon, bg_bgr: np.ndarray) -> bool:
@@ -192,7 +193,7 @@ def dim_white(view: TableView, poly_mm: shapely.Polygon, bg_bgr: np.ndarray) -> 
         return False
     pixels, _px, bg = stats
     _ht, st, vt = _hsv(bg)
-    v = pixels.max(axis=1)
+    v = channel_max(pixels)
     dark, bright = (float(x) for x in percentile(v, (10, 90)))
     return (st > 40 and bright >= max(COLOURED_WHITE_MIN_V, 0.85 * vt)
             and dark < CLEAR_FACE_SPREAD * bright)
@@ -238,7 +239,7 @@ def darker_than_clear(view: TableView, poly_mm: shapely.Polygon, bg_bgr: np.ndar
     left out of both the piece and the table ring."""
     if (stats := _grey_stats(view, poly_mm, bg_bgr)) is None or _hsv(stats[2])[1] > 40:
         return False
-    if float(percentile(stats[0].max(axis=1), 90)) >= WHITE_MIN_V:
+    if float(percentile(channel_max(stats[0]), 90)) >= WHITE_MIN_V:
         return False  # lit faces as bright as white plastic's: a white piece's dark base
     grid = view.grid
     outer = poly_mm.buffer(TABLE_RING_MM[1])
@@ -262,7 +263,7 @@ def darker_than_clear(view: TableView, poly_mm: shapely.Polygon, bg_bgr: np.ndar
 
     near = [o.buffer(CLEAR_DARKEST_INSET_MM) for o in others if o.intersects(outer)]
     taken = mask(near)
-    value = view.image_bgr[sl].max(axis=2)
+    value = channel_max(view.image_bgr[sl])
     ring = mask([outer]) & ~mask([inner]) & ~taken
     piece = mask([inset]) & ~taken
     if ring.sum() < 16 or piece.sum() < 16:
@@ -305,7 +306,7 @@ def lit_face_bgr(pixels: np.ndarray) -> np.ndarray | None:
     and glints (bright, duller than the rest) are left out.
     """
     px = pixels.astype(np.float32)
-    hi, lo = px.max(axis=1), px.min(axis=1)
+    hi, lo = channel_max(px), channel_min(px)
     sat = (hi - lo) / np.maximum(hi, 1.0)
     keep = (hi >= percentile(hi, 75)) & (hi < CLIPPED_V) & (sat >= 0.75 * median(sat))
     if np.count_nonzero(keep) < 4:

@@ -38,6 +38,7 @@ from armada_vision.vision.look import (
     vivid_in,
     window_hsv,
 )
+from armada_vision.vision.pixels import channel_max
 from armada_vision.vision.scene import Candidate, Scene
 from armada_vision.vision.segment import TableView
 
@@ -123,7 +124,7 @@ def parted_colours(view: TableView, bg: np.ndarray, region: np.ndarray, sub: Vie
     each piece's colour an area of its own; ``faint``: faint plastic of the table's hue too."""
     hsv = window_hsv(view, sub)
     # HSV value is the largest channel: the table estimate's there, pixel by pixel.
-    table_v = bg[view.grid.window(sub)].max(axis=-1) if faint else None
+    table_v = channel_max(bg[view.grid.window(sub)]) if faint else None
     return split_by_hue(hsv[..., 0], vivid_in(hsv, bg, region, faint=table_v))
 
 

@@ -149,6 +149,7 @@ from armada_vision.vision.open_base import (
     slid_onto_face_mm,
 )
 from armada_vision.vision.order import median, percentile
+from armada_vision.vision.pixels import masked
 from armada_vision.vision.refine import refine_on_score, unsettled_doubt
 from armada_vision.vision.scene import (
     GOOD_COST,
@@ -1044,8 +1045,8 @@ def _clear_sunk(scene: Scene, view: TableView, bg: np.ndarray, region: np.ndarra
         return []
     # What is left looks like clear plastic (a dimmer, paler table), not a shadow, a hand or
     # a coloured piece's rest: the re-read is kept to such areas (it costs ~14 ms of CPU).
-    if name_color(median(view.image_bgr[sl][rest], axis=0),
-                  median(bg[sl][rest], axis=0)) != "clear":
+    if name_color(median(masked(view.image_bgr, sl, rest), axis=0),
+                  median(masked(bg, sl, rest), axis=0)) != "clear":
         return []
     got: list[Candidate] = []
     short: list[Candidate] = []
@@ -1297,8 +1298,8 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     # An area's median colour named clear: the crisp pass's small parts (crisp.PEEL_SMALL),
     # the desaturated pass's lit areas (crisp.GREY_LIT).
     def looks_clear(sl: tuple[slice, slice], area: np.ndarray) -> bool:
-        return name_color(median(view.image_bgr[sl][area], axis=0),
-                          median(bg[sl][area], axis=0)) == "clear"
+        return name_color(median(masked(view.image_bgr, sl, area), axis=0),
+                          median(masked(bg, sl, area), axis=0)) == "clear"
 
     # Its readings' heading σ is at least CRISP_EDGE_MM across their length (heading_floor):
     # the crisp map places each end only within CRISP_EDGE_MM, so the heading is no surer
@@ -2233,14 +2234,14 @@ def _colour_goes_on(c: Candidate, lying: list[Candidate], scene: Scene, view: Ta
     if not core.any():
         return False
     hsv = cv2.cvtColor(img, cv2.COLOR_BGR2HSV)
-    h0, s0 = median(hsv[core > 0][:, :2].astype(np.float32), axis=0)
+    h0, s0 = median(masked(hsv, None, core > 0)[:, :2].astype(np.float32), axis=0)
     on_its_hue = st > COLOURED_TABLE_SAT and min(abs(h0 - ht), 180 - abs(h0 - ht)) < VIVID_TABLE_HUE
     if on_its_hue and s0 - st < TABLE_SAT_SEP:
         return False
     ring = _ring_off_others(c, lying, scene, view, inside, box)
     if not ring.any():
         return False
-    px = hsv[ring > 0].astype(np.float32)
+    px = masked(hsv, None, ring > 0).astype(np.float32)
     same = _of_hue(px, h0, s0)
     if on_its_hue:
         # The table's own pixels have the hue: only those more saturated than the table's
@@ -2251,7 +2252,7 @@ def _colour_goes_on(c: Candidate, lying: list[Candidate], scene: Scene, view: Ta
     if float(same.mean()) >= (TABLE_PAST_SHARE if on_its_hue else VIVID_PAST_SHARE):
         return True
     return _goes_on_past_stern(c, scene, view, ring, box, same & (
-        px[:, 2] >= VIVID_STERN_VALUE * float(median(hsv[core > 0][:, 2]))))
+        px[:, 2] >= VIVID_STERN_VALUE * float(median(masked(hsv, None, core > 0)[:, 2]))))
 
 
 def _of_hue(px: np.ndarray, h0: float, s0: float) -> np.ndarray:
@@ -2295,7 +2296,7 @@ def _stern_lacks_hue(c: Candidate, view: TableView) -> bool:
     if not core.any() or not len(rows):
         return False
     hsv = cv2.cvtColor(img, cv2.COLOR_BGR2HSV)
-    h0, s0 = median(hsv[core > 0][:, :2].astype(np.float32), axis=0)
+    h0, s0 = median(masked(hsv, None, core > 0)[:, :2].astype(np.float32), axis=0)
     same = _of_hue(hsv[rows, cols].astype(np.float32), h0, s0)
     if float(same.mean()) < VIVID_HUE_HOLDS:
         return False
@@ -2477,9 +2478,9 @@ def _white_past_tip(c: Candidate, lying: list[Candidate], scene: Scene, view: Ta
     # estimate.
     if m_in.mean() <= median(bg[b0:b1, a0:a1][core > 0], axis=0).mean():
         return False
-    px = view.image_bgr[sl][m].astype(np.float32)
+    px = masked(view.image_bgr, sl, m).astype(np.float32)
     d_in = np.einsum("ij,ij->i", px - m_in, px - m_in)
-    d_tb = px - bg[sl][m]
+    d_tb = px - masked(bg, sl, m)
     return float((d_in < np.einsum("ij,ij->i", d_tb, d_tb)).mean()) >= WHITE_PAST_TIP
 
 
@@ -2539,7 +2540,7 @@ def _hued_side_mm(c: Candidate, scene: Scene, view: TableView, bg: np.ndarray) -
     # shaded ones and reads greyer than either), against the table's estimate there.
     h0, s0 = median(cv2.cvtColor(view.image_bgr[sl], cv2.COLOR_BGR2HSV)[m][:, :2].astype(
         np.float32), axis=0)
-    ht, st, _vt = cv2.cvtColor(np.clip(median(bg[sl][m], axis=0), 0, 255).astype(
+    ht, st, _vt = cv2.cvtColor(np.clip(median(masked(bg, sl, m), axis=0), 0, 255).astype(
         np.uint8)[None, None], cv2.COLOR_BGR2HSV)[0, 0].astype(float)
     dh = abs(float(h0) - ht)
     if (st <= COLOURED_TABLE_SAT or min(dh, 180.0 - dh) >= VIVID_TABLE_HUE

@@ -42,6 +42,7 @@ from armada_vision.vision.look import (
     window_hsv,
 )
 from armada_vision.vision.order import median
+from armada_vision.vision.pixels import masked
 from armada_vision.vision.scene import GOOD_COST, Candidate, Scene, joint_cost
 from armada_vision.vision.segment import FAINT_SCORE, TableView, grey_at_mid
 
@@ -428,8 +429,8 @@ def hand_hides(scene: Scene, region: np.ndarray, sub: ViewGrid, found: list[Cand
     if np.count_nonzero(rest) <= big:
         return []
     sl = scene.grid.window(sub)
-    if not _skin_colour(median(view.image_bgr[sl][rest].astype(np.float32), axis=0),
-                        median(bg[sl][rest], axis=0)):
+    if not _skin_colour(median(masked(view.image_bgr, sl, rest).astype(np.float32), axis=0),
+                        median(masked(bg, sl, rest), axis=0)):
         return []
     return [c for c in found
             if joint_cost(c, [o for o in found if o is not c], scene) > HAND_MAX_COST

@@ -22,6 +22,7 @@ from armada_vision.geometry.layout import TableLayout
 from armada_vision.vision.calibrate import TableCalibration
 from armada_vision.vision.fit import ViewGrid
 from armada_vision.vision.order import median, percentile
+from armada_vision.vision.pixels import channel_sum, gather_rows
 
 # Shadows darken the table to no less than this share of its light (deeper: an object).
 SHADOW_MIN = 0.5
@@ -343,8 +344,9 @@ def foreground_planes(view: TableView, *, coarse_mm: float = 4.0,
     bg_planes = split_planes(bg_full)
     score = distance_of_planes(view_planes, bg_planes)
     if faint is not None:
-        i, b = img.reshape(-1, 3)[faint], bg_full.reshape(-1, 3)[faint]
-        dark = (1.0 - (i.sum(axis=1) + 1.0) / (b.sum(axis=1) + 1.0)) * (100.0 * CRISP_DARK_WEIGHT)
+        i, b = gather_rows(img.reshape(-1, 3), faint), gather_rows(bg_full.reshape(-1, 3), faint)
+        dark = (1.0 - (channel_sum(i) + 1.0) / (channel_sum(b) + 1.0)) * (
+            100.0 * CRISP_DARK_WEIGHT)
         flat = score.reshape(-1)
         flat[faint] = np.maximum(flat[faint], dark)
     score /= 3.0 * noise
@@ -539,10 +541,10 @@ class _CrispPixels:
         """The pixels of ``areas`` (bool, view size) of ``img`` against ``med_small``."""
         # Flat indices: the areas are a few % of the view, so only they are touched.
         idx = np.flatnonzero(areas)
-        i = img.reshape(-1, 3)[idx]
-        b = med_small.reshape(-1, 3)[_cells(idx, areas.shape, med_small.shape)]
+        i = gather_rows(img.reshape(-1, 3), idx)
+        b = gather_rows(med_small.reshape(-1, 3), _cells(idx, areas.shape, med_small.shape))
         return _CrispPixels(idx, i, b, _distance_block(i[None], b[None])[0],
-                            (i.sum(axis=1) + 1.0) / (b.sum(axis=1) + 1.0))
+                            (channel_sum(i) + 1.0) / (channel_sum(b) + 1.0))
 
     def within(self, areas: np.ndarray) -> _CrispPixels:
         """These pixels that lie in ``areas`` (bool, view size): the same values as
@@ -592,7 +594,7 @@ def _faint_crisp(view: TableView, crisp: np.ndarray, px: _CrispPixels, img: np.n
     if not with_pale:
         return faint, None
     px2 = view.grid.px_per_mm ** 2
-    table = np.bincount(ids, weights=b.sum(axis=1) / 3.0, minlength=n)
+    table = np.bincount(ids, weights=channel_sum(b) / 3.0, minlength=n)
     pale = ((weak >= PALE_SHARE * count) & (strong <= PALE_MAX_STRONG * count)
             & (count >= PALE_MIN_MM2 * px2) & (count <= PALE_MAX_MM2 * px2)
             & (table >= PALE_MIN_TABLE * count) & ~good)
@@ -732,11 +734,11 @@ def _pale_hull(img: np.ndarray, med_small: np.ndarray, area: np.ndarray, px2: fl
     box.reshape(-1)[(r - y0) * box.shape[1] + (c - x0)] = 0
     by, bx = np.nonzero(box)
     flat = (by + y0) * cols + (bx + x0)
-    i = img.reshape(-1, 3)[flat]
-    b = med_small.reshape(-1, 3)[_cells(flat, (rows, cols), med_small.shape)]
+    i = gather_rows(img.reshape(-1, 3), flat)
+    b = gather_rows(med_small.reshape(-1, 3), _cells(flat, (rows, cols), med_small.shape))
     # White, not a coloured neighbour brighter than the table (s21's yellow: chroma 1.5–8 %).
     chroma = np.sqrt(_scale_chroma2(i.T, b.T)[1])
-    ratio = (i.sum(axis=1) + 1.0) / (b.sum(axis=1) + 1.0)
+    ratio = (channel_sum(i) + 1.0) / (channel_sum(b) + 1.0)
     sel = (ratio >= PALE_FACE) & (chroma < PALE_FACE_CHROMA)
     # A face, not a sliver of one the area already holds (1015's white medium: ≤ 25 px).
     if sel.sum() < PALE_FACE_MM2 * px2:
