@@ -236,3 +236,16 @@ def test_channel_reductions_are_numpys(n: int) -> None:
     assert np.array_equal(channel_min(px), px.min(axis=1))
     win = (rng.random((9, n % 50 + 1, 3)) * 255).astype(np.uint8)
     assert np.array_equal(channel_max(win), win.max(axis=-1))
+
+
+@pytest.mark.parametrize("shape", [(879, 879), (733, 1100), (50, 37)])
+def test_table_estimate_plane_by_plane_is_the_colour_resize(shape: tuple[int, int]) -> None:
+    # segment.foreground_planes: the full-size table estimate's planes resized one by one
+    # from the coarse grid's, and merged, are the 3-channel INTER_LINEAR resize and its split.
+    rng = np.random.default_rng(shape[1])
+    bg = (rng.random((146, 146, 3)) * 255).astype(np.float32)
+    size = (shape[1], shape[0])
+    want = cv2.resize(bg, size, interpolation=cv2.INTER_LINEAR)
+    planes = [cv2.resize(p, size, interpolation=cv2.INTER_LINEAR) for p in split_planes(bg)]
+    assert np.array_equal(cv2.merge(planes), want)
+    assert all(np.array_equal(p, w) for p, w in zip(planes, split_planes(want), strict=True))

@@ -336,12 +336,16 @@ def foreground_planes(view: TableView, *, coarse_mm: float = 4.0,
         den = cv2.GaussianBlur(keep, (0, 0), 3.0)[..., None]
         bg = np.where(den > 0.02, num / np.maximum(den, 1e-6), med)
     noise = _noise(_distance(small, bg), ignore)
-    bg_full = cv2.resize(bg, (cols, rows), interpolation=cv2.INTER_LINEAR)
+    # The full-size table estimate resized plane by plane and merged: the same floats as
+    # resizing the 3-channel grid and splitting it (INTER_LINEAR works each channel alone;
+    # tests/test_view_fast.py), without the split of a full-size float32 image.
+    bg_planes = [cv2.resize(p, (cols, rows), interpolation=cv2.INTER_LINEAR)
+                 for p in split_planes(bg)]
+    bg_full = cv2.merge(bg_planes)
     # The view's planes split from its 8-bit pixels and widened one at a time: the same
     # float32 planes as splitting ``img``, at ~⅓ of the time (a quarter of the bytes to split).
     view_planes = ([p.astype(np.float32) for p in split_planes(view.image_bgr)]
                    if view.image_bgr.dtype == np.uint8 else split_planes(img))
-    bg_planes = split_planes(bg_full)
     score = distance_of_planes(view_planes, bg_planes)
     if faint is not None:
         i, b = gather_rows(img.reshape(-1, 3), faint), gather_rows(bg_full.reshape(-1, 3), faint)
