@@ -84,6 +84,7 @@ from armada_vision.vision.explain import (
     explain_region,
     leftover_piece,
     no_piece_in,
+    piece_on_open_base,
     pieces_at_tips,
     pieces_in_colour,
     size_footprints,
@@ -1430,6 +1431,9 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
             ups = [_standing_in_colour(scene, region, apart, sub, c, view, bg) for c in got]
             standing += [u for u in ups if u is not None]
             got = [c for c, u in zip(got, ups, strict=True) if u is None]
+        if not got:
+            # Still nothing: one piece whose stern's misses are its open base's hollow.
+            got = piece_on_open_base(scene, region, sub, lying)
         if got:
             read.append((sub, region))
         lying += got

@@ -33,6 +33,8 @@ from armada_vision.vision.fit import (
 from armada_vision.vision.open_base import (
     _glint_tip,
     _open_base,
+    open_base_cost,
+    shows_open_base,
 )
 from armada_vision.vision.order import median, percentile
 from armada_vision.vision.scene import (
@@ -683,6 +685,29 @@ def explain_region(scene: Scene, region: np.ndarray, sub: ViewGrid) -> list[Cand
     fit_size_swaps(scene, chosen)
     return _lit_longer(scene, _reread(scene, finish(scene, chosen, cands, strong, sub), cands),
                        strong, sub)
+
+
+def piece_on_open_base(scene: Scene, region: np.ndarray, sub: ViewGrid,
+                       taken: list[Candidate]) -> list[Candidate]:
+    """The lying piece of a region (on the sub-grid ``sub``) that no pass read, whose fit from
+    the region's tips misses only at its stern, where the camera sees into its open base: a
+    white piece's hollow scores as shadow, so the region stops at the base and the stern's
+    samples find no edge (the 12304-set's 12511, a white small on wood: cost 0.43, 0.01
+    without them). Read when its cost without those misses (open_base.open_base_cost) is at
+    most GOOD_COST, the hollow shows (open_base.shows_open_base), no fit of another size
+    does so too, and it clashes with none of ``taken``; σ at least HAND_EDGE_MM (its stern
+    was read on the view, as open_base._open_base reads one). At most one piece's area."""
+    if region.sum() / sub.px_per_mm**2 > scene.max_area_mm2:
+        return []
+    ok = [c for c in fits_from_tips(scene, tip_guesses(region, sub))
+          if open_base_cost(c) <= GOOD_COST and shows_open_base(scene, c)
+          and not clashes(c, taken, scene)]
+    if not ok or len({c.size for c in ok}) > 1:
+        return []
+    c = min(ok, key=open_base_cost)
+    sigma = max(c.ambiguity_mm, HAND_EDGE_MM)
+    return [replace(c, fit=replace(c.fit, cost=open_base_cost(c)), ambiguity_mm=sigma,
+                    covering_ambiguity_mm=max(c.covering_ambiguity_mm, sigma))]
 
 
 def leftover_piece(scene: Scene, region: np.ndarray, sub: ViewGrid, found: list[Candidate]
