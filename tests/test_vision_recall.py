@@ -4855,3 +4855,13 @@ def test_a_vivid_reading_whose_stern_end_lacks_its_hue_is_not_trusted(size, colo
 # 0.48) may go on under the hand: σ covers the other sizes (detect.HAND_STERN_SHARE).
 def test_a_short_reading_whose_stern_meets_a_hand_is_not_trusted():
     assert_no_sure_wrong_size(12158, 12016, "medium", "clear", (415.7, 304.1))
+
+
+# issue 4, session 44, trust54; a reading the rules would trust at a wrong size. The 12304-set's
+# 12512 (1920×1080, 22-35°, green felt): a green medium whose tip lies under an orange large,
+# read by colour_areas.colours_left as a small turned 127° from it, its worse end 38 mm off at
+# σ 3.0 mm / 1.8°: a piece of the table's hue whose lit faces alone are read (its shaded faces
+# are the felt's hue). Such a reading's σ covers a piece of any size at any turn about it
+# (colour_areas.TABLE_HUED_COST's second note): the rules answer "in doubt".
+def test_a_piece_of_the_tables_hue_read_beside_a_piece_found_covers_any_turn():
+    assert_no_sure_wrong_size(12512, 12304, "medium", "green", (121.4, 473.0), any_size=True)
