@@ -409,9 +409,10 @@ VIVID_STERN_END_SHARE = 0.1
 # second piece of its colour touching it, and the piece read short of it (issue 4, session
 # 44, trust54: the 11728-set's 11747, an orange medium at 1280×720 whose stern faces glare,
 # read 3.2 mm short at σ 0.8 mm, the glare as an orange small across its stern at σ 1.3 mm;
-# the small's median saturation is 0.36 of the medium's over their footprints). Two touching
+# the small's median saturation is 0.35 of the medium's over their footprints). Two touching
 # pieces of one colour are lit alike: their faces' saturations differ by the lit and shaded
-# faces' share at most (right pairs of the 12304 and 11728 sets: 0.6 and over). Of two
+# faces' share at most (316 ordered pairs, one trusted, on eight tuning sets 12304-10288: the
+# right ones 0.57 and up, 10334's green medium against a green large). Of two
 # touching readings of one vivid colour, one trusted, one under GLARE_SAT_RATIO of the other's
 # median saturation may be the other's glare: its σ covers the other reading (how far apart
 # their sterns and tips lie), and the other's covers the other sizes (its end may go on under
