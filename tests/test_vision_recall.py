@@ -4871,8 +4871,8 @@ def test_a_piece_of_the_tables_hue_read_beside_a_piece_found_covers_any_turn():
 # (1280×720, 0-10°, blue cloth): an orange medium whose stern faces glare, read 3.2 mm short at
 # σ 0.8 mm, the glare read as an orange small across its stern at σ 1.3 mm (a false piece the
 # rules would trust). The small's footprint is 0.35 as saturated as the medium's; right pairs
-# of one colour touching, 0.57 and over on eight sets (detect.GLARE_SAT_RATIO): the small's σ covers the
-# medium, the medium's the other sizes.
+# of one colour touching, 0.57 and over on eight sets (detect.GLARE_SAT_RATIO): the small's σ
+# covers the medium, the medium's the other sizes.
 def test_a_glare_read_as_a_piece_of_its_colour_is_not_trusted():
     assert_no_sure_wrong_size(11747, 11728, "medium", "orange", (128.7, 227.6), any_size=True)
     _r, det = bench_scene(11747, 11728)
