@@ -4873,3 +4873,24 @@ def test_a_white_piece_whose_region_stops_at_its_open_base_is_found(seed, seed0,
     assert math.dist(p.pose.stern_mm, stern) < 1.5
     assert_no_sure_wrong_size(seed, seed0, size, "white", stern)
     assert_no_false_piece(seed, seed0)
+# issue 4, session 44, trust54; a reading the rules would trust at a wrong size. The 12304-set's
+# 12512 (1920×1080, 22-35°, green felt): a green medium whose tip lies under an orange large,
+# read by colour_areas.colours_left as a small turned 127° from it, its worse end 38 mm off at
+# σ 3.0 mm / 1.8°: a piece of the table's hue whose lit faces alone are read (its shaded faces
+# are the felt's hue). Such a reading's σ covers a piece of any size at any turn about it
+# (colour_areas.TABLE_HUED_COST's second note): the rules answer "in doubt".
+def test_a_piece_of_the_tables_hue_read_beside_a_piece_found_covers_any_turn():
+    assert_no_sure_wrong_size(12512, 12304, "medium", "green", (121.4, 473.0), any_size=True)
+
+
+# issue 4, session 44, trust54; a reading the rules would trust far off. The 11728-set's 11747
+# (1280×720, 0-10°, blue cloth): an orange medium whose stern faces glare, read 3.2 mm short at
+# σ 0.8 mm, the glare read as an orange small across its stern at σ 1.3 mm (a false piece the
+# rules would trust). The small's footprint is 0.35 as saturated as the medium's; right pairs
+# of one colour touching, 0.57 and over on eight sets (detect.GLARE_SAT_RATIO): the small's σ
+# covers the medium, the medium's the other sizes.
+def test_a_glare_read_as_a_piece_of_its_colour_is_not_trusted():
+    assert_no_sure_wrong_size(11747, 11728, "medium", "orange", (128.7, 227.6), any_size=True)
+    _r, det = bench_scene(11747, 11728)
+    (pale,) = [p for p in det.pieces if p.size.value == "small" and p.color == "orange"]
+    assert pale.sigma_mm > 1.5

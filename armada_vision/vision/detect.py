@@ -407,6 +407,19 @@ HAND_STERN_LANE_MM = 4.0
 HAND_STERN_SHARE = 0.6
 VIVID_STERN_END_MM = 3.0
 VIVID_STERN_END_SHARE = 0.1
+# A vivid piece's glare is its colour washed out: a pale patch of its faces may be read as a
+# second piece of its colour touching it, and the piece read short of it (issue 4, session
+# 44, trust54: the 11728-set's 11747, an orange medium at 1280×720 whose stern faces glare,
+# read 3.2 mm short at σ 0.8 mm, the glare as an orange small across its stern at σ 1.3 mm;
+# the small's median saturation is 0.35 of the medium's over their footprints). Two touching
+# pieces of one colour are lit alike: their faces' saturations differ by the lit and shaded
+# faces' share at most (316 ordered pairs, one trusted, on eight tuning sets 12304-10288: the
+# right ones 0.57 and up, 10334's green medium against a green large). Of two
+# touching readings of one vivid colour, one trusted, one under GLARE_SAT_RATIO of the other's
+# median saturation may be the other's glare: its σ covers the other reading (how far apart
+# their sterns and tips lie), and the other's covers the other sizes (its end may go on under
+# the glare).
+GLARE_SAT_RATIO = 0.5
 # Any piece's colour ends at its outline (_inside_goes_on, issue 4; asked of readings not
 # named vivid, whose colour has no hue for _colour_goes_on to follow): a reading whose inside
 # stands off the table's estimate (by PAST_MIN_SEP, BGR levels) and whose 4 mm ring outside
@@ -1672,6 +1685,7 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     out = _grey_black_named(out, view, bg, pieces)
     out = [replace(p, sigma_mm=max(p.sigma_mm, *size_span_mm(pieces, p.size)))
            if _stern_meets_hand(p, pieces, view, hand_mask) else p for p in out]
+    out = _glare_pairs(out, pieces, view)
     out.sort(key=lambda p: (p.pose.x_mm, p.pose.y_mm))
     ups = [UprightPiece(c.size, classify_color(view, shapely.Polygon(c.outline_mm), bg),
                         c.fit.pose.stern_mm) for c in standing]
@@ -2283,6 +2297,42 @@ def _stern_meets_hand(p: DetectedPiece, pieces: PieceSet, view: TableView,
     hh, ww = hand_mask.shape
     ok = (px[:, 0] >= 0) & (px[:, 1] >= 0) & (px[:, 0] < ww) & (px[:, 1] < hh)
     return bool(ok.any()) and float(hand_mask[px[ok, 1], px[ok, 0]].mean()) >= HAND_STERN_SHARE
+
+
+def _glare_pairs(out: list[DetectedPiece], pieces: PieceSet, view: TableView
+                 ) -> list[DetectedPiece]:
+    """``out`` with each pair of touching readings (footprints within REST_TOUCH_MM, table mm)
+    of one vivid colour, one of them trusted, where one's median saturation is under
+    GLARE_SAT_RATIO of the other's (:func:`_footprint_sat`): the pale one's σ covers the
+    other reading, the other's covers the other sizes."""
+    vivid = [i for i, p in enumerate(out) if p.color not in FACES_CAN_VANISH]
+    if len(vivid) < 2:
+        return out
+    fps = {i: footprint(out[i].pose, pieces.dims(out[i].size)) for i in vivid}
+    sat = cache(lambda i: _footprint_sat(fps[i], view))
+    new = list(out)
+    for i in vivid:
+        for j in vivid:
+            a, b = out[i], out[j]
+            if (i == j or a.color != b.color or min(a.sigma_mm, b.sigma_mm) > TRUSTED_MM
+                    or fps[i].distance(fps[j]) > REST_TOUCH_MM
+                    or not sat(i) < GLARE_SAT_RATIO * sat(j)):
+                continue
+            cover = max(math.dist(a.pose.stern_mm, b.pose.stern_mm), math.dist(a.tip_mm, b.tip_mm))
+            new[i] = replace(new[i], sigma_mm=max(new[i].sigma_mm, cover))
+            new[j] = replace(new[j], sigma_mm=max(new[j].sigma_mm,
+                                                  *size_span_mm(pieces, b.size)))
+    return new
+
+
+def _footprint_sat(fp: shapely.Polygon, view: TableView) -> float:
+    """The median HSV saturation of the view inside footprint ``fp`` (table mm) shrunk to
+    INNER_SHRINK about its centroid; 0 when no pixel lies there."""
+    sl, m = view.grid.inner_crop(fp, INNER_SHRINK)
+    if not m.any():
+        return 0.0
+    return float(median(cv2.cvtColor(view.image_bgr[sl], cv2.COLOR_BGR2HSV)[m][:, 1]
+                        .astype(np.float32)))
 
 
 def _stern_lacks_hue(c: Candidate, view: TableView) -> bool:
