@@ -414,6 +414,12 @@ VIVID_STERN_END_SHARE = 0.1
 # 12332, the 11440-set's 11653: the large's last 3 mm 0.00 of the hue, the medium's from the
 # same tip 0.96-1.0, the small's 1.0).
 VIVID_SHORTER_HOLDS = 0.5
+# ... unless that stern end keeps VIVID_END_SAT of the inside's saturation: the piece's own
+# stern face, shaded out of its hue but not of its colour (the 12304-set's 12317, a purple large
+# on wood read at its size in doubt: its last 3 mm 0.05 of the hue, 0.95 of the saturation). The
+# table or the pale open base past a stern keeps less (12332 0.80, 11653 0.84 on blue cloth;
+# 12173's yellow and red on laminate 0.42, 0.35).
+VIVID_END_SAT = 0.9
 # Any piece's colour ends at its outline (_inside_goes_on, issue 4; asked of readings not
 # named vivid, whose colour has no hue for _colour_goes_on to follow): a reading whose inside
 # stands off the table's estimate (by PAST_MIN_SEP, BGR levels) and whose 4 mm ring outside
@@ -2302,12 +2308,20 @@ def _stern_lacks_hue(c: Candidate, view: TableView) -> bool:
     return got is not None and got[0] >= VIVID_HUE_HOLDS and got[1] < VIVID_STERN_END_SHARE
 
 
+def _stern_end_off_piece(c: Candidate, view: TableView) -> bool:
+    """Whether vivid reading ``c``'s stern end lacks its hue (:func:`_stern_lacks_hue`) and is
+    under VIVID_END_SAT of its inside's saturation: not its own shaded stern face."""
+    got = _stern_end_hue(c, view)
+    return (got is not None and got[0] >= VIVID_HUE_HOLDS and got[1] < VIVID_STERN_END_SHARE
+            and got[2] < VIVID_END_SAT)
+
+
 def _hue_holds_shorter(c: Candidate, scene: Scene, view: TableView) -> Candidate | None:
-    """When vivid reading ``c``'s stern end lacks its hue (:func:`_stern_lacks_hue`), the
+    """When vivid reading ``c``'s stern end is off the piece (:func:`_stern_end_off_piece`), the
     longest shorter size set at ``c``'s tip and heading (not fitted: crisp._edges_candidate)
     whose inside holds its hue over VIVID_HUE_HOLDS and its stern end over
     VIVID_SHORTER_HOLDS, its ambiguity covering ``c``; else None."""
-    if not _stern_lacks_hue(c, view):
+    if not _stern_end_off_piece(c, view):
         return None
     dims = scene.pieces.dims
     d_c = dims(c.size).footprint_length_mm
@@ -2323,11 +2337,11 @@ def _hue_holds_shorter(c: Candidate, scene: Scene, view: TableView) -> Candidate
     return None
 
 
-def _stern_end_hue(c: Candidate, view: TableView) -> tuple[float, float] | None:
+def _stern_end_hue(c: Candidate, view: TableView) -> tuple[float, float, float] | None:
     """The share of ``c``'s inside (eroded 1 px, view px) of its hue (the inside's core median
-    hue and saturation, :func:`_of_hue`) and that share over the part within
-    VIVID_STERN_END_MM of its stern; None when the inside, its core or that part (under
-    VIVID_STERN_MIN_PX pixels) is empty."""
+    hue and saturation, :func:`_of_hue`), that share over the part within VIVID_STERN_END_MM
+    of its stern, and that part's median saturation over the core's; None when the inside, its
+    core or that part (under VIVID_STERN_MIN_PX pixels) is empty."""
     got = outline_inside(c, view)
     if got is None:
         return None
@@ -2348,7 +2362,8 @@ def _stern_end_hue(c: Candidate, view: TableView) -> tuple[float, float] | None:
     end = along < VIVID_STERN_END_MM
     if int(end.sum()) < VIVID_STERN_MIN_PX:
         return None
-    return float(same.mean()), float(same[end].mean())
+    sat = float(median(hsv[rows, cols][end][:, 1].astype(np.float32))) / max(float(s0), 1.0)
+    return float(same.mean()), float(same[end].mean()), sat
 
 
 def _goes_on_past_stern(c: Candidate, scene: Scene, view: TableView, ring: np.ndarray,
