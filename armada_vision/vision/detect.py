@@ -414,12 +414,18 @@ VIVID_STERN_END_SHARE = 0.1
 # 12332, the 11440-set's 11653: the large's last 3 mm 0.00 of the hue, the medium's from the
 # same tip 0.96-1.0, the small's 1.0).
 VIVID_SHORTER_HOLDS = 0.5
-# ... unless that stern end keeps VIVID_END_SAT of the inside's saturation: the piece's own
-# stern face, shaded out of its hue but not of its colour (the 12304-set's 12317, a purple large
-# on wood read at its size in doubt: its last 3 mm 0.05 of the hue, 0.95 of the saturation). The
-# table or the pale open base past a stern keeps less (12332 0.80, 11653 0.84 on blue cloth;
-# 12173's yellow and red on laminate 0.42, 0.35).
-VIVID_END_SAT = 0.9
+# ... but only when that stern end is not the piece's own stern face, shaded out of its hue but
+# not of its colour: it is the table (over VIVID_END_TABLE of its pixels within
+# VIVID_END_TABLE_BGR levels of the table's estimate: 12332 and 11653 on blue cloth, 0.78) or
+# washed out (its median saturation under VIVID_END_SAT of the inside's: 12173's yellow and
+# red on laminate, the piece's pale face and the table mixed, 0.42 and 0.35). Right larges in
+# doubt whose stern end lacks the hue keep it as their colour: the 12304-set's 12317 and 12395,
+# purple larges on wood (their shaded stern face purple, hue 155-157, the lit inside's further
+# off: table share 0.00, saturation 0.95 and 0.89), the 12016-set's 12122, a green large on
+# blue cloth (0.01, 1.04); first run without this test, they were read as mediums.
+VIVID_END_TABLE = 0.5
+VIVID_END_TABLE_BGR = 25.0
+VIVID_END_SAT = 0.6
 # Any piece's colour ends at its outline (_inside_goes_on, issue 4; asked of readings not
 # named vivid, whose colour has no hue for _colour_goes_on to follow): a reading whose inside
 # stands off the table's estimate (by PAST_MIN_SEP, BGR levels) and whose 4 mm ring outside
@@ -1679,7 +1685,7 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
         # A vivid reading in doubt whose stern end is not its hue: the longest shorter size from
         # its tip whose stern end is (VIVID_SHORTER_HOLDS), named as it was, σ covering it.
         if (out[i] is p and p.sigma_mm > TRUSTED_MM and p.color not in FACES_CAN_VANISH
-                and not c.upright and (o := _hue_holds_shorter(c, scene, view)) is not None):
+                and not c.upright and (o := _hue_holds_shorter(c, scene, view, bg)) is not None):
             out[i] = _read_shorter(p, o, pieces, area_poly, calib)
     # A white or clear reading in doubt moved onto its own outline (edge_refits.EDGE_REFIT_*).
     out = [edges_refit(scene, edges, p, calib) for p in out]
@@ -2308,20 +2314,23 @@ def _stern_lacks_hue(c: Candidate, view: TableView) -> bool:
     return got is not None and got[0] >= VIVID_HUE_HOLDS and got[1] < VIVID_STERN_END_SHARE
 
 
-def _stern_end_off_piece(c: Candidate, view: TableView) -> bool:
+def _stern_end_off_piece(c: Candidate, view: TableView, bg: np.ndarray) -> bool:
     """Whether vivid reading ``c``'s stern end lacks its hue (:func:`_stern_lacks_hue`) and is
-    under VIVID_END_SAT of its inside's saturation: not its own shaded stern face."""
-    got = _stern_end_hue(c, view)
+    not its own shaded stern face: over VIVID_END_TABLE of it within VIVID_END_TABLE_BGR of the
+    table's estimate ``bg`` (view px, BGR), or its saturation under VIVID_END_SAT of the
+    inside's."""
+    got = _stern_end_hue(c, view, bg)
     return (got is not None and got[0] >= VIVID_HUE_HOLDS and got[1] < VIVID_STERN_END_SHARE
-            and got[2] < VIVID_END_SAT)
+            and (got[3] > VIVID_END_TABLE or got[2] < VIVID_END_SAT))
 
 
-def _hue_holds_shorter(c: Candidate, scene: Scene, view: TableView) -> Candidate | None:
+def _hue_holds_shorter(c: Candidate, scene: Scene, view: TableView, bg: np.ndarray
+                       ) -> Candidate | None:
     """When vivid reading ``c``'s stern end is off the piece (:func:`_stern_end_off_piece`), the
     longest shorter size set at ``c``'s tip and heading (not fitted: crisp._edges_candidate)
     whose inside holds its hue over VIVID_HUE_HOLDS and its stern end over
     VIVID_SHORTER_HOLDS, its ambiguity covering ``c``; else None."""
-    if not _stern_end_off_piece(c, view):
+    if not _stern_end_off_piece(c, view, bg):
         return None
     dims = scene.pieces.dims
     d_c = dims(c.size).footprint_length_mm
@@ -2337,11 +2346,13 @@ def _hue_holds_shorter(c: Candidate, scene: Scene, view: TableView) -> Candidate
     return None
 
 
-def _stern_end_hue(c: Candidate, view: TableView) -> tuple[float, float, float] | None:
+def _stern_end_hue(c: Candidate, view: TableView, bg: np.ndarray | None = None
+                   ) -> tuple[float, float, float, float] | None:
     """The share of ``c``'s inside (eroded 1 px, view px) of its hue (the inside's core median
     hue and saturation, :func:`_of_hue`), that share over the part within VIVID_STERN_END_MM
-    of its stern, and that part's median saturation over the core's; None when the inside, its
-    core or that part (under VIVID_STERN_MIN_PX pixels) is empty."""
+    of its stern, that part's median saturation over the core's, and the share of that part
+    within VIVID_END_TABLE_BGR of the table's estimate ``bg`` (0 without it); None when the
+    inside, its core or that part (under VIVID_STERN_MIN_PX pixels) is empty."""
     got = outline_inside(c, view)
     if got is None:
         return None
@@ -2363,7 +2374,12 @@ def _stern_end_hue(c: Candidate, view: TableView) -> tuple[float, float, float] 
     if int(end.sum()) < VIVID_STERN_MIN_PX:
         return None
     sat = float(median(hsv[rows, cols][end][:, 1].astype(np.float32))) / max(float(s0), 1.0)
-    return float(same.mean()), float(same[end].mean()), sat
+    table = 0.0
+    if bg is not None:
+        r_e, c_e = rows[end] + y0, cols[end] + x0
+        off = view.image_bgr[r_e, c_e].astype(np.float32) - bg[r_e, c_e].astype(np.float32)
+        table = float(np.mean(np.linalg.norm(off, axis=1) < VIVID_END_TABLE_BGR))
+    return float(same.mean()), float(same[end].mean()), sat, table
 
 
 def _goes_on_past_stern(c: Candidate, scene: Scene, view: TableView, ring: np.ndarray,
