@@ -412,20 +412,23 @@ VIVID_STERN_END_SHARE = 0.1
 # 44, size54). The fit ran past the base onto the table: on blue cloth a yellow medium, its
 # stern end lit pale by its open base, read as a large 6-8 mm behind its stern (the 12304-set's
 # 12332, the 11440-set's 11653: the large's last 3 mm 0.00 of the hue, the medium's from the
-# same tip 0.96-1.0, the small's 1.0).
+# same tip 0.96-1.0, the small's 1.0; the 10864-set's 10943, a yellow small on laminate read
+# as a medium).
 VIVID_SHORTER_HOLDS = 0.5
 # ... but only when that stern end is not the piece's own stern face, shaded out of its hue but
 # not of its colour: it is the table (over VIVID_END_TABLE of its pixels within
 # VIVID_END_TABLE_BGR levels of the table's estimate: 12332 and 11653 on blue cloth, 0.78) or
-# washed out (its median saturation under VIVID_END_SAT of the inside's: 12173's yellow and
-# red on laminate, the piece's pale face and the table mixed, 0.42 and 0.35). Right larges in
-# doubt whose stern end lacks the hue keep it as their colour: the 12304-set's 12317 and 12395,
-# purple larges on wood (their shaded stern face purple, hue 155-157, the lit inside's further
-# off: table share 0.00, saturation 0.95 and 0.89), the 12016-set's 12122, a green large on
-# blue cloth (0.01, 1.04); first run without this test, they were read as mediums.
+# grey (its median saturation under VIVID_END_SAT of the inside's: the 10864-set's 10943, a
+# yellow small on laminate read as a medium, 0.23). Right larges in doubt whose stern end lacks
+# the hue keep it as their colour or show their lit base rim: the 12304-set's 12317 and 12395,
+# purple larges on wood (their shaded stern face purple: table share 0.00, saturation 0.95 and
+# 0.89), the 12016-set's 12122, a green large on blue cloth (0.01, 1.04), the 11728-set's 11905,
+# an orange large beside a hand (0.01, 0.37); first run without this test, they were read as
+# mediums. 12173's yellow small and red medium on laminate (0.07-0.09, 0.35-0.42) are left in
+# doubt at their longer size: too near 11905.
 VIVID_END_TABLE = 0.5
 VIVID_END_TABLE_BGR = 25.0
-VIVID_END_SAT = 0.6
+VIVID_END_SAT = 0.3
 # Any piece's colour ends at its outline (_inside_goes_on, issue 4; asked of readings not
 # named vivid, whose colour has no hue for _colour_goes_on to follow): a reading whose inside
 # stands off the table's estimate (by PAST_MIN_SEP, BGR levels) and whose 4 mm ring outside
