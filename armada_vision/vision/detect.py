@@ -412,23 +412,19 @@ VIVID_STERN_END_SHARE = 0.1
 # 44, size54). The fit ran past the base onto the table: on blue cloth a yellow medium, its
 # stern end lit pale by its open base, read as a large 6-8 mm behind its stern (the 12304-set's
 # 12332, the 11440-set's 11653: the large's last 3 mm 0.00 of the hue, the medium's from the
-# same tip 0.96-1.0, the small's 1.0; the 10864-set's 10943, a yellow small on laminate read
-# as a medium).
+# same tip 0.96-1.0, the small's 1.0).
 VIVID_SHORTER_HOLDS = 0.5
-# ... but only when that stern end is not the piece's own stern face, shaded out of its hue but
-# not of its colour: it is the table (over VIVID_END_TABLE of its pixels within
-# VIVID_END_TABLE_BGR levels of the table's estimate: 12332 and 11653 on blue cloth, 0.78) or
-# grey (its median saturation under VIVID_END_SAT of the inside's: the 10864-set's 10943, a
-# yellow small on laminate read as a medium, 0.23). Right larges in doubt whose stern end lacks
-# the hue keep it as their colour or show their lit base rim: the 12304-set's 12317 and 12395,
-# purple larges on wood (their shaded stern face purple: table share 0.00, saturation 0.95 and
-# 0.89), the 12016-set's 12122, a green large on blue cloth (0.01, 1.04), the 11728-set's 11905,
-# an orange large beside a hand (0.01, 0.37); first run without this test, they were read as
-# mediums. 12173's yellow small and red medium on laminate (0.07-0.09, 0.35-0.42) are left in
-# doubt at their longer size: too near 11905.
+# ... but only when that stern end is the table, not the piece's own stern face shaded out of
+# its hue: over VIVID_END_TABLE of its pixels within VIVID_END_TABLE_BGR levels of the table's
+# estimate (12332 and 11653 on blue cloth, 0.78). Right readings in doubt whose stern end lacks
+# the hue keep their colour there or show their lit base rim or dark open base, none of it the
+# table (first run without this test, read a size short): the 12304-set's 12317 and 12395,
+# purple larges on wood (0.00), the 12016-set's 12122, a green large on blue cloth (0.01), the
+# 11728-set's 11905, an orange large beside a hand (0.01), the 11440-set's 11720, a green medium
+# on wood (0.00). A grey end (its saturation under 0.3 of the inside's: the 10864-set's 10943, a
+# yellow small on laminate read as a medium, 0.23) is no tell: 11720's dark open base is 0.20.
 VIVID_END_TABLE = 0.5
 VIVID_END_TABLE_BGR = 25.0
-VIVID_END_SAT = 0.3
 # Any piece's colour ends at its outline (_inside_goes_on, issue 4; asked of readings not
 # named vivid, whose colour has no hue for _colour_goes_on to follow): a reading whose inside
 # stands off the table's estimate (by PAST_MIN_SEP, BGR levels) and whose 4 mm ring outside
@@ -2319,12 +2315,11 @@ def _stern_lacks_hue(c: Candidate, view: TableView) -> bool:
 
 def _stern_end_off_piece(c: Candidate, view: TableView, bg: np.ndarray) -> bool:
     """Whether vivid reading ``c``'s stern end lacks its hue (:func:`_stern_lacks_hue`) and is
-    not its own shaded stern face: over VIVID_END_TABLE of it within VIVID_END_TABLE_BGR of the
-    table's estimate ``bg`` (view px, BGR), or its saturation under VIVID_END_SAT of the
-    inside's."""
+    the table: over VIVID_END_TABLE of it within VIVID_END_TABLE_BGR of the table's estimate
+    ``bg`` (view px, BGR), not its own shaded stern face."""
     got = _stern_end_hue(c, view, bg)
     return (got is not None and got[0] >= VIVID_HUE_HOLDS and got[1] < VIVID_STERN_END_SHARE
-            and (got[3] > VIVID_END_TABLE or got[2] < VIVID_END_SAT))
+            and got[2] > VIVID_END_TABLE)
 
 
 def _hue_holds_shorter(c: Candidate, scene: Scene, view: TableView, bg: np.ndarray
@@ -2350,12 +2345,12 @@ def _hue_holds_shorter(c: Candidate, scene: Scene, view: TableView, bg: np.ndarr
 
 
 def _stern_end_hue(c: Candidate, view: TableView, bg: np.ndarray | None = None
-                   ) -> tuple[float, float, float, float] | None:
+                   ) -> tuple[float, float, float] | None:
     """The share of ``c``'s inside (eroded 1 px, view px) of its hue (the inside's core median
     hue and saturation, :func:`_of_hue`), that share over the part within VIVID_STERN_END_MM
-    of its stern, that part's median saturation over the core's, and the share of that part
-    within VIVID_END_TABLE_BGR of the table's estimate ``bg`` (0 without it); None when the
-    inside, its core or that part (under VIVID_STERN_MIN_PX pixels) is empty."""
+    of its stern, and the share of that part within VIVID_END_TABLE_BGR of the table's
+    estimate ``bg`` (0 without it); None when the inside, its core or that part (under
+    VIVID_STERN_MIN_PX pixels) is empty."""
     got = outline_inside(c, view)
     if got is None:
         return None
@@ -2376,13 +2371,12 @@ def _stern_end_hue(c: Candidate, view: TableView, bg: np.ndarray | None = None
     end = along < VIVID_STERN_END_MM
     if int(end.sum()) < VIVID_STERN_MIN_PX:
         return None
-    sat = float(median(hsv[rows, cols][end][:, 1].astype(np.float32))) / max(float(s0), 1.0)
     table = 0.0
     if bg is not None:
         r_e, c_e = rows[end] + y0, cols[end] + x0
         off = view.image_bgr[r_e, c_e].astype(np.float32) - bg[r_e, c_e].astype(np.float32)
         table = float(np.mean(np.linalg.norm(off, axis=1) < VIVID_END_TABLE_BGR))
-    return float(same.mean()), float(same[end].mean()), sat, table
+    return float(same.mean()), float(same[end].mean()), table
 
 
 def _goes_on_past_stern(c: Candidate, scene: Scene, view: TableView, ring: np.ndarray,
