@@ -59,6 +59,7 @@ from armada_vision.vision.crisp import (
     GREY_SHADE,
     SIZE_DOUBT_MM,
     SOFT_TOUCH_SHARE,
+    _edges_candidate,
     _left_of,
     _outline_samples,
     _ring_shades,
@@ -420,6 +421,25 @@ VIVID_STERN_END_SHARE = 0.1
 # their sterns and tips lie), and the other's covers the other sizes (its end may go on under
 # the glare).
 GLARE_SAT_RATIO = 0.5
+# ... and once in doubt, a vivid reading whose stern end lacks its hue is read at the longest
+# shorter size set from its tip whose stern end holds it over VIVID_SHORTER_HOLDS (its inside
+# holding it over VIVID_HUE_HOLDS), in doubt (σ covering the longer reading; issue 4, session
+# 44, size54). The fit ran past the base onto the table: on blue cloth a yellow medium, its
+# stern end lit pale by its open base, read as a large 6-8 mm behind its stern (the 12304-set's
+# 12332, the 11440-set's 11653: the large's last 3 mm 0.00 of the hue, the medium's from the
+# same tip 0.96-1.0, the small's 1.0).
+VIVID_SHORTER_HOLDS = 0.5
+# ... but only when that stern end is the table, not the piece's own stern face shaded out of
+# its hue: over VIVID_END_TABLE of its pixels within VIVID_END_TABLE_BGR levels of the table's
+# estimate (12332 and 11653 on blue cloth, 0.78). Right readings in doubt whose stern end lacks
+# the hue keep their colour there or show their lit base rim or dark open base, none of it the
+# table (first run without this test, read a size short): the 12304-set's 12317 and 12395,
+# purple larges on wood (0.00), the 12016-set's 12122, a green large on blue cloth (0.01), the
+# 11728-set's 11905, an orange large beside a hand (0.01), the 11440-set's 11720, a green medium
+# on wood (0.00). A grey end (its saturation under 0.3 of the inside's: the 10864-set's 10943, a
+# yellow small on laminate read as a medium, 0.23) is no tell: 11720's dark open base is 0.20.
+VIVID_END_TABLE = 0.5
+VIVID_END_TABLE_BGR = 25.0
 # Any piece's colour ends at its outline (_inside_goes_on, issue 4; asked of readings not
 # named vivid, whose colour has no hue for _colour_goes_on to follow): a reading whose inside
 # stands off the table's estimate (by PAST_MIN_SEP, BGR levels) and whose 4 mm ring outside
@@ -1679,6 +1699,11 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
                 and (o := other_colour_strip(scene, c, p.color, p.sigma_mm, lying, view, bg))
                 is not None):
             out[i] = _read_shorter(p, o, pieces, area_poly, calib)
+        # A vivid reading in doubt whose stern end is not its hue: the longest shorter size from
+        # its tip whose stern end is (VIVID_SHORTER_HOLDS), named as it was, σ covering it.
+        if (out[i] is p and p.sigma_mm > TRUSTED_MM and p.color not in FACES_CAN_VANISH
+                and not c.upright and (o := _hue_holds_shorter(c, scene, view, bg)) is not None):
+            out[i] = _read_shorter(p, o, pieces, area_poly, calib)
     # A white or clear reading in doubt moved onto its own outline (edge_refits.EDGE_REFIT_*).
     out = [edges_refit(scene, edges, p, calib) for p in out]
     out = _one_reading_per_doubtful_piece(out, pieces, [c.outline_mm for c in lying])
@@ -2339,27 +2364,74 @@ def _stern_lacks_hue(c: Candidate, view: TableView) -> bool:
     """Whether ``c``'s hue, holding over VIVID_HUE_HOLDS of its inside (eroded 1 px, view
     px), holds over under VIVID_STERN_END_SHARE of the part within VIVID_STERN_END_MM of its
     stern (the inside's core median hue and saturation, as :func:`_colour_goes_on`)."""
+    got = _stern_end_hue(c, view)
+    return got is not None and got[0] >= VIVID_HUE_HOLDS and got[1] < VIVID_STERN_END_SHARE
+
+
+def _stern_end_off_piece(c: Candidate, view: TableView, bg: np.ndarray) -> bool:
+    """Whether vivid reading ``c``'s stern end lacks its hue (:func:`_stern_lacks_hue`) and is
+    the table: over VIVID_END_TABLE of it within VIVID_END_TABLE_BGR of the table's estimate
+    ``bg`` (view px, BGR), not its own shaded stern face."""
+    got = _stern_end_hue(c, view, bg)
+    return (got is not None and got[0] >= VIVID_HUE_HOLDS and got[1] < VIVID_STERN_END_SHARE
+            and got[2] > VIVID_END_TABLE)
+
+
+def _hue_holds_shorter(c: Candidate, scene: Scene, view: TableView, bg: np.ndarray
+                       ) -> Candidate | None:
+    """When vivid reading ``c``'s stern end is off the piece (:func:`_stern_end_off_piece`), the
+    longest shorter size set at ``c``'s tip and heading (not fitted: crisp._edges_candidate)
+    whose inside holds its hue over VIVID_HUE_HOLDS and its stern end over
+    VIVID_SHORTER_HOLDS, its ambiguity covering ``c``; else None."""
+    if not _stern_end_off_piece(c, view, bg):
+        return None
+    dims = scene.pieces.dims
+    d_c = dims(c.size).footprint_length_mm
+    tip = c.fit.pose.tip_mm(d_c)
+    for z in reversed(scene.by_length[:scene.by_length.index(c.size)]):
+        o = _edges_candidate(scene, z, Pose.with_tip(tip, c.fit.pose.heading_deg,
+                                                     dims(z).footprint_length_mm))
+        got = _stern_end_hue(o, view)
+        if got is not None and got[0] >= VIVID_HUE_HOLDS and got[1] >= VIVID_SHORTER_HOLDS:
+            gap_mm, gap_deg = reading_gap(scene, o, c)
+            return replace(o, ambiguity_mm=gap_mm, ambiguity_deg=gap_deg,
+                           covering_ambiguity_mm=gap_mm, covering_ambiguity_deg=gap_deg)
+    return None
+
+
+def _stern_end_hue(c: Candidate, view: TableView, bg: np.ndarray | None = None
+                   ) -> tuple[float, float, float] | None:
+    """The share of ``c``'s inside (eroded 1 px, view px) of its hue (the inside's core median
+    hue and saturation, :func:`_of_hue`), that share over the part within VIVID_STERN_END_MM
+    of its stern, and the share of that part within VIVID_END_TABLE_BGR of the table's
+    estimate ``bg`` (0 without it); None when the inside, its core or that part (under
+    VIVID_STERN_MIN_PX pixels) is empty."""
     got = outline_inside(c, view)
     if got is None:
-        return False
+        return None
     img, inside, box = got
     x0, y0, _, _ = box
     kernel = np.ones((3, 3), np.uint8)
     core = cv2.erode(inside, kernel, iterations=2)
     rows, cols = np.nonzero(cv2.erode(inside, kernel, iterations=1))
     if not core.any() or not len(rows):
-        return False
+        return None
     hsv = cv2.cvtColor(img, cv2.COLOR_BGR2HSV)
     h0, s0 = median(masked(hsv, None, core > 0)[:, :2].astype(np.float32), axis=0)
     same = _of_hue(hsv[rows, cols].astype(np.float32), h0, s0)
-    if float(same.mean()) < VIVID_HUE_HOLDS:
-        return False
     pose = c.fit.pose
     h = math.radians(pose.heading_deg)
     p_mm = view.grid.to_mm(np.column_stack([cols + x0, rows + y0]).astype(float))
     along = (p_mm - np.asarray(pose.stern_mm)) @ np.array([math.cos(h), math.sin(h)])
     end = along < VIVID_STERN_END_MM
-    return int(end.sum()) >= VIVID_STERN_MIN_PX and float(same[end].mean()) < VIVID_STERN_END_SHARE
+    if int(end.sum()) < VIVID_STERN_MIN_PX:
+        return None
+    table = 0.0
+    if bg is not None:
+        r_e, c_e = rows[end] + y0, cols[end] + x0
+        off = view.image_bgr[r_e, c_e].astype(np.float32) - bg[r_e, c_e].astype(np.float32)
+        table = float(np.mean(np.linalg.norm(off, axis=1) < VIVID_END_TABLE_BGR))
+    return float(same.mean()), float(same[end].mean()), table
 
 
 def _goes_on_past_stern(c: Candidate, scene: Scene, view: TableView, ring: np.ndarray,
