@@ -408,19 +408,6 @@ HAND_STERN_LANE_MM = 4.0
 HAND_STERN_SHARE = 0.6
 VIVID_STERN_END_MM = 3.0
 VIVID_STERN_END_SHARE = 0.1
-# A vivid piece's glare is its colour washed out: a pale patch of its faces may be read as a
-# second piece of its colour touching it, and the piece read short of it (issue 4, session
-# 44, trust54: the 11728-set's 11747, an orange medium at 1280×720 whose stern faces glare,
-# read 3.2 mm short at σ 0.8 mm, the glare as an orange small across its stern at σ 1.3 mm;
-# the small's median saturation is 0.35 of the medium's over their footprints). Two touching
-# pieces of one colour are lit alike: their faces' saturations differ by the lit and shaded
-# faces' share at most (316 ordered pairs, one trusted, on eight tuning sets 12304-10288: the
-# right ones 0.57 and up, 10334's green medium against a green large). Of two
-# touching readings of one vivid colour, one trusted, one under GLARE_SAT_RATIO of the other's
-# median saturation may be the other's glare: its σ covers the other reading (how far apart
-# their sterns and tips lie), and the other's covers the other sizes (its end may go on under
-# the glare).
-GLARE_SAT_RATIO = 0.5
 # ... and once in doubt, a vivid reading whose stern end lacks its hue is read at the longest
 # shorter size set from its tip whose stern end holds it over VIVID_SHORTER_HOLDS (its inside
 # holding it over VIVID_HUE_HOLDS), in doubt (σ covering the longer reading; issue 4, session
@@ -440,6 +427,19 @@ VIVID_SHORTER_HOLDS = 0.5
 # yellow small on laminate read as a medium, 0.23) is no tell: 11720's dark open base is 0.20.
 VIVID_END_TABLE = 0.5
 VIVID_END_TABLE_BGR = 25.0
+# A vivid piece's glare is its colour washed out: a pale patch of its faces may be read as a
+# second piece of its colour touching it, and the piece read short of it (issue 4, session
+# 44, trust54: the 11728-set's 11747, an orange medium at 1280×720 whose stern faces glare,
+# read 3.2 mm short at σ 0.8 mm, the glare as an orange small across its stern at σ 1.3 mm;
+# the small's median saturation is 0.35 of the medium's over their footprints). Two touching
+# pieces of one colour are lit alike: their faces' saturations differ by the lit and shaded
+# faces' share at most (316 ordered pairs, one trusted, on eight tuning sets 12304-10288: the
+# right ones 0.57 and up, 10334's green medium against a green large). Of two
+# touching readings of one vivid colour, one trusted, one under GLARE_SAT_RATIO of the other's
+# median saturation may be the other's glare: its σ covers the other reading (how far apart
+# their sterns and tips lie), and the other's covers the other sizes (its end may go on under
+# the glare).
+GLARE_SAT_RATIO = 0.5
 # Any piece's colour ends at its outline (_inside_goes_on, issue 4; asked of readings not
 # named vivid, whose colour has no hue for _colour_goes_on to follow): a reading whose inside
 # stands off the table's estimate (by PAST_MIN_SEP, BGR levels) and whose 4 mm ring outside
