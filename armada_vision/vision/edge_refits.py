@@ -39,6 +39,7 @@ from armada_vision.vision.crisp import (
     _outline_samples,
     _outline_samples_many,
     edge_distance_window,
+    in_size_doubt_of,
     inset_crop,
     overlaps_any,
 )
@@ -753,3 +754,219 @@ def white_alone(scene: Scene, view: TableView, bg: np.ndarray, edges: np.ndarray
             or classify_color(view, scene.footprint(wc)[0], bg) not in ("white", "clear")):
         return []  # no lit face brighter than the table: a clear piece, a shadow
     return [wc]
+
+
+# A clear piece lit like the grey table (issue 4, session 44, clearmiss54).
+CLEAR_BESIDE_MIN_AREA = 1.25
+CLEAR_BESIDE_MAX_AREA = 1.2
+CLEAR_BESIDE_OPEN_MM = 1.0
+CLEAR_BESIDE_SHADE = (0.60, 0.95)
+CLEAR_BESIDE_SLIVER = WHITE_EDGES_SLIVER
+CLEAR_BESIDE_CAST = 0.25
+CLEAR_BESIDE_FILL = 0.85
+CLEAR_BESIDE_ASPECT = 2.5
+CLEAR_BESIDE_DOUBT_SHARE = 0.5
+CLEAR_BESIDE_CAST_GROW_MM = 2.0
+
+
+def _cast_share(scene: Scene, sl: tuple[slice, slice], area: np.ndarray,
+                lying: list[Candidate], light: tuple[float, float] | None) -> float:
+    """The share of the crisp ``area`` (bool on the view window ``sl``) that lies where a
+    lying reading's body and the shadow it casts in the light's offset ``light`` (its body
+    alone when None) cover the table, grown by CLEAR_BESIDE_CAST_GROW_MM."""
+    import shapely
+    from armada_vision.vision.shadows import _cast_hull
+    grid = scene.grid
+    x0, y0 = sl[1].start, sl[0].start
+    h, w = area.shape
+    box = shapely.box(*np.vstack([grid.to_mm(np.array([[x0, y0], [x0 + w, y0 + h]],
+                                                      float))]).T.reshape(2, 2).T.ravel()
+                      ) if False else None
+    corners = grid.to_mm(np.array([[x0, y0], [x0 + w, y0], [x0, y0 + h], [x0 + w, y0 + h]],
+                                  float))
+    box = shapely.box(*corners.min(axis=0), *corners.max(axis=0)).buffer(
+        CLEAR_BESIDE_CAST_GROW_MM)
+    mask = np.zeros(area.shape, np.uint8)
+    off = (0.0, 0.0) if light is None else light
+    for o in lying:
+        if o.upright:
+            continue
+        hull = shapely.MultiPoint(_cast_hull(o, scene.pieces, off)).convex_hull
+        if not hull.intersects(box):
+            continue
+        grown = hull.buffer(CLEAR_BESIDE_CAST_GROW_MM)
+        cv2.fillPoly(mask, [np.round(grid.to_px(np.asarray(grown.exterior.coords))
+                                     - (x0, y0)).astype(np.int32)], 1)
+    return float(np.count_nonzero(mask.view(bool) & area)) / max(np.count_nonzero(area), 1)
+
+
+def _area_features(scene: Scene, sl: tuple[slice, slice], area: np.ndarray,
+                   lying: list[Candidate], light: tuple[float, float] | None) -> dict:
+    """Diagnostics of one crisp area (bool on the view window ``sl``)."""
+    import shapely
+    from armada_vision.vision.shadows import _cast_hull
+    grid = scene.grid
+    ys, xs = np.nonzero(area)
+    px = np.column_stack((xs + sl[1].start, ys + sl[0].start)).astype(float)
+    pts = grid.to_mm(px)
+    mp = shapely.MultiPoint(pts)
+    out = {}
+    near = []
+    for o in lying:
+        if o.upright:
+            continue
+        fo = scene.footprint(o)[0]
+        d = fo.distance(mp)
+        if d > 15:
+            continue
+        inb = float(np.mean([fo.buffer(2.0).contains(shapely.Point(p)) for p in pts[::7]]))
+        sh = 0.0
+        if light is not None:
+            hull = shapely.MultiPoint(_cast_hull(o, scene.pieces, light)).convex_hull.buffer(2.0)
+            sh = float(np.mean([hull.contains(shapely.Point(p)) for p in pts[::7]]))
+        near.append((round(d, 1), o.size.name[0], round(inb, 2), round(sh, 2)))
+    out["near"] = near
+    return out
+
+
+def clear_beside_found(scene: Scene, view: TableView, bg: np.ndarray, edges: np.ndarray,
+                       enclosed: np.ndarray, lying: list[Candidate],
+                       standing: list[Candidate], hand_mask: np.ndarray,
+                       standing_clear: Callable[[Candidate], bool]) -> list[Candidate]:
+    """Clear pieces lit like the grey table read from the crisp areas the readings leave."""
+    import os
+    from armada_vision.vision.crisp import ROUND_MIN, _areas, _left_of, _nonzero_window
+    dbg = os.environ.get("CB_DEBUG")
+    if os.environ.get("CB_OFF"):
+        return []
+    if scene.shade is None or table_hue_sat(bg)[1] > COLOURED_TABLE_SAT:
+        return []
+    grid = scene.grid
+    ppm2 = grid.px_per_mm**2
+    _cover, left = _left_of(scene, enclosed, [*lying, *standing], hand_mask)
+    win = _nonzero_window(left, WINDOW_PAD)
+    if win is None:
+        return []
+    r = max(round(CLEAR_BESIDE_OPEN_MM * grid.px_per_mm), 1)
+    opened = cv2.morphologyEx(left[win].view(np.uint8), cv2.MORPH_OPEN,
+                              cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1,) * 2))
+    lo = CLEAR_BESIDE_MIN_AREA * scene.small_area_mm2 * ppm2
+    hi = CLEAR_BESIDE_MAX_AREA * scene.max_area_mm2 * ppm2
+    light = None
+    out: list[Candidate] = []
+    name = colour_namer(scene, view, bg)
+    for c0, r0, area in _areas(opened, lo, 0, (win, left.shape)):
+        n_px = np.count_nonzero(area)
+        if n_px > hi:
+            continue
+        sl = (slice(r0, r0 + area.shape[0]), slice(c0, c0 + area.shape[1]))
+        shade = float(median(scene.shade[sl][area]))
+        cnt = cv2.findContours(area.view(np.uint8), cv2.RETR_EXTERNAL,
+                               cv2.CHAIN_APPROX_SIMPLE)[0]
+        hull = cv2.convexHull(np.vstack(cnt))
+        per = cv2.arcLength(hull, True)
+        roundness = 4.0 * np.pi * cv2.contourArea(hull) / max(per * per, 1e-9)
+        feats = {}
+        if dbg:
+            if light is None:
+                light = _light_offset(scene, name)(lying)
+            feats = _area_features(scene, sl, area, lying, light)
+            mid = grid.to_mm(np.array([[c0 + area.shape[1] / 2, r0 + area.shape[0] / 2]]))[0]
+            print("CB area", np.round(mid, 0), round(n_px / (scene.small_area_mm2 * ppm2), 2),
+                  "shade", round(shade, 2), "round", round(roundness, 2), feats, flush=True)
+        if not (CLEAR_BESIDE_SHADE[0] <= shade <= CLEAR_BESIDE_SHADE[1]) or roundness >= ROUND_MIN:
+            continue
+        (_cx, _cy), (rw, rh), _a = cv2.minAreaRect(hull)
+        if (n_px < CLEAR_BESIDE_FILL * cv2.contourArea(hull)
+                or max(rw, rh) > CLEAR_BESIDE_ASPECT * min(rw, rh)):
+            continue
+        if light is None:
+            light = _light_offset(scene, name)(lying)
+        cast = _cast_share(scene, sl, area, lying, light)
+        if dbg:
+            (_cx, _cy), (rw, rh), _a = cv2.minAreaRect(hull)
+            print("CB   light", light, "cast", round(cast, 2), "hull",
+                  round(cv2.contourArea(hull) / (scene.small_area_mm2 * ppm2), 2),
+                  "fill", round(n_px / max(cv2.contourArea(hull), 1), 2),
+                  "aspect", round(max(rw, rh) / max(min(rw, rh), 1), 2), flush=True)
+        if cast > CLEAR_BESIDE_CAST:
+            continue
+        ys, xs = np.nonzero(area)
+        pts = grid.to_mm(np.column_stack((xs + c0, ys + r0)).astype(float))
+        best = _whole_from_area(scene, edges, pts, [*lying, *out], clash_stop=False)
+        if best is None or (whole := _whole_size(best)) is None:
+            if dbg:
+                print("CB   no whole", {z.name: round(s, 3) for z, (s, _q) in (best or {}).items()},
+                      flush=True)
+            continue
+        wc = _edges_candidate(scene, *whole)
+        lit = _inset_shade(scene, wc)
+        col = classify_color(view, scene.footprint(wc)[0], bg)
+        ok = (lit is not None and CLEAR_BESIDE_SHADE[0] <= lit <= CLEAR_BESIDE_SHADE[1]
+              and col == "clear" and not clashes(wc, [*lying, *out], scene)
+              and not overlaps_any(scene, wc, [*lying, *out], CLEAR_BESIDE_SLIVER)
+              and not in_size_doubt_of(scene, wc, lying, CLEAR_BESIDE_DOUBT_SHARE)
+              and not standing_clear(wc))
+        if dbg:
+            from armada_vision.vision.explain import size_hull
+            fcw = scene.footprint(wc)[0]
+            for o in lying:
+                if not o.upright and o.covering_ambiguity_mm > 3.0:
+                    sh = size_hull(o.fit.pose, o.size, scene.pieces)
+                    a = fcw.intersection(sh).area / fcw.area
+                    if a > 0:
+                        print("CB    doubt", o.size.name, name(o), round(o.covering_ambiguity_mm, 1),
+                              np.round(o.fit.pose.stern_mm, 0), round(a, 2),
+                              round(fcw.intersection(scene.footprint(o)[0]).area / fcw.area, 2))
+            print("CB   whole", whole[0].name, np.round(whole[1].stern_mm, 0), "lit", lit, col,
+                  "ok", ok, flush=True)
+        if ok:
+            out.append(wc)
+    return out
+
+
+WINDOW_PAD = 8
+
+
+def _whole_from_area(scene: Scene, edges: np.ndarray, pts: np.ndarray,
+                     others: list[Candidate], clash_stop: bool = True
+                     ) -> dict[Size, tuple[float, Pose]] | None:
+    """Each size's refit to the crisp ``edges`` from starts along the axis of the area of
+    table points ``pts`` (mm; WHITE_BESIDE_TURNS_DEG, WHITE_BESIDE_ALONG): the nearest start
+    refined, the next ones up to WHITE_BESIDE_REFINED only of a size whose first refit comes
+    near the edges (WHITE_BESIDE_PROMISE); None when the first refits' best clashes with or
+    overlaps one of ``others`` (``clash_stop``)."""
+    grid = scene.grid
+    mid = pts.mean(axis=0)
+    v = np.linalg.eigh(np.cov((pts - mid).T))[1][:, 1]
+    axis = math.degrees(math.atan2(v[1], v[0]))
+    dist, (x0, y0), clipped = _edge_window_round(grid, edges, pts)
+    best: dict[Size, tuple[float, Pose]] = {}
+    order: dict[Size, tuple[list[Pose], np.ndarray]] = {}
+    for z in Size:
+        d_z = scene.pieces.dims(z).footprint_length_mm
+        starts = []
+        for turn in WHITE_BESIDE_TURNS_DEG:
+            h = axis + turn
+            u = np.array([math.cos(math.radians(h)), math.sin(math.radians(h))])
+            for along in WHITE_BESIDE_ALONG:
+                st = mid - (0.5 + along) * d_z * u
+                starts.append(Pose(float(st[0]), float(st[1]), h % 360.0))
+        at = np.round(grid.to_px(_outline_samples_many(
+            scene, starts, lying_local_3d(scene.pieces.dims(z)))) - (x0, y0)).astype(int)
+        near = [float(g.mean()) for g in _clipped_at(clipped, at.reshape(len(starts), -1, 2))]
+        order[z] = (starts, np.argsort(near, kind="stable")[:WHITE_BESIDE_REFINED])
+        best[z] = _white_edges_refit(scene, z, starts[order[z][1][0]], dist, (x0, y0), edges)
+    if clash_stop:
+        z, (share, q) = max(best.items(), key=lambda t: t[1][0])
+        first = _edges_candidate(scene, z, q)
+        if clashes(first, others, scene) or overlaps_any(scene, first, others):
+            return None
+    for z, (starts, idx) in order.items():
+        if best[z][0] < WHITE_BESIDE_PROMISE:
+            continue
+        for j in idx[1:]:
+            share, q = _white_edges_refit(scene, z, starts[j], dist, (x0, y0), edges)
+            if share > best[z][0]:
+                best[z] = (share, q)
+    return best
