@@ -1512,10 +1512,10 @@ def overlaps_any(scene: Scene, c: Candidate, others: list[Candidate],
 
 def in_size_doubt_of(scene: Scene, c: Candidate, others: Sequence[Candidate],
                      share: float = CLASH_SHARE) -> bool:
-    """Whether ``share`` (CLASH_SHARE) or more of ``c``'s footprint lies where one of ``others`` in doubt of
-    its size (covering σ over SIZE_DOUBT_MM) could lie (:func:`size_hull`, table mm). Such a
-    reading may be that piece's other end (5197's clear medium read as a small at its tip, and
-    again as a small across its stern)."""
+    """Whether ``share`` (CLASH_SHARE) or more of ``c``'s footprint lies where one of
+    ``others`` in doubt of its size (covering σ over SIZE_DOUBT_MM) could lie
+    (:func:`size_hull`, table mm). Such a reading may be that piece's other end (5197's clear
+    medium read as a small at its tip, and again as a small across its stern)."""
     fc, (x0, y0, x1, y1) = scene.footprint(c)
     for o in others:
         if o.upright or o.covering_ambiguity_mm <= SIZE_DOUBT_MM:
