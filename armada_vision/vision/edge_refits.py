@@ -730,7 +730,8 @@ def white_alone(scene: Scene, view: TableView, bg: np.ndarray, edges: np.ndarray
 
 # A clear piece lit like the grey table (issue 4, session 44, clearmiss54; after session 43's
 # clearmiss53, not merged): clear plastic darkens the laminate as a shadow does (its crisp
-# area's median shade 0.64-0.87 of the table's), so the score map takes it for table and no
+# area's median shade 0.68-0.88 of the table's, its inset footprint's 0.64-0.87; the ten read
+# on the cases' scenes), so the score map takes it for table and no
 # pass proposes it, while its crisp outline is whole. Last of the passes, on a grey table,
 # each area of the crisp map (crisp | holes, no hand's) the readings leave (crisp._left_of),
 # opened by CLEAR_BESIDE_OPEN_MM, from CLEAR_BESIDE_MIN_AREA of a small's footprint (a whole
