@@ -1510,11 +1510,12 @@ def overlaps_any(scene: Scene, c: Candidate, others: list[Candidate],
     return False
 
 
-def in_size_doubt_of(scene: Scene, c: Candidate, others: Sequence[Candidate]) -> bool:
-    """Whether CLASH_SHARE or more of ``c``'s footprint lies where one of ``others`` in doubt of
-    its size (covering σ over SIZE_DOUBT_MM) could lie (:func:`size_hull`, table mm). Such a
-    reading may be that piece's other end (5197's clear medium read as a small at its tip, and
-    again as a small across its stern)."""
+def in_size_doubt_of(scene: Scene, c: Candidate, others: Sequence[Candidate],
+                     share: float = CLASH_SHARE) -> bool:
+    """Whether ``share`` (CLASH_SHARE) or more of ``c``'s footprint lies where one of
+    ``others`` in doubt of its size (covering σ over SIZE_DOUBT_MM) could lie
+    (:func:`size_hull`, table mm). Such a reading may be that piece's other end (5197's clear
+    medium read as a small at its tip, and again as a small across its stern)."""
     fc, (x0, y0, x1, y1) = scene.footprint(c)
     for o in others:
         if o.upright or o.covering_ambiguity_mm <= SIZE_DOUBT_MM:
@@ -1522,7 +1523,7 @@ def in_size_doubt_of(scene: Scene, c: Candidate, others: Sequence[Candidate]) ->
         hull = size_hull(o.fit.pose, o.size, scene.pieces)
         a0, b0, a1, b1 = hull.bounds
         if (a0 < x1 and x0 < a1 and b0 < y1 and y0 < b1
-                and fc.intersection(hull).area >= CLASH_SHARE * fc.area):
+                and fc.intersection(hull).area >= share * fc.area):
             return True
     return False
 

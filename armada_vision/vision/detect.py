@@ -72,6 +72,7 @@ from armada_vision.vision.crisp import (
     rim_pieces,
 )
 from armada_vision.vision.edge_refits import (
+    clear_beside_found,
     edges_refit,
     grey_black_size_by_edges,
     white_alone,
@@ -1541,6 +1542,8 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     # its open base (CLEAR_BASE_LEVELS), last of the passes, where none read a piece.
     if table_hue_sat(bg)[1] <= COLOURED_TABLE_SAT:
         lying += _clear_from_base(scene, view, bg, edges, lying, hand_mask, layout)
+        lying += clear_beside_found(scene, view, bg, edges, enclosed, lying, standing,
+                                    hand_mask, lambda c: _standing_clear(scene, c))
     # A clear reading in doubt that is a white piece's shaded face and shadow: the white piece
     # refitted to the crisp edges (edge_refits.SHADOW_WHITE_*).
     by_shadow = {id(c) for c in lying}
@@ -1775,6 +1778,14 @@ def _clear_from_base(scene: Scene, view: TableView, bg: np.ndarray, edges: np.nd
             if classify_color(view, _seen_part(c, lying + out, scene), bg) == "clear":
                 out.append(c)
     return out
+
+
+def _standing_clear(scene: Scene, c: Candidate) -> bool:
+    """Whether ``c`` may be a clear piece standing on its base, read lying: heading away from
+    the camera's foot within CLEAR_BASE_RADIAL_DEG with the fit map's foreground over
+    CLEAR_BASE_FG_MAX of its footprint (the 11152-set's 11343, 5° and 0.84)."""
+    return (abs(scene.off_radial_deg(c.fit.pose)) <= CLEAR_BASE_RADIAL_DEG
+            and _fg_share(scene, c) > CLEAR_BASE_FG_MAX)
 
 
 def _lit_clear(c: Candidate, scene: Scene, view: TableView, bg: np.ndarray,

@@ -23,6 +23,7 @@ from dataclasses import replace
 
 import cv2
 import numpy as np
+import shapely
 
 from armada_vision.geometry.pieces import Size
 from armada_vision.geometry.pose import Pose, angle_diff_deg
@@ -31,14 +32,20 @@ from armada_vision.vision.colors import classify_color
 from armada_vision.vision.crisp import (
     DOUBT_FLOOR_MM,
     GREY_BLACK_LIT,
+    ROUND_MIN,
     SOFT_WHITE_CLIP_PX,
     SOFT_WHITE_STEPS,
+    WINDOW_PAD_PX,
+    _areas,
     _chamfer_refine,
     _edges_candidate,
     _inset_shade,
+    _left_of,
+    _nonzero_window,
     _outline_samples,
     _outline_samples_many,
     edge_distance_window,
+    in_size_doubt_of,
     inset_crop,
     overlaps_any,
 )
@@ -50,7 +57,7 @@ from armada_vision.vision.open_base import near_edges, shades_in
 from armada_vision.vision.order import median, percentile
 from armada_vision.vision.scene import GOOD_COST, Candidate, Scene, clashes, unsure
 from armada_vision.vision.segment import TableView
-from armada_vision.vision.shadows import cast_offset
+from armada_vision.vision.shadows import _cast_hull, cast_offset
 from armada_vision.vision.types import DetectedPiece
 
 # A white piece lit like the laminate (issue 4, session 38, white48; 8272-set 8298, 8560-set
@@ -561,55 +568,21 @@ def white_beside_found(scene: Scene, view: TableView, bg: np.ndarray, edges: np.
     if np.count_nonzero(left) < min_px:
         return []
     n, lab, stats, _ = cv2.connectedComponentsWithStats(left.astype(np.uint8), connectivity=8)
-    grid = scene.grid
     out: list[Candidate] = []
     for k in range(1, n):
         if stats[k, cv2.CC_STAT_AREA] < min_px:
             continue
         ys, xs = np.nonzero(lab == k)
         pts = sub.to_mm(np.column_stack((xs, ys)).astype(float))
-        mid = pts.mean(axis=0)
-        v = np.linalg.eigh(np.cov((pts - mid).T))[1][:, 1]
-        axis = math.degrees(math.atan2(v[1], v[0]))
-        dist, (x0, y0), clipped = _edge_window_round(grid, edges, pts)
         # Each size's starts, nearest the edges first; the nearest refined, and the next ones
         # (up to WHITE_BESIDE_REFINED) only of a size whose first refit comes near the edges
-        # (WHITE_BESIDE_PROMISE): a shadow's area ends after three refits.
-        best: dict[Size, tuple[float, Pose]] = {}
-        order: dict[Size, tuple[list[Pose], np.ndarray]] = {}
-        for z in Size:
-            d_z = scene.pieces.dims(z).footprint_length_mm
-            starts = []
-            for turn in WHITE_BESIDE_TURNS_DEG:
-                h = axis + turn
-                u = np.array([math.cos(math.radians(h)), math.sin(math.radians(h))])
-                for along in WHITE_BESIDE_ALONG:
-                    st = mid - (0.5 + along) * d_z * u
-                    starts.append(Pose(float(st[0]), float(st[1]), h % 360.0))
-            # All starts' outlines at once (crisp._outline_samples_many: the very floats of
-            # one _outline_samples call each) and each start's mean on its own row, as one
-            # call's mean: the same order, ~36 outline calls a size fewer.
-            at = np.round(grid.to_px(_outline_samples_many(
-                scene, starts, lying_local_3d(scene.pieces.dims(z)))) - (x0, y0)).astype(int)
-            near = [float(g.mean()) for g in
-                    _clipped_at(clipped, at.reshape(len(starts), -1, 2))]
-            order[z] = (starts, np.argsort(near, kind="stable")[:WHITE_BESIDE_REFINED])
-            best[z] = _white_edges_refit(scene, z, starts[order[z][1][0]], dist, (x0, y0), edges)
-        # The first refits' best must lie clear of the readings: a neighbour's shadow's area
-        # ends here (of the 8 scenes of the cost bench, 1003's blue large's shadow, its small
-        # refit 0.975 on the edges, overlapping the blue reading). Not its shade: 10700's
-        # first refit, 0.887 on the edges, takes in its shadow (0.77) and the next is right.
-        z, (share, q) = max(best.items(), key=lambda t: t[1][0])
-        first = _edges_candidate(scene, z, q)
-        if clashes(first, lying + out, scene) or overlaps_any(scene, first, lying + out):
+        # (WHITE_BESIDE_PROMISE): a shadow's area ends after three refits. The first refits'
+        # best must lie clear of the readings: a neighbour's shadow's area ends here (of the 8
+        # scenes of the cost bench, 1003's blue large's shadow, its small refit 0.975 on the
+        # edges, overlapping the blue reading). Not its shade: 10700's first refit, 0.887 on
+        # the edges, takes in its shadow (0.77) and the next is right.
+        if (best := _whole_from_area(scene, edges, pts, lying + out)) is None:
             continue
-        for z, (starts, idx) in order.items():
-            if best[z][0] < WHITE_BESIDE_PROMISE:
-                continue
-            for j in idx[1:]:
-                share, q = _white_edges_refit(scene, z, starts[j], dist, (x0, y0), edges)
-                if share > best[z][0]:
-                    best[z] = (share, q)
         if (whole := _whole_size(best)) is None:
             continue  # not whole on the edges, or another size as whole: no size known
         wc = _edges_candidate(scene, *whole)
@@ -753,3 +726,190 @@ def white_alone(scene: Scene, view: TableView, bg: np.ndarray, edges: np.ndarray
             or classify_color(view, scene.footprint(wc)[0], bg) not in ("white", "clear")):
         return []  # no lit face brighter than the table: a clear piece, a shadow
     return [wc]
+
+
+# A clear piece lit like the grey table (issue 4, session 44, clearmiss54; after session 43's
+# clearmiss53, not merged): clear plastic darkens the laminate as a shadow does (its crisp
+# area's median shade 0.68-0.88 of the table's, its inset footprint's 0.64-0.87; the ten read
+# on the cases' scenes), so the score map takes it for table and no
+# pass proposes it, while its crisp outline is whole. Last of the passes, on a grey table,
+# each area of the crisp map (crisp | holes, no hand's) the readings leave (crisp._left_of),
+# opened by CLEAR_BESIDE_OPEN_MM, from CLEAR_BESIDE_MIN_AREA of a small's footprint (a whole
+# clear piece's crisp area takes its edge band in: the cases 1.5-6.5) to CLEAR_BESIDE_MAX_AREA
+# of the largest area a lying piece covers, is asked, before any refit:
+# - its median shade in CLEAR_BESIDE_SHADE (clear plastic's darkening);
+# - one solid body of a lying piece's shape: it fills CLEAR_BESIDE_FILL of its convex hull
+#   (the eight pieces read 0.87-1.0; a shadow's or a neighbour's broken band 0.42-0.84), its
+#   hull's least box no longer than CLEAR_BESIDE_ASPECT of its width (the eight 1.44-2.15; a
+#   piece's long shadow 2.4-3.6, a rim of the table 4-15) and not round (crisp.ROUND_MIN:
+#   a die, a chit, a standing piece's square base);
+# - no found piece's shaded face or cast shadow: at most CLEAR_BESIDE_CAST of it lies where a
+#   lying reading's body and its cast shadow in the scene's light (shadows.cast_offset, from
+#   the good readings not named clear; the body alone when none is found) cover the table,
+#   grown by CLEAR_BESIDE_CAST_GROW_MM. clearmiss53's five false pieces (the 11440-set's
+#   11519, the 10288-set's 10567, the 10576-set's 10758, the 10000-set's 10086 and 10037:
+#   shaded faces and shadows of found pieces, each against a reading) lie 0.37-0.99 there,
+#   the eight pieces read 0.00-0.12.
+# Only then is it refitted to the crisp edges as white_beside_found refits
+# (:func:`_whole_from_area`); the size whose outline lies whole on them (WHITE_EDGES_WHOLE,
+# beating the others by WHITE_EDGES_MARGIN) is read when its inset shade lies in
+# CLEAR_BESIDE_SHADE too, it is named clear, clashes with no reading and overlaps none by more
+# than CLEAR_BESIDE_SLIVER (the 11152-set's 11237 grazes its white neighbour), it is not the
+# other end of a reading in doubt of its size (CLEAR_BESIDE_DOUBT_SHARE of it in that
+# reading's size hull: the 10000-set's 10070, a clear large read at its size in doubt, 0.85,
+# was read as a medium beside a new small; the pieces read beside a reading in doubt
+# 0.14-0.37) and it is not a clear piece standing (``standing_clear``). From the edges: σ at
+# least DOUBT_FLOOR_MM, never trusted. Black larges lit grey are read so too (the 9424-set's
+# 9457, the 11152-set's 11310), named black by detect._grey_black_named.
+CLEAR_BESIDE_MIN_AREA = 1.25
+CLEAR_BESIDE_MAX_AREA = 1.2
+CLEAR_BESIDE_OPEN_MM = 1.0
+CLEAR_BESIDE_SHADE = (0.60, 0.95)
+CLEAR_BESIDE_FILL = 0.85
+CLEAR_BESIDE_ASPECT = 2.5
+CLEAR_BESIDE_CAST = 0.25
+CLEAR_BESIDE_CAST_GROW_MM = 2.0
+CLEAR_BESIDE_SLIVER = WHITE_EDGES_SLIVER
+CLEAR_BESIDE_DOUBT_SHARE = 0.5
+
+
+def clear_beside_found(scene: Scene, view: TableView, bg: np.ndarray, edges: np.ndarray,
+                       enclosed: np.ndarray, lying: list[Candidate],
+                       standing: list[Candidate], hand_mask: np.ndarray,
+                       standing_clear: Callable[[Candidate], bool]) -> list[Candidate]:
+    """Clear pieces lit like the grey table read from the crisp areas (``enclosed``: the
+    crisp map and its holes, view-size bool) the readings ``lying`` and ``standing`` and the
+    hands (``hand_mask``) leave (CLEAR_BESIDE_*): an area darkened as clear plastic darkens,
+    shaped like a lying piece and no reading's shaded face or cast shadow, refitted to the
+    crisp ``edges`` from its axis; the size whose outline lies whole on them, named clear, not
+    standing (``standing_clear``); in doubt (crisp._edges_candidate)."""
+    if scene.shade is None or table_hue_sat(bg)[1] > COLOURED_TABLE_SAT:
+        return []
+    grid = scene.grid
+    ppm2 = grid.px_per_mm**2
+    left = _left_of(scene, enclosed, [*lying, *standing], hand_mask)[1]
+    if (win := _nonzero_window(left, WINDOW_PAD_PX)) is None:
+        return []
+    r = max(round(CLEAR_BESIDE_OPEN_MM * grid.px_per_mm), 1)
+    opened = cv2.morphologyEx(left[win].view(np.uint8), cv2.MORPH_OPEN,
+                              cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1,) * 2))
+    lo = CLEAR_BESIDE_MIN_AREA * scene.small_area_mm2 * ppm2
+    hi = CLEAR_BESIDE_MAX_AREA * scene.max_area_mm2 * ppm2
+    name = colour_namer(scene, view, bg)
+    light: list[tuple[float, float] | None] = []
+    out: list[Candidate] = []
+    for c0, r0, area in _areas(opened, lo, 0, (win, left.shape)):
+        sl = (slice(r0, r0 + area.shape[0]), slice(c0, c0 + area.shape[1]))
+        if not (_piece_shaped(area, hi) and CLEAR_BESIDE_SHADE[0]
+                <= float(median(scene.shade[sl][area])) <= CLEAR_BESIDE_SHADE[1]):
+            continue
+        if not light:  # the scene's light, found once (a scene has one)
+            light.append(_light_offset(scene, name)(lying))
+        if _cast_share(scene, sl, area, lying, light[0]) > CLEAR_BESIDE_CAST:
+            continue  # a found piece's shaded face or cast shadow
+        ys, xs = np.nonzero(area)
+        pts = grid.to_mm(np.column_stack((xs + c0, ys + r0)).astype(float))
+        if (best := _whole_from_area(scene, edges, pts, None)) is None or (
+                whole := _whole_size(best)) is None:
+            continue  # not whole on the edges, or another size as whole: no size known
+        wc = _edges_candidate(scene, *whole)
+        if ((lit := _inset_shade(scene, wc)) is None
+                or not CLEAR_BESIDE_SHADE[0] <= lit <= CLEAR_BESIDE_SHADE[1]
+                or classify_color(view, scene.footprint(wc)[0], bg) != "clear"
+                or clashes(wc, lying + out, scene)
+                or overlaps_any(scene, wc, lying + out, CLEAR_BESIDE_SLIVER)
+                or in_size_doubt_of(scene, wc, lying, CLEAR_BESIDE_DOUBT_SHARE)
+                or standing_clear(wc)):
+            continue
+        out.append(wc)
+    return out
+
+
+def _piece_shaped(area: np.ndarray, most_px: float) -> bool:
+    """Whether the crisp ``area`` (bool, view px) is one solid body of a lying piece's shape:
+    at most ``most_px`` pixels, filling CLEAR_BESIDE_FILL of its convex hull, the hull's least
+    box no longer than CLEAR_BESIDE_ASPECT of its width, the hull not round (crisp.ROUND_MIN)."""
+    n_px = np.count_nonzero(area)
+    if n_px > most_px:
+        return False
+    cnt = cv2.findContours(area.view(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]
+    hull = cv2.convexHull(np.vstack(cnt))
+    hull_px = cv2.contourArea(hull)
+    (_x, _y), (w, h), _deg = cv2.minAreaRect(hull)
+    perimeter = cv2.arcLength(hull, True)
+    return (n_px >= CLEAR_BESIDE_FILL * hull_px and max(w, h) <= CLEAR_BESIDE_ASPECT * min(w, h)
+            and 4.0 * np.pi * hull_px < ROUND_MIN * perimeter * perimeter)
+
+
+def _cast_share(scene: Scene, sl: tuple[slice, slice], area: np.ndarray,
+                lying: list[Candidate], light: tuple[float, float] | None) -> float:
+    """The share of the crisp ``area`` (bool on the view window ``sl``) lying where a lying
+    reading of ``lying``'s body and the shadow it casts in the light's ``light`` offset
+    (shadows.cast_offset; its body alone when None) cover the table, grown by
+    CLEAR_BESIDE_CAST_GROW_MM."""
+    grid = scene.grid
+    x0, y0 = sl[1].start, sl[0].start
+    h, w = area.shape
+    corners = grid.to_mm(np.array([[x0, y0], [x0 + w, y0], [x0, y0 + h], [x0 + w, y0 + h]],
+                                  float))
+    box = shapely.box(*corners.min(axis=0), *corners.max(axis=0)).buffer(
+        CLEAR_BESIDE_CAST_GROW_MM)
+    mask = np.zeros(area.shape, np.uint8)
+    offset = (0.0, 0.0) if light is None else light
+    for o in lying:
+        if o.upright:
+            continue
+        hull = shapely.MultiPoint(_cast_hull(o, scene.pieces, offset)).convex_hull
+        if hull.intersects(box):
+            grown = np.asarray(hull.buffer(CLEAR_BESIDE_CAST_GROW_MM).exterior.coords)
+            cv2.fillPoly(mask, [np.round(grid.to_px(grown) - (x0, y0)).astype(np.int32)], 1)
+    return float(np.count_nonzero(mask.view(bool) & area)) / max(np.count_nonzero(area), 1)
+
+
+def _whole_from_area(scene: Scene, edges: np.ndarray, pts: np.ndarray,
+                     others: list[Candidate] | None
+                     ) -> dict[Size, tuple[float, Pose]] | None:
+    """Each size's refit to the crisp ``edges`` (its share of outline on them, its pose) from
+    starts along the axis of the area of table points ``pts`` (mm; WHITE_BESIDE_TURNS_DEG,
+    WHITE_BESIDE_ALONG), each size's footprint centred on the area and shifted along by
+    WHITE_BESIDE_ALONG of its length: the start nearest the edges refined, the next ones up to
+    WHITE_BESIDE_REFINED only of a size whose first refit comes near the edges
+    (WHITE_BESIDE_PROMISE). None when ``others`` is given and the first refits' best clashes
+    with or overlaps one of them (white_beside_found: a neighbour's shadow's area ends there)."""
+    grid = scene.grid
+    mid = pts.mean(axis=0)
+    v = np.linalg.eigh(np.cov((pts - mid).T))[1][:, 1]
+    axis = math.degrees(math.atan2(v[1], v[0]))
+    dist, (x0, y0), clipped = _edge_window_round(grid, edges, pts)
+    best: dict[Size, tuple[float, Pose]] = {}
+    order: dict[Size, tuple[list[Pose], np.ndarray]] = {}
+    for z in Size:
+        d_z = scene.pieces.dims(z).footprint_length_mm
+        starts = []
+        for turn in WHITE_BESIDE_TURNS_DEG:
+            h = axis + turn
+            u = np.array([math.cos(math.radians(h)), math.sin(math.radians(h))])
+            for along in WHITE_BESIDE_ALONG:
+                st = mid - (0.5 + along) * d_z * u
+                starts.append(Pose(float(st[0]), float(st[1]), h % 360.0))
+        # All starts' outlines at once (crisp._outline_samples_many: the very floats of
+        # one _outline_samples call each) and each start's mean on its own row, as one
+        # call's mean: the same order, ~36 outline calls a size fewer.
+        at = np.round(grid.to_px(_outline_samples_many(
+            scene, starts, lying_local_3d(scene.pieces.dims(z)))) - (x0, y0)).astype(int)
+        near = [float(g.mean()) for g in _clipped_at(clipped, at.reshape(len(starts), -1, 2))]
+        order[z] = (starts, np.argsort(near, kind="stable")[:WHITE_BESIDE_REFINED])
+        best[z] = _white_edges_refit(scene, z, starts[order[z][1][0]], dist, (x0, y0), edges)
+    if others is not None:
+        z, (_share, q) = max(best.items(), key=lambda t: t[1][0])
+        first = _edges_candidate(scene, z, q)
+        if clashes(first, others, scene) or overlaps_any(scene, first, others):
+            return None
+    for z, (starts, idx) in order.items():
+        if best[z][0] < WHITE_BESIDE_PROMISE:
+            continue
+        for j in idx[1:]:
+            share, q = _white_edges_refit(scene, z, starts[j], dist, (x0, y0), edges)
+            if share > best[z][0]:
+                best[z] = (share, q)
+    return best
