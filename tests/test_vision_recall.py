@@ -217,6 +217,8 @@ def test_a_piece_beside_a_hand_seen_whole_at_its_length_is_read_at_it():
 # yellow piece (seed 1025), both partly table inside.
 @pytest.mark.parametrize("seed, where", [(1002, (316.0, 232.0)), (1008, (307.0, 148.0)),
                                          (1025, (481.0, 221.0))])
+
+
 def test_no_piece_is_read_into_a_finger_or_speckle(seed, where):
     r, det = bench_scene(seed)
     assert all(math.dist(p.pose.stern_mm, where) > 5 for p in det.pieces)
@@ -1902,6 +1904,8 @@ def test_a_clear_piece_on_laminate_whose_crisp_area_runs_past_it_is_found_in_dou
 # region.
 @pytest.mark.parametrize("seed, seed0", [(4858, 4816), (4998, 4816), (5098, 4816),
                                          (1695, 1648)])
+
+
 def test_a_shadow_on_laminate_is_not_read_as_a_clear_piece(seed, seed0):
     r, det = bench_scene(seed, seed0)
     assert not any("false" in m and "clear" in m for m in match(r.truth, det).misses)
@@ -1922,6 +1926,8 @@ def test_a_white_piece_is_not_taken_for_a_clear_one_by_its_shadow(seed, stern):
 # 5287's large: 0.39). The piece stays found, in doubt.
 @pytest.mark.parametrize("seed, size, stern", [(5197, "medium", (228.8, 322.8)),
                                                (5287, "large", (433.4, 186.3))])
+
+
 def test_a_clear_piece_read_short_is_not_read_again_at_its_other_end(seed, size, stern):
     r, det = bench_scene(seed, 5104)
     t = match(r.truth, det, f"seed {seed}")
@@ -1938,6 +1944,8 @@ def test_a_clear_piece_read_short_is_not_read_again_at_its_other_end(seed, size,
 # kept, in doubt, its σ covering the other.
 @pytest.mark.parametrize("seed, seed0, size, stern", [(5372, 5104, "medium", (270.2, 374.2)),
                                                       (4857, 4816, "large", (389.0, 343.2))])
+
+
 def test_a_piece_read_at_each_end_in_doubt_is_one_reading(seed, seed0, size, stern):
     r, det = bench_scene(seed, seed0)
     t = match(r.truth, det, f"seed {seed}")
@@ -2105,6 +2113,8 @@ def test_a_lying_clear_piece_pointing_away_from_the_camera_is_still_read(seed, s
 # replaced the crisp ones).
 @pytest.mark.parametrize("seed, size, stern", [(5303, "small", (473.0, 478.0)),
                                                (5263, "medium", (426.1, 484.4))])
+
+
 def test_a_white_piece_is_kept_when_its_crisp_outline_is_closed(seed, size, stern):
     assert found(seed, size, "white", stern, seed0=5104) is not None
 
@@ -4873,6 +4883,8 @@ def test_a_white_piece_whose_region_stops_at_its_open_base_is_found(seed, seed0,
     assert math.dist(p.pose.stern_mm, stern) < 1.5
     assert_no_sure_wrong_size(seed, seed0, size, "white", stern)
     assert_no_false_piece(seed, seed0)
+
+
 # issue 4, session 44, trust54; a reading the rules would trust at a wrong size. The 12304-set's
 # 12512 (1920×1080, 22-35°, green felt): a green medium whose tip lies under an orange large,
 # read by colour_areas.colours_left as a small turned 127° from it, its worse end 38 mm off at
@@ -4894,6 +4906,8 @@ def test_a_glare_read_as_a_piece_of_its_colour_is_not_trusted():
     _r, det = bench_scene(11747, 11728)
     (pale,) = [p for p in det.pieces if p.size.value == "small" and p.color == "orange"]
     assert pale.sigma_mm > 1.5
+
+
 # issue 4, session 44, size54; vivid pieces read a size long, the fit run past the base. The
 # 12304-set's 12332 (1920×1080, 22-35°) and the 11440-set's 11653 (1280×720, 10-22°): yellow
 # mediums on blue cloth, the open base's lit end pale past the stern, read as larges 6-8 mm
@@ -4930,6 +4944,8 @@ def test_a_vivid_reading_whose_shaded_stern_face_lacks_its_hue_keeps_its_size(
         seed, seed0, size, color, stern):
     p = found(seed, size, color, stern, seed0=seed0)
     assert p is not None and p.size.value == size
+
+
 # A clear piece lit like the grey table (issue 4, session 44, clearmiss54;
 # edge_refits.clear_beside_found): clear plastic darkens the laminate as a shadow does (its
 # crisp area's median shade 0.64-0.87 of the table's), so the score map takes it for table and
@@ -4965,6 +4981,8 @@ def test_a_clear_piece_lit_like_the_grey_table_is_read_from_its_crisp_area(seed,
 # lying 0.85 in its size hull.
 @pytest.mark.parametrize(("seed", "seed0"), [
     (11519, 11440), (10567, 10288), (10758, 10576), (10086, 10000), (10037, 10000)])
+
+
 def test_a_found_pieces_shaded_face_or_shadow_is_no_clear_piece_lit_like_the_table(seed, seed0):
     assert_no_false_piece(seed, seed0)
 
