@@ -158,8 +158,7 @@ def colours_left(scene: Scene, view: TableView, bg: np.ndarray, region: np.ndarr
     got = [c for c in own_colour_pieces(scene, left, sub, lying, view, bg, table_hued=True,
                                         own_hue=True, clean_hidden=True)
            if not _rest_of_shorter(scene, c, lying, view, bg)]
-    return [_lit_faces_doubt(scene, c, view, sub) if _of_table_hue(c, view, bg, sub) else c
-            for c in got]
+    return [_lit_faces_doubt(scene, c) if _of_table_hue(c, view, bg, sub) else c for c in got]
 
 
 def _of_table_hue(c: Candidate, view: TableView, bg: np.ndarray, sub: ViewGrid) -> bool:
@@ -169,13 +168,17 @@ def _of_table_hue(c: Candidate, view: TableView, bg: np.ndarray, sub: ViewGrid) 
     if st <= COLOURED_TABLE_SAT:
         return False
     inside = outline_mask(c, sub.shape, sub)
-    if not inside.any():
-        return False
-    dh = abs(float(np.median(window_hsv(view, sub)[..., 0][inside])) - ht)
+    return bool(inside.any()) and _hue_near_table(window_hsv(view, sub)[..., 0], inside, ht)
+
+
+def _hue_near_table(hue: np.ndarray, inside: np.ndarray, ht: float) -> bool:
+    """Whether the median of ``hue`` (OpenCV hue, 0-180) over the non-empty mask ``inside``
+    lies within VIVID_TABLE_HUE of the table's hue ``ht``, round the hue circle."""
+    dh = abs(float(np.median(hue[inside])) - ht)
     return min(dh, 180.0 - dh) < VIVID_TABLE_HUE
 
 
-def _lit_faces_doubt(scene: Scene, c: Candidate, view: TableView, sub: ViewGrid) -> Candidate:
+def _lit_faces_doubt(scene: Scene, c: Candidate) -> Candidate:
     """``c`` with σ covering a piece of any size at any turn about it (the note after
     TABLE_HUED_COST): the longest size's footprint length (mm)."""
     reach = max(scene.pieces.dims(z).footprint_length_mm for z in Size)
@@ -201,8 +204,7 @@ def _table_hued_share(view: TableView, bg: np.ndarray, sub: ViewGrid
             return COLOUR_MIN_SHARE
         if not hue:
             hue.append(window_hsv(view, sub)[..., 0])
-        dh = abs(float(np.median(hue[0][inside])) - ht)
-        return TABLE_HUED_MIN_SHARE if min(dh, 180.0 - dh) < VIVID_TABLE_HUE else COLOUR_MIN_SHARE
+        return TABLE_HUED_MIN_SHARE if _hue_near_table(hue[0], inside, ht) else COLOUR_MIN_SHARE
     return share
 
 

@@ -699,14 +699,14 @@ def piece_on_open_base(scene: Scene, region: np.ndarray, sub: ViewGrid,
     was read on the view, as open_base._open_base reads one). At most one piece's area."""
     if region.sum() / sub.px_per_mm**2 > scene.max_area_mm2:
         return []
-    ok = [c for c in fits_from_tips(scene, tip_guesses(region, sub))
-          if open_base_cost(c) <= GOOD_COST and shows_open_base(scene, c)
+    ok = [(cost, c) for c in fits_from_tips(scene, tip_guesses(region, sub))
+          if (cost := open_base_cost(c)) <= GOOD_COST and shows_open_base(scene, c)
           and not clashes(c, taken, scene)]
-    if not ok or len({c.size for c in ok}) > 1:
+    if not ok or len({c.size for _cost, c in ok}) > 1:
         return []
-    c = min(ok, key=open_base_cost)
+    cost, c = min(ok, key=lambda t: t[0])
     sigma = max(c.ambiguity_mm, HAND_EDGE_MM)
-    return [replace(c, fit=replace(c.fit, cost=open_base_cost(c)), ambiguity_mm=sigma,
+    return [replace(c, fit=replace(c.fit, cost=cost), ambiguity_mm=sigma,
                     covering_ambiguity_mm=max(c.covering_ambiguity_mm, sigma))]
 
 
