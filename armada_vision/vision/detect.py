@@ -441,6 +441,13 @@ VIVID_END_TABLE_BGR = 25.0
 # their sterns and tips lie), and the other's covers the other sizes (its end may go on under
 # the glare).
 GLARE_SAT_RATIO = 0.5
+# A trusted reading's tip strip (its footprint past the next shorter size's length from its
+# stern) on other readings' footprints over this share: its tip may be hidden against the piece
+# it touches, a fit there having no edge to stop it (the 12592-set's 12611: a yellow small whose
+# tip touches a purple large's side read as a medium at σ 0.56 mm, 0.47 of its strip on the
+# large's reading). The right trusted readings of the touching scenes of six tuning sets lie at
+# most 0.07 on others (12677's purple medium); lying pieces do not overlap.
+TIP_HIDDEN_SHARE = 0.25
 # Any piece's colour ends at its outline (_inside_goes_on, issue 4; asked of readings not
 # named vivid, whose colour has no hue for _colour_goes_on to follow): a reading whose inside
 # stands off the table's estimate (by PAST_MIN_SEP, BGR levels) and whose 4 mm ring outside
@@ -1714,6 +1721,7 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     out = [replace(p, sigma_mm=max(p.sigma_mm, *size_span_mm(pieces, p.size)))
            if _stern_meets_hand(p, pieces, view, hand_mask) else p for p in out]
     out = _glare_pairs(out, pieces, view)
+    out = _tips_hidden(out, pieces)
     out.sort(key=lambda p: (p.pose.x_mm, p.pose.y_mm))
     ups = [UprightPiece(c.size, classify_color(view, shapely.Polygon(c.outline_mm), bg),
                         c.fit.pose.stern_mm) for c in standing]
@@ -2359,6 +2367,37 @@ def _glare_pairs(out: list[DetectedPiece], pieces: PieceSet, view: TableView
             new[j] = replace(new[j], sigma_mm=max(new[j].sigma_mm,
                                                   *size_span_mm(pieces, b.size)))
     return new
+
+
+def _tips_hidden(out: list[DetectedPiece], pieces: PieceSet) -> list[DetectedPiece]:
+    """``out`` with each trusted reading whose tip strip (:func:`_tip_strip`, table mm) lies
+    over TIP_HIDDEN_SHARE on the other readings' footprints given a σ that covers any shorter
+    size from its stern: its tip may have run on into the piece it touches."""
+    if len(out) < 2:
+        return out
+    fps = [footprint(p.pose, pieces.dims(p.size)) for p in out]
+    new = list(out)
+    for i, p in enumerate(out):
+        if p.sigma_mm > TRUSTED_MM or (strip := _tip_strip(p, pieces)) is None:
+            continue
+        others = shapely.union_all(fps[:i] + fps[i + 1:])
+        if strip.intersection(others).area > TIP_HIDDEN_SHARE * strip.area:
+            new[i] = replace(p, sigma_mm=max(p.sigma_mm, size_span_mm(pieces, p.size)[1]))
+    return new
+
+
+def _tip_strip(p: DetectedPiece, pieces: PieceSet) -> shapely.Polygon | None:
+    """The part of reading ``p``'s footprint (table mm) past the next shorter size's length from
+    its stern: a triangle at its tip; None for the shortest size."""
+    d = pieces.dims(p.size)
+    ln = d.footprint_length_mm
+    shorter = [pieces.dims(z).footprint_length_mm for z in Size]
+    shorter = [x for x in shorter if x < ln]
+    if not shorter:
+        return None
+    at = max(shorter)
+    hw = d.half_w_mm * (ln - at) / ln
+    return shapely.Polygon(p.pose.to_table(np.array([[at, -hw], [ln, 0.0], [at, hw]])))
 
 
 def _footprint_sat(fp: shapely.Polygon, view: TableView) -> float:
