@@ -442,11 +442,14 @@ VIVID_END_TABLE_BGR = 25.0
 # the glare).
 GLARE_SAT_RATIO = 0.5
 # A trusted reading's tip strip (its footprint past the next shorter size's length from its
-# stern) on other readings' footprints over this share: its tip may be hidden against the piece
-# it touches, a fit there having no edge to stop it (the 12592-set's 12611: a yellow small whose
-# tip touches a purple large's side read as a medium at σ 0.56 mm, 0.47 of its strip on the
-# large's reading). The right trusted readings of the touching scenes of six tuning sets lie at
-# most 0.07 on others (12677's purple medium); lying pieces do not overlap.
+# stern) lying over this share where another piece surely is (another reading's footprint shrunk
+# by its σ): its tip may be hidden against the piece it touches, a fit there having no edge to
+# stop it (the 12592-set's 12611: a yellow small whose tip touches a purple large's side read
+# as a medium at σ 0.56 mm, 0.40 of its strip on the large's reading). The right trusted
+# readings of the touching scenes of eight sets (12592, 12016, 11728, 11440, 11152, 10864, 5104,
+# 5968) lie at most 0.07 on others (12677's purple medium), lying pieces not overlapping; the
+# 11152-set's 11249, a purple large whose tip a white small read a size long in doubt runs
+# over (0.27 on its full footprint), is why a neighbour counts only where it surely lies.
 TIP_HIDDEN_SHARE = 0.25
 # Any piece's colour ends at its outline (_inside_goes_on, issue 4; asked of readings not
 # named vivid, whose colour has no hue for _colour_goes_on to follow): a reading whose inside
@@ -2371,11 +2374,12 @@ def _glare_pairs(out: list[DetectedPiece], pieces: PieceSet, view: TableView
 
 def _tips_hidden(out: list[DetectedPiece], pieces: PieceSet) -> list[DetectedPiece]:
     """``out`` with each trusted reading whose tip strip (:func:`_tip_strip`, table mm) lies
-    over TIP_HIDDEN_SHARE on the other readings' footprints given a σ that covers any shorter
-    size from its stern: its tip may have run on into the piece it touches."""
+    over TIP_HIDDEN_SHARE where another piece surely lies (another reading's footprint shrunk by
+    its σ) given a σ that covers any shorter size from its stern: its tip may have run on into
+    the piece it touches."""
     if len(out) < 2:
         return out
-    fps = [footprint(p.pose, pieces.dims(p.size)) for p in out]
+    fps = [footprint(p.pose, pieces.dims(p.size)).buffer(-p.sigma_mm) for p in out]
     new = list(out)
     for i, p in enumerate(out):
         if p.sigma_mm > TRUSTED_MM or (strip := _tip_strip(p, pieces)) is None:
