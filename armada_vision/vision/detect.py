@@ -54,6 +54,7 @@ from armada_vision.vision.colour_areas import (
 )
 from armada_vision.vision.crisp import (
     DOUBT_FLOOR_MM,
+    DOUBT_TURN_DEG,
     GREY_ALONE_MM,
     GREY_LIT,
     GREY_SHADE,
@@ -269,6 +270,14 @@ CLEAR_SUNK_SCORE = 2.5
 # read as a medium at 0.31, 10 mm off): kept only where nothing read since clashes with them,
 # and only from a region whose re-read kept no clean fit.
 CLEAR_SUNK_LATE_COST = GOOD_COST
+# ... and, where the re-read kept no good fit either, a doubtful fit there named clear
+# (CLEAR_SUNK_LATE_COST < cost <= CLEAR_SUNK_DOUBT_COST) is kept last the same way, in doubt of
+# its size and turn (σ at least every other size's reach, size_span_mm; heading σ
+# DOUBT_TURN_DEG): never trusted (issue 4, session 45, recallclear55). A lone clear piece on the
+# laminate whose region holds its shadow too is fitted there with the shadow's edge in: the
+# 12304-set's 12519 (a clear large, 0.48, stern 2.2 mm and heading 4° off) and the 5968-set's
+# 6147 (a clear small, 0.50, 3.8 mm off) were read by no pass. MAX_COST: every pass's bound.
+CLEAR_SUNK_DOUBT_COST = MAX_COST
 # σ reported = SIGMA_GAIN × (fit and calibration σ) + floor.
 SIGMA_GAIN = 2.0
 # The heading needs no such doubling (measured on 36 scenes: heading error / σ° had median
@@ -1085,16 +1094,30 @@ def _clear_sunk(scene: Scene, view: TableView, bg: np.ndarray, region: np.ndarra
         return []
     got: list[Candidate] = []
     short: list[Candidate] = []
+    doubtful: list[Candidate] = []
     for c in explain_region(unscaled_map(scene, sub), region, sub):
-        if (c.fit.cost <= CLEAR_SUNK_LATE_COST and not clashes(c, lying + got, scene)
+        if (c.fit.cost <= CLEAR_SUNK_DOUBT_COST and not clashes(c, lying + got, scene)
                 and _reads_clear(c, scene, view, bg)):
-            (got if c.fit.cost <= CLEAR_SUNK_COST else short).append(c)
+            (got if c.fit.cost <= CLEAR_SUNK_COST else short
+             if c.fit.cost <= CLEAR_SUNK_LATE_COST else doubtful).append(c)
     # Only where the re-read kept no clean fit: beside one, the rest of the region's
     # explanation is that piece's own remainder (the 9424-set's 9512: a small beside its
-    # clear medium took the medium's place).
+    # clear medium took the medium's place). A doubtful fit only where it kept no good one
+    # either (CLEAR_SUNK_DOUBT_COST).
     if not got:
-        late += short
+        late += short or [_clear_sunk_doubt(scene, c) for c in doubtful]
     return got
+
+
+def _clear_sunk_doubt(scene: Scene, c: Candidate) -> Candidate:
+    """``c``, a doubtful fit of :func:`_clear_sunk` (cost over CLEAR_SUNK_LATE_COST), with its
+    ambiguities at least the reach of every other size (:func:`size_span_mm`) and
+    DOUBT_FLOOR_MM, its heading's at least DOUBT_TURN_DEG (CLEAR_SUNK_DOUBT_COST)."""
+    floor = max(DOUBT_FLOOR_MM, *size_span_mm(scene.pieces, c.size))
+    return replace(c, ambiguity_mm=max(c.ambiguity_mm, floor),
+                   covering_ambiguity_mm=max(c.covering_ambiguity_mm, floor),
+                   ambiguity_deg=max(c.ambiguity_deg, DOUBT_TURN_DEG),
+                   covering_ambiguity_deg=max(c.covering_ambiguity_deg, DOUBT_TURN_DEG))
 
 
 def _room_in(scene: Scene, mask: np.ndarray, sub: ViewGrid, found: list[Candidate],
