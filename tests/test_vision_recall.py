@@ -5004,3 +5004,10 @@ def test_a_clear_piece_lit_like_the_table_is_no_other_end_of_a_reading_in_size_d
 def test_a_lone_clear_piece_fitted_doubtfully_on_the_unscaled_map_is_found_in_doubt(
         seed, seed0, size, color, stern):
     _found_in_colour_never_trusted(seed, seed0, size, color, stern)
+
+
+# ... but not where a standing piece's outline fits the unscaled map as well: the rule's
+# first form (e02df9e) read the 12304-set's 12561, an upright clear piece on blue cloth, as a
+# false lying large (cost 0.52; standing 0.16).
+def test_a_standing_clear_piece_is_no_lone_clear_piece_fitted_doubtfully():
+    assert_no_false_piece(12561, 12304)

@@ -277,6 +277,11 @@ CLEAR_SUNK_LATE_COST = GOOD_COST
 # laminate whose region holds its shadow too is fitted there with the shadow's edge in: the
 # 12304-set's 12519 (a clear large, 0.48, stern 2.2 mm and heading 4° off) and the 5968-set's
 # 6147 (a clear small, 0.50, 3.8 mm off) were read by no pass. MAX_COST: every pass's bound.
+# Not where a standing piece's outline fits that map at least as well (explain.upright_fit
+# at the lying fit's cost, as the crisp pass asks): the 12304-set's 12561, an upright clear
+# piece on blue cloth, fits a lying large there at 0.52 and standing at 0.16 (12519: 0.52
+# standing, its lying fit 0.48; both point within 7° of straight away from the camera's foot,
+# so the direction alone, _standing_clear, does not tell them apart).
 CLEAR_SUNK_DOUBT_COST = MAX_COST
 # σ reported = SIGMA_GAIN × (fit and calibration σ) + floor.
 SIGMA_GAIN = 2.0
@@ -1095,7 +1100,8 @@ def _clear_sunk(scene: Scene, view: TableView, bg: np.ndarray, region: np.ndarra
     got: list[Candidate] = []
     short: list[Candidate] = []
     doubtful: list[Candidate] = []
-    for c in explain_region(unscaled_map(scene, sub), region, sub):
+    unscaled = unscaled_map(scene, sub)
+    for c in explain_region(unscaled, region, sub):
         if (c.fit.cost <= CLEAR_SUNK_DOUBT_COST and not clashes(c, lying + got, scene)
                 and _reads_clear(c, scene, view, bg)):
             (got if c.fit.cost <= CLEAR_SUNK_COST else short
@@ -1103,9 +1109,10 @@ def _clear_sunk(scene: Scene, view: TableView, bg: np.ndarray, region: np.ndarra
     # Only where the re-read kept no clean fit: beside one, the rest of the region's
     # explanation is that piece's own remainder (the 9424-set's 9512: a small beside its
     # clear medium took the medium's place). A doubtful fit only where it kept no good one
-    # either (CLEAR_SUNK_DOUBT_COST).
+    # either, and no standing piece fits the map as well (CLEAR_SUNK_DOUBT_COST).
     if not got:
-        late += short or [_clear_sunk_doubt(scene, c) for c in doubtful]
+        late += short or [_clear_sunk_doubt(scene, c) for c in doubtful
+                          if upright_fit(unscaled, region, sub, c.fit.cost) is None]
     return got
 
 
