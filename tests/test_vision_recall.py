@@ -5008,6 +5008,10 @@ def test_a_lone_clear_piece_fitted_doubtfully_on_the_unscaled_map_is_found_in_do
 
 # ... but not where a standing piece's outline fits the unscaled map as well: the rule's
 # first form (e02df9e) read the 12304-set's 12561, an upright clear piece on blue cloth, as a
-# false lying large (cost 0.52; standing 0.16).
-def test_a_standing_clear_piece_is_no_lone_clear_piece_fitted_doubtfully():
-    assert_no_false_piece(12561, 12304)
+# false lying large (cost 0.52; standing 0.16). Nor in a region lit over the table
+# (detect.CLEAR_SUNK_DOUBT_SHADE): its second form (39a46c3) read the 11440-set's 11647, the
+# table lit beside a grey band and an orange medium (shade 1.14), as a false clear small.
+@pytest.mark.parametrize(("seed", "seed0"), [(12561, 12304), (11647, 11440)])
+def test_a_standing_clear_piece_or_lit_table_is_no_lone_clear_piece_fitted_doubtfully(
+        seed, seed0):
+    assert_no_false_piece(seed, seed0)

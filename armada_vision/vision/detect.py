@@ -73,6 +73,7 @@ from armada_vision.vision.crisp import (
     rim_pieces,
 )
 from armada_vision.vision.edge_refits import (
+    CLEAR_BESIDE_SHADE,
     clear_beside_found,
     edges_refit,
     grey_black_size_by_edges,
@@ -281,7 +282,13 @@ CLEAR_SUNK_LATE_COST = GOOD_COST
 # at the lying fit's cost, as the crisp pass asks): the 12304-set's 12561, an upright clear
 # piece on blue cloth, fits a lying large there at 0.52 and standing at 0.16 (12519: 0.52
 # standing, its lying fit 0.48; both point within 7° of straight away from the camera's foot,
-# so the direction alone, _standing_clear, does not tell them apart).
+# so the direction alone, _standing_clear, does not tell them apart). Only in a region darkened
+# as clear plastic darkens the table (its median shade in CLEAR_SUNK_DOUBT_SHADE, the range
+# edge_refits.CLEAR_BESIDE_SHADE reads clear pieces lit like the laminate in): 12519's region
+# 0.62, 6147's 0.71; a region lit over the table is no clear piece's darkening (the 11440-set's
+# 11647: table lit beside a grey band and an orange medium, shade 1.14, read by the form
+# before this test as a false clear small at 0.56).
+CLEAR_SUNK_DOUBT_SHADE = CLEAR_BESIDE_SHADE
 CLEAR_SUNK_DOUBT_COST = MAX_COST
 # σ reported = SIGMA_GAIN × (fit and calibration σ) + floor.
 SIGMA_GAIN = 2.0
@@ -1109,10 +1116,15 @@ def _clear_sunk(scene: Scene, view: TableView, bg: np.ndarray, region: np.ndarra
     # Only where the re-read kept no clean fit: beside one, the rest of the region's
     # explanation is that piece's own remainder (the 9424-set's 9512: a small beside its
     # clear medium took the medium's place). A doubtful fit only where it kept no good one
-    # either, and no standing piece fits the map as well (CLEAR_SUNK_DOUBT_COST).
+    # either, in a region darkened as clear plastic darkens the table, and no standing piece
+    # fits the map as well (CLEAR_SUNK_DOUBT_COST, CLEAR_SUNK_DOUBT_SHADE).
     if not got:
+        # (No shade known: no doubtful fit kept.)
+        shade_of = (float(median(scene.shade[sl][region]))
+                    if doubtful and scene.shade is not None else 0.0)
         late += short or [_clear_sunk_doubt(scene, c) for c in doubtful
-                          if upright_fit(unscaled, region, sub, c.fit.cost) is None]
+                          if CLEAR_SUNK_DOUBT_SHADE[0] <= shade_of <= CLEAR_SUNK_DOUBT_SHADE[1]
+                          and upright_fit(unscaled, region, sub, c.fit.cost) is None]
     return got
 
 
