@@ -54,6 +54,7 @@ from armada_vision.vision.colour_areas import (
 )
 from armada_vision.vision.crisp import (
     DOUBT_FLOOR_MM,
+    DOUBT_TURN_DEG,
     GREY_ALONE_MM,
     GREY_LIT,
     GREY_SHADE,
@@ -72,6 +73,7 @@ from armada_vision.vision.crisp import (
     rim_pieces,
 )
 from armada_vision.vision.edge_refits import (
+    CLEAR_BESIDE_SHADE,
     clear_beside_found,
     edges_refit,
     grey_black_size_by_edges,
@@ -269,6 +271,25 @@ CLEAR_SUNK_SCORE = 2.5
 # read as a medium at 0.31, 10 mm off): kept only where nothing read since clashes with them,
 # and only from a region whose re-read kept no clean fit.
 CLEAR_SUNK_LATE_COST = GOOD_COST
+# ... and, where the re-read kept no good fit either, a doubtful fit there named clear
+# (CLEAR_SUNK_LATE_COST < cost <= CLEAR_SUNK_DOUBT_COST) is kept last the same way, in doubt of
+# its size and turn (σ at least every other size's reach, size_span_mm; heading σ
+# DOUBT_TURN_DEG): never trusted (issue 4, session 45, recallclear55). A lone clear piece on the
+# laminate whose region holds its shadow too is fitted there with the shadow's edge in: the
+# 12304-set's 12519 (a clear large, 0.48, stern 2.2 mm and heading 4° off) and the 5968-set's
+# 6147 (a clear small, 0.50, 3.8 mm off) were read by no pass. MAX_COST: every pass's bound.
+# Not where a standing piece's outline fits that map at least as well (explain.upright_fit
+# at the lying fit's cost, as the crisp pass asks): the 12304-set's 12561, an upright clear
+# piece on blue cloth, fits a lying large there at 0.52 and standing at 0.16 (12519: 0.52
+# standing, its lying fit 0.48; both point within 7° of straight away from the camera's foot,
+# so the direction alone, _standing_clear, does not tell them apart). Only in a region darkened
+# as clear plastic darkens the table (its median shade in CLEAR_SUNK_DOUBT_SHADE, the range
+# edge_refits.CLEAR_BESIDE_SHADE reads clear pieces lit like the laminate in): 12519's region
+# 0.62, 6147's 0.71; a region lit over the table is no clear piece's darkening (the 11440-set's
+# 11647: table lit beside a grey band and an orange medium, shade 1.14, read by the form
+# before this test as a false clear small at 0.56).
+CLEAR_SUNK_DOUBT_SHADE = CLEAR_BESIDE_SHADE
+CLEAR_SUNK_DOUBT_COST = MAX_COST
 # σ reported = SIGMA_GAIN × (fit and calibration σ) + floor.
 SIGMA_GAIN = 2.0
 # The heading needs no such doubling (measured on 36 scenes: heading error / σ° had median
@@ -1095,16 +1116,37 @@ def _clear_sunk(scene: Scene, view: TableView, bg: np.ndarray, region: np.ndarra
         return []
     got: list[Candidate] = []
     short: list[Candidate] = []
-    for c in explain_region(unscaled_map(scene, sub), region, sub):
-        if (c.fit.cost <= CLEAR_SUNK_LATE_COST and not clashes(c, lying + got, scene)
+    doubtful: list[Candidate] = []
+    unscaled = unscaled_map(scene, sub)
+    for c in explain_region(unscaled, region, sub):
+        if (c.fit.cost <= CLEAR_SUNK_DOUBT_COST and not clashes(c, lying + got, scene)
                 and _reads_clear(c, scene, view, bg)):
-            (got if c.fit.cost <= CLEAR_SUNK_COST else short).append(c)
+            (got if c.fit.cost <= CLEAR_SUNK_COST else short
+             if c.fit.cost <= CLEAR_SUNK_LATE_COST else doubtful).append(c)
     # Only where the re-read kept no clean fit: beside one, the rest of the region's
     # explanation is that piece's own remainder (the 9424-set's 9512: a small beside its
-    # clear medium took the medium's place).
+    # clear medium took the medium's place). A doubtful fit only where it kept no good one
+    # either, in a region darkened as clear plastic darkens the table, and no standing piece
+    # fits the map as well (CLEAR_SUNK_DOUBT_COST, CLEAR_SUNK_DOUBT_SHADE).
     if not got:
-        late += short
+        # (No shade known: no doubtful fit kept.)
+        shade_of = (float(median(scene.shade[sl][region]))
+                    if doubtful and scene.shade is not None else 0.0)
+        late += short or [_clear_sunk_doubt(scene, c) for c in doubtful
+                          if CLEAR_SUNK_DOUBT_SHADE[0] <= shade_of <= CLEAR_SUNK_DOUBT_SHADE[1]
+                          and upright_fit(unscaled, region, sub, c.fit.cost) is None]
     return got
+
+
+def _clear_sunk_doubt(scene: Scene, c: Candidate) -> Candidate:
+    """``c``, a doubtful fit of :func:`_clear_sunk` (cost over CLEAR_SUNK_LATE_COST), with its
+    ambiguities at least the reach of every other size (:func:`size_span_mm`) and
+    DOUBT_FLOOR_MM, its heading's at least DOUBT_TURN_DEG (CLEAR_SUNK_DOUBT_COST)."""
+    floor = max(DOUBT_FLOOR_MM, *size_span_mm(scene.pieces, c.size))
+    return replace(c, ambiguity_mm=max(c.ambiguity_mm, floor),
+                   covering_ambiguity_mm=max(c.covering_ambiguity_mm, floor),
+                   ambiguity_deg=max(c.ambiguity_deg, DOUBT_TURN_DEG),
+                   covering_ambiguity_deg=max(c.covering_ambiguity_deg, DOUBT_TURN_DEG))
 
 
 def _room_in(scene: Scene, mask: np.ndarray, sub: ViewGrid, found: list[Candidate],
