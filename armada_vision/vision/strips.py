@@ -338,17 +338,19 @@ FULL_STRIP_SHADE = 1.4
 # whole: a dark hollow the large's width. The width of the dark run across the base, along
 # WIDE_BASE_HEIGHTS of the way from the reading's base's bottom edge to its rim as seen (each
 # run from the middle out, darker than halfway between the base's inside and the table or face
-# round it), is the inside of the piece's own base: 22.0-23.1 mm for the white larges, 15.6-18.8
+# round it), is the inside of the piece's own base: 21.9-23.1 mm for the white larges, 15.4-18.8
 # for white mediums read right and 9.9-13.4 for white smalls (the 9712-set's first 100 scenes,
 # the white wrong-size lines' scenes of all eighteen sets: /work/scratch/size55/probe.py,
 # pr_*.txt), that is each size's base width less WIDE_BASE_WALLS_MM. Asked only where the
 # reading's own base shows dark: its lanes' inside darker by WIDE_BASE_DARK than the table
-# behind and the face ahead (the pieces above 2.2-3.0; a reading off its base, or a white
+# behind and the face ahead (the pieces read so: 1.97-2.68; a reading off its base, or a white
 # piece lit like the table, gives no hollow to measure). So a white reading in size doubt that
 # no rule above changed is read at the longest longer size whose inside less WIDE_BASE_SLACK_MM
-# the run's median reaches, not over that size's base width plus WIDE_BASE_OVER_MM (a
-# neighbour's dark joining the hollow), set from its stern, not fitted, σ covering the shorter
-# reading (never trusted), named white, when it clashes with no other reading.
+# the run reaches at every height, none over that size's base width plus WIDE_BASE_OVER_MM (a
+# neighbour's dark joining the hollow: the 8272-set's 8537, a white small read as a medium
+# beside another white piece, runs 24.9, 28.3 and 12.9 mm), set from its stern, not fitted,
+# σ covering the shorter reading (never trusted), named white, when it clashes with no other
+# reading.
 WIDE_BASE_HEIGHTS = (0.3, 0.5, 0.7)
 WIDE_BASE_WALLS_MM = 2.6
 WIDE_BASE_DARK = 1.8
@@ -931,8 +933,9 @@ def wide_base_longer(scene: Scene, c: Candidate, sigma_mm: float, lying: list[Ca
                      ) -> Candidate | None:
     """The longest size longer than white reading ``c`` (σ ``sigma_mm``, covering it: in size
     doubt) whose base's inside (its width less WIDE_BASE_WALLS_MM, less WIDE_BASE_SLACK_MM)
-    the dark run across ``c``'s open base as seen reaches (:func:`_base_run_mm`), when that run
-    is at most the size's base width plus WIDE_BASE_OVER_MM and ``c``'s base shows dark
+    the dark run across ``c``'s open base as seen reaches at every height
+    (:func:`_base_runs_mm`), when no run is over the size's base width plus
+    WIDE_BASE_OVER_MM and ``c``'s base shows dark
     (WIDE_BASE_DARK): set at ``c``'s stern and heading, not fitted (crisp._edges_candidate), its
     σ covering ``c``, when it clashes with none of ``lying``; else None."""
     if not (longer := _longer_asked(scene, c, sigma_mm)):
@@ -943,21 +946,21 @@ def wide_base_longer(scene: Scene, c: Candidate, sigma_mm: float, lying: list[Ca
     behind, inside, ahead = (float(median(a)) for a in shades)
     if min(behind, ahead) < WIDE_BASE_DARK * inside:
         return None
-    run = _base_run_mm(scene, c, 0.5 * (inside + min(behind, ahead)))
+    runs = _base_runs_mm(scene, c, 0.5 * (inside + min(behind, ahead)))
     dims = scene.pieces.dims
     fits = [z for z in longer
-            if dims(z).base_w_mm - WIDE_BASE_WALLS_MM - WIDE_BASE_SLACK_MM <= run
-            <= dims(z).base_w_mm + WIDE_BASE_OVER_MM]
+            if dims(z).base_w_mm - WIDE_BASE_WALLS_MM - WIDE_BASE_SLACK_MM <= min(runs)
+            and max(runs) <= dims(z).base_w_mm + WIDE_BASE_OVER_MM]
     if not fits:
         return None
     others = [k for k in lying if k is not c]
     return _covering_longer(scene, _set_from_stern(scene, c, fits[-1:])[0], c, others)
 
 
-def _base_run_mm(scene: Scene, c: Candidate, dark: float) -> float:
-    """The median over WIDE_BASE_HEIGHTS of the width (mm across the base) of the run of view
-    shade under ``dark`` through the middle of reading ``c``'s open base as seen (table mm
-    on the view; 0 where the middle is not dark), read out to WIDE_BASE_REACH_MM either way."""
+def _base_runs_mm(scene: Scene, c: Candidate, dark: float) -> list[float]:
+    """At each of WIDE_BASE_HEIGHTS, the width (mm across the base) of the run of view shade
+    under ``dark`` through the middle of reading ``c``'s open base as seen (table mm on the
+    view; 0 where the middle is not dark), read out to WIDE_BASE_REACH_MM either way."""
     assert scene.shade is not None
     q = _base_seen_at(scene, c.size, c.fit.pose)
     w = scene.pieces.dims(c.size).base_w_mm
@@ -975,7 +978,7 @@ def _base_run_mm(scene: Scene, c: Candidate, dark: float) -> float:
         back = int(np.argmin(np.append(on[mid::-1], False)))  # dark samples from the middle
         fore = int(np.argmin(np.append(on[mid:], False)))
         widths.append((back + fore - 1) * WIDE_BASE_STEP_MM * w / n)
-    return float(np.median(widths))
+    return widths
 
 
 def _covering_longer(scene: Scene, o: Candidate, c: Candidate, others: list[Candidate]
