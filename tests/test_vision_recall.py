@@ -4994,7 +4994,7 @@ def test_a_clear_piece_lit_like_the_table_is_no_other_end_of_a_reading_in_size_d
 # issue 4, session 45, size55; a white piece on the laminate read a size short from its stern,
 # its lit tip lost in the laminate (on the fit map and on the crisp edges: white49's refits find
 # no size whole), in doubt. Its open base shows whole: a dark hollow across which the run of
-# shade darker than halfway to the table is the inside of its own base (22.0-23.1 mm for these
+# shade darker than halfway to the table is the inside of its own base (21.9-23.1 mm for these
 # larges, 18.4 for 5141's medium; white mediums read right 15.6-18.8, smalls 9.9-13.4). The
 # 10000-set's 10272, the 10576-set's 10594 and 10702, the 12304-set's 12437, the 12592-set's
 # 12682, the 8272-set's 8511 (larges read as mediums or smalls) and the check set 5104's 5141 (a
