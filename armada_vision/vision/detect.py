@@ -194,6 +194,7 @@ from armada_vision.vision.strips import (
     edges_longer,
     full_strip_longer,
     other_colour_strip,
+    wide_base_longer,
 )
 from armada_vision.vision.types import DetectedPiece, Detections, UprightPiece, VisionFailure
 
@@ -1759,6 +1760,11 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
         if (out[i] is p and p.sigma_mm > TRUSTED_MM and p.color not in FACES_CAN_VANISH
                 and not c.upright and (o := _hue_holds_shorter(c, scene, view, bg)) is not None):
             out[i] = _read_shorter(p, o, pieces, area_poly, calib)
+        # A white reading in size doubt whose dark open base is a longer size's width
+        # (WIDE_BASE_*): read at that size from its stern, named white, σ covering it.
+        if (out[i] is p and p.color == "white"
+                and (o := wide_base_longer(scene, c, p.sigma_mm, lying)) is not None):
+            out[i] = replace(as_piece(o, False), color="white")
     # A white or clear reading in doubt moved onto its own outline (edge_refits.EDGE_REFIT_*).
     out = [edges_refit(scene, edges, p, calib) for p in out]
     out = _one_reading_per_doubtful_piece(out, pieces, [c.outline_mm for c in lying])

@@ -17,9 +17,15 @@ from armada_vision.geometry.pieces import Size
 from armada_vision.geometry.pose import Pose
 from armada_vision.vision.colors import classify_color
 from armada_vision.vision.crisp import _edges_candidate, _outline_samples
-from armada_vision.vision.fit import outline_mm
+from armada_vision.vision.fit import outline_mm, sample_map
 from armada_vision.vision.look import FACES_CAN_VANISH, median_in, median_shade
-from armada_vision.vision.open_base import near_edges, shades_in, values_in
+from armada_vision.vision.open_base import (
+    _base_seen_at,
+    _base_shades_at,
+    near_edges,
+    shades_in,
+    values_in,
+)
 from armada_vision.vision.order import median
 from armada_vision.vision.scene import Candidate, Scene, clashes, reading_gap
 from armada_vision.vision.segment import TableView
@@ -325,6 +331,33 @@ OTHER_STRIP_NAMES = frozenset({"black"})
 FULL_STRIP_FG = 0.9
 FULL_STRIP_SCORE = 0.8
 FULL_STRIP_SHADE = 1.4
+# A white reading in size doubt whose dark open base is wider than its size's (issue 4,
+# session 45, size55). A white large on the laminate read as a medium (or a small) from its
+# stern, the tip 9-19 mm short (its lit end lost in the laminate, on the fit map and on the
+# crisp edges: white49's refits do not find the large whole), shows the camera its open base
+# whole: a dark hollow the large's width. The width of the dark run across the base, along
+# WIDE_BASE_HEIGHTS of the way from the reading's base's bottom edge to its rim as seen (each
+# run from the middle out, darker than halfway between the base's inside and the table or face
+# round it), is the inside of the piece's own base: 21.9-23.1 mm for the white larges, 15.4-18.8
+# for white mediums read right and 9.9-13.4 for white smalls (the 9712-set's first 100 scenes,
+# the white wrong-size lines' scenes of all eighteen sets: /work/scratch/size55/probe.py,
+# pr_*.txt), that is each size's base width less WIDE_BASE_WALLS_MM. Asked only where the
+# reading's own base shows dark: its lanes' inside darker by WIDE_BASE_DARK than the table
+# behind and the face ahead (the pieces read so: 1.97-2.68; a reading off its base, or a white
+# piece lit like the table, gives no hollow to measure). So a white reading in size doubt that
+# no rule above changed is read at the longest longer size whose inside less WIDE_BASE_SLACK_MM
+# the run reaches at every height, none over that size's base width plus WIDE_BASE_OVER_MM (a
+# neighbour's dark joining the hollow: the 8272-set's 8537, a white small read as a medium
+# beside another white piece, runs 24.9, 28.3 and 12.9 mm), set from its stern, not fitted,
+# σ covering the shorter reading (never trusted), named white, when it clashes with no other
+# reading.
+WIDE_BASE_HEIGHTS = (0.3, 0.5, 0.7)
+WIDE_BASE_WALLS_MM = 2.6
+WIDE_BASE_DARK = 1.8
+WIDE_BASE_SLACK_MM = 1.5
+WIDE_BASE_OVER_MM = 1.0
+WIDE_BASE_REACH_MM = 20.0
+WIDE_BASE_STEP_MM = 0.25
 
 
 def _longer_sizes(scene: Scene, c: Candidate, sigma_mm: float) -> list[Size]:
@@ -894,6 +927,58 @@ def _off_others(scene: Scene, strip: shapely.Geometry, others: list[Candidate]
             if g.bounds[0] <= x1 and g.bounds[2] >= x0 and g.bounds[1] <= y1
             and g.bounds[3] >= y0]
     return strip.difference(shapely.union_all(near)) if near else strip
+
+
+def wide_base_longer(scene: Scene, c: Candidate, sigma_mm: float, lying: list[Candidate]
+                     ) -> Candidate | None:
+    """The longest size longer than white reading ``c`` (σ ``sigma_mm``, covering it: in size
+    doubt) whose base's inside (its width less WIDE_BASE_WALLS_MM, less WIDE_BASE_SLACK_MM)
+    the dark run across ``c``'s open base as seen reaches at every height
+    (:func:`_base_runs_mm`), when no run is over the size's base width plus
+    WIDE_BASE_OVER_MM and ``c``'s base shows dark
+    (WIDE_BASE_DARK): set at ``c``'s stern and heading, not fitted (crisp._edges_candidate), its
+    σ covering ``c``, when it clashes with none of ``lying``; else None."""
+    if not (longer := _longer_asked(scene, c, sigma_mm)):
+        return None
+    shades = _base_shades_at(scene, c.size, c.fit.pose)
+    if shades is None:
+        return None
+    behind, inside, ahead = (float(median(a)) for a in shades)
+    if min(behind, ahead) < WIDE_BASE_DARK * inside:
+        return None
+    runs = _base_runs_mm(scene, c, 0.5 * (inside + min(behind, ahead)))
+    dims = scene.pieces.dims
+    fits = [z for z in longer
+            if dims(z).base_w_mm - WIDE_BASE_WALLS_MM - WIDE_BASE_SLACK_MM <= min(runs)
+            and max(runs) <= dims(z).base_w_mm + WIDE_BASE_OVER_MM]
+    if not fits:
+        return None
+    others = [k for k in lying if k is not c]
+    return _covering_longer(scene, _set_from_stern(scene, c, fits[-1:])[0], c, others)
+
+
+def _base_runs_mm(scene: Scene, c: Candidate, dark: float) -> list[float]:
+    """At each of WIDE_BASE_HEIGHTS, the width (mm across the base) of the run of view shade
+    under ``dark`` through the middle of reading ``c``'s open base as seen (table mm on the
+    view; 0 where the middle is not dark), read out to WIDE_BASE_REACH_MM either way."""
+    assert scene.shade is not None
+    q = _base_seen_at(scene, c.size, c.fit.pose)
+    w = scene.pieces.dims(c.size).base_w_mm
+    ts = np.arange(-WIDE_BASE_REACH_MM, WIDE_BASE_REACH_MM + 1e-6, WIDE_BASE_STEP_MM)
+    mid = len(ts) // 2
+    widths = []
+    for f in WIDE_BASE_HEIGHTS:
+        a, b = q[0] + f * (q[2] - q[0]), q[1] + f * (q[3] - q[1])
+        n = float(np.hypot(*(b - a)))
+        px = scene.grid.to_px(0.5 * (a + b) + np.outer(ts, (b - a) / max(n, 1e-6)))
+        on = sample_map(scene.shade, px[:, 0], px[:, 1]) < dark
+        if not on[mid] or n < 1e-6:
+            widths.append(0.0)
+            continue
+        back = int(np.argmin(np.append(on[mid::-1], False)))  # dark samples from the middle
+        fore = int(np.argmin(np.append(on[mid:], False)))
+        widths.append((back + fore - 1) * WIDE_BASE_STEP_MM * w / n)
+    return widths
 
 
 def _covering_longer(scene: Scene, o: Candidate, c: Candidate, others: list[Candidate]
