@@ -610,6 +610,13 @@ def _weights(off: np.ndarray, ok: np.ndarray, search: float, scale: float
     return w, keep
 
 
+def _view_px(m_mm: np.ndarray, origin: np.ndarray, to_px: np.ndarray) -> np.ndarray:
+    """Table mm (2, N) → view px (2, N): (m − origin)·to_px."""
+    p_px = m_mm - origin
+    p_px *= to_px
+    return p_px
+
+
 _DAMPING = (1e-6, 1e-6, 1e-2)
 # Table mm → view px is (mm − origin) · (ppm, −ppm); a normal (x, y) → (y, −x) by rows.
 _FLIP = np.array(((1.0,), (-1.0,)))
@@ -631,8 +638,8 @@ class _Fit:
     """One Gauss–Newton fit in progress (:func:`fit_pose`): its pose, the outline of the
     current round and what the last round found."""
 
-    __slots__ = ("bbox", "blocked", "body", "c", "d_px", "jt", "keep", "m0", "n", "off", "ok",
-                 "out", "p_px", "s", "th", "w", "x", "y")
+    __slots__ = ("bbox", "blocked", "body", "c", "jt", "keep", "m0", "n", "off", "ok",
+                 "origin", "out", "s", "th", "to_px", "w", "x", "y")
 
     def __init__(self, local_3d: np.ndarray, init: Pose, camera_mm: np.ndarray) -> None:
         self.body = _Body.make(local_3d, camera_mm)
@@ -658,21 +665,30 @@ class _Fit:
         if out is None or hull.tobytes() != out.key:
             out = self.out = _outline(hull, pts, step_mm, self.body)
         pts_t = pts.T
-        self.m0 = m0 = pts_t @ out.interp_t
+        self.m0 = pts_t @ out.interp_t
         e = pts_t @ out.edge_vec_t
         e /= np.hypot(e[0], e[1])
         # Counter-clockwise in table mm (y up): the outside is to the right of each edge.
-        self.n = n = (e[::-1] * _FLIP).take(out.edge, axis=1)
-        p_px = m0 - origin
-        p_px *= to_px
-        self.p_px = p_px
-        self.d_px = n * to_px
+        self.n = (e[::-1] * _FLIP).take(out.edge, axis=1)
+        # Where they lie in the view (p_px, d_px) is worked out when asked: fit_poses does it
+        # for a round's fits side by side in one call.
+        self.origin, self.to_px = origin, to_px
         # The samples lie on the hull: its vertices bound them.
         xs, ys = pts_t.tolist()
         ppm = grid.px_per_mm
         self.bbox = ((min(xs) - grid.x0_mm) * ppm, (grid.y1_mm - max(ys)) * ppm,
                      (max(xs) - grid.x0_mm) * ppm, (grid.y1_mm - min(ys)) * ppm)
         return True
+
+    @property
+    def p_px(self) -> np.ndarray:
+        """The outline samples placed by :meth:`place`, view px (2, N)."""
+        return _view_px(self.m0, self.origin, self.to_px)
+
+    @property
+    def d_px(self) -> np.ndarray:
+        """The view px one mm along each sample's outward normal moves (2, N)."""
+        return self.n * self.to_px
 
     def step(self, off: np.ndarray, ok: np.ndarray, blocked: np.ndarray, search: float,
              scale: float, it: int,
@@ -850,16 +866,19 @@ def _edge_offsets_many(fg: np.ndarray, ppm: float, fits: list[_Fit], search_mm: 
     if len(inside) > 1:
         members = [fits[i] for i in inside]
         bb = [f.bbox for f in members]
+        # Placed side by side: the element-by-element products of each fit's own p_px, d_px.
+        lead = members[0]
         off, ok, blocked = _edge_offsets_px(
-            fg, ppm, np.concatenate([f.p_px for f in members], axis=1),
-            np.concatenate([f.d_px for f in members], axis=1), search_mm,
+            fg, ppm, _view_px(np.concatenate([f.m0 for f in members], axis=1), lead.origin,
+                              lead.to_px),
+            np.concatenate([f.n for f in members], axis=1) * lead.to_px, search_mm,
             (min(b[0] for b in bb), min(b[1] for b in bb), max(b[2] for b in bb),
              max(b[3] for b in bb)))
         w, keep = _weights(off, ok, search_mm, scale)
         spans = []
         a = 0
         for i, f in zip(inside, members, strict=True):
-            b = a + f.p_px.shape[1]
+            b = a + f.m0.shape[1]
             out[i] = off[a:b], ok[a:b], blocked[a:b], w[a:b], keep[a:b]
             spans.append((a, b))
             a = b
