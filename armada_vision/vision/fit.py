@@ -292,10 +292,22 @@ def sample_map(img: np.ndarray, u: np.ndarray, v: np.ndarray) -> np.ndarray:
     inside = (u0 >= 0) & (v0 >= 0) & (u0 < cols - 1) & (v0 < rows - 1)
     u0 = np.clip(u0, 0, cols - 2)
     v0 = np.clip(v0, 0, rows - 2)
-    a = img[v0, u0]
-    b = img[v0, u0 + 1]
-    c = img[v0 + 1, u0]
-    d = img[v0 + 1, u0 + 1]
+    if img.flags.c_contiguous:
+        # The same pixels by their raveled index: take, not numpy's fancy indexing (which
+        # copies pixel by pixel through its mapping iterator, ~3 M instructions a detect).
+        flat = img.reshape(-1)
+        i = v0 * cols
+        i += u0
+        a = flat.take(i)
+        b = flat.take(i + 1)
+        i += cols
+        c = flat.take(i)
+        d = flat.take(i + 1)
+    else:
+        a = img[v0, u0]
+        b = img[v0, u0 + 1]
+        c = img[v0 + 1, u0]
+        d = img[v0 + 1, u0 + 1]
     # The same arithmetic as _sample_inside, so a point gets the same value either way.
     top = a + (b - a) * fu
     out = top + ((c + (d - c) * fu) - top) * fv
