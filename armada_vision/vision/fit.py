@@ -622,6 +622,24 @@ def _weights(off: np.ndarray, ok: np.ndarray, search: float, scale: float
     return w, keep
 
 
+def _normals(fits: list[_Fit]) -> None:
+    """Each placed fit's outline normals ``n`` (2, N) from its hull's edge vectors ``e``:
+    the unit edge vectors turned outward, sample by sample. Several fits' edges are worked
+    out side by side (element by element: the very floats of one call each)."""
+    e = fits[0].e if len(fits) == 1 else np.concatenate([f.e for f in fits], axis=1)
+    e /= np.hypot(e[0], e[1])
+    # Counter-clockwise in table mm (y up): the outside is to the right of each edge.
+    turned = e[::-1] * _FLIP
+    if len(fits) == 1:
+        fits[0].n = turned.take(fits[0].out.edge, axis=1)
+        return
+    a = 0
+    for f in fits:
+        b = a + f.e.shape[1]
+        f.n = turned[:, a:b].take(f.out.edge, axis=1)
+        a = b
+
+
 def _view_px(m_mm: np.ndarray, origin: np.ndarray, to_px: np.ndarray) -> np.ndarray:
     """Table mm (2, N) → view px (2, N): (m − origin)·to_px."""
     p_px = m_mm - origin
@@ -650,7 +668,7 @@ class _Fit:
     """One Gauss–Newton fit in progress (:func:`fit_pose`): its pose, the outline of the
     current round and what the last round found."""
 
-    __slots__ = ("bbox", "blocked", "body", "c", "jt", "keep", "m0", "n", "off", "ok",
+    __slots__ = ("bbox", "blocked", "body", "c", "e", "jt", "keep", "m0", "n", "off", "ok",
                  "origin", "out", "s", "th", "to_px", "w", "x", "y")
 
     def __init__(self, local_3d: np.ndarray, init: Pose, camera_mm: np.ndarray) -> None:
@@ -664,9 +682,11 @@ class _Fit:
         self.jt = _NO_JT
 
     def place(self, grid: ViewGrid, to_px: np.ndarray, origin: np.ndarray,
-              step_mm: float) -> bool:
+              step_mm: float, normals: bool = True) -> bool:
         """The outline samples at the current pose, their normals and where their profiles
-        lie in the view; False when the outline has collapsed (the fit ends)."""
+        lie in the view; False when the outline has collapsed (the fit ends). ``normals``
+        False: the hull's edge vectors only (``e``), their normals left to the caller
+        (:func:`_normals`, for a round's fits side by side)."""
         self.c, self.s = c, s = math.cos(self.th), math.sin(self.th)
         pts = self.body.seen(self.x, self.y, c, s)
         hull = cv2.convexHull(pts.astype(np.float32), clockwise=False,
@@ -678,10 +698,9 @@ class _Fit:
             out = self.out = _outline(hull, pts, step_mm, self.body)
         pts_t = pts.T
         self.m0 = pts_t @ out.interp_t
-        e = pts_t @ out.edge_vec_t
-        e /= np.hypot(e[0], e[1])
-        # Counter-clockwise in table mm (y up): the outside is to the right of each edge.
-        self.n = (e[::-1] * _FLIP).take(out.edge, axis=1)
+        self.e = pts_t @ out.edge_vec_t
+        if normals:
+            _normals([self])
         # Where they lie in the view (p_px, d_px) is worked out when asked: fit_poses does it
         # for a round's fits side by side in one call.
         self.origin, self.to_px = origin, to_px
@@ -819,7 +838,10 @@ def fit_poses(fg: np.ndarray, grid: ViewGrid, jobs: Sequence[tuple[np.ndarray, P
             break
         placed = []
         for j in going:
-            (placed if fits[j].place(grid, to_px, origin, step_mm) else ended).append(j)
+            (placed if fits[j].place(grid, to_px, origin, step_mm, normals=False)
+             else ended).append(j)
+        if placed:
+            _normals([fits[j] for j in placed])
         found, group = _edge_offsets_many(fg, ppm, [fits[j] for j in placed], search, scale)
         check = k < len(give_up) and give_up[k][0] == it + 1
         stepped = []
