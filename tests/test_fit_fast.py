@@ -209,6 +209,20 @@ def test_sample_map_fast_path_is_bilinear():
     assert np.array_equal(masked[:-1], sample_map(img, u, v)) and masked[-1] == 0.0
 
 
+def test_sample_map_masked_path_takes_numpys_indexed_pixels():
+    # Points partly off the image: a C-contiguous image's neighbours are taken by raveled
+    # index (cost55), any other by numpy's fancy indexing; the same pixels, the same floats.
+    rng = np.random.default_rng(3)
+    img = rng.uniform(0, 1, (40, 50)).astype(np.float32)
+    wide = np.zeros((40, 100), np.float32)
+    wide[:, ::2] = img  # the same pixels in a strided view
+    view = wide[:, ::2]
+    assert not view.flags.c_contiguous and np.array_equal(view, img)
+    u, v = rng.uniform(-3.0, 53.0, 600), rng.uniform(-3.0, 43.0, 600)
+    got = sample_map(img, u, v)
+    assert np.any(got == 0.0) and np.array_equal(got, sample_map(view, u, v))
+
+
 @settings(max_examples=12, deadline=None)
 @given(size=st.sampled_from(list(Size)), heading=st.floats(0, 360),
        cam_x=st.floats(-300, 300), tilt_y=st.floats(-600, 0),

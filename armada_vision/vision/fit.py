@@ -292,10 +292,22 @@ def sample_map(img: np.ndarray, u: np.ndarray, v: np.ndarray) -> np.ndarray:
     inside = (u0 >= 0) & (v0 >= 0) & (u0 < cols - 1) & (v0 < rows - 1)
     u0 = np.clip(u0, 0, cols - 2)
     v0 = np.clip(v0, 0, rows - 2)
-    a = img[v0, u0]
-    b = img[v0, u0 + 1]
-    c = img[v0 + 1, u0]
-    d = img[v0 + 1, u0 + 1]
+    if img.flags.c_contiguous:
+        # The same pixels by their raveled index: take, not numpy's fancy indexing (which
+        # copies pixel by pixel through its mapping iterator, ~3 M instructions a detect).
+        flat = img.reshape(-1)
+        i = v0 * cols
+        i += u0
+        a = flat.take(i)
+        b = flat.take(i + 1)
+        i += cols
+        c = flat.take(i)
+        d = flat.take(i + 1)
+    else:
+        a = img[v0, u0]
+        b = img[v0, u0 + 1]
+        c = img[v0 + 1, u0]
+        d = img[v0 + 1, u0 + 1]
     # The same arithmetic as _sample_inside, so a point gets the same value either way.
     top = a + (b - a) * fu
     out = top + ((c + (d - c) * fu) - top) * fv
@@ -591,6 +603,50 @@ def _solve3(A: np.ndarray, g: np.ndarray, damping: tuple[float, float, float] = 
     return x0, x1, x2
 
 
+def _weights(off: np.ndarray, ok: np.ndarray, search: float, scale: float
+             ) -> tuple[np.ndarray, np.ndarray]:
+    """Each sample's weight in a Gauss–Newton step (Huber-like, ``scale`` mm) from its edge
+    offset ``off`` (mm), and which samples are kept: found (``ok``) and within the cut.
+    Element by element, so the samples of several fits side by side get the very values of
+    a call each (:func:`fit_poses` weighs a round's fits in one call)."""
+    ares = np.abs(off)
+    w = np.maximum(ares, 1e-9)
+    np.divide(scale, w, out=w)
+    np.minimum(w, 1.0, out=w)
+    # Tukey-like cut: far residuals are other objects' edges (and no edge: no weight).
+    keep = ares <= 4 * scale + 0.5 * search
+    keep &= ok
+    w *= keep
+    # keep is where w > 0 (w is positive before the cut): the samples cost_now and result
+    # judge as found, without working it out again from w.
+    return w, keep
+
+
+def _normals(fits: list[_Fit]) -> None:
+    """Each placed fit's outline normals ``n`` (2, N) from its hull's edge vectors ``e``:
+    the unit edge vectors turned outward, sample by sample. Several fits' edges are worked
+    out side by side (element by element: the very floats of one call each)."""
+    e = fits[0].e if len(fits) == 1 else np.concatenate([f.e for f in fits], axis=1)
+    e /= np.hypot(e[0], e[1])
+    # Counter-clockwise in table mm (y up): the outside is to the right of each edge.
+    turned = e[::-1] * _FLIP
+    if len(fits) == 1:
+        fits[0].n = turned.take(fits[0].out.edge, axis=1)
+        return
+    a = 0
+    for f in fits:
+        b = a + f.e.shape[1]
+        f.n = turned[:, a:b].take(f.out.edge, axis=1)
+        a = b
+
+
+def _view_px(m_mm: np.ndarray, origin: np.ndarray, to_px: np.ndarray) -> np.ndarray:
+    """Table mm (2, N) → view px (2, N): (m − origin)·to_px."""
+    p_px = m_mm - origin
+    p_px *= to_px
+    return p_px
+
+
 _DAMPING = (1e-6, 1e-6, 1e-2)
 # Table mm → view px is (mm − origin) · (ppm, −ppm); a normal (x, y) → (y, −x) by rows.
 _FLIP = np.array(((1.0,), (-1.0,)))
@@ -612,8 +668,8 @@ class _Fit:
     """One Gauss–Newton fit in progress (:func:`fit_pose`): its pose, the outline of the
     current round and what the last round found."""
 
-    __slots__ = ("bbox", "blocked", "body", "c", "d_px", "jt", "keep", "m0", "n", "off", "ok",
-                 "out", "p_px", "s", "th", "w", "x", "y")
+    __slots__ = ("bbox", "blocked", "body", "c", "e", "jt", "keep", "m0", "n", "off", "ok",
+                 "origin", "out", "s", "th", "to_px", "w", "x", "y")
 
     def __init__(self, local_3d: np.ndarray, init: Pose, camera_mm: np.ndarray) -> None:
         self.body = _Body.make(local_3d, camera_mm)
@@ -626,9 +682,11 @@ class _Fit:
         self.jt = _NO_JT
 
     def place(self, grid: ViewGrid, to_px: np.ndarray, origin: np.ndarray,
-              step_mm: float) -> bool:
+              step_mm: float, normals: bool = True) -> bool:
         """The outline samples at the current pose, their normals and where their profiles
-        lie in the view; False when the outline has collapsed (the fit ends)."""
+        lie in the view; False when the outline has collapsed (the fit ends). ``normals``
+        False: the hull's edge vectors only (``e``), their normals left to the caller
+        (:func:`_normals`, for a round's fits side by side)."""
         self.c, self.s = c, s = math.cos(self.th), math.sin(self.th)
         pts = self.body.seen(self.x, self.y, c, s)
         hull = cv2.convexHull(pts.astype(np.float32), clockwise=False,
@@ -639,15 +697,13 @@ class _Fit:
         if out is None or hull.tobytes() != out.key:
             out = self.out = _outline(hull, pts, step_mm, self.body)
         pts_t = pts.T
-        self.m0 = m0 = pts_t @ out.interp_t
-        e = pts_t @ out.edge_vec_t
-        e /= np.hypot(e[0], e[1])
-        # Counter-clockwise in table mm (y up): the outside is to the right of each edge.
-        self.n = n = (e[::-1] * _FLIP).take(out.edge, axis=1)
-        p_px = m0 - origin
-        p_px *= to_px
-        self.p_px = p_px
-        self.d_px = n * to_px
+        self.m0 = pts_t @ out.interp_t
+        self.e = pts_t @ out.edge_vec_t
+        if normals:
+            _normals([self])
+        # Where they lie in the view (p_px, d_px) is worked out when asked: fit_poses does it
+        # for a round's fits side by side in one call.
+        self.origin, self.to_px = origin, to_px
         # The samples lie on the hull: its vertices bound them.
         xs, ys = pts_t.tolist()
         ppm = grid.px_per_mm
@@ -655,10 +711,22 @@ class _Fit:
                      (max(xs) - grid.x0_mm) * ppm, (grid.y1_mm - min(ys)) * ppm)
         return True
 
+    @property
+    def p_px(self) -> np.ndarray:
+        """The outline samples placed by :meth:`place`, view px (2, N)."""
+        return _view_px(self.m0, self.origin, self.to_px)
+
+    @property
+    def d_px(self) -> np.ndarray:
+        """The view px one mm along each sample's outward normal moves (2, N)."""
+        return self.n * self.to_px
+
     def step(self, off: np.ndarray, ok: np.ndarray, blocked: np.ndarray, search: float,
-             scale: float, it: int) -> bool:
+             scale: float, it: int,
+             weighed: tuple[np.ndarray, np.ndarray] | None = None) -> bool:
         """One Gauss–Newton step from the edges found; False when the fit ends (too few
-        edges, or converged)."""
+        edges, or converged). ``weighed``: :func:`_weights` of these samples, when the
+        caller worked them out (for several fits' samples at once)."""
         self.off, self.ok, self.blocked = off, ok, blocked
         if np.count_nonzero(ok) < 6:
             return False
@@ -670,16 +738,7 @@ class _Fit:
         tq = np.array(((-s, -c), (c, -s))) @ out.q_t
         tq *= n
         np.add(tq[0], tq[1], out=jt[2])
-        ares = np.abs(off)
-        w = np.maximum(ares, 1e-9)
-        np.divide(scale, w, out=w)
-        np.minimum(w, 1.0, out=w)
-        # Tukey-like cut: far residuals are other objects' edges (and no edge: no weight).
-        keep = ares <= 4 * scale + 0.5 * search
-        keep &= ok
-        w *= keep
-        # keep is where w > 0 (w is positive before the cut): the samples cost_now and
-        # result judge as found, without working it out again from w.
+        w, keep = _weights(off, ok, search, scale) if weighed is None else weighed
         self.w, self.jt, self.keep = w, jt, keep
         wjt = jt * w
         # The step for the residual −off is minus the one for off.
@@ -779,20 +838,28 @@ def fit_poses(fg: np.ndarray, grid: ViewGrid, jobs: Sequence[tuple[np.ndarray, P
             break
         placed = []
         for j in going:
-            (placed if fits[j].place(grid, to_px, origin, step_mm) else ended).append(j)
-        found = _edge_offsets_many(fg, ppm, [fits[j] for j in placed], search)
+            (placed if fits[j].place(grid, to_px, origin, step_mm, normals=False)
+             else ended).append(j)
+        if placed:
+            _normals([fits[j] for j in placed])
+        found, group = _edge_offsets_many(fg, ppm, [fits[j] for j in placed], search, scale)
         check = k < len(give_up) and give_up[k][0] == it + 1
-        going = []
-        for j, (off, ok, blocked) in zip(placed, found, strict=True):
-            f = fits[j]
-            if not f.step(off, ok, blocked, search, scale, it):
+        stepped = []
+        for i, (j, (off, ok, blocked, w, keep)) in enumerate(zip(placed, found, strict=True)):
+            if fits[j].step(off, ok, blocked, search, scale, it, (w, keep)):
+                stepped.append((i, j))
+            else:
                 ended.append(j)
+        if check and it + 1 < iterations:
+            costs = _costs_now(fits, [j for _i, j in stepped], [i for i, _j in stepped],
+                               group, [ppm / units[j] for _i, j in stepped], huber_px)
+        else:
+            costs = [0.0] * len(stepped)
+        going = []
+        for (_i, j), cost in zip(stepped, costs, strict=True):
+            if check and give_up[k][1] < cost <= 2.0:
+                out[j] = fits[j].pose_and_cost(cost)
                 continue
-            if check:
-                cost = f.cost_now(ppm / units[j], huber_px) if it + 1 < iterations else 0.0
-                if give_up[k][1] < cost <= 2.0:
-                    out[j] = f.pose_and_cost(cost)
-                    continue
             going.append(j)
         k += check
         search = max(search * 0.6, 1.5)
@@ -803,12 +870,21 @@ def fit_poses(fg: np.ndarray, grid: ViewGrid, jobs: Sequence[tuple[np.ndarray, P
     return out  # type: ignore[return-value]
 
 
-def _edge_offsets_many(fg: np.ndarray, ppm: float, fits: list[_Fit], search_mm: float
-                       ) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+# One round's edge search of fits side by side (_edge_offsets_many): the fits searched in one
+# call (their indices in the round's list), each one's columns (start, end), and the
+# samples' offsets, whether kept and whether blocked, all of them.
+_Group = tuple[list[int], list[tuple[int, int]], np.ndarray, np.ndarray, np.ndarray]
+
+
+def _edge_offsets_many(fg: np.ndarray, ppm: float, fits: list[_Fit], search_mm: float,
+                       scale: float
+                       ) -> tuple[list[tuple[np.ndarray, ...]], _Group | None]:
     """:func:`_edge_offsets_px` of each fit's outline samples (their placed ``p_px``,
-    ``d_px``, ``bbox``): those whose profiles lie inside the view (the remap path) in one
-    call, their columns side by side (every step works per column, so each fit gets the
-    very values of a call of its own), any other alone."""
+    ``d_px``, ``bbox``) with their :func:`_weights` (Huber ``scale`` mm): (off, ok, blocked,
+    w, keep) per fit. Those whose profiles lie inside the view (the remap path) in one call,
+    their columns side by side (every step works per column, so each fit gets the very
+    values of a call of its own), and weighed in one call; any other alone. Also the group
+    searched together (:data:`_Group`), None when there is none."""
     rows, cols = fg.shape
     r_px = (search_mm + 1e-6) * ppm
     inside = []
@@ -819,24 +895,69 @@ def _edge_offsets_many(fg: np.ndarray, ppm: float, fits: list[_Fit], search_mm: 
             if (u_lo - r_px >= 0 and u_hi + r_px < cols - 1 and v_lo - r_px >= 0
                     and v_hi + r_px < rows - 1):
                 inside.append(i)
-    out: list[tuple[np.ndarray, np.ndarray, np.ndarray] | None] = [None] * len(fits)
+    out: list[tuple[np.ndarray, ...] | None] = [None] * len(fits)
+    group = None
     if len(inside) > 1:
-        group = [fits[i] for i in inside]
-        bb = [f.bbox for f in group]
+        members = [fits[i] for i in inside]
+        bb = [f.bbox for f in members]
+        # Placed side by side: the element-by-element products of each fit's own p_px, d_px.
+        lead = members[0]
         off, ok, blocked = _edge_offsets_px(
-            fg, ppm, np.concatenate([f.p_px for f in group], axis=1),
-            np.concatenate([f.d_px for f in group], axis=1), search_mm,
+            fg, ppm, _view_px(np.concatenate([f.m0 for f in members], axis=1), lead.origin,
+                              lead.to_px),
+            np.concatenate([f.n for f in members], axis=1) * lead.to_px, search_mm,
             (min(b[0] for b in bb), min(b[1] for b in bb), max(b[2] for b in bb),
              max(b[3] for b in bb)))
+        w, keep = _weights(off, ok, search_mm, scale)
+        spans = []
         a = 0
-        for i, f in zip(inside, group, strict=True):
-            b = a + f.p_px.shape[1]
-            out[i] = off[a:b], ok[a:b], blocked[a:b]
+        for i, f in zip(inside, members, strict=True):
+            b = a + f.m0.shape[1]
+            out[i] = off[a:b], ok[a:b], blocked[a:b], w[a:b], keep[a:b]
+            spans.append((a, b))
             a = b
+        group = (inside, spans, off, keep, blocked)
     for i, f in enumerate(fits):
         if out[i] is None:
-            out[i] = _edge_offsets_px(fg, ppm, f.p_px, f.d_px, search_mm, f.bbox)
-    return out  # type: ignore[return-value]
+            off, ok, blocked = _edge_offsets_px(fg, ppm, f.p_px, f.d_px, search_mm, f.bbox)
+            out[i] = (off, ok, blocked, *_weights(off, ok, search_mm, scale))
+    return out, group  # type: ignore[return-value]
+
+
+def _costs_now(fits: list[_Fit], which: list[int], at: list[int], group: _Group | None,
+               cost_ppms: list[float], huber_px: float) -> list[float]:
+    """:meth:`_Fit.cost_now` of ``fits[j]`` for j in ``which`` (each stepped this round, at
+    ``at`` in the round's list, its residuals judged at ``cost_ppms`` px per mm): those
+    searched in ``group`` at one scale in one :func:`_robust_costs` call, the same floats
+    (element by element, then each fit's own sum), any other alone."""
+    costs: list[float | None] = [None] * len(which)
+    if group is not None and len(set(cost_ppms)) == 1:
+        inside, spans, off, keep, blocked = group
+        span_of = dict(zip(inside, spans, strict=True))
+        mine = [(x, span_of[i]) for x, i in enumerate(at) if i in span_of]
+        if len(mine) > 1:
+            got = _robust_costs(off * cost_ppms[0], keep, blocked, huber_px,
+                                [sp for _x, sp in mine])
+            for (x, _sp), c in zip(mine, got, strict=True):
+                costs[x] = c
+    return [fits[j].cost_now(cp, huber_px) if c is None else c
+            for j, cp, c in zip(which, cost_ppms, costs, strict=True)]
+
+
+def _robust_costs(r_px: np.ndarray, good: np.ndarray, blocked: np.ndarray, huber_px: float,
+                  spans: list[tuple[int, int]]) -> list[float]:
+    """:func:`_robust_cost`'s cost of each span (start, end) of the samples: the per-sample
+    costs worked out once for all (element by element: the same floats), then each span's
+    own count and sum."""
+    a_px = np.abs(r_px)
+    hub = np.where(a_px <= huber_px, 0.5 * (r_px * r_px), huber_px * (a_px - 0.5 * huber_px))
+    judged = np.greater_equal(good, blocked)
+    counted = np.where(judged, np.where(good, np.minimum(hub, 2.0), 2.0), 0.0)
+    costs = []
+    for a, b in spans:
+        n_judged = int(np.count_nonzero(judged[a:b]))
+        costs.append(99.0 if n_judged < 6 else float(counted[a:b].sum()) / n_judged)
+    return costs
 
 
 def _robust_cost(r_px: np.ndarray, good: np.ndarray, blocked: np.ndarray, huber_px: float
