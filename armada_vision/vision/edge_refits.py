@@ -28,9 +28,10 @@ import shapely
 from armada_vision.geometry.pieces import Size
 from armada_vision.geometry.pose import Pose, angle_diff_deg
 from armada_vision.vision.calibrate import TableCalibration
-from armada_vision.vision.colors import classify_color
+from armada_vision.vision.colors import classify_color, darker_than_clear, value_share_of_ring
 from armada_vision.vision.crisp import (
     DOUBT_FLOOR_MM,
+    GREY_ALONE_MM,
     GREY_BLACK_LIT,
     ROUND_MIN,
     SOFT_WHITE_CLIP_PX,
@@ -762,6 +763,21 @@ def white_alone(scene: Scene, view: TableView, bg: np.ndarray, edges: np.ndarray
 # least DOUBT_FLOOR_MM, never trusted. Black larges lit grey are read so too (the 9424-set's
 # 9457, the 11152-set's 11310), named black by detect._grey_black_named.
 CLEAR_BESIDE_MIN_AREA = 1.25
+# A black piece lit grey alone on the grey table (issue 4, session 45, recallwb55): pointing
+# at the viewer, its faces mirror the light a mid grey, and the table estimate
+# (segment.foreground_planes' first median, ~36 mm) takes the piece in, so the score map
+# reads a ring of table round it and no pass proposes it (black53). Its crisp area is whole
+# (piece, shadow and edge band: 1.19-1.31 of a large's footprint on the cases, the 10000-set's
+# 10194, the 10288-set's 10479, check 5968's 6073), too big or too dark for a clear piece's
+# (CLEAR_BESIDE_MAX_AREA, CLEAR_BESIDE_SHADE). Such an area, up to GREY_BLACK_ALONE_MAX_AREA
+# of the largest lying footprint, is refitted as clear_beside_found refits; the size whole on
+# the edges is read when no reading lies within GREY_ALONE_MM and a part of it is darker than
+# clear plastic lets the table round it through (colors.darker_than_clear, on the image),
+# named clear or black by classify_color (detect._grey_black_named then names it black).
+GREY_BLACK_ALONE_MAX_AREA = 1.5
+GREY_BLACK_ALONE_WHOLE = 0.95
+GREY_BLACK_ALONE_MARGIN = 0.1
+GREY_BLACK_ALONE_V = 0.56
 CLEAR_BESIDE_MAX_AREA = 1.2
 CLEAR_BESIDE_OPEN_MM = 1.0
 CLEAR_BESIDE_SHADE = (0.60, 0.95)
@@ -776,7 +792,8 @@ CLEAR_BESIDE_DOUBT_SHARE = 0.5
 def clear_beside_found(scene: Scene, view: TableView, bg: np.ndarray, edges: np.ndarray,
                        enclosed: np.ndarray, lying: list[Candidate],
                        standing: list[Candidate], hand_mask: np.ndarray,
-                       standing_clear: Callable[[Candidate], bool]) -> list[Candidate]:
+                       standing_clear: Callable[[Candidate], bool],
+                       black: set[int] | None = None) -> list[Candidate]:
     """Clear pieces lit like the grey table read from the crisp areas (``enclosed``: the
     crisp map and its holes, view-size bool) the readings ``lying`` and ``standing`` and the
     hands (``hand_mask``) leave (CLEAR_BESIDE_*): an area darkened as clear plastic darkens,
@@ -798,10 +815,13 @@ def clear_beside_found(scene: Scene, view: TableView, bg: np.ndarray, edges: np.
     name = colour_namer(scene, view, bg)
     light: list[tuple[float, float] | None] = []
     out: list[Candidate] = []
+    hi_black = GREY_BLACK_ALONE_MAX_AREA * scene.max_area_mm2 * ppm2
     for c0, r0, area in _areas(opened, lo, 0, (win, left.shape)):
         sl = (slice(r0, r0 + area.shape[0]), slice(c0, c0 + area.shape[1]))
-        if not (_piece_shaped(area, hi) and CLEAR_BESIDE_SHADE[0]
-                <= float(median(scene.shade[sl][area])) <= CLEAR_BESIDE_SHADE[1]):
+        clear_like = _piece_shaped(area, hi) and CLEAR_BESIDE_SHADE[0] <= float(
+            median(scene.shade[sl][area])) <= CLEAR_BESIDE_SHADE[1]
+        # Else perhaps a black piece lit grey (GREY_BLACK_ALONE_*): asked after the refit.
+        if not clear_like and not _piece_shaped(area, hi_black):
             continue
         if not light:  # the scene's light, found once (a scene has one)
             light.append(_light_offset(scene, name)(lying))
@@ -810,9 +830,16 @@ def clear_beside_found(scene: Scene, view: TableView, bg: np.ndarray, edges: np.
         ys, xs = np.nonzero(area)
         pts = grid.to_mm(np.column_stack((xs + c0, ys + r0)).astype(float))
         if (best := _whole_from_area(scene, edges, pts, None)) is None or (
-                whole := _whole_size(best)) is None:
+                whole := _whole_size(best) if clear_like else _whole_size(
+                    best, GREY_BLACK_ALONE_WHOLE, GREY_BLACK_ALONE_MARGIN)) is None:
             continue  # not whole on the edges, or another size as whole: no size known
         wc = _edges_candidate(scene, *whole)
+        if not clear_like:
+            if _grey_black_alone(scene, view, bg, wc, lying + standing + out):
+                out.append(wc)
+                if black is not None:
+                    black.add(id(wc.fit))
+            continue
         if ((lit := _inset_shade(scene, wc)) is None
                 or not CLEAR_BESIDE_SHADE[0] <= lit <= CLEAR_BESIDE_SHADE[1]
                 or classify_color(view, scene.footprint(wc)[0], bg) != "clear"
@@ -823,6 +850,23 @@ def clear_beside_found(scene: Scene, view: TableView, bg: np.ndarray, edges: np.
             continue
         out.append(wc)
     return out
+
+
+def _grey_black_alone(scene: Scene, view: TableView, bg: np.ndarray, wc: Candidate,
+                      others: list[Candidate]) -> bool:
+    """Whether the refit ``wc`` (whole on the crisp edges) is a black piece lit grey alone
+    (GREY_BLACK_ALONE_*): no other reading's footprint within GREY_ALONE_MM of it, a part of
+    it darker than clear plastic lets the table ring round it through
+    (colors.darker_than_clear, read on the image, not on the table estimate that took the
+    piece in), named clear or black, so that detect._grey_black_named names it black."""
+    fp = scene.footprint(wc)[0]
+    near = fp.buffer(GREY_ALONE_MM)
+    if any(near.intersects(scene.footprint(o)[0]) for o in others):
+        return False
+    if classify_color(view, fp, bg) not in ("clear", "black"):
+        return False
+    return darker_than_clear(view, fp, bg, ()) or (
+        (v := value_share_of_ring(view, fp)) is not None and v <= GREY_BLACK_ALONE_V)
 
 
 def _piece_shaped(area: np.ndarray, most_px: float) -> bool:
