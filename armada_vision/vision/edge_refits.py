@@ -778,6 +778,7 @@ GREY_BLACK_ALONE_MAX_AREA = 1.5
 GREY_BLACK_ALONE_WHOLE = 0.95
 GREY_BLACK_ALONE_MARGIN = 0.1
 GREY_BLACK_ALONE_V = 0.56
+GREY_BLACK_BESIDE_SLIVER = 0.02
 CLEAR_BESIDE_MAX_AREA = 1.2
 CLEAR_BESIDE_OPEN_MM = 1.0
 CLEAR_BESIDE_SHADE = (0.60, 0.95)
@@ -829,44 +830,58 @@ def clear_beside_found(scene: Scene, view: TableView, bg: np.ndarray, edges: np.
             continue  # a found piece's shaded face or cast shadow
         ys, xs = np.nonzero(area)
         pts = grid.to_mm(np.column_stack((xs + c0, ys + r0)).astype(float))
-        if (best := _whole_from_area(scene, edges, pts, None)) is None or (
-                whole := _whole_size(best) if clear_like else _whole_size(
-                    best, GREY_BLACK_ALONE_WHOLE, GREY_BLACK_ALONE_MARGIN)) is None:
-            continue  # not whole on the edges, or another size as whole: no size known
-        wc = _edges_candidate(scene, *whole)
-        if not clear_like:
-            if _grey_black_alone(scene, view, bg, wc, lying + standing + out):
-                out.append(wc)
-                if black is not None:
-                    black.add(id(wc.fit))
+        if (best := _whole_from_area(scene, edges, pts, None)) is None:
             continue
-        if ((lit := _inset_shade(scene, wc)) is None
+        if clear_like and (whole := _whole_size(best)) is not None and _clear_beside_ok(
+                scene, view, bg, wc := _edges_candidate(scene, *whole), lying + out, lying,
+                standing_clear):
+            out.append(wc)
+            continue
+        # Not clear plastic: perhaps black plastic lit grey (GREY_BLACK_ALONE_*).
+        if (whole := _whole_size(best, GREY_BLACK_ALONE_WHOLE, GREY_BLACK_ALONE_MARGIN)
+                ) is not None and _grey_black_alone(
+                    scene, view, bg, wc := _edges_candidate(scene, *whole),
+                    lying + standing + out):
+            out.append(wc)
+            if black is not None:
+                black.add(id(wc.fit))
+    return out
+
+
+def _clear_beside_ok(scene: Scene, view: TableView, bg: np.ndarray, wc: Candidate,
+                     others: list[Candidate], lying: list[Candidate],
+                     standing_clear: Callable[[Candidate], bool]) -> bool:
+    """Whether clear_beside_found reads the refit ``wc``: its inset shade in
+    CLEAR_BESIDE_SHADE, named clear, no clash with ``others`` nor overlap past
+    CLEAR_BESIDE_SLIVER, not the other end of a reading of ``lying`` in size doubt, not a clear
+    piece standing (``standing_clear``)."""
+    return not ((lit := _inset_shade(scene, wc)) is None
                 or not CLEAR_BESIDE_SHADE[0] <= lit <= CLEAR_BESIDE_SHADE[1]
                 or classify_color(view, scene.footprint(wc)[0], bg) != "clear"
-                or clashes(wc, lying + out, scene)
-                or overlaps_any(scene, wc, lying + out, CLEAR_BESIDE_SLIVER)
+                or clashes(wc, others, scene)
+                or overlaps_any(scene, wc, others, CLEAR_BESIDE_SLIVER)
                 or in_size_doubt_of(scene, wc, lying, CLEAR_BESIDE_DOUBT_SHARE)
-                or standing_clear(wc)):
-            continue
-        out.append(wc)
-    return out
+                or standing_clear(wc))
 
 
 def _grey_black_alone(scene: Scene, view: TableView, bg: np.ndarray, wc: Candidate,
                       others: list[Candidate]) -> bool:
-    """Whether the refit ``wc`` (whole on the crisp edges) is a black piece lit grey alone
-    (GREY_BLACK_ALONE_*): no other reading's footprint within GREY_ALONE_MM of it, a part of
-    it darker than clear plastic lets the table ring round it through
-    (colors.darker_than_clear, read on the image, not on the table estimate that took the
-    piece in), named clear or black, so that detect._grey_black_named names it black."""
+    """Whether the refit ``wc`` (nearly whole on the crisp edges) is a black piece lit grey
+    (GREY_BLACK_ALONE_*), named clear or black by classify_color, read on the image, not on
+    the table estimate that took the piece in: alone (no reading of ``others`` within
+    GREY_ALONE_MM), a part of it darker than clear plastic lets the table ring round it through
+    (colors.darker_than_clear) or its median value at most GREY_BLACK_ALONE_V of that ring's;
+    touching a reading, the median so and no clash with nor overlap of any
+    (GREY_BLACK_BESIDE_SLIVER)."""
     fp = scene.footprint(wc)[0]
-    near = fp.buffer(GREY_ALONE_MM)
-    if any(near.intersects(scene.footprint(o)[0]) for o in others):
-        return False
     if classify_color(view, fp, bg) not in ("clear", "black"):
         return False
-    return darker_than_clear(view, fp, bg, ()) or (
-        (v := value_share_of_ring(view, fp)) is not None and v <= GREY_BLACK_ALONE_V)
+    dim = (v := value_share_of_ring(view, fp)) is not None and v <= GREY_BLACK_ALONE_V
+    near = fp.buffer(GREY_ALONE_MM)
+    if not any(near.intersects(scene.footprint(o)[0]) for o in others):
+        return dim or darker_than_clear(view, fp, bg, ())
+    return dim and not (clashes(wc, others, scene)
+                        or overlaps_any(scene, wc, others, GREY_BLACK_BESIDE_SLIVER))
 
 
 def _piece_shaped(area: np.ndarray, most_px: float) -> bool:
