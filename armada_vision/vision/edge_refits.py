@@ -763,22 +763,6 @@ def white_alone(scene: Scene, view: TableView, bg: np.ndarray, edges: np.ndarray
 # least DOUBT_FLOOR_MM, never trusted. Black larges lit grey are read so too (the 9424-set's
 # 9457, the 11152-set's 11310), named black by detect._grey_black_named.
 CLEAR_BESIDE_MIN_AREA = 1.25
-# A black piece lit grey alone on the grey table (issue 4, session 45, recallwb55): pointing
-# at the viewer, its faces mirror the light a mid grey, and the table estimate
-# (segment.foreground_planes' first median, ~36 mm) takes the piece in, so the score map
-# reads a ring of table round it and no pass proposes it (black53). Its crisp area is whole
-# (piece, shadow and edge band: 1.19-1.31 of a large's footprint on the cases, the 10000-set's
-# 10194, the 10288-set's 10479, check 5968's 6073), too big or too dark for a clear piece's
-# (CLEAR_BESIDE_MAX_AREA, CLEAR_BESIDE_SHADE). Such an area, up to GREY_BLACK_ALONE_MAX_AREA
-# of the largest lying footprint, is refitted as clear_beside_found refits; the size whole on
-# the edges is read when no reading lies within GREY_ALONE_MM and a part of it is darker than
-# clear plastic lets the table round it through (colors.darker_than_clear, on the image),
-# named clear or black by classify_color (detect._grey_black_named then names it black).
-GREY_BLACK_ALONE_MAX_AREA = 1.5
-GREY_BLACK_ALONE_WHOLE = 0.95
-GREY_BLACK_ALONE_MARGIN = 0.1
-GREY_BLACK_ALONE_V = 0.56
-GREY_BLACK_BESIDE_SLIVER = 0.02
 CLEAR_BESIDE_MAX_AREA = 1.2
 CLEAR_BESIDE_OPEN_MM = 1.0
 CLEAR_BESIDE_SHADE = (0.60, 0.95)
@@ -788,6 +772,36 @@ CLEAR_BESIDE_CAST = 0.25
 CLEAR_BESIDE_CAST_GROW_MM = 2.0
 CLEAR_BESIDE_SLIVER = WHITE_EDGES_SLIVER
 CLEAR_BESIDE_DOUBT_SHARE = 0.5
+# A black piece lit grey on the grey table (issue 4, session 45, recallwb55): pointing at the
+# viewer, its faces mirror the light a mid grey, and the table estimate
+# (segment.foreground_planes' first median, ~36 mm) takes the piece in, so the score map reads
+# a ring of table round it and no pass proposes it (black53). Its crisp area (piece, shadow and
+# edge band) is whole but too big for a clear piece's (1.19-1.31 of the largest footprint on the
+# cases, over CLEAR_BESIDE_MAX_AREA) or too bright against that estimate (10194's 0.96, over
+# CLEAR_BESIDE_SHADE), or the clear path's tests turn its refit down (not named clear, its
+# inset shade too dark). So each crisp area clear_beside_found asks, up to
+# GREY_BLACK_ALONE_MAX_AREA of the largest lying footprint, whose refit the clear path does not
+# read, is read as black when:
+# - one size's refit lies GREY_BLACK_ALONE_WHOLE on the crisp edges, beating every other
+#   size's by GREY_BLACK_ALONE_MARGIN (the cases' true size 0.963-1.0, the next 0.79-0.9: its
+#   lit side's edge is lost a little on the laminate, but no other size comes near);
+# - classify_color names it clear or black;
+# - on the image, not the estimate that took it in: its inset median value (channel max) is at
+#   most GREY_BLACK_ALONE_V of the table ring round it (colors.value_share_of_ring: the cases
+#   0.45-0.55; clear plastic's darkest 5 % alone stays at 0.54-0.60, colors.CLEAR_DARKEST_*,
+#   its median well over), or, alone, a part of it is darker than clear plastic lets through
+#   (colors.darker_than_clear);
+# - alone (no reading within GREY_ALONE_MM), or touching a reading with the median test met
+#   (a neighbour's dark open base or shade must not be its "near black face") and no clash
+#   with nor overlap past GREY_BLACK_BESIDE_SLIVER of any reading (the check set 5104's 5216,
+#   a black large touching a clear small, the 8560-set's 8768, a black medium touching an
+#   orange small).
+# From the edges: σ at least DOUBT_FLOOR_MM, never trusted; named black by find_pieces.
+GREY_BLACK_ALONE_MAX_AREA = 1.5
+GREY_BLACK_ALONE_WHOLE = 0.95
+GREY_BLACK_ALONE_MARGIN = 0.1
+GREY_BLACK_ALONE_V = 0.56
+GREY_BLACK_BESIDE_SLIVER = 0.02
 
 
 def clear_beside_found(scene: Scene, view: TableView, bg: np.ndarray, edges: np.ndarray,
