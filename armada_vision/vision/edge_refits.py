@@ -772,6 +772,7 @@ CLEAR_BESIDE_CAST = 0.25
 CLEAR_BESIDE_CAST_GROW_MM = 2.0
 CLEAR_BESIDE_SLIVER = WHITE_EDGES_SLIVER
 CLEAR_BESIDE_DOUBT_SHARE = 0.5
+
 # A black piece lit grey on the grey table (issue 4, session 45, recallwb55): pointing at the
 # viewer, its faces mirror the light a mid grey, and the table estimate
 # (segment.foreground_planes' first median, ~36 mm) takes the piece in, so the score map reads
