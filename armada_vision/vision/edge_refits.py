@@ -797,6 +797,8 @@ CLEAR_BESIDE_DOUBT_SHARE = 0.5
 #   with nor overlap past GREY_BLACK_BESIDE_SLIVER of any reading (the check set 5104's 5216,
 #   a black large touching a clear small, the 8560-set's 8768, a black medium touching an
 #   orange small).
+# - no hand's region nor skin within WHITE_ALONE_HAND_MM (``_near_hand``, as white_alone): the
+#   9136-set's 9273 read a false black small by a hand (found by the test suite after the runs).
 # From the edges: σ at least DOUBT_FLOOR_MM, never trusted; named black by find_pieces.
 GREY_BLACK_ALONE_MAX_AREA = 1.5
 GREY_BLACK_ALONE_WHOLE = 0.95
@@ -856,11 +858,23 @@ def clear_beside_found(scene: Scene, view: TableView, bg: np.ndarray, edges: np.
         if (whole := _whole_size(best, GREY_BLACK_ALONE_WHOLE, GREY_BLACK_ALONE_MARGIN)
                 ) is not None and _grey_black_alone(
                     scene, view, bg, wc := _edges_candidate(scene, *whole),
-                    lying + standing + out):
+                    lying + standing + out) and not _near_hand(scene, view, bg, wc, hand_mask):
             out.append(wc)
             if black is not None:
                 black.add(id(wc.fit))
     return out
+
+
+def _near_hand(scene: Scene, view: TableView, bg: np.ndarray, wc: Candidate,
+               hand_mask: np.ndarray) -> bool:
+    """Whether a hand's region or skin (over WHITE_ALONE_SKIN_SHARE of the pixels) lies within
+    WHITE_ALONE_HAND_MM of ``wc``'s footprint (as white_alone asks): the 9136-set's 9273 read a
+    false black small by a hand (GREY_BLACK_ALONE_*)."""
+    grid = scene.grid
+    near = scene.footprint(wc)[0].buffer(WHITE_ALONE_HAND_MM)
+    hsl, hm = grid.polygon_crop([grid.to_px(np.asarray(near.exterior.coords))])
+    return bool((hand_mask[hsl] & hm).any()) or _skin_share(
+        view.image_bgr[hsl][hm].reshape(-1, 3), bg) > WHITE_ALONE_SKIN_SHARE
 
 
 def _clear_beside_ok(scene: Scene, view: TableView, bg: np.ndarray, wc: Candidate,
