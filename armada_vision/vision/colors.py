@@ -231,6 +231,36 @@ TABLE_RING_MM = (5.0, 10.0)
 TABLE_RING_Q = 75.0
 
 
+def value_share_of_ring(view: TableView, poly_mm: shapely.Polygon) -> float | None:
+    """The median value (channel max) over the footprint ``poly_mm`` (table mm; inset
+    CLEAR_DARKEST_INSET_MM) as a share of the table ring round it (the TABLE_RING_Q-th
+    percentile of a ring TABLE_RING_MM off it): the image's own table, not the estimate;
+    None when either is unseen."""
+    grid = view.grid
+    outer = poly_mm.buffer(TABLE_RING_MM[1])
+    inset = poly_mm.buffer(-CLEAR_DARKEST_INSET_MM)
+    if inset.is_empty or inset.geom_type != "Polygon":
+        return None
+    sl, _ = grid.polygon_crop([grid.to_px(np.asarray(outer.exterior.coords))])
+    shape = (sl[0].stop - sl[0].start, sl[1].stop - sl[1].start)
+    if min(shape) <= 0:
+        return None
+    off = np.array([sl[1].start, sl[0].start], float)
+
+    def mask(q: shapely.Polygon) -> np.ndarray:
+        m = np.zeros(shape, np.uint8)
+        cv2.fillPoly(m, [np.round(grid.to_px(np.asarray(q.exterior.coords)) - off)
+                         .astype(np.int32)], 1)
+        return m.astype(bool)
+
+    value = channel_max(view.image_bgr[sl])
+    ring = mask(outer) & ~mask(poly_mm.buffer(TABLE_RING_MM[0]))
+    piece = mask(inset)
+    if ring.sum() < 16 or piece.sum() < 16:
+        return None
+    return float(median(value[piece])) / max(float(percentile(value[ring], TABLE_RING_Q)), 1.0)
+
+
 def darker_than_clear(view: TableView, poly_mm: shapely.Polygon, bg_bgr: np.ndarray,
                       others: Sequence[shapely.Polygon] = ()) -> bool:
     """Whether the reading whose footprint is ``poly_mm`` (table mm), named clear on a grey

@@ -28,9 +28,10 @@ import shapely
 from armada_vision.geometry.pieces import Size
 from armada_vision.geometry.pose import Pose, angle_diff_deg
 from armada_vision.vision.calibrate import TableCalibration
-from armada_vision.vision.colors import classify_color
+from armada_vision.vision.colors import classify_color, darker_than_clear, value_share_of_ring
 from armada_vision.vision.crisp import (
     DOUBT_FLOOR_MM,
+    GREY_ALONE_MM,
     GREY_BLACK_LIT,
     ROUND_MIN,
     SOFT_WHITE_CLIP_PX,
@@ -772,11 +773,45 @@ CLEAR_BESIDE_CAST_GROW_MM = 2.0
 CLEAR_BESIDE_SLIVER = WHITE_EDGES_SLIVER
 CLEAR_BESIDE_DOUBT_SHARE = 0.5
 
+# A black piece lit grey on the grey table (issue 4, session 45, recallwb55): pointing at the
+# viewer, its faces mirror the light a mid grey, and the table estimate
+# (segment.foreground_planes' first median, ~36 mm) takes the piece in, so the score map reads
+# a ring of table round it and no pass proposes it (black53). Its crisp area (piece, shadow and
+# edge band) is whole but too big for a clear piece's (1.19-1.31 of the largest footprint on the
+# cases, over CLEAR_BESIDE_MAX_AREA) or too bright against that estimate (10194's 0.96, over
+# CLEAR_BESIDE_SHADE), or the clear path's tests turn its refit down (not named clear, its
+# inset shade too dark). So each crisp area clear_beside_found asks, up to
+# GREY_BLACK_ALONE_MAX_AREA of the largest lying footprint, whose refit the clear path does not
+# read, is read as black when:
+# - one size's refit lies GREY_BLACK_ALONE_WHOLE on the crisp edges, beating every other
+#   size's by GREY_BLACK_ALONE_MARGIN (the cases' true size 0.963-1.0, the next 0.79-0.9: its
+#   lit side's edge is lost a little on the laminate, but no other size comes near);
+# - classify_color names it clear or black;
+# - on the image, not the estimate that took it in: its inset median value (channel max) is at
+#   most GREY_BLACK_ALONE_V of the table ring round it (colors.value_share_of_ring: the cases
+#   0.45-0.55; clear plastic's darkest 5 % alone stays at 0.54-0.60, colors.CLEAR_DARKEST_*,
+#   its median well over), or, alone, a part of it is darker than clear plastic lets through
+#   (colors.darker_than_clear);
+# - alone (no reading within GREY_ALONE_MM), or touching a reading with the median test met
+#   (a neighbour's dark open base or shade must not be its "near black face") and no clash
+#   with nor overlap past GREY_BLACK_BESIDE_SLIVER of any reading (the check set 5104's 5216,
+#   a black large touching a clear small, the 8560-set's 8768, a black medium touching an
+#   orange small).
+# - no hand's region nor skin within WHITE_ALONE_HAND_MM (``_near_hand``, as white_alone): the
+#   9136-set's 9273 read a false black small by a hand (found by the test suite after the runs).
+# From the edges: σ at least DOUBT_FLOOR_MM, never trusted; named black by find_pieces.
+GREY_BLACK_ALONE_MAX_AREA = 1.5
+GREY_BLACK_ALONE_WHOLE = 0.95
+GREY_BLACK_ALONE_MARGIN = 0.1
+GREY_BLACK_ALONE_V = 0.56
+GREY_BLACK_BESIDE_SLIVER = 0.02
+
 
 def clear_beside_found(scene: Scene, view: TableView, bg: np.ndarray, edges: np.ndarray,
                        enclosed: np.ndarray, lying: list[Candidate],
                        standing: list[Candidate], hand_mask: np.ndarray,
-                       standing_clear: Callable[[Candidate], bool]) -> list[Candidate]:
+                       standing_clear: Callable[[Candidate], bool],
+                       black: set[int] | None = None) -> list[Candidate]:
     """Clear pieces lit like the grey table read from the crisp areas (``enclosed``: the
     crisp map and its holes, view-size bool) the readings ``lying`` and ``standing`` and the
     hands (``hand_mask``) leave (CLEAR_BESIDE_*): an area darkened as clear plastic darkens,
@@ -798,10 +833,13 @@ def clear_beside_found(scene: Scene, view: TableView, bg: np.ndarray, edges: np.
     name = colour_namer(scene, view, bg)
     light: list[tuple[float, float] | None] = []
     out: list[Candidate] = []
+    hi_black = GREY_BLACK_ALONE_MAX_AREA * scene.max_area_mm2 * ppm2
     for c0, r0, area in _areas(opened, lo, 0, (win, left.shape)):
         sl = (slice(r0, r0 + area.shape[0]), slice(c0, c0 + area.shape[1]))
-        if not (_piece_shaped(area, hi) and CLEAR_BESIDE_SHADE[0]
-                <= float(median(scene.shade[sl][area])) <= CLEAR_BESIDE_SHADE[1]):
+        clear_like = _piece_shaped(area, hi) and CLEAR_BESIDE_SHADE[0] <= float(
+            median(scene.shade[sl][area])) <= CLEAR_BESIDE_SHADE[1]
+        # Else perhaps a black piece lit grey (GREY_BLACK_ALONE_*): asked after the refit.
+        if not clear_like and not _piece_shaped(area, hi_black):
             continue
         if not light:  # the scene's light, found once (a scene has one)
             light.append(_light_offset(scene, name)(lying))
@@ -809,20 +847,70 @@ def clear_beside_found(scene: Scene, view: TableView, bg: np.ndarray, edges: np.
             continue  # a found piece's shaded face or cast shadow
         ys, xs = np.nonzero(area)
         pts = grid.to_mm(np.column_stack((xs + c0, ys + r0)).astype(float))
-        if (best := _whole_from_area(scene, edges, pts, None)) is None or (
-                whole := _whole_size(best)) is None:
-            continue  # not whole on the edges, or another size as whole: no size known
-        wc = _edges_candidate(scene, *whole)
-        if ((lit := _inset_shade(scene, wc)) is None
+        if (best := _whole_from_area(scene, edges, pts, None)) is None:
+            continue
+        if clear_like and (whole := _whole_size(best)) is not None and _clear_beside_ok(
+                scene, view, bg, wc := _edges_candidate(scene, *whole), lying + out, lying,
+                standing_clear):
+            out.append(wc)
+            continue
+        # Not clear plastic: perhaps black plastic lit grey (GREY_BLACK_ALONE_*).
+        if (whole := _whole_size(best, GREY_BLACK_ALONE_WHOLE, GREY_BLACK_ALONE_MARGIN)
+                ) is not None and _grey_black_alone(
+                    scene, view, bg, wc := _edges_candidate(scene, *whole),
+                    lying + standing + out) and not _near_hand(scene, view, bg, wc, hand_mask):
+            out.append(wc)
+            if black is not None:
+                black.add(id(wc.fit))
+    return out
+
+
+def _near_hand(scene: Scene, view: TableView, bg: np.ndarray, wc: Candidate,
+               hand_mask: np.ndarray) -> bool:
+    """Whether a hand's region or skin (over WHITE_ALONE_SKIN_SHARE of the pixels) lies within
+    WHITE_ALONE_HAND_MM of ``wc``'s footprint (as white_alone asks): the 9136-set's 9273 read a
+    false black small by a hand (GREY_BLACK_ALONE_*)."""
+    grid = scene.grid
+    near = scene.footprint(wc)[0].buffer(WHITE_ALONE_HAND_MM)
+    hsl, hm = grid.polygon_crop([grid.to_px(np.asarray(near.exterior.coords))])
+    return bool((hand_mask[hsl] & hm).any()) or _skin_share(
+        view.image_bgr[hsl][hm].reshape(-1, 3), bg) > WHITE_ALONE_SKIN_SHARE
+
+
+def _clear_beside_ok(scene: Scene, view: TableView, bg: np.ndarray, wc: Candidate,
+                     others: list[Candidate], lying: list[Candidate],
+                     standing_clear: Callable[[Candidate], bool]) -> bool:
+    """Whether clear_beside_found reads the refit ``wc``: its inset shade in
+    CLEAR_BESIDE_SHADE, named clear, no clash with ``others`` nor overlap past
+    CLEAR_BESIDE_SLIVER, not the other end of a reading of ``lying`` in size doubt, not a clear
+    piece standing (``standing_clear``)."""
+    return not ((lit := _inset_shade(scene, wc)) is None
                 or not CLEAR_BESIDE_SHADE[0] <= lit <= CLEAR_BESIDE_SHADE[1]
                 or classify_color(view, scene.footprint(wc)[0], bg) != "clear"
-                or clashes(wc, lying + out, scene)
-                or overlaps_any(scene, wc, lying + out, CLEAR_BESIDE_SLIVER)
+                or clashes(wc, others, scene)
+                or overlaps_any(scene, wc, others, CLEAR_BESIDE_SLIVER)
                 or in_size_doubt_of(scene, wc, lying, CLEAR_BESIDE_DOUBT_SHARE)
-                or standing_clear(wc)):
-            continue
-        out.append(wc)
-    return out
+                or standing_clear(wc))
+
+
+def _grey_black_alone(scene: Scene, view: TableView, bg: np.ndarray, wc: Candidate,
+                      others: list[Candidate]) -> bool:
+    """Whether the refit ``wc`` (nearly whole on the crisp edges) is a black piece lit grey
+    (GREY_BLACK_ALONE_*), named clear or black by classify_color, read on the image, not on
+    the table estimate that took the piece in: alone (no reading of ``others`` within
+    GREY_ALONE_MM), a part of it darker than clear plastic lets the table ring round it through
+    (colors.darker_than_clear) or its median value at most GREY_BLACK_ALONE_V of that ring's;
+    touching a reading, the median so and no clash with nor overlap of any
+    (GREY_BLACK_BESIDE_SLIVER)."""
+    fp = scene.footprint(wc)[0]
+    if classify_color(view, fp, bg) not in ("clear", "black"):
+        return False
+    dim = (v := value_share_of_ring(view, fp)) is not None and v <= GREY_BLACK_ALONE_V
+    near = fp.buffer(GREY_ALONE_MM)
+    if not any(near.intersects(scene.footprint(o)[0]) for o in others):
+        return dim or darker_than_clear(view, fp, bg, ())
+    return dim and not (clashes(wc, others, scene)
+                        or overlaps_any(scene, wc, others, GREY_BLACK_BESIDE_SLIVER))
 
 
 def _piece_shaped(area: np.ndarray, most_px: float) -> bool:
