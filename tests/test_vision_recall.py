@@ -5023,8 +5023,11 @@ def test_a_lone_clear_piece_fitted_doubtfully_on_the_unscaled_map_is_found_in_do
 # (detect.CLEAR_SUNK_DOUBT_SHADE): its second form (39a46c3) read the 11440-set's 11647, the
 # table lit beside a grey band and an orange medium (shade 1.14), as a false clear small. Nor
 # over CLEAR_SUNK_DOUBT_COST (0.53): merged, it read the 11728-set's 11961, a white small standing
-# on the laminate that no pass reads as standing, as a false lying clear small at 0.559.
-@pytest.mark.parametrize(("seed", "seed0"), [(12561, 12304), (11647, 11440), (11961, 11728)])
+# on the laminate that no pass reads as standing, as a false lying clear small at 0.559. Nor on a
+# coloured table (COLOURED_TABLE_SAT): it read the judge set 12880-13167's 12911, a light patch
+# on wood beside a cyan large, as a false clear small at 0.439.
+@pytest.mark.parametrize(("seed", "seed0"), [(12561, 12304), (11647, 11440), (11961, 11728),
+                                             (12911, 12880)])
 def test_a_standing_clear_piece_or_lit_table_is_no_lone_clear_piece_fitted_doubtfully(
         seed, seed0):
     assert_no_false_piece(seed, seed0)

@@ -292,7 +292,10 @@ CLEAR_SUNK_LATE_COST = GOOD_COST
 # The bound under MAX_COST (the lead's mend on merging): the 11728-set's 11961, a white small
 # standing on the laminate that no pass reads as standing, was fitted as a lying clear small at
 # 0.559 and kept as a false piece; the pieces found lie at 0.476 and 0.502. One case each way:
-# a thin margin, but the rule only adds readings in doubt.
+# a thin margin, but the rule only adds readings in doubt. And only on a grey table
+# (COLOURED_TABLE_SAT), where CLEAR_BESIDE_SHADE was measured and both pieces found lay: after
+# the judge run (seeds 12880-13167) the lead's second mend, for 12911 there, a light patch on
+# wood beside a cyan large read as a false clear small at 0.439 (region shade within the range).
 CLEAR_SUNK_DOUBT_SHADE = CLEAR_BESIDE_SHADE
 CLEAR_SUNK_DOUBT_COST = 0.53
 # σ reported = SIGMA_GAIN × (fit and calibration σ) + floor.
@@ -1131,12 +1134,13 @@ def _clear_sunk(scene: Scene, view: TableView, bg: np.ndarray, region: np.ndarra
     # Only where the re-read kept no clean fit: beside one, the rest of the region's
     # explanation is that piece's own remainder (the 9424-set's 9512: a small beside its
     # clear medium took the medium's place). A doubtful fit only where it kept no good one
-    # either, in a region darkened as clear plastic darkens the table, and no standing piece
-    # fits the map as well (CLEAR_SUNK_DOUBT_COST, CLEAR_SUNK_DOUBT_SHADE).
+    # either, on a grey table, in a region darkened as clear plastic darkens it, and no
+    # standing piece fits the map as well (CLEAR_SUNK_DOUBT_COST, CLEAR_SUNK_DOUBT_SHADE).
     if not got:
-        # (No shade known: no doubtful fit kept.)
+        # (No shade known, or a coloured table: no doubtful fit kept.)
         shade_of = (float(median(scene.shade[sl][region]))
-                    if doubtful and scene.shade is not None else 0.0)
+                    if doubtful and scene.shade is not None
+                    and table_hue_sat(bg)[1] <= COLOURED_TABLE_SAT else 0.0)
         late += short or [_clear_sunk_doubt(scene, c) for c in doubtful
                           if CLEAR_SUNK_DOUBT_SHADE[0] <= shade_of <= CLEAR_SUNK_DOUBT_SHADE[1]
                           and upright_fit(unscaled, region, sub, c.fit.cost) is None]
