@@ -236,28 +236,9 @@ def value_share_of_ring(view: TableView, poly_mm: shapely.Polygon) -> float | No
     CLEAR_DARKEST_INSET_MM) as a share of the table ring round it (the TABLE_RING_Q-th
     percentile of a ring TABLE_RING_MM off it): the image's own table, not the estimate;
     None when either is unseen."""
-    grid = view.grid
-    outer = poly_mm.buffer(TABLE_RING_MM[1])
-    inset = poly_mm.buffer(-CLEAR_DARKEST_INSET_MM)
-    if inset.is_empty or inset.geom_type != "Polygon":
+    if (got := _ring_and_piece(view, poly_mm)) is None:
         return None
-    sl, _ = grid.polygon_crop([grid.to_px(np.asarray(outer.exterior.coords))])
-    shape = (sl[0].stop - sl[0].start, sl[1].stop - sl[1].start)
-    if min(shape) <= 0:
-        return None
-    off = np.array([sl[1].start, sl[0].start], float)
-
-    def mask(q: shapely.Polygon) -> np.ndarray:
-        m = np.zeros(shape, np.uint8)
-        cv2.fillPoly(m, [np.round(grid.to_px(np.asarray(q.exterior.coords)) - off)
-                         .astype(np.int32)], 1)
-        return m.astype(bool)
-
-    value = channel_max(view.image_bgr[sl])
-    ring = mask(outer) & ~mask(poly_mm.buffer(TABLE_RING_MM[0]))
-    piece = mask(inset)
-    if ring.sum() < 16 or piece.sum() < 16:
-        return None
+    value, ring, piece = got
     return float(median(value[piece])) / max(float(percentile(value[ring], TABLE_RING_Q)), 1.0)
 
 
@@ -271,16 +252,31 @@ def darker_than_clear(view: TableView, poly_mm: shapely.Polygon, bg_bgr: np.ndar
         return False
     if float(percentile(channel_max(stats[0]), 90)) >= WHITE_MIN_V:
         return False  # lit faces as bright as white plastic's: a white piece's dark base
+    if (got := _ring_and_piece(view, poly_mm, others)) is None:
+        return False
+    value, ring, piece = got
+    table_v = float(percentile(value[ring], TABLE_RING_Q))
+    dark = float(percentile(value[piece], CLEAR_DARKEST_Q))
+    return dark < CLEAR_DARKEST_SHARE * table_v
+
+
+def _ring_and_piece(view: TableView, poly_mm: shapely.Polygon,
+                    others: Sequence[shapely.Polygon] = ()
+                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """The value (channel max) of the view's crop round footprint ``poly_mm`` (table mm), the
+    table ring TABLE_RING_MM off it and the footprint inset CLEAR_DARKEST_INSET_MM (crop masks),
+    both less ``others`` grown by that inset; None when the inset is no polygon, the crop is
+    empty or either mask has under 16 pixels."""
     grid = view.grid
     outer = poly_mm.buffer(TABLE_RING_MM[1])
     inner = poly_mm.buffer(TABLE_RING_MM[0])
     inset = poly_mm.buffer(-CLEAR_DARKEST_INSET_MM)
     if inset.is_empty or inset.geom_type != "Polygon":
-        return False
+        return None
     sl, _ = grid.polygon_crop([grid.to_px(np.asarray(outer.exterior.coords))])
     shape = (sl[0].stop - sl[0].start, sl[1].stop - sl[1].start)
     if min(shape) <= 0:
-        return False
+        return None
     off = np.array([sl[1].start, sl[0].start], float)
 
     def mask(polys: Sequence[shapely.Polygon]) -> np.ndarray:
@@ -297,10 +293,8 @@ def darker_than_clear(view: TableView, poly_mm: shapely.Polygon, bg_bgr: np.ndar
     ring = mask([outer]) & ~mask([inner]) & ~taken
     piece = mask([inset]) & ~taken
     if ring.sum() < 16 or piece.sum() < 16:
-        return False
-    table_v = float(percentile(value[ring], TABLE_RING_Q))
-    dark = float(percentile(value[piece], CLEAR_DARKEST_Q))
-    return dark < CLEAR_DARKEST_SHARE * table_v
+        return None
+    return value, ring, piece
 
 
 def dull_plastic(view: TableView, poly_mm: shapely.Polygon, bg_bgr: np.ndarray) -> str | None:
