@@ -747,11 +747,7 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
                 if heading_floor:
                     length = scene.pieces.dims(c.size).footprint_length_mm
                     deg = max(deg, math.degrees(CRISP_EDGE_MM / length))
-                out.append(replace(
-                    c, ambiguity_mm=max(c.ambiguity_mm, floor_mm),
-                    covering_ambiguity_mm=max(c.covering_ambiguity_mm, floor_mm),
-                    ambiguity_deg=max(c.ambiguity_deg, deg),
-                    covering_ambiguity_deg=max(c.covering_ambiguity_deg, deg)))
+                out.append(c.in_doubt_of(floor_mm, deg))
                 break
         if (len(out) == n_out and soft_clear is not None and soft_out is not None
                 and scene.shade is not None

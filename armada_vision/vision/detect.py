@@ -1151,11 +1151,8 @@ def _clear_sunk_doubt(scene: Scene, c: Candidate) -> Candidate:
     """``c``, a doubtful fit of :func:`_clear_sunk` (cost over CLEAR_SUNK_LATE_COST), with its
     ambiguities at least the reach of every other size (:func:`size_span_mm`) and
     DOUBT_FLOOR_MM, its heading's at least DOUBT_TURN_DEG (CLEAR_SUNK_DOUBT_COST)."""
-    floor = max(DOUBT_FLOOR_MM, *size_span_mm(scene.pieces, c.size))
-    return replace(c, ambiguity_mm=max(c.ambiguity_mm, floor),
-                   covering_ambiguity_mm=max(c.covering_ambiguity_mm, floor),
-                   ambiguity_deg=max(c.ambiguity_deg, DOUBT_TURN_DEG),
-                   covering_ambiguity_deg=max(c.covering_ambiguity_deg, DOUBT_TURN_DEG))
+    return c.in_doubt_of(max(DOUBT_FLOOR_MM, *size_span_mm(scene.pieces, c.size)),
+                         DOUBT_TURN_DEG)
 
 
 def _room_in(scene: Scene, mask: np.ndarray, sub: ViewGrid, found: list[Candidate],

@@ -707,10 +707,7 @@ def white_alone(scene: Scene, view: TableView, bg: np.ndarray, edges: np.ndarray
     wc = _edges_candidate(scene, *whole)
     if (crop := inset_crop(scene, wc)) is None:
         return []
-    near = scene.footprint(wc)[0].buffer(WHITE_ALONE_HAND_MM)
-    hsl, hm = grid.polygon_crop([grid.to_px(np.asarray(near.exterior.coords))])
-    if (hand_mask[hsl] & hm).any() or _skin_share(
-            view.image_bgr[hsl][hm].reshape(-1, 3), bg) > WHITE_ALONE_SKIN_SHARE:
+    if _near_hand(scene, view, bg, wc, hand_mask):
         return []  # a finger's tip and its shadow (WHITE_ALONE_HAND_MM)
     inside = scene.shade[crop[0]][crop[1]]
     if (float((inside < WHITE_ALONE_DARK).mean()) > WHITE_ALONE_DARK_SHARE
@@ -868,8 +865,9 @@ def clear_beside_found(scene: Scene, view: TableView, bg: np.ndarray, edges: np.
 def _near_hand(scene: Scene, view: TableView, bg: np.ndarray, wc: Candidate,
                hand_mask: np.ndarray) -> bool:
     """Whether a hand's region or skin (over WHITE_ALONE_SKIN_SHARE of the pixels) lies within
-    WHITE_ALONE_HAND_MM of ``wc``'s footprint (as white_alone asks): the 9136-set's 9273 read a
-    false black small by a hand (GREY_BLACK_ALONE_*)."""
+    WHITE_ALONE_HAND_MM of ``wc``'s footprint: a finger's tip and its shadow are no white piece
+    alone, nor a black one lit grey (the 9136-set's 9273 read a false black small by a hand,
+    GREY_BLACK_ALONE_*)."""
     grid = scene.grid
     near = scene.footprint(wc)[0].buffer(WHITE_ALONE_HAND_MM)
     hsl, hm = grid.polygon_crop([grid.to_px(np.asarray(near.exterior.coords))])

@@ -95,8 +95,5 @@ def unsettled_doubt(scene: Scene, found: list[Candidate]) -> list[Candidate]:
             continue
         mm = math.dist(p.stern_mm, q.stern_mm)
         deg = abs((q.heading_deg - p.heading_deg + 180.0) % 360.0 - 180.0)
-        out[i] = replace(c, ambiguity_mm=max(c.ambiguity_mm, mm),
-                         ambiguity_deg=max(c.ambiguity_deg, deg),
-                         covering_ambiguity_mm=max(c.covering_ambiguity_mm, mm),
-                         covering_ambiguity_deg=max(c.covering_ambiguity_deg, deg))
+        out[i] = c.in_doubt_of(mm, deg)
     return out

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import shapely
@@ -90,6 +90,14 @@ class Candidate:
     ambiguity_deg: float = 0.0
     covering_ambiguity_mm: float = 0.0
     covering_ambiguity_deg: float = 0.0
+
+    def in_doubt_of(self, mm: float, deg: float) -> Candidate:
+        """This candidate with its ambiguities (own and covering) at least ``mm`` (table mm)
+        and ``deg`` (degrees)."""
+        return replace(self, ambiguity_mm=max(self.ambiguity_mm, mm),
+                       covering_ambiguity_mm=max(self.covering_ambiguity_mm, mm),
+                       ambiguity_deg=max(self.ambiguity_deg, deg),
+                       covering_ambiguity_deg=max(self.covering_ambiguity_deg, deg))
 
 
 @dataclass(frozen=True, slots=True, eq=False)
