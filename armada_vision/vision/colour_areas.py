@@ -9,7 +9,6 @@ viewer).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 
 import cv2
 import numpy as np
@@ -182,8 +181,7 @@ def _lit_faces_doubt(scene: Scene, c: Candidate) -> Candidate:
     """``c`` with σ covering a piece of any size at any turn about it (the note after
     TABLE_HUED_COST): the longest size's footprint length (mm)."""
     reach = max(scene.pieces.dims(z).footprint_length_mm for z in Size)
-    return replace(c, ambiguity_mm=max(c.ambiguity_mm, reach),
-                   covering_ambiguity_mm=max(c.covering_ambiguity_mm, reach))
+    return c.in_doubt_of(reach, 0.0)
 
 
 def _table_hued_share(view: TableView, bg: np.ndarray, sub: ViewGrid
@@ -406,8 +404,7 @@ def _joined(scene: Scene, c: Candidate, areas: np.ndarray, sub: ViewGrid,
         scene.pieces.dims(c.size).footprint_length_mm)])
     pts = sub.to_mm(np.argwhere(beside)[:, ::-1])
     reach = float(np.linalg.norm(pts[:, None, :] - ends[None], axis=-1).min(axis=1).max())
-    return replace(c, ambiguity_mm=max(c.ambiguity_mm, reach),
-                   covering_ambiguity_mm=max(c.covering_ambiguity_mm, reach))
+    return c.in_doubt_of(reach, 0.0)
 
 
 def split_by_hue(hue: np.ndarray, vivid: np.ndarray) -> np.ndarray:

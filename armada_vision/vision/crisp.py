@@ -1489,8 +1489,7 @@ def _open_base_rivals(scene: Scene, c: Candidate, cands: list[Candidate], region
               if o.size == c.size or (_muted_share(scene, o, muted) or 0.0) <= MUTED_BASE]
     (out,) = with_ambiguity([c], rivals, scene, region, sub)
     # Its stern is read where the base's rim meets the wood: σ at least SNUG_END_MM.
-    return replace(out, ambiguity_mm=max(out.ambiguity_mm, SNUG_END_MM),
-                   covering_ambiguity_mm=max(out.covering_ambiguity_mm, SNUG_END_MM))
+    return out.in_doubt_of(SNUG_END_MM, 0.0)
 
 
 def overlaps_any(scene: Scene, c: Candidate, others: list[Candidate],

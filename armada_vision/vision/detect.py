@@ -2113,8 +2113,7 @@ def _sunk_doubt(scene: Scene, c: Candidate) -> Candidate:
     floor = HAND_COLOUR_MM
     if c.fit.cost > GOOD_COST:
         floor = max(floor, *size_span_mm(scene.pieces, c.size))
-    return replace(c, ambiguity_mm=max(c.ambiguity_mm, floor),
-                   covering_ambiguity_mm=max(c.covering_ambiguity_mm, floor))
+    return c.in_doubt_of(floor, 0.0)
 
 
 def _standing_read_lying(scene: Scene, region: np.ndarray, sub: ViewGrid,

@@ -1256,8 +1256,7 @@ def pieces_in_colour(scene: Scene, part: np.ndarray, sub: ViewGrid, vivid: np.nd
     # Under a hand, a reading only a longer size hidden by the hand makes unclean is kept
     # (σ covers that size) unless its colour area is round (a coin, a chit, a die).
     # Those kept touch a hand (or its shadow), which may lie over them: never trusted.
-    return [replace(c, ambiguity_mm=max(c.ambiguity_mm, HAND_COLOUR_MM, g),
-                    covering_ambiguity_mm=max(c.covering_ambiguity_mm, HAND_COLOUR_MM, g))
+    return [c.in_doubt_of(max(HAND_COLOUR_MM, g), 0.0)
             for c0, c, g in zip(done, read, gap, strict=True) if _amb(c) <= HAND_EDGE_MM or (
                 (unclean or (under_hand and _amb(c0) <= HAND_EDGE_MM))
                 and not round_area(c, lab, sub))]
@@ -1485,8 +1484,7 @@ def _hidden_length(scene: Scene, c: Candidate, part: np.ndarray, sub: ViewGrid,
         # on the piece), but a longer size still may be.
         c, d_c, own_seen = replace(longer, ambiguity_mm=0.0, covering_ambiguity_mm=0.0,
                                    ambiguity_deg=0.0, covering_ambiguity_deg=0.0), d_z, True
-    return replace(c, ambiguity_mm=max(amb, c.ambiguity_mm),
-                   covering_ambiguity_mm=max(amb, c.covering_ambiguity_mm))
+    return c.in_doubt_of(amb, 0.0)
 
 
 def _longer_reading(scene: Scene, c: Candidate, size: Size, others: list[Candidate]
@@ -1583,8 +1581,7 @@ def _seen_whole_longer(scene: Scene, c: Candidate, others: list[Candidate]
     # The size is the view's, but the fit map misled the first fits (1093's large 1.1 mm off,
     # fit σ 0.29 mm): σ at least HAND_EDGE_MM, as for a hand piece's longer reading.
     best = with_ambiguity([best], [*size_swaps(scene, best), c], scene)[0]
-    return replace(best, ambiguity_mm=max(best.ambiguity_mm, HAND_EDGE_MM),
-                   covering_ambiguity_mm=max(best.covering_ambiguity_mm, HAND_EDGE_MM))
+    return best.in_doubt_of(HAND_EDGE_MM, 0.0)
 
 
 def _lit_longer(scene: Scene, chosen: list[Candidate], strong: np.ndarray, sub: ViewGrid

@@ -6,7 +6,6 @@ Frames: view px of the top-down table view, y down; table mm for poses (+y away 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 
 import cv2
 import numpy as np
@@ -213,9 +212,7 @@ def clear_in_hands(scene: Scene, view: TableView, bg: np.ndarray, edges: np.ndar
                                          mid_of=ratio, doubtful_if=is_clear,
                                          area_if=worth)
                 if is_clear(c)]
-    return [replace(c, ambiguity_mm=max(c.ambiguity_mm, HAND_COLOUR_MM),
-                    covering_ambiguity_mm=max(c.covering_ambiguity_mm, HAND_COLOUR_MM))
-            for c in got if not in_skin(c, view, bg)]
+    return [c.in_doubt_of(HAND_COLOUR_MM, 0.0) for c in got if not in_skin(c, view, bg)]
 
 
 def pale_in(scene: Scene, view: TableView, region: np.ndarray, sub: ViewGrid) -> np.ndarray:

@@ -588,9 +588,7 @@ def covering_open_bases(scene: Scene, c: Candidate, others: Iterable[Candidate],
             amb = np.maximum(amb, reading_gap(scene, o, c))
     if amb[0] <= c.ambiguity_mm and amb[1] <= c.ambiguity_deg:
         return c
-    return replace(c, ambiguity_mm=float(amb[0]), ambiguity_deg=float(amb[1]),
-                   covering_ambiguity_mm=max(c.covering_ambiguity_mm, float(amb[0])),
-                   covering_ambiguity_deg=max(c.covering_ambiguity_deg, float(amb[1])))
+    return c.in_doubt_of(float(amb[0]), float(amb[1]))
 
 
 def _dark_rect(scene: Scene, c: Candidate
@@ -744,8 +742,7 @@ def base_on_face(scene: Scene, c: Candidate) -> Candidate:
             amb = np.maximum(amb, (gap, 0.0))
     if amb[0] <= c.ambiguity_mm:
         return c
-    return replace(c, ambiguity_mm=float(amb[0]),
-                   covering_ambiguity_mm=max(c.covering_ambiguity_mm, float(amb[0])))
+    return c.in_doubt_of(float(amb[0]), 0.0)
 
 
 # A white piece read one size long over its own shadow (issue 4, sure14; seeds 2018, 2112 of
@@ -801,7 +798,7 @@ def shadow_ring_of_shorter(scene: Scene, c: Candidate,
            - scene.pieces.dims(z).footprint_length_mm)
     if gap <= c.ambiguity_mm:
         return c
-    return replace(c, ambiguity_mm=gap, covering_ambiguity_mm=max(c.covering_ambiguity_mm, gap))
+    return c.in_doubt_of(gap, 0.0)
 
 
 def _ring_points(vertices: np.ndarray, n: int) -> np.ndarray:
