@@ -5089,3 +5089,13 @@ def test_a_white_piece_whose_dark_run_is_wide_at_one_height_only_is_not_read_lon
 def test_a_black_piece_lit_grey_that_the_table_estimate_took_in_is_read(seed, seed0, size, color,
                                                                         stern):
     _found_in_colour_never_trusted(seed, seed0, size, color, stern)
+
+
+# issue 4, session 46, trust56; a white piece's open base seen from off to its side. The
+# 12880-set's 12956 (1920×1080, 22-35°, laminate): a white medium whose hollow, read as a black
+# small at cost 0.41 (σ 3.5 mm, its tip 21 mm off), is a sheared parallelogram on the table's
+# plane that fills its bounding rectangle 0.78, under open_base.HOLLOW_FILL. Asked as a
+# parallelogram (HOLLOW_QUAD_CORNERS), its near edge spans the medium's hollow: σ covers the
+# medium, and the rules answer "in doubt".
+def test_a_hollow_seen_sheared_is_a_longer_pieces_open_base():
+    assert_no_sure_wrong_size(12956, 12880, "medium", "white", (456.6, 351.2))

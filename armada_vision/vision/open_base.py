@@ -535,6 +535,23 @@ HOLLOW_COST = GOOD_COST
 HOLLOW_FILL = 0.85
 HOLLOW_WIDTH_MM = 2.5
 WALL_MM = 1.3
+# The base face stands up from the table, so on the table's plane the hollow is a
+# parallelogram: its stern edge on the table, the edges up from it leaning away from the
+# camera's foot. Seen from in front of the base that is a rectangle; seen from off to its side
+# it is sheared, and fills its bounding rectangle no better than a black piece's triangle and
+# base do (issue 4, trust56: the 12880-set's 12956, a white medium on laminate at 22-35°, the
+# camera 75° off its heading, its hollow read as a black small at cost 0.41, σ 3.5 mm, 21 mm
+# off at its tip, a reading the rules would trust: its dark area fills its rectangle 0.78,
+# under 1719's black small's 0.76 + the margin). So a dark area that fails the rectangle is
+# asked as a parallelogram: its hull cut to HOLLOW_QUAD_CORNERS corners (cv2.approxPolyDP,
+# HOLLOW_QUAD_EPS_MM), opposite sides within HOLLOW_WIDTH_MM of each other as vectors, the
+# area at least HOLLOW_FILL of it. 12956's: four sides of 14.8-15.6 mm between pixel centres
+# (the medium's hollow, 17.2 mm inside its walls, less a pixel: 16.5), filled 1.12 (pixel
+# area over the centres' quadrilateral). Its stern edge is then the nearer of each pair, as for
+# a rectangle, and the piece heads along that edge's normal into the area (the way from that
+# edge's middle to the centre is the lean, not the heading, once sheared).
+HOLLOW_QUAD_CORNERS = 4
+HOLLOW_QUAD_EPS_MM = 1.0
 
 
 def hollow_of_longer(scene: Scene, c: Candidate) -> Candidate:
@@ -542,18 +559,29 @@ def hollow_of_longer(scene: Scene, c: Candidate) -> Candidate:
     as the camera sees it, is ``c``'s dark area (see HOLLOW_FILL)."""
     if c.upright or scene.shade is None or c.fit.cost < HOLLOW_COST:
         return c
-    rect = _dark_rect(scene, c)
-    if rect is None:
+    pts = _dark_area(scene, c)
+    if pts is None:
         return c
-    box = cv2.boxPoints(rect).astype(np.float64)
+    rect = _dark_rect(scene, pts)
+    if rect is not None:
+        box, centre, sheared = cv2.boxPoints(rect).astype(np.float64), np.asarray(rect[0]), False
+    elif (quad := _dark_parallelogram(scene, pts)) is not None:
+        box, centre, sheared = quad, quad.mean(axis=0), True
+    else:
+        return c
     mids = (box + np.roll(box, -1, axis=0)) / 2
     dist = np.linalg.norm(mids - scene.camera_mm[:2], axis=1)
     d_c = scene.pieces.dims(c.size).footprint_length_mm
     others = []
     # The near edge of each pair of opposite sides (see HOLLOW_COST).
     for k in (0 if dist[0] <= dist[2] else 2, 1 if dist[1] <= dist[3] else 3):
-        width = float(np.linalg.norm(box[(k + 1) % 4] - box[k]))
-        ahead = np.asarray(rect[0]) - mids[k]
+        edge = box[(k + 1) % 4] - box[k]
+        width = float(np.linalg.norm(edge))
+        ahead = centre - mids[k]
+        if sheared:
+            # Along the edge's normal into the area (HOLLOW_QUAD_CORNERS' note).
+            normal = np.array([-edge[1], edge[0]])
+            ahead = normal if normal @ ahead >= 0 else -normal
         heading = math.degrees(math.atan2(ahead[1], ahead[0]))
         stern = Pose(float(mids[k][0]), float(mids[k][1]), heading)
         others += [scene.fit(z, stern, iterations=0) for z in scene.by_length
@@ -591,11 +619,9 @@ def covering_open_bases(scene: Scene, c: Candidate, others: Iterable[Candidate],
     return c.in_doubt_of(float(amb[0]), float(amb[1]))
 
 
-def _dark_rect(scene: Scene, c: Candidate
-               ) -> tuple[tuple[float, float], tuple[float, float], float] | None:
-    """The bounding rectangle (table mm, ``cv2.minAreaRect``) of the dark area (shade under
-    SHADOW_MIN) that most overlaps ``c``'s outline, when that area fills at least HOLLOW_FILL
-    of it; else None."""
+def _dark_area(scene: Scene, c: Candidate) -> np.ndarray | None:
+    """The pixel centres (N×2 table mm) of the dark area (shade under SHADOW_MIN) that most
+    overlaps ``c``'s outline; None where none does."""
     assert scene.shade is not None
     px = scene.grid.to_px(np.asarray(c.outline_mm))
     x0, y0 = np.maximum(np.floor(px.min(axis=0)).astype(int) - 40, 0)
@@ -609,12 +635,47 @@ def _dark_rect(scene: Scene, c: Candidate
     if over.max() == 0:
         return None
     ys, xs = np.nonzero(lab == int(over.argmax()))
-    pts = scene.grid.to_mm(np.column_stack((xs + x0, ys + y0)).astype(np.float64))
+    return scene.grid.to_mm(np.column_stack((xs + x0, ys + y0)).astype(np.float64))
+
+
+def _dark_rect(scene: Scene, pts: np.ndarray
+               ) -> tuple[tuple[float, float], tuple[float, float], float] | None:
+    """The bounding rectangle (table mm, ``cv2.minAreaRect``) of the dark area's pixel centres
+    ``pts`` (N×2 table mm), when the area fills at least HOLLOW_FILL of it; else None."""
     rect = cv2.minAreaRect(pts.astype(np.float32))
-    area = len(xs) / scene.grid.px_per_mm ** 2
+    area = len(pts) / scene.grid.px_per_mm ** 2
     if area < HOLLOW_FILL * rect[1][0] * rect[1][1]:
         return None
     return rect
+
+
+def _dark_parallelogram(scene: Scene, pts: np.ndarray) -> np.ndarray | None:
+    """The corners (4×2 table mm, in order round it) of the parallelogram the dark area's pixel
+    centres ``pts`` (N×2 table mm) make, when they make one that the area fills to at least
+    HOLLOW_FILL (HOLLOW_QUAD_CORNERS' note); else None.
+
+    >>> from types import SimpleNamespace
+    >>> g = np.mgrid[0:16, 0:16].reshape(2, -1).T.astype(float)
+    >>> sheared = g @ np.array([[1.0, 0.0], [0.6, 1.0]])  # rows lean 0.6 mm per mm
+    >>> q = _dark_parallelogram(SimpleNamespace(grid=SimpleNamespace(px_per_mm=1.0)), sheared)
+    >>> sorted(round(float(np.linalg.norm(q[i] - q[i - 1])), 1) for i in range(4))
+    [15.0, 15.0, 17.5, 17.5]
+    >>> L = np.array([p for p in g if p[0] < 5 or p[1] < 5])  # an L: no parallelogram
+    >>> _dark_parallelogram(SimpleNamespace(grid=SimpleNamespace(px_per_mm=1.0)), L) is None
+    True
+    """
+    hull = cv2.convexHull(pts.astype(np.float32))
+    quad = cv2.approxPolyDP(hull, HOLLOW_QUAD_EPS_MM, True).reshape(-1, 2).astype(np.float64)
+    if len(quad) != HOLLOW_QUAD_CORNERS:
+        return None
+    sides = np.roll(quad, -1, axis=0) - quad
+    if max(np.linalg.norm(sides[0] + sides[2]), np.linalg.norm(sides[1] + sides[3])) \
+            > HOLLOW_WIDTH_MM:
+        return None
+    if len(pts) / scene.grid.px_per_mm ** 2 < HOLLOW_FILL * cv2.contourArea(
+            quad.astype(np.float32)):
+        return None
+    return quad
 
 
 # A white piece whose open base faces the camera, on a pale table (issue 4, sure14; seeds
