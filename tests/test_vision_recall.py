@@ -5099,3 +5099,16 @@ def test_a_black_piece_lit_grey_that_the_table_estimate_took_in_is_read(seed, se
 # medium, and the rules answer "in doubt".
 def test_a_hollow_seen_sheared_is_a_longer_pieces_open_base():
     assert_no_sure_wrong_size(12956, 12880, "medium", "white", (456.6, 351.2))
+
+
+# issue 4, session 46, trust56; a vivid reading inside a longer piece of its colour. The
+# 12880-set's 13073 (1280×720, 0-10°, wood): a purple medium read as a small inside it at
+# σ 0.43 mm, 5.6 mm behind its stern; the piece's lit hue holds over 0.25 of the ring behind the
+# reading's stern (its dark base rim the rest). Right trusted readings shorter than the longest
+# reach 0.04 there on four sets (detect.VIVID_STERN_SHARE, now 0.2): σ covers the other sizes.
+def test_a_vivid_reading_whose_lit_hue_goes_on_behind_its_stern_is_in_doubt():
+    assert_no_sure_wrong_size(13073, 12880, "medium", "purple", (454.8, 424.7))
+    _r, det = bench_scene(13073, 12880)
+    white = [p for p in det.pieces if p.color == "white" and p.size.value == "small"
+             and math.dist(p.pose.stern_mm, (449.1, 451.4)) < 1.5]
+    assert len(white) == 1 and white[0].sigma_mm <= 1.5  # the neighbour stays usable

@@ -415,9 +415,14 @@ CRISP_FACE_SPREAD = 0.55
 # VIVID_STERN_VALUE of its HSV value: not its tinted shadow), goes on past its stern over
 # VIVID_STERN_SHARE of the ring behind it (at least VIVID_STERN_MIN_PX pixels) is part of a
 # longer piece whose base end the fit left (stern21: 3413's yellow medium against a green
-# one's side read as a small at σ 0.5 mm, 7.9 mm off).
+# one's side read as a small at σ 0.5 mm, 7.9 mm off). It was 0.5: the 12880-set's 13073, a
+# purple medium on wood (1280×720, 0-10°) read as a small inside it at σ 0.43 mm, 5.6 mm
+# behind its stern, the piece's dark base rim behind the reading, holds its lit hue over 0.25
+# of the ring there. Over the vivid readings shorter than the longest of four sets (12880,
+# 12592, 12304, 11728: 2046 right and trusted) the right trusted ones reach 0.04, the right
+# ones in doubt 0.49 (13042) and 0.11; the ones a size short 0.22-0.36 or none.
 VIVID_STERN_VALUE = 0.8
-VIVID_STERN_SHARE = 0.5
+VIVID_STERN_SHARE = 0.2
 VIVID_STERN_MIN_PX = 8
 # The converse: a trusted vivid reading whose hue holds over VIVID_HUE_HOLDS of its footprint
 # (off its edge) but over under VIVID_STERN_END_SHARE of its last VIVID_STERN_END_MM at the
