@@ -419,8 +419,9 @@ CRISP_FACE_SPREAD = 0.55
 # purple medium on wood (1280×720, 0-10°) read as a small inside it at σ 0.43 mm, 5.6 mm
 # behind its stern, the piece's dark base rim behind the reading, holds its lit hue over 0.25
 # of the ring there. Over the vivid readings shorter than the longest of four sets (12880,
-# 12592, 12304, 11728: 2046 right and trusted) the right trusted ones reach 0.04, the right
-# ones in doubt 0.49 (13042) and 0.11; the ones a size short 0.22-0.36 or none.
+# 12592, 12304, 11728) the 3228 right trusted ones reach 0.04, the right ones in doubt 0.49
+# (13042), 0.21, 0.18, 0.15, 0.11; those lying a size short on a piece 0.22-0.36, 0.94-0.99
+# (in doubt before), or under 0.1 (two in doubt, two under hands the bench leaves out).
 VIVID_STERN_VALUE = 0.8
 VIVID_STERN_SHARE = 0.2
 VIVID_STERN_MIN_PX = 8
