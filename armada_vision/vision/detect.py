@@ -1708,12 +1708,12 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
             continue  # read shorter on the edges: not lengthened again (GREY_BLACK_*)
         if p.color == "clear" and not opaque[i]:
             o = clear_strip_longer(scene, c, p.sigma_mm, lying, ratio)
-            b = clear_beside_longer(scene, c, p.sigma_mm, lying)
+            b = clear_beside_longer(scene, c, p.sigma_mm, lying, ratio is not None)
             if b is not None and (o is None or pieces.dims(b.size).footprint_length_mm
                                   > pieces.dims(o.size).footprint_length_mm):
                 out[i] = replace(as_piece(b, False), color="clear")
                 continue
-            if o is not None and (q := as_piece(o, False)).color == "clear":
+            if b is None and o is not None and (q := as_piece(o, False)).color == "clear":
                 out[i] = q
                 continue
             if b is not None:

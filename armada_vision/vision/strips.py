@@ -89,6 +89,17 @@ STRIP_GROW_MM = 0.7
 # dark thing, not the table seen through two walls of clear plastic (the short readings'
 # strips 0.71 and up).
 CLEAR_STRIP_BESIDE = 0.84
+# ... on a coloured table (issue 4, session 46, sizeclear56), at most
+# CLEAR_STRIP_BESIDE_COLOURED. The clear larges on wood read a size or two short from their tip
+# (the stern 7-18 mm short: the open base's rim drowned in the grain) have their large's strip
+# at 0.846-0.873 of the table beside it and its part past the medium at 0.842-0.854 (the base
+# runs' 10576-set 10719, 10864-set 11037, 12016-set 12198, 12880-set 12901, 8560-set 8742,
+# 9712-set 9800: session 37's "9800 given up"; /work/scratch/sizeclear56/diag_wood.txt), under
+# the 0.89 and up the right clear readings keep (9803's medium 0.89, a fall-off; most
+# 0.95-1.04). The two right smalls that set CLEAR_STRIP_BESIDE lay on a grey table (8445, the
+# laminate: its medium 0.852) or had a shadow past the medium (9085, under the floor); on a
+# grey table the bound stays.
+CLEAR_STRIP_BESIDE_COLOURED = 0.875
 CLEAR_STRIP_FLOOR = 0.6
 CLEAR_BESIDE_MM = (1.5, 4.0)
 # ... and from its stern, the tip short (issue 4, session 39, clearsize49). The other half of
@@ -431,19 +442,20 @@ def _longer_asked(scene: Scene, c: Candidate, sigma_mm: float) -> list[Size]:
     return _longer_sizes(scene, c, sigma_mm)
 
 
-def clear_beside_longer(scene: Scene, c: Candidate, sigma_mm: float, lying: list[Candidate]
-                        ) -> Candidate | None:
+def clear_beside_longer(scene: Scene, c: Candidate, sigma_mm: float, lying: list[Candidate],
+                        coloured: bool = False) -> Candidate | None:
     """The longest size longer than clear reading ``c`` (σ ``sigma_mm``, covering it: in size
     doubt) from ``c``'s tip and heading whose strip past ``c`` (at least STRIP_FREE of it off
-    the other readings) is darker than the table beside it (CLEAR_STRIP_BESIDE) and that
-    clashes with none of ``lying``: set there, not fitted (crisp._edges_candidate), its σ
-    covering ``c``; else None."""
+    the other readings) is darker than the table beside it (CLEAR_STRIP_BESIDE; on a
+    ``coloured`` table CLEAR_STRIP_BESIDE_COLOURED) and that clashes with none of ``lying``:
+    set there, not fitted (crisp._edges_candidate), its σ covering ``c``; else None."""
     if not (longer := _longer_asked(scene, c, sigma_mm)):
         return None
     others = [k for k in lying if k is not c]
     seen = shapely.Polygon(c.outline_mm)
+    bound = CLEAR_STRIP_BESIDE_COLOURED if coloured else CLEAR_STRIP_BESIDE
     for o, free, shorter in _free_strips(scene, seen, _set_from_tip(scene, c, longer), others):
-        if not _darker_than_beside(scene, o, seen, free, others, shorter):
+        if not _darker_than_beside(scene, o, seen, free, others, shorter, bound):
             continue
         if (q := _covering_longer(scene, o, c, others)) is not None:
             return q
