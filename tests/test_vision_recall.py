@@ -5113,6 +5113,15 @@ def test_a_clear_large_on_wood_read_short_from_its_tip_is_read_at_its_size(seed,
     assert_clear_read_at_size_in_doubt(seed, seed0, size, stern)
 
 
+# ... but not where the longer outline comes near a hand (CLEAR_STRIP_HAND_MM): the check set
+# 5104's 5311, a clear medium on cloth read as a small, its stern against a hand, has its
+# large's strip at 0.860 of the table beside it (the hand's shade); read at its size (a guard:
+# passes on a971351; without the hand test it was read as a large).
+def test_a_clear_piece_whose_longer_strip_is_a_hands_shade_keeps_its_size():
+    p = found(5311, "medium", "clear", (154.2, 208.4), seed0=5104)
+    assert p is not None and p.size.value == "medium"
+
+
 # ... and when the strip rule (CLEAR_STRIP_DARK) reads a size longer than the beside rule,
 # the beside rule's size (issue 4, session 46, sizeclear56). The check sets' 5357 (5104-set)
 # and 6149 (5968-set): a clear medium on the laminate (1280×720, 0-10°) read as a small whose

@@ -1712,7 +1712,8 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
         if id(c.fit) in shortened:
             continue  # read shorter on the edges: not lengthened again (GREY_BLACK_*)
         if p.color == "clear" and not opaque[i]:
-            if (b := clear_beside_longer(scene, c, p.sigma_mm, lying, ratio is not None)
+            if (b := clear_beside_longer(scene, c, p.sigma_mm, lying, ratio is not None,
+                                         hand_mask)
                     ) is not None:
                 out[i] = replace(as_piece(b, False), color="clear")
                 continue

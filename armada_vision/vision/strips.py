@@ -98,8 +98,12 @@ CLEAR_STRIP_BESIDE = 0.84
 # the 0.89 and up the right clear readings keep (9803's medium 0.89, a fall-off; most
 # 0.95-1.04). The two right smalls that set CLEAR_STRIP_BESIDE lay on a grey table (8445, the
 # laminate: its medium 0.852) or had a shadow past the medium (9085, under the floor); on a
-# grey table the bound stays.
+# grey table the bound stays. Not where the longer outline comes within CLEAR_STRIP_HAND_MM of a
+# hand's region: the check set 5104's 5311 (a clear medium on cloth read as a small, its stern
+# against a hand) has its large's strip at 0.860 of the table beside it, the hand's shade, its
+# medium's at 0.994.
 CLEAR_STRIP_BESIDE_COLOURED = 0.875
+CLEAR_STRIP_HAND_MM = 4.0
 CLEAR_STRIP_FLOOR = 0.6
 CLEAR_BESIDE_MM = (1.5, 4.0)
 # ... and from its stern, the tip short (issue 4, session 39, clearsize49). The other half of
@@ -443,23 +447,42 @@ def _longer_asked(scene: Scene, c: Candidate, sigma_mm: float) -> list[Size]:
 
 
 def clear_beside_longer(scene: Scene, c: Candidate, sigma_mm: float, lying: list[Candidate],
-                        coloured: bool = False) -> Candidate | None:
+                        coloured: bool = False, hand_mask: np.ndarray | None = None
+                        ) -> Candidate | None:
     """The longest size longer than clear reading ``c`` (σ ``sigma_mm``, covering it: in size
     doubt) from ``c``'s tip and heading whose strip past ``c`` (at least STRIP_FREE of it off
     the other readings) is darker than the table beside it (CLEAR_STRIP_BESIDE; on a
-    ``coloured`` table CLEAR_STRIP_BESIDE_COLOURED) and that clashes with none of ``lying``:
+    ``coloured`` table CLEAR_STRIP_BESIDE_COLOURED, when the longer outline is not within
+    CLEAR_STRIP_HAND_MM of ``hand_mask``, view px) and that clashes with none of ``lying``:
     set there, not fitted (crisp._edges_candidate), its σ covering ``c``; else None."""
     if not (longer := _longer_asked(scene, c, sigma_mm)):
         return None
     others = [k for k in lying if k is not c]
     seen = shapely.Polygon(c.outline_mm)
-    bound = CLEAR_STRIP_BESIDE_COLOURED if coloured else CLEAR_STRIP_BESIDE
     for o, free, shorter in _free_strips(scene, seen, _set_from_tip(scene, c, longer), others):
-        if not _darker_than_beside(scene, o, seen, free, others, shorter, bound):
+        if not (_darker_than_beside(scene, o, seen, free, others, shorter)
+                or (coloured and _darker_than_beside(scene, o, seen, free, others, shorter,
+                                                     CLEAR_STRIP_BESIDE_COLOURED)
+                    and not _near_hand(scene, o, hand_mask))):
             continue
         if (q := _covering_longer(scene, o, c, others)) is not None:
             return q
     return None
+
+
+def _near_hand(scene: Scene, o: Candidate, hand_mask: np.ndarray | None) -> bool:
+    """Whether reading ``o``'s outline as seen (table mm), grown by CLEAR_STRIP_HAND_MM, takes
+    in a pixel of ``hand_mask`` (view px), sampled on a 0.5 mm lattice."""
+    if hand_mask is None or not hand_mask.any():
+        return False
+    grown = shapely.Polygon(o.outline_mm).buffer(CLEAR_STRIP_HAND_MM)
+    x0, y0, x1, y1 = grown.bounds
+    gx, gy = np.meshgrid(np.arange(x0, x1, 0.5), np.arange(y0, y1, 0.5))
+    inside = shapely.contains_xy(grown, gx, gy)
+    px = np.round(scene.grid.to_px(np.stack([gx[inside], gy[inside]], axis=1))).astype(int)
+    rows, cols = hand_mask.shape[:2]
+    ok = (px[:, 0] >= 0) & (px[:, 1] >= 0) & (px[:, 0] < cols) & (px[:, 1] < rows)
+    return bool(hand_mask[px[ok, 1], px[ok, 0]].any())
 
 
 def _set_from_stern(scene: Scene, c: Candidate, sizes: list[Size], turn_deg: float = 0.0
