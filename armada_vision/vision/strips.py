@@ -89,6 +89,21 @@ STRIP_GROW_MM = 0.7
 # dark thing, not the table seen through two walls of clear plastic (the short readings'
 # strips 0.71 and up).
 CLEAR_STRIP_BESIDE = 0.84
+# ... on a coloured table (issue 4, session 46, sizeclear56), at most
+# CLEAR_STRIP_BESIDE_COLOURED. The clear larges on wood read a size or two short from their tip
+# (the stern 7-18 mm short: the open base's rim drowned in the grain) have their large's strip
+# at 0.846-0.873 of the table beside it and its part past the medium at 0.842-0.854 (the base
+# runs' 10576-set 10719, 10864-set 11037, 12016-set 12198, 12880-set 12901, 8560-set 8742,
+# 9712-set 9800: session 37's "9800 given up"; /work/scratch/sizeclear56/diag_wood.txt), under
+# the 0.89 and up the right clear readings keep (9803's medium 0.89, a fall-off; most
+# 0.95-1.04). The two right smalls that set CLEAR_STRIP_BESIDE lay on a grey table (8445, the
+# laminate: its medium 0.852) or had a shadow past the medium (9085, under the floor); on a
+# grey table the bound stays. Not where the longer outline comes within CLEAR_STRIP_HAND_MM of a
+# hand's region: the check set 5104's 5311 (a clear medium on cloth read as a small, its stern
+# against a hand) has its large's strip at 0.860 of the table beside it, the hand's shade, its
+# medium's at 0.994.
+CLEAR_STRIP_BESIDE_COLOURED = 0.875
+CLEAR_STRIP_HAND_MM = 4.0
 CLEAR_STRIP_FLOOR = 0.6
 CLEAR_BESIDE_MM = (1.5, 4.0)
 # ... and from its stern, the tip short (issue 4, session 39, clearsize49). The other half of
@@ -431,23 +446,43 @@ def _longer_asked(scene: Scene, c: Candidate, sigma_mm: float) -> list[Size]:
     return _longer_sizes(scene, c, sigma_mm)
 
 
-def clear_beside_longer(scene: Scene, c: Candidate, sigma_mm: float, lying: list[Candidate]
+def clear_beside_longer(scene: Scene, c: Candidate, sigma_mm: float, lying: list[Candidate],
+                        coloured: bool = False, hand_mask: np.ndarray | None = None
                         ) -> Candidate | None:
     """The longest size longer than clear reading ``c`` (σ ``sigma_mm``, covering it: in size
     doubt) from ``c``'s tip and heading whose strip past ``c`` (at least STRIP_FREE of it off
-    the other readings) is darker than the table beside it (CLEAR_STRIP_BESIDE) and that
-    clashes with none of ``lying``: set there, not fitted (crisp._edges_candidate), its σ
-    covering ``c``; else None."""
+    the other readings) is darker than the table beside it (CLEAR_STRIP_BESIDE; on a
+    ``coloured`` table CLEAR_STRIP_BESIDE_COLOURED, when the longer outline is not within
+    CLEAR_STRIP_HAND_MM of ``hand_mask``, view px) and that clashes with none of ``lying``:
+    set there, not fitted (crisp._edges_candidate), its σ covering ``c``; else None."""
     if not (longer := _longer_asked(scene, c, sigma_mm)):
         return None
     others = [k for k in lying if k is not c]
     seen = shapely.Polygon(c.outline_mm)
     for o, free, shorter in _free_strips(scene, seen, _set_from_tip(scene, c, longer), others):
-        if not _darker_than_beside(scene, o, seen, free, others, shorter):
+        if not (_darker_than_beside(scene, o, seen, free, others, shorter)
+                or (coloured and _darker_than_beside(scene, o, seen, free, others, shorter,
+                                                     CLEAR_STRIP_BESIDE_COLOURED)
+                    and not _near_hand(scene, o, hand_mask))):
             continue
         if (q := _covering_longer(scene, o, c, others)) is not None:
             return q
     return None
+
+
+def _near_hand(scene: Scene, o: Candidate, hand_mask: np.ndarray | None) -> bool:
+    """Whether reading ``o``'s outline as seen (table mm), grown by CLEAR_STRIP_HAND_MM, takes
+    in a pixel of ``hand_mask`` (view px), sampled on a 0.5 mm lattice."""
+    if hand_mask is None or not hand_mask.any():
+        return False
+    grown = shapely.Polygon(o.outline_mm).buffer(CLEAR_STRIP_HAND_MM)
+    x0, y0, x1, y1 = grown.bounds
+    gx, gy = np.meshgrid(np.arange(x0, x1, 0.5), np.arange(y0, y1, 0.5))
+    inside = shapely.contains_xy(grown, gx, gy)
+    px = np.round(scene.grid.to_px(np.stack([gx[inside], gy[inside]], axis=1))).astype(int)
+    rows, cols = hand_mask.shape[:2]
+    ok = (px[:, 0] >= 0) & (px[:, 1] >= 0) & (px[:, 0] < cols) & (px[:, 1] < rows)
+    return bool(hand_mask[px[ok, 1], px[ok, 0]].any())
 
 
 def _set_from_stern(scene: Scene, c: Candidate, sizes: list[Size], turn_deg: float = 0.0
