@@ -3954,7 +3954,7 @@ def test_a_white_piece_lit_like_the_table_is_read_from_its_outline_not_its_shado
 # The same, its lit faces a hair darker than the table (issue 4, session 46, recallwhite56):
 # the 11728-set's 11844 white medium (1920×1080, 10-22°, alone on the laminate) was read as a
 # false clear medium on its shadow and missed; white_by_shadow's refit lies whole on the crisp
-# edges (share 1.0, 0.2 mm from the truth) but its inset median shade is 0.999, under the
+# edges (share 1.0, 0.5 mm from the truth) but its inset median shade is 0.999, under the
 # former SHADOW_WHITE_LIT (1.0). With the bar at 0.98 (the shadow refits 0.55-0.88): found,
 # named white, in doubt, no false piece.
 def test_a_white_piece_lit_a_hair_under_the_table_is_read_from_its_outline_not_its_shadow():
