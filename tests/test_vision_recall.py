@@ -3951,6 +3951,20 @@ def test_a_white_piece_lit_like_the_table_is_read_from_its_outline_not_its_shado
     assert_no_false_piece(seed, seed0)
 
 
+# The same, its lit faces a hair darker than the table (issue 4, session 46, recallwhite56):
+# the 11728-set's 11844 white medium (1920×1080, 10-22°, alone on the laminate) was read as a
+# false clear medium on its shadow and missed; white_by_shadow's refit lies whole on the crisp
+# edges (share 1.0, 0.5 mm from the truth) but its inset median shade is 0.999, under the
+# former SHADOW_WHITE_LIT (1.0). With the bar at 0.98 (the shadow refits 0.55-0.88): found,
+# named white, in doubt, no false piece.
+def test_a_white_piece_lit_a_hair_under_the_table_is_read_from_its_outline_not_its_shadow():
+    p = found(11844, "medium", "white", (87.0, 316.9), seed0=11728)
+    assert p is not None and p.color == "white" and p.size == Size.MEDIUM
+    assert p.sigma_mm >= 1.5
+    assert_no_sure_wrong_size(11844, 11728, "medium", "white", (87.0, 316.9), any_size=True)
+    assert_no_false_piece(11844, 11728)
+
+
 
 # A black large on laminate whose wide face mirrors the light (issue 4, session 38, opaque48;
 # black pieces lit grey, a face as bright as 0.83-0.85 of the table). Its tip points at the
