@@ -1,5 +1,6 @@
 """vision.order.median and percentile give numpy's very values (session 18, speed25: the
-colour tells and the open-base lanes call them ~160 times a detect)."""
+colour tells and the open-base lanes call them ~160 times a detect; ``percentiles``, session 46,
+cost56: several at once without numpy's ``np.unique``, whose first call imports numpy.ma)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import warnings
 import numpy as np
 import pytest
 
-from armada_vision.vision.order import median, percentile
+from armada_vision.vision.order import median, percentile, percentiles
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64, np.uint8, np.int64])
@@ -53,4 +54,22 @@ def test_percentile_is_numpys_bit_for_bit(dtype: type, q: float) -> None:
 def test_percentile_keeps_numpys_nan_and_leaves_its_input_alone() -> None:
     a = np.array([3.0, np.nan, 1.0, 2.0])
     assert np.isnan(percentile(a, 50))
+    assert np.array_equal(a, [3.0, np.nan, 1.0, 2.0], equal_nan=True)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.uint8, np.int64])
+@pytest.mark.parametrize("qs", [(10, 90), (0, 100), (5, 37.5, 60, 99.9), (90, 10, 10)])
+def test_percentiles_are_numpys_bit_for_bit(dtype: type, qs: tuple[float, ...]) -> None:
+    rng = np.random.default_rng(46)
+    for n in range(1, 60):
+        a = (rng.random(n) * 300).astype(dtype)
+        for arr in (a, np.round(a / 50).astype(dtype)):  # and with ties
+            got, want = percentiles(arr, qs), tuple(np.percentile(arr, qs))
+            assert [type(g) for g in got] == [type(w) for w in want]
+            assert got == want
+
+
+def test_percentiles_keep_numpys_nan_and_leave_their_input_alone() -> None:
+    a = np.array([3.0, np.nan, 1.0, 2.0])
+    assert all(np.isnan(p) for p in percentiles(a, (10, 90)))
     assert np.array_equal(a, [3.0, np.nan, 1.0, 2.0], equal_nan=True)
