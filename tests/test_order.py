@@ -4,7 +4,10 @@ cost56: several at once without numpy's ``np.unique``, whose first call imports 
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -73,3 +76,30 @@ def test_percentiles_keep_numpys_nan_and_leave_their_input_alone() -> None:
     a = np.array([3.0, np.nan, 1.0, 2.0])
     assert all(np.isnan(p) for p in percentiles(a, (10, 90)))
     assert np.array_equal(a, [3.0, np.nan, 1.0, 2.0], equal_nan=True)
+
+
+# Run in a fresh interpreter (pytest's own imports may have loaded numpy.ma already): the
+# detects of bench scenes 1000 and 1001 (calibrate's marker median, colors.dim_white's
+# percentiles), then whether numpy.ma was imported.
+_NO_MA = """
+import sys
+sys.path.insert(0, sys.argv[1])
+from armada_vision.synth.render import render
+from armada_vision.vision.detect import detect
+from benchmarks.bench_vision import scene_spec, uses_camera
+assert "numpy.ma" not in sys.modules
+for seed in (1000, 1001):
+    r = render(scene_spec(seed, 1000)[0])
+    detect(r.image_bgr, r.layout, r.camera if uses_camera(seed, 1000) else None)
+print("numpy.ma" in sys.modules)
+"""
+
+
+def test_a_detect_does_not_import_numpy_ma() -> None:
+    """np.median's NaN check and np.percentile's np.unique import numpy.ma on their first
+    call (~45 M instructions, ~8 ms, paid once by a process's first detect): the detector
+    asks vision.order's median / percentile / percentiles instead (session 46, cost56)."""
+    root = str(Path(__file__).resolve().parent.parent)
+    out = subprocess.run([sys.executable, "-c", _NO_MA, root], capture_output=True, text=True,
+                         check=True).stdout
+    assert out.strip() == "False"
