@@ -27,6 +27,7 @@ import numpy as np
 from armada_vision.geometry.camera import CameraIntrinsics
 from armada_vision.geometry.layout import TableLayout
 from armada_vision.vision.corners import refine_corners
+from armada_vision.vision.order import median
 from armada_vision.vision.types import CalibrationInfo, VisionFailure
 
 # Assumed focal length (× image width) when it cannot be estimated: ~60° horizontal view.
@@ -288,7 +289,7 @@ def consistent_markers(found: dict[int, np.ndarray], layout: TableLayout,
         proj = cv2.perspectiveTransform(obj.reshape(-1, 1, 2), H).reshape(-1, 2)
         worst = np.linalg.norm(proj - img, axis=1).reshape(-1, 4).max(axis=1)
         k = int(np.argmax(worst))
-        if worst[k] <= max(OUTLIER_MIN_PX, OUTLIER_FACTOR * float(np.median(worst))):
+        if worst[k] <= max(OUTLIER_MIN_PX, OUTLIER_FACTOR * float(median(worst))):
             break
         ids.pop(k)
     return tuple(ids)

@@ -13,7 +13,7 @@ import cv2
 import numpy as np
 import shapely
 
-from armada_vision.vision.order import median, percentile
+from armada_vision.vision.order import median, percentile, percentiles
 from armada_vision.vision.pixels import channel_max, channel_min, masked
 from armada_vision.vision.segment import TableView
 
@@ -114,7 +114,7 @@ def looks_opaque(view: TableView, poly_mm: shapely.Polygon, bg_bgr: np.ndarray,
     if m.sum() < 4:
         return False
     v = channel_max(masked(view.image_bgr, sl, m))
-    lo, hi = np.percentile(v, (10, 90))
+    lo, hi = percentiles(v, (10, 90))
     return bool(lo < spread * hi)
 
 
@@ -142,7 +142,7 @@ def shaded_white(view: TableView, poly_mm: shapely.Polygon, bg_bgr: np.ndarray) 
     if m.sum() < 4:
         return False
     v = channel_max(masked(view.image_bgr, sl, m))
-    lo, hi = np.percentile(v, (10, 90))
+    lo, hi = percentiles(v, (10, 90))
     table_v = float(median(masked(bg_bgr, sl, m), axis=0).max())
     return bool(hi >= max(WHITE_MIN_V, WHITE_TABLE_V * table_v)
                 and lo < min(CLEAR_FACE_SPREAD * hi, WHITE_DARK_FACE * table_v))
@@ -194,7 +194,7 @@ def dim_white(view: TableView, poly_mm: shapely.Polygon, bg_bgr: np.ndarray) -> 
     pixels, _px, bg = stats
     _ht, st, vt = _hsv(bg)
     v = channel_max(pixels)
-    dark, bright = (float(x) for x in percentile(v, (10, 90)))
+    dark, bright = (float(x) for x in percentiles(v, (10, 90)))
     return (st > 40 and bright >= max(COLOURED_WHITE_MIN_V, 0.85 * vt)
             and dark < CLEAR_FACE_SPREAD * bright)
 

@@ -38,6 +38,7 @@ from armada_vision.vision.look import (
     vivid_in,
     window_hsv,
 )
+from armada_vision.vision.order import median
 from armada_vision.vision.pixels import channel_max
 from armada_vision.vision.scene import Candidate, Scene
 from armada_vision.vision.segment import TableView
@@ -173,7 +174,7 @@ def _of_table_hue(c: Candidate, view: TableView, bg: np.ndarray, sub: ViewGrid) 
 def _hue_near_table(hue: np.ndarray, inside: np.ndarray, ht: float) -> bool:
     """Whether the median of ``hue`` (OpenCV hue, 0-180) over the non-empty mask ``inside``
     lies within VIVID_TABLE_HUE of the table's hue ``ht``, round the hue circle."""
-    dh = abs(float(np.median(hue[inside])) - ht)
+    dh = abs(float(median(hue[inside])) - ht)
     return min(dh, 180.0 - dh) < VIVID_TABLE_HUE
 
 
@@ -362,7 +363,7 @@ def _unread_beside(scene: Scene, c: Candidate, areas: np.ndarray, sub: ViewGrid,
     own = seen & areas
     if not own.any():
         return None
-    h0 = float(np.median(hue[own]))
+    h0 = float(median(hue[own]))
     r = max(round(JOIN_GAP_MM * sub.px_per_mm), 1)
     near = cv2.dilate(seen.view(np.uint8), np.ones((2 * r + 1, 2 * r + 1), np.uint8)) > 0
     n, lab, stats, _ = cv2.connectedComponentsWithStats(left.view(np.uint8), connectivity=8)
@@ -373,7 +374,7 @@ def _unread_beside(scene: Scene, c: Candidate, areas: np.ndarray, sub: ViewGrid,
         part = lab == i
         if not (part & near).any():
             continue
-        d = abs(float(np.median(hue[part])) - h0)
+        d = abs(float(median(hue[part])) - h0)
         if min(d, 180.0 - d) <= HUE_STEP:
             out |= part
     return out if out.any() else None

@@ -807,6 +807,16 @@ GREY_BLACK_ALONE_MAX_AREA = 1.5
 GREY_BLACK_ALONE_WHOLE = 0.95
 GREY_BLACK_ALONE_MARGIN = 0.1
 GREY_BLACK_ALONE_V = 0.56
+# The black path refits a crisp area the clear path turns down (not clear-like) only when the
+# area's hull could be black plastic lit grey: its median value at most GREY_BLACK_AREA_V of
+# the table ring round it (colors.value_share_of_ring) or a part of it darker than clear
+# plastic lets through (colors.darker_than_clear). The refit costs ~68 M instructions (bench
+# scene 1007's bright area, hull 0.92 of its ring, no dark part: refitted and turned down,
+# 0.85 % of the 8-scene instruction figure); the black pieces the path reads have hulls at
+# 0.46-0.57 with a dark part (10194, 10479, 10509, 6073; 8768 and 5216, clear-like, are not
+# gated). GREY_BLACK_ALONE_V (the refit's inset, 0.56) with a wide margin: a cost gate, not a
+# tell (issue 4, session 46, cost56).
+GREY_BLACK_AREA_V = 0.75
 GREY_BLACK_BESIDE_SLIVER = 0.02
 
 
@@ -850,6 +860,8 @@ def clear_beside_found(scene: Scene, view: TableView, bg: np.ndarray, edges: np.
             continue  # a found piece's shaded face or cast shadow
         ys, xs = np.nonzero(area)
         pts = grid.to_mm(np.column_stack((xs + c0, ys + r0)).astype(float))
+        if not clear_like and not _may_be_grey_black(view, bg, pts):
+            continue  # (GREY_BLACK_AREA_V: no refit)
         if (best := _whole_from_area(scene, edges, pts, None)) is None:
             continue
         if clear_like and (whole := _whole_size(best)) is not None and _clear_beside_ok(
@@ -866,6 +878,32 @@ def clear_beside_found(scene: Scene, view: TableView, bg: np.ndarray, edges: np.
             if black is not None:
                 black.add(id(wc.fit))
     return out
+
+
+def _may_be_grey_black(view: TableView, bg: np.ndarray, pts: np.ndarray) -> bool:
+    """Whether the crisp area of table points ``pts`` (mm, N × 2) could be black plastic lit
+    grey, so that clear_beside_found's black path refits it: its hull's median value at most
+    GREY_BLACK_AREA_V of the table ring round it (unknown counts as could), or a part of it
+    darker than clear plastic lets through (``bg``: the table estimate, BGR view px).
+
+    >>> import numpy as np
+    >>> from armada_vision.vision.fit import ViewGrid
+    >>> from armada_vision.vision.segment import TableView
+    >>> grid = ViewGrid(0.0, 100.0, 1.0, (100, 100))
+    >>> img = np.full((100, 100, 3), 150, np.uint8)
+    >>> ones = np.ones((100, 100), bool)
+    >>> view = TableView(img, grid, ~ones, ones)
+    >>> bg = img.astype(np.float32)
+    >>> pts = np.array([[40.0, 40.0], [60.0, 40.0], [60.0, 60.0], [40.0, 60.0]])
+    >>> _may_be_grey_black(view, bg, pts)  # as bright as the table round it
+    False
+    >>> img[45:56, 45:56] = 40
+    >>> _may_be_grey_black(view, bg, pts)  # dim against it
+    True
+    """
+    hull = shapely.MultiPoint(pts).convex_hull
+    share = value_share_of_ring(view, hull)
+    return share is None or share <= GREY_BLACK_AREA_V or darker_than_clear(view, hull, bg, ())
 
 
 def _near_hand(scene: Scene, view: TableView, bg: np.ndarray, wc: Candidate,

@@ -1298,7 +1298,7 @@ def _pair_covering(scene: Scene, got: list[Candidate], area: np.ndarray, sub: Vi
         inside = outline_mask(c, area.shape, sub)
         if inside.any() and area[inside].mean() >= COLOUR_MIN_SHARE:
             ones.append(c)
-            hues.append(float(np.median(hue[inside & area])))
+            hues.append(float(median(hue[inside & area])))
     total = max(np.count_nonzero(area), 1)
     best: tuple[float, list[Candidate]] | None = None
     for i, a in enumerate(ones):
@@ -1441,7 +1441,7 @@ def _median_hue(c: Candidate, area: np.ndarray, sub: ViewGrid, hue: np.ndarray
     """The median ``hue`` (OpenCV's 0-180, on ``sub``) of the colour ``area`` in ``c``'s
     outline as seen; None where the outline holds none of it."""
     own = outline_mask(c, area.shape, sub) & area
-    return float(np.median(hue[own])) if own.any() else None
+    return float(median(hue[own])) if own.any() else None
 
 
 def _hidden_length(scene: Scene, c: Candidate, part: np.ndarray, sub: ViewGrid,

@@ -69,3 +69,41 @@ def percentile(a: np.ndarray, q: float) -> np.floating:
     diff = hi - lo
     # numpy's _lerp: from the lower value below t = 0.5, from the upper one from there on.
     return lo + diff * t if t < 0.5 else hi - diff * (1 - t)
+
+
+def percentiles(a: np.ndarray, qs: tuple[float, ...]) -> tuple[np.floating, ...]:
+    """``tuple(np.percentile(a, qs))`` (default linear method, all of ``a``), the same
+    numbers, for scalar ``qs`` (Python ints or floats) in [0, 100]: one partition for all.
+    numpy's array ``q`` sends its indices through ``np.unique``, whose first call imports
+    ``numpy.ma`` (~8 ms, once a process: a one-shot detect pays it). Integers and float64
+    only (a float32 array with an array ``q`` is worked out in float64, not as
+    :func:`percentile` does); anything else goes to numpy.
+
+    >>> v = np.array([3, 200, 17, 90, 41, 5, 255, 64], np.uint8)
+    >>> percentiles(v, (10, 90)) == tuple(np.percentile(v, (10, 90)))
+    True
+    """
+    a = np.asarray(a)
+    kind = a.dtype.kind
+    n = a.size
+    if n == 0 or any(type(q) not in (int, float) for q in qs) or not (
+            kind in "iu" or a.dtype == np.float64):
+        return tuple(np.percentile(a, qs))
+    spots = []
+    for q in qs:
+        # As percentile: numpy's virtual index, the two indices taken and gamma.
+        vi = (n - 1) * float(np.true_divide(q, 100))
+        i0 = n - 1 if vi >= n - 1 else math.floor(vi)
+        i1 = n - 1 if vi >= n - 1 else i0 + 1
+        spots.append((i0, i1, vi - (-1 if vi >= n - 1 else i0)))
+    kth = sorted({i for i0, i1, _t in spots for i in (i0, i1)} | ({n - 1} if kind == "f"
+                                                                   else set()))
+    part = np.partition(a.ravel(), kth)
+    if kind == "f" and np.isnan(part[-1]):
+        return tuple(np.percentile(a, qs))
+    out = []
+    for i0, i1, t in spots:
+        lo, hi = part[i0], part[i1]
+        diff = hi - lo
+        out.append(np.float64(lo + diff * t if t < 0.5 else hi - diff * (1 - t)))
+    return tuple(out)

@@ -720,7 +720,7 @@ def clear_across_longer(scene: Scene, c: Candidate, sigma_mm: float, lying: list
         if n_strip == 0 or np.count_nonzero(free) < STRIP_FREE * n_strip or not band.any():
             return math.inf
         sw = shade[win]
-        return float(np.median(sw[free])) / max(float(np.median(sw[band])), 1e-6)
+        return float(median(sw[free])) / max(float(median(sw[band])), 1e-6)
 
     best: dict[Size, tuple[float, tuple[float, float, float]]] = {}
     for (z, k), outline in zip(coarse, outlines, strict=True):

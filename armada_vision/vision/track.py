@@ -29,6 +29,7 @@ from armada_vision.geometry.pieces import NOMINAL_PIECES, PieceSet
 from armada_vision.geometry.pose import angle_diff_deg
 from armada_vision.vision.calibrate import TableCalibration, calibrate, find_markers
 from armada_vision.vision.detect import detect
+from armada_vision.vision.order import median
 from armada_vision.vision.segment import Rectifier, make_rectifier
 from armada_vision.vision.types import (
     CalibrationInfo,
@@ -184,7 +185,7 @@ class Tracker:
         err = [float(np.max(np.linalg.norm(
             self._calib.project(self.layout.marker(i).corners_mm()) - c, axis=1)))
             for i, c in found.items()]
-        return float(np.median(err)) > self.bump_px
+        return float(median(err)) > self.bump_px
 
     def update(self, frame_bgr: np.ndarray, t_s: float) -> TrackState:
         """Take one frame (BGR) at time ``t_s`` and return the tracking state."""
