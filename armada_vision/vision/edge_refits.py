@@ -748,7 +748,10 @@ def white_alone(scene: Scene, view: TableView, bg: np.ndarray, edges: np.ndarray
 #   grown by CLEAR_BESIDE_CAST_GROW_MM. clearmiss53's five false pieces (the 11440-set's
 #   11519, the 10288-set's 10567, the 10576-set's 10758, the 10000-set's 10086 and 10037:
 #   shaded faces and shadows of found pieces, each against a reading) lie 0.37-0.99 there,
-#   the eight pieces read 0.00-0.12.
+#   the eight pieces read 0.00-0.12. Session 46 (recallclear56) took 0.25 to 0.30: a clear
+#   piece lying within a millimetre of a found neighbour has the grown body's 2 mm band over
+#   its near side, 0.26 (the 9712-set's 9887, a clear small against a white small; the
+#   12880-set's 13070, a clear medium against a reading); the false areas keep 0.07 above.
 # Only then is it refitted to the crisp edges as white_beside_found refits
 # (:func:`_whole_from_area`); the size whose outline lies whole on them (WHITE_EDGES_WHOLE,
 # beating the others by WHITE_EDGES_MARGIN) is read when its inset shade lies in
@@ -766,7 +769,7 @@ CLEAR_BESIDE_OPEN_MM = 1.0
 CLEAR_BESIDE_SHADE = (0.60, 0.95)
 CLEAR_BESIDE_FILL = 0.85
 CLEAR_BESIDE_ASPECT = 2.5
-CLEAR_BESIDE_CAST = 0.25
+CLEAR_BESIDE_CAST = 0.30
 CLEAR_BESIDE_CAST_GROW_MM = 2.0
 CLEAR_BESIDE_SLIVER = WHITE_EDGES_SLIVER
 CLEAR_BESIDE_DOUBT_SHARE = 0.5
