@@ -5011,13 +5011,15 @@ def test_a_clear_piece_lit_like_the_table_is_no_other_end_of_a_reading_in_size_d
 # large's tip: its open base's inner rim; edge_refits._nested_whole reads the large). And two
 # clear pieces within a millimetre of a found neighbour, 0.26 of their area in its grown body
 # (CLEAR_BESIDE_CAST 0.25 -> 0.30): the 9712-set's 9887 (a clear small against a white small)
-# and the 12880-set's 13070 (a clear medium, its small and medium refits both whole: nested).
-# All four missed on a971351; read at their size, in doubt.
+# and the 12880-set's 13070 (a clear medium, its small and medium refits both whole: nested);
+# and the 9712-set's 9866 (a clear large whose medium refit lies 0.975 on the edges, the large
+# 1.0: nested, found by the runs). All five missed on a971351; read at their size, in doubt.
 @pytest.mark.parametrize(("seed", "seed0", "size", "color", "stern"), [
     (10082, 10000, "large", "clear", (138.2, 498.5)),
     (8537, 8272, "large", "clear", (439.6, 268.4)),
     (9887, 9712, "small", "clear", (145.0, 353.5)),
     (13070, 12880, "medium", "clear", (330.9, 139.6)),
+    (9866, 9712, "large", "clear", (338.9, 169.2)),
 ])
 def test_a_clear_piece_against_a_neighbour_its_area_lit_by_its_edge_band_is_read(
         seed, seed0, size, color, stern):
