@@ -5016,6 +5016,30 @@ def test_a_clear_piece_lit_like_the_table_is_no_other_end_of_a_reading_in_size_d
     _found_at_truth(10070, 10000, "large", "clear", [(387.9, 208.0)])
 
 
+# A clear piece against a neighbour whose crisp area reads a little over CLEAR_BESIDE_SHADE
+# (issue 4, session 46, recallclear56; edge_refits.CLEAR_BESIDE_AREA_LIT): the area takes the
+# piece's bright edge band in, so its median (0.952, 0.953) is over the inset's, and the cheap
+# test turned it down before any refit. The 10000-set's 10082 (a clear large against a white
+# small: its refit whole, inset 0.926) and the 8272-set's 8537 (a clear large against a black
+# small, whose medium and large refits both lie whole on the edges, the medium nested at the
+# large's tip: its open base's inner rim; edge_refits._nested_whole reads the large). And two
+# clear pieces within a millimetre of a found neighbour, 0.26 of their area in its grown body
+# (CLEAR_BESIDE_CAST 0.25 -> 0.30): the 9712-set's 9887 (a clear small against a white small)
+# and the 12880-set's 13070 (a clear medium, its small and medium refits both whole: nested);
+# and the 9712-set's 9866 (a clear large whose medium refit lies 0.975 on the edges, the large
+# 1.0: nested, found by the runs). All five missed on a971351; read at their size, in doubt.
+@pytest.mark.parametrize(("seed", "seed0", "size", "color", "stern"), [
+    (10082, 10000, "large", "clear", (138.2, 498.5)),
+    (8537, 8272, "large", "clear", (439.6, 268.4)),
+    (9887, 9712, "small", "clear", (145.0, 353.5)),
+    (13070, 12880, "medium", "clear", (330.9, 139.6)),
+    (9866, 9712, "large", "clear", (338.9, 169.2)),
+])
+def test_a_clear_piece_against_a_neighbour_its_area_lit_by_its_edge_band_is_read(
+        seed, seed0, size, color, stern):
+    _found_in_colour_never_trusted(seed, seed0, size, color, stern)
+
+
 # A lone clear piece on the laminate whose region holds its shadow too (issue 4, session 45,
 # recallclear55; detect.CLEAR_SUNK_DOUBT_COST): no pass reads it, and _clear_sunk's re-read on
 # the unscaled map fits it only doubtfully (the shadow's edge taken in): the 12304-set's 12519

@@ -27,6 +27,7 @@ import shapely
 
 from armada_vision.geometry.pieces import Size
 from armada_vision.geometry.pose import Pose, angle_diff_deg
+from armada_vision.geometry.shapes import footprint
 from armada_vision.vision.calibrate import TableCalibration
 from armada_vision.vision.colors import classify_color, darker_than_clear, value_share_of_ring
 from armada_vision.vision.crisp import (
@@ -753,7 +754,10 @@ def white_alone(scene: Scene, view: TableView, bg: np.ndarray, edges: np.ndarray
 #   grown by CLEAR_BESIDE_CAST_GROW_MM. clearmiss53's five false pieces (the 11440-set's
 #   11519, the 10288-set's 10567, the 10576-set's 10758, the 10000-set's 10086 and 10037:
 #   shaded faces and shadows of found pieces, each against a reading) lie 0.37-0.99 there,
-#   the eight pieces read 0.00-0.12.
+#   the eight pieces read 0.00-0.12. Session 46 (recallclear56) took 0.25 to 0.30: a clear
+#   piece lying within a millimetre of a found neighbour has the grown body's 2 mm band over
+#   its near side, 0.26 (the 9712-set's 9887, a clear small against a white small; the
+#   12880-set's 13070, a clear medium against a reading); the false areas keep 0.07 above.
 # Only then is it refitted to the crisp edges as white_beside_found refits
 # (:func:`_whole_from_area`); the size whose outline lies whole on them (WHITE_EDGES_WHOLE,
 # beating the others by WHITE_EDGES_MARGIN) is read when its inset shade lies in
@@ -771,10 +775,29 @@ CLEAR_BESIDE_OPEN_MM = 1.0
 CLEAR_BESIDE_SHADE = (0.60, 0.95)
 CLEAR_BESIDE_FILL = 0.85
 CLEAR_BESIDE_ASPECT = 2.5
-CLEAR_BESIDE_CAST = 0.25
+CLEAR_BESIDE_CAST = 0.30
 CLEAR_BESIDE_CAST_GROW_MM = 2.0
 CLEAR_BESIDE_SLIVER = WHITE_EDGES_SLIVER
 CLEAR_BESIDE_DOUBT_SHARE = 0.5
+
+# A clear piece beside a neighbour whose crisp area reads a little over CLEAR_BESIDE_SHADE
+# (issue 4, session 46, recallclear56): the area takes the piece's bright edge band in (and a
+# sliver of the lit neighbour it touches), so its median is over the inset footprint's. The
+# 10000-set's 10082 (a clear large against a white small: area 0.952, its whole refit's inset
+# 0.926) and the 8272-set's 8537 (a clear large against a black small: area 0.953) were turned
+# down by the area's cheap test alone. So the area's median may reach CLEAR_BESIDE_AREA_LIT
+# (the refit's inset shade is still held to CLEAR_BESIDE_SHADE); lit clear pieces' areas, whose
+# insets are the table's, read 0.97-1.04 (the 10864-set's 11024 and 10892, 12880's 13070).
+CLEAR_BESIDE_AREA_LIT = 0.96
+
+# A clear large's crisp outline holds a medium's whole too (recallclear56): its open base's
+# inner rim shows through its walls, a shorter outline nested at its tip, so both refits lie
+# whole on the edges (the 8272-set's 8537: medium 1.0, large 1.0) and neither beats the other
+# by WHITE_EDGES_MARGIN. A shorter piece's edges hold no longer outline whole (the longer one
+# runs past its base on bare table), so where every size within the margin of the best is
+# whole and each shorter one lies CLEAR_BESIDE_NESTED of its footprint inside the longest's,
+# clear_beside_found reads the longest (in doubt, as every refit it reads).
+CLEAR_BESIDE_NESTED = 0.9
 
 # A black piece lit grey on the grey table (issue 4, session 45, recallwb55): pointing at the
 # viewer, its faces mirror the light a mid grey, and the table estimate
@@ -850,7 +873,7 @@ def clear_beside_found(scene: Scene, view: TableView, bg: np.ndarray, edges: np.
     for c0, r0, area in _areas(opened, lo, 0, (win, left.shape)):
         sl = (slice(r0, r0 + area.shape[0]), slice(c0, c0 + area.shape[1]))
         clear_like = _piece_shaped(area, hi) and CLEAR_BESIDE_SHADE[0] <= float(
-            median(scene.shade[sl][area])) <= CLEAR_BESIDE_SHADE[1]
+            median(scene.shade[sl][area])) <= CLEAR_BESIDE_AREA_LIT
         # Else perhaps a black piece lit grey (GREY_BLACK_ALONE_*): asked after the refit.
         if not clear_like and not _piece_shaped(area, hi_black):
             continue
@@ -864,7 +887,8 @@ def clear_beside_found(scene: Scene, view: TableView, bg: np.ndarray, edges: np.
             continue  # (GREY_BLACK_AREA_V: no refit)
         if (best := _whole_from_area(scene, edges, pts, None)) is None:
             continue
-        if clear_like and (whole := _whole_size(best)) is not None and _clear_beside_ok(
+        if clear_like and (whole := _whole_size(best) or _nested_whole(scene, best)
+                           ) is not None and _clear_beside_ok(
                 scene, view, bg, wc := _edges_candidate(scene, *whole), lying + out, lying,
                 standing_clear):
             out.append(wc)
@@ -904,6 +928,28 @@ def _may_be_grey_black(view: TableView, bg: np.ndarray, pts: np.ndarray) -> bool
     hull = shapely.MultiPoint(pts).convex_hull
     share = value_share_of_ring(view, hull)
     return share is None or share <= GREY_BLACK_AREA_V or darker_than_clear(view, hull, bg, ())
+
+
+def _nested_whole(scene: Scene, best: dict[Size, tuple[float, Pose]]
+                  ) -> tuple[Size, Pose] | None:
+    """Of each size's refit (its share of outline on the crisp edges, its pose; table mm), the
+    longest size and pose when every size within WHITE_EDGES_MARGIN of the best share is whole
+    on the edges (WHITE_EDGES_WHOLE) and each shorter one lies CLEAR_BESIDE_NESTED of its
+    footprint inside the longest's (a clear piece's open base rim nested at its tip); else
+    None."""
+    top = max(s for s, _q in best.values())
+    near = [(y, q) for y, (s, q) in best.items() if s >= top - WHITE_EDGES_MARGIN]
+    if top < WHITE_EDGES_WHOLE or len(near) < 2 or any(
+            best[y][0] < WHITE_EDGES_WHOLE for y, _q in near):
+        return None
+    dims = scene.pieces.dims
+    longest, lq = max(near, key=lambda t: dims(t[0]).footprint_length_mm)
+    outer = footprint(lq, dims(longest))
+    for y, q in near:
+        inner = footprint(q, dims(y))
+        if y != longest and inner.intersection(outer).area < CLEAR_BESIDE_NESTED * inner.area:
+            return None
+    return longest, lq
 
 
 def _near_hand(scene: Scene, view: TableView, bg: np.ndarray, wc: Candidate,
