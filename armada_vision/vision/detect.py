@@ -1705,27 +1705,29 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
            else replace(p, color="black") if id(c.fit) in grey_black_alone else p
            for c, p in zip(lying, out, strict=True)]
     for i, (c, p) in enumerate(zip(lying, out, strict=True)):
-        # A clear reading in size doubt whose strip is darker than the table beside it
-        # (CLEAR_STRIP_BESIDE; on a coloured table CLEAR_STRIP_BESIDE_COLOURED), named clear,
-        # as the reading was: the longer footprint takes in the table seen through the open
-        # base and may be named by the table's colour (the 9424-set's 9566 and 9588 on wood,
-        # named yellow). ... or, when that rule reads no longer size, whose stern is cut short
-        # (CLEAR_STRIP_DARK). When both read one, the beside rule's: a strip darker than the
-        # table estimate but not than the table beside it is a neighbour's shade or a missed
-        # piece, not the longer size's walls (the check sets' 5357 and 6149, clear mediums on
-        # the laminate touching a neighbour: the strip rule's large, the beside rule's medium;
-        # issue 4, session 46, sizeclear56).
+        # A clear reading in size doubt whose stern is cut short (CLEAR_STRIP_DARK).
+        # ... or whose strip is darker than the table beside it (CLEAR_STRIP_BESIDE; on a
+        # coloured table CLEAR_STRIP_BESIDE_COLOURED), the longer of the two; that one named
+        # clear, as the reading was: the longer footprint takes in the table seen through the
+        # open base and may be named by the table's colour (the 9424-set's 9566 and 9588 on
+        # wood, named yellow). (Session 46's sizeclear56 took the beside rule's size whenever
+        # it read one: 5357's and 6149's mediums, read as larges over a neighbour's shade,
+        # were put right, but 12419's, 11712's and 11271's right clear larges were read as
+        # mediums: the longer wins, as before.)
         if id(c.fit) in shortened:
             continue  # read shorter on the edges: not lengthened again (GREY_BLACK_*)
         if p.color == "clear" and not opaque[i]:
-            if (b := clear_beside_longer(scene, c, p.sigma_mm, lying, ratio is not None,
-                                         hand_mask)
-                    ) is not None:
+            o = clear_strip_longer(scene, c, p.sigma_mm, lying, ratio)
+            b = clear_beside_longer(scene, c, p.sigma_mm, lying, ratio is not None, hand_mask)
+            if b is not None and (o is None or pieces.dims(b.size).footprint_length_mm
+                                  > pieces.dims(o.size).footprint_length_mm):
                 out[i] = replace(as_piece(b, False), color="clear")
                 continue
-            if ((o := clear_strip_longer(scene, c, p.sigma_mm, lying, ratio)) is not None
-                    and (q := as_piece(o, False)).color == "clear"):
+            if o is not None and (q := as_piece(o, False)).color == "clear":
                 out[i] = q
+                continue
+            if b is not None:
+                out[i] = replace(as_piece(b, False), color="clear")
                 continue
             # ... or from its stern, the tip short: the strip past its tip darker than the
             # table beside it and the longer outline there on the crisp edges
