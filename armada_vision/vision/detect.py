@@ -415,15 +415,21 @@ CRISP_FACE_SPREAD = 0.55
 # VIVID_STERN_VALUE of its HSV value: not its tinted shadow), goes on past its stern over
 # VIVID_STERN_SHARE of the ring behind it (at least VIVID_STERN_MIN_PX pixels) is part of a
 # longer piece whose base end the fit left (stern21: 3413's yellow medium against a green
-# one's side read as a small at σ 0.5 mm, 7.9 mm off). It was 0.5: the 12880-set's 13073, a
-# purple medium on wood (1280×720, 0-10°) read as a small inside it at σ 0.43 mm, 5.6 mm
-# behind its stern, the piece's dark base rim behind the reading, holds its lit hue over 0.25
-# of the ring there. Over the vivid readings shorter than the longest of four sets (12880,
-# 12592, 12304, 11728) the 3228 right trusted ones reach 0.04, the right ones in doubt 0.49
-# (13042), 0.21, 0.18, 0.15, 0.11; those lying a size short on a piece 0.22-0.36, 0.94-0.99
-# (in doubt before), or under 0.1 (two in doubt, two under hands the bench leaves out).
+# one's side read as a small at σ 0.5 mm, 7.9 mm off). The share is VIVID_STERN_SHARE_OFF (0.2)
+# where the table's own pixels cannot pass for the piece's hue: a grey table (saturation at
+# most COLOURED_TABLE_SAT) or a piece whose hue lies VIVID_STERN_HUE_OFF or more from the
+# table's. The 12880-set's 13073, a purple medium on wood (1280×720, 0-10°) read as a small
+# inside it at σ 0.43 mm, 5.6 mm behind its stern, the piece's dark base rim behind the reading,
+# holds its lit hue over 0.25 of the ring there. Over the vivid readings shorter than the
+# longest of four sets (12880, 12592, 12304, 11728) the 3228 right trusted ones reach 0.04, the
+# right ones in doubt 0.49 (13042), 0.21, 0.18, 0.15, 0.11; those lying a size short on a piece
+# 0.22-0.36, 0.94-0.99 (in doubt before), or under 0.1. But merged, 0.2 on every table put right
+# trusted orange and red pieces on wood in doubt (the 8848-set's 8870, 8916, 8951's two): the
+# wood's lit grain is of their hue, so there the share stays 0.5.
 VIVID_STERN_VALUE = 0.8
-VIVID_STERN_SHARE = 0.2
+VIVID_STERN_SHARE = 0.5
+VIVID_STERN_SHARE_OFF = 0.2
+VIVID_STERN_HUE_OFF = 2 * VIVID_PAST_HUE
 VIVID_STERN_MIN_PX = 8
 # The converse: a trusted vivid reading whose hue holds over VIVID_HUE_HOLDS of its footprint
 # (off its edge) but over under VIVID_STERN_END_SHARE of its last VIVID_STERN_END_MM at the
@@ -2383,8 +2389,11 @@ def _colour_goes_on(c: Candidate, lying: list[Candidate], scene: Scene, view: Ta
         same &= px[:, 1] > st_px + 0.5 * (s0 - st)
     if float(same.mean()) >= (TABLE_PAST_SHARE if on_its_hue else VIVID_PAST_SHARE):
         return True
+    off_table = st <= COLOURED_TABLE_SAT or min(abs(h0 - ht), 180 - abs(h0 - ht)
+                                                 ) >= VIVID_STERN_HUE_OFF
     return _goes_on_past_stern(c, scene, view, ring, box, same & (
-        px[:, 2] >= VIVID_STERN_VALUE * float(median(masked(hsv, None, core > 0)[:, 2]))))
+        px[:, 2] >= VIVID_STERN_VALUE * float(median(masked(hsv, None, core > 0)[:, 2]))),
+        VIVID_STERN_SHARE_OFF if off_table else VIVID_STERN_SHARE)
 
 
 def _of_hue(px: np.ndarray, h0: float, s0: float) -> np.ndarray:
@@ -2556,10 +2565,11 @@ def _stern_end_hue(c: Candidate, view: TableView, bg: np.ndarray | None = None
 
 
 def _goes_on_past_stern(c: Candidate, scene: Scene, view: TableView, ring: np.ndarray,
-                        box: tuple[int, int, int, int], lit_same: np.ndarray) -> bool:
-    """Whether the piece's lit colour goes on past ``c``'s stern: over VIVID_STERN_SHARE of
-    the ring's pixels behind its stern edge (within its base's width) are ``lit_same`` (per
-    ring pixel, in ``ring``'s order). Asked of a reading shorter than the longest size only."""
+                        box: tuple[int, int, int, int], lit_same: np.ndarray,
+                        share: float) -> bool:
+    """Whether the piece's lit colour goes on past ``c``'s stern: over ``share`` of the
+    ring's pixels behind its stern edge (within its base's width) are ``lit_same`` (per ring
+    pixel, in ``ring``'s order). Asked of a reading shorter than the longest size only."""
     d = scene.pieces.dims(c.size)
     if d.footprint_length_mm >= scene.max_length_mm:
         return False
@@ -2573,7 +2583,7 @@ def _goes_on_past_stern(c: Candidate, scene: Scene, view: TableView, ring: np.nd
     across = rel @ np.array([-math.sin(h), math.cos(h)])
     behind = (along < 0.0) & (np.abs(across) <= d.base_w_mm / 2)
     return int(behind.sum()) >= VIVID_STERN_MIN_PX and float(
-        lit_same[behind].mean()) >= VIVID_STERN_SHARE
+        lit_same[behind].mean()) >= share
 
 
 def _ring_off_others(c: Candidate, lying: list[Candidate], scene: Scene, view: TableView,
