@@ -5143,13 +5143,25 @@ def test_a_hollow_seen_sheared_is_a_longer_pieces_open_base():
 # 12880-set's 13073 (1280×720, 0-10°, wood): a purple medium read as a small inside it at
 # σ 0.43 mm, 5.6 mm behind its stern; the piece's lit hue holds over 0.25 of the ring behind the
 # reading's stern (its dark base rim the rest). Right trusted readings shorter than the longest
-# reach 0.04 there on four sets (detect.VIVID_STERN_SHARE, now 0.2): σ covers the other sizes.
+# reach 0.04 there on four sets (detect.VIVID_STERN_SHARE_OFF, 0.2 where the table's pixels
+# cannot pass for the piece's hue): σ covers the other sizes.
 def test_a_vivid_reading_whose_lit_hue_goes_on_behind_its_stern_is_in_doubt():
     assert_no_sure_wrong_size(13073, 12880, "medium", "purple", (454.8, 424.7))
     _r, det = bench_scene(13073, 12880)
     white = [p for p in det.pieces if p.color == "white" and p.size.value == "small"
              and math.dist(p.pose.stern_mm, (449.1, 451.4)) < 1.5]
     assert len(white) == 1 and white[0].sigma_mm <= 1.5  # the neighbour stays usable
+
+
+# ... but not where the table's lit pixels pass for the piece's hue (a guard, passing on
+# a971351; VIVID_STERN_HUE_OFF): the 8848-set's 8951 (1280×720, 0-10°, wood), a red small and an
+# orange small touching, each read right and trusted; with 0.2 on every table the wood's grain
+# behind their sterns put both in doubt.
+def test_a_vivid_reading_of_the_woods_hue_keeps_its_trust():
+    _r, det = bench_scene(8951, 8848)
+    for color, stern in (("red", (201.0, 332.7)), ("orange", (202.8, 317.5))):
+        p = [q for q in det.pieces if q.color == color and math.dist(q.pose.stern_mm, stern) < 1.5]
+        assert len(p) == 1 and p[0].size.value == "small" and p[0].sigma_mm <= 1.5
 
 
 # A clear large on wood read short from its tip, its strip a little darker than the table
