@@ -460,10 +460,10 @@ def clear_beside_longer(scene: Scene, c: Candidate, sigma_mm: float, lying: list
     others = [k for k in lying if k is not c]
     seen = shapely.Polygon(c.outline_mm)
     for o, free, shorter in _free_strips(scene, seen, _set_from_tip(scene, c, longer), others):
-        if not (_darker_than_beside(scene, o, seen, free, others, shorter)
-                or (coloured and _darker_than_beside(scene, o, seen, free, others, shorter,
-                                                     CLEAR_STRIP_BESIDE_COLOURED)
-                    and not _near_hand(scene, o, hand_mask))):
+        # The looser bound passes all the stricter one does: one test, at the bound that applies.
+        bound = (CLEAR_STRIP_BESIDE_COLOURED if coloured and not _near_hand(scene, o, hand_mask)
+                 else CLEAR_STRIP_BESIDE)
+        if not _darker_than_beside(scene, o, seen, free, others, shorter, bound):
             continue
         if (q := _covering_longer(scene, o, c, others)) is not None:
             return q
