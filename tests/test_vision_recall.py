@@ -5164,6 +5164,28 @@ def test_a_vivid_reading_of_the_woods_hue_keeps_its_trust():
         assert len(p) == 1 and p[0].size.value == "small" and p[0].sigma_mm <= 1.5
 
 
+# issue 4, session 47, trust57; a vivid reading whose tip half is not of its hue
+# (detect.VIVID_TIP_HALF_SHARE). The 13168-set's 13304 (1280×720, laminate): a white medium's
+# dark hollow, under a red medium's raised base as seen, read with that base as a red small at
+# σ 1.2 mm (its tip half 0.01 red); 13316 (laminate): a blue and a green medium side by side
+# read as one blue large at σ 2.3 mm (0.04 blue). Both are in doubt: the rules answer "in
+# doubt", and the red medium beside 13304's reading stays usable.
+@pytest.mark.parametrize("seed, seed0, size, color, stern", [
+    (13304, 13168, "medium", "white", (475.5, 490.3)),
+    (13316, 13168, "medium", "blue", (263.9, 321.7)),
+])
+def test_a_vivid_reading_whose_tip_half_lacks_its_hue_is_in_doubt(seed, seed0, size, color,
+                                                                   stern):
+    assert_no_sure_wrong_size(seed, seed0, size, color, stern)
+
+
+def test_a_vivid_reading_whose_tip_half_holds_its_hue_keeps_its_trust():
+    _r, det = bench_scene(13304, 13168)
+    red = [p for p in det.pieces if p.color == "red" and p.size.value == "medium"
+           and math.dist(p.pose.stern_mm, (468.3, 474.2)) < 1.5]
+    assert len(red) == 1 and red[0].sigma_mm <= 1.5
+
+
 # A clear large on wood read short from its tip, its strip a little darker than the table
 # beside it (issue 4, session 46, sizeclear56; strips.CLEAR_STRIP_BESIDE_COLOURED). The open
 # base's rim drowns in the grain, so the reading stops 7-18 mm short of the stern; the large

@@ -440,6 +440,14 @@ VIVID_STERN_MIN_PX = 8
 # 2150 trusted vivid right readings of the 12016 and 11728 sets, all but one (a green
 # large's stern on a blue piece, 0.00) at 0.16 or more (purple's, the lowest).
 VIVID_HUE_HOLDS = 0.5
+# ... and a vivid reading whose hue holds over under VIVID_TIP_HALF_SHARE of its inside's tip
+# half (the half of its length nearer its tip) is not all its plastic: its tip end lies on a
+# neighbour's hollow or a piece of another colour, at any σ (issue 4, session 47, trust57:
+# the 13168-set's 13304, a white medium's dark hollow under a red medium's base read as a red
+# small at σ 1.2 mm, 0.01; 13316, a blue and a green medium side by side read as one blue
+# large at σ 2.3 mm, 0.04). Over the 2554 right trusted vivid readings of the 13168 and 12880
+# sets the lowest are 0.30 (13220's cyan small, its tip under a hand's shadow), 0.37, 0.44.
+VIVID_TIP_HALF_SHARE = 0.15
 # A trusted reading shorter than the longest size whose stern meets a hand's region (over
 # HAND_STERN_SHARE of a lane HAND_STERN_LANE_MM long behind its stern, its base's width) may
 # go on under the hand: its size is unknown (trust52: the 12016-set's 12158, a clear medium
@@ -2490,12 +2498,18 @@ def _footprint_sat(fp: shapely.Polygon, view: TableView) -> float:
                         .astype(np.float32)))
 
 
-def _stern_lacks_hue(c: Candidate, view: TableView) -> bool:
-    """Whether ``c``'s hue, holding over VIVID_HUE_HOLDS of its inside (eroded 1 px, view
-    px), holds over under VIVID_STERN_END_SHARE of the part within VIVID_STERN_END_MM of its
-    stern (the inside's core median hue and saturation, as :func:`_colour_goes_on`)."""
-    got = _stern_end_hue(c, view)
-    return got is not None and got[0] >= VIVID_HUE_HOLDS and got[1] < VIVID_STERN_END_SHARE
+def _stern_lacks_hue(shares: tuple[float, float, float] | None) -> bool:
+    """Whether a reading's hue, holding over VIVID_HUE_HOLDS of its inside, holds over under
+    VIVID_STERN_END_SHARE of the part within VIVID_STERN_END_MM of its stern (``shares``:
+    :func:`_end_hues`)."""
+    return (shares is not None and shares[0] >= VIVID_HUE_HOLDS
+            and shares[1] < VIVID_STERN_END_SHARE)
+
+
+def _tip_lacks_hue(shares: tuple[float, float, float] | None) -> bool:
+    """Whether a reading's hue holds over under VIVID_TIP_HALF_SHARE of its inside's tip half
+    (``shares``: :func:`_end_hues`)."""
+    return shares is not None and shares[2] < VIVID_TIP_HALF_SHARE
 
 
 def _stern_end_off_piece(c: Candidate, view: TableView, bg: np.ndarray) -> bool:
@@ -2503,8 +2517,7 @@ def _stern_end_off_piece(c: Candidate, view: TableView, bg: np.ndarray) -> bool:
     the table: over VIVID_END_TABLE of it within VIVID_END_TABLE_BGR of the table's estimate
     ``bg`` (view px, BGR), not its own shaded stern face."""
     got = _stern_end_hue(c, view, bg)
-    return (got is not None and got[0] >= VIVID_HUE_HOLDS and got[1] < VIVID_STERN_END_SHARE
-            and got[2] > VIVID_END_TABLE)
+    return _stern_lacks_hue(got) and got is not None and got[2] > VIVID_END_TABLE
 
 
 def _hue_holds_shorter(c: Candidate, scene: Scene, view: TableView, bg: np.ndarray
@@ -2521,7 +2534,7 @@ def _hue_holds_shorter(c: Candidate, scene: Scene, view: TableView, bg: np.ndarr
     for z in reversed(scene.by_length[:scene.by_length.index(c.size)]):
         o = _edges_candidate(scene, z, Pose.with_tip(tip, c.fit.pose.heading_deg,
                                                      dims(z).footprint_length_mm))
-        got = _stern_end_hue(o, view)
+        got = _end_hues(o, view, dims(z).footprint_length_mm)
         if got is not None and got[0] >= VIVID_HUE_HOLDS and got[1] >= VIVID_SHORTER_HOLDS:
             gap_mm, gap_deg = reading_gap(scene, o, c)
             return replace(o, ambiguity_mm=gap_mm, ambiguity_deg=gap_deg,
@@ -2529,18 +2542,15 @@ def _hue_holds_shorter(c: Candidate, scene: Scene, view: TableView, bg: np.ndarr
     return None
 
 
-def _stern_end_hue(c: Candidate, view: TableView, bg: np.ndarray | None = None
-                   ) -> tuple[float, float, float] | None:
-    """The share of ``c``'s inside (eroded 1 px, view px) of its hue (the inside's core median
-    hue and saturation, :func:`_of_hue`), that share over the part within VIVID_STERN_END_MM
-    of its stern, and the share of that part within VIVID_END_TABLE_BGR of the table's
-    estimate ``bg`` (0 without it); None when the inside, its core or that part (under
-    VIVID_STERN_MIN_PX pixels) is empty."""
+def _hue_along(c: Candidate, view: TableView
+               ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
+    """``c``'s inside (eroded 1 px) as view px rows and cols, whether each is of its hue (the
+    inside's core median hue and saturation, :func:`_of_hue`) and how far along ``c``'s axis
+    from its stern each lies (table mm); None when the inside or its core is empty."""
     got = outline_inside(c, view)
     if got is None:
         return None
-    img, inside, box = got
-    x0, y0, _, _ = box
+    img, inside, (x0, y0, _, _) = got
     kernel = np.ones((3, 3), np.uint8)
     core = cv2.erode(inside, kernel, iterations=2)
     rows, cols = np.nonzero(cv2.erode(inside, kernel, iterations=1))
@@ -2551,16 +2561,46 @@ def _stern_end_hue(c: Candidate, view: TableView, bg: np.ndarray | None = None
     same = _of_hue(hsv[rows, cols].astype(np.float32), h0, s0)
     pose = c.fit.pose
     h = math.radians(pose.heading_deg)
-    p_mm = view.grid.to_mm(np.column_stack([cols + x0, rows + y0]).astype(float))
+    rows, cols = rows + y0, cols + x0
+    p_mm = view.grid.to_mm(np.column_stack([cols, rows]).astype(float))
     along = (p_mm - np.asarray(pose.stern_mm)) @ np.array([math.cos(h), math.sin(h)])
+    return rows, cols, same, along
+
+
+def _end_hues(c: Candidate, view: TableView, length_mm: float
+              ) -> tuple[float, float, float] | None:
+    """The share of ``c``'s inside (eroded 1 px, view px) of its hue (:func:`_hue_along`),
+    that share over the part within VIVID_STERN_END_MM of its stern and over its tip half
+    (``length_mm`` its footprint's length; 1.0 with no pixel there); None when the inside,
+    its core or the stern end (under VIVID_STERN_MIN_PX pixels) is empty."""
+    got = _hue_along(c, view)
+    if got is None:
+        return None
+    _, _, same, along = got
     end = along < VIVID_STERN_END_MM
     if int(end.sum()) < VIVID_STERN_MIN_PX:
         return None
-    table = 0.0
-    if bg is not None:
-        r_e, c_e = rows[end] + y0, cols[end] + x0
-        off = view.image_bgr[r_e, c_e].astype(np.float32) - bg[r_e, c_e].astype(np.float32)
-        table = float(np.mean(np.linalg.norm(off, axis=1) < VIVID_END_TABLE_BGR))
+    tip = along >= length_mm / 2
+    return (float(same.mean()), float(same[end].mean()),
+            float(same[tip].mean()) if tip.any() else 1.0)
+
+
+def _stern_end_hue(c: Candidate, view: TableView, bg: np.ndarray
+                   ) -> tuple[float, float, float] | None:
+    """The share of ``c``'s inside (eroded 1 px, view px) of its hue (:func:`_hue_along`),
+    that share over the part within VIVID_STERN_END_MM of its stern, and the share of that
+    part within VIVID_END_TABLE_BGR of the table's estimate ``bg``; None when the inside, its
+    core or that part (under VIVID_STERN_MIN_PX pixels) is empty."""
+    got = _hue_along(c, view)
+    if got is None:
+        return None
+    rows, cols, same, along = got
+    end = along < VIVID_STERN_END_MM
+    if int(end.sum()) < VIVID_STERN_MIN_PX:
+        return None
+    r_e, c_e = rows[end], cols[end]
+    off = view.image_bgr[r_e, c_e].astype(np.float32) - bg[r_e, c_e].astype(np.float32)
+    table = float(np.mean(np.linalg.norm(off, axis=1) < VIVID_END_TABLE_BGR))
     return float(same.mean()), float(same[end].mean()), table
 
 
@@ -2979,6 +3019,8 @@ def _piece(c: Candidate, calib: TableCalibration, view: TableView, bg: np.ndarra
         hidden = 0.0
     fp = footprint(pose, d)
     shown = fp if seen is None else seen   # what the colour tests read: the outline as seen
+    # Its hue's shares over its inside, stern end and tip half: asked once, if at all.
+    end_hues = cache(lambda: _end_hues(c, view, d.footprint_length_mm))
     color = classify_color(view, shown, bg, opaque)
     if color == "clear" and not opaque and shaded_white(view, shown, bg):
         # Bright faces beside a dark one: white plastic, not a dimmer table (WHITE_TABLE_V).
@@ -3045,7 +3087,10 @@ def _piece(c: Candidate, calib: TableCalibration, view: TableView, bg: np.ndarra
         # reading turned about it fits as well (TURN_TIE), σ covers it (_turned_mm).
         # Asked at any σ (TURN_MIN_HIDDEN's note).
         or (hidden >= TURN_MIN_HIDDEN and turned_mm is not None
-            and (turned := turned_mm()) > 0.0))
+            and (turned := turned_mm()) > 0.0)
+        # a vivid piece whose tip half is not of its hue: its tip is a neighbour's or a
+        # hollow's, two pieces or part of one read as one (VIVID_TIP_HALF_SHARE).
+        or (vivid and _tip_lacks_hue(end_hues())))
     if doubtful:
         s_mm, s_deg = s_mm * DOUBT_GAIN_MAX + 0.5, s_deg * DOUBT_GAIN_MAX + 0.5
         s_mm = max(s_mm, turned)
@@ -3067,7 +3112,7 @@ def _piece(c: Candidate, calib: TableCalibration, view: TableView, bg: np.ndarra
         # piece, the rest of it too faint to fit (CLEAR_SHORT_COST's note).
         s_mm = to_longest_mm
     s_mm = max(s_mm, c.covering_ambiguity_mm if vivid else c.ambiguity_mm)
-    if vivid and s_mm <= TRUSTED_MM and _stern_lacks_hue(c, view):
+    if vivid and s_mm <= TRUSTED_MM and _stern_lacks_hue(end_hues()):
         # Its stern end not its plastic: the fit ran past its base (VIVID_STERN_END_SHARE).
         s_mm = max(s_mm, to_longest_mm, to_shortest_mm)
     s_deg = max(s_deg, c.covering_ambiguity_deg if vivid else c.ambiguity_deg)
