@@ -5186,6 +5186,19 @@ def test_a_vivid_reading_whose_tip_half_holds_its_hue_keeps_its_trust():
     assert len(red) == 1 and red[0].sigma_mm <= 1.5
 
 
+# issue 4, session 47, trust57; a vivid piece of the table's hue whose base as seen is the face
+# ahead of an open base (the note after detect.HUED_MIN_COST). The 13168-set's 13416 (felt):
+# a green large on green felt read as a medium at σ 1.0 mm, its stern 6.8 mm ahead on the face
+# ahead of its hollow: σ covers the large. The green small on the same felt, its base its
+# own, stays usable.
+def test_a_piece_of_the_tables_hue_read_from_the_face_ahead_of_its_base_is_in_doubt():
+    assert_no_sure_wrong_size(13416, 13168, "large", "green", (145.9, 368.6))
+    _r, det = bench_scene(13416, 13168)
+    small = [p for p in det.pieces if p.color == "green" and p.size.value == "small"
+             and math.dist(p.pose.stern_mm, (229.8, 428.9)) < 1.5]
+    assert len(small) == 1 and small[0].sigma_mm <= 1.5
+
+
 # A clear large on wood read short from its tip, its strip a little darker than the table
 # beside it (issue 4, session 46, sizeclear56; strips.CLEAR_STRIP_BESIDE_COLOURED). The open
 # base's rim drowns in the grain, so the reading stops 7-18 mm short of the stern; the large

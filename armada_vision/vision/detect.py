@@ -598,6 +598,14 @@ TURN_MIN_HIDDEN = 0.2
 # the outline fits less cleanly (9542: 0.25); the 8272-set's 8552, a right cyan small on blue
 # cloth hiding as much, fits at 0.02 and keeps σ 0.8 mm.
 HUED_MIN_COST = 0.15
+# A vivid reading of a coloured table's hue shorter than the longest size whose base as seen
+# is the face ahead of an open base (open_base.face_ahead_of_base) may lie on a longer piece
+# whose shaded faces and hollow the table's hue hides, as a clear one may: σ covers the
+# longest (issue 4, session 47, trust57: the 13168-set's 13416, a green large on green felt
+# read as a medium at σ 1.0 mm, its stern 6.8 mm ahead of the piece's on the face ahead of the
+# hollow; as sure42's 8591 before it). Over the 2554 right trusted vivid readings of the 13168
+# and 12880 sets no one on felt or cloth shows the face ahead; the 81 that do elsewhere are of
+# another hue than their table's but for 13220's false orange small on wood.
 TURN_STEP_DEG = 30.0
 TURN_TIE = 0.1
 # ... one within this (mm, both ends) is the same reading.
@@ -1700,7 +1708,8 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
                       lambda: _hued_side_mm(c, scene, view, bg),
                       lambda: slid_onto_face_mm(scene, c),
                       lambda: _bare_white(c, scene, bg),
-                      lambda: _lit_clear_uniform(c, lying, scene, bg))
+                      lambda: _lit_clear_uniform(c, lying, scene, bg),
+                      lambda: _of_table_hue(c, scene, view, bg))
 
     out = [as_piece(c, dark_base, top)
            for c, dark_base, top in zip(lying, opaque, lit_top, strict=True)]
@@ -2827,21 +2836,8 @@ def _flat_ridge_mm(c: Candidate, scene: Scene, view: TableView) -> float:
 
 def _hued_side_mm(c: Candidate, scene: Scene, view: TableView, bg: np.ndarray) -> float:
     """How wide (mm, at the stern) the camera sees ``c``'s widest side face when ``c`` is of
-    a coloured table's hue (its footprint's median hue within VIVID_TABLE_HUE of the table's
-    there, the table's saturation over COLOURED_TABLE_SAT) and not TABLE_SAT_SEP more
-    saturated than it; 0 otherwise (TURN_MIN_HIDDEN's note)."""
-    sl, m = view.grid.inner_crop(scene.footprint(c)[0], INNER_SHRINK)
-    if m.sum() < 4:
-        return 0.0
-    # The pixels' own hues and saturations (a median colour mixes the lit face with the
-    # shaded ones and reads greyer than either), against the table's estimate there.
-    h0, s0 = median(cv2.cvtColor(view.image_bgr[sl], cv2.COLOR_BGR2HSV)[m][:, :2].astype(
-        np.float32), axis=0)
-    ht, st, _vt = cv2.cvtColor(np.clip(median(masked(bg, sl, m), axis=0), 0, 255).astype(
-        np.uint8)[None, None], cv2.COLOR_BGR2HSV)[0, 0].astype(float)
-    dh = abs(float(h0) - ht)
-    if (st <= COLOURED_TABLE_SAT or min(dh, 180.0 - dh) >= VIVID_TABLE_HUE
-            or s0 >= st + TABLE_SAT_SEP):
+    a coloured table's hue (:func:`_of_table_hue`); 0 otherwise (TURN_MIN_HIDDEN's note)."""
+    if not _of_table_hue(c, scene, view, bg):
         return 0.0
     d = scene.pieces.dims(c.size)
     p = c.fit.pose
@@ -2857,6 +2853,24 @@ def _hued_side_mm(c: Candidate, scene: Scene, view: TableView, bg: np.ndarray) -
             out = -out
         widest = max(widest, float(-np.dot(v[b] - v[a], out)))
     return widest
+
+
+def _of_table_hue(c: Candidate, scene: Scene, view: TableView, bg: np.ndarray) -> bool:
+    """Whether ``c`` is of a coloured table's hue: its footprint's median hue within
+    VIVID_TABLE_HUE of the table's there, the table's saturation over COLOURED_TABLE_SAT, and
+    not TABLE_SAT_SEP more saturated than it (``bg``: the table's estimate, view px BGR)."""
+    sl, m = view.grid.inner_crop(scene.footprint(c)[0], INNER_SHRINK)
+    if m.sum() < 4:
+        return False
+    # The pixels' own hues and saturations (a median colour mixes the lit face with the
+    # shaded ones and reads greyer than either), against the table's estimate there.
+    h0, s0 = median(cv2.cvtColor(view.image_bgr[sl], cv2.COLOR_BGR2HSV)[m][:, :2].astype(
+        np.float32), axis=0)
+    ht, st, _vt = cv2.cvtColor(np.clip(median(masked(bg, sl, m), axis=0), 0, 255).astype(
+        np.uint8)[None, None], cv2.COLOR_BGR2HSV)[0, 0].astype(float)
+    dh = abs(float(h0) - ht)
+    return (st > COLOURED_TABLE_SAT and min(dh, 180.0 - dh) < VIVID_TABLE_HUE
+            and s0 < st + TABLE_SAT_SEP)
 
 
 def _turned_rivals(c: Candidate, lying: list[Candidate], scene: Scene
@@ -2967,7 +2981,8 @@ def _piece(c: Candidate, calib: TableCalibration, view: TableView, bg: np.ndarra
            hued_side_mm: Callable[[], float] | None = None,
            slid_ahead_mm: Callable[[], float] | None = None,
            bare_white: Callable[[], bool] | None = None,
-           lit_uniform: Callable[[], bool] | None = None) -> DetectedPiece:
+           lit_uniform: Callable[[], bool] | None = None,
+           table_hued: Callable[[], bool] | None = None) -> DetectedPiece:
     """The detected piece of ``c``; ``goes_on`` tells whether its colour goes on past its
     outline (asked of a vivid piece only: :func:`_colour_goes_on`), ``inside_goes_on``
     whether its inside's colour does (asked of the others: :func:`_inside_goes_on`),
@@ -2992,7 +3007,8 @@ def _piece(c: Candidate, calib: TableCalibration, view: TableView, bg: np.ndarra
     ``bare_white`` whether it shows neither shade nor shadow (asked of a trusted white piece:
     :func:`_bare_white`), ``lit_uniform`` whether it is a clear piece lit like the table all
     over (asked of a piece named white that ``lit_clear`` does not rename:
-    :func:`_lit_clear_uniform`)."""
+    :func:`_lit_clear_uniform`), ``table_hued`` whether it is of a coloured table's hue
+    (asked of a vivid piece shorter than the longest: :func:`_of_table_hue`)."""
     d = pieces.dims(c.size)
     pose = c.fit.pose
     s_cal = calibration_sigma_mm(calib, pose.stern_mm, d)
@@ -3110,6 +3126,11 @@ def _piece(c: Candidate, calib: TableCalibration, view: TableView, bg: np.ndarra
             and face_ahead is not None and face_ahead()):
         # A clear piece's base as seen is the face ahead of it: its stern may lie on the
         # piece, the rest of it too faint to fit (CLEAR_SHORT_COST's note).
+        s_mm = to_longest_mm
+    elif (vivid and to_longest_mm > 0 and s_mm < to_longest_mm and table_hued is not None
+          and face_ahead is not None and table_hued() and face_ahead()):
+        # ... so may a vivid piece's of the table's hue, its shaded faces lost in the table
+        # (the note after HUED_MIN_COST).
         s_mm = to_longest_mm
     s_mm = max(s_mm, c.covering_ambiguity_mm if vivid else c.ambiguity_mm)
     if vivid and s_mm <= TRUSTED_MM and _stern_lacks_hue(end_hues()):
