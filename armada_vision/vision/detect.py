@@ -448,6 +448,11 @@ VIVID_HUE_HOLDS = 0.5
 # large at σ 2.3 mm, 0.04). Over the 2554 right trusted vivid readings of the 13168 and 12880
 # sets the lowest are 0.30 (13220's cyan small, its tip under a hand's shadow), 0.37, 0.44.
 VIVID_TIP_HALF_SHARE = 0.15
+# ... unless its fit sees VIVID_TIP_HIDDEN or more of that half's outline hidden: a tip under
+# another reading is not its hue for that reason (the 9424-set's 9530, a right orange small
+# trusted at σ 0.85 mm, its tip half under a white chit: 0.07 of its hue, 0.79 hidden; 13304's
+# and 13316's readings see 0.04 and 0.34 hidden there, their tips on what they took for edges).
+VIVID_TIP_HIDDEN = 0.5
 # A trusted reading shorter than the longest size whose stern meets a hand's region (over
 # HAND_STERN_SHARE of a lane HAND_STERN_LANE_MM long behind its stern, its base's width) may
 # go on under the hand: its size is unknown (trust52: the 12016-set's 12158, a clear medium
@@ -2515,10 +2520,17 @@ def _stern_lacks_hue(shares: tuple[float, float, float] | None) -> bool:
             and shares[1] < VIVID_STERN_END_SHARE)
 
 
-def _tip_lacks_hue(shares: tuple[float, float, float] | None) -> bool:
-    """Whether a reading's hue holds over under VIVID_TIP_HALF_SHARE of its inside's tip half
-    (``shares``: :func:`_end_hues`)."""
-    return shares is not None and shares[2] < VIVID_TIP_HALF_SHARE
+def _tip_lacks_hue(c: Candidate, length_mm: float,
+                   shares: Callable[[], tuple[float, float, float] | None]) -> bool:
+    """Whether ``c``'s hue holds over under VIVID_TIP_HALF_SHARE of its inside's tip half
+    (``shares``: :func:`_end_hues`) while its fit sees under VIVID_TIP_HIDDEN of that half's
+    outline hidden (``length_mm``: its footprint's length)."""
+    if len(c.fit.sample_cost):
+        tip = past_stern_mm(c) >= length_mm / 2
+        if tip.any() and np.isnan(c.fit.sample_cost[tip]).mean() >= VIVID_TIP_HIDDEN:
+            return False
+    got = shares()
+    return got is not None and got[2] < VIVID_TIP_HALF_SHARE
 
 
 def _stern_end_off_piece(c: Candidate, view: TableView, bg: np.ndarray) -> bool:
@@ -3106,7 +3118,7 @@ def _piece(c: Candidate, calib: TableCalibration, view: TableView, bg: np.ndarra
             and (turned := turned_mm()) > 0.0)
         # a vivid piece whose tip half is not of its hue: its tip is a neighbour's or a
         # hollow's, two pieces or part of one read as one (VIVID_TIP_HALF_SHARE).
-        or (vivid and _tip_lacks_hue(end_hues())))
+        or (vivid and _tip_lacks_hue(c, d.footprint_length_mm, end_hues)))
     if doubtful:
         s_mm, s_deg = s_mm * DOUBT_GAIN_MAX + 0.5, s_deg * DOUBT_GAIN_MAX + 0.5
         s_mm = max(s_mm, turned)
