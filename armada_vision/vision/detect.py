@@ -446,7 +446,8 @@ VIVID_HUE_HOLDS = 0.5
 # the 13168-set's 13304, a white medium's dark hollow under a red medium's base read as a red
 # small at σ 1.2 mm, 0.01; 13316, a blue and a green medium side by side read as one blue
 # large at σ 2.3 mm, 0.04). Over the 2554 right trusted vivid readings of the 13168 and 12880
-# sets the lowest are 0.30 (13220's cyan small, its tip under a hand's shadow), 0.37, 0.44.
+# sets the lowest are 0.30 (13220's cyan small), 0.37 and 0.47; one of another set lower,
+# its tip hidden (below).
 VIVID_TIP_HALF_SHARE = 0.15
 # ... unless its fit sees VIVID_TIP_HIDDEN or more of that half's outline hidden: a tip under
 # another reading is not its hue for that reason (the 9424-set's 9530, a right orange small
