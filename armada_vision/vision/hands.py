@@ -127,6 +127,13 @@ SKIN_GREY_TABLE_SAT = 40
 # over the wood, but for a yellow small whose lit face clips white (7408-set 7640: 159, 33
 # over the wood).
 WOOD_SAT_MARGIN = 15
+# The same test asks a good fit too (skin_on_wood; issue 4, session 47, precision57): on wood
+# a fingertip, or the wood lit between a hand's finger shadows, fits a small or medium cleanly
+# (cost 0.25-0.35) and was a trusted false orange piece (σ 0.4-0.6 mm): the 12304-set's 12376
+# and 12556, the 12592-set's 12844 and 12869, the 13168-set's 13220 (read twice), the
+# 11152-set's 11339: saturation 100-131 inside, 4 to 37 under the wood there. Orange, red and
+# yellow plastic on wood fitted well reads 41 and more over it (the 8848-set's 8951, 5968-set's
+# 5997, 10576-set's 10760: 41-100; session 32's survey: 91 and more, the clipped yellow 7640 33).
 
 
 def clear_in_hands(scene: Scene, view: TableView, bg: np.ndarray, edges: np.ndarray,
@@ -280,6 +287,16 @@ def is_skin(c: Candidate, view: TableView, bg: np.ndarray, pieces: PieceSet) -> 
         return False
     stats = piece_color_stats(view, footprint(c.fit.pose, pieces.dims(c.size)), bg)
     return stats is not None and (_skin_colour(*stats) or _dull_as_wood(*stats, bg))
+
+
+def skin_on_wood(c: Candidate, view: TableView, bg: np.ndarray, pieces: PieceSet) -> bool:
+    """Whether good-fit ``c`` (cost at most GOOD_COST; :func:`is_skin` asks the doubtful ones)
+    lying on a wood table is a finger's skin or lit wood: named warm and no more vivid than
+    the wood there (:func:`_dull_as_wood`). The footprint's colour is only measured on wood."""
+    if c.fit.cost > GOOD_COST or c.upright or not wood_table(bg):
+        return False
+    stats = piece_color_stats(view, footprint(c.fit.pose, pieces.dims(c.size)), bg)
+    return stats is not None and _dull_as_wood(*stats, bg)
 
 
 def wood_table(bg: np.ndarray) -> bool:
