@@ -5210,3 +5210,23 @@ def test_a_clear_piece_whose_longer_strip_is_a_hands_shade_keeps_its_size():
 def test_a_clear_large_both_strip_rules_lengthen_is_read_at_the_longer(seed, seed0, stern):
     p = found(seed, "large", "clear", stern, seed0=seed0)
     assert p is not None and p.size.value == "large" and p.color == "clear"
+
+
+# A fingertip, or the wood lit between a hand's finger shadows, fitted cleanly on wood (issue 4,
+# session 47, precision57; hands.skin_on_wood): read as a trusted orange piece (σ 0.4-0.6 mm,
+# cost 0.25-0.35), which the skin rule (is_skin) asked only of doubtful fits. The 12304-set's
+# 12556 (1920×1080, 0-10°: a finger's end, saturation 106 against the wood's 122), the
+# 12592-set's 12869 (1280×720, 0-10°: a finger beside a blue small, 113 against 128) and the
+# 13168-set's 13220 (1920×1080, 22-35°: a finger read twice, 100-101 against 112-123): a good
+# fit named warm and no more vivid than the wood (WOOD_SAT_MARGIN) is skin or lit wood. The
+# scenes' every piece is still found; their red, orange and yellow pieces on the wood read
+# 41-100 over it.
+@pytest.mark.parametrize(("seed", "seed0", "where"), [
+    (12556, 12304, (397.0, 292.0)),
+    (12869, 12592, (256.0, 377.0)),
+    (13220, 13168, (219.0, 438.0)),
+])
+def test_a_fingertip_fitted_cleanly_on_wood_is_no_piece(seed, seed0, where):
+    r, det = bench_scene(seed, seed0)
+    assert all(math.dist(p.pose.stern_mm, where) > 10 for p in det.pieces)
+    _scene_whole_no_false(seed, seed0)
