@@ -134,6 +134,13 @@ WOOD_SAT_MARGIN = 15
 # 11152-set's 11339: saturation 100-131 inside, 4 to 37 under the wood there. Orange, red and
 # yellow plastic on wood fitted well reads 41 and more over it (the 8848-set's 8951, 5968-set's
 # 5997, 10576-set's 10760: 41-100; session 32's survey: 91 and more, the clipped yellow 7640 33).
+# Plastic lit pale is told by its glare and its own hue: the 12304-set's 12338, a red small
+# whose lit face clips white (value 255, saturation 145 against the wood's 142), hue 2 against
+# the wood's 15. Skin and lit wood are matte and of the wood's hue (value 146-215, hue 0-5
+# from the wood's on the cases above), so a good fit is asked only when its median value is
+# under SKIN_WOOD_MAX_VALUE and its hue within SKIN_WOOD_HUE (OpenCV's 0-180) of the wood's.
+SKIN_WOOD_MAX_VALUE = 245
+SKIN_WOOD_HUE = 7
 
 
 def clear_in_hands(scene: Scene, view: TableView, bg: np.ndarray, edges: np.ndarray,
@@ -292,11 +299,17 @@ def is_skin(c: Candidate, view: TableView, bg: np.ndarray, pieces: PieceSet) -> 
 def skin_on_wood(c: Candidate, view: TableView, bg: np.ndarray, pieces: PieceSet) -> bool:
     """Whether good-fit ``c`` (cost at most GOOD_COST; :func:`is_skin` asks the doubtful ones)
     lying on a wood table is a finger's skin or lit wood: named warm and no more vivid than
-    the wood there (:func:`_dull_as_wood`). The footprint's colour is only measured on wood."""
+    the wood there (:func:`_dull_as_wood`), matte (median value under SKIN_WOOD_MAX_VALUE)
+    and of the wood's hue (within SKIN_WOOD_HUE). The footprint's colour is only measured on
+    wood."""
     if c.fit.cost > GOOD_COST or c.upright or not wood_table(bg):
         return False
     stats = piece_color_stats(view, footprint(c.fit.pose, pieces.dims(c.size)), bg)
-    return stats is not None and _dull_as_wood(*stats, bg)
+    if stats is None or not _dull_as_wood(*stats, bg):
+        return False
+    (h, _, v), (ht, _, _) = cv2.cvtColor(np.uint8([np.clip(stats, 0, 255)]),
+                                         cv2.COLOR_BGR2HSV)[0].astype(int)
+    return v < SKIN_WOOD_MAX_VALUE and min(abs(h - ht), 180 - abs(h - ht)) <= SKIN_WOOD_HUE
 
 
 def wood_table(bg: np.ndarray) -> bool:
