@@ -5227,6 +5227,15 @@ def test_a_clear_large_both_strip_rules_lengthen_is_read_at_the_longer(seed, see
     (13220, 13168, (219.0, 438.0)),
 ])
 def test_a_fingertip_fitted_cleanly_on_wood_is_no_piece(seed, seed0, where):
-    r, det = bench_scene(seed, seed0)
+    _, det = bench_scene(seed, seed0)
     assert all(math.dist(p.pose.stern_mm, where) > 10 for p in det.pieces)
     _scene_whole_no_false(seed, seed0)
+
+
+# ... but a warm piece lit pale is plastic (a guard: passes on 643af0e; skin_on_wood without
+# SKIN_WOOD_MAX_VALUE and SKIN_WOOD_HUE dropped it): the 12304-set's 12338, a red small on wood
+# (1920×1080, 22-35°) whose lit face clips white, saturation 145 against the wood's 142, value
+# 255, hue 2 against the wood's 15: found at its size, trusted.
+def test_a_warm_piece_on_wood_lit_pale_is_still_read():
+    p = found(12338, "small", "red", (322.2, 204.5), seed0=12304)
+    assert p is not None and p.size.value == "small" and p.sigma_mm <= 1.5
