@@ -5232,10 +5232,16 @@ def test_a_fingertip_fitted_cleanly_on_wood_is_no_piece(seed, seed0, where):
     _scene_whole_no_false(seed, seed0)
 
 
-# ... but a warm piece lit pale is plastic (a guard: passes on 643af0e; skin_on_wood without
-# SKIN_WOOD_MAX_VALUE and SKIN_WOOD_HUE dropped it): the 12304-set's 12338, a red small on wood
-# (1920×1080, 22-35°) whose lit face clips white, saturation 145 against the wood's 142, value
-# 255, hue 2 against the wood's 15: found at its size, trusted.
-def test_a_warm_piece_on_wood_lit_pale_is_still_read():
-    p = found(12338, "small", "red", (322.2, 204.5), seed0=12304)
+# ... but a warm piece lit pale or in a neighbour's shade is plastic (a guard: passes on
+# 643af0e; skin_on_wood without SKIN_WOOD_MAX_VALUE, SKIN_WOOD_HUE and SKIN_WOOD_LIT dropped
+# them): the 12304-set's 12338, a red small on wood (1920×1080, 22-35°) whose lit face clips
+# white, saturation 145 against the wood's 142, value 255, hue 2 against the wood's 15; the
+# 11440-set's 11720, an orange small half under a black large (1920×1080, 22-35°), value 51
+# against the wood's 172. Each found at its size, trusted.
+@pytest.mark.parametrize(("seed", "seed0", "color", "stern"), [
+    (12338, 12304, "red", (322.2, 204.5)),
+    (11720, 11440, "orange", (483.3, 282.9)),
+])
+def test_a_warm_piece_on_wood_lit_pale_or_shaded_is_still_read(seed, seed0, color, stern):
+    p = found(seed, "small", color, stern, seed0=seed0)
     assert p is not None and p.size.value == "small" and p.sigma_mm <= 1.5

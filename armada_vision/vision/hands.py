@@ -141,6 +141,12 @@ WOOD_SAT_MARGIN = 15
 # under SKIN_WOOD_MAX_VALUE and its hue within SKIN_WOOD_HUE (OpenCV's 0-180) of the wood's.
 SKIN_WOOD_MAX_VALUE = 245
 SKIN_WOOD_HUE = 7
+# ... and lit: its median value at least SKIN_WOOD_LIT of the table estimate's there. A piece
+# in a neighbour's shade is dark, not skin: the 11440-set's 11720, an orange small half under a
+# black large on wood, value 51 against the wood's 172 (0.30), saturation and hue the wood's
+# there, was dropped. The skin and lit wood of the cases above are 1.28-2.0 of the estimate
+# (a hand's shadow drags it down), the wood seen through 13313's clear large 0.90.
+SKIN_WOOD_LIT = 0.75
 
 
 def clear_in_hands(scene: Scene, view: TableView, bg: np.ndarray, edges: np.ndarray,
@@ -299,17 +305,18 @@ def is_skin(c: Candidate, view: TableView, bg: np.ndarray, pieces: PieceSet) -> 
 def skin_on_wood(c: Candidate, view: TableView, bg: np.ndarray, pieces: PieceSet) -> bool:
     """Whether good-fit ``c`` (cost at most GOOD_COST; :func:`is_skin` asks the doubtful ones)
     lying on a wood table is a finger's skin or lit wood: named warm and no more vivid than
-    the wood there (:func:`_dull_as_wood`), matte (median value under SKIN_WOOD_MAX_VALUE)
-    and of the wood's hue (within SKIN_WOOD_HUE). The footprint's colour is only measured on
-    wood."""
+    the wood there (:func:`_dull_as_wood`), lit but matte (median value from SKIN_WOOD_LIT of
+    the table estimate's to under SKIN_WOOD_MAX_VALUE) and of the wood's hue (within
+    SKIN_WOOD_HUE). The footprint's colour is only measured on wood."""
     if c.fit.cost > GOOD_COST or c.upright or not wood_table(bg):
         return False
     stats = piece_color_stats(view, footprint(c.fit.pose, pieces.dims(c.size)), bg)
     if stats is None or not _dull_as_wood(*stats, bg):
         return False
-    (h, _, v), (ht, _, _) = cv2.cvtColor(np.uint8([np.clip(stats, 0, 255)]),
-                                         cv2.COLOR_BGR2HSV)[0].astype(int)
-    return v < SKIN_WOOD_MAX_VALUE and min(abs(h - ht), 180 - abs(h - ht)) <= SKIN_WOOD_HUE
+    (h, _, v), (ht, _, vt) = cv2.cvtColor(np.uint8([np.clip(stats, 0, 255)]),
+                                          cv2.COLOR_BGR2HSV)[0].astype(int)
+    return (SKIN_WOOD_LIT * vt <= v < SKIN_WOOD_MAX_VALUE
+            and min(abs(h - ht), 180 - abs(h - ht)) <= SKIN_WOOD_HUE)
 
 
 def wood_table(bg: np.ndarray) -> bool:
