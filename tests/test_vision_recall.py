@@ -5245,3 +5245,38 @@ def test_a_clear_piece_whose_longer_strip_is_a_hands_shade_keeps_its_size():
 def test_a_clear_large_both_strip_rules_lengthen_is_read_at_the_longer(seed, seed0, stern):
     p = found(seed, "large", "clear", stern, seed0=seed0)
     assert p is not None and p.size.value == "large" and p.color == "clear"
+
+
+# A fingertip, or the wood lit between a hand's finger shadows, fitted cleanly on wood (issue 4,
+# session 47, precision57; hands.skin_on_wood): read as a trusted orange piece (σ 0.4-0.6 mm,
+# cost 0.25-0.35), which the skin rule (is_skin) asked only of doubtful fits. The 12304-set's
+# 12556 (1920×1080, 0-10°: a finger's end, saturation 106 against the wood's 122), the
+# 12592-set's 12869 (1280×720, 0-10°: a finger beside a blue small, 113 against 128) and the
+# 13168-set's 13220 (1920×1080, 22-35°: a finger read twice, 100-101 against 112-123): a good
+# fit named warm and no more vivid than the wood (WOOD_SAT_MARGIN) is skin or lit wood. The
+# scenes' every piece is still found; their red, orange and yellow pieces on the wood read
+# 41-100 over it.
+@pytest.mark.parametrize(("seed", "seed0", "where"), [
+    (12556, 12304, (397.0, 292.0)),
+    (12869, 12592, (256.0, 377.0)),
+    (13220, 13168, (219.0, 438.0)),
+])
+def test_a_fingertip_fitted_cleanly_on_wood_is_no_piece(seed, seed0, where):
+    _, det = bench_scene(seed, seed0)
+    assert all(math.dist(p.pose.stern_mm, where) > 10 for p in det.pieces)
+    _scene_whole_no_false(seed, seed0)
+
+
+# ... but a warm piece lit pale or in a neighbour's shade is plastic (a guard: passes on
+# 643af0e; skin_on_wood without SKIN_WOOD_MAX_VALUE, SKIN_WOOD_HUE and SKIN_WOOD_LIT dropped
+# them): the 12304-set's 12338, a red small on wood (1920×1080, 22-35°) whose lit face clips
+# white, saturation 145 against the wood's 142, value 255, hue 2 against the wood's 15; the
+# 11440-set's 11720, an orange small half under a black large (1920×1080, 22-35°), value 51
+# against the wood's 172. Each found at its size, trusted.
+@pytest.mark.parametrize(("seed", "seed0", "color", "stern"), [
+    (12338, 12304, "red", (322.2, 204.5)),
+    (11720, 11440, "orange", (483.3, 282.9)),
+])
+def test_a_warm_piece_on_wood_lit_pale_or_shaded_is_still_read(seed, seed0, color, stern):
+    p = found(seed, "small", color, stern, seed0=seed0)
+    assert p is not None and p.size.value == "small" and p.sigma_mm <= 1.5

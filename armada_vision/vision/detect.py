@@ -108,6 +108,7 @@ from armada_vision.vision.hands import (
     is_skin,
     outline_inside,
     ring_outside,
+    skin_on_wood,
     wood_table,
 )
 from armada_vision.vision.heap import keep_freed_memory
@@ -1660,6 +1661,7 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     # after from reading it again.
     cast = cast_shadows(scene, view, bg, lying)
     lying = [c for c in lying if not is_skin(c, view, bg, pieces)
+             and not skin_on_wood(c, view, bg, pieces)
              and id(c) not in cast
              and not in_skin(c, view, bg)
              and not in_crook_of_hand(c, scene, view, bg)

@@ -127,6 +127,26 @@ SKIN_GREY_TABLE_SAT = 40
 # over the wood, but for a yellow small whose lit face clips white (7408-set 7640: 159, 33
 # over the wood).
 WOOD_SAT_MARGIN = 15
+# The same test asks a good fit too (skin_on_wood; issue 4, session 47, precision57): on wood
+# a fingertip, or the wood lit between a hand's finger shadows, fits a small or medium cleanly
+# (cost 0.25-0.35) and was a trusted false orange piece (σ 0.4-0.6 mm): the 12304-set's 12376
+# and 12556, the 12592-set's 12844 and 12869, the 13168-set's 13220 (read twice), the
+# 11152-set's 11339: saturation 100-131 inside, 4 to 37 under the wood there. Orange, red and
+# yellow plastic on wood fitted well reads 41 and more over it (the 8848-set's 8951, 5968-set's
+# 5997, 10576-set's 10760: 41-100; session 32's survey: 91 and more, the clipped yellow 7640 33).
+# Plastic lit pale is told by its glare and its own hue: the 12304-set's 12338, a red small
+# whose lit face clips white (value 255, saturation 145 against the wood's 142), hue 2 against
+# the wood's 15. Skin and lit wood are matte and of the wood's hue (value 146-215, hue 0-5
+# from the wood's on the cases above), so a good fit is asked only when its median value is
+# under SKIN_WOOD_MAX_VALUE and its hue within SKIN_WOOD_HUE (OpenCV's 0-180) of the wood's.
+SKIN_WOOD_MAX_VALUE = 245
+SKIN_WOOD_HUE = 7
+# ... and lit: its median value at least SKIN_WOOD_LIT of the table estimate's there. A piece
+# in a neighbour's shade is dark, not skin: the 11440-set's 11720, an orange small half under a
+# black large on wood, value 51 against the wood's 172 (0.30), saturation and hue the wood's
+# there, was dropped. The skin and lit wood of the cases above are 1.28-2.0 of the estimate
+# (a hand's shadow drags it down), the wood seen through 13313's clear large 0.90.
+SKIN_WOOD_LIT = 0.75
 
 
 def clear_in_hands(scene: Scene, view: TableView, bg: np.ndarray, edges: np.ndarray,
@@ -280,6 +300,23 @@ def is_skin(c: Candidate, view: TableView, bg: np.ndarray, pieces: PieceSet) -> 
         return False
     stats = piece_color_stats(view, footprint(c.fit.pose, pieces.dims(c.size)), bg)
     return stats is not None and (_skin_colour(*stats) or _dull_as_wood(*stats, bg))
+
+
+def skin_on_wood(c: Candidate, view: TableView, bg: np.ndarray, pieces: PieceSet) -> bool:
+    """Whether good-fit ``c`` (cost at most GOOD_COST; :func:`is_skin` asks the doubtful ones)
+    lying on a wood table is a finger's skin or lit wood: named warm and no more vivid than
+    the wood there (:func:`_dull_as_wood`), lit but matte (median value from SKIN_WOOD_LIT of
+    the table estimate's to under SKIN_WOOD_MAX_VALUE) and of the wood's hue (within
+    SKIN_WOOD_HUE). The footprint's colour is only measured on wood."""
+    if c.fit.cost > GOOD_COST or c.upright or not wood_table(bg):
+        return False
+    stats = piece_color_stats(view, footprint(c.fit.pose, pieces.dims(c.size)), bg)
+    if stats is None or not _dull_as_wood(*stats, bg):
+        return False
+    (h, _, v), (ht, _, vt) = cv2.cvtColor(np.uint8([np.clip(stats, 0, 255)]),
+                                          cv2.COLOR_BGR2HSV)[0].astype(int)
+    return (SKIN_WOOD_LIT * vt <= v < SKIN_WOOD_MAX_VALUE
+            and min(abs(h - ht), 180 - abs(h - ht)) <= SKIN_WOOD_HUE)
 
 
 def wood_table(bg: np.ndarray) -> bool:
