@@ -4262,6 +4262,29 @@ def test_a_doubtful_reading_off_its_crisp_outline_is_refitted_to_it(seed, size, 
         assert_no_false_piece(seed, 9136)
 
 
+# The stern and heading error's tail (issue 4, session 47, acc57; p95 over 1.5 mm / 1.5° on the
+# 13168- and 10576-sets): white and clear readings in doubt fitted on the map 2-3.5 mm off,
+# their faces lit like the table, whose refit to the crisp edges lies on 0.9-1.0 of its samples
+# where the pose found lay on 0.81-0.95, a gain short of the 0.15 the refit asked. The
+# 13168-set's 13186 (1920×1080, 0-10°, laminate): a white large 3.35 mm off at σ 20.7 mm, its
+# outline 0.90 -> 1.00 on the edges; the 10576-set's 10657 (1280×720, 10-22°): a white large
+# 2.07 mm off, 0.95 -> 1.00; 10651 (1280×720, felt): a clear small 1.74 mm off, 0.81 -> 0.94.
+# Refitted (EDGE_REFIT_SHARE 0.9, EDGE_REFIT_GAIN 0.05) they lie 0.46, 0.59 and 0.66 mm off;
+# size, colour and σ are kept: they stay in doubt.
+@pytest.mark.parametrize(("seed", "seed0", "size", "color", "stern"), [
+    (13186, 13168, "large", "white", (310.35, 390.12)),
+    (10657, 10576, "large", "white", (105.78, 197.72)),
+    (10651, 10576, "small", "clear", (174.26, 310.86)),
+])
+def test_a_doubtful_pale_reading_nearly_on_its_crisp_outline_is_refitted_to_it(seed, seed0,
+                                                                               size, color,
+                                                                               stern):
+    p = found(seed, size, color, stern, seed0=seed0)
+    assert p is not None and p.size.value == size and p.color == color
+    assert math.dist(p.pose.stern_mm, stern) < 1.0
+    assert p.sigma_mm > 1.5
+
+
 # A clear piece lit like a grey table is no lit table (issue 4, session 40, clearrec50; clear
 # pieces on laminate missed, lit like the table). The 10864-set's 11118: a clear small alone on
 # laminate (1920×1080, 10-22°), its faces passing the table's light and colour at over ×1.05.

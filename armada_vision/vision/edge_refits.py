@@ -309,10 +309,20 @@ WHITE_ALONE_SKIN_SHARE = 0.02
 # left: its crisp edges take its shadow's or a neighbour's in (the 9136-set's 9155 purple
 # large, 0.3 -> 1.9 mm; 9219's green small, 0.4 -> 2.4 mm). Any share gain (0.8 whole) made
 # 51 of 98 moved readings worse (the crisp edges lie ~1 px off a well-fitted outline).
+# Session 47 (acc57; the stern and heading p95 over 1.5 mm / 1.5° on the 13168- and 10576-sets,
+# their tail white and clear readings in doubt fitted on the map 2-3.5 mm off): 0.9 of the
+# samples and 0.05 more than the pose found (was 0.95 and 0.15). Per reading in doubt on those
+# two sets (/work/scratch/acc57/probe.py, ~200 scenes each), the white, clear or set readings
+# whose refit passes 0.9 / 0.05 but not 0.95 / 0.15: 22, stern/tip/heading errors over 1.5
+# brought under it 34 times, none put over it (13186's white large 3.35 -> 0.46 mm, 10657's
+# 2.07 -> 0.59 mm); two sterns farther (13325's clear medium 1.89 -> 2.30 mm, its heading
+# 6.7 -> 3.7°; 10675's 0.19 -> 0.52 mm). 0.9 / 0.03 put one over (10664's clear medium 2.26 ->
+# 2.45 mm); 0.85 / 0.05 three; any colour at 0.9 / 0.05 19 over for 42 under (a vivid piece's
+# crisp edges take its shadow in).
 EDGE_REFIT_MIN_SIGMA_MM = 1.5
 EDGE_REFIT_COLOURS = ("white", "clear")
-EDGE_REFIT_SHARE = 0.95
-EDGE_REFIT_GAIN = 0.15
+EDGE_REFIT_SHARE = 0.9
+EDGE_REFIT_GAIN = 0.05
 EDGE_REFIT_MAX_MOVE_MM = 6.0
 
 
