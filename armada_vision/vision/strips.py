@@ -390,6 +390,13 @@ HOLLOW_BACK_MM = (0.0, 1.5, 3.0, 4.5, 6.0, 7.5, 9.0)
 HOLLOW_ACROSS_MM = (0.0, -1.5, 1.5, -3.0, 3.0, -4.5, 4.5, -6.0, 6.0)
 HOLLOW_MID_DARK = 0.6
 HOLLOW_INSIDE = 0.9
+# The runs at the three heights are one width (the base's, perspective taken out: each run is
+# scaled by its lane's length as seen): 0.1-0.6 mm apart at the poses read right (12887, 13095,
+# 13265) and at the truth's pose of ten white pieces read short (0.1-0.3). A hollow joined by a
+# shadow or a neighbour's dark widens with the height: the 13168-set's 13259 (a white small read
+# right: a large's pose beside it, runs 24.1, 22.8, 22.2) and 13357 (a white medium read right:
+# 21.9, 23.5, 24.4), both read large by the first form of the rule.
+HOLLOW_FLAT_MM = 1.0
 
 
 def _longer_sizes(scene: Scene, c: Candidate, sigma_mm: float) -> list[Size]:
@@ -1048,7 +1055,8 @@ def hollow_near_longer(scene: Scene, c: Candidate, sigma_mm: float, lying: list[
 def _wide_base_at(scene: Scene, z: Size, pose: Pose) -> bool:
     """Whether a piece of size ``z`` at ``pose`` (table mm) shows its open base dark
     (WIDE_BASE_DARK) with a dark run at every height at least its inside less
-    WIDE_BASE_SLACK_MM and none over its base width plus WIDE_BASE_OVER_MM."""
+    WIDE_BASE_SLACK_MM, none over its base width plus WIDE_BASE_OVER_MM nor over the shortest
+    run plus HOLLOW_FLAT_MM."""
     shades = _base_shades_at(scene, z, pose)
     if shades is None:
         return False
@@ -1059,7 +1067,7 @@ def _wide_base_at(scene: Scene, z: Size, pose: Pose) -> bool:
     runs = _base_runs_mm(scene, _edges_candidate(scene, z, pose),
                          0.5 * (inside + min(behind, ahead)))
     return (w - WIDE_BASE_WALLS_MM - WIDE_BASE_SLACK_MM <= min(runs)
-            and max(runs) <= w + WIDE_BASE_OVER_MM)
+            and max(runs) <= min(w + WIDE_BASE_OVER_MM, min(runs) + HOLLOW_FLAT_MM))
 
 
 def _base_runs_mm(scene: Scene, c: Candidate, dark: float) -> list[float]:
