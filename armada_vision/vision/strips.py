@@ -395,7 +395,9 @@ HOLLOW_INSIDE = 0.9
 # 13265) and at the truth's pose of ten white pieces read short (0.1-0.3). A hollow joined by a
 # shadow or a neighbour's dark widens with the height: the 13168-set's 13259 (a white small read
 # right: a large's pose beside it, runs 24.1, 22.8, 22.2) and 13357 (a white medium read right:
-# 21.9, 23.5, 24.4), both read large by the first form of the rule.
+# 21.9, 23.5, 24.4), both read large by the first form of the rule. It costs one case: the
+# 10288-set's 10482, its reading turned 7° off the piece, whose runs at the poses asked (at the
+# reading's heading) widen too (22.8, 25.4, 25.3).
 HOLLOW_FLAT_MM = 1.0
 
 
