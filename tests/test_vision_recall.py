@@ -5127,6 +5127,40 @@ def test_a_white_piece_whose_dark_run_is_wide_at_one_height_only_is_not_read_lon
     assert p is not None and p.size.value != "large"
 
 
+# A white reading in size doubt lying off its own open base (issue 4, session 47, sizewhite57;
+# strips.hollow_near_longer, HOLLOW_*): a white piece on the laminate read a size short on its
+# lit face, the reading 1-9 mm ahead of its stern and 0-6 mm aside, so its own base lanes lie on
+# the lit face and WIDE_BASE_*'s test finds no hollow. At a pose of the true size behind or
+# aside the reading, taking the reading in, the base shows dark and as wide as that size's, one
+# width at every height: the 12880-set's 12887 and 13095, the 13168-set's 13265, the 9136-set's
+# 9293 and the 11152-set's 11375 (each a size short on 643af0e); read at their size, in doubt.
+@pytest.mark.parametrize(("seed", "seed0", "size", "stern"), [
+    (12887, 12880, "large", (127.4, 144.1)),
+    (13095, 12880, "medium", (116.8, 396.8)),
+    (13265, 13168, "medium", (266.5, 326.6)),
+    (9293, 9136, "large", (165.3, 407.8)),
+    (11375, 11152, "large", (243.9, 158.2)),
+])
+def test_a_white_piece_read_short_off_its_open_base_is_read_at_the_size_of_its_hollow(
+        seed, seed0, size, stern):
+    p = found(seed, size, "white", stern, seed0=seed0)
+    assert p is not None and p.color == "white" and p.size.value == size
+    assert p.sigma_mm > 1.5  # its size from the base's width, its place not fitted
+    assert_no_sure_wrong_size(seed, seed0, size, "white", stern, any_size=True)
+
+
+# Guards (issue 4, session 47, sizewhite57): the 13168-set's 13259 (a white small) and 13357 (a
+# white medium), each read right, beside a dark run as wide as a large's that widens with the
+# height (a shadow or a neighbour's dark joining their hollow): not read large (HOLLOW_FLAT_MM).
+@pytest.mark.parametrize(("seed", "size", "stern"), [
+    (13259, "small", (216.1, 153.3)),
+    (13357, "medium", (442.3, 258.2)),
+])
+def test_a_white_piece_beside_a_dark_run_that_widens_is_not_read_longer(seed, size, stern):
+    p = found(seed, size, "white", stern, seed0=13168)
+    assert p is not None and p.size.value == size
+
+
 # A black piece lit grey alone on the laminate whose table estimate took it in (issue 4, session
 # 45, recallwb55; edge_refits.GREY_BLACK_ALONE_*): pointing at the viewer, its faces mirror the
 # light a mid grey, and the table estimate takes the piece in, so the score map reads a ring of

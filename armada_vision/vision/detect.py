@@ -194,6 +194,7 @@ from armada_vision.vision.strips import (
     clear_wall_longer,
     edges_longer,
     full_strip_longer,
+    hollow_near_longer,
     other_colour_strip,
     wide_base_longer,
 )
@@ -1815,6 +1816,11 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
         # (WIDE_BASE_*): read at that size from its stern, named white, σ covering it.
         if (out[i] is p and p.color == "white"
                 and (o := wide_base_longer(scene, c, p.sigma_mm, lying)) is not None):
+            out[i] = replace(as_piece(o, False), color="white")
+        # ... or whose open base, dark and a longer size's width, lies behind or aside it
+        # (HOLLOW_*): read at that size there, named white, σ covering it.
+        if (out[i] is p and p.color == "white"
+                and (o := hollow_near_longer(scene, c, p.sigma_mm, lying)) is not None):
             out[i] = replace(as_piece(o, False), color="white")
     # A white or clear reading in doubt moved onto its own outline (edge_refits.EDGE_REFIT_*).
     out = [edges_refit(scene, edges, p, calib) for p in out]

@@ -373,6 +373,32 @@ WIDE_BASE_SLACK_MM = 1.5
 WIDE_BASE_OVER_MM = 1.0
 WIDE_BASE_REACH_MM = 20.0
 WIDE_BASE_STEP_MM = 0.25
+# A white reading in size doubt lying off its own open base (issue 4, session 47, sizewhite57).
+# A white piece on the laminate read a size short on its lit face (the shaded face or the lit
+# end lost in the table): the reading lies 1-9 mm ahead of the true stern and 0-6 mm aside
+# (the base runs' probe /work/scratch/sizewhite57/probe3.py: at the truth's pose the open base
+# shows dark with a run the true size's width, 10 of the 28 white pieces read short so). Its
+# own base lanes lie on the lit face, so WIDE_BASE_*'s test finds no hollow. Asked at the
+# poses of a longer size at the reading's heading with its stern HOLLOW_BACK_MM behind and
+# HOLLOW_ACROSS_MM aside (probe4.py: the stern offsets of the cases -8.4 to +0.4 mm, aside
+# 0-6 mm), only where the base's middle as seen is darker than HOLLOW_MID_DARK (a cheap
+# first look: the hollows' insides are 0.3-0.55 of the table), the same test as WIDE_BASE_*'s:
+# the base dark, its run the longer size's inside at every height. Of the poses passing, the
+# one taking in most of the reading, at least HOLLOW_INSIDE of its area (the same piece, not a
+# neighbour's hollow beside it); set there, not fitted, σ covering the reading.
+HOLLOW_BACK_MM = (0.0, 1.5, 3.0, 4.5, 6.0, 7.5, 9.0)
+HOLLOW_ACROSS_MM = (0.0, -1.5, 1.5, -3.0, 3.0, -4.5, 4.5, -6.0, 6.0)
+HOLLOW_MID_DARK = 0.6
+HOLLOW_INSIDE = 0.9
+# The runs at the three heights are one width (the base's, perspective taken out: each run is
+# scaled by its lane's length as seen): 0.1-0.6 mm apart at the poses read right (12887, 13095,
+# 13265) and at the truth's pose of ten white pieces read short (0.1-0.3). A hollow joined by a
+# shadow or a neighbour's dark widens with the height: the 13168-set's 13259 (a white small read
+# right: a large's pose beside it, runs 24.1, 22.8, 22.2) and 13357 (a white medium read right:
+# 21.9, 23.5, 24.4), both read large by the first form of the rule. It costs one case: the
+# 10288-set's 10482, its reading turned 7° off the piece, whose runs at the poses asked (at the
+# reading's heading) widen too (22.8, 25.4, 25.3).
+HOLLOW_FLAT_MM = 1.0
 
 
 def _longer_sizes(scene: Scene, c: Candidate, sigma_mm: float) -> list[Size]:
@@ -990,6 +1016,60 @@ def wide_base_longer(scene: Scene, c: Candidate, sigma_mm: float, lying: list[Ca
         return None
     others = [k for k in lying if k is not c]
     return _covering_longer(scene, _set_from_stern(scene, c, fits[-1:])[0], c, others)
+
+
+def hollow_near_longer(scene: Scene, c: Candidate, sigma_mm: float, lying: list[Candidate]
+                       ) -> Candidate | None:
+    """The longest size longer than white reading ``c`` (σ ``sigma_mm``, covering it: in size
+    doubt) whose open base shows dark and as wide as that size's (WIDE_BASE_*'s test) at a
+    pose HOLLOW_BACK_MM behind and HOLLOW_ACROSS_MM aside ``c``'s stern at its heading (table
+    mm), taking in at least HOLLOW_INSIDE of ``c``'s area (the pose taking in most): set there,
+    not fitted (crisp._edges_candidate), its σ covering ``c``, when it clashes with none of
+    ``lying``; else None."""
+    if not (longer := _longer_asked(scene, c, sigma_mm)):
+        return None
+    assert scene.shade is not None
+    p = c.fit.pose
+    u = np.asarray(p.direction)
+    n = np.array([-u[1], u[0]])
+    stern = np.array([p.x_mm, p.y_mm])
+    seen = shapely.Polygon(c.outline_mm)
+    others = [k for k in lying if k is not c]
+    for z in reversed(longer):
+        poses = [Pose(*(stern - b * u + a * n), p.heading_deg)
+                 for b in HOLLOW_BACK_MM for a in HOLLOW_ACROSS_MM]
+        mids = np.array([_base_seen_at(scene, z, q).mean(axis=0) for q in poses])
+        px = scene.grid.to_px(mids)
+        mid_shade = sample_map(scene.shade, px[:, 0], px[:, 1])
+        best: tuple[float, Candidate] | None = None
+        for q, m in zip(poses, mid_shade, strict=True):
+            if m >= HOLLOW_MID_DARK or not _wide_base_at(scene, z, q):
+                continue
+            o = _edges_candidate(scene, z, q)
+            share = seen.intersection(shapely.Polygon(o.outline_mm)).area / max(seen.area, 1e-9)
+            if share >= HOLLOW_INSIDE and (best is None or share > best[0]):
+                best = (share, o)
+        if best is not None:
+            return _covering_longer(scene, best[1], c, others)
+    return None
+
+
+def _wide_base_at(scene: Scene, z: Size, pose: Pose) -> bool:
+    """Whether a piece of size ``z`` at ``pose`` (table mm) shows its open base dark
+    (WIDE_BASE_DARK) with a dark run at every height at least its inside less
+    WIDE_BASE_SLACK_MM, none over its base width plus WIDE_BASE_OVER_MM nor over the shortest
+    run plus HOLLOW_FLAT_MM."""
+    shades = _base_shades_at(scene, z, pose)
+    if shades is None:
+        return False
+    behind, inside, ahead = (float(median(a)) for a in shades)
+    if min(behind, ahead) < WIDE_BASE_DARK * inside:
+        return False
+    w = scene.pieces.dims(z).base_w_mm
+    runs = _base_runs_mm(scene, _edges_candidate(scene, z, pose),
+                         0.5 * (inside + min(behind, ahead)))
+    return (w - WIDE_BASE_WALLS_MM - WIDE_BASE_SLACK_MM <= min(runs)
+            and max(runs) <= min(w + WIDE_BASE_OVER_MM, min(runs) + HOLLOW_FLAT_MM))
 
 
 def _base_runs_mm(scene: Scene, c: Candidate, dark: float) -> list[float]:
