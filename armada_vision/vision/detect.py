@@ -2573,10 +2573,12 @@ def _hue_holds_shorter(c: Candidate, scene: Scene, view: TableView, bg: np.ndarr
 
 
 def _hue_along(c: Candidate, view: TableView
-               ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
+               ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
     """``c``'s inside (eroded 1 px) as view px rows and cols, whether each is of its hue (the
-    inside's core median hue and saturation, :func:`_of_hue`) and how far along ``c``'s axis
-    from its stern each lies (table mm); None when the inside or its core is empty."""
+    inside's core median hue and saturation, :func:`_of_hue`), how far along ``c``'s axis
+    from its stern each lies (table mm) and whether it lies within VIVID_STERN_END_MM of the
+    stern; None when the inside, its core or that stern end (under VIVID_STERN_MIN_PX pixels)
+    is empty."""
     got = outline_inside(c, view)
     if got is None:
         return None
@@ -2594,22 +2596,21 @@ def _hue_along(c: Candidate, view: TableView
     rows, cols = rows + y0, cols + x0
     p_mm = view.grid.to_mm(np.column_stack([cols, rows]).astype(float))
     along = (p_mm - np.asarray(pose.stern_mm)) @ np.array([math.cos(h), math.sin(h)])
-    return rows, cols, same, along
+    end = along < VIVID_STERN_END_MM
+    if int(end.sum()) < VIVID_STERN_MIN_PX:
+        return None
+    return rows, cols, same, along, end
 
 
 def _end_hues(c: Candidate, view: TableView, length_mm: float
               ) -> tuple[float, float, float] | None:
-    """The share of ``c``'s inside (eroded 1 px, view px) of its hue (:func:`_hue_along`),
-    that share over the part within VIVID_STERN_END_MM of its stern and over its tip half
-    (``length_mm`` its footprint's length; 1.0 with no pixel there); None when the inside,
-    its core or the stern end (under VIVID_STERN_MIN_PX pixels) is empty."""
+    """The share of ``c``'s inside (eroded 1 px, view px) of its hue, that share over the part
+    within VIVID_STERN_END_MM of its stern and over its tip half (``length_mm`` its
+    footprint's length; 1.0 with no pixel there); None as :func:`_hue_along`."""
     got = _hue_along(c, view)
     if got is None:
         return None
-    _, _, same, along = got
-    end = along < VIVID_STERN_END_MM
-    if int(end.sum()) < VIVID_STERN_MIN_PX:
-        return None
+    _, _, same, along, end = got
     tip = along >= length_mm / 2
     return (float(same.mean()), float(same[end].mean()),
             float(same[tip].mean()) if tip.any() else 1.0)
@@ -2617,17 +2618,13 @@ def _end_hues(c: Candidate, view: TableView, length_mm: float
 
 def _stern_end_hue(c: Candidate, view: TableView, bg: np.ndarray
                    ) -> tuple[float, float, float] | None:
-    """The share of ``c``'s inside (eroded 1 px, view px) of its hue (:func:`_hue_along`),
-    that share over the part within VIVID_STERN_END_MM of its stern, and the share of that
-    part within VIVID_END_TABLE_BGR of the table's estimate ``bg``; None when the inside, its
-    core or that part (under VIVID_STERN_MIN_PX pixels) is empty."""
+    """The share of ``c``'s inside (eroded 1 px, view px) of its hue, that share over the part
+    within VIVID_STERN_END_MM of its stern, and the share of that part within
+    VIVID_END_TABLE_BGR of the table's estimate ``bg``; None as :func:`_hue_along`."""
     got = _hue_along(c, view)
     if got is None:
         return None
-    rows, cols, same, along = got
-    end = along < VIVID_STERN_END_MM
-    if int(end.sum()) < VIVID_STERN_MIN_PX:
-        return None
+    rows, cols, same, _, end = got
     r_e, c_e = rows[end], cols[end]
     off = view.image_bgr[r_e, c_e].astype(np.float32) - bg[r_e, c_e].astype(np.float32)
     table = float(np.mean(np.linalg.norm(off, axis=1) < VIVID_END_TABLE_BGR))
