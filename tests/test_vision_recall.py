@@ -5258,6 +5258,22 @@ def test_a_vivid_reading_whose_tip_half_holds_its_hue_keeps_its_trust():
     assert len(red) == 1 and red[0].sigma_mm <= 1.5
 
 
+# ... but not a right reading whose hue holds over under half its inside (VIVID_HUE_HOLDS),
+# nor a clean fit of the table's hue (HUED_MIN_COST): guards, passing on 643af0e, each put in
+# doubt by trust57's first form. The 12016-set's 12176 (a red large on cloth, 0.08 of its
+# inside of its hue) and the 11728-set's 11864 (a red small on the laminate, 0.38); the
+# 11440-set's 11576, a cyan small on blue cloth at cost 0.04 that shows the face ahead.
+@pytest.mark.parametrize("seed, seed0, size, color, stern", [
+    (12176, 12016, "large", "red", (289.4, 456.8)),
+    (11864, 11728, "small", "red", (118.3, 387.4)),
+    (11576, 11440, "small", "cyan", (224.1, 237.9)),
+])
+def test_a_right_vivid_reading_trust57_does_not_ask_keeps_its_trust(seed, seed0, size, color,
+                                                                    stern):
+    p = found(seed, size, color, stern, seed0=seed0)
+    assert p is not None and p.size.value == size and p.sigma_mm <= 1.5
+
+
 # issue 4, session 47, trust57; a vivid piece of the table's hue whose base as seen is the face
 # ahead of an open base (the note after detect.HUED_MIN_COST). The 13168-set's 13416 (felt):
 # a green large on green felt read as a medium at σ 1.0 mm, its stern 6.8 mm ahead on the face

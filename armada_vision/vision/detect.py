@@ -449,7 +449,10 @@ VIVID_HUE_HOLDS = 0.5
 # small at σ 1.2 mm, 0.01; 13316, a blue and a green medium side by side read as one blue
 # large at σ 2.3 mm, 0.04). Over the 2554 right trusted vivid readings of the 13168 and 12880
 # sets the lowest are 0.30 (13220's cyan small), 0.37 and 0.47; one of another set lower,
-# its tip hidden (below).
+# its tip hidden (below). As the stern-end test, only a reading whose hue holds over
+# VIVID_HUE_HOLDS of its inside is asked (13304: 0.60; 13316: 0.55): merged, two right trusted
+# red pieces whose hue holds over 0.08 and 0.38 of it (the 12016-set's 12176, a large on
+# cloth; the 11728-set's 11864, a small on the laminate) were put in doubt.
 VIVID_TIP_HALF_SHARE = 0.15
 # ... unless its fit sees VIVID_TIP_HIDDEN or more of that half's outline hidden: a tip under
 # another reading is not its hue for that reason (the 9424-set's 9530, a right orange small
@@ -613,7 +616,10 @@ HUED_MIN_COST = 0.15
 # read as a medium at σ 1.0 mm, its stern 6.8 mm ahead of the piece's on the face ahead of the
 # hollow; as sure42's 8591 before it). Over the 2554 right trusted vivid readings of the 13168
 # and 12880 sets no one on felt or cloth shows the face ahead; the 81 that do elsewhere are of
-# another hue than their table's but for 13220's false orange small on wood.
+# another hue than their table's but for 13220's false orange small on wood. Only a fit costing
+# HUED_MIN_COST or more is asked, as for _hued_side_mm (13416: 0.35): merged, the 11440-set's
+# 11576, a right cyan small on blue cloth at cost 0.04 that shows the face ahead, was put in
+# doubt.
 TURN_STEP_DEG = 30.0
 TURN_TIE = 0.1
 # ... one within this (mm, both ends) is the same reading.
@@ -2531,15 +2537,16 @@ def _stern_lacks_hue(shares: tuple[float, float, float] | None) -> bool:
 
 def _tip_lacks_hue(c: Candidate, length_mm: float,
                    shares: Callable[[], tuple[float, float, float] | None]) -> bool:
-    """Whether ``c``'s hue holds over under VIVID_TIP_HALF_SHARE of its inside's tip half
-    (``shares``: :func:`_end_hues`) while its fit sees under VIVID_TIP_HIDDEN of that half's
-    outline hidden (``length_mm``: its footprint's length)."""
+    """Whether ``c``'s hue, holding over VIVID_HUE_HOLDS of its inside, holds over under
+    VIVID_TIP_HALF_SHARE of its inside's tip half (``shares``: :func:`_end_hues`) while its
+    fit sees under VIVID_TIP_HIDDEN of that half's outline hidden (``length_mm``: its
+    footprint's length)."""
     if len(c.fit.sample_cost):
         tip = past_stern_mm(c) >= length_mm / 2
         if tip.any() and np.isnan(c.fit.sample_cost[tip]).mean() >= VIVID_TIP_HIDDEN:
             return False
     got = shares()
-    return got is not None and got[2] < VIVID_TIP_HALF_SHARE
+    return got is not None and got[0] >= VIVID_HUE_HOLDS and got[2] < VIVID_TIP_HALF_SHARE
 
 
 def _stern_end_off_piece(c: Candidate, view: TableView, bg: np.ndarray) -> bool:
@@ -3145,8 +3152,9 @@ def _piece(c: Candidate, calib: TableCalibration, view: TableView, bg: np.ndarra
         # A clear piece's base as seen is the face ahead of it: its stern may lie on the
         # piece, the rest of it too faint to fit (CLEAR_SHORT_COST's note).
         s_mm = to_longest_mm
-    elif (vivid and to_longest_mm > 0 and s_mm < to_longest_mm and table_hued is not None
-          and face_ahead is not None and table_hued() and face_ahead()):
+    elif (vivid and to_longest_mm > 0 and s_mm < to_longest_mm and cost >= HUED_MIN_COST
+          and table_hued is not None and face_ahead is not None and table_hued()
+          and face_ahead()):
         # ... so may a vivid piece's of the table's hue, its shaded faces lost in the table
         # (the note after HUED_MIN_COST).
         s_mm = to_longest_mm
