@@ -453,6 +453,9 @@ VIVID_HUE_HOLDS = 0.5
 # VIVID_HUE_HOLDS of its inside is asked (13304: 0.60; 13316: 0.55): merged, two right trusted
 # red pieces whose hue holds over 0.08 and 0.38 of it (the 12016-set's 12176, a large on
 # cloth; the 11728-set's 11864, a small on the laminate) were put in doubt.
+# The tip half's share is taken off the other pieces' outlines as seen (grown 1 mm): a tip
+# under a found neighbour's raised base is not its hue for that reason (merged, the 10000-set's
+# 10076, a right purple medium on felt whose tip half a red large hides, 0.07, was put in doubt).
 VIVID_TIP_HALF_SHARE = 0.15
 # ... unless its fit sees VIVID_TIP_HIDDEN or more of that half's outline hidden: a tip under
 # another reading is not its hue for that reason (the 9424-set's 9530, a right orange small
@@ -1724,7 +1727,8 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
                       lambda: slid_onto_face_mm(scene, c),
                       lambda: _bare_white(c, scene, bg),
                       lambda: _lit_clear_uniform(c, lying, scene, bg),
-                      lambda: _of_table_hue(c, scene, view, bg))
+                      lambda: _of_table_hue(c, scene, view, bg),
+                      lambda: _others_over(c, lying, scene))
 
     out = [as_piece(c, dark_base, top)
            for c, dark_base, top in zip(lying, opaque, lit_top, strict=True)]
@@ -2370,6 +2374,15 @@ def _hue_turned(scene: Scene, c: Candidate, view: TableView, bg: np.ndarray) -> 
     return abs((turn[0] - turn[1] + 180.0) % 360.0 - 180.0) > WOOD_HUE_TURN_DEG
 
 
+def _others_over(c: Candidate, lying: list[Candidate], scene: Scene) -> shapely.Geometry | None:
+    """The outlines as seen (grown by 1 mm, table mm) of the other pieces ``lying`` that
+    reach ``c``'s footprint, as one shape; None when none does."""
+    fp = scene.footprint(c)[0]
+    over = [g for g in (scene.grown_outline(o) for o in lying if o is not c)
+            if g.intersects(fp)]
+    return shapely.union_all(over) if over else None
+
+
 def _seen_part(c: Candidate, lying: list[Candidate], scene: Scene) -> shapely.Polygon:
     """``c``'s footprint (table mm) less what the other pieces ``lying`` cover of it as the
     camera sees them (their outlines grown by 1 mm): a taller neighbour leans over a piece
@@ -2377,11 +2390,10 @@ def _seen_part(c: Candidate, lying: list[Candidate], scene: Scene) -> shapely.Po
     footprint, whose median then read red). The whole footprint when less than
     SEEN_MIN_SHARE or more than SEEN_MAX_SHARE of it is left."""
     fp = scene.footprint(c)[0]
-    over = [scene.grown_outline(o) for o in lying if o is not c]
-    over = [g for g in over if g.intersects(fp)]
-    if not over:
+    over = _others_over(c, lying, scene)
+    if over is None:
         return fp
-    seen = fp.difference(shapely.union_all(over))
+    seen = fp.difference(over)
     if not isinstance(seen, shapely.Polygon):  # cut in two: the largest part is seen best
         seen = max(shapely.get_parts(seen), key=lambda q: q.area, default=fp)
     # A touching neighbour's edge strip changes nothing the median sees.
@@ -2579,9 +2591,9 @@ def _hue_holds_shorter(c: Candidate, scene: Scene, view: TableView, bg: np.ndarr
     return None
 
 
-def _hue_along(c: Candidate, view: TableView
-               ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
-    """``c``'s inside (eroded 1 px) as view px rows and cols, whether each is of its hue (the
+def _hue_along(c: Candidate, view: TableView) -> tuple[np.ndarray, ...] | None:
+    """``c``'s inside (eroded 1 px) as table mm points and view px rows and cols, whether each
+    is of its hue (the
     inside's core median hue and saturation, :func:`_of_hue`), how far along ``c``'s axis
     from its stern each lies (table mm) and whether it lies within VIVID_STERN_END_MM of the
     stern; None when the inside, its core or that stern end (under VIVID_STERN_MIN_PX pixels)
@@ -2606,21 +2618,24 @@ def _hue_along(c: Candidate, view: TableView
     end = along < VIVID_STERN_END_MM
     if int(end.sum()) < VIVID_STERN_MIN_PX:
         return None
-    return rows, cols, same, along, end
+    return p_mm, rows, cols, same, along, end
 
 
-def _end_hues(c: Candidate, view: TableView, length_mm: float
-              ) -> tuple[float, float, float] | None:
+def _end_hues(c: Candidate, view: TableView, length_mm: float,
+              over: shapely.Geometry | None = None) -> tuple[float, float, float] | None:
     """The share of ``c``'s inside (eroded 1 px, view px) of its hue, that share over the part
     within VIVID_STERN_END_MM of its stern and over its tip half (``length_mm`` its
-    footprint's length; 1.0 with no pixel there); None as :func:`_hue_along`."""
+    footprint's length) off ``over`` (table mm: other pieces as seen; 1.0 with under
+    VIVID_STERN_MIN_PX pixels there); None as :func:`_hue_along`."""
     got = _hue_along(c, view)
     if got is None:
         return None
-    _, _, same, along, end = got
+    p_mm, _, _, same, along, end = got
     tip = along >= length_mm / 2
+    if over is not None:
+        tip &= ~shapely.contains_xy(over, p_mm[:, 0], p_mm[:, 1])
     return (float(same.mean()), float(same[end].mean()),
-            float(same[tip].mean()) if tip.any() else 1.0)
+            float(same[tip].mean()) if int(tip.sum()) >= VIVID_STERN_MIN_PX else 1.0)
 
 
 def _stern_end_hue(c: Candidate, view: TableView, bg: np.ndarray
@@ -2631,7 +2646,7 @@ def _stern_end_hue(c: Candidate, view: TableView, bg: np.ndarray
     got = _hue_along(c, view)
     if got is None:
         return None
-    rows, cols, same, _, end = got
+    _, rows, cols, same, _, end = got
     r_e, c_e = rows[end], cols[end]
     off = view.image_bgr[r_e, c_e].astype(np.float32) - bg[r_e, c_e].astype(np.float32)
     table = float(np.mean(np.linalg.norm(off, axis=1) < VIVID_END_TABLE_BGR))
@@ -3007,7 +3022,8 @@ def _piece(c: Candidate, calib: TableCalibration, view: TableView, bg: np.ndarra
            slid_ahead_mm: Callable[[], float] | None = None,
            bare_white: Callable[[], bool] | None = None,
            lit_uniform: Callable[[], bool] | None = None,
-           table_hued: Callable[[], bool] | None = None) -> DetectedPiece:
+           table_hued: Callable[[], bool] | None = None,
+           others_over: Callable[[], shapely.Geometry | None] | None = None) -> DetectedPiece:
     """The detected piece of ``c``; ``goes_on`` tells whether its colour goes on past its
     outline (asked of a vivid piece only: :func:`_colour_goes_on`), ``inside_goes_on``
     whether its inside's colour does (asked of the others: :func:`_inside_goes_on`),
@@ -3033,7 +3049,9 @@ def _piece(c: Candidate, calib: TableCalibration, view: TableView, bg: np.ndarra
     :func:`_bare_white`), ``lit_uniform`` whether it is a clear piece lit like the table all
     over (asked of a piece named white that ``lit_clear`` does not rename:
     :func:`_lit_clear_uniform`), ``table_hued`` whether it is of a coloured table's hue
-    (asked of a vivid piece shorter than the longest: :func:`_of_table_hue`)."""
+    (asked of a vivid piece shorter than the longest: :func:`_of_table_hue`), ``others_over``
+    the other pieces' outlines as seen over its footprint (table mm: :func:`_others_over`;
+    the tip-half hue test leaves them out)."""
     d = pieces.dims(c.size)
     pose = c.fit.pose
     s_cal = calibration_sigma_mm(calib, pose.stern_mm, d)
@@ -3061,7 +3079,8 @@ def _piece(c: Candidate, calib: TableCalibration, view: TableView, bg: np.ndarra
     fp = footprint(pose, d)
     shown = fp if seen is None else seen   # what the colour tests read: the outline as seen
     # Its hue's shares over its inside, stern end and tip half: asked once, if at all.
-    end_hues = cache(lambda: _end_hues(c, view, d.footprint_length_mm))
+    end_hues = cache(lambda: _end_hues(c, view, d.footprint_length_mm,
+                                       None if others_over is None else others_over()))
     color = classify_color(view, shown, bg, opaque)
     if color == "clear" and not opaque and shaded_white(view, shown, bg):
         # Bright faces beside a dark one: white plastic, not a dimmer table (WHITE_TABLE_V).
