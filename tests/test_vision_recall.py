@@ -5264,12 +5264,15 @@ def test_a_vivid_reading_whose_tip_half_holds_its_hue_keeps_its_trust():
 # inside of its hue) and the 11728-set's 11864 (a red small on the laminate, 0.38); the
 # 11440-set's 11576, a cyan small on blue cloth at cost 0.04 that shows the face ahead; nor a
 # tip half under a found neighbour's raised base as seen (detect._others_over): the 10000-set's
-# 10076, a purple medium on felt whose tip half a red large hides, 0.07 of its hue.
+# 10076, a purple medium on felt whose tip half a red large hides, 0.07 of its hue; nor one
+# whose fit sees its tip half hidden (VIVID_TIP_HIDDEN): the 9424-set's 9530, an orange small
+# whose tip lies under a white chit, 0.79 of that half's outline hidden.
 @pytest.mark.parametrize("seed, seed0, size, color, stern", [
     (12176, 12016, "large", "red", (289.4, 456.8)),
     (11864, 11728, "small", "red", (118.3, 387.4)),
     (11576, 11440, "small", "cyan", (224.1, 237.9)),
     (10076, 10000, "medium", "purple", (158.4, 338.7)),
+    (9530, 9424, "small", "orange", (206.6, 465.6)),
 ])
 def test_a_right_vivid_reading_trust57_does_not_ask_keeps_its_trust(seed, seed0, size, color,
                                                                     stern):
