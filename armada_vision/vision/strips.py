@@ -1001,17 +1001,10 @@ def wide_base_longer(scene: Scene, c: Candidate, sigma_mm: float, lying: list[Ca
     σ covering ``c``, when it clashes with none of ``lying``; else None."""
     if not (longer := _longer_asked(scene, c, sigma_mm)):
         return None
-    shades = _base_shades_at(scene, c.size, c.fit.pose)
-    if shades is None:
+    runs = _dark_base_runs(scene, c)
+    if runs is None:
         return None
-    behind, inside, ahead = (float(median(a)) for a in shades)
-    if min(behind, ahead) < WIDE_BASE_DARK * inside:
-        return None
-    runs = _base_runs_mm(scene, c, 0.5 * (inside + min(behind, ahead)))
-    dims = scene.pieces.dims
-    fits = [z for z in longer
-            if dims(z).base_w_mm - WIDE_BASE_WALLS_MM - WIDE_BASE_SLACK_MM <= min(runs)
-            and max(runs) <= dims(z).base_w_mm + WIDE_BASE_OVER_MM]
+    fits = [z for z in longer if _runs_fit(scene, z, runs)]
     if not fits:
         return None
     others = [k for k in lying if k is not c]
@@ -1059,17 +1052,32 @@ def _wide_base_at(scene: Scene, z: Size, pose: Pose) -> bool:
     (WIDE_BASE_DARK) with a dark run at every height at least its inside less
     WIDE_BASE_SLACK_MM, none over its base width plus WIDE_BASE_OVER_MM nor over the shortest
     run plus HOLLOW_FLAT_MM."""
-    shades = _base_shades_at(scene, z, pose)
+    runs = _dark_base_runs(scene, _edges_candidate(scene, z, pose))
+    return (runs is not None and _runs_fit(scene, z, runs)
+            and max(runs) <= min(runs) + HOLLOW_FLAT_MM)
+
+
+def _dark_base_runs(scene: Scene, c: Candidate) -> list[float] | None:
+    """The dark runs across lying ``c``'s open base as seen at each height (mm,
+    :func:`_base_runs_mm`, at the level halfway between its inside and the lighter of behind
+    and ahead), when that base shows dark (behind and ahead at least WIDE_BASE_DARK times its
+    inside); else None."""
+    shades = _base_shades_at(scene, c.size, c.fit.pose)
     if shades is None:
-        return False
+        return None
     behind, inside, ahead = (float(median(a)) for a in shades)
     if min(behind, ahead) < WIDE_BASE_DARK * inside:
-        return False
+        return None
+    return _base_runs_mm(scene, c, 0.5 * (inside + min(behind, ahead)))
+
+
+def _runs_fit(scene: Scene, z: Size, runs: list[float]) -> bool:
+    """Whether dark ``runs`` (mm) are as wide as size ``z``'s base: the shortest at least its
+    inside (its width less WIDE_BASE_WALLS_MM) less WIDE_BASE_SLACK_MM, the longest at most its
+    width plus WIDE_BASE_OVER_MM."""
     w = scene.pieces.dims(z).base_w_mm
-    runs = _base_runs_mm(scene, _edges_candidate(scene, z, pose),
-                         0.5 * (inside + min(behind, ahead)))
     return (w - WIDE_BASE_WALLS_MM - WIDE_BASE_SLACK_MM <= min(runs)
-            and max(runs) <= min(w + WIDE_BASE_OVER_MM, min(runs) + HOLLOW_FLAT_MM))
+            and max(runs) <= w + WIDE_BASE_OVER_MM)
 
 
 def _base_runs_mm(scene: Scene, c: Candidate, dark: float) -> list[float]:
