@@ -4,6 +4,7 @@ Scenes come from the renderer; the truth is the renderer's."""
 from __future__ import annotations
 
 import math
+import warnings
 from functools import cache
 
 import cv2
@@ -17,7 +18,8 @@ from armada_vision.synth.random_scene import random_scene
 from armada_vision.synth.render import render
 from armada_vision.vision.calibrate import TableCalibration, calibrate
 from armada_vision.vision.detect import region_foreground, shade
-from armada_vision.vision.explain import fits_from_axis, no_piece_in, stern_guesses
+from armada_vision.vision.explain import fits_from_axis, no_piece_in, stern_guesses, tip_guesses
+from armada_vision.vision.fit import ViewGrid
 from armada_vision.vision.scene import GOOD_COST, Scene, clashes
 from armada_vision.vision.segment import blobs, foreground, make_rectifier
 
@@ -168,3 +170,22 @@ def test_a_stern_corner_start_lies_at_the_pieces_stern(heading):
     best = min(large, key=lambda p: math.dist(p.stern_mm, pose.stern_mm))
     assert math.dist(best.stern_mm, pose.stern_mm) < 1.0
     assert abs((best.heading_deg - heading + 180.0) % 360.0 - 180.0) < 3.0
+
+
+# A region's outline can come back to where it was k points before (a hook one pixel wide,
+# walked out and back): that point's arm to it has no length, so no direction. Read as a 90°
+# corner, it gave a NaN heading, and the detect stopped on Pose's finite-number check (issue 4,
+# session 48: a scene of the blind judge set 13744-14031). No corner is read there now.
+def test_a_corner_with_an_arm_of_no_length_is_no_tip_nor_stern():
+    part = np.zeros((60, 60), bool)
+    part[20:41, 20:41] = True
+    for v, u in ((30, 41), (30, 42), (27, 43), (28, 43), (29, 43), (31, 43), (31, 44)):
+        part[v, u] = True  # a hook off the square's side, one pixel wide
+    grid = ViewGrid(0.0, 100.0, 2.5, part.shape)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the NaN came with a divide warning
+        tips = tip_guesses(part, grid)
+        starts = stern_guesses(part, grid, NOMINAL_PIECES)
+    assert tips and starts
+    assert all(np.isfinite(t).all() and math.isfinite(h) for t, h in tips)
+    assert all(math.isfinite(p.heading_deg) for _z, p in starts)
