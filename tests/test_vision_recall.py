@@ -3249,7 +3249,7 @@ def test_a_standing_piece_read_in_its_colour_area_is_read_standing(seed, seed0):
 # at 22-35° (1280×720): the 10864-set's 10995 (red small on felt, read lying 5.0° off the
 # radial direction, joint cost 0.33, σ 0.46 mm, standing 0.22: detect.RADIAL_DEG 6), the
 # 11152-set's 11349 (purple medium on cloth, radial, 0.18 against standing 0.234:
-# STAND_RADIAL_TIE 0.08), the 11728-set's 11883 (green small on wood, its near face a "base"
+# STAND_RADIAL_SHARE 1.35), the 11728-set's 11883 (green small on wood, its near face a "base"
 # below the face ahead, 0.028 against 0.025: STAND_BELOW_SHARE 1), the 12880-set's 12933
 # (cyan small on wood, 130° off, doubtful joint 0.66 against 0.45: STAND_OFF_COST MAX_COST,
 # STAND_OFF_SHARE 0.75) and, in doubt, the 8272-set's 8511 (0.76 against 0.56), the
@@ -3269,12 +3269,14 @@ def test_a_standing_piece_read_lying_near_the_standing_tests_bounds_is_read_stan
 
 # ... while the true lying pieces nearest those bounds stay lying and trusted (issue 4,
 # session 48, upright58): the 12880-set's 12927 (an orange small on laminate heading 5.3° off
-# the radial direction, joint cost 0.26, standing 0.39: 0.13 over, STAND_RADIAL_TIE 0.08) and
+# the radial direction, joint cost 0.26, standing 0.39: 1.48 of it, STAND_RADIAL_SHARE 1.35),
+# the 13168-set's 13346 (a green small on laminate, 2.6° off, 0.01 against standing 0.088) and
 # the 13456-set's 13605 (a cyan small on felt, radial, its open base below the face ahead,
 # 0.14 against standing 0.23: over STAND_SURE_COST).
 @pytest.mark.parametrize(("seed", "seed0", "color", "stern"), [
     (12927, 12880, "orange", (496.9, 272.3)),
     (13605, 13456, "cyan", (417.0, 290.1)),
+    (13346, 13168, "green", (214.6, 327.1)),
 ])
 def test_a_lying_piece_near_the_standing_tests_bounds_stays_lying(seed, seed0, color, stern):
     p = found(seed, "small", color, stern, seed0=seed0)
