@@ -731,9 +731,10 @@ SIZE_DOUBT_COST = 0.5
 # standing fit's joint cost from 0.02 above to 0.19 below the lying one's; true lying pieces
 # within 10° of the direction fitted standing 0.3-0.6 worse).
 # 6° (was 5°: issue 4, session 48, upright58): the 10864-set's 10995, an upright red small on
-# felt read lying 5.0° off at joint cost 0.33, σ 0.46 mm, standing 0.22. Of the lone lying
-# readings on the upright scenes of the 21 tuning and check sets, the true lying pieces 5-6°
-# off fitted standing 0.13 (12927) to 0.35 worse.
+# felt read lying 5.0° off at joint cost 0.33, σ 0.46 mm, standing 0.22; the 10000-set's
+# 10233, an upright yellow medium on cloth 5.6° off, 0.459 against standing 0.457 (σ 2.9 mm).
+# Of the lone lying readings on the upright scenes of 12 tuning sets (3062 logged), the true
+# lying pieces 5-6° off fitted standing 0.13 (12927) to 0.35 worse.
 RADIAL_DEG = 6.0
 # Not widened (issue 4, session 48, upright58): the 11152-set's 11349, an upright purple
 # medium on cloth read lying radially at joint cost 0.183 (σ 0.32 mm), fits standing at 0.234,
@@ -754,7 +755,7 @@ STAND_SURE_COST = 0.06
 # session 48, upright58; was 0.5): the 11728-set's 11883, an upright green small
 # on wood, its near face a "base" below the face ahead, read lying at joint cost 0.028, σ 0.21
 # mm, standing 0.025. The true lying pieces with such a base fitted standing at 0.226 or more
-# on the 21 sets' upright scenes (13605), 0.13 on stand41's (7785).
+# on the upright scenes of 12 tuning sets (13605), 0.13 on stand41's (7785).
 STAND_BELOW_SHARE = 1.0
 # A standing piece's lying reading need not point away from the camera's foot: its square
 # base and shadow may draw the fit's heading round (issue 4, session 34, false44: the
