@@ -772,7 +772,8 @@ STAND_BELOW_SHARE = 1.0
 # small on wood read lying 130° off at joint 0.66, σ 0.81 mm, standing 0.45 (0.68 of it); 9712-set
 # 9867's (0.43 against 0.72), 8272-set 8511's (0.56 against 0.76) and 11728-set 11739's (0.46
 # against 1.0) in doubt. The true lying pieces off the radial direction with a doubtful
-# joint cost fitted standing at 0.82 (13473, σ 30 mm) of theirs or more, 1.12 when trusted.
+# joint cost fitted standing at 0.82 (13473, σ 30 mm) of theirs or more, 1.35 when trusted
+# (9801).
 STAND_OFF_COST = MAX_COST
 STAND_OFF_SHARE = 0.75
 # A reading named a vivid colour that is the table with light taken away (_dimmed_table_read)
