@@ -3244,6 +3244,50 @@ def test_a_standing_piece_read_in_its_colour_area_is_read_standing(seed, seed0):
     assert_no_false_piece(seed, seed0)
 
 
+# Standing pieces read lying just outside the standing test's bounds (issue 4, session 48,
+# upright58; precision: three false pieces the rules would trust, four in doubt), all upright
+# at 22-35° (1280×720): the 10864-set's 10995 (red small on felt, read lying 5.0° off the
+# radial direction, joint cost 0.33, σ 0.46 mm, standing 0.22: detect.RADIAL_DEG 6), the
+# 11728-set's 11883 (green small on wood, its near face a "base" below the face ahead, 0.028
+# against 0.025: STAND_BELOW_SHARE 1), the 12880-set's 12933 (cyan small on wood, 130° off,
+# doubtful joint 0.66 against 0.45: STAND_OFF_COST MAX_COST, STAND_OFF_SHARE 0.75) and, in
+# doubt, the 8272-set's 8511 (0.76 against 0.56), the 11728-set's 11739 (1.0 against 0.46)
+# and the 10000-set's 10233 (0.46 against 0.457, 5.6° off); the 9712-set's 9867 (0.72
+# against 0.43), read standing in its colour area, was read lying again by the passes after
+# (lone_colour_piece, σ 3.0 mm): a region read standing there is done. Each is read standing
+# at its place, size and colour, and no lying piece lies there.
+@pytest.mark.parametrize(("seed", "seed0"), [
+    (10995, 10864), (11883, 11728), (12933, 12880),
+    (8511, 8272), (11739, 11728), (10233, 10000), (9867, 9712),
+])
+def test_a_standing_piece_read_lying_near_the_standing_tests_bounds_is_read_standing(
+        seed, seed0):
+    assert_read_standing(seed, seed0)
+    assert_no_false_piece(seed, seed0)
+
+
+# ... while the true lying pieces nearest those bounds stay lying and trusted (issue 4,
+# session 48, upright58): the 12880-set's 12927 (an orange small on laminate heading 5.3° off
+# the radial direction, joint cost 0.26, standing 0.39: over STAND_TIE), the 13456-set's 13605
+# (a cyan small on felt, radial, its open base below the face ahead, 0.14 against standing
+# 0.23: over STAND_SURE_COST), and the two a wider radial bound took: the 13168-set's 13346 (a
+# green small on laminate, 2.6° off, 0.01 against standing 0.088: a tie of 0.08) and the
+# 10864-set's 10989 (a purple large on laminate, 1.3° off, 0.30 against 0.40: a share of
+# 1.35), where the 11152-set's 11349, an upright purple medium read lying at 0.183 against
+# standing 0.234 (σ 0.32 mm), needed 0.051 or 1.28: left.
+@pytest.mark.parametrize(("seed", "seed0", "size", "color", "stern"), [
+    (12927, 12880, "small", "orange", (496.9, 272.3)),
+    (13605, 13456, "small", "cyan", (417.0, 290.1)),
+    (13346, 13168, "small", "green", (214.6, 327.1)),
+    (10989, 10864, "large", "purple", (380.0, 429.2)),
+])
+def test_a_lying_piece_near_the_standing_tests_bounds_stays_lying(seed, seed0, size, color,
+                                                                  stern):
+    p = found(seed, size, color, stern, seed0=seed0)
+    assert p is not None and (p.size.value, p.color) == (size, color)
+    assert math.dist(p.pose.stern_mm, stern) <= 1.0 and p.sigma_mm <= 1.5
+
+
 # A standing black piece's crisp outline read as a black piece lit like the table (issue 4,
 # session 34, false44; precision): the 8560-set's 8697, an upright black large on grey
 # laminate (1280×720, 22-35°), was read by the soft pass's refit to the crisp edges
