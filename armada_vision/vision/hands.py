@@ -83,6 +83,14 @@ HAND_CLEAR_GROW_MM = 3.0
 # shadow (seed 1007's, 596 mm², median 0.34: 20 ms of fits for nothing), while the clear
 # pieces read in hands' regions stand out, lit or muted (6621, 6641, 6273: 5.4-16.6).
 HAND_CLEAR_SCORE = FAINT_SCORE
+# ... and on a crisp area a doubtful fit up to HAND_CLEAR_DOUBT_COST named clear is kept too, in
+# doubt (σ at least DOUBT_FLOOR_MM), as on a muted one (issue 4, session 48, recallclear58): a
+# clear piece's crisp area in a hand's shadow's region takes its own shadow in and fits only
+# doubtfully: the 11440-set's 11637 (a clear medium on the laminate, 22-35°, 1280x720: cost
+# 0.50, stern 2.6 mm off) and the 5968-set's 6125 (a clear small, 0.36) were missed, only good
+# fits being kept. Not up to MAX_COST: the 8848-set's 8995, a white large's shadow beside a
+# hand on the laminate, fitted as a clear small at 0.55, was read as a false clear medium.
+HAND_CLEAR_DOUBT_COST = 0.52
 # A doubtful fit whose inside is a warm colour (red, orange, yellow) duller than plastic (HSV
 # saturation under SKIN_MAX_SAT, 0-255) is skin: on wood a hand is taken into the table
 # estimate and only its fingers' edges and ends score (issue 4, check seed 1058: a fingertip
@@ -161,8 +169,10 @@ def clear_in_hands(scene: Scene, view: TableView, bg: np.ndarray, edges: np.ndar
     HAND_CLEAR_GROW_MM, counted as object by the foreground score (HAND_CLEAR_SCORE) and of
     a clear piece's median colour (``looks_clear(window, area)``: the fingers' filled
     outlines are skin-coloured), fitted as
-    those passes fit theirs (a good fit on a crisp area; on a muted one a doubtful fit too,
-    as the desaturated pass keeps one; no soft reading, no peel), named clear (``is_clear``)
+    those passes fit theirs (a good fit; on a crisp area a doubtful one up to
+    HAND_CLEAR_DOUBT_COST too, on a muted one up to MAX_COST, as the desaturated pass keeps
+    one; no soft reading, no peel),
+    named clear (``is_clear``)
     and not a finger's patch (:func:`in_skin`), σ at least HAND_COLOUR_MM: a hand may hide
     its neighbourhood's edges."""
     def worth(sl: tuple[slice, slice], area: np.ndarray) -> bool:
@@ -223,8 +233,9 @@ def clear_in_hands(scene: Scene, view: TableView, bg: np.ndarray, edges: np.ndar
     got = []
     if any_worth(crisp):
         got += [c for c in crisp_pieces(scene, edges, crisp & grown, lying, None, standing,
-                                        heading_floor=True, area_if=worth)
-                if is_clear(c)]
+                                        heading_floor=True, area_if=worth,
+                                        doubtful_if=is_clear)
+                if is_clear(c) and c.fit.cost <= HAND_CLEAR_DOUBT_COST]
     if grey is not None and ratio is not None and any_worth(grey, ratio):
         got += [c for c in crisp_pieces(scene, None, grey & grown, lying + got, None,
                                          standing, shade_range=GREY_SHADE,
