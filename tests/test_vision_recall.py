@@ -5176,6 +5176,17 @@ def test_a_white_piece_beside_a_dark_run_that_widens_is_not_read_longer(seed, si
     assert p is not None and p.size.value == size
 
 
+# Guard (issue 4, session 48, size58; strips._on_own_hollow): the 8560-set's 8640, a white
+# medium on wood read right in doubt, lying on its own hollow (the middle of its own open base
+# 0.43 of the table, runs 17.3-17.6 mm: a medium's). A large's pose 1.5 mm behind took the
+# hollow and the shadow behind it in as 22.1-22.6 mm wide, one width, and read it large (σ 99)
+# on fa34a12; not read off its own hollow.
+def test_a_white_piece_lying_on_its_own_hollow_is_not_read_off_it():
+    p = found(8640, "medium", "white", (197.6, 196.9), seed0=8560)
+    assert p is not None and p.color == "white" and p.size.value == "medium"
+    assert_no_sure_wrong_size(8640, 8560, "medium", "white", (197.6, 196.9), any_size=True)
+
+
 # A black piece lit grey alone on the laminate whose table estimate took it in (issue 4, session
 # 45, recallwb55; edge_refits.GREY_BLACK_ALONE_*): pointing at the viewer, its faces mirror the
 # light a mid grey, and the table estimate takes the piece in, so the score map reads a ring of
