@@ -5243,6 +5243,30 @@ def test_a_white_piece_beside_a_dark_run_that_widens_is_not_read_longer(seed, si
     assert p is not None and p.size.value == size
 
 
+# Guard (issue 4, session 48, size58; strips._on_own_hollow): the 8560-set's 8640, a white
+# medium on wood read right in doubt, lying on its own hollow (the middle of its own open base
+# 0.43 of the table, runs 17.3-17.6 mm: a medium's). A large's pose 1.5 mm behind took the
+# hollow and the shadow behind it in as 22.1-22.6 mm wide, one width, and read it large (σ 99)
+# on fa34a12; not read off its own hollow.
+def test_a_white_piece_lying_on_its_own_hollow_is_not_read_off_it():
+    p = found(8640, "medium", "white", (197.6, 196.9), seed0=8560)
+    assert p is not None and p.color == "white" and p.size.value == "medium"
+    assert_no_sure_wrong_size(8640, 8560, "medium", "white", (197.6, 196.9), any_size=True)
+
+
+# issue 4, session 48, size58 (strips.HOLLOW_FLAT_MM 1.0 -> 1.2): the 8560-set's 8747, a white
+# medium on the laminate read as a small (σ 19.8 mm) 5.1 mm ahead of its stern. Its hollow's
+# runs at the poses asked nearest its stern (4.5 mm behind the reading, 0.6 mm ahead of the
+# stern) are 17.4/17.1/16.3 mm, the top lane's cut short near the rim: 1.1 apart, one width
+# still (a hollow joined by a shadow widens 1.9-2.5). A size short on fa34a12; read at its size,
+# in doubt.
+def test_a_white_piece_read_short_its_hollow_a_fraction_of_a_step_behind_is_read_at_its_size():
+    p = found(8747, "medium", "white", (305.4, 290.8), seed0=8560)
+    assert p is not None and p.color == "white" and p.size.value == "medium"
+    assert p.sigma_mm > 1.5  # its size from the base's width, its place not fitted
+    assert_no_sure_wrong_size(8747, 8560, "medium", "white", (305.4, 290.8), any_size=True)
+
+
 # A black piece lit grey alone on the laminate whose table estimate took it in (issue 4, session
 # 45, recallwb55; edge_refits.GREY_BLACK_ALONE_*): pointing at the viewer, its faces mirror the
 # light a mid grey, and the table estimate takes the piece in, so the score map reads a ring of

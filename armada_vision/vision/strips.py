@@ -397,8 +397,23 @@ HOLLOW_INSIDE = 0.9
 # right: a large's pose beside it, runs 24.1, 22.8, 22.2) and 13357 (a white medium read right:
 # 21.9, 23.5, 24.4), both read large by the first form of the rule. It costs one case: the
 # 10288-set's 10482, its reading turned 7° off the piece, whose runs at the poses asked (at the
-# reading's heading) widen too (22.8, 25.4, 25.3).
-HOLLOW_FLAT_MM = 1.0
+# reading's heading) widen too (22.8, 25.4, 25.3). Session 48 (size58) widened it from 1.0 to
+# 1.2: the 8560-set's 8747, a white medium on the laminate read as a small (σ 19.8 mm) 5.1 mm
+# ahead of its stern, runs 17.4/17.1/16.3 at the pose 4.5 mm behind (0.6 mm ahead of the
+# stern: the top lane's run cut short near the rim; 17.2/17.1/17.1 at the truth's pose); the
+# widening ones stay out (1.9, 2.5).
+HOLLOW_FLAT_MM = 1.2
+# A reading lying on its own hollow is not read off it: where the middle of the reading's own
+# open base as seen is darker than HOLLOW_MID_DARK and the run darker than that is as wide as
+# the reading's own size's base at every height (WIDE_BASE_*'s widths, :func:`_runs_fit`), the
+# open base is the reading's and it is not asked. The 8560-set's 8640 (issue 4, session 48,
+# size58): a white medium on wood read right in doubt (σ 9.9 mm), its hollow's inside 0.44 of
+# the table, the wood's shadow behind it 0.68 (so WIDE_BASE_DARK's test fails at its own pose),
+# its middle 0.43 and runs 17.6/17.3/17.5 mm (a medium's 15.7-20.8); a large's pose 1.5 mm
+# behind took the hollow and its shadow in as 22.1-22.6 mm wide and read it large (σ 99). The
+# rule's gains lie off their hollow: their own base's middle lit (13265, 5261, 11375, 11435:
+# 1.14-1.27), or dark with runs wider than a small's (12887, 13095, 9293: 16.8-23.1 mm, a
+# small's at most 15.3).
 
 
 def _longer_sizes(scene: Scene, c: Candidate, sigma_mm: float) -> list[Size]:
@@ -1019,7 +1034,7 @@ def hollow_near_longer(scene: Scene, c: Candidate, sigma_mm: float, lying: list[
     mm), taking in at least HOLLOW_INSIDE of ``c``'s area (the pose taking in most): set there,
     not fitted (crisp._edges_candidate), its σ covering ``c``, when it clashes with none of
     ``lying``; else None."""
-    if not (longer := _longer_asked(scene, c, sigma_mm)):
+    if not (longer := _longer_asked(scene, c, sigma_mm)) or _on_own_hollow(scene, c):
         return None
     assert scene.shade is not None
     p = c.fit.pose
@@ -1045,6 +1060,17 @@ def hollow_near_longer(scene: Scene, c: Candidate, sigma_mm: float, lying: list[
         if best is not None:
             return _covering_longer(scene, best[1], c, others)
     return None
+
+
+def _on_own_hollow(scene: Scene, c: Candidate) -> bool:
+    """Whether lying reading ``c``'s own open base as seen (table mm on the view) shows its
+    middle darker than HOLLOW_MID_DARK with runs that dark as wide as ``c``'s size's base at
+    every height (:func:`_runs_fit`): the reading lies on its own hollow."""
+    assert scene.shade is not None
+    mid = scene.grid.to_px(_base_seen_at(scene, c.size, c.fit.pose).mean(axis=0)[None])
+    if sample_map(scene.shade, mid[:, 0], mid[:, 1])[0] >= HOLLOW_MID_DARK:
+        return False
+    return _runs_fit(scene, c.size, _base_runs_mm(scene, c, HOLLOW_MID_DARK))
 
 
 def _wide_base_at(scene: Scene, z: Size, pose: Pose) -> bool:
