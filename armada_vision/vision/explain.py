@@ -170,6 +170,15 @@ OWN_HUE_STEP = 8.0
 # fit's outline leaves of the area too (_rest_fits), that rest opened by this many pixels
 # (the fit's edge a pixel off leaves slivers along its outline).
 TOUCH_REST_OPEN_PX = 1
+# Two touching pieces of one colour outside a hand's region are one colour area too (no hue
+# parts them), and where no pass read anything, no fit covers it: read as a pair when two
+# good fits that overlap neither each other nor a reading cover it together (issue 4, session
+# 48, recall58: the 10000-set's 10031, a blue medium and large on cloth, and 10079, a red small
+# and medium; the check set 5104's 5249, two orange smalls; the 12304-set's 12341, a yellow
+# medium and small: each pair missed whole). Asked only after a pair of two hues is sought
+# (PAIR_MIN_HUE), and each reading is checked as a standing piece's colour area after, as
+# every reading of that pass (a standing piece's faces are two areas of one hue).
+ONE_HUE_PAIR_MIN_HUE = -1.0
 # Turns (degrees) of a tip's heading guess tried when nothing explains a region (see
 # leftover_piece; issue 4, seed 1032: a red medium's tip guess 14° off along wood-grain streaks,
 # its fit stuck 10° off at cost 0.58; from 10° further round it fits at 0.085).
@@ -1179,7 +1188,8 @@ def pieces_in_colour(scene: Scene, part: np.ndarray, sub: ViewGrid, vivid: np.nd
     ``pair_hue`` (the window's OpenCV hue), only pairs are read: an area is read as two
     touching pieces of two colours when two good fits that do not overlap cover it together
     (:func:`_pair_covering`), and no area as one piece; with ``split_rest``, also from the
-    fits of what each one's outline leaves of the area (:func:`_rest_fits`, TOUCH_REST_OPEN_PX).
+    fits of what each one's outline leaves of the area (:func:`_rest_fits`, TOUCH_REST_OPEN_PX),
+    and then as two touching pieces of one colour (ONE_HUE_PAIR_MIN_HUE).
     ``min_share`` (a fit, its area): the share of its outline that must lie in the area
     (COLOUR_MIN_SHARE without it; colour_areas' table-hued pieces). ``own_hue`` (the
     window's OpenCV hue): a clean fit may leave another hue's part of its area out
@@ -1210,6 +1220,10 @@ def pieces_in_colour(scene: Scene, part: np.ndarray, sub: ViewGrid, vivid: np.nd
                 rest = _rest_fits(scene, got, area, sub, out + taken)
                 cands += rest
                 two = _pair_covering(scene, got + rest, area, sub, out + taken, pair_hue)
+                if two is None:
+                    # Two touching pieces of one colour (ONE_HUE_PAIR_MIN_HUE).
+                    two = _pair_covering(scene, got + rest, area, sub, out + taken, pair_hue,
+                                         ONE_HUE_PAIR_MIN_HUE)
             if two is not None:
                 out += two
                 gap += [0.0, 0.0]
@@ -1284,12 +1298,14 @@ def _other_hues(scene: Scene, fits: list[Candidate], picked: list[Candidate],
 
 
 def _pair_covering(scene: Scene, got: list[Candidate], area: np.ndarray, sub: ViewGrid,
-                   others: list[Candidate], hue: np.ndarray) -> list[Candidate] | None:
+                   others: list[Candidate], hue: np.ndarray, min_hue: float = PAIR_MIN_HUE
+                   ) -> list[Candidate] | None:
     """Two good fits among ``got`` (cost at most GOOD_COST, COLOUR_MIN_SHARE of each one's
     outline as seen in the colour ``area``, overlapping neither each other nor ``others``)
     whose median ``hue`` (OpenCV's 0-180, on ``sub``) in the area differs by more than
-    PAIR_MIN_HUE and that together leave at most COLOUR_MAX_LEFT of the area out, the pair of
-    least summed cost and share left; None when no pair does."""
+    ``min_hue`` (PAIR_MIN_HUE; ONE_HUE_PAIR_MIN_HUE: any two) and that together leave at
+    most COLOUR_MAX_LEFT of the area out, the pair of least summed cost and share left; None
+    when no pair does."""
     ones = []
     hues = []
     for c in got:
@@ -1305,7 +1321,7 @@ def _pair_covering(scene: Scene, got: list[Candidate], area: np.ndarray, sub: Vi
         for j in range(i + 1, len(ones)):
             b = ones[j]
             dh = abs(hues[i] - hues[j])
-            if min(dh, 180.0 - dh) <= PAIR_MIN_HUE or clashes(a, [b], scene):
+            if min(dh, 180.0 - dh) <= min_hue or clashes(a, [b], scene):
                 continue
             left = np.count_nonzero(unexplained_mask(area, sub, [a, b])) / total
             if left > COLOUR_MAX_LEFT:
