@@ -179,6 +179,14 @@ TOUCH_REST_OPEN_PX = 1
 # (PAIR_MIN_HUE), and each reading is checked as a standing piece's colour area after, as
 # every reading of that pass (a standing piece's faces are two areas of one hue).
 ONE_HUE_PAIR_MIN_HUE = -1.0
+# ... but a standing piece's two faces are one hue's two triangles too, which the per-reading
+# standing check can miss: the 10000-set's 10029, an upright cyan large on felt at 22-35°,
+# read as two cyan smalls base to base (each one's joint cost, the other excusing it, 0.97
+# and 0.74) where a standing medium explains the region at 0.85. A one-hue pair is read only
+# where no standing fit explains the region within ONE_HUE_STAND_TIE of the pair's worse
+# joint cost (the true pairs: 0.15-0.51 against standing fits at 1.04-1.07; 10031's and
+# 12341's regions fit a standing piece at 1.4 and 1.3 at best).
+ONE_HUE_STAND_TIE = 0.05
 # Turns (degrees) of a tip's heading guess tried when nothing explains a region (see
 # leftover_piece; issue 4, seed 1032: a red medium's tip guess 14° off along wood-grain streaks,
 # its fit stuck 10° off at cost 0.58; from 10° further round it fits at 0.085).
@@ -1221,9 +1229,12 @@ def pieces_in_colour(scene: Scene, part: np.ndarray, sub: ViewGrid, vivid: np.nd
                 cands += rest
                 two = _pair_covering(scene, got + rest, area, sub, out + taken, pair_hue)
                 if two is None:
-                    # Two touching pieces of one colour (ONE_HUE_PAIR_MIN_HUE).
+                    # Two touching pieces of one colour (ONE_HUE_PAIR_MIN_HUE), not one
+                    # standing piece's two faces (ONE_HUE_STAND_TIE).
                     two = _pair_covering(scene, got + rest, area, sub, out + taken, pair_hue,
                                          ONE_HUE_PAIR_MIN_HUE)
+                    if two is not None and _stands_as_well(scene, part, sub, two):
+                        two = None
             if two is not None:
                 out += two
                 gap += [0.0, 0.0]
@@ -1330,6 +1341,16 @@ def _pair_covering(scene: Scene, got: list[Candidate], area: np.ndarray, sub: Vi
             if best is None or key < best[0]:
                 best = (key, [a, b])
     return None if best is None else best[1]
+
+
+def _stands_as_well(scene: Scene, region: np.ndarray, sub: ViewGrid,
+                    pair: list[Candidate]) -> bool:
+    """Whether a standing piece explains ``region`` (on ``sub``) about as well as the
+    ``pair`` of one colour read in it: a standing fit whose joint cost is at most the pair's
+    worse joint cost (each excused by the other) plus ONE_HUE_STAND_TIE."""
+    a, b = pair
+    worse = max(joint_cost(a, [b], scene), joint_cost(b, [a], scene))
+    return upright_fit(scene, region, sub, worse + ONE_HUE_STAND_TIE) is not None
 
 
 def _rest_fits(scene: Scene, got: list[Candidate], area: np.ndarray, sub: ViewGrid,
