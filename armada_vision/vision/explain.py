@@ -180,12 +180,12 @@ TOUCH_REST_OPEN_PX = 1
 # every reading of that pass (a standing piece's faces are two areas of one hue).
 ONE_HUE_PAIR_MIN_HUE = -1.0
 # ... but a standing piece's two faces are one hue's two triangles too, which the per-reading
-# standing check can miss: the 10000-set's 10029, an upright cyan large on felt at 22-35°,
-# read as two cyan smalls base to base (each one's joint cost, the other excusing it, 0.97
-# and 0.74) where a standing medium explains the region at 0.85. A one-hue pair is read only
-# where no standing fit explains the region within ONE_HUE_STAND_TIE of the pair's worse
-# joint cost (the true pairs: 0.15-0.51 against standing fits at 1.04-1.07; 10031's and
-# 12341's regions fit a standing piece at 1.4 and 1.3 at best).
+# standing check can miss: the 10000-set's 10029, an upright cyan large on felt, and the
+# check set 5104's 5271, an upright orange medium on cloth (both 1280×720 at 22-35°), were
+# read as two smalls base to base, the pair's worse joint cost (each excused by the other)
+# 0.97 and 0.92, where a standing fit explains the region at 0.85 and 0.44. A one-hue pair is
+# read only where no standing fit explains the region within ONE_HUE_STAND_TIE of the pair's
+# worse joint cost: the four true pairs above 0.18-0.52 against standing fits at 1.04-1.40.
 ONE_HUE_STAND_TIE = 0.05
 # Turns (degrees) of a tip's heading guess tried when nothing explains a region (see
 # leftover_piece; issue 4, seed 1032: a red medium's tip guess 14° off along wood-grain streaks,
