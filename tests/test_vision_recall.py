@@ -5400,8 +5400,10 @@ def test_touching_pieces_of_one_colour_are_read_as_a_pair(seed, seed0, pieces):
 
 
 # ... but not a standing piece's two faces (explain.ONE_HUE_STAND_TIE): the 10000-set's
-# 10029, an upright cyan large on felt at 22-35°, was read as two cyan smalls base to base
-# by the one-colour pair alone (each one's joint cost, the other excusing it, 0.97 and 0.74;
-# a standing fit explains its region at 0.85). Fails without the standing test (efc04fd).
-def test_a_standing_piece_is_no_pair_of_one_colour():
-    assert_no_false_piece(10029, 10000)
+# 10029, an upright cyan large on felt, and the check set 5104's 5271, an upright orange
+# medium on cloth (1280×720, 22-35°), were read as two smalls base to base by the one-colour
+# pair alone (the pair's worse joint cost 0.97 and 0.92; a standing fit explains the region
+# at 0.85 and 0.44). Both fail without the standing test (efc04fd).
+@pytest.mark.parametrize(("seed", "seed0"), [(10029, 10000), (5271, 5104)])
+def test_a_standing_piece_is_no_pair_of_one_colour(seed, seed0):
+    assert_no_false_piece(seed, seed0)
