@@ -180,13 +180,17 @@ TOUCH_REST_OPEN_PX = 1
 # every reading of that pass (a standing piece's faces are two areas of one hue).
 ONE_HUE_PAIR_MIN_HUE = -1.0
 # ... but a standing piece's two faces are one hue's two triangles too, which the per-reading
-# standing check can miss: the 10000-set's 10029, an upright cyan large on felt, and the
-# check set 5104's 5271, an upright orange medium on cloth (both 1280×720 at 22-35°), were
-# read as two smalls base to base, the pair's worse joint cost (each excused by the other)
-# 0.97 and 0.92, where a standing fit explains the region at 0.85 and 0.44. A one-hue pair is
-# read only where no standing fit explains the region within ONE_HUE_STAND_TIE of the pair's
-# worse joint cost: the four true pairs above 0.18-0.52 against standing fits at 1.04-1.40.
+# standing check can miss: the 10000-set's 10029 and 10239, an upright cyan large on felt
+# and a purple large on cloth, and the check set 5104's 5271, an upright orange medium on
+# cloth (all three 1280×720 at 22-35°), were read as two pieces base to base, the pair's
+# worse joint cost (each excused by the other) 0.97, 0.95 and 0.92, where a standing fit
+# explains the region at 0.85, 0.51 and 0.44. A one-hue pair is read only where no standing
+# fit explains the region within ONE_HUE_STAND_TIE of the pair's worse joint cost (the four
+# true pairs above: 0.18-0.52 against standing fits at 1.04-1.40) and that worse joint cost
+# is at most ONE_HUE_MAX_JOINT (between the true pairs' 0.52 and the standing pieces' 0.92:
+# a pair that explains its own area that poorly may be anything of one colour).
 ONE_HUE_STAND_TIE = 0.05
+ONE_HUE_MAX_JOINT = 0.7
 # Turns (degrees) of a tip's heading guess tried when nothing explains a region (see
 # leftover_piece; issue 4, seed 1032: a red medium's tip guess 14° off along wood-grain streaks,
 # its fit stuck 10° off at cost 0.58; from 10° further round it fits at 0.085).
@@ -1345,12 +1349,13 @@ def _pair_covering(scene: Scene, got: list[Candidate], area: np.ndarray, sub: Vi
 
 def _stands_as_well(scene: Scene, region: np.ndarray, sub: ViewGrid,
                     pair: list[Candidate]) -> bool:
-    """Whether a standing piece explains ``region`` (on ``sub``) about as well as the
-    ``pair`` of one colour read in it: a standing fit whose joint cost is at most the pair's
-    worse joint cost (each excused by the other) plus ONE_HUE_STAND_TIE."""
+    """Whether the ``pair`` of one colour read in ``region`` (on ``sub``) may be a standing
+    piece: its worse joint cost (each excused by the other) is over ONE_HUE_MAX_JOINT, or a
+    standing fit explains the region within ONE_HUE_STAND_TIE of it."""
     a, b = pair
     worse = max(joint_cost(a, [b], scene), joint_cost(b, [a], scene))
-    return upright_fit(scene, region, sub, worse + ONE_HUE_STAND_TIE) is not None
+    return worse > ONE_HUE_MAX_JOINT or upright_fit(
+        scene, region, sub, worse + ONE_HUE_STAND_TIE) is not None
 
 
 def _rest_fits(scene: Scene, got: list[Candidate], area: np.ndarray, sub: ViewGrid,
