@@ -188,7 +188,9 @@ ONE_HUE_PAIR_MIN_HUE = -1.0
 # fit explains the region within ONE_HUE_STAND_TIE of the pair's worse joint cost (the four
 # true pairs above: 0.18-0.52 against standing fits at 1.04-1.40) and that worse joint cost
 # is at most ONE_HUE_MAX_JOINT (between the true pairs' 0.52 and the standing pieces' 0.92:
-# a pair that explains its own area that poorly may be anything of one colour).
+# a pair that explains its own area that poorly may be anything of one colour; tuning seed
+# 1983 of the set from 1936: a lone orange large on cloth, missed, read as a false medium and
+# small across it at 0.82, no standing fit under 1.57).
 ONE_HUE_STAND_TIE = 0.05
 ONE_HUE_MAX_JOINT = 0.7
 # Turns (degrees) of a tip's heading guess tried when nothing explains a region (see
