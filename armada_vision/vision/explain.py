@@ -193,6 +193,12 @@ ONE_HUE_PAIR_MIN_HUE = -1.0
 # small across it at 0.82, no standing fit under 1.57).
 ONE_HUE_STAND_TIE = 0.05
 ONE_HUE_MAX_JOINT = 0.7
+# ... nor a longer piece read as two shorter ones along its axis: the 12304-set's 12326, a
+# purple large on cloth (1920×1080, 22-35°), read as a medium and a small heading 325° and
+# 324° at a worse joint cost of 0.705, a hair over ONE_HUE_MAX_JOINT. A one-hue pair whose
+# headings lie within ONE_HUE_SAME_WAY_DEG is not read (the true pairs above: 42° apart at
+# least, three of the four base to base, 177-186°).
+ONE_HUE_SAME_WAY_DEG = 20.0
 # Turns (degrees) of a tip's heading guess tried when nothing explains a region (see
 # leftover_piece; issue 4, seed 1032: a red medium's tip guess 14° off along wood-grain streaks,
 # its fit stuck 10° off at cost 0.58; from 10° further round it fits at 0.085).
@@ -1239,7 +1245,7 @@ def pieces_in_colour(scene: Scene, part: np.ndarray, sub: ViewGrid, vivid: np.nd
                     # standing piece's two faces (ONE_HUE_STAND_TIE).
                     two = _pair_covering(scene, got + rest, area, sub, out + taken, pair_hue,
                                          ONE_HUE_PAIR_MIN_HUE)
-                    if two is not None and _stands_as_well(scene, part, sub, two):
+                    if two is not None and _one_piece_as_well(scene, part, sub, two):
                         two = None
             if two is not None:
                 out += two
@@ -1349,12 +1355,16 @@ def _pair_covering(scene: Scene, got: list[Candidate], area: np.ndarray, sub: Vi
     return None if best is None else best[1]
 
 
-def _stands_as_well(scene: Scene, region: np.ndarray, sub: ViewGrid,
+def _one_piece_as_well(scene: Scene, region: np.ndarray, sub: ViewGrid,
                     pair: list[Candidate]) -> bool:
-    """Whether the ``pair`` of one colour read in ``region`` (on ``sub``) may be a standing
-    piece: its worse joint cost (each excused by the other) is over ONE_HUE_MAX_JOINT, or a
-    standing fit explains the region within ONE_HUE_STAND_TIE of it."""
+    """Whether the ``pair`` of one colour read in ``region`` (on ``sub``) may be one piece:
+    its headings lie within ONE_HUE_SAME_WAY_DEG (a longer piece along its axis), its worse
+    joint cost (each excused by the other) is over ONE_HUE_MAX_JOINT, or a standing fit
+    explains the region within ONE_HUE_STAND_TIE of it."""
     a, b = pair
+    turn = abs(a.fit.pose.heading_deg - b.fit.pose.heading_deg) % 360.0
+    if min(turn, 360.0 - turn) < ONE_HUE_SAME_WAY_DEG:
+        return True
     worse = max(joint_cost(a, [b], scene), joint_cost(b, [a], scene))
     return worse > ONE_HUE_MAX_JOINT or upright_fit(
         scene, region, sub, worse + ONE_HUE_STAND_TIE) is not None
