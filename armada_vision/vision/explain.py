@@ -180,17 +180,17 @@ TOUCH_REST_OPEN_PX = 1
 # every reading of that pass (a standing piece's faces are two areas of one hue).
 ONE_HUE_PAIR_MIN_HUE = -1.0
 # ... but a standing piece's two faces are one hue's two triangles too, which the per-reading
-# standing check can miss: the 10000-set's 10029 and 10239, an upright cyan large on felt
-# and a purple large on cloth, and the check set 5104's 5271, an upright orange medium on
-# cloth (all three 1280×720 at 22-35°), were read as two pieces base to base, the pair's
-# worse joint cost (each excused by the other) 0.97, 0.95 and 0.92, where a standing fit
-# explains the region at 0.85, 0.51 and 0.44. A one-hue pair is read only where no standing
-# fit explains the region within ONE_HUE_STAND_TIE of the pair's worse joint cost (the four
-# true pairs above: 0.18-0.52 against standing fits at 1.04-1.40) and that worse joint cost
-# is at most ONE_HUE_MAX_JOINT (between the true pairs' 0.52 and the standing pieces' 0.92:
-# a pair that explains its own area that poorly may be anything of one colour; tuning seed
-# 1983 of the set from 1936: a lone orange large on cloth, missed, read as a false medium and
-# small across it at 0.82, no standing fit under 1.57).
+# standing check can miss: the 10000-set's 10029 and 10239, an upright cyan large on felt and a
+# purple large on cloth, the 12304-set's 12549, an upright cyan large on felt, and the check set
+# 5104's 5271, an upright orange medium on cloth (all four 1280×720 at 22-35°), were read as two
+# pieces, the pair's worse joint cost (each excused by the other) 0.97, 0.95, 0.83 and 0.92, where a
+# standing fit explains the region at 0.85, 0.51, 0.80 and 0.44. A one-hue pair is read only where
+# no standing fit explains the region within ONE_HUE_STAND_TIE of the pair's worse joint cost (the
+# four true pairs above: 0.18-0.52 against standing fits at 1.04-1.40) and that worse joint cost is
+# at most ONE_HUE_MAX_JOINT (between the true pairs' 0.52 and the standing pieces' 0.83: a pair that
+# explains its own area that poorly may be anything of one colour; tuning seed 1983 of the set from
+# 1936: a lone orange large on cloth, missed, read as a false medium and small across it at 0.82, no
+# standing fit under 1.57).
 ONE_HUE_STAND_TIE = 0.05
 ONE_HUE_MAX_JOINT = 0.7
 # ... nor a longer piece read as two shorter ones along its axis: the 12304-set's 12326, a
@@ -1242,7 +1242,7 @@ def pieces_in_colour(scene: Scene, part: np.ndarray, sub: ViewGrid, vivid: np.nd
                 two = _pair_covering(scene, got + rest, area, sub, out + taken, pair_hue)
                 if two is None:
                     # Two touching pieces of one colour (ONE_HUE_PAIR_MIN_HUE), not one
-                    # standing piece's two faces (ONE_HUE_STAND_TIE).
+                    # piece read as two (_one_piece_as_well).
                     two = _pair_covering(scene, got + rest, area, sub, out + taken, pair_hue,
                                          ONE_HUE_PAIR_MIN_HUE)
                     if two is not None and _one_piece_as_well(scene, part, sub, two):
@@ -1356,7 +1356,7 @@ def _pair_covering(scene: Scene, got: list[Candidate], area: np.ndarray, sub: Vi
 
 
 def _one_piece_as_well(scene: Scene, region: np.ndarray, sub: ViewGrid,
-                    pair: list[Candidate]) -> bool:
+                       pair: list[Candidate]) -> bool:
     """Whether the ``pair`` of one colour read in ``region`` (on ``sub``) may be one piece:
     its headings lie within ONE_HUE_SAME_WAY_DEG (a longer piece along its axis), its worse
     joint cost (each excused by the other) is over ONE_HUE_MAX_JOINT, or a standing fit
