@@ -199,6 +199,15 @@ ONE_HUE_MAX_JOINT = 0.7
 # headings lie within ONE_HUE_SAME_WAY_DEG is not read (the true pairs above: 42° apart at
 # least, three of the four base to base, 177-186°).
 ONE_HUE_SAME_WAY_DEG = 20.0
+# ... nor a standing piece no standing fit explains: a standing piece is seen pushed away from
+# the camera's foot, so the pair read on its faces lies along that radial direction. The
+# 8848-set's 8961, an upright green large on cloth (1280×720, 22-35°; not a set the guards
+# above were set on), read as a medium and a small at a worse joint cost of 0.50 where no
+# standing fit explains the region (upright_fit: none). A one-hue pair is not read where the
+# long axis of its two outlines together lies within ONE_HUE_RADIAL_DEG of the radial
+# direction at their middle: the five standing pieces above 3-23° off it, the four true
+# pairs 48-83° (a true pair that lies so is missed, as before).
+ONE_HUE_RADIAL_DEG = 35.0
 # Turns (degrees) of a tip's heading guess tried when nothing explains a region (see
 # leftover_piece; issue 4, seed 1032: a red medium's tip guess 14° off along wood-grain streaks,
 # its fit stuck 10° off at cost 0.58; from 10° further round it fits at 0.085).
@@ -1358,16 +1367,29 @@ def _pair_covering(scene: Scene, got: list[Candidate], area: np.ndarray, sub: Vi
 def _one_piece_as_well(scene: Scene, region: np.ndarray, sub: ViewGrid,
                        pair: list[Candidate]) -> bool:
     """Whether the ``pair`` of one colour read in ``region`` (on ``sub``) may be one piece:
-    its headings lie within ONE_HUE_SAME_WAY_DEG (a longer piece along its axis), its worse
-    joint cost (each excused by the other) is over ONE_HUE_MAX_JOINT, or a standing fit
-    explains the region within ONE_HUE_STAND_TIE of it."""
+    its headings lie within ONE_HUE_SAME_WAY_DEG (a longer piece along its axis), its
+    outlines' long axis lies within ONE_HUE_RADIAL_DEG of the camera's radial direction (a
+    standing piece), its worse joint cost (each excused by the other) is over
+    ONE_HUE_MAX_JOINT, or a standing fit explains the region within ONE_HUE_STAND_TIE of it."""
     a, b = pair
     turn = abs(a.fit.pose.heading_deg - b.fit.pose.heading_deg) % 360.0
-    if min(turn, 360.0 - turn) < ONE_HUE_SAME_WAY_DEG:
+    if min(turn, 360.0 - turn) < ONE_HUE_SAME_WAY_DEG or _lies_radially(scene, pair):
         return True
     worse = max(joint_cost(a, [b], scene), joint_cost(b, [a], scene))
     return worse > ONE_HUE_MAX_JOINT or upright_fit(
         scene, region, sub, worse + ONE_HUE_STAND_TIE) is not None
+
+
+def _lies_radially(scene: Scene, pair: list[Candidate]) -> bool:
+    """Whether the long axis (table mm) of the ``pair``'s outlines together lies within
+    ONE_HUE_RADIAL_DEG of the direction from the camera's foot to their middle."""
+    pts = np.vstack([c.outline_mm for c in pair])
+    mid = pts.mean(axis=0)
+    _, _, vt = np.linalg.svd(pts - mid, full_matrices=False)
+    away = mid - np.asarray(scene.camera_mm[:2])
+    off = abs(math.degrees(math.atan2(vt[0][1], vt[0][0]) - math.atan2(away[1], away[0])))
+    off %= 180.0
+    return min(off, 180.0 - off) < ONE_HUE_RADIAL_DEG
 
 
 def _rest_fits(scene: Scene, got: list[Candidate], area: np.ndarray, sub: ViewGrid,
