@@ -3158,7 +3158,7 @@ def test_a_warm_piece_on_wood_read_in_doubt_is_kept(seed, size, color, stern):
 # 7696-set's 7755, an upright red small on laminate (1280×720, 22-35°), read as a lying red
 # small heading away from the camera at joint cost 0.09, σ 0.29 mm, its "base" 1.36 below
 # the face ahead (open_base.FACE_OVER_BASE). A standing fit that is sure (0.02:
-# detect.STAND_SURE_COST, STAND_SURE_SHARE of the lying one's) still takes it: read standing
+# detect.STAND_SURE_COST, STAND_BELOW_SHARE of the lying one's) still takes it: read standing
 # at its place, at its size and colour, and no piece lies there.
 def test_a_standing_piece_whose_near_face_looks_like_a_base_is_read_standing():
     assert_read_standing(7755, 7696)
