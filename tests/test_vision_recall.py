@@ -4299,11 +4299,17 @@ def test_a_doubtful_crisp_fit_is_in_doubt_of_its_turn():
     (9773, 9712, [("large", "yellow", (413.7, 486.7)), ("small", "orange", (408.0, 508.6))]),
 ])
 def test_touching_pieces_of_near_hues_are_read_as_a_pair(seed, seed0, pieces):
+    assert_pair_read(seed, seed0, pieces, 2.5)
+
+
+def assert_pair_read(seed: int, seed0: int, pieces: list, within_mm: float) -> None:
+    """Each of ``pieces`` (size, colour, stern in table mm) read at its size and colour within
+    ``within_mm``, in doubt (a pair in one colour area is never trusted), and no false piece."""
     for size, color, stern in pieces:
         p = found(seed, size, color, stern, seed0=seed0)
         assert p is not None and p.color == color and p.size.value == size
-        assert math.dist(p.pose.stern_mm, stern) < 2.5
-        assert p.sigma_mm >= 3.0  # a pair in one colour area: never trusted
+        assert math.dist(p.pose.stern_mm, stern) < within_mm
+        assert p.sigma_mm >= 3.0
     assert_no_false_piece(seed, seed0)
 
 
@@ -5482,12 +5488,7 @@ def test_a_warm_piece_on_wood_lit_pale_or_shaded_is_still_read(seed, seed0, colo
     (12341, 12304, [("medium", "yellow", (122.8, 204.0)), ("small", "yellow", (101.9, 218.6))]),
 ])
 def test_touching_pieces_of_one_colour_are_read_as_a_pair(seed, seed0, pieces):
-    for size, color, stern in pieces:
-        p = found(seed, size, color, stern, seed0=seed0)
-        assert p is not None and p.color == color and p.size.value == size
-        assert math.dist(p.pose.stern_mm, stern) < 3.5
-        assert p.sigma_mm >= 3.0  # a pair in one colour area: never trusted
-    assert_no_false_piece(seed, seed0)
+    assert_pair_read(seed, seed0, pieces, 3.5)
 
 
 # ... but not a standing piece's two faces (explain.ONE_HUE_STAND_TIE, ONE_HUE_MAX_JOINT):
