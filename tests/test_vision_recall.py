@@ -858,8 +858,9 @@ def test_a_hands_shadow_band_read_as_a_black_small_is_not_trusted():
         "the case's hand is not in the scene as rendered"
     sterns = [p["stern"] for p in r.truth["pieces"]]
     false = [d for d in det.pieces if min(math.dist(d.pose.stern_mm, s) for s in sterns) > 10]
-    assert len(false) == 1 and false[0].color == "black"
-    assert false[0].sigma_mm > 3.0
+    # Read as a black small in doubt until session 48; since upright58's wider standing bounds
+    # the band is read standing (``det.upright``): no ship at all. Either way never trusted.
+    assert len(false) <= 1 and all(d.color == "black" and d.sigma_mm > 3.0 for d in false)
 
 
 def test_a_piece_read_one_size_short_whose_colour_goes_on_is_not_trusted():
