@@ -63,6 +63,20 @@ def found(seed: int, size: str, color: str, stern_mm: tuple[float, float], seed0
     return None if best is None else det.pieces[best]
 
 
+def assert_kept_trusted(seed: int, seed0: int, size: str, color: str,
+                        stern_mm: tuple[float, float], within_mm: float | None = None,
+                        named: bool = False) -> None:
+    """A right reading a rule must leave alone: the piece of ``size`` and ``color`` at
+    ``stern_mm`` (table mm) found at its size, trusted (σ ≤ 1.5 mm), its stern within
+    ``within_mm`` when given, and named ``color`` when ``named``."""
+    p = found(seed, size, color, stern_mm, seed0=seed0)
+    assert p is not None and p.size.value == size and p.sigma_mm <= 1.5
+    if within_mm is not None:
+        assert math.dist(p.pose.stern_mm, stern_mm) <= within_mm
+    if named:
+        assert p.color == color
+
+
 def assert_clear_read_at_size_in_doubt(seed: int, seed0: int, size: str,
                                        stern_mm: tuple[float, float]) -> None:
     """The clear piece of ``size`` at ``stern_mm`` (table mm) is read clear at its size, in
@@ -1871,9 +1885,7 @@ def test_a_small_read_turned_into_its_part_a_neighbour_leaves_seen_is_in_doubt(
 ])
 def test_a_right_reading_partly_hidden_by_a_neighbour_stays_trusted(
         seed, seed0, size, color, stern):
-    p = found(seed, size, color, stern, seed0=seed0)
-    assert p is not None and p.size.value == size
-    assert math.dist(p.pose.stern_mm, stern) <= 1.5 and p.sigma_mm <= 1.5
+    assert_kept_trusted(seed, seed0, size, color, stern, within_mm=1.5)
 
 
 # The held-out 3088-set's one trusted wrong size, 3278's white large read as a small (named
@@ -3307,9 +3319,7 @@ def test_a_standing_piece_read_lying_near_the_standing_tests_bounds_is_read_stan
 ])
 def test_a_lying_piece_near_the_standing_tests_bounds_stays_lying(seed, seed0, size, color,
                                                                   stern):
-    p = found(seed, size, color, stern, seed0=seed0)
-    assert p is not None and (p.size.value, p.color) == (size, color)
-    assert math.dist(p.pose.stern_mm, stern) <= 1.0 and p.sigma_mm <= 1.5
+    assert_kept_trusted(seed, seed0, size, color, stern, within_mm=1.0, named=True)
 
 
 # A standing black piece's crisp outline read as a black piece lit like the table (issue 4,
@@ -5374,8 +5384,7 @@ def test_a_vivid_reading_whose_tip_half_holds_its_hue_keeps_its_trust():
 ])
 def test_a_right_vivid_reading_trust57_does_not_ask_keeps_its_trust(seed, seed0, size, color,
                                                                     stern):
-    p = found(seed, size, color, stern, seed0=seed0)
-    assert p is not None and p.size.value == size and p.sigma_mm <= 1.5
+    assert_kept_trusted(seed, seed0, size, color, stern)
 
 
 # issue 4, session 47, trust57; a vivid piece of the table's hue whose base as seen is the face
