@@ -1571,10 +1571,9 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
             # (2360's cyan small beside a white large: σ 9.9 mm from the large's room).
             got = own_colour_pieces(scene, apart, sub, lying, view, bg)
             # A standing piece's colour area, read as a lying piece (_standing_in_colour).
-            ups = [_standing_in_colour(scene, region, apart, sub, c, view, bg) for c in got]
-            standing += [u for u in ups if u is not None]
-            got = [c for c, u in zip(got, ups, strict=True) if u is None]
-            if not got and any(u is not None for u in ups):
+            got, ups = _lying_and_standing(scene, region, apart, sub, got, view, bg)
+            standing += ups
+            if not got and ups:
                 # Read standing: the passes below would read its faces lying again (issue 4,
                 # session 48, upright58: the 9712-set's 9867, an upright cyan small read
                 # standing here, then lying by lone_colour_piece, σ 3.0 mm).
@@ -1593,10 +1592,9 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
             # two good fits of two hues cover it together (explain.TOUCH_REST_OPEN_PX).
             got = pieces_in_colour(scene, region, sub, apart, lying,
                                    pair_hue=window_hsv(view, sub)[..., 0], split_rest=True)
-            ups = [_standing_in_colour(scene, region, apart, sub, c, view, bg) for c in got]
-            standing += [u for u in ups if u is not None]
-            got = [c for c, u in zip(got, ups, strict=True) if u is None]
-            if not got and any(u is not None for u in ups):
+            got, ups = _lying_and_standing(scene, region, apart, sub, got, view, bg)
+            standing += ups
+            if not got and ups:
                 continue  # read standing (as above)
         if not got:
             # Still nothing: one piece whose stern's misses are its open base's hollow.
@@ -2254,6 +2252,16 @@ def _standing_read_lying(scene: Scene, region: np.ndarray, sub: ViewGrid,
         if up is not None:
             return up
     return None
+
+
+def _lying_and_standing(scene: Scene, region: np.ndarray, apart: np.ndarray, sub: ViewGrid,
+                        got: list[Candidate], view: TableView, bg: np.ndarray
+                        ) -> tuple[list[Candidate], list[Candidate]]:
+    """The readings of ``got`` (read in the colour areas ``apart`` of ``region``) that stay
+    lying, and the standing pieces the others are (:func:`_standing_in_colour`)."""
+    ups = [_standing_in_colour(scene, region, apart, sub, c, view, bg) for c in got]
+    return ([c for c, u in zip(got, ups, strict=True) if u is None],
+            [u for u in ups if u is not None])
 
 
 def _standing_in_colour(scene: Scene, region: np.ndarray, apart: np.ndarray, sub: ViewGrid,

@@ -1390,9 +1390,8 @@ def _lies_radially(scene: Scene, pair: list[Candidate]) -> bool:
     pts = np.vstack([c.outline_mm for c in pair])
     mid = pts.mean(axis=0)
     _, _, vt = np.linalg.svd(pts - mid, full_matrices=False)
-    away = mid - np.asarray(scene.camera_mm[:2])
-    off = abs(math.degrees(math.atan2(vt[0][1], vt[0][0]) - math.atan2(away[1], away[0])))
-    off %= 180.0
+    axis = Pose(float(mid[0]), float(mid[1]), math.degrees(math.atan2(vt[0][1], vt[0][0])))
+    off = abs(scene.off_radial_deg(axis, at_mm=mid))  # an axis: either way along it
     return min(off, 180.0 - off) < ONE_HUE_RADIAL_DEG
 
 

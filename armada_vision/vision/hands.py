@@ -168,13 +168,11 @@ def clear_in_hands(scene: Scene, view: TableView, bg: np.ndarray, edges: np.ndar
     one (``grey``, cut at its own level by ``ratio``) lying there, grown by
     HAND_CLEAR_GROW_MM, counted as object by the foreground score (HAND_CLEAR_SCORE) and of
     a clear piece's median colour (``looks_clear(window, area)``: the fingers' filled
-    outlines are skin-coloured), fitted as
-    those passes fit theirs (a good fit; on a crisp area a doubtful one up to
-    HAND_CLEAR_DOUBT_COST too, on a muted one up to MAX_COST, as the desaturated pass keeps
-    one; no soft reading, no peel),
-    named clear (``is_clear``)
-    and not a finger's patch (:func:`in_skin`), σ at least HAND_COLOUR_MM: a hand may hide
-    its neighbourhood's edges."""
+    outlines are skin-coloured), fitted as those passes fit theirs (a good fit; on a crisp
+    area a doubtful one up to HAND_CLEAR_DOUBT_COST too, on a muted one up to MAX_COST, as the
+    desaturated pass keeps one; no soft reading, no peel), named clear (``is_clear``) and not
+    a finger's patch (:func:`in_skin`), σ at least HAND_COLOUR_MM: a hand may hide its
+    neighbourhood's edges."""
     def worth(sl: tuple[slice, slice], area: np.ndarray) -> bool:
         return (float(median(scene.score[sl][area])) >= HAND_CLEAR_SCORE
                 and looks_clear(sl, area))
