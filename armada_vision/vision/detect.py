@@ -186,6 +186,7 @@ from armada_vision.vision.segment import (
 from armada_vision.vision.shadows import cast_shadows, lit_table, tinted_shadow
 from armada_vision.vision.strips import (
     bare_strip_shorter,
+    black_grey_longer,
     clear_across_longer,
     clear_base_longer,
     clear_beside_longer,
@@ -1820,6 +1821,13 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
             if (w := clear_across_longer(scene, c, p.sigma_mm, lying)) is not None:
                 out[i] = replace(as_piece(w, False), color="clear")
                 continue
+        # A black reading in size doubt on a coloured table whose strip to a longer size from
+        # its stern or tip is grey (strips.BLACK_STRIP_GREY: a black piece's lit face or open
+        # base) is read at that size, named black.
+        if (p.color == "black"
+                and (o := black_grey_longer(scene, c, p.sigma_mm, lying, ratio)) is not None):
+            out[i] = replace(as_piece(o, False), color="black")
+            continue
         # Any colour: a reading in size doubt whose longer outline lies on the crisp edges
         # (EDGE_LONGER_SHARE). Named in the reading's colour; a white one's longer footprint
         # takes its dark open base in and may be named black (SHADED_BASE: the 8272-set's

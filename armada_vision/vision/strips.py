@@ -1184,3 +1184,62 @@ def edges_longer(scene: Scene, c: Candidate, sigma_mm: float, lying: list[Candid
         if (q := _covering_longer(scene, _edges_candidate(scene, z, pose), c, others)) is not None:
             return q
     return None
+
+
+# A black reading in size doubt on a coloured table read a size or two short (issue 4,
+# session 49, lead59). A black piece's lit face on wood is grey, not dark, and its open
+# base, seen at the other end, is dark and grey too; the dark passes read the black part
+# alone, a small or medium from its stern or its tip (size58's survey: 16 of 22 black larges
+# and mediums read short, on wood, felt or cloth). The strip a longer size from the same stern
+# or tip adds past the reading keeps 0.25-0.49 of the table's saturation beside it on the
+# short readings on wood of the tuning sets (10908, 9715, 11733, 13807, 11826, 13791; mediums
+# 10213, 12717, 9435, 10901), 0.96-1.0 past the black readings right at their size (11824,
+# 13795, 10891, 10982): the table, or a shadow, which keeps its colour. So such a reading is
+# replaced by the longest longer size from its stern or tip whose strip past it, and that
+# strip's part past the next shorter size, hold at most BLACK_STRIP_GREY of the table's
+# saturation beside it, when it clashes with no other reading: set there, not fitted, its σ
+# covering the reading.
+BLACK_STRIP_GREY = 0.5
+
+
+def _grey_past(scene: Scene, ratio: np.ndarray, o: Candidate, seen: shapely.Geometry,
+               free: shapely.Geometry, others: list[Candidate], shorter: Candidate | None
+               ) -> bool:
+    """Whether a longer reading ``o``'s strip ``free`` (table mm, past the reading as
+    ``seen``, off ``others``), and its part past ``shorter`` (the next shorter size set the
+    same way, when longer than the reading), hold a median saturation ``ratio`` at most
+    BLACK_STRIP_GREY of the table's beside the strip (:func:`_beside_strip`)."""
+    beside = _beside_strip(scene, o, seen, free, others)
+    if beside.area <= 0.0:
+        return False
+    bound = BLACK_STRIP_GREY * median_in(scene, ratio, beside)
+    if median_in(scene, ratio, free) > bound:
+        return False
+    if shorter is None:
+        return True
+    last = free.difference(shapely.Polygon(shorter.outline_mm).buffer(STRIP_GROW_MM))
+    return last.area > 0.0 and median_in(scene, ratio, last) <= bound
+
+
+def black_grey_longer(scene: Scene, c: Candidate, sigma_mm: float, lying: list[Candidate],
+                      ratio: np.ndarray | None) -> Candidate | None:
+    """The longest size longer than black reading ``c`` (σ ``sigma_mm``, covering it: in size
+    doubt), set from ``c``'s stern or its tip at its heading, whose strip past ``c`` is grey
+    (:func:`_grey_past`, BLACK_STRIP_GREY; ``ratio`` the view's saturation over the table's,
+    None on a grey table) and that clashes with none of ``lying``: set there, not fitted
+    (crisp._edges_candidate), its σ covering ``c``; else None."""
+    if ratio is None or not (longer := _longer_asked(scene, c, sigma_mm)):
+        return None
+    others = [k for k in lying if k is not c]
+    seen = shapely.Polygon(c.outline_mm)
+    got: list[Candidate] = []
+    for sets in (_set_from_stern(scene, c, longer), _set_from_tip(scene, c, longer)):
+        for o, free, shorter in _free_strips(scene, seen, sets, others):
+            if _grey_past(scene, ratio, o, seen, free, others, shorter):
+                got.append(o)
+                break
+    dims = scene.pieces.dims
+    for o in sorted(got, key=lambda o: -dims(o.size).footprint_length_mm):
+        if (q := _covering_longer(scene, o, c, others)) is not None:
+            return q
+    return None
