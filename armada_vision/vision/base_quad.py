@@ -25,6 +25,11 @@ import shapely
 
 from armada_vision.geometry.pieces import Size
 from armada_vision.geometry.pose import Pose
+from armada_vision.vision.crisp import (
+    SOFT_WHITE_CLIP_PX,
+    _outline_samples_many,
+    edge_distance_window,
+)
 from armada_vision.vision.fit import FitResult, ViewGrid, lying_local_3d, outline_mm
 from armada_vision.vision.open_base import (
     BASE_STEP,
@@ -116,6 +121,24 @@ HOLLOW_INSIDE = 0.9
 HOLLOW_QUAD_IOU = 0.85
 # The window (view px) round a reading in which its dark area is looked for.
 HOLLOW_WINDOW_PX = 40
+# The quad's heading is a short lever (issue 4, session 49, acc59): the hollow is a base's width
+# long, and its IoU is refined in 1.5° steps, so a reading from it has its stern in place
+# (0.02-0.4 mm) but lies turned 1.5-8.6° (the 13744-set's 13748 white medium 3.3°, 13752's
+# white large 2.4°, the 10576-set's 10592, 10644, 10646 and the 13168-set's 13208 white larges
+# and mediums 4.8-6.6°): the heading tail's largest class of one maker (5 of the 26 readings
+# over 1.5° in the 13744-set's first 73 scenes). Its faces ahead of the base are on the crisp
+# edges, a piece's length long: the reading is turned about its stern, every STERN_TURN_STEP_DEG
+# up to STERN_TURN_MAX_DEG either way, to the heading whose outline ahead of the base
+# (BASE_AHEAD_MM) lies nearest the edges (mean distance, clipped at SOFT_WHITE_CLIP_PX), when
+# that outline lies on them (STERN_TURN_EDGES of its samples, as _edge_share counts them) and
+# it clashes with no reading. Mediums and larges only: a small's outline ahead is too short
+# to tell (the 13744-set's 13758 and 13812 whites turned the wrong way, 1.6 -> 3.1° and 1.7 ->
+# 3.6°). The stern is kept (the quad's is right), and so is σ (BASE_QUAD_MM and up).
+STERN_TURN_SIZES = (Size.MEDIUM, Size.LARGE)
+STERN_TURN_MAX_DEG = 10.0
+STERN_TURN_STEP_DEG = 0.25
+STERN_TURN_EDGES = 0.9
+STERN_TURN_PAD_PX = 20
 
 
 def pieces_from_base(scene: Scene, edges: np.ndarray, lying: list[Candidate],
@@ -192,8 +215,41 @@ def pieces_from_base(scene: Scene, edges: np.ndarray, lying: list[Candidate],
                 if c is None and again is not None:
                     c = again()
         if c is not None:
-            out.append(c)
+            out.append(_turned_on_stern(scene, edges, lying + out, c))
     return out
+
+
+def _turned_on_stern(scene: Scene, edges: np.ndarray, lying: list[Candidate], c: Candidate
+                     ) -> Candidate:
+    """``c`` (read from its open base) turned about its stern to the heading whose outline as
+    seen ahead of the base lies nearest the crisp ``edges`` (view-size bool), when it lies on
+    them and clashes with none of ``lying`` (STERN_TURN_*); else ``c``."""
+    if c.size not in STERN_TURN_SIZES:
+        return c
+    p = c.fit.pose
+    n = round(STERN_TURN_MAX_DEG / STERN_TURN_STEP_DEG)
+    turns = np.arange(-n, n + 1) * STERN_TURN_STEP_DEG
+    poses = [Pose(p.x_mm, p.y_mm, p.heading_deg + float(t)) for t in turns]
+    samples = _outline_samples_many(scene, poses, lying_local_3d(scene.pieces.dims(c.size)))
+    heads = np.radians(p.heading_deg + turns)
+    along = np.einsum("knd,kd->kn", samples - np.asarray(p.stern_mm),
+                      np.column_stack((np.cos(heads), np.sin(heads))))
+    dist, origin = edge_distance_window(scene.grid, edges, samples.reshape(-1, 2),
+                                        STERN_TURN_PAD_PX)
+    px = np.round(scene.grid.to_px(samples.reshape(-1, 2)) - origin).astype(np.intp)
+    h, w = dist.shape
+    ok = (px[:, 0] >= 0) & (px[:, 1] >= 0) & (px[:, 0] < w) & (px[:, 1] < h)
+    d = np.full(len(px), SOFT_WHITE_CLIP_PX)
+    d[ok] = np.minimum(dist[px[ok, 1], px[ok, 0]], SOFT_WHITE_CLIP_PX)
+    ahead = along > BASE_AHEAD_MM
+    mean = (d.reshape(along.shape) * ahead).sum(axis=1) / np.maximum(ahead.sum(axis=1), 1)
+    best = int(np.argmin(mean))
+    if mean[best] >= mean[n]:
+        return c  # the quad's own heading is as near the edges as any
+    t = _candidate(scene, c.size, poses[best])
+    if _edge_share(scene, t, edges) < STERN_TURN_EDGES or clashes(t, lying, scene):
+        return c
+    return t
 
 
 def base_of_longer(scene: Scene, c: Candidate) -> Candidate:
