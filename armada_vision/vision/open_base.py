@@ -479,8 +479,8 @@ def clear_longer_past_face(scene: Scene, c: Candidate, others: list[Candidate]
     """For a clear reading ``c`` (in size doubt or not) whose stern lies on the face ahead of
     an open base seen CLEAR_FACE_DEPTH_MM deep or more, the longer swap from its tip that
     shows that base (see longer_past_face), its σ covering ``c``; else None."""
-    if not face_ahead_of_base(scene, c, CLEAR_FACE_DEPTH_MM):
-        return None
+    if c.size == scene.by_length[-1] or not face_ahead_of_base(scene, c, CLEAR_FACE_DEPTH_MM):
+        return None  # (the longest has no longer swap: its base is not asked)
     return _longer_showing_base(scene, c, others)
 
 
