@@ -5422,6 +5422,16 @@ def test_a_clear_large_on_wood_read_short_from_its_tip_is_read_at_its_size(seed,
     assert_clear_read_at_size_in_doubt(seed, seed0, size, stern)
 
 
+# A clear piece read short from its tip, its stern on the face just ahead of its open base
+# (issue 4, session 49, sizeclear59; open_base.CLEAR_FACE_DEPTH_MM): the 13744-set's 13991, a
+# clear medium on green felt (1280×720, 0-10°) beside a cyan small, read as a small at cost
+# 0.11, σ 0.65 mm, a trusted wrong size on ebd426f. Its "base" is seen 2.0 mm deep with no step
+# to the face ahead (1.02); the medium from its tip shows its open base (lane 1.23) and fits
+# past it at 0.04: read at its size, in doubt.
+def test_a_clear_piece_read_short_on_the_face_ahead_of_its_base_is_read_at_its_size():
+    assert_clear_read_at_size_in_doubt(13991, 13744, "medium", (423.6, 489.9))
+
+
 # ... but not where the longer outline comes near a hand (CLEAR_STRIP_HAND_MM): the check set
 # 5104's 5311, a clear medium on cloth read as a small, its stern against a hand, has its
 # large's strip at 0.860 of the table beside it (the hand's shade); read at its size (a guard:

@@ -139,6 +139,7 @@ from armada_vision.vision.look import (
 from armada_vision.vision.open_base import (
     _base_shades,
     base_on_face,
+    clear_longer_past_face,
     crop_in,
     face_ahead_of_base,
     face_for_base,
@@ -1788,6 +1789,12 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
         if id(c.fit) in shortened:
             continue  # read shorter on the edges: not lengthened again (GREY_BLACK_*)
         if p.color == "clear" and not opaque[i]:
+            # Its stern on the face ahead of an open base that a longer swap from its tip
+            # shows: that swap, in doubt (open_base.CLEAR_FACE_DEPTH_MM).
+            f = clear_longer_past_face(scene, c, lying[:i] + lying[i + 1:])
+            if f is not None:
+                out[i] = replace(as_piece(f, False), color="clear")
+                continue
             o = clear_strip_longer(scene, c, p.sigma_mm, lying, ratio)
             b = clear_beside_longer(scene, c, p.sigma_mm, lying, ratio is not None, hand_mask)
             if b is not None and (o is None or pieces.dims(b.size).footprint_length_mm

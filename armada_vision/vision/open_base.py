@@ -458,6 +458,37 @@ def longer_past_face(scene: Scene, c: Candidate, others: list[Candidate]) -> Can
     FACE_LONGER_DEPTH_MM into ``c``'s base as seen."""
     if c.ambiguity_mm <= 0.0 or not face_ahead_of_base(scene, c, FACE_LONGER_DEPTH_MM):
         return c
+    return _longer_showing_base(scene, c, others) or c
+
+
+# A clear piece read short from its tip, its stern on the face just ahead of its open base,
+# fits that face cleanly: no other size near as good, so not in size doubt, and the camera
+# sees too little into the short reading's "base" for longer_past_face (issue 4, sizeclear59:
+# the 13744-set's 13991, a clear medium on green felt at 1280×720, 0-10°, read as a small at
+# cost 0.11, σ 0.65 mm, trusted; its base seen 2.0 mm deep, face over base 1.02, no step; the
+# medium from its tip shows its open base at lane 1.23 and fits past the base at 0.04). A
+# clear reading shorter than the longest, seen CLEAR_FACE_DEPTH_MM or more into its base with
+# no step to the face ahead, takes the longer swap from its tip that shows its open base (as
+# longer_past_face asks it: lane at least FACE_BASE_LANE, a clean fit, no clash), in doubt.
+# The wrong swaps of size33's 6544-set seen 2.0-4.0 mm deep had lanes of at most 1.00.
+CLEAR_FACE_DEPTH_MM = 1.5
+
+
+def clear_longer_past_face(scene: Scene, c: Candidate, others: list[Candidate]
+                           ) -> Candidate | None:
+    """For a clear reading ``c`` (in size doubt or not) whose stern lies on the face ahead of
+    an open base seen CLEAR_FACE_DEPTH_MM deep or more, the longer swap from its tip that
+    shows that base (see longer_past_face), its σ covering ``c``; else None."""
+    if c.size == scene.by_length[-1] or not face_ahead_of_base(scene, c, CLEAR_FACE_DEPTH_MM):
+        return None  # (the longest has no longer swap: its base is not asked)
+    return _longer_showing_base(scene, c, others)
+
+
+def _longer_showing_base(scene: Scene, c: Candidate, others: list[Candidate]
+                         ) -> Candidate | None:
+    """Of ``c``'s longer swaps from its tip that show their open base (median lane at least
+    FACE_BASE_LANE), fit cleanly and overlap none of ``others``, the one whose base shows
+    most, its ambiguity ``c``'s gap from it; None if none does."""
     best, best_lane = None, FACE_BASE_LANE
     for o in _longer_from_tip(scene, c):
         lane = _median_base_lane(scene, o)
@@ -467,7 +498,7 @@ def longer_past_face(scene: Scene, c: Candidate, others: list[Candidate]) -> Can
             continue
         best, best_lane = o, lane
     if best is None:
-        return c
+        return None
     gap_mm, gap_deg = reading_gap(scene, best, c)
     return replace(best, ambiguity_mm=gap_mm, ambiguity_deg=gap_deg,
                    covering_ambiguity_mm=gap_mm, covering_ambiguity_deg=gap_deg)
