@@ -920,26 +920,20 @@ def clear_beside_found(scene: Scene, view: TableView, bg: np.ndarray, edges: np.
     hi_black = GREY_BLACK_ALONE_MAX_AREA * scene.max_area_mm2 * ppm2
     for c0, r0, area in _areas(opened, lo, 0, (win, left.shape)):
         sl = (slice(r0, r0 + area.shape[0]), slice(c0, c0 + area.shape[1]))
-        if np.count_nonzero(area) < CLEAR_BESIDE_MIN_AREA * scene.small_area_mm2 * ppm2:
-            # Under a piece's area: only a lit clear piece's band (CLEAR_BAND_*).
-            if lit_clear is not None and (wc := _lit_band(
-                    scene, edges, sl, area, band_px, lying, light, name)) is not None and (
-                    _clear_band_ok(scene, view, bg, wc, lying + out, lying, standing_clear,
-                                   lit_clear)):
-                out.append(wc)
-                if lit is not None:
-                    lit.add(id(wc.fit))
-            continue
-        clear_like = _piece_shaped(area, hi) and CLEAR_BESIDE_SHADE[0] <= float(
+        small = np.count_nonzero(area) < CLEAR_BESIDE_MIN_AREA * scene.small_area_mm2 * ppm2
+        clear_like = not small and _piece_shaped(area, hi) and CLEAR_BESIDE_SHADE[0] <= float(
             median(scene.shade[sl][area])) <= CLEAR_BESIDE_AREA_LIT
+        # Not piece-shaped: perhaps a lit clear piece's band (CLEAR_BAND_*).
         if not clear_like and lit_clear is not None and (wc := _lit_band(
-                scene, edges, sl, area, band_px, lying, light, name)) is not None:
-            if _clear_band_ok(scene, view, bg, wc, lying + out, lying, standing_clear,
-                              lit_clear):
-                out.append(wc)
-                if lit is not None:
-                    lit.add(id(wc.fit))
-                continue
+                scene, edges, sl, area, band_px, lying, light, name)) is not None and (
+                _clear_band_ok(scene, view, bg, wc, lying + out, lying, standing_clear,
+                               lit_clear)):
+            out.append(wc)
+            if lit is not None:
+                lit.add(id(wc.fit))
+            continue
+        if small:  # under a piece's area: only a band is read
+            continue
         # Else perhaps a black piece lit grey (GREY_BLACK_ALONE_*): asked after the refit.
         if not clear_like and not _piece_shaped(area, hi_black):
             continue
