@@ -822,14 +822,15 @@ CLEAR_BESIDE_WHOLE = 0.96
 # recallclear59): its faces pass the table's light (its inset 0.92-1.0 of the table), so the
 # crisp map holds its outline only as a long band down its shaded side and shadow (the
 # 10864-set's 11029, the 9136-set's 9262, the 9424-set's 9427: 1.0-1.8 of a small's
-# footprint, filling 0.73-0.83 of its hull, the hull 4.0-7.0 times as long as wide, not
+# footprint, filling 0.80-0.94 of its hull, the hull 4.1-7.4 times as long as wide, not
 # piece-shaped). Such a band, CLEAR_BAND_AREA of a small's footprint, its hull
 # CLEAR_BAND_ASPECT long, filling CLEAR_BAND_FILL of it, its median shade in
-# CLEAR_BESIDE_SHADE..CLEAR_BESIDE_AREA_LIT, its long axis within CLEAR_BAND_RADIAL_DEG of
-# the line from the camera's foot (the piece points at or away from the viewer) and no found
-# piece's face or shadow (CLEAR_BESIDE_CAST), is refitted from its hull filled (the band's
-# own points centre the starts on the shaded side: 9427's large 0.45 from them, 1.0 from the
-# hull); the size whole on the crisp edges (CLEAR_BESIDE_WHOLE, beating the others by
+# CLEAR_BESIDE_SHADE..CLEAR_BESIDE_AREA_LIT (the cases 0.75-0.85), its long axis within
+# CLEAR_BAND_RADIAL_DEG of the line from the camera's foot (the pieces point roughly at the
+# viewer: the cases' bands 27-47° off it, 10864's 11061, not whole, 24°; a cost gate, with
+# room) and no found piece's face or shadow (CLEAR_BESIDE_CAST), is refitted from its hull
+# filled (the band's own points centre the starts on the shaded side: 9427's large 0.45 from
+# them, 1.0 from the hull); the size whole on the crisp edges (CLEAR_BESIDE_WHOLE, beating the others by
 # WHITE_EDGES_MARGIN; 11029's medium 0.988, 9262's 0.963, 9427's large 1.0) is read when its
 # inset shade is in CLEAR_BAND_INSET (the cases 0.915-0.997), it is named clear, or named white
 # but lit like the table with no white piece's shade nor shadow (``lit_clear``:
