@@ -834,9 +834,9 @@ CLEAR_BESIDE_WHOLE = 0.96
 # the others by WHITE_EDGES_MARGIN; 11029's medium 0.988, 9262's 0.963, 9427's large 1.0) is
 # read when its inset shade is in CLEAR_BAND_INSET (the cases 0.915-0.997), it is named
 # clear, or named white but lit like the table with no white piece's shade nor shadow
-# (``lit_clear``: detect._bare_white; the cases' darkest tenth 0.62-0.98, ring 0.76-0.84), and the clash,
-# overlap, size-doubt and standing tests pass. Named clear, in doubt (σ at least
-# DOUBT_FLOOR_MM), never trusted.
+# (``lit_clear``: detect._bare_white; the cases' darkest tenth 0.62-0.98, ring 0.76-0.84),
+# and the clash, overlap, size-doubt and standing tests pass. Named clear, in doubt (σ at
+# least DOUBT_FLOOR_MM), never trusted.
 CLEAR_BAND_AREA = (1.0, 2.0)
 CLEAR_BAND_ASPECT = (3.5, 8.0)
 CLEAR_BAND_FILL = 0.7
