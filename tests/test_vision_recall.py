@@ -5162,6 +5162,22 @@ def test_a_clear_piece_against_a_neighbour_its_refit_a_sample_short_of_whole_is_
     _found_in_colour_never_trusted(seed, seed0, size, color, stern)
 
 
+# A lit clear piece on the laminate (1280x720) whose faces pass the table's light, so the crisp
+# map holds only a band down its shaded side and shadow, no piece-shaped area (issue 4, session
+# 49, recallclear59; edge_refits.CLEAR_BAND_*): the band's hull refitted to the crisp edges lies
+# whole at one size (the 10864-set's 11029 medium 0.988, the 9136-set's 9262 medium 0.963, the
+# 9424-set's 9427 large 1.0), its inset lit like the table (0.92-1.0), named white by its grey
+# but showing no white piece's shade nor shadow (detect._bare_white). All three missed on
+# ebd426f; read at their size, named clear, in doubt.
+@pytest.mark.parametrize(("seed", "seed0", "size", "color", "stern"), [
+    (11029, 10864, "medium", "clear", (223.2, 222.5)),
+    (9262, 9136, "medium", "clear", (99.3, 458.1)),
+    (9427, 9424, "large", "clear", (370.0, 257.9)),
+])
+def test_a_lit_clear_piece_read_from_the_band_down_its_shaded_side(
+        seed, seed0, size, color, stern):
+    _found_in_colour_never_trusted(seed, seed0, size, color, stern)
+
 # A lone clear piece on the laminate whose region holds its shadow too (issue 4, session 45,
 # recallclear55; detect.CLEAR_SUNK_DOUBT_COST): no pass reads it, and _clear_sunk's re-read on
 # the unscaled map fits it only doubtfully (the shadow's edge taken in): the 12304-set's 12519

@@ -1675,12 +1675,16 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     # its open base (CLEAR_BASE_LEVELS), last of the passes, where none read a piece.
     # ... and a black piece lit grey alone whose table estimate took it in, named black
     # (edge_refits.GREY_BLACK_ALONE_*).
+    # ... and a lit clear piece pointing at the viewer from the band down its shaded side,
+    # named clear (edge_refits.CLEAR_BAND_*).
     grey_black_alone: set[int] = set()
+    lit_band: set[int] = set()
     if table_hue_sat(bg)[1] <= COLOURED_TABLE_SAT:
         lying += _clear_from_base(scene, view, bg, edges, lying, hand_mask, layout)
         lying += clear_beside_found(scene, view, bg, edges, enclosed, lying, standing,
                                     hand_mask, lambda c: _standing_clear(scene, c),
-                                    grey_black_alone)
+                                    grey_black_alone, lambda c: _bare_white(c, scene, bg),
+                                    lit_band)
     # A clear reading in doubt that is a white piece's shaded face and shadow: the white piece
     # refitted to the crisp edges (edge_refits.SHADOW_WHITE_*).
     by_shadow = {id(c) for c in lying}
@@ -1774,7 +1778,8 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     # the table, which clear plastic, dimming it, seldom is (a clear face mirroring the light
     # can be: the 10864-set's 11108; edge_refits.WHITE_ALONE_FACE).
     out = [replace(p, color="white") if id(c.fit) in alone
-           else replace(p, color="black") if id(c.fit) in grey_black_alone else p
+           else replace(p, color="black") if id(c.fit) in grey_black_alone
+           else replace(p, color="clear") if id(c.fit) in lit_band else p
            for c, p in zip(lying, out, strict=True)]
     for i, (c, p) in enumerate(zip(lying, out, strict=True)):
         # A clear reading in size doubt whose stern is cut short (CLEAR_STRIP_DARK).

@@ -818,6 +818,31 @@ CLEAR_BESIDE_NESTED = 0.9
 # shade and cast tests and the refit's inset, name, clash and size-doubt tests stand.
 CLEAR_BESIDE_WHOLE = 0.96
 
+# A lit clear piece on the laminate pointing at the viewer (issue 4, session 49,
+# recallclear59): its faces pass the table's light (its inset 0.92-1.0 of the table), so the
+# crisp map holds its outline only as a long band down its shaded side and shadow (the
+# 10864-set's 11029, the 9136-set's 9262, the 9424-set's 9427: 1.0-1.8 of a small's
+# footprint, filling 0.80-0.94 of its hull, the hull 4.1-7.4 times as long as wide, not
+# piece-shaped). Such a band, CLEAR_BAND_AREA of a small's footprint, its hull
+# CLEAR_BAND_ASPECT long, filling CLEAR_BAND_FILL of it, its median shade in
+# CLEAR_BESIDE_SHADE..CLEAR_BESIDE_AREA_LIT (the cases 0.75-0.85), its long axis within
+# CLEAR_BAND_RADIAL_DEG of the line from the camera's foot (the pieces point roughly at the
+# viewer: the cases' bands 27-47° off it, 10864's 11061, not whole, 24°; a cost gate, with
+# room) and no found piece's face or shadow (CLEAR_BESIDE_CAST), is refitted from its hull
+# filled (the band's own points centre the starts on the shaded side: 9427's large 0.45 from
+# them, 1.0 from the hull); the size whole on the crisp edges (CLEAR_BESIDE_WHOLE, beating
+# the others by WHITE_EDGES_MARGIN; 11029's medium 0.988, 9262's 0.963, 9427's large 1.0) is
+# read when its inset shade is in CLEAR_BAND_INSET (the cases 0.915-0.997), it is named
+# clear, or named white but lit like the table with no white piece's shade nor shadow
+# (``lit_clear``: detect._bare_white; the cases' darkest tenth 0.62-0.98, ring 0.76-0.84),
+# and the clash, overlap, size-doubt and standing tests pass. Named clear, in doubt (σ at
+# least DOUBT_FLOOR_MM), never trusted.
+CLEAR_BAND_AREA = (1.0, 2.0)
+CLEAR_BAND_ASPECT = (3.5, 8.0)
+CLEAR_BAND_FILL = 0.7
+CLEAR_BAND_RADIAL_DEG = 60.0
+CLEAR_BAND_INSET = (0.60, 1.02)
+
 # A black piece lit grey on the grey table (issue 4, session 45, recallwb55): pointing at the
 # viewer, its faces mirror the light a mid grey, and the table estimate
 # (segment.foreground_planes' first median, ~36 mm) takes the piece in, so the score map reads
@@ -866,13 +891,17 @@ def clear_beside_found(scene: Scene, view: TableView, bg: np.ndarray, edges: np.
                        enclosed: np.ndarray, lying: list[Candidate],
                        standing: list[Candidate], hand_mask: np.ndarray,
                        standing_clear: Callable[[Candidate], bool],
-                       black: set[int] | None = None) -> list[Candidate]:
+                       black: set[int] | None = None,
+                       lit_clear: Callable[[Candidate], bool] | None = None,
+                       lit: set[int] | None = None) -> list[Candidate]:
     """Clear pieces lit like the grey table read from the crisp areas (``enclosed``: the
     crisp map and its holes, view-size bool) the readings ``lying`` and ``standing`` and the
     hands (``hand_mask``) leave (CLEAR_BESIDE_*): an area darkened as clear plastic darkens,
     shaped like a lying piece and no reading's shaded face or cast shadow, refitted to the
     crisp ``edges`` from its axis; the size whose outline lies whole on them, named clear, not
-    standing (``standing_clear``); in doubt (crisp._edges_candidate)."""
+    standing (``standing_clear``); in doubt (crisp._edges_candidate). A lit clear piece's
+    band (CLEAR_BAND_*) is read so from its hull when named clear or ``lit_clear``; its fit's
+    id joins ``lit`` (named clear at the end)."""
     if scene.shade is None or table_hue_sat(bg)[1] > COLOURED_TABLE_SAT:
         return []
     grid = scene.grid
@@ -883,7 +912,8 @@ def clear_beside_found(scene: Scene, view: TableView, bg: np.ndarray, edges: np.
     r = max(round(CLEAR_BESIDE_OPEN_MM * grid.px_per_mm), 1)
     opened = cv2.morphologyEx(left[win].view(np.uint8), cv2.MORPH_OPEN,
                               cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1,) * 2))
-    lo = CLEAR_BESIDE_MIN_AREA * scene.small_area_mm2 * ppm2
+    lo = min(CLEAR_BESIDE_MIN_AREA, CLEAR_BAND_AREA[0]) * scene.small_area_mm2 * ppm2
+    band_px = tuple(a * scene.small_area_mm2 * ppm2 for a in CLEAR_BAND_AREA)
     hi = CLEAR_BESIDE_MAX_AREA * scene.max_area_mm2 * ppm2
     name = colour_namer(scene, view, bg)
     light: list[tuple[float, float] | None] = []
@@ -891,8 +921,20 @@ def clear_beside_found(scene: Scene, view: TableView, bg: np.ndarray, edges: np.
     hi_black = GREY_BLACK_ALONE_MAX_AREA * scene.max_area_mm2 * ppm2
     for c0, r0, area in _areas(opened, lo, 0, (win, left.shape)):
         sl = (slice(r0, r0 + area.shape[0]), slice(c0, c0 + area.shape[1]))
-        clear_like = _piece_shaped(area, hi) and CLEAR_BESIDE_SHADE[0] <= float(
+        small = np.count_nonzero(area) < CLEAR_BESIDE_MIN_AREA * scene.small_area_mm2 * ppm2
+        clear_like = not small and _piece_shaped(area, hi) and CLEAR_BESIDE_SHADE[0] <= float(
             median(scene.shade[sl][area])) <= CLEAR_BESIDE_AREA_LIT
+        # Not piece-shaped: perhaps a lit clear piece's band (CLEAR_BAND_*).
+        if not clear_like and lit_clear is not None and (wc := _lit_band(
+                scene, edges, sl, area, band_px, lying, light, name)) is not None and (
+                _clear_band_ok(scene, view, bg, wc, lying + out, lying, standing_clear,
+                               lit_clear)):
+            out.append(wc)
+            if lit is not None:
+                lit.add(id(wc.fit))
+            continue
+        if small:  # under a piece's area: only a band is read
+            continue
         # Else perhaps a black piece lit grey (GREY_BLACK_ALONE_*): asked after the refit.
         if not clear_like and not _piece_shaped(area, hi_black):
             continue
@@ -995,6 +1037,66 @@ def _clear_beside_ok(scene: Scene, view: TableView, bg: np.ndarray, wc: Candidat
     return not ((lit := _inset_shade(scene, wc)) is None
                 or not CLEAR_BESIDE_SHADE[0] <= lit <= CLEAR_BESIDE_SHADE[1]
                 or classify_color(view, scene.footprint(wc)[0], bg) != "clear"
+                or clashes(wc, others, scene)
+                or overlaps_any(scene, wc, others, CLEAR_BESIDE_SLIVER)
+                or in_size_doubt_of(scene, wc, lying, CLEAR_BESIDE_DOUBT_SHARE)
+                or standing_clear(wc))
+
+
+def _lit_band(scene: Scene, edges: np.ndarray, sl: tuple[slice, slice], area: np.ndarray,
+              band_px: tuple[float, float], lying: list[Candidate],
+              light: list[tuple[float, float] | None], name: Callable) -> Candidate | None:
+    """The refit (crisp._edges_candidate) of a lit clear piece from the crisp ``area`` (bool
+    on the view window ``sl``) when it is a band down such a piece's shaded side (CLEAR_BAND_*:
+    its size, hull, fill, shade, turn from the camera's radial line, no found piece's face or
+    shadow), the size whole on the crisp ``edges``; else None. ``light``: the scene's light,
+    found once into it (its first item)."""
+    n_px = np.count_nonzero(area)
+    if not band_px[0] <= n_px <= band_px[1]:
+        return None
+    cnt = cv2.findContours(area.view(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]
+    hull = cv2.convexHull(np.vstack(cnt))
+    (_x, _y), (w, h), _deg = cv2.minAreaRect(hull)
+    if not (CLEAR_BAND_ASPECT[0] * min(w, h) <= max(w, h) <= CLEAR_BAND_ASPECT[1] * min(w, h)
+            and n_px >= CLEAR_BAND_FILL * cv2.contourArea(hull)
+            and CLEAR_BESIDE_SHADE[0] <= float(median(scene.shade[sl][area]))
+            <= CLEAR_BESIDE_AREA_LIT):
+        return None
+    filled = np.zeros(area.shape, np.uint8)
+    cv2.fillConvexPoly(filled, hull, 1)
+    ys, xs = np.nonzero(filled)
+    grid = scene.grid
+    pts = grid.to_mm(np.column_stack((xs + sl[1].start, ys + sl[0].start)).astype(float))
+    mid = pts.mean(axis=0)
+    v = np.linalg.eigh(np.cov((pts - mid).T))[1][:, 1]
+    axis = Pose(float(mid[0]), float(mid[1]), math.degrees(math.atan2(v[1], v[0])) % 360.0)
+    off = abs(scene.off_radial_deg(axis))
+    if min(off, 180.0 - off) > CLEAR_BAND_RADIAL_DEG:
+        return None
+    if not light:  # the scene's light, found once (a scene has one)
+        light.append(_light_offset(scene, name)(lying))
+    if _cast_share(scene, sl, area, lying, light[0]) > CLEAR_BESIDE_CAST:
+        return None
+    if (best := _whole_from_area(scene, edges, pts, None)) is None or (
+            whole := _whole_size(best, CLEAR_BESIDE_WHOLE)) is None:
+        return None
+    return _edges_candidate(scene, *whole)
+
+
+def _clear_band_ok(scene: Scene, view: TableView, bg: np.ndarray, wc: Candidate,
+                   others: list[Candidate], lying: list[Candidate],
+                   standing_clear: Callable[[Candidate], bool],
+                   lit_clear: Callable[[Candidate], bool]) -> bool:
+    """Whether clear_beside_found reads a lit clear piece's band's refit ``wc``: its inset
+    shade in CLEAR_BAND_INSET, named clear or, named white, ``lit_clear``; no clash with
+    ``others`` nor overlap past CLEAR_BESIDE_SLIVER, not the other end of a reading of
+    ``lying`` in size doubt, not standing (``standing_clear``)."""
+    if (lit := _inset_shade(scene, wc)) is None or not (
+            CLEAR_BAND_INSET[0] <= lit <= CLEAR_BAND_INSET[1]):
+        return False
+    named = classify_color(view, scene.footprint(wc)[0], bg)
+    return not (named not in ("clear", "white")
+                or (named == "white" and not lit_clear(wc))
                 or clashes(wc, others, scene)
                 or overlaps_any(scene, wc, others, CLEAR_BESIDE_SLIVER)
                 or in_size_doubt_of(scene, wc, lying, CLEAR_BESIDE_DOUBT_SHARE)
