@@ -121,6 +121,17 @@ def assert_no_sure_wrong_size(seed: int, seed0: int, size: str, color: str,
             f"read {p.size.value}, σ {p.sigma_mm:.1f} mm, {worse:.1f} mm off")
 
 
+def assert_set_at_size(seed: int, seed0: int, size: str, color: str,
+                       stern_mm: tuple[float, float]) -> None:
+    """The piece of ``size`` and ``color`` at ``stern_mm`` (table mm), read short before, is
+    read at its size and named ``color``, in doubt (σ > 1.5 mm: its size from what lies past
+    the short reading, its place set, not fitted), within 2σ of the truth."""
+    p = found(seed, size, color, stern_mm, seed0=seed0)
+    assert p is not None and p.color == color and p.size.value == size
+    assert p.sigma_mm > 1.5
+    assert_no_sure_wrong_size(seed, seed0, size, color, stern_mm, any_size=True)
+
+
 def assert_named(seed: int, seed0: int, size: str, color: str,
                  stern_mm: tuple[float, float]) -> None:
     """The truth piece of ``size`` and ``color`` at ``stern_mm`` (table mm) is found and named
@@ -5178,6 +5189,7 @@ def test_a_lit_clear_piece_read_from_the_band_down_its_shaded_side(
         seed, seed0, size, color, stern):
     _found_in_colour_never_trusted(seed, seed0, size, color, stern)
 
+
 # A lone clear piece on the laminate whose region holds its shadow too (issue 4, session 45,
 # recallclear55; detect.CLEAR_SUNK_DOUBT_COST): no pass reads it, and _clear_sunk's re-read on
 # the unscaled map fits it only doubtfully (the shadow's edge taken in): the 12304-set's 12519
@@ -5258,10 +5270,7 @@ def test_a_white_piece_whose_dark_run_is_wide_at_one_height_only_is_not_read_lon
 ])
 def test_a_white_piece_read_short_off_its_open_base_is_read_at_the_size_of_its_hollow(
         seed, seed0, size, stern):
-    p = found(seed, size, "white", stern, seed0=seed0)
-    assert p is not None and p.color == "white" and p.size.value == size
-    assert p.sigma_mm > 1.5  # its size from the base's width, its place not fitted
-    assert_no_sure_wrong_size(seed, seed0, size, "white", stern, any_size=True)
+    assert_set_at_size(seed, seed0, size, "white", stern)  # its size from the base's width
 
 
 # Guards (issue 4, session 47, sizewhite57): the 13168-set's 13259 (a white small) and 13357 (a
@@ -5567,10 +5576,7 @@ def test_a_longer_piece_is_no_pair_of_one_colour_along_its_axis():
 ])
 def test_a_black_piece_read_short_its_grey_strip_past_it_is_read_at_its_size(
         seed, seed0, size, stern):
-    p = found(seed, size, "black", stern, seed0=seed0)
-    assert p is not None and p.color == "black" and p.size.value == size
-    assert p.sigma_mm > 1.5  # its size from the strip's grey, its place not fitted
-    assert_no_sure_wrong_size(seed, seed0, size, "black", stern, any_size=True)
+    assert_set_at_size(seed, seed0, size, "black", stern)  # its size from the strip's grey
 
 
 # Guard (the same rule): black mediums read right in size doubt on felt and cloth, their strip
