@@ -1200,6 +1200,12 @@ def edges_longer(scene: Scene, c: Candidate, sigma_mm: float, lying: list[Candid
 # saturation beside it, when it clashes with no other reading: set there, not fitted, its σ
 # covering the reading.
 BLACK_STRIP_GREY = 0.5
+# ... and no brighter than BLACK_STRIP_LIT of the table's shade beside it: a black piece's lit
+# face and open base lie at 0.09-0.96 of it on the cases; a strip lit past the table is clear or
+# white plastic mirroring the light (the 13168-set's 13430, a clear medium on felt named black,
+# read right in size doubt: its large's strip 0.42 of the felt's saturation, but 1.99 of its
+# shade; read as a large on merging, session 49).
+BLACK_STRIP_LIT = 1.2
 
 
 def _grey_past(scene: Scene, ratio: np.ndarray, o: Candidate, seen: shapely.Geometry,
@@ -1208,12 +1214,14 @@ def _grey_past(scene: Scene, ratio: np.ndarray, o: Candidate, seen: shapely.Geom
     """Whether a longer reading ``o``'s strip ``free`` (table mm, past the reading as
     ``seen``, off ``others``), and its part past ``shorter`` (the next shorter size set the
     same way, when longer than the reading), hold a median saturation ``ratio`` at most
-    BLACK_STRIP_GREY of the table's beside the strip (:func:`_beside_strip`)."""
+    BLACK_STRIP_GREY of the table's beside the strip (:func:`_beside_strip`), the strip no
+    brighter than BLACK_STRIP_LIT of that table's shade."""
     beside = _beside_strip(scene, o, seen, free, others)
     if beside.area <= 0.0:
         return False
     bound = BLACK_STRIP_GREY * median_in(scene, ratio, beside)
-    if median_in(scene, ratio, free) > bound:
+    if median_in(scene, ratio, free) > bound or (
+            median_shade(scene, free) > BLACK_STRIP_LIT * median_shade(scene, beside)):
         return False
     if shorter is None:
         return True
