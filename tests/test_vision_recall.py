@@ -5582,11 +5582,15 @@ def test_a_black_piece_read_short_its_grey_strip_past_it_is_read_at_its_size(
 # Guard (the same rule): black mediums read right in size doubt on felt and cloth, their strip
 # to a large the table or its shadow (0.99 of the table's saturation beside it), stay mediums;
 # so does the 13168-set's 13430, a clear medium on felt named black, its large's strip grey
-# (0.42) but lit (1.99 of the felt's shade: BLACK_STRIP_LIT), read as a large on merging.
+# (0.42) but lit (1.99 of the felt's shade: BLACK_STRIP_LIT), and the 11152-set's 11223 and
+# 11283, black mediums whose large's strip is grey only in the slivers beside them, its part past
+# their tip the table (1.02: strips._past_end); each read as a large on merging.
 @pytest.mark.parametrize(("seed", "seed0", "color", "stern"), [
     (11824, 11728, "black", (466.4, 251.9)),
     (13795, 13744, "black", (423.4, 309.0)),
     (10891, 10864, "black", (175.2, 192.5)),
+    (11223, 11152, "black", (223.9, 363.2)),
+    (11283, 11152, "black", (496.6, 412.2)),
     (13430, 13168, "clear", (141.0, 128.1)),
 ])
 def test_a_black_piece_read_right_its_strip_the_table_is_not_read_longer(

@@ -1206,14 +1206,24 @@ BLACK_STRIP_GREY = 0.5
 # read right in size doubt: its large's strip 0.42 of the felt's saturation, but 1.99 of its
 # shade; read as a large on merging, session 49).
 BLACK_STRIP_LIT = 1.2
+# For a reading longer than the shortest size, the strip's part past the reading's end along its
+# axis (past its tip for a size set from its stern, behind its stern for one set from its tip)
+# is asked too (:func:`_past_end`): a medium read right whose large adds thin
+# slivers at its sides, which the medium's own edge fills, is no large (the 11152-set's 11223 on
+# cloth and 11283 on felt: black mediums read right in size doubt, their large's strip 0.26 and
+# 0.33 of the table's saturation, its part past their tip 1.02; read as larges on merging,
+# session 49). The medium of the cases, 13807's, holds 0.35 there. A small's longer sizes add
+# wide strips, its own edge a small share of them; there the part past its end may be the table
+# (10908's and 9715's readings lie aside of their larges' lit faces: 0.95-0.97).
 
 
 def _grey_past(scene: Scene, ratio: np.ndarray, o: Candidate, seen: shapely.Geometry,
-               free: shapely.Geometry, others: list[Candidate], shorter: Candidate | None
-               ) -> bool:
+               free: shapely.Geometry, others: list[Candidate], shorter: Candidate | None,
+               beyond: shapely.Geometry | None) -> bool:
     """Whether a longer reading ``o``'s strip ``free`` (table mm, past the reading as
-    ``seen``, off ``others``), and its part past ``shorter`` (the next shorter size set the
-    same way, when longer than the reading), hold a median saturation ``ratio`` at most
+    ``seen``, off ``others``), its part in ``beyond`` (past the reading's end along its axis;
+    not asked when None) and its part past ``shorter`` (the next shorter size set the same
+    way, when longer than the reading) hold a median saturation ``ratio`` at most
     BLACK_STRIP_GREY of the table's beside the strip (:func:`_beside_strip`), the strip no
     brighter than BLACK_STRIP_LIT of that table's shade."""
     beside = _beside_strip(scene, o, seen, free, others)
@@ -1222,6 +1232,9 @@ def _grey_past(scene: Scene, ratio: np.ndarray, o: Candidate, seen: shapely.Geom
     bound = BLACK_STRIP_GREY * median_in(scene, ratio, beside)
     if median_in(scene, ratio, free) > bound or (
             median_shade(scene, free) > BLACK_STRIP_LIT * median_shade(scene, beside)):
+        return False
+    if beyond is not None and ((end := free.intersection(beyond)).area <= 0.0
+                               or median_in(scene, ratio, end) > bound):
         return False
     if shorter is None:
         return True
@@ -1240,10 +1253,15 @@ def black_grey_longer(scene: Scene, c: Candidate, sigma_mm: float, lying: list[C
         return None
     others = [k for k in lying if k is not c]
     seen = shapely.Polygon(c.outline_mm)
+    # A medium's large adds thin slivers at its sides, which its own edge can fill: the length
+    # the large adds past the reading's end is asked too (BLACK_STRIP_LIT's note).
+    end = c.size != scene.by_length[0]
     got: list[Candidate] = []
-    for sets in (_set_from_stern(scene, c, longer), _set_from_tip(scene, c, longer)):
+    for sets, tip in ((_set_from_stern(scene, c, longer), True),
+                      (_set_from_tip(scene, c, longer), False)):
+        beyond = _past_end(scene, c, tip) if end else None
         for o, free, shorter in _free_strips(scene, seen, sets, others):
-            if _grey_past(scene, ratio, o, seen, free, others, shorter):
+            if _grey_past(scene, ratio, o, seen, free, others, shorter, beyond):
                 got.append(o)
                 break
     dims = scene.pieces.dims
@@ -1251,3 +1269,18 @@ def black_grey_longer(scene: Scene, c: Candidate, sigma_mm: float, lying: list[C
         if (q := _covering_longer(scene, o, c, others)) is not None:
             return q
     return None
+
+
+def _past_end(scene: Scene, c: Candidate, tip: bool, far_mm: float = 500.0
+              ) -> shapely.Geometry:
+    """The half-plane (table mm) past reading ``c``'s tip along its heading (``tip``), else
+    behind its stern: where a longer size set from its stern (from its tip) adds its length,
+    not the slivers its wider base adds at the reading's sides."""
+    p = c.fit.pose
+    u = np.asarray(p.direction)
+    n = np.array([-u[1], u[0]])
+    end = np.asarray(p.tip_mm(scene.pieces.dims(c.size).footprint_length_mm) if tip
+                     else p.stern_mm)
+    out = u * far_mm if tip else -u * far_mm
+    return shapely.Polygon([end + n * far_mm, end - n * far_mm, end - n * far_mm + out,
+                            end + n * far_mm + out])
