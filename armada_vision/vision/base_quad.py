@@ -28,6 +28,7 @@ from armada_vision.geometry.pose import Pose
 from armada_vision.vision.crisp import (
     SOFT_WHITE_CLIP_PX,
     _outline_samples_many,
+    clipped_at,
     edge_distance_window,
 )
 from armada_vision.vision.fit import FitResult, ViewGrid, lying_local_3d, outline_mm
@@ -237,10 +238,8 @@ def _turned_on_stern(scene: Scene, edges: np.ndarray, lying: list[Candidate], c:
     dist, origin = edge_distance_window(scene.grid, edges, samples.reshape(-1, 2),
                                         STERN_TURN_PAD_PX)
     px = np.round(scene.grid.to_px(samples.reshape(-1, 2)) - origin).astype(np.intp)
-    h, w = dist.shape
-    ok = (px[:, 0] >= 0) & (px[:, 1] >= 0) & (px[:, 0] < w) & (px[:, 1] < h)
-    d = np.full(len(px), SOFT_WHITE_CLIP_PX)
-    d[ok] = np.minimum(dist[px[ok, 1], px[ok, 0]], SOFT_WHITE_CLIP_PX)
+    # Each pose's mean summed in float64.
+    d = clipped_at(np.minimum(dist, SOFT_WHITE_CLIP_PX), px).astype(np.float64)
     ahead = along > BASE_AHEAD_MM
     mean = (d.reshape(along.shape) * ahead).sum(axis=1) / np.maximum(ahead.sum(axis=1), 1)
     best = int(np.argmin(mean))

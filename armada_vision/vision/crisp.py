@@ -1103,6 +1103,16 @@ def edge_distance_window(grid: ViewGrid, edges: np.ndarray, pts_mm: np.ndarray, 
     return cv2.distanceTransform((~win).view(np.uint8), cv2.DIST_L2, 3), (int(x0), int(y0))
 
 
+def clipped_at(clipped: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    """The capped edge distance ``clipped`` (px: an edge_distance_window capped at
+    SOFT_WHITE_CLIP_PX) at its integer pixels ``pts`` (..., 2: x, y), the cap where they fall
+    off the window: how near a start's outline lies to the crisp edges."""
+    h, w = clipped.shape
+    ok = (pts[..., 0] >= 0) & (pts[..., 0] < w) & (pts[..., 1] >= 0) & (pts[..., 1] < h)
+    return np.where(ok, clipped[np.clip(pts[..., 1], 0, h - 1), np.clip(pts[..., 0], 0, w - 1)],
+                    SOFT_WHITE_CLIP_PX)
+
+
 def _on_edges_fit(scene: Scene, c: Candidate, edges: np.ndarray,
                   least: float = SOFT_WHITE_EDGES) -> tuple[Size, Pose] | None:
     """The size and pose (table mm) whose outline as seen lies nearest the crisp ``edges``

@@ -46,6 +46,7 @@ from armada_vision.vision.crisp import (
     _nonzero_window,
     _outline_samples,
     _outline_samples_many,
+    clipped_at,
     edge_distance_window,
     in_size_doubt_of,
     inset_crop,
@@ -497,16 +498,6 @@ def _light_offset(scene: Scene, name: Callable[[Candidate], str]
     return light
 
 
-def _clipped_at(clipped: np.ndarray, pts: np.ndarray) -> np.ndarray:
-    """The capped edge distance ``clipped`` (px: an edge_distance_window capped at
-    SOFT_WHITE_CLIP_PX) at its integer pixels ``pts`` (..., 2: x, y), the cap where they fall
-    off the window: how near a start's outline lies to the crisp edges."""
-    h, w = clipped.shape
-    ok = (pts[..., 0] >= 0) & (pts[..., 0] < w) & (pts[..., 1] >= 0) & (pts[..., 1] < h)
-    return np.where(ok, clipped[np.clip(pts[..., 1], 0, h - 1), np.clip(pts[..., 0], 0, w - 1)],
-                    SOFT_WHITE_CLIP_PX)
-
-
 def _edge_shares(scene: Scene, edges: np.ndarray, c: Candidate
                  ) -> dict[Size, tuple[float, Pose]]:
     """For each size, the pose refitted to the crisp edges (``edges``: view-size bool) from
@@ -541,7 +532,7 @@ def _edge_shares(scene: Scene, edges: np.ndarray, c: Candidate
         mean = []
         for start in starts(z):
             pts = np.round(grid.to_px(_outline_samples(scene, z, start)) - (x0, y0)).astype(int)
-            mean.append(float(_clipped_at(clipped, pts).mean()))
+            mean.append(float(clipped_at(clipped, pts).mean()))
         return int(np.argmin(mean))
 
     if refit(c.size, nearest(c.size))[0] > 1.0 - WHITE_EDGES_MARGIN:
@@ -645,7 +636,7 @@ def _white_casting(scene: Scene, view: TableView, bg: np.ndarray, edges: np.ndar
             lying_local_3d(scene.pieces.dims(z)))
         pts = np.round(grid.to_px((rings[:, None] + shifts[None, :, None]).reshape(-1, 2))
                        - (x0, y0)).astype(int).reshape(len(rings) * len(shifts), -1, 2)
-        d = _clipped_at(clipped, pts).mean(axis=1).reshape(len(rings), len(shifts))
+        d = clipped_at(clipped, pts).mean(axis=1).reshape(len(rings), len(shifts))
         starts = [(float(d[t, k]), dh, k) for t, dh in enumerate(SHADOW_WHITE_TURNS_DEG)
                   for k in range(len(shifts))]
         for _, dh, k in sorted(starts)[:SHADOW_WHITE_REFINED]:
@@ -707,7 +698,7 @@ def white_alone(scene: Scene, view: TableView, bg: np.ndarray, edges: np.ndarray
         rings = _outline_samples_many(scene, turns, lying_local_3d(scene.pieces.dims(z)))
         at = np.round(grid.to_px((rings[:, None] + shifts[None, :, None]).reshape(-1, 2))
                       - (x0, y0)).astype(int).reshape(len(rings) * len(shifts), -1, 2)
-        near = _clipped_at(clipped, at).mean(axis=1)
+        near = clipped_at(clipped, at).mean(axis=1)
         for j in np.argsort(near, kind="stable")[:WHITE_ALONE_REFINED]:
             t, k = divmod(int(j), len(shifts))
             start = Pose(turns[t].x_mm + float(shifts[k, 0]), turns[t].y_mm + float(shifts[k, 1]),
@@ -927,8 +918,8 @@ def clear_beside_found(scene: Scene, view: TableView, bg: np.ndarray, edges: np.
         # Not piece-shaped: perhaps a lit clear piece's band (CLEAR_BAND_*).
         if not clear_like and lit_clear is not None and (wc := _lit_band(
                 scene, edges, sl, area, band_px, lying, light, name)) is not None and (
-                _clear_band_ok(scene, view, bg, wc, lying + out, lying, standing_clear,
-                               lit_clear)):
+                _clear_beside_ok(scene, view, bg, wc, lying + out, lying, standing_clear,
+                                 CLEAR_BAND_INSET, lit_clear)):
             out.append(wc)
             if lit is not None:
                 lit.add(id(wc.fit))
@@ -1029,14 +1020,17 @@ def _near_hand(scene: Scene, view: TableView, bg: np.ndarray, wc: Candidate,
 
 def _clear_beside_ok(scene: Scene, view: TableView, bg: np.ndarray, wc: Candidate,
                      others: list[Candidate], lying: list[Candidate],
-                     standing_clear: Callable[[Candidate], bool]) -> bool:
-    """Whether clear_beside_found reads the refit ``wc``: its inset shade in
-    CLEAR_BESIDE_SHADE, named clear, no clash with ``others`` nor overlap past
-    CLEAR_BESIDE_SLIVER, not the other end of a reading of ``lying`` in size doubt, not a clear
-    piece standing (``standing_clear``)."""
+                     standing_clear: Callable[[Candidate], bool],
+                     shade: tuple[float, float] = CLEAR_BESIDE_SHADE,
+                     lit_clear: Callable[[Candidate], bool] | None = None) -> bool:
+    """Whether clear_beside_found reads the refit ``wc``: its inset shade in ``shade``
+    (CLEAR_BESIDE_SHADE; a lit band's CLEAR_BAND_INSET), named clear (or, named white,
+    ``lit_clear`` when given), no clash with ``others`` nor overlap past CLEAR_BESIDE_SLIVER,
+    not the other end of a reading of ``lying`` in size doubt, not a clear piece standing
+    (``standing_clear``)."""
     return not ((lit := _inset_shade(scene, wc)) is None
-                or not CLEAR_BESIDE_SHADE[0] <= lit <= CLEAR_BESIDE_SHADE[1]
-                or classify_color(view, scene.footprint(wc)[0], bg) != "clear"
+                or not shade[0] <= lit <= shade[1]
+                or not _named_clear(view, bg, scene, wc, lit_clear)
                 or clashes(wc, others, scene)
                 or overlaps_any(scene, wc, others, CLEAR_BESIDE_SLIVER)
                 or in_size_doubt_of(scene, wc, lying, CLEAR_BESIDE_DOUBT_SHARE)
@@ -1083,24 +1077,12 @@ def _lit_band(scene: Scene, edges: np.ndarray, sl: tuple[slice, slice], area: np
     return _edges_candidate(scene, *whole)
 
 
-def _clear_band_ok(scene: Scene, view: TableView, bg: np.ndarray, wc: Candidate,
-                   others: list[Candidate], lying: list[Candidate],
-                   standing_clear: Callable[[Candidate], bool],
-                   lit_clear: Callable[[Candidate], bool]) -> bool:
-    """Whether clear_beside_found reads a lit clear piece's band's refit ``wc``: its inset
-    shade in CLEAR_BAND_INSET, named clear or, named white, ``lit_clear``; no clash with
-    ``others`` nor overlap past CLEAR_BESIDE_SLIVER, not the other end of a reading of
-    ``lying`` in size doubt, not standing (``standing_clear``)."""
-    if (lit := _inset_shade(scene, wc)) is None or not (
-            CLEAR_BAND_INSET[0] <= lit <= CLEAR_BAND_INSET[1]):
-        return False
+def _named_clear(view: TableView, bg: np.ndarray, scene: Scene, wc: Candidate,
+                 lit_clear: Callable[[Candidate], bool] | None) -> bool:
+    """Whether ``wc``'s footprint is named clear, or, with ``lit_clear``, named white and
+    ``lit_clear(wc)`` (a lit clear piece the table's light passes)."""
     named = classify_color(view, scene.footprint(wc)[0], bg)
-    return not (named not in ("clear", "white")
-                or (named == "white" and not lit_clear(wc))
-                or clashes(wc, others, scene)
-                or overlaps_any(scene, wc, others, CLEAR_BESIDE_SLIVER)
-                or in_size_doubt_of(scene, wc, lying, CLEAR_BESIDE_DOUBT_SHARE)
-                or standing_clear(wc))
+    return named == "clear" or (lit_clear is not None and named == "white" and lit_clear(wc))
 
 
 def _grey_black_alone(scene: Scene, view: TableView, bg: np.ndarray, wc: Candidate,
@@ -1195,7 +1177,7 @@ def _whole_from_area(scene: Scene, edges: np.ndarray, pts: np.ndarray,
         # call's mean: the same order, ~36 outline calls a size fewer.
         at = np.round(grid.to_px(_outline_samples_many(
             scene, starts, lying_local_3d(scene.pieces.dims(z)))) - (x0, y0)).astype(int)
-        near = [float(g.mean()) for g in _clipped_at(clipped, at.reshape(len(starts), -1, 2))]
+        near = [float(g.mean()) for g in clipped_at(clipped, at.reshape(len(starts), -1, 2))]
         order[z] = (starts, np.argsort(near, kind="stable")[:WHITE_BESIDE_REFINED])
         best[z] = _white_edges_refit(scene, z, starts[order[z][1][0]], dist, (x0, y0), edges)
     if others is not None:
