@@ -815,13 +815,22 @@ def _greyer_than_beside(scene: Scene, ratio: np.ndarray, o: Candidate, seen: sha
     beside = _beside_strip(scene, o, seen, free, others)
     if beside.area <= 0.0:
         return False
-    table = median_in(scene, ratio, beside)
+    return _grey_to(scene, ratio, free, median_in(scene, ratio, beside), bound, shorter,
+                    CLEAR_GREY)
+
+
+def _grey_to(scene: Scene, ratio: np.ndarray, free: shapely.Geometry, table: float,
+             bound: float, shorter: Candidate | None, last_bound: float) -> bool:
+    """Whether a longer reading's strip ``free`` (table mm) has a median saturation ``ratio``
+    at most ``bound`` times ``table`` (the table's beside it), and its part past ``shorter``
+    (the next shorter size set the same way, when longer than the reading) at most
+    ``last_bound`` times it."""
     if median_in(scene, ratio, free) > bound * table:
         return False
     if shorter is None:
         return True
     last = free.difference(shapely.Polygon(shorter.outline_mm).buffer(STRIP_GROW_MM))
-    return last.area > 0.0 and median_in(scene, ratio, last) <= CLEAR_GREY * table
+    return last.area > 0.0 and median_in(scene, ratio, last) <= last_bound * table
 
 
 def _greyer_away(scene: Scene, ratio: np.ndarray, o: Candidate, seen: shapely.Geometry,
@@ -1229,17 +1238,13 @@ def _grey_past(scene: Scene, ratio: np.ndarray, o: Candidate, seen: shapely.Geom
     beside = _beside_strip(scene, o, seen, free, others)
     if beside.area <= 0.0:
         return False
-    bound = BLACK_STRIP_GREY * median_in(scene, ratio, beside)
-    if median_in(scene, ratio, free) > bound or (
-            median_shade(scene, free) > BLACK_STRIP_LIT * median_shade(scene, beside)):
+    table = median_in(scene, ratio, beside)
+    if median_shade(scene, free) > BLACK_STRIP_LIT * median_shade(scene, beside):
         return False
     if beyond is not None and ((end := free.intersection(beyond)).area <= 0.0
-                               or median_in(scene, ratio, end) > bound):
+                               or median_in(scene, ratio, end) > BLACK_STRIP_GREY * table):
         return False
-    if shorter is None:
-        return True
-    last = free.difference(shapely.Polygon(shorter.outline_mm).buffer(STRIP_GROW_MM))
-    return last.area > 0.0 and median_in(scene, ratio, last) <= bound
+    return _grey_to(scene, ratio, free, table, BLACK_STRIP_GREY, shorter, BLACK_STRIP_GREY)
 
 
 def black_grey_longer(scene: Scene, c: Candidate, sigma_mm: float, lying: list[Candidate],
