@@ -26,6 +26,7 @@ from armada_vision.geometry.pieces import PieceSet, Size
 from armada_vision.geometry.pose import Pose
 from armada_vision.geometry.shapes import footprint
 from armada_vision.vision.fit import (
+    FitResult,
     ViewGrid,
     outline_mm,
     sample_map,
@@ -523,8 +524,44 @@ def fits_from_tips(scene: Scene, tips: list[tuple[np.ndarray, float]]) -> list[C
     starts = [(z, Pose.with_tip(tip, heading, scene.pieces.dims(z).footprint_length_mm))
               for tip, heading in tips for z in Size]
     screens = scene.screens(starts)
+    starts += _turned_longer(scene, starts, screens)
+    screens += scene.screens(starts[len(screens):])
     return scene.fits([(z, f.pose) for (z, _p), f in zip(starts, screens, strict=True)
                        if f.cost <= 2 * MAX_COST], give_up=SURE_GIVE_UP)
+
+
+# A tip guess's heading is its corner's bisector, which a rounded or shaded corner turns by up
+# to ~20°: a short size's screen turns to the piece's heading in its few iterations, a longer
+# size's, whose far end starts across the table, does not (the 9712-set's 9741 and the
+# 9424-set's 9611, black larges on felt read as smalls: from a tip guess 21-22° off, the
+# medium's screen turned to within 0.1° of the truth at 0.09-0.16, the large's stayed at
+# 1.3-1.7; the large from the medium's tip and heading fits 0.08). So the sizes longer than
+# the best good screen of a tip that turned past TIP_TURNED_DEG are screened again from its
+# tip and heading.
+TIP_TURNED_DEG = 8.0
+
+
+def _turned_longer(scene: Scene, starts: list[tuple[Size, Pose]], screens: list[FitResult]
+                   ) -> list[tuple[Size, Pose]]:
+    """Starts (table mm) of the sizes longer than each tip's best screen within 2 MAX_COST
+    (of ``screens`` of ``starts``, the sizes of one tip side by side) that turned more than
+    TIP_TURNED_DEG from its start, from that screen's tip at its heading; those sizes' own
+    screens not good."""
+    dims = scene.pieces.dims
+    n = len(Size)
+    out: list[tuple[Size, Pose]] = []
+    for i in range(0, len(starts), n):
+        tip = list(zip(starts[i:i + n], screens[i:i + n], strict=True))
+        (z, p), f = min(tip, key=lambda t: t[1].cost)
+        turn = abs((f.pose.heading_deg - p.heading_deg + 180.0) % 360.0 - 180.0)
+        if f.cost > 2 * MAX_COST or turn <= TIP_TURNED_DEG:
+            continue
+        end = f.pose.tip_mm(dims(z).footprint_length_mm)
+        own = dims(z).footprint_length_mm
+        out += [(k, Pose.with_tip(end, f.pose.heading_deg, dims(k).footprint_length_mm))
+                for (k, _q), g in tip
+                if dims(k).footprint_length_mm > own and g.cost > 2 * MAX_COST]
+    return out
 
 
 def _footprint(c: Candidate, scene: Scene) -> shapely.Polygon:
