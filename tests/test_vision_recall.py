@@ -5457,6 +5457,25 @@ def test_a_clear_piece_read_short_on_the_face_ahead_of_its_base_is_read_at_its_s
     assert_clear_read_at_size_in_doubt(13991, 13744, "medium", (423.6, 489.9))
 
 
+# A clear large read as a small from its stern, the turned strip rules lengthening it one size
+# only (issue 4, session 50, sizeclear60; strips._longer_than): clear_tip_longer (and
+# clear_wall_longer, clear_base_longer) asked its turns in turn and took the first that passed
+# any size, so a medium passing straight on ended the search before a large passing turned
+# CLEAR_TIP_TURN_DEG was asked. The 11728-set's 11797 (laminate, 1280×720, 10-22°): the
+# medium straight on passes (strip 0.856 of the table beside it, edge share 0.61), the large
+# straight on not (0.913) but turned -10° it does (0.698, its last part 0.796, edge share
+# 0.46); the 5104-set's 5385 (laminate, 1280×720, 22-35°): the large straight on ends within
+# CLEAR_TIP_OFF_MM of a neighbour, turned +10° it passes (0.841, 0.885, 0.55). Both read as
+# mediums in doubt (σ 99 mm) on 4f93340; the longest size any turn passes is taken.
+@pytest.mark.parametrize(("seed", "seed0", "stern"), [
+    (11797, 11728, (232.2, 327.8)),
+    (5385, 5104, (285.0, 397.0)),
+])
+def test_a_clear_large_a_turned_strip_rule_lengthens_is_read_at_the_longest_size(
+        seed, seed0, stern):
+    assert_clear_read_at_size_in_doubt(seed, seed0, "large", stern)
+
+
 # ... but not where the longer outline comes near a hand (CLEAR_STRIP_HAND_MM): the check set
 # 5104's 5311, a clear medium on cloth read as a small, its stern against a hand, has its
 # large's strip at 0.860 of the table beside it (the hand's shade); read at its size (a guard:

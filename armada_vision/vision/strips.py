@@ -578,9 +578,12 @@ def clear_tip_longer(scene: Scene, c: Candidate, sigma_mm: float, lying: list[Ca
     others = [k for k in lying if k is not c]
     seen = shapely.Polygon(c.outline_mm)
     crowded: set[Size] = set()  # sizes whose outline as read lies on a neighbour's sides
+    best: Candidate | None = None  # the longest passing so far (_longer_than)
     for turn in (0.0, CLEAR_TIP_TURN_DEG, -CLEAR_TIP_TURN_DEG):
         sets = [o for o in _set_from_stern(scene, c, longer, turn) if o.size not in crowded]
         for o, free, shorter in _free_strips(scene, seen, sets, others):
+            if not _longer_than(scene, o, best):
+                break  # longest first: no longer size left at this turn
             if not _darker_than_beside(scene, o, seen, free, others, shorter,
                                        bound=CLEAR_TIP_BESIDE):
                 continue
@@ -592,8 +595,9 @@ def clear_tip_longer(scene: Scene, c: Candidate, sigma_mm: float, lying: list[Ca
             if _end_near(scene, o, others, tip=True):
                 continue  # its tip runs into another piece: that piece's shadow and edges
             if (q := _covering_longer(scene, o, c, others)) is not None:
-                return q
-    return None
+                best = q
+                break
+    return best
 
 
 def clear_wall_longer(scene: Scene, c: Candidate, sigma_mm: float, lying: list[Candidate],
@@ -610,9 +614,12 @@ def clear_wall_longer(scene: Scene, c: Candidate, sigma_mm: float, lying: list[C
         return None
     others = [k for k in lying if k is not c]
     seen = shapely.Polygon(c.outline_mm)
+    best: Candidate | None = None  # the longest passing so far (_longer_than)
     for turn in (CLEAR_TIP_TURN_DEG, -CLEAR_TIP_TURN_DEG):  # the sides only: see CLEAR_WALL_GREY
         for o, free, shorter in _free_strips(scene, seen, _set_from_stern(scene, c, longer, turn),
                                              others):
+            if not _longer_than(scene, o, best):
+                break  # longest first: no longer size left at this turn
             if not _greyer_than_beside(scene, ratio, o, seen, free, others, shorter):
                 continue
             if (_end_near(scene, o, others, tip=True)
@@ -620,8 +627,9 @@ def clear_wall_longer(scene: Scene, c: Candidate, sigma_mm: float, lying: list[C
                 continue  # its tip runs into another piece (see CLEAR_WALL_GREY, CLEAR_WALL_AWAY)
             straight = _set_from_stern(scene, c, [o.size])[0]
             if (q := _covering_longer(scene, straight, c, others)) is not None:
-                return q
-    return None
+                best = q
+                break
+    return best
 
 
 def clear_base_longer(scene: Scene, c: Candidate, sigma_mm: float, lying: list[Candidate],
@@ -639,9 +647,12 @@ def clear_base_longer(scene: Scene, c: Candidate, sigma_mm: float, lying: list[C
         return None
     others = [k for k in lying if k is not c]
     seen = shapely.Polygon(c.outline_mm)
+    best: Candidate | None = None  # the longest passing so far (_longer_than)
     for turn in (0.0, CLEAR_TIP_TURN_DEG, -CLEAR_TIP_TURN_DEG):
         for o, free, shorter in _free_strips(scene, seen, _set_from_tip(scene, c, longer, turn),
                                              others):
+            if not _longer_than(scene, o, best):
+                break  # longest first: no longer size left at this turn
             if not _greyer_than_beside(scene, ratio, o, seen, free, others, shorter,
                                        bound=CLEAR_BASE_GREY):
                 continue
@@ -649,8 +660,9 @@ def clear_base_longer(scene: Scene, c: Candidate, sigma_mm: float, lying: list[C
                 continue  # its stern runs into another piece: that piece's side may grey it
             straight = _set_from_tip(scene, c, [o.size])[0] if turn else o
             if (q := _covering_longer(scene, straight, c, others)) is not None:
-                return q
-    return None
+                best = q
+                break
+    return best
 
 
 def _across_pose(c: Candidate, turn: float, ahead: float, side: float) -> Pose:
@@ -781,6 +793,21 @@ def clear_across_longer(scene: Scene, c: Candidate, sigma_mm: float, lying: list
         if (q := _covering_longer(scene, o, c, others)) is not None:
             return q
     return None
+
+
+def _longer_than(scene: Scene, o: Candidate, best: Candidate | None) -> bool:
+    """Whether reading ``o`` is longer than ``best`` (any reading when ``best`` is None).
+
+    The turned strip rules (clear_tip_longer, clear_wall_longer, clear_base_longer) take the
+    longest size that ANY of their turns passes (issue 4, session 50, sizeclear60): asked
+    turn by turn, the first turn passing any size ended the search, so a clear large read as
+    a small from its stern was read as a medium when the medium passed straight on and the
+    large only turned CLEAR_TIP_TURN_DEG (the 11728-set's 11797: the large straight on 0.913 of
+    the table beside it, turned -10° 0.698; the 5104-set's 5385: straight on its tip within
+    CLEAR_TIP_OFF_MM of a neighbour, turned +10° 0.841). After a turn passes a size, the turns
+    left ask only the longer sizes."""
+    dims = scene.pieces.dims
+    return best is None or dims(o.size).footprint_length_mm > dims(best.size).footprint_length_mm
 
 
 def _end_near(scene: Scene, o: Candidate, others: list[Candidate], tip: bool) -> bool:
