@@ -1630,8 +1630,7 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
         lying += got
     # A vivid piece on a coloured table that no region holds: its score (brightness against
     # the grain's noise) stayed under the object level (UNREGIONED_*).
-    lying += _unregioned_colour_pieces(scene, view, bg, _mask_of(regions, view.grid) | hand_mask,
-                                       lying, standing)
+    lying += _unregioned_colour_pieces(scene, view, bg, regions, hand_mask, lying, standing)
     for sub, region in roomy:
         # A piece beside those found whose start from the remainder's axis stuck (seed
         # 1082's orange medium): the corners' starts, good pieces only.
@@ -2235,15 +2234,17 @@ def _sunk_plastic_pieces(scene: Scene, view: TableView, bg: np.ndarray, region: 
 
 
 def _unregioned_colour_pieces(scene: Scene, view: TableView, bg: np.ndarray,
-                              regioned: np.ndarray, lying: list[Candidate],
+                              regions: list[tuple[ViewGrid, np.ndarray]], hand_mask: np.ndarray,
+                              lying: list[Candidate],
                               standing: list[Candidate]) -> list[Candidate]:
-    """Lone vivid pieces on a coloured table that no region holds (``regioned``: the view's
-    regions and hands, view px): the foreground score weighs a piece's colour difference
-    against the table's own noise, and on wood the grain's noise is high, so an orange small
+    """Lone vivid pieces on a wood table that no region holds (``regions``, ``hand_mask``:
+    the view's regions and hands, view px): the foreground score weighs a piece's colour
+    difference against the table's own noise, and on wood the grain's noise is high, so a small
     there may score under the object level (the 5968-set's 6192: peak 2.1, median 1.9 over
     its footprint against 2.0, while 0.98 of the footprint is of the wood's hue TABLE_SAT_SEP
     more saturated; 12304's 12356 and 12592's 12759 alike). Each vivid area
-    (:func:`look.vivid_in`) of at least UNREGIONED_MIN_AREA of a small's footprint and at most
+    (:func:`look.vivid_in`, located by :func:`_vivid_located`) of at least UNREGIONED_MIN_AREA
+    of a small's footprint and at most
     a large's, lying UNREGIONED_CLEAR_PX clear of every region and reading, is grown by
     UNREGIONED_GROW_PX into a region and explained on the score scaled to it, as a region's
     (:func:`region_foreground`), unless :func:`explain.no_piece_in` says it holds none (a chit,
@@ -2252,7 +2253,7 @@ def _unregioned_colour_pieces(scene: Scene, view: TableView, bg: np.ndarray,
     if not wood_table(bg):
         return []  # every case is on wood (felt and cloth: no grain noise to hide a piece)
     grid = view.grid
-    taken = regioned.astype(np.uint8)
+    taken = (_mask_of(regions, grid) | hand_mask).view(np.uint8)
     for c in lying + standing:
         fp = scene.footprint(c)[0]
         cv2.fillPoly(taken, [np.int32(np.round(grid.to_px(np.asarray(fp.exterior.coords))))], 1)
