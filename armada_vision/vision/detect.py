@@ -185,6 +185,7 @@ from armada_vision.vision.segment import (
     saturation_ratio,
     view_regions,
 )
+from armada_vision.vision.segment import _components as components_of
 from armada_vision.vision.shadows import cast_shadows, lit_table, tinted_shadow
 from armada_vision.vision.strips import (
     bare_strip_shorter,
@@ -2261,12 +2262,10 @@ def _unregioned_colour_pieces(scene: Scene, view: TableView, bg: np.ndarray,
     taken = cv2.dilate(taken, np.ones((k, k), np.uint8))
     free = (taken == 0) & view.valid_mask & ~view.marker_mask
     min_px = UNREGIONED_MIN_AREA * scene.small_area_mm2 * grid.px_per_mm**2
-    vivid = _vivid_located(view, bg, free, min_px)
-    if vivid is None:
+    located = _vivid_located(view, bg, free, min_px)
+    if located is None:
         return []
-    areas, _off = view_regions(vivid, grid,
-                               min_area_mm2=UNREGIONED_MIN_AREA * scene.small_area_mm2,
-                               pad_px=UNREGIONED_PAD_PX)
+    areas = _areas_in(*located, grid, min_px, UNREGIONED_PAD_PX)
     got: list[Candidate] = []
     fg = None
     for sub, area in areas:
@@ -2289,21 +2288,23 @@ def _unregioned_colour_pieces(scene: Scene, view: TableView, bg: np.ndarray,
 
 
 def _vivid_located(view: TableView, bg: np.ndarray, free: np.ndarray,
-                   min_px: float) -> np.ndarray | None:
+                   min_px: float) -> tuple[np.ndarray, tuple[int, int, int, int]] | None:
     """View-size uint8 mask (view px) of :func:`look.vivid_in` over ``free``, worked out
-    only around its areas that may reach ``min_px``; the same areas of that size as the whole
-    view's mask, None when there is none. Located on the coarse grid of every VIVID_STEP-th
-    pixel first: every pixel the opening keeps lies in a 3×3 square of :func:`look.vivid_raw`
-    pixels, which holds one coarse pixel, so an area lies within 2 px of its coarse pixels, they
-    are 8-connected, and it holds at most 25 px a coarse pixel and spans at most 3n + 2 px for n
-    coarse columns or rows. Each coarse area that may hold ``min_px`` is worked out at full size
+    only around its areas that may reach ``min_px``, and the box (r0, c0, r1, c1) it is 0
+    outside; the same areas of that size as the whole view's mask, None when there is none.
+    Located on the coarse grid of every VIVID_STEP-th pixel first: every pixel the opening
+    keeps lies in a 3×3 square of :func:`look.vivid_raw` pixels, which holds one coarse
+    pixel, so an area lies within 2 px of its coarse pixels, they are 8-connected, and it
+    holds at most 25 px a coarse pixel and spans at most 3n + 2 px for n coarse columns or
+    rows. Each coarse area that may hold ``min_px`` is worked out at full size
     in its window grown by VIVID_MARGIN_PX (the opening's reach past the 2 px)."""
     k = VIVID_STEP
     coarse = vivid_raw(cv2.cvtColor(np.ascontiguousarray(view.image_bgr[::k, ::k]),
                                     cv2.COLOR_BGR2HSV), bg, free[::k, ::k])
-    n, _lab, stats, _ = cv2.connectedComponentsWithStats(coarse.view(np.uint8), connectivity=8)
+    n, _lab, stats = components_of(coarse.view(np.uint8))
     rows, cols = free.shape
     out = None
+    box = [rows, cols, 0, 0]  # the rows and columns the windows span: r0, c0, r1, c1
     for x, y, w, h, a in stats[1:n]:
         if min(25 * a, (k * w + 2) * (k * h + 2)) < min_px:
             continue
@@ -2319,6 +2320,34 @@ def _vivid_located(view: TableView, bg: np.ndarray, free: np.ndarray,
         hsv = cv2.cvtColor(view.image_bgr[win], cv2.COLOR_BGR2HSV)
         got = vivid_in(hsv, bg, free[win])
         out[r0:r1, c0:c1] |= got[r0 - wr0:r1 - wr0, c0 - wc0:c1 - wc0].view(np.uint8)
+        box = [min(box[0], r0), min(box[1], c0), max(box[2], r1), max(box[3], c1)]
+    return None if out is None else (out, tuple(box))
+
+
+def _areas_in(mask: np.ndarray, box: tuple[int, int, int, int], grid: ViewGrid,
+              min_px: float, pad_px: int) -> list[tuple[ViewGrid, np.ndarray]]:
+    """:func:`segment.view_regions`' areas inside the view (at least ``min_px``) of the
+    view-size uint8 ``mask`` (view px) that is 0 outside ``box`` (rows r0:r1, columns c0:c1):
+    its components traced in the box grown by a pixel only, the same sub-grids and masks as
+    the whole view's. Those that touch the view's edge are left out (an arm reaching in)."""
+    rows, cols = mask.shape
+    br0, bc0 = max(box[0] - 1, 0), max(box[1] - 1, 0)
+    br1, bc1 = min(box[2] + 1, rows), min(box[3] + 1, cols)
+    n, lab, stats = components_of(np.ascontiguousarray(mask[br0:br1, bc0:bc1]))
+    out = []
+    for i in range(1, n):
+        x, y, w, h, a = stats[i]
+        x, y = x + bc0, y + br0
+        if x == 0 or y == 0 or x + w >= cols or y + h >= rows or a < min_px:
+            continue
+        c0, r0 = max(x - pad_px, 0), max(y - pad_px, 0)
+        c1, r1 = min(x + w + pad_px, cols), min(y + h + pad_px, rows)
+        region = np.zeros((r1 - r0, c1 - c0), bool)
+        # The window's part inside the traced box (outside it the mask is 0).
+        ir0, ic0, ir1, ic1 = max(r0, br0), max(c0, bc0), min(r1, br1), min(c1, bc1)
+        region[ir0 - r0:ir1 - r0, ic0 - c0:ic1 - c0] = (
+            lab[ir0 - br0:ir1 - br0, ic0 - bc0:ic1 - bc0] == i)
+        out.append((grid.sub(c0, r0, (r1 - r0, c1 - c0)), region))
     return out
 
 
