@@ -1629,9 +1629,6 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
         if got:
             read.append((sub, region))
         lying += got
-    # A vivid piece on a coloured table that no region holds: its score (brightness against
-    # the grain's noise) stayed under the object level (UNREGIONED_*).
-    lying += _unregioned_colour_pieces(scene, view, bg, regions, hand_mask, lying, standing)
     for sub, region in roomy:
         # A piece beside those found whose start from the remainder's axis stuck (seed
         # 1082's orange medium): the corners' starts, good pieces only.
@@ -1713,6 +1710,11 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
                                     hand_mask, lambda c: _standing_clear(scene, c),
                                     grey_black_alone, lambda c: _bare_white(c, scene, bg),
                                     lit_band)
+    # A vivid piece on a coloured table that no region holds: its score (brightness against
+    # the grain's noise) stayed under the object level (UNREGIONED_*). Last of the passes that add
+    # pieces: read earlier it took a yellow large's base as a small before the pass that
+    # reads the large (10935, 11457; session 50's merge).
+    lying += _unregioned_colour_pieces(scene, view, bg, regions, hand_mask, lying, standing)
     # A clear reading in doubt that is a white piece's shaded face and shadow: the white piece
     # refitted to the crisp edges (edge_refits.SHADOW_WHITE_*).
     by_shadow = {id(c) for c in lying}
