@@ -5657,3 +5657,18 @@ def test_a_large_whose_tip_guess_is_turned_is_fitted_from_the_turned_screen(seed
     assert p is not None and p.size.value == "large" and p.color == "black"
     assert_no_sure_wrong_size(seed, seed0, "large", "black", stern, any_size=True)
     assert_no_false_piece(seed, seed0)
+
+
+# A vivid small on wood that no region holds (issue 4, session 49, recallsmall59,
+# detect._unregioned_colour_pieces): the score weighs its colour against the grain's noise
+# and stays under the object level (peaks 1.8-2.5 against 2.0), while its footprint is of the
+# wood's hue TABLE_SAT_SEP more saturated. Read on the score scaled to its vivid area, never
+# trusted (σ 3.0 mm). The 5968-set's 6192, the 12304-set's 12356 (a cyan medium 1.0 mm away)
+# and the 12592-set's 12759, orange smalls; each missed on ebd426f.
+@pytest.mark.parametrize(("seed", "seed0", "stern"), [
+    (6192, 5968, (315.9, 192.1)),     # 10-22°, 1920×1080
+    (12356, 12304, (243.4, 138.2)),   # 22-35°, 1920×1080
+    (12759, 12592, (252.8, 123.2)),   # 22-35°, 1280×720
+])
+def test_a_vivid_small_on_wood_with_no_region_is_found_never_trusted(seed, seed0, stern):
+    _found_in_colour_never_trusted(seed, seed0, "small", "orange", stern)

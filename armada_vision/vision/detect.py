@@ -134,6 +134,7 @@ from armada_vision.vision.look import (
     table_hue_sat,
     unscaled_map,
     vivid_in,
+    vivid_raw,
     window_hsv,
 )
 from armada_vision.vision.open_base import (
@@ -184,6 +185,7 @@ from armada_vision.vision.segment import (
     saturation_ratio,
     view_regions,
 )
+from armada_vision.vision.segment import _components as components_of
 from armada_vision.vision.shadows import cast_shadows, lit_table, tinted_shadow
 from armada_vision.vision.strips import (
     bare_strip_shorter,
@@ -787,6 +789,24 @@ SHADOW_LEAN_HIDDEN = 0.4
 
 # Regions bigger than this many large pieces are an arm or a hand: nothing in them is judged.
 HAND_AREA_PIECES = 12
+# _unregioned_colour_pieces (issue 4, session 49, recallsmall59): a vivid area outside every
+# region of at least this share of a small's footprint (explain.COLOUR_MIN_AREA's: 6192's
+# orange small on wood has 245 mm² of it, 0.98 of its footprint; 13440's, 0.60 of it in
+# colour, keeps 20 mm² outside the regions and is not read), lying this many view px clear of
+# every region and reading (a found piece's colour fringe is no piece of its own), grown by
+# UNREGIONED_GROW_PX (a face's edge pixels short of vivid) into the region it is read in, in a
+# window UNREGIONED_PAD_PX wider each way (the fit's samples outside the outline).
+UNREGIONED_MIN_AREA = COLOUR_MIN_AREA
+UNREGIONED_CLEAR_PX = 3
+UNREGIONED_GROW_PX = 2
+UNREGIONED_PAD_PX = 15
+# _vivid_located (issue 4, session 50, recallsmall60): the vivid areas outside the regions are
+# located on every VIVID_STEP-th pixel each way first (3: the opening's 3×3 square holds
+# exactly one such pixel, so no area it keeps is missed) and worked out at full size only in
+# the windows of coarse areas that may hold UNREGIONED_MIN_AREA, grown by VIVID_MARGIN_PX (the
+# opening reads 2 px each way: the full-size mask there is the view-wide one's).
+VIVID_STEP = 3
+VIVID_MARGIN_PX = 3
 # A clear piece on wood that the grey area takes only in part (issue 4, session 36, wood46).
 # The desaturated pass reads a clear piece on wood by its grey area (saturation under
 # segment.DESAT_RATIO 0.9 of the wood's), but its faces lit or near its tip keep 0.88-0.95 of
@@ -929,11 +949,16 @@ def region_foreground(score: np.ndarray, regions: list[tuple[ViewGrid, np.ndarra
     np.clip(fg, 0.0, 1.0, out=fg)
     for sub, region in regions:
         sl = grid.window(sub)
-        typical = float(percentile(score[sl][region], 80))
-        hi = min(max(FG_HIGH * typical, 2.0), FG_CAP)
-        lo = min(max(FG_LOW * typical, 1.0), FG_CAP / 2)
-        fg[sl] = np.clip((score[sl] - lo) / (hi - lo), 0.0, 1.0)
+        fg[sl] = _scaled_to(score[sl], region)
     return fg
+
+
+def _scaled_to(score: np.ndarray, region: np.ndarray) -> np.ndarray:
+    """A region's window of the score (``region`` on it) as its 0–1 fit map (FG_HIGH)."""
+    typical = float(percentile(score[region], 80))
+    hi = min(max(FG_HIGH * typical, 2.0), FG_CAP)
+    lo = min(max(FG_LOW * typical, 1.0), FG_CAP / 2)
+    return np.clip((score - lo) / (hi - lo), 0.0, 1.0)
 
 
 def _standing_max_cost(found: list[Candidate], no_base: bool) -> float | None:
@@ -1685,6 +1710,11 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
                                     hand_mask, lambda c: _standing_clear(scene, c),
                                     grey_black_alone, lambda c: _bare_white(c, scene, bg),
                                     lit_band)
+    # A vivid piece on a coloured table that no region holds: its score (brightness against
+    # the grain's noise) stayed under the object level (UNREGIONED_*). Last of the passes that add
+    # pieces: read earlier it took a yellow large's base as a small before the pass that
+    # reads the large (10935, 11457; session 50's merge).
+    lying += _unregioned_colour_pieces(scene, view, bg, regions, hand_mask, lying, standing)
     # A clear reading in doubt that is a white piece's shaded face and shadow: the white piece
     # refitted to the crisp edges (edge_refits.SHADOW_WHITE_*).
     by_shadow = {id(c) for c in lying}
@@ -2204,6 +2234,123 @@ def _sunk_plastic_pieces(scene: Scene, view: TableView, bg: np.ndarray, region: 
     # shadow, which turns its tip's guess by 22 deg).
     got = explain_region(unscaled, region, sub) or leftover_piece(unscaled, region, sub, lying)
     return [_sunk_doubt(scene, c) for c in got if not clashes(c, lying, scene)]
+
+
+def _unregioned_colour_pieces(scene: Scene, view: TableView, bg: np.ndarray,
+                              regions: list[tuple[ViewGrid, np.ndarray]], hand_mask: np.ndarray,
+                              lying: list[Candidate],
+                              standing: list[Candidate]) -> list[Candidate]:
+    """Lone vivid pieces on a wood table that no region holds (``regions``, ``hand_mask``:
+    the view's regions and hands, view px): the foreground score weighs a piece's colour
+    difference against the table's own noise, and on wood the grain's noise is high, so a small
+    there may score under the object level (the 5968-set's 6192: peak 2.1, median 1.9 over
+    its footprint against 2.0, while 0.98 of the footprint is of the wood's hue TABLE_SAT_SEP
+    more saturated; 12304's 12356 and 12592's 12759 alike). Each vivid area
+    (:func:`look.vivid_in`, located by :func:`_vivid_located`) of at least UNREGIONED_MIN_AREA
+    of a small's footprint and at most
+    a large's, lying UNREGIONED_CLEAR_PX clear of every region and reading, is grown by
+    UNREGIONED_GROW_PX into a region and explained on the score scaled to it, as a region's
+    (:func:`region_foreground`), unless :func:`explain.no_piece_in` says it holds none (a chit,
+    a die). Never trusted (:func:`_sunk_doubt`, σ ≥ HAND_COLOUR_MM): nothing but the colour
+    tells it from the table. Table frame: readings in table mm; masks in view px."""
+    if not wood_table(bg):
+        return []  # every case is on wood (felt and cloth: no grain noise to hide a piece)
+    grid = view.grid
+    taken = (_mask_of(regions, grid) | hand_mask).view(np.uint8)
+    for c in lying + standing:
+        fp = scene.footprint(c)[0]
+        cv2.fillPoly(taken, [np.int32(np.round(grid.to_px(np.asarray(fp.exterior.coords))))], 1)
+    k = 2 * UNREGIONED_CLEAR_PX + 1
+    taken = cv2.dilate(taken, np.ones((k, k), np.uint8))
+    free = (taken == 0) & view.valid_mask & ~view.marker_mask
+    min_px = UNREGIONED_MIN_AREA * scene.small_area_mm2 * grid.px_per_mm**2
+    located = _vivid_located(view, bg, free, min_px)
+    if located is None:
+        return []
+    areas = _areas_in(*located, grid, min_px, UNREGIONED_PAD_PX)
+    got: list[Candidate] = []
+    fg = None
+    for sub, area in areas:
+        if area.sum() > scene.max_area_mm2 * sub.px_per_mm**2:
+            continue
+        grow = 2 * UNREGIONED_GROW_PX + 1
+        region = cv2.dilate(area.astype(np.uint8), np.ones((grow, grow), np.uint8)) > 0
+        if no_piece_in(scene, region, sub):
+            continue  # a chit or a die of a piece's colour
+        # Fitted on the score scaled to the area, as a region's (region_foreground): one copy
+        # of the view's map, its window written for the area and put back after.
+        fg = scene.fg.copy() if fg is None else fg
+        sl = grid.window(sub)
+        fg[sl] = _scaled_to(scene.score[sl], region)
+        read = explain_region(replace(scene, fg=fg, _fits={}, _screens={}, _shapes={}),
+                              region, sub)
+        fg[sl] = scene.fg[sl]
+        got += [_sunk_doubt(scene, c) for c in read if not clashes(c, lying + got, scene)]
+    return got
+
+
+def _vivid_located(view: TableView, bg: np.ndarray, free: np.ndarray,
+                   min_px: float) -> tuple[np.ndarray, tuple[int, int, int, int]] | None:
+    """View-size uint8 mask (view px) of :func:`look.vivid_in` over ``free``, worked out
+    only around its areas that may reach ``min_px``, and the box (r0, c0, r1, c1) it is 0
+    outside; the same areas of that size as the whole view's mask, None when there is none.
+    Located on the coarse grid of every VIVID_STEP-th pixel first: every pixel the opening
+    keeps lies in a 3×3 square of :func:`look.vivid_raw` pixels, which holds one coarse
+    pixel, so an area lies within 2 px of its coarse pixels, they are 8-connected, and it
+    holds at most 25 px a coarse pixel and spans at most 3n + 2 px for n coarse columns or
+    rows. Each coarse area that may hold ``min_px`` is worked out at full size
+    in its window grown by VIVID_MARGIN_PX (the opening's reach past the 2 px)."""
+    k = VIVID_STEP
+    coarse = vivid_raw(cv2.cvtColor(np.ascontiguousarray(view.image_bgr[::k, ::k]),
+                                    cv2.COLOR_BGR2HSV), bg, free[::k, ::k])
+    n, _lab, stats = components_of(coarse.view(np.uint8))
+    rows, cols = free.shape
+    out = None
+    box = [rows, cols, 0, 0]  # the rows and columns the windows span: r0, c0, r1, c1
+    for x, y, w, h, a in stats[1:n]:
+        if min(25 * a, (k * w + 2) * (k * h + 2)) < min_px:
+            continue
+        if out is None:
+            out = np.zeros((rows, cols), np.uint8)
+        # The coarse area's pixels ± 2 px (where the area lies), worked out in a window
+        # VIVID_MARGIN_PX wider still, so the opening reads the same pixels as the view's.
+        r0, r1 = max(k * y - 2, 0), min(k * (y + h - 1) + 3, rows)
+        c0, c1 = max(k * x - 2, 0), min(k * (x + w - 1) + 3, cols)
+        wr0, wr1 = max(r0 - VIVID_MARGIN_PX, 0), min(r1 + VIVID_MARGIN_PX, rows)
+        wc0, wc1 = max(c0 - VIVID_MARGIN_PX, 0), min(c1 + VIVID_MARGIN_PX, cols)
+        win = (slice(wr0, wr1), slice(wc0, wc1))
+        hsv = cv2.cvtColor(view.image_bgr[win], cv2.COLOR_BGR2HSV)
+        got = vivid_in(hsv, bg, free[win])
+        out[r0:r1, c0:c1] |= got[r0 - wr0:r1 - wr0, c0 - wc0:c1 - wc0].view(np.uint8)
+        box = [min(box[0], r0), min(box[1], c0), max(box[2], r1), max(box[3], c1)]
+    return None if out is None else (out, tuple(box))
+
+
+def _areas_in(mask: np.ndarray, box: tuple[int, int, int, int], grid: ViewGrid,
+              min_px: float, pad_px: int) -> list[tuple[ViewGrid, np.ndarray]]:
+    """:func:`segment.view_regions`' areas inside the view (at least ``min_px``) of the
+    view-size uint8 ``mask`` (view px) that is 0 outside ``box`` (rows r0:r1, columns c0:c1):
+    its components traced in the box grown by a pixel only, the same sub-grids and masks as
+    the whole view's. Those that touch the view's edge are left out (an arm reaching in)."""
+    rows, cols = mask.shape
+    br0, bc0 = max(box[0] - 1, 0), max(box[1] - 1, 0)
+    br1, bc1 = min(box[2] + 1, rows), min(box[3] + 1, cols)
+    n, lab, stats = components_of(np.ascontiguousarray(mask[br0:br1, bc0:bc1]))
+    out = []
+    for i in range(1, n):
+        x, y, w, h, a = stats[i]
+        x, y = x + bc0, y + br0
+        if x == 0 or y == 0 or x + w >= cols or y + h >= rows or a < min_px:
+            continue
+        c0, r0 = max(x - pad_px, 0), max(y - pad_px, 0)
+        c1, r1 = min(x + w + pad_px, cols), min(y + h + pad_px, rows)
+        region = np.zeros((r1 - r0, c1 - c0), bool)
+        # The window's part inside the traced box (outside it the mask is 0).
+        ir0, ic0, ir1, ic1 = max(r0, br0), max(c0, bc0), min(r1, br1), min(c1, bc1)
+        region[ir0 - r0:ir1 - r0, ic0 - c0:ic1 - c0] = (
+            lab[ir0 - br0:ir1 - br0, ic0 - bc0:ic1 - bc0] == i)
+        out.append((grid.sub(c0, r0, (r1 - r0, c1 - c0)), region))
+    return out
 
 
 def _sunk_doubt(scene: Scene, c: Candidate) -> Candidate:

@@ -231,6 +231,20 @@ def vivid_in(hsv: np.ndarray, bg: np.ndarray, region: np.ndarray, lit: bool = Fa
     return cv2.morphologyEx(vivid, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)) > 0
 
 
+def vivid_raw(hsv: np.ndarray, bg: np.ndarray, region: np.ndarray) -> np.ndarray:
+    """:func:`vivid_in`'s pixels before its opening (no ``lit`` or ``faint``): of ``region``,
+    HSV saturation at least HAND_VIVID_SAT and, on a coloured table, a hue VIVID_TABLE_HUE from
+    its or a saturation TABLE_SAT_SEP above its. For a locator on a coarse grid: every pixel
+    the opening keeps lies in a 3×3 square of these."""
+    ht, st, _ = table_hsv(bg)
+    if st <= COLOURED_TABLE_SAT:
+        return region & (hsv[..., 1] >= HAND_VIVID_SAT)
+    dh = np.abs(hsv[..., 0].astype(np.int16) - ht)
+    return (region & (hsv[..., 1] >= HAND_VIVID_SAT)
+            & ((np.minimum(dh, 180 - dh) >= VIVID_TABLE_HUE)
+               | (hsv[..., 1] >= int(st) + TABLE_SAT_SEP)))
+
+
 def table_hue_sat(bg: np.ndarray) -> tuple[int, int]:
     """The table's HSV hue and saturation: its estimate's median over the view."""
     ht, st, _ = table_hsv(bg)
