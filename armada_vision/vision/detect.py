@@ -474,6 +474,12 @@ HAND_STERN_LANE_MM = 4.0
 HAND_STERN_SHARE = 0.6
 VIVID_STERN_END_MM = 3.0
 VIVID_STERN_END_SHARE = 0.1
+# The test is asked of any vivid reading whose σ is under the size span,
+# not only a trusted one (σ ≤ TRUSTED_MM): a wrong size is a step off, past twice a σ a little
+# over TRUSTED_MM (issue 4, session 50, trust60: the 14032-set's 14285, a yellow medium against
+# a purple medium on blue cloth, 1280×720, read as a large at σ 1.8 mm, 6.9 mm behind its
+# stern, its stern end 0.00 of its hue over its pale open base). A reading over TRUSTED_MM is
+# not usable anyway: no right reading loses its trust by it.
 # ... and once in doubt, a vivid reading whose stern end lacks its hue is read at the longest
 # shorter size set from its tip whose stern end holds it over VIVID_SHORTER_HOLDS (its inside
 # holding it over VIVID_HUE_HOLDS), in doubt (σ covering the longer reading; issue 4, session
@@ -3236,9 +3242,12 @@ def _piece(c: Candidate, calib: TableCalibration, view: TableView, bg: np.ndarra
         # (the note after HUED_MIN_COST).
         s_mm = to_longest_mm
     s_mm = max(s_mm, c.covering_ambiguity_mm if vivid else c.ambiguity_mm)
-    if vivid and s_mm <= TRUSTED_MM and _stern_lacks_hue(end_hues()):
+    span_mm = max(to_longest_mm, to_shortest_mm)
+    if vivid and s_mm < span_mm and _stern_lacks_hue(end_hues()):
         # Its stern end not its plastic: the fit ran past its base (VIVID_STERN_END_SHARE).
-        s_mm = max(s_mm, to_longest_mm, to_shortest_mm)
+        # Asked under the size span, not only of a trusted reading: a size is wrong by a
+        # step, which a σ a little over TRUSTED_MM does not cover (VIVID_STERN_END_SHARE).
+        s_mm = span_mm
     s_deg = max(s_deg, c.covering_ambiguity_deg if vivid else c.ambiguity_deg)
     if color in SHADED_BASE and s_mm <= TRUSTED_MM and slid_ahead_mm is not None:
         # Its hollow behind it: the piece lies behind the reading (SLID_BEHIND_DARK).
