@@ -5621,3 +5621,14 @@ def test_a_reading_from_its_open_base_is_turned_about_its_stern_to_its_crisp_edg
     assert math.dist(p.pose.stern_mm, t["stern"]) < 0.5
     assert math.dist(p.tip_mm, t["tip"]) < 1.2
     assert p.sigma_mm > 1.5
+
+
+# issue 4, session 50, trust60; a vivid reading whose stern end lacks its hue, asked under the
+# size span and not only when trusted (detect.VIVID_STERN_END_SHARE's note). The 14032-set's
+# 14285 (1280×720, 0-10°, blue cloth): a yellow medium against a purple medium read as a large
+# at σ 1.8 mm, 6.9 mm behind its stern, its last 3 mm 0.00 of its hue: a step off, past 2σ.
+# σ now covers the other sizes. The right yellow large of the same scene, its stern end of its
+# hue, stays usable.
+def test_a_vivid_reading_over_trusted_whose_stern_end_lacks_its_hue_covers_the_sizes():
+    assert_no_sure_wrong_size(14285, 14032, "medium", "yellow", (434.5, 394.1))
+    assert_kept_trusted(14285, 14032, "large", "yellow", (477.0, 106.4))
