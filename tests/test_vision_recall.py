@@ -5632,3 +5632,13 @@ def test_a_reading_from_its_open_base_is_turned_about_its_stern_to_its_crisp_edg
 def test_a_vivid_reading_over_trusted_whose_stern_end_lacks_its_hue_covers_the_sizes():
     assert_no_sure_wrong_size(14285, 14032, "medium", "yellow", (434.5, 394.1))
     assert_kept_trusted(14285, 14032, "large", "yellow", (477.0, 106.4))
+
+
+# issue 4, session 50, trust60; a vivid reading whose hue stops short of its tip end
+# (detect.VIVID_TIP_END_GAP_MM). The 14032-set's 14128 (1920×1080, 0-10°, wood): a purple large
+# read 6.1 mm ahead of its stern at σ 0.3 mm, its tip run on along a pink-white glare strip on
+# its lit edge, its shaded stern face left out; its hue stops 4.6 mm short of its inside's tip
+# end. σ now covers the shift. The yellow large beside it, its hue to its tip, stays usable.
+def test_a_vivid_reading_whose_hue_stops_short_of_its_tip_end_is_in_doubt():
+    assert_no_sure_wrong_size(14128, 14032, "large", "purple", (180.1, 219.9), any_size=True)
+    assert_kept_trusted(14128, 14032, "large", "yellow", (224.1, 258.9))
