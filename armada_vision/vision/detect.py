@@ -473,7 +473,9 @@ VIVID_TIP_HIDDEN = 0.5
 # (14128: 0.194), the tip's run over what is not the piece: over the 14032-set's 1250 right
 # trusted vivid readings the gap reaches 3.0 mm or more five times (14048's purple medium and
 # cyan small on felt, 9.4 and 6.6 mm; 14216, 14036, 14150: 3.0-3.6 mm), all fitting at 0.04-0.11
-# (`/work/scratch/trust60/ends.py`).
+# (`/work/scratch/trust60/ends.py`); the 12880-set's 13040, a right purple large, 5.4 mm at
+# 0.12. It also takes the 13456-set's 13616, an orange medium against an orange large read
+# turned 95° at cost 0.486 (σ 5.9 mm, 41 mm off): 3.6 mm.
 VIVID_TIP_END_GAP_MM = 3.0
 VIVID_TIP_END_COST = 0.15
 # A trusted reading shorter than the longest size whose stern meets a hand's region (over
