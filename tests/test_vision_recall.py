@@ -5672,3 +5672,46 @@ def test_a_large_whose_tip_guess_is_turned_is_fitted_from_the_turned_screen(seed
 ])
 def test_a_vivid_small_on_wood_with_no_region_is_found_never_trusted(seed, seed0, stern):
     _found_in_colour_never_trusted(seed, seed0, "small", "orange", stern)
+
+
+# issue 4, session 50, trust60; a vivid reading whose stern end lacks its hue, asked under the
+# size span and not only when trusted (detect.VIVID_STERN_END_SHARE's note). The 14032-set's
+# 14285 (1280×720, 0-10°, blue cloth): a yellow medium against a purple medium read as a large
+# at σ 1.8 mm, 6.9 mm behind its stern, its last 3 mm 0.00 of its hue: a step off, past 2σ.
+# σ now covers the other sizes. The right yellow large of the same scene, its stern end of its
+# hue, stays usable.
+def test_a_vivid_reading_over_trusted_whose_stern_end_lacks_its_hue_covers_the_sizes():
+    assert_no_sure_wrong_size(14285, 14032, "medium", "yellow", (434.5, 394.1))
+    assert_kept_trusted(14285, 14032, "large", "yellow", (477.0, 106.4))
+
+
+# issue 4, session 50, trust60; a vivid reading fitting at VIVID_TIP_END_COST or worse whose
+# hue stops VIVID_TIP_END_GAP_MM or more short of its tip end (detect.VIVID_TIP_END_GAP_MM). The
+# 14032-set's 14128 (1920×1080, 0-10°, wood): a purple large read 6.1 mm ahead of its stern at
+# σ 0.3 mm (cost 0.194), its tip run on along a pink-white glare strip on its lit edge, its
+# shaded stern face left out; its hue stops 4.6 mm short of its inside's tip end. The
+# 13456-set's 13616 (1920×1080, 22-35°): an orange medium against an orange large read turned
+# 95° at σ 5.9 mm (cost 0.486), 41 mm off at the worse end: 3.6 mm. σ now covers each. The
+# yellow large beside 14128 and the orange large beside 13616 stay usable.
+@pytest.mark.parametrize("seed, seed0, size, color, stern, beside", [
+    (14128, 14032, "large", "purple", (180.1, 219.9), ("large", "yellow", (224.1, 258.9))),
+    (13616, 13456, "medium", "orange", (523.3, 417.4), ("large", "orange", (502.1, 403.6))),
+])
+def test_a_vivid_reading_whose_hue_stops_short_of_its_tip_end_is_in_doubt(seed, seed0, size,
+                                                                          color, stern, beside):
+    assert_no_sure_wrong_size(seed, seed0, size, color, stern, any_size=True)
+    assert_kept_trusted(seed, seed0, *beside)
+
+
+# ... but not a right reading whose hue stops as short of its tip end at a clean fit (under
+# VIVID_TIP_END_COST): guards, passing on 4f93340. The 12880-set's 13040, a purple large, 5.4 mm
+# at cost 0.12; the 14032-set's 14048, a purple medium on felt, 9.4 mm at 0.11, and 14216, a
+# purple medium on wood, 3.6 mm at 0.04.
+@pytest.mark.parametrize("seed, seed0, size, color, stern", [
+    (13040, 12880, "large", "purple", (386.7, 382.0)),
+    (14048, 14032, "medium", "purple", (331.7, 263.2)),
+    (14216, 14032, "medium", "purple", (441.2, 325.4)),
+])
+def test_a_right_vivid_reading_whose_hue_stops_short_at_a_clean_fit_keeps_its_trust(
+        seed, seed0, size, color, stern):
+    assert_kept_trusted(seed, seed0, size, color, stern)

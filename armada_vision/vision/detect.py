@@ -466,6 +466,20 @@ VIVID_TIP_HALF_SHARE = 0.15
 # trusted at σ 0.85 mm, its tip half under a white chit: 0.07 of its hue, 0.79 hidden; 13304's
 # and 13316's readings see 0.04 and 0.34 hidden there, their tips on what they took for edges).
 VIVID_TIP_HIDDEN = 0.5
+# ... and so is one whose hue stops VIVID_TIP_END_GAP_MM or more short of its inside's tip end
+# (the farthest pixels along its axis, the tip half's, off the other pieces as seen): its tip
+# runs on past the piece's, over pale glare or the table, its stern ahead of the piece's by as
+# much (issue 4, session 50, trust60: the 14032-set's 14128, a purple large on wood, 1920×1080,
+# 0-10°, read 6.1 mm ahead at σ 0.3 mm, its tip along a pink-white glare strip on its lit edge,
+# its shaded stern face left out: 4.6 mm). Asked of a fit costing VIVID_TIP_END_COST or more
+# (14128: 0.194), the tip's run over what is not the piece: over the 14032-set's 1250 right
+# trusted vivid readings the gap reaches 3.0 mm or more five times (14048's purple medium and
+# cyan small on felt, 9.4 and 6.6 mm; 14216, 14036, 14150: 3.0-3.6 mm), all fitting at 0.04-0.11
+# (`/work/scratch/trust60/ends.py`); the 12880-set's 13040, a right purple large, 5.4 mm at
+# 0.12. It also takes the 13456-set's 13616, an orange medium against an orange large read
+# turned 95° at cost 0.486 (σ 5.9 mm, 41 mm off): 3.6 mm.
+VIVID_TIP_END_GAP_MM = 3.0
+VIVID_TIP_END_COST = 0.15
 # A trusted reading shorter than the longest size whose stern meets a hand's region (over
 # HAND_STERN_SHARE of a lane HAND_STERN_LANE_MM long behind its stern, its base's width) may
 # go on under the hand: its size is unknown (trust52: the 12016-set's 12158, a clear medium
@@ -476,6 +490,12 @@ HAND_STERN_LANE_MM = 4.0
 HAND_STERN_SHARE = 0.6
 VIVID_STERN_END_MM = 3.0
 VIVID_STERN_END_SHARE = 0.1
+# The test is asked of any vivid reading whose σ is under the size span,
+# not only a trusted one (σ ≤ TRUSTED_MM): a wrong size is a step off, past twice a σ a little
+# over TRUSTED_MM (issue 4, session 50, trust60: the 14032-set's 14285, a yellow medium against
+# a purple medium on blue cloth, 1280×720, read as a large at σ 1.8 mm, 6.9 mm behind its
+# stern, its stern end 0.00 of its hue over its pale open base). A reading over TRUSTED_MM is
+# not usable anyway: no right reading loses its trust by it.
 # ... and once in doubt, a vivid reading whose stern end lacks its hue is read at the longest
 # shorter size set from its tip whose stern end holds it over VIVID_SHORTER_HOLDS (its inside
 # holding it over VIVID_HUE_HOLDS), in doubt (σ covering the longer reading; issue 4, session
@@ -2752,18 +2772,21 @@ def _stern_lacks_hue(shares: tuple[float, float, float] | None) -> bool:
             and shares[1] < VIVID_STERN_END_SHARE)
 
 
-def _tip_lacks_hue(c: Candidate, length_mm: float,
-                   shares: Callable[[], tuple[float, float, float] | None]) -> bool:
+def _tip_lacks_hue(c: Candidate, length_mm: float, cost: float,
+                   shares: Callable[[], tuple[float, float, float, float] | None]) -> bool:
     """Whether ``c``'s hue, holding over VIVID_HUE_HOLDS of its inside, holds over under
-    VIVID_TIP_HALF_SHARE of its inside's tip half (``shares``: :func:`_end_hues`) while its
-    fit sees under VIVID_TIP_HIDDEN of that half's outline hidden (``length_mm``: its
-    footprint's length)."""
+    VIVID_TIP_HALF_SHARE of its inside's tip half, or (its fit's ``cost`` at least
+    VIVID_TIP_END_COST) stops VIVID_TIP_END_GAP_MM or more short of its inside's tip end
+    (``shares``: :func:`_end_hues`), while its fit sees under VIVID_TIP_HIDDEN of that half's
+    outline hidden (``length_mm``: its footprint's length)."""
     if len(c.fit.sample_cost):
         tip = past_stern_mm(c) >= length_mm / 2
         if tip.any() and np.isnan(c.fit.sample_cost[tip]).mean() >= VIVID_TIP_HIDDEN:
             return False
     got = shares()
-    return got is not None and got[0] >= VIVID_HUE_HOLDS and got[2] < VIVID_TIP_HALF_SHARE
+    return got is not None and got[0] >= VIVID_HUE_HOLDS and (
+        got[2] < VIVID_TIP_HALF_SHARE
+        or (cost >= VIVID_TIP_END_COST and got[3] >= VIVID_TIP_END_GAP_MM))
 
 
 def _stern_end_off_piece(c: Candidate, view: TableView, bg: np.ndarray) -> bool:
@@ -2827,10 +2850,13 @@ def _hue_along(c: Candidate, view: TableView) -> tuple[np.ndarray, ...] | None:
 
 
 def _end_hues(c: Candidate, view: TableView, length_mm: float,
-              over: shapely.Geometry | None = None) -> tuple[float, float, float] | None:
+              over: shapely.Geometry | None = None
+              ) -> tuple[float, float, float, float] | None:
     """The share of ``c``'s inside (eroded 1 px, view px) of its hue, that share over the part
     within VIVID_STERN_END_MM of its stern and over its tip half (``length_mm`` its
     footprint's length) off ``over`` (table mm: other pieces as seen; 1.0 with under
+    VIVID_STERN_MIN_PX pixels there), and how far short of that half's farthest pixel along
+    ``c``'s axis its farthest pixel of the hue lies (table mm; 0.0 with under
     VIVID_STERN_MIN_PX pixels there); None as :func:`_hue_along`."""
     got = _hue_along(c, view)
     if got is None:
@@ -2839,8 +2865,11 @@ def _end_hues(c: Candidate, view: TableView, length_mm: float,
     tip = along >= length_mm / 2
     if over is not None:
         tip &= ~shapely.contains_xy(over, p_mm[:, 0], p_mm[:, 1])
-    return (float(same.mean()), float(same[end].mean()),
-            float(same[tip].mean()) if int(tip.sum()) >= VIVID_STERN_MIN_PX else 1.0)
+    if int(tip.sum()) < VIVID_STERN_MIN_PX:
+        return float(same.mean()), float(same[end].mean()), 1.0, 0.0
+    hued = along[tip & same]
+    gap = float(along[tip].max() - (hued.max() if len(hued) else length_mm / 2))
+    return float(same.mean()), float(same[end].mean()), float(same[tip].mean()), gap
 
 
 def _stern_end_hue(c: Candidate, view: TableView, bg: np.ndarray
@@ -3355,7 +3384,7 @@ def _piece(c: Candidate, calib: TableCalibration, view: TableView, bg: np.ndarra
             and (turned := turned_mm()) > 0.0)
         # a vivid piece whose tip half is not of its hue: its tip is a neighbour's or a
         # hollow's, two pieces or part of one read as one (VIVID_TIP_HALF_SHARE).
-        or (vivid and _tip_lacks_hue(c, d.footprint_length_mm, end_hues)))
+        or (vivid and _tip_lacks_hue(c, d.footprint_length_mm, cost, end_hues)))
     if doubtful:
         s_mm, s_deg = s_mm * DOUBT_GAIN_MAX + 0.5, s_deg * DOUBT_GAIN_MAX + 0.5
         s_mm = max(s_mm, turned)
@@ -3383,9 +3412,12 @@ def _piece(c: Candidate, calib: TableCalibration, view: TableView, bg: np.ndarra
         # (the note after HUED_MIN_COST).
         s_mm = to_longest_mm
     s_mm = max(s_mm, c.covering_ambiguity_mm if vivid else c.ambiguity_mm)
-    if vivid and s_mm <= TRUSTED_MM and _stern_lacks_hue(end_hues()):
+    span_mm = max(to_longest_mm, to_shortest_mm)
+    if vivid and s_mm < span_mm and _stern_lacks_hue(end_hues()):
         # Its stern end not its plastic: the fit ran past its base (VIVID_STERN_END_SHARE).
-        s_mm = max(s_mm, to_longest_mm, to_shortest_mm)
+        # Asked under the size span, not only of a trusted reading: a size is wrong by a
+        # step, which a σ a little over TRUSTED_MM does not cover (VIVID_STERN_END_SHARE).
+        s_mm = span_mm
     s_deg = max(s_deg, c.covering_ambiguity_deg if vivid else c.ambiguity_deg)
     if color in SHADED_BASE and s_mm <= TRUSTED_MM and slid_ahead_mm is not None:
         # Its hollow behind it: the piece lies behind the reading (SLID_BEHIND_DARK).
