@@ -5659,6 +5659,15 @@ def test_a_large_whose_tip_guess_is_turned_is_fitted_from_the_turned_screen(seed
     assert_no_false_piece(seed, seed0)
 
 
+# ... and kept only when it fits well (GOOD_COST): the 13168-set's 13421, a yellow medium on the
+# laminate (0-10°, 1280×720) whose stern lies on a white chit, was read (in doubt) at its size on
+# 4f93340; its large from the turned small's tip fitted at 0.44 over the chit and was read as
+# a large in doubt (session 50's merge).
+def test_a_doubtful_longer_fit_from_a_turned_tip_does_not_lengthen_a_piece():
+    p = found(13421, "medium", "yellow", (274.4, 155.1), seed0=13168)
+    assert p is not None and p.size.value == "medium"
+
+
 # A vivid small on wood that no region holds (issue 4, session 49, recallsmall59,
 # detect._unregioned_colour_pieces): the score weighs its colour against the grain's noise
 # and stays under the object level (peaks 1.8-2.5 against 2.0), while its footprint is of the
