@@ -5668,6 +5668,14 @@ def test_a_doubtful_longer_fit_from_a_turned_tip_does_not_lengthen_a_piece():
     assert p is not None and p.size.value == "medium"
 
 
+# ... nor at a cost near GOOD_COST (TIP_TURNED_COST 0.32): the 8560-set's 8791, a black large on
+# felt (10-22°, 1280×720) whose shadow joins its side, read in doubt on 4f93340 (its own fit
+# 0.50), was fitted from a turned screen at 0.335, 3.1 mm off into its shadow at σ 0.9 mm:
+# trusted and wrong (session 50's merge).
+def test_a_turned_tip_fit_near_the_good_cost_is_not_trusted_off_its_piece():
+    assert_no_sure_wrong_size(8791, 8560, "large", "black", (404.2, 414.9), any_size=True)
+
+
 # A vivid small on wood that no region holds (issue 4, session 49, recallsmall59,
 # detect._unregioned_colour_pieces): the score weighs its colour against the grain's noise
 # and stays under the object level (peaks 1.8-2.5 against 2.0), while its footprint is of the

@@ -531,7 +531,7 @@ def fits_from_tips(scene: Scene, tips: list[tuple[np.ndarray, float]]) -> list[C
             if f.cost <= 2 * MAX_COST]
     fits = scene.fits(own + more, give_up=SURE_GIVE_UP)
     # The turned longer sizes only when they fit well (TIP_TURNED_DEG's note).
-    return fits[:len(own)] + [c for c in fits[len(own):] if c.fit.cost <= GOOD_COST]
+    return fits[:len(own)] + [c for c in fits[len(own):] if c.fit.cost <= TIP_TURNED_COST]
 
 
 # A tip guess's heading is its corner's bisector, which a rounded or shaded corner turns by up
@@ -541,11 +541,17 @@ def fits_from_tips(scene: Scene, tips: list[tuple[np.ndarray, float]]) -> list[C
 # medium's screen turned to within 0.1° of the truth at 0.09-0.16, the large's stayed at
 # 1.3-1.7; the large from the medium's tip and heading fits 0.08). So the sizes longer than
 # the best good screen of a tip that turned past TIP_TURNED_DEG are screened again from its
-# tip and heading, and kept when they fit well (GOOD_COST): a doubtful longer fit over what
+# tip and heading, and kept when they fit well (TIP_TURNED_COST): a doubtful longer fit over what
 # lies past a piece's stern was chosen over the piece (the 13168-set's 13421, a yellow medium
 # on the laminate, its stern on a white chit: its large from the turned small's tip fitted at
 # 0.44 and read it as a large in doubt; session 50's merge).
 TIP_TURNED_DEG = 8.0
+# ... and at most TIP_TURNED_COST, under GOOD_COST: a black large on felt whose shadow joins its
+# side, fitted at 0.50 from its own tip and read in doubt on 4f93340, fitted at 0.335 from a
+# turned screen 3.1 mm off into its shadow at σ 0.9 mm, trusted (the 8560-set's 8791; session
+# 50's merge); the turned fits the rule's gains were read from cost 0.01-0.31 (9347's orange
+# large 0.314, 12587's purple large 0.279). Fitted to the one case, with little room.
+TIP_TURNED_COST = 0.32
 
 
 def _turned_longer(scene: Scene, starts: list[tuple[Size, Pose]], screens: list[FitResult]
