@@ -1344,7 +1344,6 @@ def _found_in_colour_never_trusted(seed: int, seed0: int, size: str, color: str,
     (2342, 2224, "medium", "green", (254.0, 194.0)),
     (2392, 2224, "medium", "blue", (271.0, 412.0)),
     (2651, 2512, "large", "green", (106.0, 424.0)),
-    (2690, 2512, "large", "green", (172.0, 195.0)),
     (2690, 2512, "large", "red", (164.0, 257.0)),
     (2767, 2512, "small", "purple", (233.0, 214.0)),
 ])
@@ -1377,7 +1376,6 @@ def test_a_coloured_piece_beside_a_colourless_one_is_not_made_a_longer_ones_room
     (4082, "large", "green", (413.1, 497.8)),
     (4085, "large", "orange", (143.3, 93.2)),
     (4199, "small", "cyan", (417.0, 296.9)),
-    (4207, "medium", "blue", (412.8, 459.4)),
     (4040, "small", "purple", (367.3, 472.4)),
 ])
 def test_a_coloured_piece_touching_a_piece_found_is_found_in_its_colour(
@@ -4582,7 +4580,6 @@ def test_two_touching_readings_of_one_colour_in_doubt_cover_each_other():
 # 0.89 away from its neighbour) keeps its reading: there the grey is the neighbour's.
 @pytest.mark.parametrize(("seed", "seed0", "stern"), [
     (9248, 9136, (360.7, 396.9)),
-    (9296, 9136, (402.8, 396.0)),
 ])
 def test_a_clear_large_whose_wall_is_grey_away_from_the_piece_at_its_tip_is_read_large(
         seed, seed0, stern):
@@ -4752,7 +4749,6 @@ def test_a_fingertip_and_its_shadow_are_no_white_piece_alone():
 # cloth, read so beside it (and the medium, read as a large at σ 99 mm, is read at its size).
 # Read as every reading in colour is, never trusted (σ ≥ 3 mm).
 @pytest.mark.parametrize(("seed", "seed0", "size", "color", "stern", "clean"), [
-    (10016, 10000, "large", "yellow", (351.1, 405.8), True),
     (8672, 8560, "large", "blue", (425.7, 338.0), False),
     (10763, 10576, "medium", "blue", (435.3, 315.0), False),
     (9173, 9136, "medium", "green", (339.1, 173.7), False),
@@ -5437,7 +5433,6 @@ def test_a_piece_of_the_tables_hue_read_from_the_face_ahead_of_its_base_is_in_do
 @pytest.mark.parametrize(("seed", "seed0", "size", "stern"), [
     (9800, 9712, "large", (158.1, 316.9)),
     (10719, 10576, "large", (268.2, 212.2)),
-    (11037, 10864, "large", (248.2, 300.1)),
     (12198, 12016, "large", (286.2, 426.6)),
     (12901, 12880, "large", (507.3, 338.0)),
     (8742, 8560, "large", (490.6, 477.2)),
@@ -5665,6 +5660,25 @@ def test_a_large_whose_tip_guess_is_turned_is_fitted_from_the_turned_screen(seed
 def test_a_doubtful_longer_fit_from_a_turned_tip_does_not_lengthen_a_piece():
     p = found(13421, "medium", "yellow", (274.4, 155.1), seed0=13168)
     assert p is not None and p.size.value == "medium"
+
+
+# Pieces that earlier rules found or sized without a fit, in doubt (a colour area's reading:
+# 2690's green large, 4207's blue medium, 10016's yellow large; a clear wall's or strip's grey:
+# 9296's and 11037's clear larges), are fitted since lead60 from a tip whose guess its screens
+# turned, and read at their size, trusted and right (stern and tip 0.1-0.7 mm off at σ
+# 0.2-1.0 mm on f149f94). Their old tests asked σ > 1.5 mm; these cases moved here.
+@pytest.mark.parametrize(("seed", "seed0", "size", "color", "stern"), [
+    (2690, 2512, "large", "green", (172.0, 195.0)),
+    (4207, 3952, "medium", "blue", (412.8, 459.4)),
+    (9296, 9136, "large", "clear", (402.8, 396.0)),
+    (10016, 10000, "large", "yellow", (351.1, 405.8)),
+    (11037, 10864, "large", "clear", (248.2, 300.1)),
+])
+def test_a_piece_read_in_doubt_before_is_fitted_from_a_turned_tip_and_trusted_right(
+        seed, seed0, size, color, stern):
+    p = piece_found(seed, seed0, size, color, stern, slack_mm=0.5)
+    assert p.sigma_mm <= 1.5
+    assert_no_sure_wrong_size(seed, seed0, size, color, stern, any_size=True)
 
 
 # ... nor at a cost near GOOD_COST (TIP_TURNED_COST 0.32): the 8560-set's 8791, a black large on
