@@ -209,9 +209,7 @@ def vivid_in(hsv: np.ndarray, bg: np.ndarray, region: np.ndarray, lit: bool = Fa
     (FAINT_HUED_*, beside a piece found)."""
     ht, st, vt = table_hsv(bg)
     coloured = st > COLOURED_TABLE_SAT
-    dh = np.abs(hsv[..., 0].astype(np.int16) - ht)
-    off_table = ((np.minimum(dh, 180 - dh) >= VIVID_TABLE_HUE)
-                 | (hsv[..., 1] >= int(st) + TABLE_SAT_SEP)) if coloured else True
+    off_table = _off_table_hue(hsv, ht, st) if coloured else True
     if coloured and lit:
         # ``lit`` (a hand's region): a piece of the table's hue lit brighter than the table,
         # not more saturated (LIT_HUED_BRIGHT, as _sunk_plastic_pieces asks it): 6263's and
@@ -237,12 +235,16 @@ def vivid_raw(hsv: np.ndarray, bg: np.ndarray, region: np.ndarray) -> np.ndarray
     its or a saturation TABLE_SAT_SEP above its. For a locator on a coarse grid: every pixel
     the opening keeps lies in a 3×3 square of these."""
     ht, st, _ = table_hsv(bg)
-    if st <= COLOURED_TABLE_SAT:
-        return region & (hsv[..., 1] >= HAND_VIVID_SAT)
+    vivid = region & (hsv[..., 1] >= HAND_VIVID_SAT)
+    return vivid & _off_table_hue(hsv, ht, st) if st > COLOURED_TABLE_SAT else vivid
+
+
+def _off_table_hue(hsv: np.ndarray, ht: int, st: int) -> np.ndarray:
+    """Pixels of ``hsv`` (OpenCV HSV) whose hue lies at least VIVID_TABLE_HUE from a coloured
+    table's ``ht`` or whose saturation is TABLE_SAT_SEP above its ``st``: :func:`vivid_in`'s
+    and :func:`vivid_raw`'s test that a pixel is not the table's colour."""
     dh = np.abs(hsv[..., 0].astype(np.int16) - ht)
-    return (region & (hsv[..., 1] >= HAND_VIVID_SAT)
-            & ((np.minimum(dh, 180 - dh) >= VIVID_TABLE_HUE)
-               | (hsv[..., 1] >= int(st) + TABLE_SAT_SEP)))
+    return (np.minimum(dh, 180 - dh) >= VIVID_TABLE_HUE) | (hsv[..., 1] >= int(st) + TABLE_SAT_SEP)
 
 
 def table_hue_sat(bg: np.ndarray) -> tuple[int, int]:
