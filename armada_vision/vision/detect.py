@@ -2302,8 +2302,7 @@ def _unregioned_colour_pieces(scene: Scene, view: TableView, bg: np.ndarray,
         fg = scene.fg.copy() if fg is None else fg
         sl = grid.window(sub)
         fg[sl] = _scaled_to(scene.score[sl], region)
-        read = explain_region(replace(scene, fg=fg, _fits={}, _screens={}, _shapes={}),
-                              region, sub)
+        read = explain_region(scene.on_map(fg), region, sub)
         fg[sl] = scene.fg[sl]
         got += [_sunk_doubt(scene, c) for c in read if not clashes(c, lying + got, scene)]
     return got

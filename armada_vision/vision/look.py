@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Callable, Sequence
-from dataclasses import replace
 
 import cv2
 import numpy as np
@@ -113,7 +112,7 @@ def unscaled_map(scene: Scene, sub: ViewGrid) -> Scene:
     fg = scene.fg.copy()
     sl = scene.grid.window(sub)
     fg[sl] = np.clip((scene.score[sl] - 1.0) / 3.0, 0.0, 1.0)
-    return replace(scene, fg=fg, _fits={}, _screens={}, _shapes={})
+    return scene.on_map(fg)
 
 
 def colour_map(scene: Scene, vivid: np.ndarray, sub: ViewGrid) -> Scene:
@@ -125,7 +124,7 @@ def colour_map(scene: Scene, vivid: np.ndarray, sub: ViewGrid) -> Scene:
     have none."""
     fg = scene.fg.copy()
     fg[scene.grid.window(sub)] = vivid
-    return replace(scene, fg=fg, _fits={}, _screens={}, _shapes={})
+    return scene.on_map(fg)
 
 
 def colour_namer(scene: Scene, view: TableView, bg: np.ndarray

@@ -121,6 +121,11 @@ class Scene:
     # for the same few hundred again and again.
     _shapes: dict[tuple, object] = field(default_factory=dict, repr=False)
 
+    def on_map(self, fg: np.ndarray) -> Scene:
+        """This scene fitted on the map ``fg`` (view px, 0–1) instead, with fresh caches (the
+        fits depend on the map): an unscaled, colour or re-scaled map of a window."""
+        return replace(self, fg=fg, _fits={}, _screens={}, _shapes={})
+
     def footprint(self, c: Candidate) -> tuple[shapely.Polygon, tuple[float, ...]]:
         """``c``'s footprint on the table (mm) and its bounds (x0, y0, x1, y1)."""
         p = c.fit.pose
