@@ -438,7 +438,7 @@ def grey_black_size_by_edges(scene: Scene, view: TableView, bg: np.ndarray,
     name = colour_namer(scene, view, bg)
     light = _light_offset(scene, name)
     out = list(lying)
-    for i in _in_doubt_named(lying, name, ("clear", "black")):
+    for i in _in_doubt_named(lying, name, ("clear", "black"), trusted_too=True):
         c = lying[i]
         # Its tip toward the light, or no shadow lies behind its stern (GREY_BLACK_LIGHT_DEG).
         if (off := light(lying)) is None or abs(angle_diff_deg(
@@ -471,12 +471,13 @@ def grey_black_size_by_edges(scene: Scene, view: TableView, bg: np.ndarray,
 
 
 def _in_doubt_named(lying: list[Candidate], name: Callable[[Candidate], str],
-                    colours: tuple[str, ...]) -> Iterator[int]:
+                    colours: tuple[str, ...], trusted_too: bool = False) -> Iterator[int]:
     """The indices of ``lying``'s lying readings in doubt (unsure, or ambiguous by
-    DOUBT_FLOOR_MM or more) that ``name`` names one of ``colours``: the readings the size and
-    shadow refits here ask about (each named only once it is in doubt)."""
+    DOUBT_FLOOR_MM or more; any, with ``trusted_too``) that ``name`` names one of ``colours``:
+    the readings the size and shadow refits here ask about (each named only once it is in
+    doubt)."""
     for i, c in enumerate(lying):
-        if (not c.upright and (unsure(c) or c.ambiguity_mm >= DOUBT_FLOOR_MM)
+        if (not c.upright and (trusted_too or unsure(c) or c.ambiguity_mm >= DOUBT_FLOOR_MM)
                 and name(c) in colours):
             yield i
 
