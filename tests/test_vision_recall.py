@@ -4438,10 +4438,15 @@ def test_a_clear_large_whose_side_wall_shows_past_its_medium_reading_is_read_lar
 # with all of its outline on them and the read one with 0.84-0.89: the reading is taken a size
 # shorter there (GREY_BLACK_EDGES_SHORTER), still in doubt (its place set on the edges, not
 # fitted on the map), and not lengthened again by the strip passes after it.
+# Trusted readings too (issue 4, session 51, lead61): the 13456-set's 13708, a black medium on
+# laminate (1920×1080, 0-10°, heading 239°, the light ~8° from its heading) read as a clear
+# large at cost 0.26, σ 0.3 mm: trusted, its stern 5.7 mm back in its shadow. Its medium
+# refit lies whole on the edges (1.0), its large 0.938, darker than the table (0.53).
 @pytest.mark.parametrize(("seed", "seed0", "size", "stern"), [
     (10482, 10288, "medium", (336.77, 514.6)),
     (10482, 10288, "medium", (436.91, 307.92)),
     (10664, 10576, "small", (385.52, 197.77)),
+    (13708, 13456, "medium", (476.4, 501.2)),
 ])
 def test_a_black_piece_lit_grey_that_took_its_shadow_in_is_read_a_size_shorter(seed, seed0, size,
                                                                                 stern):
