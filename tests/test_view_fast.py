@@ -17,6 +17,7 @@ from armada_vision.vision.segment import (
     _CrispPixels,
     _distance_planes,
     _half_shift,
+    area_share_over,
     closed_holes,
     distance_of_planes,
     fill_holes,
@@ -249,3 +250,28 @@ def test_table_estimate_plane_by_plane_is_the_colour_resize(shape: tuple[int, in
     planes = [cv2.resize(p, size, interpolation=cv2.INTER_LINEAR) for p in split_planes(bg)]
     assert np.array_equal(cv2.merge(planes), want)
     assert all(np.array_equal(p, w) for p, w in zip(planes, split_planes(want), strict=True))
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_area_share_over_is_the_area_resizes_bools(seed: int) -> None:
+    # speed61: foreground_planes' unseen cells (a view mask shrunk to the coarse grid, cells
+    # over 0.05 of it) from the mask's integral image: the bools of the INTER_AREA resize it
+    # replaced, at whole and fractional cell sizes, on blocks, borders and speckle; and a
+    # share on a cell's exact area (a quarter of a 2 × 2 cell) is left to the resize.
+    rng = np.random.default_rng(seed)
+    for t in range(60):
+        rows, cols = (int(v) for v in rng.integers(8, 400, 2))
+        mask = np.zeros((rows, cols), bool)
+        for _ in range(int(rng.integers(0, 6))):
+            y, x = int(rng.integers(0, rows)), int(rng.integers(0, cols))
+            mask[y:y + int(rng.integers(1, 60)), x:x + int(rng.integers(1, 60))] = True
+        if t % 3 == 0:
+            mask |= rng.random((rows, cols)) < 0.1 * rng.random()
+        for k in (1, 2, 5, 6):
+            size = (max(cols // k, 1), max(rows // k, 1))
+            want = cv2.resize(mask.view(np.uint8).astype(np.float32), size,
+                              interpolation=cv2.INTER_AREA) > 0.05
+            assert np.array_equal(area_share_over(mask, size, 0.05), want)
+    one = np.zeros((4, 4), bool)
+    one[0, 0] = True
+    assert area_share_over(one, (2, 2), 0.25).tolist() == [[False, False], [False, False]]

@@ -385,6 +385,22 @@ class _Profile:
 
 
 _PROFILES: dict[tuple[float, float], _Profile] = {}
+# _ts_rows' grids by _PROFILES' key: the offsets repeated along rows of at least _TS_COLS
+# samples (a round's fits side by side reach ~1000; ~25 offsets × 8 bytes a sample).
+_TS_ROWS: dict[tuple[float, float], np.ndarray] = {}
+_TS_COLS = 1024
+
+
+def _ts_rows(search_mm: float, step: float, n: int) -> np.ndarray:
+    """:func:`_profile`'s offsets ``ts`` as an (S, n) grid, row j all ts[j] (a read-only view
+    of a grid made once per profile and width)."""
+    key = (search_mm, step)
+    grid = _TS_ROWS.get(key)
+    if grid is None or grid.shape[1] < n:
+        ts = _profile(search_mm, step).ts
+        grid = _TS_ROWS[key] = np.repeat(ts[:, None], max(n, _TS_COLS), axis=1)
+        grid.flags.writeable = False
+    return grid[:, :n]
 
 
 def _profile(search_mm: float, step: float) -> _Profile:
@@ -428,8 +444,11 @@ def _edge_offsets_px(fg: np.ndarray, ppm: float, p_px: np.ndarray, d_px: np.ndar
     pr = _profile(search_mm, 0.5 / ppm)
     mid = pr.mid
     rows, cols = fg.shape
-    # (2, S, N): u/v, profile step, sample.
-    uv = p_px[:, None, :] + pr.ts3 * d_px[:, None, :]
+    # (2, S, N): u/v, profile step, sample. The offsets as an (S, N) grid: numpy's products
+    # with it cost ~10 k instructions a call less than with the broadcast (1, S, 1) column
+    # (~2 % of the call; the same products, the sum p + d·t as before).
+    uv = d_px[:, None, :] * _ts_rows(search_mm, 0.5 / ppm, p_px.shape[1])
+    uv += p_px[:, None, :]
     # Every profile point lies within search_mm of its sample (a hair more, for rounding).
     r_px = (search_mm + 1e-6) * ppm
     u_lo, v_lo, u_hi, v_hi = bbox_px
