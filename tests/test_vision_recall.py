@@ -5750,3 +5750,23 @@ def test_a_vivid_reading_whose_hue_stops_short_of_its_tip_end_is_in_doubt(seed, 
 def test_a_right_vivid_reading_whose_hue_stops_short_at_a_clean_fit_keeps_its_trust(
         seed, seed0, size, color, stern):
     assert_kept_trusted(seed, seed0, size, color, stern)
+
+
+# issue 4, session 51, white61; white pieces on the laminate missed beside a hand: the hand's
+# region (an arm's shadow, a fingertip) took the piece in, no pass reads white in it, and
+# base_quad.pieces_from_base left the piece's open base, dark and a clean quad, as the hand's.
+# On a grey table such a base is now read as one off a hand is (pieces_from_base's in_unseen:
+# the quad, the lanes, the edges ahead, named white) and in doubt (σ at least BASE_QUAD_MM):
+# found at its size, in place, and never trusted; the scene holds no false piece.
+@pytest.mark.parametrize(("seed", "seed0", "size", "stern"), [
+    (10618, 10576, "large", (269.0, 111.6)),   # 1920×1080, 0-10°, an arm beside it
+    (14026, 13744, "medium", (311.1, 216.3)),  # 1920×1080, 0-10°, a fingertip at its tip
+    (5181, 5104, "small", (348.1, 93.4)),      # 1280×720, 22-35°, in an arm's shadow
+])
+def test_a_white_piece_in_a_hands_region_on_the_laminate_is_read_from_its_open_base(
+        seed, seed0, size, stern):
+    p = found(seed, size, "white", stern, seed0=seed0)
+    assert p is not None and p.size.value == size and p.color == "white"
+    assert math.dist(p.pose.stern_mm, stern) < 1.5
+    assert p.sigma_mm > 1.5
+    assert_no_false_piece(seed, seed0)

@@ -146,13 +146,16 @@ def pieces_from_base(scene: Scene, edges: np.ndarray, lying: list[Candidate],
                      unseen: np.ndarray | None = None,
                      markers_mm: Sequence[np.ndarray] = (),
                      grey: np.ndarray | None = None, dark_level: float = BASE_DARK,
-                     wall_level: float = BASE_WALL) -> list[Candidate]:
+                     wall_level: float = BASE_WALL, in_unseen: bool = False
+                     ) -> list[Candidate]:
     """Lying pieces (table mm) read from an open base seen dark where no piece found (nor a
     hand, ``unseen``: view-size bool, nor a printed marker, ``markers_mm``: their corners)
     lies; ``edges``: the view's crisp edges (bool); ``grey``: on a coloured table, the view's
     desaturated area (bool, segment.grey_of), whose boundary the outline ahead may follow
     instead (GREY_EDGE). ``dark_level``: the shade under which the hollow is looked for,
-    ``wall_level``: the walls' (a clear piece's hollow is lighter: CLEAR_BASE_DARK)."""
+    ``wall_level``: the walls' (a clear piece's hollow is lighter: CLEAR_BASE_DARK).
+    ``in_unseen``: read only the dark areas whose bounds meet ``unseen`` instead (a hand's
+    region that took in a white piece, on the laminate: detect.find_pieces, white61)."""
     if scene.shade is None:
         return []
     grid = scene.grid
@@ -177,7 +180,7 @@ def pieces_from_base(scene: Scene, edges: np.ndarray, lying: list[Candidate],
         if not min_px <= cv2.contourArea(cnt) <= max_px:
             continue
         x, y, w, h = cv2.boundingRect(cnt)
-        if unseen is not None and unseen[y:y + h, x:x + w].any():
+        if unseen is not None and unseen[y:y + h, x:x + w].any() != in_unseen:
             continue
         near = np.flatnonzero((taken[:, 0] < x + w) & (taken[:, 2] > x) & (taken[:, 1] < y + h)
                               & (taken[:, 3] > y))

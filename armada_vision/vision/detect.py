@@ -1677,6 +1677,15 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
                  if classify_color(view, _seen_part(c, lying, scene), bg, opaque=True)
                  == "white"]
     lying += from_base
+    if hands and table_hue_sat(bg)[1] <= COLOURED_TABLE_SAT:
+        # A white piece on the laminate that a hand's region took in (its shadow or a
+        # fingertip joined it): its open base, left above as the hand's, read the same way
+        # and in doubt (white61: see pieces_from_base's in_unseen).
+        lying += [c for c in pieces_from_base(scene, edges, lying, hand_mask,
+                                              [m.corners_mm() for m in layout.markers],
+                                              grey_area, in_unseen=True)
+                  if classify_color(view, _seen_part(c, lying, scene), bg, opaque=True)
+                  == "white"]
     # Last of the passes, where none read a piece: a lit clear piece on a grey table whose
     # crisp area is one rim (crisp.RIM_FILL), lit like the table (RIM_LIT_INSIDE).
     # (_lit_clear says no on a coloured table: the pass is not run there.)
