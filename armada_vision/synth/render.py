@@ -185,7 +185,14 @@ def truth(spec: SceneSpec) -> dict[str, Any]:
     }
 
 
-@lru_cache(maxsize=6)
+# Table textures kept: one. A sequence's frames share their table (``table_seed``) and hit it;
+# random scenes each have their own table, so more never hit and only held memory: ~11 MB a
+# texture (a 600 mm table at 2-3 px/mm), six of them ~65 MB of the benchmark's peak RSS over
+# 96 scenes of seed 13744 (session 51).
+TEXTURES_KEPT = 1
+
+
+@lru_cache(maxsize=TEXTURES_KEPT)
 def _texture(surface: str, seed: int, w_mm: int, d_mm: int, ppm: float) -> np.ndarray:
     tex = table_texture(surface, int(w_mm * ppm), int(d_mm * ppm), ppm,
                         np.random.default_rng([seed, 7]))
