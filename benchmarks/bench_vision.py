@@ -296,6 +296,15 @@ def sample_stills():
                load_layout_file(lay), load_camera_file(cam) if cam.exists() else None)
 
 
+def noisy_frame(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """``img`` (8-bit BGR) with fresh sensor noise of -2..2 levels, like a real camera watching
+    a still table. Drawn as int16: an int64 draw was ~50 MB a 1080p frame and set the
+    benchmark process's peak RSS (+47 MB over seeds 13744-13767, session 51)."""
+    noise = rng.integers(-2, 3, img.shape, dtype=np.int16)
+    noise += img
+    return np.clip(noise, 0, 255).astype(np.uint8)
+
+
 def tracking_speed(n_frames: int = 40) -> tuple[float, float]:
     """Median and p95 ms per frame of Tracker.update in the steady state (1920×1080)."""
     from armada_vision.synth.random_scene import random_scene
@@ -307,9 +316,7 @@ def tracking_speed(n_frames: int = 40) -> tuple[float, float]:
     rng = np.random.default_rng(0)
     times = []
     for i in range(n_frames):
-        # Fresh sensor noise every frame, like a real camera watching a still table.
-        frame = np.clip(r.image_bgr.astype(np.int16) + rng.integers(-2, 3, r.image_bgr.shape),
-                        0, 255).astype(np.uint8)
+        frame = noisy_frame(r.image_bgr, rng)
         t0 = time.perf_counter()
         tr.update(frame, i / 30.0)
         if i >= 3:
@@ -361,10 +368,7 @@ def track_files(stem: str, n_frames: int) -> None:
                  load_camera_file(Path(stem + ".camera.json")))
     rng = np.random.default_rng(0)
     for i in range(n_frames):
-        # The noise in int16 (tracking_speed's int64 draw is ~50 MB a 1080p frame, harness).
-        noise = rng.integers(-2, 3, img.shape, dtype=np.int16)
-        frame = np.clip(img.astype(np.int16) + noise, 0, 255).astype(np.uint8)
-        tr.update(frame, i / 30.0)
+        tr.update(noisy_frame(img, rng), i / 30.0)
 
 
 def _child_peak_mb(code: str, args: list[str]) -> float | None:
