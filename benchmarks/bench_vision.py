@@ -296,6 +296,15 @@ def sample_stills():
                load_layout_file(lay), load_camera_file(cam) if cam.exists() else None)
 
 
+def noisy_frame(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """``img`` (8-bit BGR) with fresh sensor noise of -2..2 levels, like a real camera watching
+    a still table. Drawn as int16: an int64 draw was ~50 MB a 1080p frame and set the
+    benchmark process's peak RSS (+47 MB over seeds 13744-13767, session 51)."""
+    noise = rng.integers(-2, 3, img.shape, dtype=np.int16)
+    noise += img
+    return np.clip(noise, 0, 255).astype(np.uint8)
+
+
 def tracking_speed(n_frames: int = 40) -> tuple[float, float]:
     """Median and p95 ms per frame of Tracker.update in the steady state (1920×1080)."""
     from armada_vision.synth.random_scene import random_scene
@@ -307,14 +316,100 @@ def tracking_speed(n_frames: int = 40) -> tuple[float, float]:
     rng = np.random.default_rng(0)
     times = []
     for i in range(n_frames):
-        # Fresh sensor noise every frame, like a real camera watching a still table.
-        frame = np.clip(r.image_bgr.astype(np.int16) + rng.integers(-2, 3, r.image_bgr.shape),
-                        0, 255).astype(np.uint8)
+        frame = noisy_frame(r.image_bgr, rng)
         t0 = time.perf_counter()
         tr.update(frame, i / 30.0)
         if i >= 3:
             times.append((time.perf_counter() - t0) * 1e3)
     return _pct(times, 50), _pct(times, 95)
+
+
+# The product's own peak memory is measured on this many of a set's scenes: the 1920×1080 ones
+# with the most pieces (a detect's arrays scale with the image and its pieces).
+PEAK_SCENES = 3
+
+# A fresh process's peak RSS (kB), printed on its last stdout line. VmHWM, not getrusage: a
+# child spawned from the benchmark process (vfork/exec) reports the parent's max RSS as its
+# own ru_maxrss (Linux keeps the larger across exec), so RUSAGE_CHILDREN and wait4 would read
+# the benchmark's figure again.
+_PEAK_KB = ("hwm = next(x for x in open('/proc/self/status') if x.startswith('VmHWM:'))\n"
+            "print(int(hwm.split()[1]))\n")
+# The user's command, `armada-vision detect IMAGE --layout L [--camera C] --json`, its output
+# thrown away.
+_DETECT_CHILD = ("import contextlib, os, sys\n"
+                 "from armada_vision.cli import main\n"
+                 "with open(os.devnull, 'w') as out, contextlib.redirect_stdout(out):\n"
+                 "    main(sys.argv[1:])\n" + _PEAK_KB)
+# Tracker.update on the stem's image with fresh sensor noise each frame (as tracking_speed).
+_TRACK_CHILD = ("import sys\n"
+                "from benchmarks.bench_vision import track_files\n"
+                "track_files(sys.argv[1], int(sys.argv[2]))\n" + _PEAK_KB)
+
+
+def heaviest_scenes(n: int, seed0: int, quick: bool, k: int = PEAK_SCENES) -> list[int]:
+    """Seeds of the ``k`` 1920×1080 scenes of a run from ``seed0`` with the most pieces (the
+    lowest seed first among equals), from their specs alone (nothing rendered)."""
+    load = []
+    for seed in range(seed0, seed0 + n):
+        spec, _, size = scene_spec(seed, seed0, quick)
+        if size == SIZES[0]:
+            load.append((-len(spec.pieces), seed))
+    return [seed for _, seed in sorted(load)[:k]]
+
+
+def track_files(stem: str, n_frames: int) -> None:
+    """Tracker.update over ``n_frames`` noisy copies of ``stem``.png (with its .layout.json and
+    .camera.json), as :func:`tracking_speed` runs it: the tracking loop's memory, alone."""
+    from armada_vision.vision.io import load_camera_file, load_layout_file, read_image
+    from armada_vision.vision.track import Tracker
+
+    img = read_image(Path(stem + ".png"))
+    tr = Tracker(load_layout_file(Path(stem + ".layout.json")),
+                 load_camera_file(Path(stem + ".camera.json")))
+    rng = np.random.default_rng(0)
+    for i in range(n_frames):
+        tr.update(noisy_frame(img, rng), i / 30.0)
+
+
+def _child_peak_mb(code: str, args: list[str]) -> float | None:
+    """Peak RSS (MB) of a fresh Python process running ``code`` with ``args``; None where
+    /proc/self/status is not there (not Linux) or the child failed."""
+    import os
+    import subprocess
+
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+        [str(ROOT)] + [x for x in [os.environ.get("PYTHONPATH")] if x]))
+    out = subprocess.run([sys.executable, "-c", code, *args], cwd=ROOT, env=env,
+                         capture_output=True, text=True)
+    last = out.stdout.strip().splitlines()[-1:] if out.returncode == 0 else []
+    return int(last[0]) / 1024.0 if last and last[0].isdigit() else None
+
+
+def product_peaks(seeds: list[int], seed0: int, quick: bool, n_frames: int
+                  ) -> tuple[float | None, float | None]:
+    """The product's own peak memory (MB): the largest of fresh `armada-vision detect --json`
+    processes, one per scene of ``seeds`` (its camera.json given as the run gives it), and a
+    fresh process running the tracking loop of :func:`tracking_speed` (``n_frames``). The
+    scenes are rendered here and written as PNG, so no renderer shares their processes."""
+    import tempfile
+
+    from armada_vision.synth.io import write_scene
+    from armada_vision.synth.random_scene import random_scene
+    from armada_vision.synth.render import render
+
+    detect_mb: list[float | None] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for seed in seeds:
+            paths = write_scene(render(scene_spec(seed, seed0, quick)[0]), tmp, f"s{seed}")
+            args = ["detect", str(paths["image"]), "--layout", str(paths["layout"]), "--json"]
+            if uses_camera(seed, seed0):
+                args += ["--camera", str(paths["camera"])]
+            detect_mb.append(_child_peak_mb(_DETECT_CHILD, args))
+        r = render(random_scene(7, image_size=(1920, 1080), tilt_deg=15.0, n_pieces=8))
+        write_scene(r, tmp, "track")
+        track_mb = _child_peak_mb(_TRACK_CHILD, [str(Path(tmp) / "track"), str(n_frames)])
+    got = [m for m in detect_mb if m is not None]
+    return (max(got) if got and len(got) == len(detect_mb) else None), track_mb
 
 
 def jpeg_view(img: np.ndarray, quality: int | None) -> np.ndarray:
@@ -380,6 +475,9 @@ def main(argv: list[str] | None = None) -> int:
         samples.add(match(truth, detect(jpeg_view(img, args.jpeg), lay, cam), label))
     track_med, track_p95 = tracking_speed(12 if args.quick else 40)
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
+    heavy = heaviest_scenes(args.scenes, args.seed, args.quick)
+    detect_peak, track_peak = product_peaks(heavy, args.seed, args.quick,
+                                            12 if args.quick else 40)
 
     from benchmarks.report import publish, verdict_line
 
@@ -445,7 +543,14 @@ def main(argv: list[str] | None = None) -> int:
         + ", ".join(f"{k} median {_pct(v, 50):.0f} ms" for k, v in sorted(cpu_ms.items())),
         f"- tracking steady state, 1920×1080, one thread: median "
         f"{verdict_line(track_med, 33, 'ms')} per frame, p95 {track_p95:.1f} ms",
-        f"- peak memory (max RSS of the benchmark process) "
+        "- peak memory of the program, each in a fresh process (VmHWM): `armada-vision "
+        f"detect --json` on the {len(heavy)} 1920×1080 scenes with the most pieces (seeds "
+        + ", ".join(map(str, heavy)) + ") "
+        + (verdict_line(detect_peak, 500, 'MB') if detect_peak is not None else "n/a")
+        + "; the tracking loop above (both with OpenCV's default threads, as a user runs them) "
+        + (verdict_line(track_peak, 500, 'MB') if track_peak is not None else "n/a"),
+        f"- peak memory of the benchmark process (max RSS: the harness too, rendering and "
+        f"matching every scene, the renderer's own peak above a detect's) "
         f"{verdict_line(peak_mb, 500, 'MB')}",
         f"- calibration failures: {total.failures}",
     ]

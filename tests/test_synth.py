@@ -181,3 +181,23 @@ def test_cli_renders_a_sequence(tmp_path) -> None:
     events = json.loads((tmp_path / "events.json").read_text())
     frames = sorted(tmp_path.glob("frame_*.jpg"))
     assert 1 <= len(frames) == events["frame_count"] <= 4
+
+
+def test_the_renderer_keeps_one_table_texture_and_view_and_a_sequence_reuses_them() -> None:
+    """Random scenes each have their own table and camera, so rendering many keeps one texture
+    and one view (with its distortion maps) alive, not one per scene (session 51: six textures
+    kept ~65 MB of the benchmark's RSS); frames sharing a table (``table_seed``, as a sequence's
+    do) reuse it."""
+    import sys
+
+    tex = sys.modules["armada_vision.synth.render"]._texture
+    views = sys.modules["armada_vision.synth.project"]._ideal_view
+    tex.cache_clear()
+    views.cache_clear()
+    for seed in (11, 12, 13):
+        render(random_scene(seed, image_size=SMALL))
+    assert tex.cache_info().currsize == 1 and views.cache_info().currsize == 1
+    frame = random_scene(14, image_size=SMALL)
+    render(dataclasses.replace(frame, table_seed=5))
+    render(dataclasses.replace(frame, seed=15, table_seed=5))
+    assert tex.cache_info().hits >= 1 and tex.cache_info().currsize == 1
