@@ -438,20 +438,31 @@ def grey_black_size_by_edges(scene: Scene, view: TableView, bg: np.ndarray,
     name = colour_namer(scene, view, bg)
     light = _light_offset(scene, name)
     out = list(lying)
+    def toward_light(c: Candidate) -> bool:
+        # Its tip toward the light, or no shadow lies behind its stern (GREY_BLACK_LIGHT_DEG).
+        off = light(lying)
+        return off is not None and abs(angle_diff_deg(
+            c.fit.pose.heading_deg, math.degrees(math.atan2(off[1], off[0])))
+            ) <= GREY_BLACK_LIGHT_DEG
+
     for i in _in_doubt_named(lying, name, ("clear", "black"), trusted_too=True):
         c = lying[i]
-        # Its tip toward the light, or no shadow lies behind its stern (GREY_BLACK_LIGHT_DEG).
-        if (off := light(lying)) is None or abs(angle_diff_deg(
-                c.fit.pose.heading_deg, math.degrees(math.atan2(off[1], off[0])))
-                ) > GREY_BLACK_LIGHT_DEG:
+        length = scene.pieces.dims(c.size).footprint_length_mm
+        shorter = [k for k in Size if scene.pieces.dims(k).footprint_length_mm < length]
+        if not shorter:
+            continue  # no size to read it at
+        # A trusted reading's own outline nearly always lies on the edges (one refit says so,
+        # and _edge_shares returns nothing): asked before the light, which every good
+        # reading's shadow is measured for; one in doubt, the light first.
+        trusted = not (unsure(c) or c.ambiguity_mm >= DOUBT_FLOOR_MM)
+        share = _edge_shares(scene, edges, c) if trusted else None
+        if (trusted and not share) or not toward_light(c):
             continue
-        share = _edge_shares(scene, edges, c)
+        share = _edge_shares(scene, edges, c) if share is None else share
         if not share:
             continue
         z, (best, q) = max(share.items(), key=lambda t: t[1][0])
-        length = scene.pieces.dims(c.size).footprint_length_mm
-        shorter = [k for k in Size if scene.pieces.dims(k).footprint_length_mm < length]
-        if (not shorter or z != max(shorter,
+        if (z != max(shorter,
                                     key=lambda k: scene.pieces.dims(k).footprint_length_mm)
                 or best < GREY_BLACK_EDGES_SHORTER or any(
                     best < s + GREY_BLACK_EDGES_MARGIN for k, (s, _q) in share.items() if k != z)
