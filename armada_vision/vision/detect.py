@@ -1671,21 +1671,20 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     # its dark hollow and its faces is no "dimmer table" (seed 4383's medium, ×0.64).
     # Named on the part no piece found leans over: a hollow beside a neighbour is read now
     # (base_quad.OWN_SHARE), and 5582's white medium under a cyan large's outline read cyan.
-    from_base = [c for c in pieces_from_base(scene, edges, lying, hand_mask,
-                                             [m.corners_mm() for m in layout.markers],
-                                             grey_area)
-                 if classify_color(view, _seen_part(c, lying, scene), bg, opaque=True)
-                 == "white"]
+    def white_bases(in_unseen: bool) -> list[Candidate]:
+        return [c for c in pieces_from_base(scene, edges, lying, hand_mask,
+                                            [m.corners_mm() for m in layout.markers],
+                                            grey_area, in_unseen=in_unseen)
+                if classify_color(view, _seen_part(c, lying, scene), bg, opaque=True)
+                == "white"]
+
+    from_base = white_bases(in_unseen=False)
     lying += from_base
     if hands and table_hue_sat(bg)[1] <= COLOURED_TABLE_SAT:
         # A white piece on the laminate that a hand's region took in (its shadow or a
         # fingertip joined it): its open base, left above as the hand's, read the same way
         # and in doubt (white61: see pieces_from_base's in_unseen).
-        lying += [c for c in pieces_from_base(scene, edges, lying, hand_mask,
-                                              [m.corners_mm() for m in layout.markers],
-                                              grey_area, in_unseen=True)
-                  if classify_color(view, _seen_part(c, lying, scene), bg, opaque=True)
-                  == "white"]
+        lying += white_bases(in_unseen=True)
     # Last of the passes, where none read a piece: a lit clear piece on a grey table whose
     # crisp area is one rim (crisp.RIM_FILL), lit like the table (RIM_LIT_INSIDE).
     # (_lit_clear says no on a coloured table: the pass is not run there.)
