@@ -371,6 +371,31 @@ def test_view_regions_labels_match_opencvs_int32_labels(kind):
     assert (lab2.dtype == np.int32) == (kind == "overflow")
 
 
+@pytest.mark.parametrize("box", [(40, 60, 160, 200), (0, 0, 90, 120), (150, 250, 300, 400)])
+def test_view_regions_in_a_box_are_the_whole_views(box):
+    """segment.view_regions on a mask that is 0 outside ``box`` (traced in the box only) gives
+    the whole view's regions: the same sub-grids and masks, inside and running off the view."""
+    from armada_vision.vision.fit import ViewGrid
+    from armada_vision.vision.segment import view_regions
+
+    rng = np.random.default_rng(4)
+    mask = np.zeros((300, 400), np.uint8)
+    for _ in range(10):
+        x, y = rng.integers(box[1], box[3]), rng.integers(box[0], box[2])
+        cv2.circle(mask, (int(x), int(y)), int(rng.integers(2, 25)), 1, -1)
+    outside = np.ones_like(mask, bool)
+    outside[box[0]:box[2], box[1]:box[3]] = False
+    mask[outside] = 0
+    grid = ViewGrid(0.0, 0.0, 1.5, (300, 400))
+    whole = view_regions(mask, grid, min_area_mm2=20.0, pad_px=15)
+    boxed = view_regions(mask, grid, min_area_mm2=20.0, pad_px=15, box=box)
+    assert whole[0]  # regions to compare (the boxes at the view's edge hold some running off)
+    for a, b in zip(whole, boxed, strict=True):
+        assert [(s.x0_mm, s.y1_mm, s.shape) for s, _ in a] == [
+            (s.x0_mm, s.y1_mm, s.shape) for s, _ in b]
+        assert all(np.array_equal(m, k) for (_, m), (_, k) in zip(a, b, strict=True))
+
+
 @pytest.mark.parametrize("n_dist", [0, 4, 5, 8, 12])
 def test_calibration_project_matches_opencvs_projectpoints(n_dist):
     """TableCalibration.project (numpy for up to 8 distortion terms, OpenCV beyond) puts

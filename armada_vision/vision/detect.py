@@ -2291,11 +2291,12 @@ def _unregioned_colour_pieces(scene: Scene, view: TableView, bg: np.ndarray,
     k = 2 * UNREGIONED_CLEAR_PX + 1
     taken = cv2.dilate(taken, np.ones((k, k), np.uint8))
     free = (taken == 0) & view.valid_mask & ~view.marker_mask
-    min_px = UNREGIONED_MIN_AREA * scene.small_area_mm2 * grid.px_per_mm**2
-    located = _vivid_located(view, bg, free, min_px)
+    min_mm2 = UNREGIONED_MIN_AREA * scene.small_area_mm2
+    located = _vivid_located(view, bg, free, min_mm2 * grid.px_per_mm**2)
     if located is None:
         return []
-    areas = _areas_in(*located, grid, min_px, UNREGIONED_PAD_PX)
+    mask, box = located
+    areas = view_regions(mask, grid, min_area_mm2=min_mm2, pad_px=UNREGIONED_PAD_PX, box=box)[0]
     got: list[Candidate] = []
     fg = None
     for sub, area in areas:
@@ -2351,33 +2352,6 @@ def _vivid_located(view: TableView, bg: np.ndarray, free: np.ndarray,
         out[r0:r1, c0:c1] |= got[r0 - wr0:r1 - wr0, c0 - wc0:c1 - wc0].view(np.uint8)
         box = [min(box[0], r0), min(box[1], c0), max(box[2], r1), max(box[3], c1)]
     return None if out is None else (out, tuple(box))
-
-
-def _areas_in(mask: np.ndarray, box: tuple[int, int, int, int], grid: ViewGrid,
-              min_px: float, pad_px: int) -> list[tuple[ViewGrid, np.ndarray]]:
-    """:func:`segment.view_regions`' areas inside the view (at least ``min_px``) of the
-    view-size uint8 ``mask`` (view px) that is 0 outside ``box`` (rows r0:r1, columns c0:c1):
-    its components traced in the box grown by a pixel only, the same sub-grids and masks as
-    the whole view's. Those that touch the view's edge are left out (an arm reaching in)."""
-    rows, cols = mask.shape
-    br0, bc0 = max(box[0] - 1, 0), max(box[1] - 1, 0)
-    br1, bc1 = min(box[2] + 1, rows), min(box[3] + 1, cols)
-    n, lab, stats = components_of(np.ascontiguousarray(mask[br0:br1, bc0:bc1]))
-    out = []
-    for i in range(1, n):
-        x, y, w, h, a = stats[i]
-        x, y = x + bc0, y + br0
-        if x == 0 or y == 0 or x + w >= cols or y + h >= rows or a < min_px:
-            continue
-        c0, r0 = max(x - pad_px, 0), max(y - pad_px, 0)
-        c1, r1 = min(x + w + pad_px, cols), min(y + h + pad_px, rows)
-        region = np.zeros((r1 - r0, c1 - c0), bool)
-        # The window's part inside the traced box (outside it the mask is 0).
-        ir0, ic0, ir1, ic1 = max(r0, br0), max(c0, bc0), min(r1, br1), min(c1, bc1)
-        region[ir0 - r0:ir1 - r0, ic0 - c0:ic1 - c0] = (
-            lab[ir0 - br0:ir1 - br0, ic0 - bc0:ic1 - bc0] == i)
-        out.append((grid.sub(c0, r0, (r1 - r0, c1 - c0)), region))
-    return out
 
 
 def _sunk_doubt(scene: Scene, c: Candidate) -> Candidate:

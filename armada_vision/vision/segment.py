@@ -945,24 +945,39 @@ Regions = list[tuple[ViewGrid, np.ndarray]]
 
 
 def view_regions(mask: np.ndarray, grid: ViewGrid, *, min_area_mm2: float = 0.0,
-                 pad_px: int = 4) -> tuple[Regions, Regions]:
+                 pad_px: int = 4, box: tuple[int, int, int, int] | None = None
+                 ) -> tuple[Regions, Regions]:
     """The connected regions of a binary view mask (uint8), each as its padded bounding box (a
     sub-grid of the view, table mm) and its boolean mask cropped to it: those inside the view
-    (at least ``min_area_mm2``), and those that run off it (an arm reaching in), any size."""
-    n, lab, stats = _components(mask)
-    min_px = min_area_mm2 * grid.px_per_mm**2
+    (at least ``min_area_mm2``), and those that run off it (an arm reaching in), any size.
+    ``box`` (r0, c0, r1, c1, view px): ``mask`` is 0 outside it, so its components are traced
+    in the box grown by a pixel only; the same regions as the whole view's."""
     rows, cols = mask.shape
+    br0, bc0, br1, bc1 = (0, 0, rows, cols) if box is None else (
+        max(box[0] - 1, 0), max(box[1] - 1, 0), min(box[2] + 1, rows), min(box[3] + 1, cols))
+    n, lab, stats = _components(mask if box is None
+                                else np.ascontiguousarray(mask[br0:br1, bc0:bc1]))
+    min_px = min_area_mm2 * grid.px_per_mm**2
     inside: Regions = []
     off: Regions = []
     for i in range(1, n):
         x, y, w, h, a = stats[i]
+        x, y = x + bc0, y + br0
         runs_off = x == 0 or y == 0 or x + w >= cols or y + h >= rows
         if not runs_off and a < min_px:
             continue
         c0, r0 = max(x - pad_px, 0), max(y - pad_px, 0)
         c1, r1 = min(x + w + pad_px, cols), min(y + h + pad_px, rows)
         sub = grid.sub(c0, r0, (r1 - r0, c1 - c0))
-        (off if runs_off else inside).append((sub, lab[r0:r1, c0:c1] == i))
+        if box is None:
+            region = lab[r0:r1, c0:c1] == i
+        else:
+            # The window's part inside the traced box (outside it the mask is 0).
+            region = np.zeros((r1 - r0, c1 - c0), bool)
+            ir0, ic0, ir1, ic1 = max(r0, br0), max(c0, bc0), min(r1, br1), min(c1, bc1)
+            region[ir0 - r0:ir1 - r0, ic0 - c0:ic1 - c0] = (
+                lab[ir0 - br0:ir1 - br0, ic0 - bc0:ic1 - bc0] == i)
+        (off if runs_off else inside).append((sub, region))
     return inside, off
 
 
