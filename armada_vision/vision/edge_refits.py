@@ -414,7 +414,7 @@ def white_size_by_edges(scene: Scene, view: TableView, bg: np.ndarray, edges: np
         fw = scene.footprint(wc)[0]
         # The same piece read again, in doubt, inside the whole outline (WHITE_EDGES_AGAIN).
         again = {k for k, o in enumerate(out) if k != i and k not in dropped
-                 and not o.upright and (unsure(o) or o.ambiguity_mm >= DOUBT_FLOOR_MM)
+                 and not o.upright and _in_doubt(o)
                  and fw.intersection(fo := scene.footprint(o)[0]).area
                  >= WHITE_EDGES_AGAIN * fo.area}
         others = [o for k, o in enumerate(out) if k != i and k not in dropped | again]
@@ -454,7 +454,7 @@ def grey_black_size_by_edges(scene: Scene, view: TableView, bg: np.ndarray,
         # A trusted reading's own outline nearly always lies on the edges (one refit says so,
         # and _edge_shares returns nothing): asked before the light, which every good
         # reading's shadow is measured for; one in doubt, the light first.
-        trusted = not (unsure(c) or c.ambiguity_mm >= DOUBT_FLOOR_MM)
+        trusted = not _in_doubt(c)
         share = _edge_shares(scene, edges, c) if trusted else None
         if (trusted and not share) or not toward_light(c):
             continue
@@ -481,6 +481,12 @@ def grey_black_size_by_edges(scene: Scene, view: TableView, bg: np.ndarray,
     return out
 
 
+def _in_doubt(c: Candidate) -> bool:
+    """Whether reading ``c`` is in doubt as the refits here ask: unsure, or ambiguous by
+    DOUBT_FLOOR_MM or more."""
+    return unsure(c) or c.ambiguity_mm >= DOUBT_FLOOR_MM
+
+
 def _in_doubt_named(lying: list[Candidate], name: Callable[[Candidate], str],
                     colours: tuple[str, ...], trusted_too: bool = False) -> Iterator[int]:
     """The indices of ``lying``'s lying readings in doubt (unsure, or ambiguous by
@@ -488,7 +494,7 @@ def _in_doubt_named(lying: list[Candidate], name: Callable[[Candidate], str],
     the readings the size and shadow refits here ask about (each named only once it is in
     doubt)."""
     for i, c in enumerate(lying):
-        if (not c.upright and (trusted_too or unsure(c) or c.ambiguity_mm >= DOUBT_FLOOR_MM)
+        if (not c.upright and (trusted_too or _in_doubt(c))
                 and name(c) in colours):
             yield i
 
