@@ -4544,6 +4544,25 @@ def test_a_white_reading_ahead_of_its_hollow_is_not_trusted(seed, seed0, stern):
     assert_no_sure_wrong_size(seed, seed0, "small", "white", stern, any_size=True)
 
 
+# ... and a vivid or clear reading slid ahead onto its own lit face (issue 4, session 52,
+# lead62): the 14608-set's 14759, a cyan medium on blue cloth against a black large's side
+# (1280×720, 0-10°), seen 4.5 mm into its base, its hollow a dark band of its hue behind the
+# reading: read 4.1 mm ahead at σ 0.3 mm. Its inside lit like the face ahead, the table
+# behind darker than the table (open_base.SLID_HUED_DARK, SLID_HUED_SHADE): σ covers the
+# depth. A right orange small on felt whose lit base has its shadow behind it, no darker than
+# 0.92 of the table's light (the 13744-set's 13940), keeps its trust.
+def test_a_vivid_reading_ahead_of_its_hollow_is_not_trusted():
+    stern = (208.5, 221.6)
+    p = found(14759, "medium", "cyan", stern, seed0=14608)
+    assert p is not None and p.size.value == "medium" and p.color == "cyan"
+    assert p.sigma_mm > 1.5
+    assert_no_sure_wrong_size(14759, 14608, "medium", "cyan", stern, any_size=True)
+
+
+def test_a_vivid_reading_whose_lit_base_has_its_shadow_behind_it_stays_trusted():
+    assert_kept_trusted(13940, 13744, "small", "orange", (194.89, 513.72), named=True)
+
+
 # ... a reading named white on a grey table that shows no white piece's shade and casts no
 # shadow (detect.CLEAR_LIT_RING_MM's BARE_WHITE note): nothing tells white from clear, and a
 # clear piece's outline is its walls' refraction. The 10864-set's 11148: a clear medium on

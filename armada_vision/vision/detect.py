@@ -1816,7 +1816,7 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
                       lambda: _lit_clear(c, scene, view, bg, top),
                       lambda: face_ahead_of_base(scene, c),
                       lambda: _hued_side_mm(c, scene, view, bg),
-                      lambda: slid_onto_face_mm(scene, c),
+                      lambda white: slid_onto_face_mm(scene, c, white),
                       lambda: _bare_white(c, scene, bg),
                       lambda: _lit_clear_uniform(c, lying, scene, bg),
                       lambda: _of_table_hue(c, scene, view, bg),
@@ -3234,7 +3234,7 @@ def _piece(c: Candidate, calib: TableCalibration, view: TableView, bg: np.ndarra
            lit_clear: Callable[[], bool] | None = None,
            face_ahead: Callable[[], bool] | None = None,
            hued_side_mm: Callable[[], float] | None = None,
-           slid_ahead_mm: Callable[[], float] | None = None,
+           slid_ahead_mm: Callable[[bool], float] | None = None,
            bare_white: Callable[[], bool] | None = None,
            lit_uniform: Callable[[], bool] | None = None,
            table_hued: Callable[[], bool] | None = None,
@@ -3258,7 +3258,7 @@ def _piece(c: Candidate, calib: TableCalibration, view: TableView, bg: np.ndarra
     :func:`open_base.face_ahead_of_base`), ``hued_side_mm`` how wide its widest side face is
     seen when it is of a coloured table's hue (asked of a vivid piece hiding TURN_MIN_HIDDEN of
     its outline: :func:`_hued_side_mm`), ``slid_ahead_mm`` how far it may have slid ahead
-    of its hollow, seen behind it (asked of a trusted white piece:
+    of its hollow, seen behind it (asked of a trusted piece, whether it is white:
     :func:`open_base.slid_onto_face_mm`),
     ``bare_white`` whether it shows neither shade nor shadow (asked of a trusted white piece:
     :func:`_bare_white`), ``lit_uniform`` whether it is a clear piece lit like the table all
@@ -3400,9 +3400,10 @@ def _piece(c: Candidate, calib: TableCalibration, view: TableView, bg: np.ndarra
         # step, which a σ a little over TRUSTED_MM does not cover (VIVID_STERN_END_SHARE).
         s_mm = span_mm
     s_deg = max(s_deg, c.covering_ambiguity_deg if vivid else c.ambiguity_deg)
-    if color in SHADED_BASE and s_mm <= TRUSTED_MM and slid_ahead_mm is not None:
-        # Its hollow behind it: the piece lies behind the reading (SLID_BEHIND_DARK).
-        s_mm = max(s_mm, slid_ahead_mm())
+    if s_mm <= TRUSTED_MM and slid_ahead_mm is not None:
+        # Its hollow behind it: the piece lies behind the reading (SLID_BEHIND_DARK; a
+        # vivid or clear piece's, SLID_HUED_DARK).
+        s_mm = max(s_mm, slid_ahead_mm(color in SHADED_BASE))
     if (color == "white" and not opaque and s_mm <= TRUSTED_MM and bare_white is not None
             and bare_white()):
         # No shade, no shadow: maybe clear plastic, its outline its walls' (BARE_WHITE).

@@ -759,20 +759,39 @@ def _base_seen_deep(scene: Scene, c: Candidate) -> np.ndarray | None:
 # the inside 1.51-1.75: right readings by the bench's 1.5 mm, now σ 1.8 mm).
 SLID_BASE_MIN_DEPTH_MM = 1.0
 SLID_BEHIND_DARK = 0.6
+# The same slide for a vivid or clear piece (issue 4, session 52, lead62): the 14608-set's
+# 14759, a cyan medium on blue cloth (1280×720, 0-10°) against a black large's side, seen
+# 4.5 mm into its base, its hollow a dark band of its hue behind the reading: the fit put the
+# stern on the lit face ahead of it, 4.1 mm ahead at σ 0.3 mm (inside 1.17 of the table's
+# light, the face ahead 1.00 of it, behind 0.71 of the table's light and 0.61 of the
+# inside). Such plastic glows in a lit base, and its own tinted shadow may lie behind it, so
+# a lit base with no step is not enough (SHADED_BASE): the table behind must also be darker
+# than the table (SLID_HUED_SHADE): of the trusted non-white readings of four sets (12880,
+# 11440, 14320, 13744; every second scene) with a lit base and no step, the right readings
+# that lie behind SLID_HUED_DARK with a bright table behind them (the 13744-set's 13940, an
+# orange small on felt, 0.64 of the inside, 0.92 of the table's light, 0.16 mm off; 11596's
+# cyan smalls, 0.87-0.92) keep their trust; those it takes lie 1.1-2.2 mm ahead at
+# σ 0.2-0.8 mm, their depth as seen 1.5-2.8 mm.
+SLID_HUED_DARK = 0.65
+SLID_HUED_SHADE = 0.85
 
 
-def slid_onto_face_mm(scene: Scene, c: Candidate) -> float:
+def slid_onto_face_mm(scene: Scene, c: Candidate, white: bool) -> float:
     """How deep the camera sees into lying ``c``'s open base (table mm) when that base as seen
     (at least SLID_BASE_MIN_DEPTH_MM deep) is lit plastic with no step to the face ahead and
-    the table behind it dark (SLID_BEHIND_DARK): its hollow lies behind it, the reading slid
-    ahead of the piece by about that depth; else 0."""
+    the table behind it dark (SLID_BEHIND_DARK of the inside for a ``white`` piece;
+    SLID_HUED_DARK of it and SLID_HUED_SHADE of the table's light for another): its hollow
+    lies behind it, the reading slid ahead of the piece by about that depth; else 0."""
     if c.upright or scene.shade is None:
         return 0.0
     if (depth := _base_depth_mm(scene, c)) < SLID_BASE_MIN_DEPTH_MM:
         return 0.0
     behind, inside, ahead = _base_shades(scene, c)  # type: ignore[misc]
-    slid = (float(median(inside)) >= BASE_LIT and _face_over_base(inside, ahead) < BASE_STEP
-            and float(median(behind / np.maximum(inside, 1e-3))) <= SLID_BEHIND_DARK)
+    if float(median(inside)) < BASE_LIT or _face_over_base(inside, ahead) >= BASE_STEP:
+        return 0.0
+    dark = float(median(behind / np.maximum(inside, 1e-3)))
+    slid = (dark <= SLID_BEHIND_DARK if white
+            else dark <= SLID_HUED_DARK and float(median(behind)) <= SLID_HUED_SHADE)
     return depth if slid else 0.0
 
 
