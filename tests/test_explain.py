@@ -18,7 +18,13 @@ from armada_vision.synth.random_scene import random_scene
 from armada_vision.synth.render import render
 from armada_vision.vision.calibrate import TableCalibration, calibrate
 from armada_vision.vision.detect import region_foreground, shade
-from armada_vision.vision.explain import fits_from_axis, no_piece_in, stern_guesses, tip_guesses
+from armada_vision.vision.explain import (
+    fits_from_axis,
+    no_piece_in,
+    row_ends,
+    stern_guesses,
+    tip_guesses,
+)
 from armada_vision.vision.fit import ViewGrid
 from armada_vision.vision.scene import GOOD_COST, Scene, clashes
 from armada_vision.vision.segment import blobs, foreground, make_rectifier
@@ -189,3 +195,22 @@ def test_a_corner_with_an_arm_of_no_length_is_no_tip_nor_stern():
     assert tips and starts
     assert all(np.isfinite(t).all() and math.isfinite(h) for t, h in tips)
     assert all(math.isfinite(p.heading_deg) for _z, p in starts)
+
+
+def test_the_hull_of_a_masks_row_ends_is_the_hull_of_all_its_pixels():
+    """row_ends (no_piece_in's and crisp._worth_fitting's hull points): cv2.convexHull of each
+    row's first and last set pixel is, byte for byte, the hull of all the set pixels (the
+    same vertices, starting at the same one), on random masks: speckle, blobs with holes,
+    single-pixel rows and columns, one pixel."""
+    rng = np.random.default_rng(52)
+    for _ in range(1500):
+        h, w = (int(v) for v in rng.integers(1, 70, 2))
+        mask = rng.random((h, w)) < rng.random()
+        if rng.random() < 0.5:
+            grown = cv2.dilate(mask.view(np.uint8), np.ones((3, 3), np.uint8)).view(bool)
+            mask = grown & (rng.random((h, w)) < 0.95)
+        if not mask.any():
+            continue
+        ys, xs = np.nonzero(mask)
+        full = cv2.convexHull(np.column_stack((xs, ys)).astype(np.float32))
+        assert cv2.convexHull(row_ends(mask)).tobytes() == full.tobytes()

@@ -30,6 +30,7 @@ from armada_vision.vision.explain import (
     finish,
     fits_from_axis,
     fits_from_tips,
+    row_ends,
     size_hull,
     size_span_mm,
     tip_guesses,
@@ -1663,7 +1664,7 @@ def _worth_fitting(region: np.ndarray, incover: np.ndarray, max_contact: float =
     the pieces found along more than MAX_CONTACT of its border (their shadow: None). With
     ``round_max_px``, an area of more pixels is never judged round (several pieces touching,
     ROUND_MIN)."""
-    hull = cv2.convexHull(np.column_stack(np.nonzero(region)[::-1]).astype(np.float32))
+    hull = cv2.convexHull(row_ends(region))
     perimeter = cv2.arcLength(hull, True)
     if (round_max_px is None or np.count_nonzero(region) <= round_max_px) and (
             4.0 * np.pi * cv2.contourArea(hull) >= ROUND_MIN * perimeter * perimeter):

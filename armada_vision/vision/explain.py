@@ -305,14 +305,38 @@ def no_piece_in(scene: Scene, region: np.ndarray, sub: ViewGrid) -> bool:
     ``sub`` of the view) alone: it is smaller than what :func:`explain_region` leaves of a
     region unfitted (0.6 × the smallest footprint), as round as a chit or a coin
     (ROUND_REGION) or too thin to hold a piece (THIN_REGION_MM)."""
-    ys, xs = np.nonzero(region)
-    if len(xs) < 0.6 * scene.small_area_mm2 * sub.px_per_mm**2:
+    if np.count_nonzero(region) < 0.6 * scene.small_area_mm2 * sub.px_per_mm**2:
         return True
-    hull = cv2.convexHull(np.column_stack((xs, ys)).astype(np.float32))
+    hull = cv2.convexHull(row_ends(region))
     perimeter = cv2.arcLength(hull, True)
     if 4.0 * math.pi * cv2.contourArea(hull) >= ROUND_REGION * perimeter * perimeter:
         return True
     return _inradius_mm(region, sub) < THIN_REGION_MM
+
+
+def row_ends(mask: np.ndarray) -> np.ndarray:
+    """The first and last set pixel of each row of ``mask`` (2-D, not all unset) as (x, y)
+    view px, float32 (K, 2), once each: the pixels a convex hull of all the set pixels can
+    have as vertices. cv2.convexHull sorts its points and keeps only extreme ones, so it
+    gives the very hull of all the pixels from these (a region's ~10⁴ pixels cost ~30× the
+    instructions of its ~2·rows ends; ``tests/test_explain.py`` checks it)."""
+    rows = np.flatnonzero(mask.any(axis=1))
+    on = mask[rows]
+    first = on.argmax(axis=1)
+    last = on.shape[1] - 1 - on[:, ::-1].argmax(axis=1)
+    # In np.nonzero's order (row by row, left to right): the hull cv2.convexHull returns
+    # starts at the earliest of its points, so the order is kept. A row of one pixel gives it
+    # once.
+    pts = np.empty((len(rows), 2, 2), np.float32)
+    pts[:, 0, 0] = first
+    pts[:, 1, 0] = last
+    pts[:, :, 1] = rows[:, None]
+    two = last != first
+    if two.all():
+        return pts.reshape(-1, 2)
+    keep = np.ones((len(rows), 2), bool)
+    keep[:, 1] = two
+    return pts[keep]
 
 
 def _length_mm(region: np.ndarray, sub: ViewGrid) -> float:
