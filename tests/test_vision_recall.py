@@ -5496,6 +5496,15 @@ def test_a_clear_piece_on_the_laminate_whose_turned_size_lies_on_its_own_sides_i
     assert_clear_read_at_size_in_doubt(seed, seed0, size, stern)
 
 
+# ... but not over a shadow darker than clear walls (CLEAR_TIP_TURN_FLOOR; a guard, passing on
+# 76b05e8): the 9424-set's 9427, a black medium on the laminate lit grey and read as a clear
+# medium (1280×720, 10-22°), has its large turned -10° on its shadow's crisp edges (share
+# 0.81) at 0.664 of the table beside it; without the floor it was read as a large.
+def test_a_piece_read_clear_whose_turned_size_lies_on_its_dark_shadow_keeps_its_size():
+    p = found(9427, "medium", "black", (476.7, 172.0), seed0=9424)
+    assert p is not None and p.size.value == "medium"
+
+
 # ... but not where the longer outline comes near a hand (CLEAR_STRIP_HAND_MM): the check set
 # 5104's 5311, a clear medium on cloth read as a small, its stern against a hand, has its
 # large's strip at 0.860 of the table beside it (the hand's shade); read at its size (a guard:

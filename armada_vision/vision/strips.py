@@ -168,8 +168,14 @@ CLEAR_TIP_TURN_DEG = 10.0
 # toward the piece have strips 0.84 / 0.77 of the table beside them and edge shares 0.94 /
 # 0.90; the 10864-set's 10887, a clear large read as a medium: its large turned -10° 0.74,
 # 0.81). A neighbour's whole sides past the reading are caught straight on (the 8848-set's
-# 8849: 0.89 as read, so never turned); turned, CLEAR_TIP_EDGES_MAX is not asked there.
+# 8849: 0.89 as read, so never turned); turned, CLEAR_TIP_EDGES_MAX is not asked there ...
 CLEAR_TIP_TURN_EDGES_MAX = 1.0
+# ... but such a size's strip must be no darker than CLEAR_TIP_TURN_FLOOR of the table beside
+# it: a black piece lit grey and read clear has its shadow's crisp edges all along its longer
+# size turned, and its shadow darker than clear walls (the 9424-set's 9427, a black medium
+# read as a clear medium: its large turned -10° 0.664, edge share 0.81, read as a large;
+# the clear pieces above 0.74-0.84).
+CLEAR_TIP_TURN_FLOOR = 0.7
 # A clear reading in size doubt whose longer size shows the piece's side wall past it, greyer
 # than the table beside it (issue 4, session 40, clearsz50). A clear large on cloth or felt
 # seen at 10-35° is often read as a medium from its stern (the tip 7-12 mm short, heading
@@ -604,6 +610,10 @@ def clear_tip_longer(scene: Scene, c: Candidate, sigma_mm: float, lying: list[Ca
                     else CLEAR_TIP_EDGES_MAX)
             if not CLEAR_TIP_EDGES <= share <= most:
                 continue
+            if share > CLEAR_TIP_EDGES_MAX and not _darker_than_beside(
+                    scene, o, seen, free, others, shorter, bound=CLEAR_TIP_BESIDE,
+                    floor=CLEAR_TIP_TURN_FLOOR):
+                continue  # its edges all along a shadow darker than clear walls
             if _end_near(scene, o, others, tip=True):
                 continue  # its tip runs into another piece: that piece's shadow and edges
             if (q := _covering_longer(scene, o, c, others)) is not None:
@@ -894,18 +904,19 @@ def _greyer_away(scene: Scene, ratio: np.ndarray, o: Candidate, seen: shapely.Ge
 
 def _darker_than_beside(scene: Scene, o: Candidate, seen: shapely.Geometry,
                         free: shapely.Geometry, others: list[Candidate],
-                        shorter: Candidate | None, bound: float = CLEAR_STRIP_BESIDE
-                        ) -> bool:
+                        shorter: Candidate | None, bound: float = CLEAR_STRIP_BESIDE,
+                        floor: float = CLEAR_STRIP_FLOOR) -> bool:
     """Whether a longer reading ``o``'s strip ``free`` (table mm, past the reading as
     ``seen``, off ``others``) has a median shade at most ``bound`` (CLEAR_STRIP_BESIDE), and
-    at least CLEAR_STRIP_FLOOR, of the table's beside it (CLEAR_BESIDE_MM out from ``o``'s outline,
-    within CLEAR_BESIDE_MM[1] + 1 mm of the strip, off the reading and the others), and so
+    at least ``floor`` (CLEAR_STRIP_FLOOR), of the table's beside it (CLEAR_BESIDE_MM out
+    from ``o``'s outline, within CLEAR_BESIDE_MM[1] + 1 mm of the strip, off the reading and
+    the others), and so
     has its part past ``shorter`` (the next shorter size set from the same tip, when longer
     than the reading)."""
     ring = shades_in(scene, _beside_strip(scene, o, seen, free, others))
     if not ring.size:
         return False
-    lo, hi = CLEAR_STRIP_FLOOR * float(median(ring)), bound * float(median(ring))
+    lo, hi = floor * float(median(ring)), bound * float(median(ring))
     if not lo <= median_shade(scene, free) <= hi:
         return False
     if shorter is None:
