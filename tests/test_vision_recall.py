@@ -5495,6 +5495,35 @@ def test_a_clear_large_a_turned_strip_rule_lengthens_is_read_at_the_longest_size
     assert_clear_read_at_size_in_doubt(seed, seed0, "large", stern)
 
 
+# A clear piece on the laminate seen whole, read short from its stern and turned 10-15°, whose
+# longer size turned CLEAR_TIP_TURN_DEG toward it lies on the crisp edges nearly all along
+# (issue 4, session 52, sizeclear62; strips.CLEAR_TIP_TURN_EDGES_MAX): its own sides, which
+# CLEAR_TIP_EDGES_MAX, meant for a neighbour's sides past a size straight on (8848-set's 8849),
+# refused. The 12880-set's 12908 (1920×1080, 22-35°, a clear medium read as a small beside an
+# orange large: its medium turned +10° has strip 0.84 of the table beside it, edge share
+# 0.94), the 14608-set's 14894 (1920×1080, 22-35°, a medium read as a small: turned -10°
+# 0.77, 0.90) and the 10864-set's 10887 (1280×720, 22-35°, a large read as a medium: its
+# large turned -10° 0.74, 0.81). All three read short in doubt on 76b05e8; read at their size,
+# in doubt (set from the stern, not fitted).
+@pytest.mark.parametrize(("seed", "seed0", "size", "stern"), [
+    (12908, 12880, "medium", (188.6, 125.2)),
+    (14894, 14608, "medium", (453.0, 443.6)),
+    (10887, 10864, "large", (357.4, 136.3)),
+])
+def test_a_clear_piece_on_the_laminate_whose_turned_size_lies_on_its_own_sides_is_read_at_it(
+        seed, seed0, size, stern):
+    assert_clear_read_at_size_in_doubt(seed, seed0, size, stern)
+
+
+# ... but not over a shadow darker than clear walls (CLEAR_TIP_TURN_FLOOR; a guard, passing on
+# 76b05e8): the 9424-set's 9427, a black medium on the laminate lit grey and read as a clear
+# medium (1280×720, 10-22°), has its large turned -10° on its shadow's crisp edges (share
+# 0.81) at 0.664 of the table beside it; without the floor it was read as a large.
+def test_a_piece_read_clear_whose_turned_size_lies_on_its_dark_shadow_keeps_its_size():
+    p = found(9427, "medium", "black", (476.7, 172.0), seed0=9424)
+    assert p is not None and p.size.value == "medium"
+
+
 # ... but not where the longer outline comes near a hand (CLEAR_STRIP_HAND_MM): the check set
 # 5104's 5311, a clear medium on cloth read as a small, its stern against a hand, has its
 # large's strip at 0.860 of the table beside it (the hand's shade); read at its size (a guard:

@@ -1873,7 +1873,8 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
             # ... or from its stern, the tip short: the strip past its tip darker than the
             # table beside it and the longer outline there on the crisp edges
             # (CLEAR_TIP_BESIDE, CLEAR_TIP_EDGES); named clear, as the reading was.
-            if (t := clear_tip_longer(scene, c, p.sigma_mm, lying, edges)) is not None:
+            if (t := clear_tip_longer(scene, c, p.sigma_mm, lying, edges,
+                                          grey_table=ratio is None)) is not None:
                 out[i] = replace(as_piece(t, False), color="clear")
                 continue
             # ... or its side wall past it, greyer than the table beside it, on a coloured

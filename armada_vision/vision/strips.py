@@ -160,6 +160,22 @@ CLEAR_TIP_EDGES_MAX = 0.8
 # the found clear medium's stern, 0.89 as read, turned 10° toward the missed medium beside it
 # has strip 0.70 and edge share 0.52, that piece's shadow and sides.
 CLEAR_TIP_TURN_DEG = 10.0
+# ... and on a grey table (the laminate: segment.saturation_ratio None), a size turned
+# CLEAR_TIP_TURN_DEG whose outline lies on the edges nearly all along is the piece's own crisp
+# sides, not a neighbour's (issue 4, session 52, sizeclear62): a clear piece on the laminate
+# seen whole, its tip crisp, read short from its stern and turned 10-15° (the 12880-set's
+# 12908 and the 14608-set's 14894, clear mediums read as smalls: their mediums turned 10°
+# toward the piece have strips 0.84 / 0.77 of the table beside them and edge shares 0.94 /
+# 0.90; the 10864-set's 10887, a clear large read as a medium: its large turned -10° 0.74,
+# 0.81). A neighbour's whole sides past the reading are caught straight on (the 8848-set's
+# 8849: 0.89 as read, so never turned); turned, CLEAR_TIP_EDGES_MAX is not asked there ...
+CLEAR_TIP_TURN_EDGES_MAX = 1.0
+# ... but such a size's strip must be no darker than CLEAR_TIP_TURN_FLOOR of the table beside
+# it: a black piece lit grey and read clear has its shadow's crisp edges all along its longer
+# size turned, and its shadow darker than clear walls (the 9424-set's 9427, a black medium
+# read as a clear medium: its large turned -10° 0.664, edge share 0.81, read as a large;
+# the clear pieces above 0.74-0.84).
+CLEAR_TIP_TURN_FLOOR = 0.7
 # A clear reading in size doubt whose longer size shows the piece's side wall past it, greyer
 # than the table beside it (issue 4, session 40, clearsz50). A clear large on cloth or felt
 # seen at 10-35° is often read as a medium from its stern (the tip 7-12 mm short, heading
@@ -563,7 +579,7 @@ def _off_others_mask(scene: Scene, others: list[Candidate], pts: np.ndarray
 
 
 def clear_tip_longer(scene: Scene, c: Candidate, sigma_mm: float, lying: list[Candidate],
-                     edges: np.ndarray) -> Candidate | None:
+                     edges: np.ndarray, grey_table: bool = False) -> Candidate | None:
     """The longest size longer than clear reading ``c`` (σ ``sigma_mm``, covering it: in size
     doubt) from ``c``'s STERN and heading whose strip past ``c``'s tip (at least STRIP_FREE
     of it off the other readings) is darker than the table beside it (CLEAR_TIP_BESIDE, and so
@@ -571,8 +587,8 @@ def clear_tip_longer(scene: Scene, c: Candidate, sigma_mm: float, lying: list[Ca
     ``edges`` for CLEAR_TIP_EDGES (at most CLEAR_TIP_EDGES_MAX) of its samples, whose tip lies
     CLEAR_TIP_OFF_MM or more from the other readings, and that clashes with none of ``lying``:
     set there, not fitted (crisp._edges_candidate), its σ covering ``c``; when none passes at
-    ``c``'s heading, the same at that heading turned CLEAR_TIP_TURN_DEG either way; else
-    None."""
+    ``c``'s heading, the same at that heading turned CLEAR_TIP_TURN_DEG either way (on a
+    ``grey_table``, turned, the edge share bound CLEAR_TIP_TURN_EDGES_MAX); else None."""
     if not (longer := _longer_asked(scene, c, sigma_mm)):
         return None
     others = [k for k in lying if k is not c]
@@ -590,8 +606,14 @@ def clear_tip_longer(scene: Scene, c: Candidate, sigma_mm: float, lying: list[Ca
             share = _edge_share_past(scene, o.size, o.fit.pose, seen, others, edges)
             if share > CLEAR_TIP_EDGES_MAX and turn == 0.0:
                 crowded.add(o.size)  # not turned either (CLEAR_TIP_TURN_DEG)
-            if not CLEAR_TIP_EDGES <= share <= CLEAR_TIP_EDGES_MAX:
+            most = (CLEAR_TIP_TURN_EDGES_MAX if grey_table and turn != 0.0
+                    else CLEAR_TIP_EDGES_MAX)
+            if not CLEAR_TIP_EDGES <= share <= most:
                 continue
+            if share > CLEAR_TIP_EDGES_MAX and not _darker_than_beside(
+                    scene, o, seen, free, others, shorter, bound=CLEAR_TIP_BESIDE,
+                    floor=CLEAR_TIP_TURN_FLOOR):
+                continue  # its edges all along a shadow darker than clear walls
             if _end_near(scene, o, others, tip=True):
                 continue  # its tip runs into another piece: that piece's shadow and edges
             if (q := _covering_longer(scene, o, c, others)) is not None:
@@ -882,18 +904,19 @@ def _greyer_away(scene: Scene, ratio: np.ndarray, o: Candidate, seen: shapely.Ge
 
 def _darker_than_beside(scene: Scene, o: Candidate, seen: shapely.Geometry,
                         free: shapely.Geometry, others: list[Candidate],
-                        shorter: Candidate | None, bound: float = CLEAR_STRIP_BESIDE
-                        ) -> bool:
+                        shorter: Candidate | None, bound: float = CLEAR_STRIP_BESIDE,
+                        floor: float = CLEAR_STRIP_FLOOR) -> bool:
     """Whether a longer reading ``o``'s strip ``free`` (table mm, past the reading as
     ``seen``, off ``others``) has a median shade at most ``bound`` (CLEAR_STRIP_BESIDE), and
-    at least CLEAR_STRIP_FLOOR, of the table's beside it (CLEAR_BESIDE_MM out from ``o``'s outline,
-    within CLEAR_BESIDE_MM[1] + 1 mm of the strip, off the reading and the others), and so
+    at least ``floor`` (CLEAR_STRIP_FLOOR), of the table's beside it (CLEAR_BESIDE_MM out
+    from ``o``'s outline, within CLEAR_BESIDE_MM[1] + 1 mm of the strip, off the reading and
+    the others), and so
     has its part past ``shorter`` (the next shorter size set from the same tip, when longer
     than the reading)."""
     ring = shades_in(scene, _beside_strip(scene, o, seen, free, others))
     if not ring.size:
         return False
-    lo, hi = CLEAR_STRIP_FLOOR * float(median(ring)), bound * float(median(ring))
+    lo, hi = floor * float(median(ring)), bound * float(median(ring))
     if not lo <= median_shade(scene, free) <= hi:
         return False
     if shorter is None:
