@@ -3403,7 +3403,7 @@ def _piece(c: Candidate, calib: TableCalibration, view: TableView, bg: np.ndarra
     s_deg = max(s_deg, c.covering_ambiguity_deg if vivid else c.ambiguity_deg)
     if s_mm <= TRUSTED_MM and slid_ahead_mm is not None:
         # Its hollow behind it: the piece lies behind the reading (SLID_BEHIND_DARK; a
-        # vivid or clear piece's, SLID_HUED_DARK).
+        # piece of another colour's, SLID_HUED_DARK).
         s_mm = max(s_mm, slid_ahead_mm(color in SHADED_BASE))
     if (color == "white" and not opaque and s_mm <= TRUSTED_MM and bare_white is not None
             and bare_white()):

@@ -759,7 +759,7 @@ def _base_seen_deep(scene: Scene, c: Candidate) -> np.ndarray | None:
 # the inside 1.51-1.75: right readings by the bench's 1.5 mm, now σ 1.8 mm).
 SLID_BASE_MIN_DEPTH_MM = 1.0
 SLID_BEHIND_DARK = 0.6
-# The same slide for a vivid or clear piece (issue 4, session 52, lead62): the 14608-set's
+# The same slide for a piece of any other colour (issue 4, session 52, lead62): the 14608-set's
 # 14759, a cyan medium on blue cloth (1280×720, 0-10°) against a black large's side, seen
 # 4.5 mm into its base, its hollow a dark band of its hue behind the reading: the fit put the
 # stern on the lit face ahead of it, 4.1 mm ahead at σ 0.3 mm (inside 1.17 of the table's
@@ -770,8 +770,9 @@ SLID_BEHIND_DARK = 0.6
 # 11440, 14320, 13744; every second scene) with a lit base and no step, the right readings
 # that lie behind SLID_HUED_DARK with a bright table behind them (the 13744-set's 13940, an
 # orange small on felt, 0.64 of the inside, 0.92 of the table's light, 0.16 mm off; 11596's
-# cyan smalls, 0.87-0.92) keep their trust; those it takes lie 1.1-2.2 mm ahead at
-# σ 0.2-0.8 mm, their depth as seen 1.5-2.8 mm.
+# cyan smalls, 0.87-0.92) keep their trust; those it takes lie 0.9-2.2 mm ahead at
+# σ 0.2-1.0 mm, their depth as seen 1.5-2.8 mm (most off by more than twice their σ; on the
+# 25 tuning and check sets 56 right readings by the bench's 1.5 mm lost their trust so).
 SLID_HUED_DARK = 0.65
 SLID_HUED_SHADE = 0.85
 
