@@ -3259,7 +3259,8 @@ def _piece(c: Candidate, calib: TableCalibration, view: TableView, bg: np.ndarra
     :func:`open_base.face_ahead_of_base`), ``hued_side_mm`` how wide its widest side face is
     seen when it is of a coloured table's hue (asked of a vivid piece hiding TURN_MIN_HIDDEN of
     its outline: :func:`_hued_side_mm`), ``slid_ahead_mm`` how far it may have slid ahead
-    of its hollow, seen behind it (asked of a trusted piece, whether it is white:
+    of its hollow, seen behind it (asked of a trusted piece not named black, whether it is
+    white:
     :func:`open_base.slid_onto_face_mm`),
     ``bare_white`` whether it shows neither shade nor shadow (asked of a trusted white piece:
     :func:`_bare_white`), ``lit_uniform`` whether it is a clear piece lit like the table all
@@ -3401,9 +3402,11 @@ def _piece(c: Candidate, calib: TableCalibration, view: TableView, bg: np.ndarra
         # step, which a σ a little over TRUSTED_MM does not cover (VIVID_STERN_END_SHARE).
         s_mm = span_mm
     s_deg = max(s_deg, c.covering_ambiguity_deg if vivid else c.ambiguity_deg)
-    if s_mm <= TRUSTED_MM and slid_ahead_mm is not None:
-        # Its hollow behind it: the piece lies behind the reading (SLID_BEHIND_DARK; a
-        # piece of another colour's, SLID_HUED_DARK).
+    if s_mm <= TRUSTED_MM and slid_ahead_mm is not None and color != "black":
+        # Its hollow behind it: the piece lies behind the reading (SLID_BEHIND_DARK; a vivid
+        # or clear piece's, SLID_HUED_DARK). Not a black one: a black piece's base is never
+        # lit, and a black reading with a lit "base" is a white piece's hollow, read apart,
+        # which _split_piece takes as one piece with it only while it is trusted (7967).
         s_mm = max(s_mm, slid_ahead_mm(color in SHADED_BASE))
     if (color == "white" and not opaque and s_mm <= TRUSTED_MM and bare_white is not None
             and bare_white()):

@@ -759,7 +759,7 @@ def _base_seen_deep(scene: Scene, c: Candidate) -> np.ndarray | None:
 # the inside 1.51-1.75: right readings by the bench's 1.5 mm, now σ 1.8 mm).
 SLID_BASE_MIN_DEPTH_MM = 1.0
 SLID_BEHIND_DARK = 0.6
-# The same slide for a piece of any other colour (issue 4, session 52, lead62): the 14608-set's
+# The same slide for a vivid or clear piece (issue 4, session 52, lead62): the 14608-set's
 # 14759, a cyan medium on blue cloth (1280×720, 0-10°) against a black large's side, seen
 # 4.5 mm into its base, its hollow a dark band of its hue behind the reading: the fit put the
 # stern on the lit face ahead of it, 4.1 mm ahead at σ 0.3 mm (inside 1.17 of the table's
