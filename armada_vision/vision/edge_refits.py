@@ -451,14 +451,14 @@ def grey_black_size_by_edges(scene: Scene, view: TableView, bg: np.ndarray,
         shorter = [k for k in Size if scene.pieces.dims(k).footprint_length_mm < length]
         if not shorter:
             continue  # no size to read it at
-        # A trusted reading's own outline nearly always lies on the edges (one refit says so,
-        # and _edge_shares returns nothing): asked before the light, which every good
-        # reading's shadow is measured for; one in doubt, the light first.
-        trusted = not _in_doubt(c)
-        share = _edge_shares(scene, edges, c) if trusted else None
-        if (trusted and not share) or not toward_light(c):
-            continue
-        share = _edge_shares(scene, edges, c) if share is None else share
+        if _in_doubt(c):
+            share = _edge_shares(scene, edges, c) if toward_light(c) else None
+        else:
+            # A trusted reading's own outline nearly always lies on the edges (one refit says
+            # so, and _edge_shares returns nothing): asked before the light, which every good
+            # reading's shadow is measured for.
+            share = _edge_shares(scene, edges, c)
+            share = share if share and toward_light(c) else None
         if not share:
             continue
         z, (best, q) = max(share.items(), key=lambda t: t[1][0])
