@@ -503,3 +503,35 @@ def test_seen_on_table_is_the_numpy_form_bit_for_bit():
                 want = np.column_stack((camera_mm[0] + (x - camera_mm[0]) * k,
                                         camera_mm[1] + (y - camera_mm[1]) * k))
                 assert seen_on_table(local_3d, params, camera_mm).tobytes() == want.tobytes()
+
+
+def test_a_placed_fits_samples_and_edges_are_their_own_products_bit_for_bit():
+    """speed63: _Fit.place takes an outline's samples (vertices.T @ interp_t) and hull edge
+    vectors (vertices.T @ edge_vec_t) from one product with both matrices side by side
+    (``_Outline.both_t``); each must be the very floats of its own product, for every size,
+    lying and standing, over random poses and cameras (every hull shape the fits meet)."""
+    from armada_vision.vision.fit import _Fit
+
+    rng = np.random.default_rng(63)
+    grid = ViewGrid(-700.0, 700.0, 1.5, (2100, 2100))
+    to_px = np.array(((1.5,), (-1.5,)))
+    origin = np.array(((grid.x0_mm,), (grid.y1_mm,)))
+    hulls = set()
+    for _ in range(400):
+        cam = np.array([*rng.uniform(-600, 600, 2), rng.uniform(300, 2500)])
+        init = Pose(*rng.uniform(-300, 300, 2), rng.uniform(-180, 180))
+        for z in Size:
+            for loc in (lying_local_3d(NOMINAL_PIECES.dims(z)),
+                        upright_local_3d(NOMINAL_PIECES.dims(z))):
+                f = _Fit(loc, init, cam)
+                assert f.place(grid, to_px, origin, float(rng.choice([0.5, 1.0])))
+                pts_t = f.body.seen(f.x, f.y, f.c, f.s).T
+                hulls.add(f.out.key)
+                # One product gave both (what saves the call).
+                assert f.m0.base is not None and f.m0.base is f.e.base
+                assert f.m0.tobytes() == (pts_t @ f.out.interp_t.copy()).tobytes()
+                e = pts_t @ f.out.edge_vec_t.copy()
+                e /= np.hypot(e[0], e[1])
+                assert f.n.tobytes() == (e[::-1] * np.array(((1.0,), (-1.0,)))).take(
+                    f.out.edge, axis=1).tobytes()
+    assert len(hulls) > 20
