@@ -358,10 +358,13 @@ PAIR_DOUBT_SHARE = 0.15
 # (issue 4, session 53, sizeclear63): the 14896-set's 14972 and 15080, clear larges on felt
 # (1920×1080, 22-35°) read as smalls over their tips (σ 44 / 50 mm) and smalls turned 112° /
 # 104° over their bases, 0.78 / 0.89 of the gone one in the large from the kept one's tip,
-# 0.34 / 0.06 in the medium. Asked of clear pairs only: the 14896-set's 15107, two orange
-# smalls in doubt (a right one kept), has 0.52 of the gone one in the kept one's large from
-# its stern. σ covers the short reading and the gone one (never trusted: the size is where
-# the two readings lie, not a fit).
+# 0.34 / 0.06 in the medium; the 14032-set's 14193 (felt, 1280×720, 22-35°), a small over the
+# tip and a medium turned 117° over the base, 0.62 in the large (the bound's nearest case),
+# 0.31 in the medium (the nearest below: 14972's 0.34). The only clear merges of the 14896-set
+# (168 scenes with a clear piece, /work/scratch/sizeclear63/ml_14896.txt). Asked of clear
+# pairs only: the 14896-set's 15107, two orange smalls in doubt (a right one kept), has 0.52
+# of the gone one in the kept one's large from its stern. σ covers the short reading and the
+# gone one (never trusted: the size is where the two readings lie, not a fit).
 ACROSS_BASE_SHARE = 0.6
 # A clear piece on a grey table (laminate) lit like it is named white by its grey (issue 4,
 # clear32: the 6256-set's 6278 L, 6411 S, 6480 S, 6490 S, 6540 S; colours.name_color: on a
