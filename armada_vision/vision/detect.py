@@ -360,7 +360,9 @@ PAIR_DOUBT_SHARE = 0.15
 # 104° over their bases, 0.78 / 0.89 of the gone one in the large from the kept one's tip,
 # 0.34 / 0.06 in the medium; the 14032-set's 14193 (felt, 1280×720, 22-35°), a small over the
 # tip and a medium turned 117° over the base, 0.62 in the large (the bound's nearest case),
-# 0.31 in the medium (the nearest below: 14972's 0.34). The only clear merges of the 14896-set
+# 0.31 in the medium; the 14320-set's 14546 (wood, 1920×1080, 22-35°, a small at σ 99 mm and
+# a medium turned 113°), 0.63 in the large, 0.42 in the medium (the nearest below, to be read
+# a large, not a medium). The only clear merges of the 14896-set
 # (168 scenes with a clear piece, /work/scratch/sizeclear63/ml_14896.txt). Asked of clear
 # pairs only: the 14896-set's 15107, two orange smalls in doubt (a right one kept), has 0.52
 # of the gone one in the kept one's large from its stern. σ covers the short reading and the
