@@ -21,7 +21,7 @@ from armada_vision.geometry.shapes import silhouette
 from armada_vision.synth.random_scene import fit_camera
 from armada_vision.synth.render import render
 from armada_vision.synth.scene import Chit, Coin, Die, PieceSpec, SceneSpec
-from armada_vision.vision.detect import detect
+from armada_vision.vision.detect import _one_reading_per_doubtful_piece, detect
 from armada_vision.vision.fit import ViewGrid, fit_pose, lying_local_3d, outline_mm
 from armada_vision.vision.types import CalibrationInfo, DetectedPiece, Detections
 
@@ -237,3 +237,30 @@ def test_fit_recovers_the_pose_from_an_exact_outline(size, heading, cam_x, tilt_
     assert math.hypot(f.pose.x_mm - 100.0, f.pose.y_mm - 100.0) < 0.1
     assert abs((f.pose.heading_deg - heading + 180.0) % 360.0 - 180.0) < 0.3
     assert f.cost < 0.05 and f.coverage > 0.95
+
+
+def _doubtful(size: Size, color: str, x_mm: float, y_mm: float, heading_deg: float
+              ) -> DetectedPiece:
+    pose = Pose(x_mm, y_mm, heading_deg)
+    tip = pose.tip_mm(NOMINAL_PIECES.dims(size).footprint_length_mm)
+    return DetectedPiece(size, color, pose, tip, 40.0, 5.0, True)
+
+
+@pytest.mark.parametrize(("color", "size"), [("clear", Size.LARGE), ("orange", Size.SMALL)])
+def test_two_clear_readings_of_one_piece_merged_keep_the_size_that_holds_both(color, size):
+    """Two readings in doubt of one piece, a small over its tip and a small turned 100° across
+    its base behind the stern (the 14896-set's 14972 and 15080 as read, detect.
+    ACROSS_BASE_SHARE): one reading is left; named clear, it is read at the shortest size
+    from its tip whose footprint holds the one that went (here the large: 0.95 of it), σ
+    covering the small; of another colour it keeps its size (the 14896-set's 15107: two
+    orange readings, the right small kept, 0.52 of the other in its large)."""
+    kept = _doubtful(Size.SMALL, color, 100.0, 100.0, 0.0)
+    gone = _doubtful(Size.SMALL, color, 90.0, 90.0, 100.0)
+    out = _one_reading_per_doubtful_piece([kept, gone], NOMINAL_PIECES, [np.empty((0, 2))] * 2)
+    assert len(out) == 1
+    p = out[0]
+    assert p.size is size and p.color == color
+    assert math.dist(p.tip_mm, kept.tip_mm) < 1e-6  # read from the kept reading's tip
+    shift = (NOMINAL_PIECES.dims(size).footprint_length_mm
+             - NOMINAL_PIECES.dims(Size.SMALL).footprint_length_mm)
+    assert p.sigma_mm >= shift

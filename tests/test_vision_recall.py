@@ -1975,6 +1975,28 @@ def test_a_piece_read_at_each_end_in_doubt_is_one_reading(seed, seed0, size, ste
     assert_no_sure_wrong_size(seed, seed0, size, "white", stern, any_size=True)
 
 
+# A clear piece read short over its tip, its open base read across it as a second clear reading
+# (issue 4, session 53, sizeclear63; detect.ACROSS_BASE_SHARE): the 14896-set's 14972 and 15080,
+# clear larges on felt (1920×1080, 22-35°), each read as a small over its tip (σ 20 mm) and a
+# small turned 112° / 104° over its base; _one_reading_per_doubtful_piece kept the tip's small
+# (σ 44 / 50 mm on 7f4c545), though 0.78 / 0.89 of the one that went lies in the large from its
+# tip (0.34 / 0.06 in the medium); the 14032-set's 14193 (felt, 1280×720, 22-35°: a small
+# over the tip, a medium turned 117° over the base, 0.62 in the large, 0.31 in the medium; a
+# small at σ 49 mm on 7f4c545); the 14320-set's 14546 (wood, 1920×1080, 22-35°: a medium turned
+# 113° over the base, 0.63 in the large, 0.42 in the medium; a small at σ 99 mm on 7f4c545).
+# One piece reaching over both: read at the size that holds
+# them, in doubt, and no false piece.
+@pytest.mark.parametrize(("seed", "seed0", "stern"), [
+    (14972, 14896, (506.3, 111.9)),
+    (15080, 14896, (297.8, 294.2)),
+    (14193, 14032, (256.4, 416.0)),
+    (14546, 14320, (115.0, 136.8)),
+])
+def test_a_clear_piece_read_over_its_tip_and_across_its_base_is_read_at_the_size_holding_both(
+        seed, seed0, stern):
+    assert_clear_read_at_size_in_doubt(seed, seed0, "large", stern)
+
+
 # A piece read twice (issue 4, precision; session 19, set from 4816): two lying pieces never
 # share table, yet a region's choice let a second reading overlap one chosen by up to 0.15 of
 # the smaller footprint, and the re-reads' clash tests the same: 4933's blue small read again

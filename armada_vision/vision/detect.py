@@ -351,6 +351,23 @@ HIDDEN_PIECE_SHARE = 0.8
 # smalls, 0.27 and 0.20, one of them taken for the medium at σ 9.6 mm, its stern 30 mm off;
 # 3983's red medium and small touching end to end, two pieces, 0.25: both in doubt already).
 PAIR_DOUBT_SHARE = 0.15
+# A clear piece read short over one end and its open base read across it (a second clear
+# reading in doubt, turned 100° or so over the base behind its stern) is one piece that
+# reaches over both readings, so the one kept is read at the shortest longer size, from its
+# stern or its tip, whose footprint holds ACROSS_BASE_SHARE or more of the one that goes
+# (issue 4, session 53, sizeclear63): the 14896-set's 14972 and 15080, clear larges on felt
+# (1920×1080, 22-35°) read as smalls over their tips (σ 44 / 50 mm) and smalls turned 112° /
+# 104° over their bases, 0.78 / 0.89 of the gone one in the large from the kept one's tip,
+# 0.34 / 0.06 in the medium; the 14032-set's 14193 (felt, 1280×720, 22-35°), a small over the
+# tip and a medium turned 117° over the base, 0.62 in the large (the bound's nearest case),
+# 0.31 in the medium; the 14320-set's 14546 (wood, 1920×1080, 22-35°, a small at σ 99 mm and
+# a medium turned 113°), 0.63 in the large, 0.42 in the medium (the nearest below, to be read
+# a large, not a medium). The only clear merges of the 14896-set
+# (168 scenes with a clear piece, /work/scratch/sizeclear63/ml_14896.txt). Asked of clear
+# pairs only: the 14896-set's 15107, two orange smalls in doubt (a right one kept), has 0.52
+# of the gone one in the kept one's large from its stern. σ covers the short reading and the
+# gone one (never trusted: the size is where the two readings lie, not a fit).
+ACROSS_BASE_SHARE = 0.6
 # A clear piece on a grey table (laminate) lit like it is named white by its grey (issue 4,
 # clear32: the 6256-set's 6278 L, 6411 S, 6480 S, 6490 S, 6540 S; colours.name_color: on a
 # grey table a median ≥ 0.85 of the table's with bright faces). What tells it is what its walls
@@ -1941,7 +1958,15 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
             out[i] = replace(as_piece(o, False), color="white")
     # A white or clear reading in doubt moved onto its own outline (edge_refits.EDGE_REFIT_*).
     out = [edges_refit(scene, edges, p, calib) for p in out]
-    out = _one_reading_per_doubtful_piece(out, pieces, [c.outline_mm for c in lying])
+
+    def placed(p: DetectedPiece) -> DetectedPiece:
+        o = _edges_candidate(scene, p.size, p.pose)
+        return replace(p, in_play_area=bool(area_poly.covers(footprint(p.pose,
+                                                                          pieces.dims(p.size)))),
+                       outline_px=tuple((float(x), float(y))
+                                        for x, y in calib.project(o.outline_mm)))
+
+    out = _one_reading_per_doubtful_piece(out, pieces, [c.outline_mm for c in lying], placed)
     out = _grey_black_named(out, view, bg, pieces)
     out = [replace(p, sigma_mm=max(p.sigma_mm, *size_span_mm(pieces, p.size)))
            if _stern_meets_hand(p, pieces, view, hand_mask) else p for p in out]
@@ -2106,7 +2131,9 @@ def _off_view(view: TableView) -> np.ndarray:
 
 
 def _one_reading_per_doubtful_piece(out: list[DetectedPiece], pieces: PieceSet,
-                                    seen: Sequence[np.ndarray]) -> list[DetectedPiece]:
+                                    seen: Sequence[np.ndarray],
+                                    placed: Callable[[DetectedPiece], DetectedPiece]
+                                    | None = None) -> list[DetectedPiece]:
     """``out`` with one reading left of each two of one colour, both in doubt (σ over
     SIZE_DOUBT_MM), where ONE_PIECE_SHARE or more of one's footprint lies in a footprint the
     other would have at its size or longer, from its stern or its tip (:func:`size_footprints`,
@@ -2116,7 +2143,9 @@ def _one_reading_per_doubtful_piece(out: list[DetectedPiece], pieces: PieceSet,
     other's goes; the one kept has σ covering it (its σ, and how far apart the two sterns and
     tips lie). Two touching and turned across each other need TURNED_PIECE_SHARE only
     (:func:`_turned_across`); a trusted reading goes too when ONE_TRUSTED_SHARE of it lies so
-    in a touching reading in doubt's (:func:`_split_piece`)."""
+    in a touching reading in doubt's (:func:`_split_piece`). Two clear readings so merged, the
+    one that goes lying in a longer footprint of the one kept (ACROSS_BASE_SHARE), leave it
+    at that size (:func:`_reaching_over`; its outline and play-area flag by ``placed``)."""
     doubtful = [i for i, p in enumerate(out) if p.sigma_mm > SIZE_DOUBT_MM]
     if not doubtful:
         return out
@@ -2147,6 +2176,8 @@ def _one_reading_per_doubtful_piece(out: list[DetectedPiece], pieces: PieceSet,
 
     def merge(gone: int, keep: int) -> None:
         a, b = kept[keep], kept.pop(gone)
+        if a.color == b.color == "clear" and (q := _reaching_over(a, fps[gone], pieces)):
+            a = placed(q) if placed is not None else q  # one clear piece over both readings
         sigma_mm = max(a.sigma_mm, b.sigma_mm, math.dist(a.pose.stern_mm, b.pose.stern_mm),
                        math.dist(a.tip_mm, b.tip_mm))
         kept[keep] = replace(a, sigma_mm=sigma_mm, sigma_deg=max(a.sigma_deg, b.sigma_deg))
@@ -2185,6 +2216,36 @@ def _one_reading_per_doubtful_piece(out: list[DetectedPiece], pieces: PieceSet,
             kept[i] = replace(a, sigma_mm=sigma_mm, sigma_deg=sigma_deg)
             kept[j] = replace(b, sigma_mm=sigma_mm, sigma_deg=sigma_deg)
     return list(kept.values())
+
+
+def _reaching_over(p: DetectedPiece, gone_fp: shapely.Polygon, pieces: PieceSet
+                   ) -> DetectedPiece | None:
+    """Reading ``p`` at the shortest size longer than its own, set from its stern or its tip,
+    whose footprint holds ACROSS_BASE_SHARE or more of ``gone_fp`` (table mm: the footprint
+    of a reading of the same piece that goes), the end holding more where both do; σ covering
+    ``p`` as read (its stern and tip moved); None when its own footprint holds that much or
+    no longer one does (ACROSS_BASE_SHARE)."""
+    own = pieces.dims(p.size).footprint_length_mm
+    area = gone_fp.area
+    if area <= 0.0 or footprint(p.pose, pieces.dims(p.size)).intersection(
+            gone_fp).area >= ACROSS_BASE_SHARE * area:
+        return None
+    ux, uy = math.cos(math.radians(p.pose.heading_deg)), math.sin(math.radians(p.pose.heading_deg))
+    for z in sorted((z for z in Size if pieces.dims(z).footprint_length_mm > own),
+                    key=lambda z: pieces.dims(z).footprint_length_mm):
+        d_z = pieces.dims(z)
+        ends = [replace(p.pose, x_mm=p.pose.x_mm + k * ux, y_mm=p.pose.y_mm + k * uy)
+                for k in (0.0, own - d_z.footprint_length_mm)]  # from the stern, the tip
+        held = [footprint(q, d_z).intersection(gone_fp).area / area for q in ends]
+        if max(held) < ACROSS_BASE_SHARE:
+            continue
+        pose = ends[int(held[1] > held[0])]
+        tip = pose.tip_mm(d_z.footprint_length_mm)
+        return replace(p, size=z, pose=pose, tip_mm=tip,
+                       sigma_mm=max(p.sigma_mm, math.dist(pose.stern_mm, p.pose.stern_mm),
+                                    math.dist(tip, p.tip_mm)),
+                       outline_px=())
+    return None
 
 
 def _turned_across(a: DetectedPiece, b: DetectedPiece, fp_a: shapely.Polygon,
