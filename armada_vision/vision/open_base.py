@@ -457,7 +457,11 @@ def face_ahead_of_base(scene: Scene, c: Candidate, depth_mm: float = FACE_BASE_D
 # trust63: the 14896-set's 15047, a green medium on green felt, saturation 225 on 164, read
 # as a small at σ 0.45 mm, its stern 6.8 mm ahead: 1.01). A base that glows, as vivid
 # plastic's lit base does, is brighter than the face ahead: the right trusted green small of
-# 15063 on the same felt (0.81) and the 5968-set's 6143, a blue medium on cloth (0.83).
+# 15063 on the same felt (0.81) and the 5968-set's 6143, a blue medium on cloth (0.83). Over
+# the 14896, 14032 and 14608 sets (felt, cloth and wood) the readings so asked lay at 1.00-1.01
+# (15047; 14032-set 14179, an orange medium on wood on a large) and the right ones at 0.58-0.94:
+# a thin margin below, the 14608-set's 14813, a right red small on wood at 0.94 (in doubt
+# already, σ 9.3 mm).
 FACE_LIT_AS_INSIDE = 0.95
 
 
