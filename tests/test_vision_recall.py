@@ -5467,6 +5467,31 @@ def test_a_piece_of_the_tables_hue_read_from_the_face_ahead_of_its_base_is_in_do
     assert len(small) == 1 and small[0].sigma_mm <= 1.5
 
 
+# ... and one more saturated than its table (TABLE_SAT_SEP over it) whose "base" as seen is
+# its own lit face, the face ahead lit as its "inside" (issue 4, session 53, trust63;
+# open_base.FACE_LIT_AS_INSIDE): the 14896-set's 15047, a green medium on green felt
+# (1280×720, 0-10°), saturation 225 on 164, read as a small from its tip at σ 0.45 mm, its
+# stern 6.8 mm ahead (face ahead over "inside" 1.01): σ covers the medium. The 14896-set's
+# 15063, a right green small on that felt (222 on 159) fitting at 0.32 whose lit base glows
+# brighter than the face ahead (0.81), keeps its trust (a guard: dropping the saturation bound
+# alone put it in doubt).
+def test_a_saturated_piece_of_the_tables_hue_read_from_its_own_face_is_in_doubt():
+    assert_no_sure_wrong_size(15047, 14896, "medium", "green", (264.18, 292.84))
+
+
+def test_a_saturated_piece_of_the_tables_hue_whose_lit_base_glows_keeps_its_trust():
+    assert_kept_trusted(15063, 14896, "small", "green", (134.09, 408.26), named=True)
+
+
+# A fit costing over SIZE_DOUBT_COST pins its heading no better than its size: σ° covers any
+# heading (issue 4, session 53, trust63; detect.ANY_HEADING_DEG). The 14896-set's 15050, a
+# yellow medium on blue cloth (1920×1080, 22-35°) whose open base faces the camera, read
+# turned 97° at cost 0.57, σ 9.9 mm but σ° 7.3°: 41 mm off at the tip, outside twice the σ
+# the rules use (σ_mm + length × σ_rad).
+def test_a_costly_fit_read_turned_has_a_heading_sigma_covering_the_turn():
+    assert_no_sure_wrong_size(15050, 14896, "medium", "yellow", (325.21, 431.88), any_size=True)
+
+
 # A clear large on wood read short from its tip, its strip a little darker than the table
 # beside it (issue 4, session 46, sizeclear56; strips.CLEAR_STRIP_BESIDE_COLOURED). The open
 # base's rim drowns in the grain, so the reading stops 7-18 mm short of the stern; the large

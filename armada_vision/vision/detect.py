@@ -144,6 +144,7 @@ from armada_vision.vision.open_base import (
     crop_in,
     face_ahead_of_base,
     face_for_base,
+    face_lit_as_inside,
     hollow_ahead_mm,
     hollow_of_longer,
     longer_past_face,
@@ -766,6 +767,15 @@ FAINT_WHITE_FG = 0.5
 # mm). Such a reading's σ covers every other size's footprint, as the clear-short and
 # faint-white rules above did for their own cases.
 SIZE_DOUBT_COST = 0.5
+# ... and its heading is as little pinned: σ° covers any heading, twice ANY_HEADING_DEG a half
+# turn, the farthest a heading can be off (issue 4, session 53, trust63: the 14896-set's 15050,
+# a yellow medium on blue cloth, 1920×1080, 22-35°, its open base facing the camera, read
+# turned 97° at cost 0.57, σ 9.9 mm but σ° 7.3°: 41 mm off at the tip). Such a reading's σ
+# already covers every other size (9.9 mm or more), so no reading the rules could use changes:
+# only σ°. Of the 85 readings over SIZE_DOUBT_COST on the 14896-set (25 of them under σ° 90°
+# before), 15050's was the one turned: the rest lay within 14.6° of the truth, those under 90°
+# within 4.3°.
+ANY_HEADING_DEG = 90.0
 # A standing piece seen from a tilted camera looks like a lying one heading straight away
 # from the camera's foot (_standing_read_lying, issue 4: tuning seeds 1257, 1419, 1557, 1593,
 # 1611 read upright pieces as lying ones at σ 0.3-2.8 mm, 0-4° off that direction, their
@@ -1836,7 +1846,8 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
                       lambda white: slid_onto_face_mm(scene, c, white),
                       lambda: _bare_white(c, scene, bg),
                       lambda: _lit_clear_uniform(c, lying, scene, bg),
-                      lambda: _of_table_hue(c, scene, view, bg),
+                      lambda: _table_hue_sat(c, scene, view, bg),
+                      lambda: face_lit_as_inside(scene, c),
                       lambda: _others_over(c, lying, scene))
 
     out = [as_piece(c, dark_base, top)
@@ -3176,9 +3187,18 @@ def _of_table_hue(c: Candidate, scene: Scene, view: TableView, bg: np.ndarray) -
     """Whether ``c`` is of a coloured table's hue: its footprint's median hue within
     VIVID_TABLE_HUE of the table's there, the table's saturation over COLOURED_TABLE_SAT, and
     not TABLE_SAT_SEP more saturated than it (``bg``: the table's estimate, view px BGR)."""
+    hued, not_over = _table_hue_sat(c, scene, view, bg)
+    return hued and not_over
+
+
+def _table_hue_sat(c: Candidate, scene: Scene, view: TableView, bg: np.ndarray
+                   ) -> tuple[bool, bool]:
+    """:func:`_of_table_hue`'s two answers apart: whether ``c``'s footprint's median hue lies
+    within VIVID_TABLE_HUE of a coloured table's (its saturation over COLOURED_TABLE_SAT),
+    and whether its median saturation lies under TABLE_SAT_SEP over the table's."""
     sl, m = view.grid.inner_crop(scene.footprint(c)[0], INNER_SHRINK)
     if m.sum() < 4:
-        return False
+        return False, False
     # The pixels' own hues and saturations (a median colour mixes the lit face with the
     # shaded ones and reads greyer than either), against the table's estimate there.
     h0, s0 = median(cv2.cvtColor(view.image_bgr[sl], cv2.COLOR_BGR2HSV)[m][:, :2].astype(
@@ -3186,8 +3206,8 @@ def _of_table_hue(c: Candidate, scene: Scene, view: TableView, bg: np.ndarray) -
     ht, st, _vt = cv2.cvtColor(np.clip(median(masked(bg, sl, m), axis=0), 0, 255).astype(
         np.uint8)[None, None], cv2.COLOR_BGR2HSV)[0, 0].astype(float)
     dh = abs(float(h0) - ht)
-    return (st > COLOURED_TABLE_SAT and min(dh, 180.0 - dh) < VIVID_TABLE_HUE
-            and s0 < st + TABLE_SAT_SEP)
+    return (bool(st > COLOURED_TABLE_SAT and min(dh, 180.0 - dh) < VIVID_TABLE_HUE),
+            bool(s0 < st + TABLE_SAT_SEP))
 
 
 def _turned_rivals(c: Candidate, lying: list[Candidate], scene: Scene
@@ -3299,7 +3319,8 @@ def _piece(c: Candidate, calib: TableCalibration, view: TableView, bg: np.ndarra
            slid_ahead_mm: Callable[[bool], float] | None = None,
            bare_white: Callable[[], bool] | None = None,
            lit_uniform: Callable[[], bool] | None = None,
-           table_hued: Callable[[], bool] | None = None,
+           table_hued: Callable[[], tuple[bool, bool]] | None = None,
+           face_lit: Callable[[], bool] | None = None,
            others_over: Callable[[], shapely.Geometry | None] | None = None) -> DetectedPiece:
     """The detected piece of ``c``; ``goes_on`` tells whether its colour goes on past its
     outline (asked of a vivid piece only: :func:`_colour_goes_on`), ``inside_goes_on``
@@ -3326,8 +3347,11 @@ def _piece(c: Candidate, calib: TableCalibration, view: TableView, bg: np.ndarra
     ``bare_white`` whether it shows neither shade nor shadow (asked of a trusted white piece:
     :func:`_bare_white`), ``lit_uniform`` whether it is a clear piece lit like the table all
     over (asked of a piece named white that ``lit_clear`` does not rename:
-    :func:`_lit_clear_uniform`), ``table_hued`` whether it is of a coloured table's hue
-    (asked of a vivid piece shorter than the longest: :func:`_of_table_hue`), ``others_over``
+    :func:`_lit_clear_uniform`), ``table_hued`` whether it is of a coloured table's hue and
+    whether it is under TABLE_SAT_SEP more saturated than it (asked of a vivid piece shorter
+    than the longest: :func:`_table_hue_sat`), ``face_lit`` whether the face ahead of its
+    "base" is lit as its inside is (asked of such a piece more saturated:
+    :func:`open_base.face_lit_as_inside`), ``others_over``
     the other pieces' outlines as seen over its footprint (table mm: :func:`_others_over`;
     the tip-half hue test leaves them out)."""
     d = pieces.dims(c.size)
@@ -3441,6 +3465,9 @@ def _piece(c: Candidate, calib: TableCalibration, view: TableView, bg: np.ndarra
         # Any other size may be the piece (SIZE_DOUBT_COST): a faint clear longer piece going
         # on past either end, a white face past the tip, the part of a faint white that shows.
         s_mm = max(s_mm, to_longest_mm, to_shortest_mm)
+    if cost > SIZE_DOUBT_COST:
+        # ... and any heading (ANY_HEADING_DEG).
+        s_deg = max(s_deg, ANY_HEADING_DEG)
     if color in PALE and hollow_mm is not None:
         # Its face ahead as dark as its base: the longer piece whose hollow it is.
         s_mm = max(s_mm, hollow_mm())
@@ -3450,10 +3477,11 @@ def _piece(c: Candidate, calib: TableCalibration, view: TableView, bg: np.ndarra
         # piece, the rest of it too faint to fit (CLEAR_SHORT_COST's note).
         s_mm = to_longest_mm
     elif (vivid and to_longest_mm > 0 and s_mm < to_longest_mm and cost >= HUED_MIN_COST
-          and table_hued is not None and face_ahead is not None and table_hued()
-          and face_ahead()):
+          and table_hued is not None and face_ahead is not None and (hued := table_hued())[0]
+          and face_ahead() and (hued[1] or (face_lit is not None and face_lit()))):
         # ... so may a vivid piece's of the table's hue, its shaded faces lost in the table
-        # (the note after HUED_MIN_COST).
+        # (the note after HUED_MIN_COST); one more saturated than the table when its "base"
+        # is lit as the face ahead: its own face, no hollow (open_base.FACE_LIT_AS_INSIDE).
         s_mm = to_longest_mm
     s_mm = max(s_mm, c.covering_ambiguity_mm if vivid else c.ambiguity_mm)
     span_mm = max(to_longest_mm, to_shortest_mm)

@@ -449,6 +449,29 @@ def face_ahead_of_base(scene: Scene, c: Candidate, depth_mm: float = FACE_BASE_D
     return _face_over_base(inside, ahead) < BASE_STEP
 
 
+# A vivid reading of its coloured table's hue whose base as seen is the face ahead of an open
+# base (face_ahead_of_base) is in doubt in size (detect's note after HUED_MIN_COST), but only
+# when under TABLE_SAT_SEP more saturated than the table: a more saturated piece keeps its
+# colour in the shade, so its hollow was thought to show. Its "base" may still be its own lit
+# face: the face ahead lit FACE_LIT_AS_INSIDE or more of the "inside" (issue 4, session 53,
+# trust63: the 14896-set's 15047, a green medium on green felt, saturation 225 on 164, read
+# as a small at σ 0.45 mm, its stern 6.8 mm ahead: 1.01). A base that glows, as vivid
+# plastic's lit base does, is brighter than the face ahead: the right trusted green small of
+# 15063 on the same felt (0.81) and the 5968-set's 6143, a blue medium on cloth (0.83). Over
+# the 14896, 14032 and 14608 sets (felt, cloth and wood) the readings so asked lay at 1.00-1.01
+# (15047; 14032-set 14179, an orange medium on wood on a large) and the right ones at 0.58-0.94:
+# a thin margin below, the 14608-set's 14813, a right red small on wood at 0.94 (in doubt
+# already, σ 9.3 mm).
+FACE_LIT_AS_INSIDE = 0.95
+
+
+def face_lit_as_inside(scene: Scene, c: Candidate) -> bool:
+    """Whether the face ahead of lying ``c``'s open base as seen is lit at least
+    FACE_LIT_AS_INSIDE of its inside (median over the base lanes): its "base" its own face."""
+    got = _base_shades(scene, c)
+    return got is not None and _face_over_base(got[1], got[2]) >= FACE_LIT_AS_INSIDE
+
+
 def longer_past_face(scene: Scene, c: Candidate, others: list[Candidate]) -> Candidate:
     """``c`` or, when it is in size doubt and its stern lies on the piece's face just ahead
     of an open base (see FACE_BASE_LANE), the longer size swap from its tip that shows that
