@@ -242,14 +242,19 @@ def test_channel_reductions_are_numpys(n: int) -> None:
 @pytest.mark.parametrize("shape", [(879, 879), (733, 1100), (50, 37)])
 def test_table_estimate_plane_by_plane_is_the_colour_resize(shape: tuple[int, int]) -> None:
     # segment.foreground_planes: the full-size table estimate's planes resized one by one
-    # from the coarse grid's, and merged, are the 3-channel INTER_LINEAR resize and its split.
+    # from the coarse grid's, and merged, are the 3-channel INTER_LINEAR resize and its split,
+    # to float32 rounding: OpenCV picks its resize kernel by channel count and CPU (bit for bit
+    # on the machines of sessions 51-52; on an AMD Zen 3 in session 53 up to 39 units in the
+    # last place, 1.5e-5 of a 0-255 level, on 0.1 % of the values): far under any level the
+    # foreground score or a threshold tells apart.
     rng = np.random.default_rng(shape[1])
     bg = (rng.random((146, 146, 3)) * 255).astype(np.float32)
     size = (shape[1], shape[0])
     want = cv2.resize(bg, size, interpolation=cv2.INTER_LINEAR)
     planes = [cv2.resize(p, size, interpolation=cv2.INTER_LINEAR) for p in split_planes(bg)]
-    assert np.array_equal(cv2.merge(planes), want)
-    assert all(np.array_equal(p, w) for p, w in zip(planes, split_planes(want), strict=True))
+    assert np.abs(cv2.merge(planes) - want).max() <= 1e-4
+    assert all(np.abs(p - w).max() <= 1e-4
+               for p, w in zip(planes, split_planes(want), strict=True))
 
 
 @pytest.mark.parametrize("seed", range(3))
