@@ -1997,6 +1997,17 @@ def test_a_clear_piece_read_over_its_tip_and_across_its_base_is_read_at_the_size
     assert_clear_read_at_size_in_doubt(seed, seed0, "large", stern)
 
 
+# The same with the short reading trusted (issue 4, session 53, lead63;
+# detect.TRUSTED_ACROSS_BASE_SHARE): the 15184-set's 15213 (session 53's judge set, traced after
+# the run), a clear medium on blue cloth (1280×720, 22-35°) read as a small over its tip at σ
+# 1.50 mm, 11 mm short, its open base read across it as a clear small in doubt turned 115°
+# (σ 69 mm), 0.57 of which lies in the medium from the small's tip. The merge asks two readings
+# in doubt, so it left the trusted one: its σ now covers the longer size; the rules answer "in
+# doubt", not a wrong yes.
+def test_a_trusted_clear_reading_whose_open_base_is_read_across_it_is_in_doubt():
+    assert_no_sure_wrong_size(15213, 15184, "medium", "clear", (134.1, 437.8), any_size=True)
+
+
 # A piece read twice (issue 4, precision; session 19, set from 4816): two lying pieces never
 # share table, yet a region's choice let a second reading overlap one chosen by up to 0.15 of
 # the smaller footprint, and the re-reads' clash tests the same: 4933's blue small read again

@@ -369,6 +369,15 @@ PAIR_DOUBT_SHARE = 0.15
 # of the gone one in the kept one's large from its stern. σ covers the short reading and the
 # gone one (never trusted: the size is where the two readings lie, not a fit).
 ACROSS_BASE_SHARE = 0.6
+# ... and a trusted clear reading that such a clear reading in doubt touches turned across
+# (TURNED_ACROSS_DEG), which that merge leaves (it asks two readings in doubt), has σ covering
+# the longer size holding TRUSTED_ACROSS_BASE_SHARE or more of it (issue 4, session 53, lead63:
+# the 15184-set's 15213, a clear medium on blue cloth, 1280×720, 22-35°, read as a small over
+# its tip at σ 1.50 mm, 11 mm short, its open base read across it as a small in doubt turned
+# 115°: 0.57 of it in the medium from the small's tip). Lower than ACROSS_BASE_SHARE: only σ
+# changes, no size. The other such pairs on the sets run (right trusted readings beside a
+# clear reading in doubt) held under 0.3 in any longer size.
+TRUSTED_ACROSS_BASE_SHARE = 0.5
 # A clear piece on a grey table (laminate) lit like it is named white by its grey (issue 4,
 # clear32: the 6256-set's 6278 L, 6411 S, 6480 S, 6490 S, 6540 S; colours.name_color: on a
 # grey table a median ≥ 0.85 of the table's with bright faces). What tells it is what its walls
@@ -1978,6 +1987,7 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
                                         for x, y in calib.project(o.outline_mm)))
 
     out = _one_reading_per_doubtful_piece(out, pieces, [c.outline_mm for c in lying], placed)
+    out = _trusted_clear_reaching_over(out, pieces)
     out = _grey_black_named(out, view, bg, pieces)
     out = [replace(p, sigma_mm=max(p.sigma_mm, *size_span_mm(pieces, p.size)))
            if _stern_meets_hand(p, pieces, view, hand_mask) else p for p in out]
@@ -2229,17 +2239,18 @@ def _one_reading_per_doubtful_piece(out: list[DetectedPiece], pieces: PieceSet,
     return list(kept.values())
 
 
-def _reaching_over(p: DetectedPiece, gone_fp: shapely.Polygon, pieces: PieceSet
-                   ) -> DetectedPiece | None:
+def _reaching_over(p: DetectedPiece, gone_fp: shapely.Polygon, pieces: PieceSet,
+                   share: float = ACROSS_BASE_SHARE) -> DetectedPiece | None:
     """Reading ``p`` at the shortest size longer than its own, set from its stern or its tip,
-    whose footprint holds ACROSS_BASE_SHARE or more of ``gone_fp`` (table mm: the footprint
-    of a reading of the same piece that goes), the end holding more where both do; σ covering
+    whose footprint holds ``share`` (ACROSS_BASE_SHARE unless given) or more of ``gone_fp``
+    (table mm: the footprint of a reading of the same piece that goes), the end holding more
+    where both do; σ covering
     ``p`` as read (its stern and tip moved); None when its own footprint holds that much or
-    no longer one does (ACROSS_BASE_SHARE)."""
+    no longer one does."""
     own = pieces.dims(p.size).footprint_length_mm
     area = gone_fp.area
     if area <= 0.0 or footprint(p.pose, pieces.dims(p.size)).intersection(
-            gone_fp).area >= ACROSS_BASE_SHARE * area:
+            gone_fp).area >= share * area:
         return None
     ux, uy = math.cos(math.radians(p.pose.heading_deg)), math.sin(math.radians(p.pose.heading_deg))
     for z in sorted((z for z in Size if pieces.dims(z).footprint_length_mm > own),
@@ -2248,7 +2259,7 @@ def _reaching_over(p: DetectedPiece, gone_fp: shapely.Polygon, pieces: PieceSet
         ends = [replace(p.pose, x_mm=p.pose.x_mm + k * ux, y_mm=p.pose.y_mm + k * uy)
                 for k in (0.0, own - d_z.footprint_length_mm)]  # from the stern, the tip
         held = [footprint(q, d_z).intersection(gone_fp).area / area for q in ends]
-        if max(held) < ACROSS_BASE_SHARE:
+        if max(held) < share:
             continue
         pose = ends[int(held[1] > held[0])]
         tip = pose.tip_mm(d_z.footprint_length_mm)
@@ -2257,6 +2268,30 @@ def _reaching_over(p: DetectedPiece, gone_fp: shapely.Polygon, pieces: PieceSet
                                     math.dist(tip, p.tip_mm)),
                        outline_px=())
     return None
+
+
+def _trusted_clear_reaching_over(out: list[DetectedPiece], pieces: PieceSet
+                                 ) -> list[DetectedPiece]:
+    """``out`` with each trusted clear reading (σ ≤ TRUSTED_MM) that a clear reading in
+    doubt (σ over SIZE_DOUBT_MM) touches turned across (:func:`_turned_across`) and lies in a
+    longer footprint of (:func:`_reaching_over`: its open base read across) given σ covering
+    that longer size: the doubtful merge's case (ACROSS_BASE_SHARE) with the short reading
+    trusted, which that merge, asked of two readings in doubt, leaves
+    (TRUSTED_ACROSS_BASE_SHARE's note)."""
+    if not any(q.color == "clear" and q.sigma_mm > SIZE_DOUBT_MM for q in out):
+        return out
+    fps = [footprint(p.pose, pieces.dims(p.size)) for p in out]
+    res = list(out)
+    for i, p in enumerate(out):
+        if p.color != "clear" or p.sigma_mm > TRUSTED_MM:
+            continue
+        for j, q in enumerate(out):
+            if (j != i and q.color == "clear" and q.sigma_mm > SIZE_DOUBT_MM
+                    and _turned_across(p, q, fps[i], fps[j])
+                    and (r := _reaching_over(p, fps[j], pieces, TRUSTED_ACROSS_BASE_SHARE))
+                    is not None):
+                res[i] = replace(res[i], sigma_mm=max(res[i].sigma_mm, r.sigma_mm))
+    return res
 
 
 def _turned_across(a: DetectedPiece, b: DetectedPiece, fp_a: shapely.Polygon,
