@@ -1980,11 +1980,8 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     out = [edges_refit(scene, edges, p, calib) for p in out]
 
     def placed(p: DetectedPiece) -> DetectedPiece:
-        o = _edges_candidate(scene, p.size, p.pose)
-        return replace(p, in_play_area=bool(area_poly.covers(footprint(p.pose,
-                                                                          pieces.dims(p.size)))),
-                       outline_px=tuple((float(x), float(y))
-                                        for x, y in calib.project(o.outline_mm)))
+        return _placed(p, _edges_candidate(scene, p.size, p.pose).outline_mm, pieces,
+                       area_poly, calib)
 
     out = _one_reading_per_doubtful_piece(out, pieces, [c.outline_mm for c in lying], placed)
     out = _trusted_clear_reaching_over(out, pieces)
@@ -2026,14 +2023,20 @@ def _read_shorter(p: DetectedPiece, o: Candidate, pieces: PieceSet, area_poly: s
     """Detected piece ``p`` read at the shorter reading ``o`` (table mm; set from its tip, not
     fitted), named as it was: its σ kept (the tip and heading are the shorter one's) and
     widened to cover the longer reading, since the size is the strip's look, not a fit."""
-    d_o = pieces.dims(o.size)
-    return replace(
-        p, size=o.size, pose=o.fit.pose,
-        tip_mm=o.fit.pose.tip_mm(d_o.footprint_length_mm),
-        sigma_mm=max(p.sigma_mm, o.ambiguity_mm),
-        sigma_deg=max(p.sigma_deg, o.ambiguity_deg),
-        in_play_area=bool(area_poly.covers(footprint(o.fit.pose, d_o))),
-        outline_px=tuple((float(x), float(y)) for x, y in calib.project(o.outline_mm)))
+    return _placed(replace(p, size=o.size, pose=o.fit.pose,
+                           tip_mm=o.fit.pose.tip_mm(pieces.dims(o.size).footprint_length_mm),
+                           sigma_mm=max(p.sigma_mm, o.ambiguity_mm),
+                           sigma_deg=max(p.sigma_deg, o.ambiguity_deg)),
+                   o.outline_mm, pieces, area_poly, calib)
+
+
+def _placed(p: DetectedPiece, outline_mm: np.ndarray, pieces: PieceSet,
+            area_poly: shapely.Polygon, calib: TableCalibration) -> DetectedPiece:
+    """Detected piece ``p`` with its play-area flag from its footprint (table mm) and its
+    outline as seen (``outline_mm``, table mm, projected to image px)."""
+    return replace(p, in_play_area=bool(area_poly.covers(footprint(p.pose,
+                                                                      pieces.dims(p.size)))),
+                   outline_px=tuple((float(x), float(y)) for x, y in calib.project(outline_mm)))
 
 
 def _clear_from_base(scene: Scene, view: TableView, bg: np.ndarray, edges: np.ndarray,
@@ -2244,20 +2247,19 @@ def _reaching_over(p: DetectedPiece, gone_fp: shapely.Polygon, pieces: PieceSet,
     """Reading ``p`` at the shortest size longer than its own, set from its stern or its tip,
     whose footprint holds ``share`` (ACROSS_BASE_SHARE unless given) or more of ``gone_fp``
     (table mm: the footprint of a reading of the same piece that goes), the end holding more
-    where both do; σ covering
-    ``p`` as read (its stern and tip moved); None when its own footprint holds that much or
-    no longer one does."""
+    where both do; σ covering ``p`` as read (its stern and tip moved); None when its own
+    footprint holds that much or no longer one does."""
     own = pieces.dims(p.size).footprint_length_mm
     area = gone_fp.area
     if area <= 0.0 or footprint(p.pose, pieces.dims(p.size)).intersection(
             gone_fp).area >= share * area:
         return None
-    ux, uy = math.cos(math.radians(p.pose.heading_deg)), math.sin(math.radians(p.pose.heading_deg))
+    c, s = p.pose.direction
     for z in sorted((z for z in Size if pieces.dims(z).footprint_length_mm > own),
                     key=lambda z: pieces.dims(z).footprint_length_mm):
         d_z = pieces.dims(z)
-        ends = [replace(p.pose, x_mm=p.pose.x_mm + k * ux, y_mm=p.pose.y_mm + k * uy)
-                for k in (0.0, own - d_z.footprint_length_mm)]  # from the stern, the tip
+        k = own - d_z.footprint_length_mm  # the stern moved so that the tip stays
+        ends = [p.pose, p.pose.moved(k * c, k * s)]  # from the stern, from the tip
         held = [footprint(q, d_z).intersection(gone_fp).area / area for q in ends]
         if max(held) < share:
             continue
