@@ -2008,6 +2008,30 @@ def test_a_trusted_clear_reading_whose_open_base_is_read_across_it_is_in_doubt()
     assert_no_sure_wrong_size(15213, 15184, "medium", "clear", (134.1, 437.8), any_size=True)
 
 
+# ... and merged with its open base's reading at that size (issue 4, session 54, sizeclear64;
+# detect._trusted_clear_reaching_over): 15213's small and the small across its base are one
+# piece, read as a clear medium in doubt, and no false piece (on d09d5f0 a small at σ 9.9 mm
+# and a false clear small).
+def test_a_trusted_clear_reading_and_its_open_base_read_across_it_are_one_piece_at_its_size():
+    assert_clear_read_at_size_in_doubt(15213, 15184, "medium", (134.1, 437.8))
+
+
+# A clear piece read short from its stern, its faint apex the only part of the longer size
+# darker than the table beside it (issue 4, session 54, sizeclear64; strips.CLEAR_APEX_BESIDE):
+# the longer size's strip past the reading is mostly its wider sides (the table's shade:
+# 0.91-0.99), but its part ahead of the reading's tip is the apex's two walls. The 14896-set's
+# 15067 (a clear large on wood, 1280×720, 10-22°, read as a medium at σ 42.7 mm on d09d5f0:
+# the large's part ahead 0.872 of the table beside it) and the 14032-set's 14211 (a clear
+# medium on wood, 1280×720, 22-35°, read as a small at σ 67.7 mm: the medium's 0.855).
+@pytest.mark.parametrize(("seed", "seed0", "size", "stern"), [
+    (15067, 14896, "large", (121.3, 454.7)),
+    (14211, 14032, "medium", (187.2, 303.6)),
+])
+def test_a_clear_piece_read_short_from_its_stern_whose_apex_is_darker_is_read_at_its_size(
+        seed, seed0, size, stern):
+    assert_clear_read_at_size_in_doubt(seed, seed0, size, stern)
+
+
 # A piece read twice (issue 4, precision; session 19, set from 4816): two lying pieces never
 # share table, yet a region's choice let a second reading overlap one chosen by up to 0.15 of
 # the smaller footprint, and the re-reads' clash tests the same: 4933's blue small read again

@@ -192,6 +192,7 @@ from armada_vision.vision.strips import (
     bare_strip_shorter,
     black_grey_longer,
     clear_across_longer,
+    clear_apex_longer,
     clear_base_longer,
     clear_beside_longer,
     clear_strip_longer,
@@ -1929,6 +1930,12 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
             if (w := clear_across_longer(scene, c, p.sigma_mm, lying)) is not None:
                 out[i] = replace(as_piece(w, False), color="clear")
                 continue
+            # ... or from its stern, the tip short, the strip ahead of its tip (the faint apex
+            # alone, not the longer size's sides) darker than the table beside it
+            # (CLEAR_APEX_BESIDE); named clear.
+            if (w := clear_apex_longer(scene, c, p.sigma_mm, lying)) is not None:
+                out[i] = replace(as_piece(w, False), color="clear")
+                continue
         # A black reading in size doubt on a coloured table whose strip to a longer size from
         # its stern or tip is grey (strips.BLACK_STRIP_GREY: a black piece's lit face or open
         # base) is read at that size, named black.
@@ -1984,7 +1991,7 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
                        area_poly, calib)
 
     out = _one_reading_per_doubtful_piece(out, pieces, [c.outline_mm for c in lying], placed)
-    out = _trusted_clear_reaching_over(out, pieces)
+    out = _trusted_clear_reaching_over(out, pieces, placed)
     out = _grey_black_named(out, view, bg, pieces)
     out = [replace(p, sigma_mm=max(p.sigma_mm, *size_span_mm(pieces, p.size)))
            if _stern_meets_hand(p, pieces, view, hand_mask) else p for p in out]
@@ -2272,28 +2279,36 @@ def _reaching_over(p: DetectedPiece, gone_fp: shapely.Polygon, pieces: PieceSet,
     return None
 
 
-def _trusted_clear_reaching_over(out: list[DetectedPiece], pieces: PieceSet
+def _trusted_clear_reaching_over(out: list[DetectedPiece], pieces: PieceSet,
+                                 placed: Callable[[DetectedPiece], DetectedPiece] | None = None
                                  ) -> list[DetectedPiece]:
     """``out`` with each trusted clear reading (σ ≤ TRUSTED_MM) that a clear reading in
     doubt (σ over SIZE_DOUBT_MM) touches turned across (:func:`_turned_across`) and lies in a
-    longer footprint of (:func:`_reaching_over`: its open base read across) given σ covering
-    that longer size: the doubtful merge's case (ACROSS_BASE_SHARE) with the short reading
-    trusted, which that merge, asked of two readings in doubt, leaves
-    (TRUSTED_ACROSS_BASE_SHARE's note)."""
+    longer footprint of (:func:`_reaching_over`: its open base read across) merged with it
+    at that longer size, σ covering both (the doubtful merge's, ACROSS_BASE_SHARE, with the
+    short reading trusted, which that merge, asked of two readings in doubt, leaves:
+    TRUSTED_ACROSS_BASE_SHARE's note); its outline and play-area flag by ``placed``."""
     if not any(q.color == "clear" and q.sigma_mm > SIZE_DOUBT_MM for q in out):
         return out
     fps = [footprint(p.pose, pieces.dims(p.size)) for p in out]
     res = list(out)
+    gone: set[int] = set()
     for i, p in enumerate(out):
         if p.color != "clear" or p.sigma_mm > TRUSTED_MM:
             continue
         for j, q in enumerate(out):
-            if (j != i and q.color == "clear" and q.sigma_mm > SIZE_DOUBT_MM
+            if (j != i and j not in gone and q.color == "clear" and q.sigma_mm > SIZE_DOUBT_MM
                     and _turned_across(p, q, fps[i], fps[j])
                     and (r := _reaching_over(p, fps[j], pieces, TRUSTED_ACROSS_BASE_SHARE))
                     is not None):
-                res[i] = replace(res[i], sigma_mm=max(res[i].sigma_mm, r.sigma_mm))
-    return res
+                a = placed(r) if placed is not None else r
+                res[i] = replace(a, sigma_mm=max(a.sigma_mm, q.sigma_mm,
+                                                 math.dist(a.pose.stern_mm, q.pose.stern_mm),
+                                                 math.dist(a.tip_mm, q.tip_mm)),
+                                 sigma_deg=max(a.sigma_deg, q.sigma_deg))
+                gone.add(j)  # one piece: its open base's reading goes
+                break
+    return [p for k, p in enumerate(res) if k not in gone]
 
 
 def _turned_across(a: DetectedPiece, b: DetectedPiece, fp_a: shapely.Polygon,
