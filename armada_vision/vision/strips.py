@@ -176,6 +176,9 @@ CLEAR_TIP_TURN_EDGES_MAX = 1.0
 # read as a clear medium: its large turned -10° 0.664, edge share 0.81, read as a large;
 # the clear pieces above 0.74-0.84).
 CLEAR_TIP_TURN_FLOOR = 0.7
+# (provisional; see clear_apex_longer)
+CLEAR_APEX_BESIDE = 0.9
+CLEAR_APEX_BACK_MM = 2.0
 # A clear reading in size doubt whose longer size shows the piece's side wall past it, greyer
 # than the table beside it (issue 4, session 40, clearsz50). A clear large on cloth or felt
 # seen at 10-35° is often read as a medium from its stern (the tip 7-12 mm short, heading
@@ -620,6 +623,59 @@ def clear_tip_longer(scene: Scene, c: Candidate, sigma_mm: float, lying: list[Ca
                 best = q
                 break
     return best
+
+
+def _ahead_of(c: Candidate, length_mm: float, back_mm: float) -> shapely.Geometry:
+    """The half-plane (table mm, a wide box) ahead of reading ``c``'s tip (its footprint
+    ``length_mm`` long) less ``back_mm``, at its heading."""
+    p = c.fit.pose
+    dx, dy = p.direction
+    at = length_mm - back_mm
+    far = 1000.0
+    return shapely.Polygon([(p.x_mm + a * dx - b * dy, p.y_mm + a * dy + b * dx)
+                            for a, b in ((at, -far), (at + far, -far), (at + far, far),
+                                         (at, far))])
+
+
+def _apex_shade(scene: Scene, c: Candidate, o: Candidate, seen: shapely.Geometry,
+                others: list[Candidate]) -> float | None:
+    """The median shade of longer reading ``o``'s (set from ``c``'s stern) strip past ``c``
+    as ``seen`` (grown STRIP_GROW_MM) AHEAD of ``c``'s tip less CLEAR_APEX_BACK_MM, off
+    ``others``, over the table's beside it (CLEAR_BESIDE_MM); None when under STRIP_FREE of
+    that part is off the others or no table lies beside it."""
+    ahead = _ahead_of(c, scene.pieces.dims(c.size).footprint_length_mm, CLEAR_APEX_BACK_MM)
+    part = shapely.Polygon(o.outline_mm).difference(seen.buffer(STRIP_GROW_MM)).intersection(
+        ahead)
+    free = _off_others(scene, part, others)
+    if part.area <= 0.0 or free.area < STRIP_FREE * part.area:
+        return None
+    ring = shades_in(scene, _beside_strip(scene, o, seen, free, others))
+    if not ring.size:
+        return None
+    return median_shade(scene, free) / max(float(median(ring)), 1e-6)
+
+
+def clear_apex_longer(scene: Scene, c: Candidate, sigma_mm: float, lying: list[Candidate]
+                      ) -> Candidate | None:
+    """The longest size longer than clear reading ``c`` (σ ``sigma_mm``, covering it: in size
+    doubt) from ``c``'s stern and heading whose strip AHEAD of ``c``'s tip
+    (:func:`_apex_shade`) is at most CLEAR_APEX_BESIDE (at least CLEAR_STRIP_FLOOR) of the
+    table beside it, whose tip lies CLEAR_TIP_OFF_MM or more from the other readings and
+    that clashes with none of ``lying``: set there, not fitted (crisp._edges_candidate), its
+    σ covering ``c``; else None."""
+    if not (longer := _longer_asked(scene, c, sigma_mm)):
+        return None
+    others = [k for k in lying if k is not c]
+    seen = shapely.Polygon(c.outline_mm)
+    for o in reversed(_set_from_stern(scene, c, longer)):
+        r = _apex_shade(scene, c, o, seen, others)
+        if r is None or not CLEAR_STRIP_FLOOR <= r <= CLEAR_APEX_BESIDE:
+            continue
+        if _end_near(scene, o, others, tip=True):
+            continue  # its tip runs into another piece: that piece's shadow
+        if (q := _covering_longer(scene, o, c, others)) is not None:
+            return q
+    return None
 
 
 def clear_wall_longer(scene: Scene, c: Candidate, sigma_mm: float, lying: list[Candidate],
