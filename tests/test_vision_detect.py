@@ -21,7 +21,11 @@ from armada_vision.geometry.shapes import silhouette
 from armada_vision.synth.random_scene import fit_camera
 from armada_vision.synth.render import render
 from armada_vision.synth.scene import Chit, Coin, Die, PieceSpec, SceneSpec
-from armada_vision.vision.detect import _one_reading_per_doubtful_piece, detect
+from armada_vision.vision.detect import (
+    _one_reading_per_doubtful_piece,
+    _trusted_clear_reaching_over,
+    detect,
+)
 from armada_vision.vision.fit import ViewGrid, fit_pose, lying_local_3d, outline_mm
 from armada_vision.vision.types import CalibrationInfo, DetectedPiece, Detections
 
@@ -264,3 +268,23 @@ def test_two_clear_readings_of_one_piece_merged_keep_the_size_that_holds_both(co
     shift = (NOMINAL_PIECES.dims(size).footprint_length_mm
              - NOMINAL_PIECES.dims(Size.SMALL).footprint_length_mm)
     assert p.sigma_mm >= shift
+
+
+@pytest.mark.parametrize("color", ["clear", "orange"])
+def test_a_trusted_clear_reading_and_one_across_its_base_are_merged_at_the_longer_size(color):
+    """A trusted small over a piece's tip and a small in doubt turned 100° across its base
+    (the 15184-set's 15213 as read, detect.TRUSTED_ACROSS_BASE_SHARE): named clear, they are
+    one reading at the shortest longer size holding the one in doubt (here the medium from the
+    tip), σ covering it (that reading's σ at least); of another colour both are left as they
+    were."""
+    kept = dataclasses.replace(_doubtful(Size.SMALL, color, 100.0, 100.0, 0.0), sigma_mm=1.0)
+    gone = _doubtful(Size.SMALL, color, 95.0, 92.0, 100.0)  # touching, 0.02 of it in the small
+    out = _trusted_clear_reaching_over([kept, gone], NOMINAL_PIECES)
+    if color != "clear":
+        assert out == [kept, gone]
+        return
+    assert len(out) == 1
+    p = out[0]
+    assert p.size is Size.MEDIUM and p.color == "clear"  # the medium holds it, from the tip
+    assert math.dist(p.tip_mm, kept.tip_mm) < 1e-6
+    assert p.sigma_mm >= gone.sigma_mm

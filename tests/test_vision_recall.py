@@ -2022,10 +2022,13 @@ def test_a_trusted_clear_reading_and_its_open_base_read_across_it_are_one_piece_
 # 0.91-0.99), but its part ahead of the reading's tip is the apex's two walls. The 14896-set's
 # 15067 (a clear large on wood, 1280×720, 10-22°, read as a medium at σ 42.7 mm on d09d5f0:
 # the large's part ahead 0.872 of the table beside it) and the 14032-set's 14211 (a clear
-# medium on wood, 1280×720, 22-35°, read as a small at σ 67.7 mm: the medium's 0.855).
+# medium on wood, 1280×720, 22-35°, read as a small at σ 67.7 mm: the medium's 0.855) and the
+# 14608-set's 14610 (a clear large on the laminate, 1920×1080, 10-22°, read as a medium at σ
+# 41.5 mm: 0.905), each fitted badly (cost 0.49-0.54, over CLEAR_APEX_COST).
 @pytest.mark.parametrize(("seed", "seed0", "size", "stern"), [
     (15067, 14896, "large", (121.3, 454.7)),
     (14211, 14032, "medium", (187.2, 303.6)),
+    (14610, 14608, "large", (270.7, 111.3)),
 ])
 def test_a_clear_piece_read_short_from_its_stern_whose_apex_is_darker_is_read_at_its_size(
         seed, seed0, size, stern):
