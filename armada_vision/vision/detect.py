@@ -371,13 +371,14 @@ PAIR_DOUBT_SHARE = 0.15
 # gone one (never trusted: the size is where the two readings lie, not a fit).
 ACROSS_BASE_SHARE = 0.6
 # ... and a trusted clear reading that such a clear reading in doubt touches turned across
-# (TURNED_ACROSS_DEG), which that merge leaves (it asks two readings in doubt), has σ covering
-# the longer size holding TRUSTED_ACROSS_BASE_SHARE or more of it (issue 4, session 53, lead63:
+# (TURNED_ACROSS_DEG), which that merge leaves (it asks two readings in doubt), is merged with
+# it at the longer size holding TRUSTED_ACROSS_BASE_SHARE or more of it, σ covering both
+# (issue 4, session 53, lead63, which gave it σ only; merged since session 54, sizeclear64:
 # the 15184-set's 15213, a clear medium on blue cloth, 1280×720, 22-35°, read as a small over
 # its tip at σ 1.50 mm, 11 mm short, its open base read across it as a small in doubt turned
-# 115°: 0.57 of it in the medium from the small's tip). Lower than ACROSS_BASE_SHARE: only σ
-# changes, no size. The other such pairs on the sets run (right trusted readings beside a
-# clear reading in doubt) held under 0.3 in any longer size.
+# 115°: 0.57 of it in the medium from the small's tip; read as a medium in doubt, the false
+# small gone). Under ACROSS_BASE_SHARE: the other such pairs on ten sets (right trusted
+# readings beside a clear reading in doubt, lead63's survey) held under 0.3 in any longer size.
 TRUSTED_ACROSS_BASE_SHARE = 0.5
 # A clear piece on a grey table (laminate) lit like it is named white by its grey (issue 4,
 # clear32: the 6256-set's 6278 L, 6411 S, 6480 S, 6490 S, 6540 S; colours.name_color: on a
