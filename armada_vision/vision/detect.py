@@ -1934,7 +1934,7 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
             # ... or from its stern, the tip short, the strip ahead of its tip (the faint apex
             # alone, not the longer size's sides) darker than the table beside it
             # (CLEAR_APEX_BESIDE); named clear.
-            if (w := clear_apex_longer(scene, c, p.sigma_mm, lying)) is not None:
+            if (w := clear_apex_longer(scene, c, p.sigma_mm, lying, edges)) is not None:
                 out[i] = replace(as_piece(w, False), color="clear")
                 continue
         # A black reading in size doubt on a coloured table whose strip to a longer size from

@@ -684,15 +684,16 @@ def _apex_shade(scene: Scene, c: Candidate, o: Candidate, seen: shapely.Geometry
     return whole, (median_shade(scene, last) / table if last.area > 0.0 else math.inf)
 
 
-def clear_apex_longer(scene: Scene, c: Candidate, sigma_mm: float, lying: list[Candidate]
-                      ) -> Candidate | None:
+def clear_apex_longer(scene: Scene, c: Candidate, sigma_mm: float, lying: list[Candidate],
+                      edges: np.ndarray) -> Candidate | None:
     """For clear reading ``c`` fitted no better than CLEAR_APEX_COST: the longest size longer
     than it (σ ``sigma_mm``, covering it: in size doubt) from ``c``'s stern and heading whose
     strip AHEAD of ``c``'s tip, and its part past the next shorter size (:func:`_apex_shade`),
     are at most CLEAR_APEX_BESIDE (at least CLEAR_STRIP_FLOOR) of the table beside them,
-    whose tip lies CLEAR_TIP_OFF_MM or more from the other readings and that clashes with
-    none of ``lying``: set there, not fitted (crisp._edges_candidate), its σ covering ``c``;
-    else None."""
+    whose tip lies CLEAR_TIP_OFF_MM or more from the other readings, whose outline past ``c``
+    lies on the crisp ``edges`` for at most CLEAR_TIP_EDGES_MAX of its samples (a missed
+    neighbour's sides) and that clashes with none of ``lying``: set there, not fitted
+    (crisp._edges_candidate), its σ covering ``c``; else None."""
     if c.fit.cost < CLEAR_APEX_COST or not (longer := _longer_asked(scene, c, sigma_mm)):
         return None  # a reading fitted well is not short for want of its tip
     others = [k for k in lying if k is not c]
@@ -705,6 +706,9 @@ def clear_apex_longer(scene: Scene, c: Candidate, sigma_mm: float, lying: list[C
             continue
         if _end_near(scene, o, others, tip=True):
             continue  # its tip runs into another piece: that piece's shadow
+        if _edge_share_past(scene, o.size, o.fit.pose, seen, others,
+                            edges) > CLEAR_TIP_EDGES_MAX:
+            continue  # crisp nearly all along: a missed neighbour's body (the 8848-set's 8849)
         if (q := _covering_longer(scene, o, c, others)) is not None:
             return q
     return None
