@@ -186,17 +186,21 @@ CLEAR_TIP_TURN_FLOOR = 0.7
 # the table beside the reading. Its part AHEAD of the reading's tip (less CLEAR_APEX_BACK_MM),
 # the faint apex's two walls, is darker: 0.872 (15067's large), 0.855 (14211's medium), 0.905
 # (14610's large) of the table beside it. A right reading's part ahead may hold its own faint
-# shadow: over the clear readings the strip rules ask on the 14608- and 14896-sets (the first
-# 157 / 183 scenes, /work/scratch/sizeclear64/log/apex_*_partial.txt) the right ones' longer
-# sizes keep 0.933 and up but two: the 14896-set's 14912 (a medium, its large 0.895) and a
-# medium at 0.916, both fitted well (cost 0.398, 0.326), where the three short ones fit badly
-# (0.490-0.536: the fit stopped short of a tip it could not find). So such a reading costing
+# shadow: over the clear readings the strip rules ask on the 14608-, 14896- and 14032-sets
+# (/work/scratch/sizeclear64/v1/apex_*.txt, v2/) right ones reach 0.639 (a shadow), 0.878,
+# 0.884, 0.895 (the 14896-set's 14912, a medium) and 0.91-0.92, all fitted well (cost
+# 0.21-0.40), where the three short ones fit badly (0.490-0.536: the fit stopped short of a
+# tip it could not find). So such a reading costing
 # CLEAR_APEX_COST or more (the doubtful fits' band, between scene.GOOD_COST and MAX_COST) is
 # read at the longest longer size from its stern and heading whose part ahead of its tip is at
 # most CLEAR_APEX_BESIDE (at least CLEAR_STRIP_FLOOR) of the table beside it, whose tip lies
 # CLEAR_TIP_OFF_MM or more from the other readings and that clashes with no other reading:
 # set there, not fitted, its σ covering the shorter reading (never trusted), named clear. The
-# bound's margin: 0.905 (14610) against 0.948 (the lowest right reading costing over 0.45).
+# margins: the bound 0.905 (14610) against 0.948 (the lowest right reading costing over 0.45,
+# the 14608-set's 14745); the cost gate 0.490 (14610) against 0.398 (14912). A size whose
+# outline past the reading lies on the crisp edges over CLEAR_TIP_EDGES_MAX is a missed
+# neighbour's body, not an apex (the 8848-set's 8849: its large's part ahead 0.764, edges
+# 0.89; 14610's 0.79 the nearest under).
 CLEAR_APEX_BESIDE = 0.91
 CLEAR_APEX_BACK_MM = 2.0
 CLEAR_APEX_COST = 0.45
