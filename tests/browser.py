@@ -27,10 +27,13 @@ def require_chromium() -> None:
     pytest.skip(f"{CHROMIUM} is missing", allow_module_level=True)
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+def bound_socket() -> socket.socket:
+    """A loopback socket bound to a port the kernel chose, handed to uvicorn still open: asking
+    for a free port, closing it and letting uvicorn bind it again is a race when the suite runs
+    in parallel (pytest-xdist), as another worker's server may take the port in between."""
+    s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    s.bind(("127.0.0.1", 0))
+    return s
 
 
 @contextmanager
@@ -39,10 +42,11 @@ def serve(app: object, log_level: str = "warning", **config: object) -> Iterator
     ``config``: more ``uvicorn.Config`` options (e.g. ``timeout_graceful_shutdown``)."""
     import uvicorn
 
-    port = free_port()
+    sock = bound_socket()
+    port = int(sock.getsockname()[1])
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port,
                                            log_level=log_level, **config))
-    thread = threading.Thread(target=server.run, daemon=True)
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     deadline = time.time() + 20
     while not server.started:
@@ -54,6 +58,7 @@ def serve(app: object, log_level: str = "warning", **config: object) -> Iterator
     finally:
         server.should_exit = True
         thread.join(10)
+        sock.close()
 
 
 @contextmanager

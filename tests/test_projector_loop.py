@@ -15,6 +15,7 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
+from conftest import wait_until
 from projector_sim import SimPage, projector_over, with_projector
 
 from armada_vision.geometry.pieces import Size
@@ -94,10 +95,10 @@ def test_blanked_capture_sees_no_projection_and_detection_meets_the_targets(loop
                   for i, p in enumerate(pieces))
     table = Table(PlayArea(loop.spec.layout.play_area_mm), ships)
     loop.ctrl.set_overlays(overlays_from_zones(referee.zones(table, "s0", DEFAULT_CONFIG)))
-    for _ in range(200):  # the page draws the zones
-        if loop.page.image.any():
-            break
-        time.sleep(0.01)
+    # The page draws the zones (a 1920×1080 drawing in its own thread). A 2 s wait that then
+    # went on regardless failed here with two xdist workers on a loaded machine (nothing drawn
+    # yet): wait for the drawing itself, failing only if it never comes.
+    wait_until(lambda: loop.page.image.any(), timeout_s=120.0)
     lit = loop.grab(time.time())
     dark = render(replace(loop.spec, projector=None)).image_bgr
     assert np.abs(lit.astype(int) - dark).max() > 40  # the zones are really on the table

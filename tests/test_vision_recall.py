@@ -24,10 +24,16 @@ from armada_vision.vision.scene import GOOD_COST, MAX_COST
 from armada_vision.vision.types import Detections
 
 
-@cache
 def bench_scene(seed: int, seed0: int = 1000) -> tuple[Rendered, Detections]:
     """Scene ``seed`` of the vision benchmark run from ``seed0`` (same parameters as its
-    ``rendered_scenes``) and its detections."""
+    ``rendered_scenes``) and its detections, rendered and detected once per test process."""
+    # One cache key per scene: a cache on this function itself keys ``bench_scene(1026)`` and
+    # ``bench_scene(1026, 1000)`` apart, and rendered and detected such a scene twice.
+    return _bench_scene(seed, seed0)
+
+
+@cache
+def _bench_scene(seed: int, seed0: int) -> tuple[Rendered, Detections]:
     r = render(scene_spec(seed, seed0)[0])
     det = detect(r.image_bgr, r.layout, r.camera if uses_camera(seed, seed0) else None)
     assert isinstance(det, Detections)
