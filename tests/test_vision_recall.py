@@ -2029,16 +2029,27 @@ def test_a_trusted_clear_reading_and_its_open_base_read_across_it_are_one_piece_
 # 15067 (a clear large on wood, 1280×720, 10-22°, read as a medium at σ 42.7 mm on d09d5f0:
 # the large's part ahead 0.872 of the table beside it) and the 14032-set's 14211 (a clear
 # medium on wood, 1280×720, 22-35°, read as a small at σ 67.7 mm: the medium's 0.855) and the
-# 14608-set's 14610 (a clear large on the laminate, 1920×1080, 10-22°, read as a medium at σ
-# 41.5 mm: 0.905), each fitted badly (cost 0.49-0.54, over CLEAR_APEX_COST).
+# 14320-set's 14435 (a clear medium on wood, 1280×720, 0-10°, read as a small at σ 48.0 mm:
+# 0.762), each fitted badly (cost 0.47-0.54, over CLEAR_APEX_COST).
 @pytest.mark.parametrize(("seed", "seed0", "size", "stern"), [
     (15067, 14896, "large", (121.3, 454.7)),
     (14211, 14032, "medium", (187.2, 303.6)),
-    (14610, 14608, "large", (270.7, 111.3)),
+    (14435, 14320, "medium", (300.6, 175.2)),
 ])
 def test_a_clear_piece_read_short_from_its_stern_whose_apex_is_darker_is_read_at_its_size(
         seed, seed0, size, stern):
     assert_clear_read_at_size_in_doubt(seed, seed0, size, stern)
+
+
+# ... but not a right clear small fitted as badly whose medium's part ahead is a shade over the
+# bound (strips.CLEAR_APEX_BESIDE 0.885; a guard, passing on d09d5f0): the check set 5104's
+# 5259 (wood, 1280×720, 22-35°, fitted at 0.511, its medium's part ahead 0.902), read as a
+# medium by the rule's first bound, 0.91, in the merged tree's run. The 14608-set's 14610 (a
+# clear large on the laminate read as a medium, 0.905) is left short in doubt for it.
+def test_a_right_clear_small_whose_apex_strip_is_a_shade_over_the_bound_stays_small():
+    p = found(5259, "small", "clear", (318.6, 311.1), seed0=5104)
+    assert p is not None and p.size.value == "small" and p.color == "clear"
+    assert_no_false_piece(5259, 5104)
 
 
 # A piece read twice (issue 4, precision; session 19, set from 4816): two lying pieces never

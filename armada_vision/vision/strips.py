@@ -196,12 +196,16 @@ CLEAR_TIP_TURN_FLOOR = 0.7
 # most CLEAR_APEX_BESIDE (at least CLEAR_STRIP_FLOOR) of the table beside it, whose tip lies
 # CLEAR_TIP_OFF_MM or more from the other readings and that clashes with no other reading:
 # set there, not fitted, its σ covering the shorter reading (never trusted), named clear. The
-# margins: the bound 0.905 (14610) against 0.948 (the lowest right reading costing over 0.45,
-# the 14608-set's 14745); the cost gate 0.490 (14610) against 0.398 (14912). A size whose
+# margins: the cost gate 0.490 (14610) against 0.398 (14912). The bound was first 0.91 (for
+# 14610's 0.905); the merged tree's run of the check set 5104 read 5259, a right clear small on
+# wood (1280×720, 22-35°, fitted at 0.511), as a medium over its medium's part ahead at 0.902,
+# so it sits between that and the highest of the other cases read at their size on the sets
+# run (15067's 0.872; 14211's 0.855, and the 13744-set's 13908 0.768, the 14320-set's 14435
+# 0.762 and 14486 0.77), leaving 14610 short in doubt as before. A size whose
 # outline past the reading lies on the crisp edges over CLEAR_TIP_EDGES_MAX is a missed
 # neighbour's body, not an apex (the 8848-set's 8849: its large's part ahead 0.764, edges
 # 0.89; 14610's 0.79 the nearest under).
-CLEAR_APEX_BESIDE = 0.91
+CLEAR_APEX_BESIDE = 0.885
 CLEAR_APEX_BACK_MM = 2.0
 CLEAR_APEX_COST = 0.45
 # A clear reading in size doubt whose longer size shows the piece's side wall past it, greyer
