@@ -5547,6 +5547,27 @@ def test_a_costly_fit_read_turned_has_a_heading_sigma_covering_the_turn():
     assert_no_sure_wrong_size(15050, 14896, "medium", "yellow", (325.21, 431.88), any_size=True)
 
 
+# A vivid reading on a table of its hue hiding TURN_MIN_HIDDEN of its outline, its saturated
+# colour going on past it over HIDDEN_TABLE_PAST_SHARE of its ring (under TABLE_PAST_SHARE),
+# is a shorter reading laid inside a longer piece: in doubt (issue 4, session 54, lead64;
+# detect.HIDDEN_TABLE_PAST_SHARE). The judge set 15472-15759's 15494 (an orange medium on wood,
+# 1920×1080, 22-35°, its tip against a black large's open base) was read as a small turned
+# 118°, 17 mm off, at σ 0.93 mm (0.30 hidden, 0.267 of its ring); the 15184-set's 15226 (an
+# orange large on wood partly under a hand, which the bench leaves out) as a small at σ 1.29 mm
+# (0.40 hidden, 0.228). Both trusted on d09d5f0.
+def test_a_vivid_reading_hiding_part_of_its_outline_inside_more_of_its_colour_is_in_doubt():
+    assert_no_sure_wrong_size(15494, 15472, "medium", "orange", (235.5, 453.9), any_size=True)
+    p = found(15226, "large", "orange", (253.2, 275.9), seed0=15184)
+    assert p is not None and p.sigma_mm > 1.5
+
+
+# ... but a right one hiding as much with little of its colour past it keeps its trust (a
+# guard, passing on d09d5f0): the 13456-set's 13514, a yellow medium on wood hiding 0.29 of
+# its outline, 0.104 of its ring past it, the highest such right reading logged.
+def test_a_vivid_reading_hiding_part_of_its_outline_with_little_colour_past_keeps_its_trust():
+    assert_kept_trusted(13514, 13456, "medium", "yellow", (103.3, 346.1), named=True)
+
+
 # A clear large on wood read short from its tip, its strip a little darker than the table
 # beside it (issue 4, session 46, sizeclear56; strips.CLEAR_STRIP_BESIDE_COLOURED). The open
 # base's rim drowns in the grain, so the reading stops 7-18 mm short of the stern; the large
