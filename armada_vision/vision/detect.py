@@ -2224,9 +2224,7 @@ def _one_reading_per_doubtful_piece(out: list[DetectedPiece], pieces: PieceSet,
         a, b = kept[keep], kept.pop(gone)
         if a.color == b.color == "clear" and (q := _reaching_over(a, fps[gone], pieces)):
             a = placed(q) if placed is not None else q  # one clear piece over both readings
-        sigma_mm = max(a.sigma_mm, b.sigma_mm, math.dist(a.pose.stern_mm, b.pose.stern_mm),
-                       math.dist(a.tip_mm, b.tip_mm))
-        kept[keep] = replace(a, sigma_mm=sigma_mm, sigma_deg=max(a.sigma_deg, b.sigma_deg))
+        kept[keep] = _covering(a, b)
 
     for i in doubtful:
         for j in doubtful:
@@ -2256,12 +2254,17 @@ def _one_reading_per_doubtful_piece(out: list[DetectedPiece], pieces: PieceSet,
                     or max(share(i, j), share(j, i)) < PAIR_DOUBT_SHARE):
                 continue
             a, b = kept[i], kept[j]
-            sigma_mm = max(a.sigma_mm, b.sigma_mm, math.dist(a.pose.stern_mm, b.pose.stern_mm),
-                           math.dist(a.tip_mm, b.tip_mm))
-            sigma_deg = max(a.sigma_deg, b.sigma_deg)
-            kept[i] = replace(a, sigma_mm=sigma_mm, sigma_deg=sigma_deg)
-            kept[j] = replace(b, sigma_mm=sigma_mm, sigma_deg=sigma_deg)
+            kept[i], kept[j] = _covering(a, b), _covering(b, a)
     return list(kept.values())
+
+
+def _covering(a: DetectedPiece, b: DetectedPiece) -> DetectedPiece:
+    """Reading ``a`` with σ covering reading ``b`` of the same piece: the larger σ, and how far
+    apart their sterns and tips lie (table mm); the larger σ°. Symmetric in its σ."""
+    return replace(a, sigma_mm=max(a.sigma_mm, b.sigma_mm,
+                                   math.dist(a.pose.stern_mm, b.pose.stern_mm),
+                                   math.dist(a.tip_mm, b.tip_mm)),
+                   sigma_deg=max(a.sigma_deg, b.sigma_deg))
 
 
 def _reaching_over(p: DetectedPiece, gone_fp: shapely.Polygon, pieces: PieceSet,
@@ -2316,11 +2319,7 @@ def _trusted_clear_reaching_over(out: list[DetectedPiece], pieces: PieceSet,
                     and _turned_across(p, q, fps[i], fps[j])
                     and (r := _reaching_over(p, fps[j], pieces, TRUSTED_ACROSS_BASE_SHARE))
                     is not None):
-                a = placed(r) if placed is not None else r
-                res[i] = replace(a, sigma_mm=max(a.sigma_mm, q.sigma_mm,
-                                                 math.dist(a.pose.stern_mm, q.pose.stern_mm),
-                                                 math.dist(a.tip_mm, q.tip_mm)),
-                                 sigma_deg=max(a.sigma_deg, q.sigma_deg))
+                res[i] = _covering(placed(r) if placed is not None else r, q)
                 gone.add(j)  # one piece: its open base's reading goes
                 break
     return [p for k, p in enumerate(res) if k not in gone]
