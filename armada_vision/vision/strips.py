@@ -654,50 +654,26 @@ def clear_tip_longer(scene: Scene, c: Candidate, sigma_mm: float, lying: list[Ca
     return best
 
 
-def _ahead_of(c: Candidate, length_mm: float, back_mm: float) -> shapely.Geometry:
-    """The half-plane (table mm, a wide box) ahead of reading ``c``'s tip (its footprint
-    ``length_mm`` long) less ``back_mm``, at its heading."""
-    p = c.fit.pose
-    dx, dy = p.direction
-    at = length_mm - back_mm
-    far = 1000.0
-    return shapely.Polygon([(p.x_mm + a * dx - b * dy, p.y_mm + a * dy + b * dx)
-                            for a, b in ((at, -far), (at + far, -far), (at + far, far),
-                                         (at, far))])
-
-
-def _apex_shade(scene: Scene, c: Candidate, o: Candidate, seen: shapely.Geometry,
-                others: list[Candidate], shorter: Candidate | None = None
-                ) -> tuple[float, float] | None:
-    """The median shade of longer reading ``o``'s (set from ``c``'s stern) strip past ``c``
-    as ``seen`` (grown STRIP_GROW_MM) AHEAD of ``c``'s tip less CLEAR_APEX_BACK_MM, off
-    ``others``, over the table's beside it (CLEAR_BESIDE_MM), and of that part past
-    ``shorter`` (the next shorter size set from the same stern, when longer than ``c``; the
-    first where there is none); None when under STRIP_FREE of the part is off the others or
-    no table lies beside it."""
-    ahead = _ahead_of(c, scene.pieces.dims(c.size).footprint_length_mm, CLEAR_APEX_BACK_MM)
+def _apex_strip(scene: Scene, c: Candidate, o: Candidate, seen: shapely.Geometry,
+                others: list[Candidate]) -> shapely.Geometry | None:
+    """Longer reading ``o``'s (set from ``c``'s stern) strip past ``c`` as ``seen`` (grown
+    STRIP_GROW_MM) AHEAD of ``c``'s tip less CLEAR_APEX_BACK_MM (:func:`_past_end`), off
+    ``others`` (table mm); None when under STRIP_FREE of it is off them."""
     part = shapely.Polygon(o.outline_mm).difference(seen.buffer(STRIP_GROW_MM)).intersection(
-        ahead)
+        _past_end(scene, c, tip=True, back_mm=CLEAR_APEX_BACK_MM))
     free = _off_others(scene, part, others)
     if part.area <= 0.0 or free.area < STRIP_FREE * part.area:
         return None
-    ring = shades_in(scene, _beside_strip(scene, o, seen, free, others))
-    if not ring.size:
-        return None
-    table = max(float(median(ring)), 1e-6)
-    whole = median_shade(scene, free) / table
-    if shorter is None:
-        return whole, whole
-    last = free.difference(shapely.Polygon(shorter.outline_mm).buffer(STRIP_GROW_MM))
-    return whole, (median_shade(scene, last) / table if last.area > 0.0 else math.inf)
+    return free
 
 
 def clear_apex_longer(scene: Scene, c: Candidate, sigma_mm: float, lying: list[Candidate],
                       edges: np.ndarray) -> Candidate | None:
     """For clear reading ``c`` fitted no better than CLEAR_APEX_COST: the longest size longer
     than it (σ ``sigma_mm``, covering it: in size doubt) from ``c``'s stern and heading whose
-    strip AHEAD of ``c``'s tip, and its part past the next shorter size (:func:`_apex_shade`),
-    are at most CLEAR_APEX_BESIDE (at least CLEAR_STRIP_FLOOR) of the table beside them,
+    strip AHEAD of ``c``'s tip (:func:`_apex_strip`), and its part past the next shorter size,
+    are at most CLEAR_APEX_BESIDE (at least CLEAR_STRIP_FLOOR) of the table beside them
+    (:func:`_darker_than_beside`),
     whose tip lies CLEAR_TIP_OFF_MM or more from the other readings, whose outline past ``c``
     lies on the crisp ``edges`` for at most CLEAR_TIP_EDGES_MAX of its samples (a missed
     neighbour's sides) and that clashes with none of ``lying``: set there, not fitted
@@ -709,8 +685,10 @@ def clear_apex_longer(scene: Scene, c: Candidate, sigma_mm: float, lying: list[C
     sets = _set_from_stern(scene, c, longer)
     for k in reversed(range(len(sets))):
         o = sets[k]
-        r = _apex_shade(scene, c, o, seen, others, sets[k - 1] if k else None)
-        if r is None or not all(CLEAR_STRIP_FLOOR <= v <= CLEAR_APEX_BESIDE for v in r):
+        free = _apex_strip(scene, c, o, seen, others)
+        if free is None or not _darker_than_beside(scene, o, seen, free, others,
+                                                   sets[k - 1] if k else None,
+                                                   bound=CLEAR_APEX_BESIDE):
             continue
         if _end_near(scene, o, others, tip=True):
             continue  # its tip runs into another piece: that piece's shadow
@@ -1426,16 +1404,17 @@ def black_grey_longer(scene: Scene, c: Candidate, sigma_mm: float, lying: list[C
     return None
 
 
-def _past_end(scene: Scene, c: Candidate, tip: bool, far_mm: float = 500.0
-              ) -> shapely.Geometry:
+def _past_end(scene: Scene, c: Candidate, tip: bool, far_mm: float = 500.0,
+              back_mm: float = 0.0) -> shapely.Geometry:
     """The half-plane (table mm) past reading ``c``'s tip along its heading (``tip``), else
-    behind its stern: where a longer size set from its stern (from its tip) adds its length,
-    not the slivers its wider base adds at the reading's sides."""
+    behind its stern, its edge ``back_mm`` into the reading: where a longer size set from its
+    stern (from its tip) adds its length, not the slivers its wider base adds at the reading's
+    sides."""
     p = c.fit.pose
     u = np.asarray(p.direction)
     n = np.array([-u[1], u[0]])
-    end = np.asarray(p.tip_mm(scene.pieces.dims(c.size).footprint_length_mm) if tip
-                     else p.stern_mm)
+    end = (np.asarray(p.tip_mm(scene.pieces.dims(c.size).footprint_length_mm)) - u * back_mm
+           if tip else np.asarray(p.stern_mm) + u * back_mm)
     out = u * far_mm if tip else -u * far_mm
     return shapely.Polygon([end + n * far_mm, end - n * far_mm, end - n * far_mm + out,
                             end + n * far_mm + out])
