@@ -5568,6 +5568,30 @@ def test_a_vivid_reading_hiding_part_of_its_outline_with_little_colour_past_keep
     assert_kept_trusted(13514, 13456, "medium", "yellow", (103.3, 346.1), named=True)
 
 
+# A trusted vivid reading of its table's hue, no more saturated than it, fitting at
+# HUED_MIN_COST or worse, with plastic of the table's hue LOST_FACE_SAT more saturated than the
+# table over LOST_FACE_SHARE of its ring, is a longer piece's lit face, its shaded face lost to
+# the fit map as a shadow: σ covers the longest (issue 4, session 55, lead65;
+# detect.LOST_FACE_SHARE). The judge set 15472-15759's 15710, a green large on green felt
+# (1920×1080, 22-35°) beside a cyan medium, was read as a medium at σ 0.47 mm, 5.8 mm aside
+# (cost 0.313; 0.181 of its ring), a trusted wrong size on 6a8175d.
+def test_a_reading_of_the_tables_hue_beside_its_lost_shaded_face_is_in_doubt():
+    assert_no_sure_wrong_size(15710, 15472, "large", "green", (260.83, 267.86), any_size=True)
+
+
+# ... but right readings of their table's hue whose rings hold a little saturated plastic keep
+# their trust (guards, passing on 6a8175d): the 14032-set's 14160, a red medium on wood (cost
+# 0.194, 0.083 of its ring, the most logged), and the 14608-set's 14779, an orange medium on
+# wood (0.222, 0.076).
+@pytest.mark.parametrize(("seed", "seed0", "color", "stern"), [
+    (14160, 14032, "red", (458.74, 165.9)),
+    (14779, 14608, "orange", (130.91, 364.88)),
+])
+def test_a_reading_of_the_tables_hue_with_little_saturated_plastic_beside_keeps_its_trust(
+        seed, seed0, color, stern):
+    assert_kept_trusted(seed, seed0, "medium", color, stern, named=True)
+
+
 # A clear large on wood read short from its tip, its strip a little darker than the table
 # beside it (issue 4, session 46, sizeclear56; strips.CLEAR_STRIP_BESIDE_COLOURED). The open
 # base's rim drowns in the grain, so the reading stops 7-18 mm short of the stern; the large

@@ -690,6 +690,22 @@ HUED_MIN_COST = 0.15
 # medium hiding 0.29); right ones over the share hide at most 0.16 (the 13744-set's 14024, a
 # yellow medium: 0.212), which TABLE_PAST_SHARE keeps.
 HIDDEN_TABLE_PAST_SHARE = 0.15
+# A trusted vivid reading of a coloured table's hue, no more saturated than it (under
+# TABLE_SAT_SEP over it, so _colour_goes_on cannot follow its plastic past it), shorter than
+# the longest and fitting at HUED_MIN_COST or worse, whose ring (_ring_off_others) holds
+# plastic of the table's hue (within VIVID_PAST_HUE) LOST_FACE_SAT or more more saturated than
+# the table over LOST_FACE_SHARE of it (_lost_face_share), is a longer piece's lit face: its
+# shaded face, plastic that keeps more saturation in the shade than the lit face shows (no
+# glare), is lost to the fit map as a shadow, and σ covers the longest (issue 4, session 55,
+# lead65: the judge set 15472-15759's 15710, a green large on green felt read as a medium at
+# σ 0.47 mm set 5.8 mm aside, cost 0.313; its shaded face stands 54 over the felt, its lit
+# face 14; 0.181 of its ring). Over the 35 trusted readings of their table's hue at
+# HUED_MIN_COST or worse, or no more saturated than it, on six sets (13744, 14032, 14320,
+# 14608, 14896, 15184: /work/scratch/lead65/probe3.txt), all right, the most is 0.083 (the
+# 14032-set's 14160, a red medium on wood), then 0.076 (the 14608-set's 14779's orange
+# medium): their rings are table, tinted shadow or glare off a neighbour.
+LOST_FACE_SAT = 40.0
+LOST_FACE_SHARE = 0.13
 TURN_STEP_DEG = 30.0
 TURN_TIE = 0.1
 # ... one within this (mm, both ends) is the same reading.
@@ -1873,7 +1889,8 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
                       lambda: _lit_clear_uniform(c, lying, scene, bg),
                       lambda: _table_hue_sat(c, scene, view, bg),
                       lambda: face_lit_as_inside(scene, c),
-                      lambda: _others_over(c, lying, scene))
+                      lambda: _others_over(c, lying, scene),
+                      lambda: _lost_face_share(c, lying, scene, view, bg))
 
     out = [as_piece(c, dark_base, top)
            for c, dark_base, top in zip(lying, opaque, lit_top, strict=True)]
@@ -2794,6 +2811,28 @@ def _colour_goes_on(c: Candidate, lying: list[Candidate], scene: Scene, view: Ta
         VIVID_STERN_SHARE_OFF if off_table else VIVID_STERN_SHARE)
 
 
+def _lost_face_share(c: Candidate, lying: list[Candidate], scene: Scene, view: TableView,
+                     bg: np.ndarray) -> float:
+    """The share of ``c``'s ring (:func:`_ring_off_others`, view px) of the table's hue
+    (within VIVID_PAST_HUE of its estimate ``bg`` there) and LOST_FACE_SAT or more more
+    saturated than it: plastic of the table's hue, such as a longer piece's shaded face
+    (LOST_FACE_SHARE's note). 0 when ``c``'s outline is not in the view."""
+    got = outline_inside(c, view)
+    if got is None:
+        return 0.0
+    img, inside, box = got
+    x0, y0, x1, y1 = box
+    ring = _ring_off_others(c, lying, scene, view, inside, box) > 0
+    if not ring.any():
+        return 0.0
+    px = cv2.cvtColor(img, cv2.COLOR_BGR2HSV)[ring].astype(np.float32)
+    table = cv2.cvtColor(np.clip(bg[y0:y1, x0:x1], 0, 255).astype(np.uint8),
+                         cv2.COLOR_BGR2HSV)[ring].astype(np.float32)
+    dh = np.abs(px[:, 0] - table[:, 0])
+    return float(((np.minimum(dh, 180 - dh) < VIVID_PAST_HUE)
+                  & (px[:, 1] - table[:, 1] >= LOST_FACE_SAT)).mean())
+
+
 def _of_hue(px: np.ndarray, h0: float, s0: float) -> np.ndarray:
     """Which HSV pixels ``px`` (n, 3; OpenCV's hue 0-180) have hue ``h0`` (within
     VIVID_PAST_HUE, round the wrap) and at least VIVID_PAST_SAT of saturation ``s0``."""
@@ -3391,7 +3430,8 @@ def _piece(c: Candidate, calib: TableCalibration, view: TableView, bg: np.ndarra
            lit_uniform: Callable[[], bool] | None = None,
            table_hued: Callable[[], tuple[bool, bool]] | None = None,
            face_lit: Callable[[], bool] | None = None,
-           others_over: Callable[[], shapely.Geometry | None] | None = None) -> DetectedPiece:
+           others_over: Callable[[], shapely.Geometry | None] | None = None,
+           lost_face: Callable[[], float] | None = None) -> DetectedPiece:
     """The detected piece of ``c``; ``goes_on`` tells whether its colour goes on past its
     outline (asked of a vivid piece only: :func:`_colour_goes_on`), ``inside_goes_on``
     whether its inside's colour does (asked of the others: :func:`_inside_goes_on`),
@@ -3423,7 +3463,9 @@ def _piece(c: Candidate, calib: TableCalibration, view: TableView, bg: np.ndarra
     "base" is lit as its inside is (asked of such a piece more saturated:
     :func:`open_base.face_lit_as_inside`), ``others_over``
     the other pieces' outlines as seen over its footprint (table mm: :func:`_others_over`;
-    the tip-half hue test leaves them out)."""
+    the tip-half hue test leaves them out), ``lost_face`` the share of its ring that is
+    plastic of the table's hue more saturated than it (asked of a trusted vivid piece of the
+    table's hue no more saturated than it: :func:`_lost_face_share`)."""
     d = pieces.dims(c.size)
     pose = c.fit.pose
     s_cal = calibration_sigma_mm(calib, pose.stern_mm, d)
@@ -3547,11 +3589,16 @@ def _piece(c: Candidate, calib: TableCalibration, view: TableView, bg: np.ndarra
         # piece, the rest of it too faint to fit (CLEAR_SHORT_COST's note).
         s_mm = to_longest_mm
     elif (vivid and to_longest_mm > 0 and s_mm < to_longest_mm and cost >= HUED_MIN_COST
-          and table_hued is not None and face_ahead is not None and (hued := table_hued())[0]
-          and face_ahead() and (hued[1] or (face_lit is not None and face_lit()))):
+          and table_hued is not None and (hued := table_hued())[0]
+          and ((face_ahead is not None and face_ahead()
+                and (hued[1] or (face_lit is not None and face_lit())))
+               or (hued[1] and s_mm <= TRUSTED_MM and lost_face is not None
+                   and lost_face() >= LOST_FACE_SHARE))):
         # ... so may a vivid piece's of the table's hue, its shaded faces lost in the table
         # (the note after HUED_MIN_COST); one more saturated than the table when its "base"
         # is lit as the face ahead: its own face, no hollow (open_base.FACE_LIT_AS_INSIDE).
+        # A trusted one no more saturated than the table whose ring is more saturated
+        # plastic: a longer piece's lit face, its shaded face lost too (LOST_FACE_SHARE).
         s_mm = to_longest_mm
     s_mm = max(s_mm, c.covering_ambiguity_mm if vivid else c.ambiguity_mm)
     span_mm = max(to_longest_mm, to_shortest_mm)
