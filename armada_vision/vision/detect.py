@@ -81,6 +81,7 @@ from armada_vision.vision.edge_refits import (
     white_beside_found,
     white_by_shadow,
     white_size_by_edges,
+    white_whole_from_area,
 )
 from armada_vision.vision.explain import (
     COLOUR_MIN_AREA,
@@ -1035,13 +1036,16 @@ def region_foreground(score: np.ndarray, regions: list[tuple[ViewGrid, np.ndarra
     return fg
 
 
-def _pale_part_pieces(scene: Scene, view: TableView, bg: np.ndarray, parts: list[np.ndarray],
-                      lying: list[Candidate], standing: list[Candidate]) -> list[Candidate]:
+def _pale_part_pieces(scene: Scene, view: TableView, bg: np.ndarray, edges: np.ndarray,
+                      parts: list[np.ndarray], lying: list[Candidate],
+                      standing: list[Candidate]) -> list[Candidate]:
     """White pieces read from the pale parts ``parts`` (flat view indices; segment
     PALE_SPLIT_*) that no reading in ``lying`` or ``standing`` covers: the part scored as
     object (OBJECT_SCORE) in a window PALE_PART_PAD_MM round it, its region explained again
     there (else the piece its readings leave, leftover_piece), and the readings that cover
-    PALE_PART_COVER of the part, named white, clear of every reading (PALE_PART_*)."""
+    PALE_PART_COVER of the part, named white, clear of every reading (PALE_PART_*); where
+    none does, the white piece refitted whole to the crisp ``edges`` from the part's axis
+    (edge_refits.white_whole_from_area), in doubt."""
     grid = scene.grid
     rows, cols = scene.score.shape
     pad = round(PALE_PART_PAD_MM * grid.px_per_mm)
@@ -1086,6 +1090,14 @@ def _pale_part_pieces(scene: Scene, view: TableView, bg: np.ndarray, parts: list
             if got:
                 out += got
                 break
+        else:
+            # Neither reads it (the white's shaded face scores as table: 13964, 5354): the
+            # piece whose outline, refitted to the crisp edges from the part's axis, lies
+            # whole on them, as white_beside_found reads one; in doubt.
+            pts = sub.to_mm(np.column_stack((c - c0, r - r0)).astype(np.float64))
+            if (wc := white_whole_from_area(scene, view, bg, edges, pts, lying + out)
+                    ) is not None:
+                out.append(wc)
     return out
 
 
@@ -1861,7 +1873,7 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
         # Last of the white passes, where none read a piece: a white piece whose crisp area
         # joins a coloured neighbour's, seen by its pale part (PALE_PART_*).
         if pale_parts:
-            lying += _pale_part_pieces(scene, view, bg, pale_parts, lying, standing)
+            lying += _pale_part_pieces(scene, view, bg, edges, pale_parts, lying, standing)
     # A vivid piece on a coloured table that no region holds: its score (brightness against
     # the grain's noise) stayed under the object level (UNREGIONED_*). Last of the passes that add
     # pieces: read earlier it took a yellow large's base as a small before the pass that
