@@ -81,6 +81,7 @@ from armada_vision.vision.edge_refits import (
     white_beside_found,
     white_by_shadow,
     white_size_by_edges,
+    white_whole_from_area,
 )
 from armada_vision.vision.explain import (
     COLOUR_MIN_AREA,
@@ -1027,6 +1028,16 @@ def calibration_sigma_mm(calib: TableCalibration, at_mm: tuple[float, float],
     return math.hypot(s_cal, calib.focal_rel_sigma * parallax * 0.5)
 
 
+# A white piece whose crisp area joins a coloured neighbour's (segment PALE_SPLIT_*; issue 4,
+# session 55, recallwhite65): its pale part, where no reading covers more than
+# 1 - PALE_PART_LEFT of it, is scored as object in a window PALE_PART_PAD_MM round it and its
+# region explained again; a reading there covering PALE_PART_COVER of the part, named white,
+# clear of every reading, is the piece.
+PALE_PART_LEFT = 0.5
+PALE_PART_PAD_MM = 40.0
+PALE_PART_COVER = 0.5
+
+
 def region_foreground(score: np.ndarray, regions: list[tuple[ViewGrid, np.ndarray]],
                       grid: ViewGrid) -> np.ndarray:
     """The 0–1 foreground map for fitting, scaled per region (see FG_HIGH)."""
@@ -1039,6 +1050,71 @@ def region_foreground(score: np.ndarray, regions: list[tuple[ViewGrid, np.ndarra
         sl = grid.window(sub)
         fg[sl] = _scaled_to(score[sl], region)
     return fg
+
+
+def _pale_part_pieces(scene: Scene, view: TableView, bg: np.ndarray, edges: np.ndarray,
+                      parts: list[np.ndarray], lying: list[Candidate],
+                      standing: list[Candidate]) -> list[Candidate]:
+    """White pieces read from the pale parts ``parts`` (flat view indices; segment
+    PALE_SPLIT_*) that no reading in ``lying`` or ``standing`` covers: the part scored as
+    object (OBJECT_SCORE) in a window PALE_PART_PAD_MM round it, its region explained again
+    there (else the piece its readings leave, leftover_piece), and the readings that cover
+    PALE_PART_COVER of the part, named white, clear of every reading (PALE_PART_*); where
+    none does, the white piece refitted whole to the crisp ``edges`` from the part's axis
+    (edge_refits.white_whole_from_area), in doubt."""
+    grid = scene.grid
+    rows, cols = scene.score.shape
+    pad = round(PALE_PART_PAD_MM * grid.px_per_mm)
+    out: list[Candidate] = []
+    for flat in parts:
+        r, c = np.divmod(flat, cols)
+        r0, c0 = max(int(r.min()) - pad, 0), max(int(c.min()) - pad, 0)
+        r1, c1 = min(int(r.max()) + pad + 1, rows), min(int(c.max()) + pad + 1, cols)
+        sub = grid.sub(c0, r0, (r1 - r0, c1 - c0))
+        part = np.zeros((r1 - r0, c1 - c0), bool)
+        part[r - r0, c - c0] = True
+        n_part = np.count_nonzero(part)
+        if (np.count_nonzero(unexplained_mask(part, sub, lying + standing + out))
+                < PALE_PART_LEFT * n_part):
+            continue  # a reading covers it: a pass read the piece (white_beside_found's)
+        sl = grid.window(sub)
+        win = scene.score[sl].copy()
+        win[part] = np.maximum(win[part], OBJECT_SCORE)
+        n, lab = cv2.connectedComponents(object_mask(win, sub), connectivity=8)
+        hits = np.bincount(lab[part], minlength=n)
+        hits[0] = 0
+        if n < 2 or not hits.any():
+            continue
+        region = lab == int(np.argmax(hits))
+        score = scene.score.copy()
+        score[sl] = win
+        fg = scene.fg.copy()
+        fg[sl] = _scaled_to(win, region)
+        on_part = replace(scene.on_map(fg), score=score)
+        # The region explained again; where that reads the neighbour alone, the piece the
+        # readings leave in it (leftover_piece).
+        for late in (False, True):
+            got: list[Candidate] = []
+            for g in (leftover_piece(on_part, region, sub, lying + out) if late
+                      else explain_region(on_part, region, sub)):
+                left = np.count_nonzero(unexplained_mask(part, sub, [g], grow_mm=0.0))
+                if not (n_part - left < PALE_PART_COVER * n_part
+                        or clashes(g, lying + out + got, scene)
+                        or overlaps_any(scene, g, lying + out + got)
+                        or classify_color(view, scene.footprint(g)[0], bg) != "white"):
+                    got.append(g)
+            if got:
+                out += got
+                break
+        else:
+            # Neither reads it (the white's shaded face scores as table: 13964, 5354): the
+            # piece whose outline, refitted to the crisp edges from the part's axis, lies
+            # whole on them, as white_beside_found reads one; in doubt.
+            pts = sub.to_mm(np.column_stack((c - c0, r - r0)).astype(np.float64))
+            if (wc := white_whole_from_area(scene, view, bg, edges, pts, lying + out)
+                    ) is not None:
+                out.append(wc)
+    return out
 
 
 def _scaled_to(score: np.ndarray, region: np.ndarray) -> np.ndarray:
@@ -1424,7 +1500,11 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     holes = closed_holes(edges, crisp, view.grid.px_per_mm)
     # The view's and the table estimate's planes, split once for the score, the shade and
     # the saturation ratio.
-    score, bg, view_planes, bg_planes = foreground_planes(view, crisp=crisp, holes=holes)
+    # Pale parts of crisp areas a white piece shares with a coloured neighbour (segment
+    # PALE_SPLIT_*): left out of the score, looked at again last (_pale_part_pieces).
+    pale_parts: list[np.ndarray] = []
+    score, bg, view_planes, bg_planes = foreground_planes(view, crisp=crisp, holes=holes,
+                                                          pale_parts=pale_parts)
     regions, hands = view_regions(object_mask(score, view.grid), view.grid,
                                    min_area_mm2=MIN_REGION_MM2)
     scene = Scene(region_foreground(score, regions, view.grid), score, view.grid, pieces,
@@ -1806,6 +1886,10 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
                                     hand_mask, lambda c: _standing_clear(scene, c),
                                     grey_black_alone, lambda c: _bare_white(c, scene, bg),
                                     lit_band)
+        # Last of the white passes, where none read a piece: a white piece whose crisp area
+        # joins a coloured neighbour's, seen by its pale part (PALE_PART_*).
+        if pale_parts:
+            lying += _pale_part_pieces(scene, view, bg, edges, pale_parts, lying, standing)
     # A vivid piece on a coloured table that no region holds: its score (brightness against
     # the grain's noise) stayed under the object level (UNREGIONED_*). Last of the passes that add
     # pieces: read earlier it took a yellow large's base as a small before the pass that

@@ -608,17 +608,27 @@ def white_beside_found(scene: Scene, view: TableView, bg: np.ndarray, edges: np.
         # scenes of the cost bench, 1003's blue large's shadow, its small refit 0.975 on the
         # edges, overlapping the blue reading). Not its shade: 10700's first refit, 0.887 on
         # the edges, takes in its shadow (0.77) and the next is right.
-        if (best := _whole_from_area(scene, edges, pts, lying + out)) is None:
-            continue
-        if (whole := _whole_size(best)) is None:
-            continue  # not whole on the edges, or another size as whole: no size known
-        wc = _edges_candidate(scene, *whole)
-        if ((lit := _inset_shade(scene, wc)) is None or lit < WHITE_BESIDE_LIT
-                or clashes(wc, lying + out, scene) or overlaps_any(scene, wc, lying + out)
-                or classify_color(view, scene.footprint(wc)[0], bg) != "white"):
-            continue
-        out.append(wc)
+        if (wc := white_whole_from_area(scene, view, bg, edges, pts, lying + out)) is not None:
+            out.append(wc)
     return out
+
+
+def white_whole_from_area(scene: Scene, view: TableView, bg: np.ndarray, edges: np.ndarray,
+                          pts: np.ndarray, others: list[Candidate]) -> Candidate | None:
+    """The white piece lit like the grey table refitted to the crisp ``edges`` from the axis
+    of the area of table points ``pts`` (mm), as :func:`white_beside_found` reads it: whole
+    on the edges at one size (_whole_size), lit like the table (WHITE_BESIDE_LIT), clear of
+    ``others`` and named white; in doubt (crisp._edges_candidate). Else None."""
+    if (best := _whole_from_area(scene, edges, pts, others)) is None:
+        return None
+    if (whole := _whole_size(best)) is None:
+        return None  # not whole on the edges, or another size as whole: no size known
+    wc = _edges_candidate(scene, *whole)
+    if ((lit := _inset_shade(scene, wc)) is None or lit < WHITE_BESIDE_LIT
+            or clashes(wc, others, scene) or overlaps_any(scene, wc, others)
+            or classify_color(view, scene.footprint(wc)[0], bg) != "white"):
+        return None
+    return wc
 
 
 def _white_edges_refit(scene: Scene, z: Size, start: Pose, dist: np.ndarray,

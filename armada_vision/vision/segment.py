@@ -139,6 +139,26 @@ PALE_PIX = 0.9
 PALE_FACE = 1.035
 PALE_FACE_CHROMA = 2.0
 PALE_FACE_MM2 = 40.0
+# A white piece touching a coloured one on a bright table (issue 4, session 54, recall64;
+# session 55, recallwhite65): their crisp areas join, the neighbour's faces score strongly and
+# its area fails PALE_MAX_STRONG (5104-set's 5318: 0.56), so the white's faces are left to the
+# table and the piece is missed. What is left of such an area once its vivid pixels
+# (SPLIT_VIVID, as the faint split judges them) and PALE_SPLIT_MM round them are taken out,
+# opened by PALE_SPLIT_OPEN_MM, is judged part by part as a whole area is (PALE_SHARE,
+# PALE_MAX_STRONG, PALE_MIN_MM2..PALE_SPLIT_PART_MAX_MM2, PALE_LIT). Asked only of areas with
+# at least PALE_SPLIT_VIVID_MM2 of vivid pixels and PALE_SPLIT_FACE_MM2 of weak, colourless
+# pixels lit at least PALE_PIX of the table (a white face's; a lone coloured piece's rest is
+# its shadow and open base).
+# The parts do not touch the score map every pass reads (on it they took white_beside_found's
+# readings and read clear pieces as white: recall64): they are handed to the caller
+# (foreground_planes' ``pale_parts``) for a second look where no pass read a piece
+# (detect._pale_part_pieces).
+PALE_SPLIT_MM = 1.0
+PALE_SPLIT_OPEN_MM = 1.0
+PALE_SPLIT_VIVID_MM2 = 20.0
+PALE_SPLIT_FACE_MM2 = 60.0
+PALE_SPLIT_MAX_MM2 = 4000.0
+PALE_SPLIT_PART_MAX_MM2 = 2000.0
 # A coloured table's saturation under DESAT_RATIO of its estimate's is a clear piece muting
 # its colour (see desaturated); only on tables with a median saturation of at least
 # DESAT_MIN_TABLE (on a grey table the ratio is noise).
@@ -326,11 +346,14 @@ def foreground(view: TableView, *, coarse_mm: float = 4.0, crisp: np.ndarray | N
 
 
 def foreground_planes(view: TableView, *, coarse_mm: float = 4.0,
-                      crisp: np.ndarray | None = None, holes: np.ndarray | None = None
+                      crisp: np.ndarray | None = None, holes: np.ndarray | None = None,
+                      pale_parts: list[np.ndarray] | None = None
                       ) -> tuple[np.ndarray, np.ndarray, list[np.ndarray], list[np.ndarray]]:
     """:func:`foreground`'s score and table estimate, and the channel planes (:func:`split_planes`,
     float32) of the view and of that estimate, which its score is worked out from: a caller
-    that needs them too (the shade, the saturation ratio) does not split them again."""
+    that needs them too (the shade, the saturation ratio) does not split them again.
+    ``pale_parts``: when given, the pale parts of crisp areas a white piece shares with a
+    coloured neighbour are appended to it (see :func:`_faint_crisp`); the score leaves them."""
     img = view.image_bgr.astype(np.float32)
     rows, cols = img.shape[:2]
     k = max(round(coarse_mm * view.grid.px_per_mm), 1)
@@ -352,7 +375,7 @@ def foreground_planes(view: TableView, *, coarse_mm: float = 4.0,
     # The pixels' colours against the table, worked out once over both passes' areas.
     px = _CrispPixels.make(crisp if closed is None else closed, img, med)
     faint, pale = _faint_crisp(view, crisp, px if closed is None else px.within(crisp), img,
-                               med, noise0)
+                               med, noise0, pale_parts=pale_parts)
     if closed is not None:
         # Only faint areas gain from the holes: a white piece's closed area, its lit face and
         # shaded face together, was no longer judged pale (5303's small) or its shaded face's
@@ -606,7 +629,8 @@ class _CrispPixels:
 
 
 def _faint_crisp(view: TableView, crisp: np.ndarray, px: _CrispPixels, img: np.ndarray,
-                 med_small: np.ndarray, noise: float, *, with_pale: bool = True
+                 med_small: np.ndarray, noise: float, *, with_pale: bool = True,
+                 pale_parts: list[np.ndarray] | None = None
                  ) -> tuple[np.ndarray | None, np.ndarray | None]:
     """The crisp-edged areas ``crisp`` (:func:`crisp_edges`) whose colour is mostly the
     table's (against the coarse median ``med_small``), that are darker than it and nothing in
@@ -614,7 +638,9 @@ def _faint_crisp(view: TableView, crisp: np.ndarray, px: _CrispPixels, img: np.n
     looks like. Coloured objects are found by colour already and are left alone. Also the
     pale areas (a white piece on a bright table: see PALE_*), unless ``with_pale`` is False
     (then None). ``px``: the pixels of ``crisp`` (:class:`_CrispPixels`). Flat indices of the
-    faint and of the pale areas' view pixels, each None when there is none."""
+    faint and of the pale areas' view pixels, each None when there is none. ``pale_parts``:
+    when given, the pale parts of the areas a white piece shares with a coloured neighbour
+    (PALE_SPLIT_*) are appended to it, each as the flat indices of its lit pixels and hull."""
     idx, i, b, d, ratio = px.idx, px.i, px.b, px.d, px.ratio
     if idx.size == 0:
         return None, None
@@ -660,7 +686,69 @@ def _faint_crisp(view: TableView, crisp: np.ndarray, px: _CrispPixels, img: np.n
     if pale.any():
         out = np.concatenate([out, *(_pale_hull(img, med_small, idx[ids == a], px2)
                                      for a in np.flatnonzero(pale))])
+    if pale_parts is not None:
+        # Areas a white piece shares with a coloured neighbour: judged part by part
+        # (PALE_SPLIT_*), handed back apart from the score map.
+        joined = (~pale & ~good & (count >= PALE_MIN_MM2 * px2)
+                  & (count <= PALE_SPLIT_MAX_MM2 * px2) & (table >= PALE_MIN_TABLE * count))
+        joined[0] = False
+        if joined.any():
+            for pos in _pale_parts(lab, ids, np.flatnonzero(joined), idx, i, b, soft, hard,
+                                   ratio, view.grid.px_per_mm):
+                pale_parts.append(np.concatenate([
+                    idx[pos[ratio[pos] >= PALE_PIX]],
+                    _pale_hull(img, med_small, idx[pos], px2)]))
     return faint, (out if out.size else None)
+
+
+def _pale_parts(lab: np.ndarray, ids: np.ndarray, areas: np.ndarray, idx: np.ndarray,
+                i: np.ndarray, b: np.ndarray, weak: np.ndarray, hard: np.ndarray,
+                ratio: np.ndarray, ppm: float) -> list[np.ndarray]:
+    """Positions in ``idx`` (flat indices of the crisp areas' view pixels, ascending; ``i``,
+    ``b``, ``weak``, ``hard`` and ``ratio`` per pixel as :func:`_faint_crisp` has them) of the
+    pale parts of the crisp areas ``areas`` (labels in ``lab`` and ``ids``): what is left of
+    each away from its vivid pixels (PALE_SPLIT_*), judged as a whole pale area is. One array
+    per part."""
+    shape = lab.shape
+    px2 = ppm ** 2
+    r, ro = max(round(PALE_SPLIT_MM * ppm), 1), max(round(PALE_SPLIT_OPEN_MM * ppm), 1)
+    out = []
+    for a in areas:
+        pos = np.flatnonzero(ids == a)
+        face = weak[pos] & (ratio[pos] >= PALE_PIX)
+        if np.count_nonzero(face) < PALE_SPLIT_FACE_MM2 * px2:
+            continue  # no white face's worth of weak lit pixels (asked before the colours)
+        sat = _saturation(i[pos][None])[0]
+        viv = (sat >= SPLIT_VIVID) & (sat >= SPLIT_VIVID_OVER * _saturation(b[pos][None])[0])
+        if (np.count_nonzero(viv) < PALE_SPLIT_VIVID_MM2 * px2
+                or np.count_nonzero(face & ~viv) < PALE_SPLIT_FACE_MM2 * px2):
+            continue
+        rows, cols = np.divmod(idx[pos], shape[1])
+        pad = r + ro + 2
+        y0, x0 = max(int(rows.min()) - pad, 0), max(int(cols.min()) - pad, 0)
+        hgt = min(int(rows.max()) + pad + 1, shape[0]) - y0
+        wid = min(int(cols.max()) + pad + 1, shape[1]) - x0
+        m = np.zeros((hgt, wid), np.uint8)
+        v = np.zeros((hgt, wid), np.uint8)
+        m[rows - y0, cols - x0] = 1
+        v[rows[viv] - y0, cols[viv] - x0] = 1
+        disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1,) * 2)
+        opener = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * ro + 1,) * 2)
+        rest = cv2.morphologyEx(m & (1 - cv2.dilate(v, disc)), cv2.MORPH_OPEN, opener)
+        n, pl = cv2.connectedComponents(rest, connectivity=8)
+        if n < 2:
+            continue
+        q = pl[rows - y0, cols - x0]
+        cnt = np.bincount(q, minlength=n).astype(np.float64)
+        ok = ((np.bincount(q, weights=weak[pos], minlength=n) >= PALE_SHARE * cnt)
+              & (np.bincount(q, weights=hard[pos], minlength=n) <= PALE_MAX_STRONG * cnt)
+              & (cnt >= PALE_MIN_MM2 * px2) & (cnt <= PALE_SPLIT_PART_MAX_MM2 * px2))
+        ok[0] = False
+        for p in np.flatnonzero(ok):
+            got = pos[q == p]
+            if float(percentile(ratio[got], 90)) >= PALE_LIT:
+                out.append(got)
+    return out
 
 
 def _faint_areas(ids: np.ndarray, n: int, weak: np.ndarray, hard: np.ndarray,
