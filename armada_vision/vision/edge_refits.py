@@ -829,9 +829,22 @@ CLEAR_BESIDE_WHOLE = 0.96
 
 # A clear piece against a found one whose crisp area the cheap tests turn down (issue 4,
 # session 55, recallclear65): its area is joined with the neighbour's shaded side or shadow,
-# so it is under CLEAR_BESIDE_MIN_AREA, fills less of its hull than CLEAR_BESIDE_FILL or
-# shares over CLEAR_BESIDE_CAST with the neighbour's body and shadow, yet its own outline lies
-# whole on the crisp edges. TBD: cases and margins.
+# so it is under CLEAR_BESIDE_MIN_AREA (the 15472-set's 15620: 1.23 smalls), fills less of its
+# hull than CLEAR_BESIDE_FILL (15725: 0.59; the 15184-set's 15389: 0.76) or shares over
+# CLEAR_BESIDE_CAST with the neighbour's grown body and cast shadow (0.41, 0.40, 0.35), yet its
+# own outline lies whole on the crisp edges at every sample, the next size 0.73-0.84. Such an
+# area is refitted when it is one body (it fills CLEAR_JOINED_FILL of its hull, 0.59 the
+# least case; its hull's least box at most CLEAR_JOINED_ASPECT as long as wide, the cases
+# 2.02-2.47 and the 14896-set's 15029, 2.50, a clear large named white), no larger than the
+# clear path's CLEAR_BESIDE_MAX_AREA, of clear shade (CLEAR_BESIDE_SHADE..AREA_LIT) and at
+# most CLEAR_JOINED_CAST a found piece's body and shadow (the cases 0.35-0.41; 13937's area,
+# 0.64, refits a small whole at a turned heading and the found pieces' own shaded sides
+# score 0.37-0.99: this bound sits inside that range, so the refit must be whole at every
+# sample, CLEAR_JOINED_WHOLE, not CLEAR_BESIDE_WHOLE's 77 of 80, beating the others by
+# WHITE_EDGES_MARGIN), and read when the clear path's later tests pass (inset shade, named
+# clear, no clash nor overlap, no size doubt, not standing). In doubt (σ at least
+# DOUBT_FLOOR_MM), never trusted; not lengthened by the strip rules at the end (15725's small
+# was taken to a medium by the apex rule over its white neighbour's shade).
 CLEAR_JOINED_FILL = 0.55
 CLEAR_JOINED_ASPECT = 3.0
 CLEAR_JOINED_CAST = 0.45
