@@ -5290,6 +5290,16 @@ def test_a_clear_piece_whose_area_is_joined_with_its_neighbours_shaded_side_is_r
     _found_in_colour_never_trusted(seed, seed0, size, color, stern)
 
 
+def test_a_long_area_beside_a_white_pieces_stern_is_no_joined_clear_piece():
+    # The guard on the joined path's shape (recallclear65; CLEAR_BESIDE_ASPECT 2.5 there): the
+    # check set 5104's 5141, an area 2.91 times as long as wide beside a white medium's stern
+    # on the laminate, 0.41 of it in the found pieces' grown bodies and shadows, refits a small
+    # whole at every sample; with the bound at 3.0 it was read as a false clear small and the
+    # white medium as a small in doubt. No false piece; the white medium read at its size.
+    assert_no_false_piece(5141, 5104)
+    _found_at_truth(5141, 5104, "medium", "white", [(156.1, 91.0)])
+
+
 # A lit clear piece on the laminate (1280x720) whose faces pass the table's light, so the crisp
 # map holds only a band down its shaded side and shadow, no piece-shaped area (issue 4, session
 # 49, recallclear59; edge_refits.CLEAR_BAND_*): the band's hull refitted to the crisp edges lies

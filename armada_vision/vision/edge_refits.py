@@ -834,8 +834,9 @@ CLEAR_BESIDE_WHOLE = 0.96
 # CLEAR_BESIDE_CAST with the neighbour's grown body and cast shadow (0.41, 0.40, 0.35), yet its
 # own outline lies whole on the crisp edges at every sample, the next size 0.73-0.84. Such an
 # area is refitted when it is one body (it fills CLEAR_JOINED_FILL of its hull, 0.59 the
-# least case; its hull's least box at most CLEAR_JOINED_ASPECT as long as wide, the cases
-# 2.02-2.47 and the 14896-set's 15029, 2.50, a clear large named white), no larger than the
+# least case; its hull's least box at most CLEAR_BESIDE_ASPECT as long as wide, the cases
+# 2.02-2.47: the check set 5104's 5141, an area 2.91 as long, 0.41 cast, beside a white
+# medium's stern, was read as a false clear small when this bound was 3.0), no larger than the
 # clear path's CLEAR_BESIDE_MAX_AREA, of clear shade (CLEAR_BESIDE_SHADE..AREA_LIT) and at
 # most CLEAR_JOINED_CAST a found piece's body and shadow (the cases 0.35-0.41; 13937's area,
 # 0.64, refits a small whole at a turned heading and the found pieces' own shaded sides
@@ -846,7 +847,6 @@ CLEAR_BESIDE_WHOLE = 0.96
 # DOUBT_FLOOR_MM), never trusted; not lengthened by the strip rules at the end (15725's small
 # was taken to a medium by the apex rule over its white neighbour's shade).
 CLEAR_JOINED_FILL = 0.55
-CLEAR_JOINED_ASPECT = 3.0
 CLEAR_JOINED_CAST = 0.45
 CLEAR_JOINED_WHOLE = 1.0
 
@@ -1179,13 +1179,13 @@ def _grey_black_alone(scene: Scene, view: TableView, bg: np.ndarray, wc: Candida
 
 def _joined_shaped(area: np.ndarray) -> bool:
     """Whether the crisp ``area`` (bool, view px) fills CLEAR_JOINED_FILL of its convex hull
-    and the hull's least box is no longer than CLEAR_JOINED_ASPECT of its width: one body,
+    and the hull's least box is no longer than CLEAR_BESIDE_ASPECT of its width: one body,
     a clear piece with its neighbour's shaded side at most, no ring nor band."""
     cnt = cv2.findContours(area.view(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]
     hull = cv2.convexHull(np.vstack(cnt))
     (_x, _y), (w, h), _deg = cv2.minAreaRect(hull)
     return (np.count_nonzero(area) >= CLEAR_JOINED_FILL * cv2.contourArea(hull)
-            and max(w, h) <= CLEAR_JOINED_ASPECT * min(w, h))
+            and max(w, h) <= CLEAR_BESIDE_ASPECT * min(w, h))
 
 
 def _piece_shaped(area: np.ndarray, most_px: float) -> bool:
