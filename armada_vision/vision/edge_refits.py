@@ -995,6 +995,12 @@ def clear_beside_found(scene: Scene, view: TableView, bg: np.ndarray, edges: np.
             if cast > CLEAR_JOINED_CAST or not (clear_like or by_side):
                 continue
             clear_like, by_side, black_path = False, True, False
+        elif by_side:
+            # Joined with no found piece's side (at most CLEAR_BESIDE_CAST of it there): not
+            # this path (a cost gate: round chits and lone areas were refitted for nothing).
+            by_side = False
+            if not (clear_like or black_path):
+                continue
         ys, xs = np.nonzero(area)
         pts = grid.to_mm(np.column_stack((xs + c0, ys + r0)).astype(float))
         if not clear_like and black_path and not _may_be_grey_black(view, bg, pts):
