@@ -838,7 +838,10 @@ CLEAR_BESIDE_WHOLE = 0.96
 # 2.02-2.47: the check set 5104's 5141, an area 2.91 as long, 0.41 cast, beside a white
 # medium's stern, was read as a false clear small when this bound was 3.0), no larger than the
 # clear path's CLEAR_BESIDE_MAX_AREA, of clear shade (CLEAR_BESIDE_SHADE..AREA_LIT) and at
-# most CLEAR_JOINED_CAST a found piece's body and shadow (the cases 0.35-0.41; 13937's area,
+# over CLEAR_BESIDE_CAST but at most CLEAR_JOINED_CAST a found piece's grown body and cast
+# shadow (joined with it: a cost gate, the lone and round areas of a scene, cast 0, are not
+# refitted; 44 refits for nothing on the 15472-set's 70 laminate scenes without it; the cases
+# 0.35-0.41; 13937's area,
 # 0.64, refits a small whole at a turned heading and the found pieces' own shaded sides
 # score 0.37-0.99: this bound sits inside that range, so the refit must be whole at every
 # sample, CLEAR_JOINED_WHOLE, not CLEAR_BESIDE_WHOLE's 77 of 80, beating the others by
@@ -978,7 +981,7 @@ def clear_beside_found(scene: Scene, view: TableView, bg: np.ndarray, edges: np.
                 lit.add(id(wc.fit))
             continue
         # Turned down as small or not piece-shaped: perhaps a clear piece joined with its
-        # neighbour's shaded side (CLEAR_JOINED_*), refitted if the cast test lets it.
+        # neighbour's shaded side (CLEAR_JOINED_*), refitted when its cast share says so.
         by_side = (not clear_like and n_px <= hi and _joined_shaped(area)
                    and clear_shade())
         if small and not by_side:  # under a piece's area: only a band is read
