@@ -1880,12 +1880,15 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     # named clear (edge_refits.CLEAR_BAND_*).
     grey_black_alone: set[int] = set()
     lit_band: set[int] = set()
+    # Clear pieces read whole from an area joined with a neighbour's shaded side (edge_refits.
+    # CLEAR_JOINED_*): their longer sizes were not whole on the edges, so not lengthened.
+    joined: set[int] = set()
     if table_hue_sat(bg)[1] <= COLOURED_TABLE_SAT:
         lying += _clear_from_base(scene, view, bg, edges, lying, hand_mask, layout)
         lying += clear_beside_found(scene, view, bg, edges, enclosed, lying, standing,
                                     hand_mask, lambda c: _standing_clear(scene, c),
                                     grey_black_alone, lambda c: _bare_white(c, scene, bg),
-                                    lit_band)
+                                    lit_band, joined)
         # Last of the white passes, where none read a piece: a white piece whose crisp area
         # joins a coloured neighbour's, seen by its pale part (PALE_PART_*).
         if pale_parts:
@@ -2003,8 +2006,8 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
         # it read one: 5357's and 6149's mediums, read as larges over a neighbour's shade,
         # were put right, but 12419's, 11712's and 11271's right clear larges were read as
         # mediums: the longer wins, as before.)
-        if id(c.fit) in shortened:
-            continue  # read shorter on the edges: not lengthened again (GREY_BLACK_*)
+        if id(c.fit) in shortened or id(c.fit) in joined:
+            continue  # read shorter on the edges, or whole there: not lengthened (GREY_BLACK_*)
         if p.color == "clear" and not opaque[i]:
             # Its stern on the face ahead of an open base that a longer swap from its tip
             # shows: that swap, in doubt (open_base.CLEAR_FACE_DEPTH_MM).

@@ -837,6 +837,32 @@ CLEAR_BESIDE_NESTED = 0.9
 # shade and cast tests and the refit's inset, name, clash and size-doubt tests stand.
 CLEAR_BESIDE_WHOLE = 0.96
 
+# A clear piece against a found one whose crisp area the cheap tests turn down (issue 4,
+# session 55, recallclear65): its area is joined with the neighbour's shaded side or shadow,
+# so it is under CLEAR_BESIDE_MIN_AREA (the 15472-set's 15620: 1.23 smalls), fills less of its
+# hull than CLEAR_BESIDE_FILL (15725: 0.59; the 15184-set's 15389: 0.76) or shares over
+# CLEAR_BESIDE_CAST with the neighbour's grown body and cast shadow (0.41, 0.40, 0.35), yet its
+# own outline lies whole on the crisp edges at every sample, the next size 0.73-0.84. Such an
+# area is refitted when it is one body (it fills CLEAR_JOINED_FILL of its hull, 0.59 the
+# least case; its hull's least box at most CLEAR_BESIDE_ASPECT as long as wide, the cases
+# 2.02-2.47: the check set 5104's 5141, an area 2.91 as long, 0.41 cast, beside a white
+# medium's stern, was read as a false clear small when this bound was 3.0), no larger than the
+# clear path's CLEAR_BESIDE_MAX_AREA, of clear shade (CLEAR_BESIDE_SHADE..AREA_LIT) and at
+# over CLEAR_BESIDE_CAST but at most CLEAR_JOINED_CAST a found piece's grown body and cast
+# shadow (joined with it: a cost gate, the lone and round areas of a scene, cast 0, are not
+# refitted; 44 refits for nothing on the 15472-set's 70 laminate scenes without it; the cases
+# 0.35-0.41; 13937's area,
+# 0.64, refits a small whole at a turned heading and the found pieces' own shaded sides
+# score 0.37-0.99: this bound sits inside that range, so the refit must be whole at every
+# sample, CLEAR_JOINED_WHOLE, not CLEAR_BESIDE_WHOLE's 77 of 80, beating the others by
+# WHITE_EDGES_MARGIN), and read when the clear path's later tests pass (inset shade, named
+# clear, no clash nor overlap, no size doubt, not standing). In doubt (σ at least
+# DOUBT_FLOOR_MM), never trusted; not lengthened by the strip rules at the end (15725's small
+# was taken to a medium by the apex rule over its white neighbour's shade).
+CLEAR_JOINED_FILL = 0.55
+CLEAR_JOINED_CAST = 0.45
+CLEAR_JOINED_WHOLE = 1.0
+
 # A lit clear piece on the laminate pointing at the viewer (issue 4, session 49,
 # recallclear59): its faces pass the table's light (its inset 0.92-1.0 of the table), so the
 # crisp map holds its outline only as a long band down its shaded side and shadow (the
@@ -912,7 +938,8 @@ def clear_beside_found(scene: Scene, view: TableView, bg: np.ndarray, edges: np.
                        standing_clear: Callable[[Candidate], bool],
                        black: set[int] | None = None,
                        lit_clear: Callable[[Candidate], bool] | None = None,
-                       lit: set[int] | None = None) -> list[Candidate]:
+                       lit: set[int] | None = None,
+                       joined: set[int] | None = None) -> list[Candidate]:
     """Clear pieces lit like the grey table read from the crisp areas (``enclosed``: the
     crisp map and its holes, view-size bool) the readings ``lying`` and ``standing`` and the
     hands (``hand_mask``) leave (CLEAR_BESIDE_*): an area darkened as clear plastic darkens,
@@ -920,7 +947,9 @@ def clear_beside_found(scene: Scene, view: TableView, bg: np.ndarray, edges: np.
     crisp ``edges`` from its axis; the size whose outline lies whole on them, named clear, not
     standing (``standing_clear``); in doubt (crisp._edges_candidate). A lit clear piece's
     band (CLEAR_BAND_*) is read so from its hull when named clear or ``lit_clear``; its fit's
-    id joins ``lit`` (named clear at the end)."""
+    id joins ``lit`` (named clear at the end). An area joined with a found piece's shaded side
+    (CLEAR_JOINED_*) is read only from a refit whole at every sample; its fit's id joins
+    ``joined`` (not lengthened at the end: its longer sizes were not whole)."""
     if scene.shade is None or table_hue_sat(bg)[1] > COLOURED_TABLE_SAT:
         return []
     grid = scene.grid
@@ -940,9 +969,18 @@ def clear_beside_found(scene: Scene, view: TableView, bg: np.ndarray, edges: np.
     hi_black = GREY_BLACK_ALONE_MAX_AREA * scene.max_area_mm2 * ppm2
     for c0, r0, area in _areas(opened, lo, 0, (win, left.shape)):
         sl = (slice(r0, r0 + area.shape[0]), slice(c0, c0 + area.shape[1]))
-        small = np.count_nonzero(area) < CLEAR_BESIDE_MIN_AREA * scene.small_area_mm2 * ppm2
-        clear_like = not small and _piece_shaped(area, hi) and CLEAR_BESIDE_SHADE[0] <= float(
-            median(scene.shade[sl][area])) <= CLEAR_BESIDE_AREA_LIT
+        n_px = np.count_nonzero(area)
+        small = n_px < CLEAR_BESIDE_MIN_AREA * scene.small_area_mm2 * ppm2
+        shade_ok: bool | None = None  # the area's median shade in the clear range, asked once
+
+        def clear_shade(sl: tuple[slice, slice] = sl, area: np.ndarray = area) -> bool:
+            nonlocal shade_ok
+            if shade_ok is None:
+                shade_ok = CLEAR_BESIDE_SHADE[0] <= float(
+                    median(scene.shade[sl][area])) <= CLEAR_BESIDE_AREA_LIT
+            return shade_ok
+
+        clear_like = not small and _piece_shaped(area, hi) and clear_shade()
         # Not piece-shaped: perhaps a lit clear piece's band (CLEAR_BAND_*).
         if not clear_like and lit_clear is not None and (wc := _lit_band(
                 scene, edges, sl, area, band_px, lying, light, name)) is not None and (
@@ -952,19 +990,36 @@ def clear_beside_found(scene: Scene, view: TableView, bg: np.ndarray, edges: np.
             if lit is not None:
                 lit.add(id(wc.fit))
             continue
-        if small:  # under a piece's area: only a band is read
+        # Turned down as small or not piece-shaped: perhaps a clear piece joined with its
+        # neighbour's shaded side (CLEAR_JOINED_*), refitted when its cast share says so.
+        by_side = (not clear_like and n_px <= hi and _joined_shaped(area)
+                   and clear_shade())
+        if small and not by_side:  # under a piece's area: only a band is read
             continue
         # Else perhaps a black piece lit grey (GREY_BLACK_ALONE_*): asked after the refit.
-        if not clear_like and not _piece_shaped(area, hi_black):
+        black_path = not small and (clear_like or _piece_shaped(area, hi_black))
+        if not (clear_like or black_path or by_side):
             continue
         if not light:  # the scene's light, found once (a scene has one)
             light.append(_light_offset(scene, name)(lying))
-        if _cast_share(scene, sl, area, lying, light[0]) > CLEAR_BESIDE_CAST:
-            continue  # a found piece's shaded face or cast shadow
+        if (cast := _cast_share(scene, sl, area, lying, light[0])) > CLEAR_BESIDE_CAST:
+            # A found piece's shaded face or cast shadow; a clear piece against it shares
+            # up to CLEAR_JOINED_CAST of its area with them (only its whole refit is read).
+            if cast > CLEAR_JOINED_CAST or not (clear_like or by_side):
+                continue
+            clear_like, by_side, black_path = False, True, False
+        elif by_side:
+            # Joined with no found piece's side (at most CLEAR_BESIDE_CAST of it there): not
+            # this path (a cost gate: round chits and lone areas were refitted for nothing).
+            by_side = False
+            if not (clear_like or black_path):
+                continue
         ys, xs = np.nonzero(area)
         pts = grid.to_mm(np.column_stack((xs + c0, ys + r0)).astype(float))
-        if not clear_like and not _may_be_grey_black(view, bg, pts):
-            continue  # (GREY_BLACK_AREA_V: no refit)
+        if not clear_like and black_path and not _may_be_grey_black(view, bg, pts):
+            black_path = False  # (GREY_BLACK_AREA_V: no refit)
+            if not by_side:
+                continue
         if (best := _whole_from_area(scene, edges, pts, None)) is None:
             continue
         if clear_like and (whole := _whole_size(best, CLEAR_BESIDE_WHOLE)
@@ -974,9 +1029,17 @@ def clear_beside_found(scene: Scene, view: TableView, bg: np.ndarray, edges: np.
                 standing_clear):
             out.append(wc)
             continue
+        if by_side and (whole := _whole_size(best, CLEAR_JOINED_WHOLE)) is not None and (
+                _clear_beside_ok(scene, view, bg, wc := _edges_candidate(scene, *whole),
+                                 lying + out, lying, standing_clear)):
+            out.append(wc)
+            if joined is not None:
+                joined.add(id(wc.fit))
+            continue
         # Not clear plastic: perhaps black plastic lit grey (GREY_BLACK_ALONE_*).
-        if (whole := _whole_size(best, GREY_BLACK_ALONE_WHOLE, GREY_BLACK_ALONE_MARGIN)
-                ) is not None and _grey_black_alone(
+        if black_path and (whole := _whole_size(best, GREY_BLACK_ALONE_WHOLE,
+                                                GREY_BLACK_ALONE_MARGIN)
+                           ) is not None and _grey_black_alone(
                     scene, view, bg, wc := _edges_candidate(scene, *whole),
                     lying + standing + out) and not _near_hand(scene, view, bg, wc, hand_mask):
             out.append(wc)
@@ -1131,6 +1194,17 @@ def _grey_black_alone(scene: Scene, view: TableView, bg: np.ndarray, wc: Candida
         return dim or darker_than_clear(view, fp, bg, ())
     return dim and not (clashes(wc, others, scene)
                         or overlaps_any(scene, wc, others, GREY_BLACK_BESIDE_SLIVER))
+
+
+def _joined_shaped(area: np.ndarray) -> bool:
+    """Whether the crisp ``area`` (bool, view px) fills CLEAR_JOINED_FILL of its convex hull
+    and the hull's least box is no longer than CLEAR_BESIDE_ASPECT of its width: one body,
+    a clear piece with its neighbour's shaded side at most, no ring nor band."""
+    cnt = cv2.findContours(area.view(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]
+    hull = cv2.convexHull(np.vstack(cnt))
+    (_x, _y), (w, h), _deg = cv2.minAreaRect(hull)
+    return (np.count_nonzero(area) >= CLEAR_JOINED_FILL * cv2.contourArea(hull)
+            and max(w, h) <= CLEAR_BESIDE_ASPECT * min(w, h))
 
 
 def _piece_shaped(area: np.ndarray, most_px: float) -> bool:
