@@ -337,7 +337,12 @@ EDGE_REFIT_MAX_MOVE_MM = 6.0
 # 2.10 -> 1.34°; 15079's white large, set, 6.14 -> 4.91 mm. Fitted clear readings are left:
 # at the same bounds as many went farther as nearer (15079's clear large 0.43 -> 0.28 px,
 # 2.09 -> 3.24 mm; 15101's 0.93 -> 1.67 mm; their inner rim is crisp through the walls).
+# Mediums and larges only (EDGE_REFIT_NEARER_SIZES): on the 14896-set's whole run the white
+# smalls so moved at 1920×1080 went farther as often as nearer (15076's tip 1.03 -> 1.82 mm,
+# 0.65 -> 3.65°; 15088's 0.53 -> 1.03 mm; 14900's 2.80 -> 2.13 mm): a small's outline is too
+# short to hold its heading (as acc59 found for the open-base turn).
 EDGE_REFIT_NEARER_PX = 0.1
+EDGE_REFIT_NEARER_SIZES = (Size.MEDIUM, Size.LARGE)
 
 
 def edges_refit(scene: Scene, edges: np.ndarray, p: DetectedPiece,
@@ -352,8 +357,9 @@ def edges_refit(scene: Scene, edges: np.ndarray, p: DetectedPiece,
     pose = p.pose
     pts = _outline_samples(scene, p.size, pose)
     before = float(near_edges(grid, pts, edges).mean())
-    # A white or set reading may also be moved by its mean distance (EDGE_REFIT_NEARER_PX).
-    by_distance = p.color == "white" or p.score <= 0.0
+    # A white or set medium or large may also be moved by its mean distance (EDGE_REFIT_NEARER_*).
+    by_distance = ((p.color == "white" or p.score <= 0.0)
+                   and p.size in EDGE_REFIT_NEARER_SIZES)
     if before > 1.0 - EDGE_REFIT_GAIN and not by_distance:
         return p  # no refit could gain EDGE_REFIT_GAIN: most readings end here, unrefitted
     dist, (x0, y0) = edge_distance_window(grid, edges, pts, WHITE_EDGES_PAD_PX)
