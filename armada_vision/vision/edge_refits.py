@@ -341,15 +341,21 @@ EDGE_REFIT_MAX_MOVE_MM = 6.0
 # smalls so moved at 1920×1080 went farther as often as nearer (15076's tip 1.03 -> 1.82 mm,
 # 0.65 -> 3.65°; 15088's 0.53 -> 1.03 mm; 14900's 2.80 -> 2.13 mm): a small's outline is too
 # short to hold its heading (as acc59 found for the open-base turn).
+# Not a reading from its open base's quad (base_quad.pieces_from_base, ``from_base``): its
+# stern is measured there, on the base's edge on the table (0.02-0.4 mm), and its heading
+# already turned about it to the crisp edges (base_quad.STERN_TURN_*); the chamfer refit
+# gives that stern up (session 54, acc64: the 13744-set's 13748, a white medium, set, stern
+# 0.02 -> 1.02 mm, tip 1.12 -> 1.68 mm under this branch).
 EDGE_REFIT_NEARER_PX = 0.1
 EDGE_REFIT_NEARER_SIZES = (Size.MEDIUM, Size.LARGE)
 
 
 def edges_refit(scene: Scene, edges: np.ndarray, p: DetectedPiece,
-                 calib: TableCalibration) -> DetectedPiece:
+                 calib: TableCalibration, from_base: bool = False) -> DetectedPiece:
     """``p`` (lying, in doubt: σ over EDGE_REFIT_MIN_SIGMA_MM) moved to its own size's refit to
     the crisp edges (``edges``: view-size bool) when that outline lies on them and on more
-    of them, or (white or set) nearer them (EDGE_REFIT_*); size, colour and σ kept."""
+    of them, or (white or set, not read from its open base's quad: ``from_base``) nearer
+    them (EDGE_REFIT_*); size, colour and σ kept."""
     if p.sigma_mm <= EDGE_REFIT_MIN_SIGMA_MM or not (p.color in EDGE_REFIT_COLOURS
                                                      or p.score <= 0.0):
         return p
@@ -359,7 +365,7 @@ def edges_refit(scene: Scene, edges: np.ndarray, p: DetectedPiece,
     before = float(near_edges(grid, pts, edges).mean())
     # A white or set medium or large may also be moved by its mean distance (EDGE_REFIT_NEARER_*).
     by_distance = ((p.color == "white" or p.score <= 0.0)
-                   and p.size in EDGE_REFIT_NEARER_SIZES)
+                   and p.size in EDGE_REFIT_NEARER_SIZES and not from_base)
     if before > 1.0 - EDGE_REFIT_GAIN and not by_distance:
         return p  # no refit could gain EDGE_REFIT_GAIN: most readings end here, unrefitted
     dist, (x0, y0) = edge_distance_window(grid, edges, pts, WHITE_EDGES_PAD_PX)
