@@ -348,6 +348,20 @@ EDGE_REFIT_MAX_MOVE_MM = 6.0
 # 0.02 -> 1.02 mm, tip 1.12 -> 1.68 mm under this branch).
 EDGE_REFIT_NEARER_PX = 0.1
 EDGE_REFIT_NEARER_SIZES = (Size.MEDIUM, Size.LARGE)
+# Session 55 (acc65; the check set 5104's 720p stern p95 1.50 -> 1.54 mm under this branch): a
+# medium moved by distance alone keeps its heading, or is not moved. Its outline is too short
+# to hold a heading on edges it already lies on (as a small's, above). Of the 20 readings the
+# branch moved in the 720p scenes of 5104, 14896, 13744 and 12880 (/work/scratch/acc65/mv.py,
+# mv_*.jsonl), the 11 whose refit kept the heading came nearer at both ends (12893's white
+# medium 2.65 -> 0.74 mm, 13945's clear medium 1.62 -> 0.83 mm); of the 5 mediums it turned
+# (0.75-4.5°, its heading steps) three went farther (5141's white medium, set, 0.75 -> 1.27
+# mm, 2.37 -> 3.87°; 5197's, fitted, 0.80 -> 1.72 mm; 13879's 0.87 -> 1.15 mm, 0.77 ->
+# 1.52°), one nearer (14925's, 1.91 -> 1.20 mm) and one mixed (14003's clear, stern 1.32 ->
+# 1.69 mm, heading 4.92 -> 0.42°). Holding the heading in the refit did not mend them (5197
+# 2.13 mm, 5141 1.49 mm: alt_turned.jsonl). The 4 larges it turned came nearer (13819 3.30 ->
+# 1.80 mm, 13959's two) or mixed (14977's stern 1.27 -> 1.54 mm, tip 3.26 -> 2.03 mm, heading
+# 3.64 -> 2.14°): they may turn. The tell is the refit's own step, not a bound: no margin.
+EDGE_REFIT_NEARER_HELD_SIZES = (Size.MEDIUM,)
 
 
 def edges_refit(scene: Scene, edges: np.ndarray, p: DetectedPiece,
@@ -383,6 +397,9 @@ def edges_refit(scene: Scene, edges: np.ndarray, p: DetectedPiece,
                   for x in (pts, q_pts))
         if d0 - d1 < EDGE_REFIT_NEARER_PX:
             return p
+        if (p.size in EDGE_REFIT_NEARER_HELD_SIZES
+                and abs(angle_diff_deg(q.heading_deg, pose.heading_deg)) > 1e-6):
+            return p  # a medium turned on edges it lay on already (EDGE_REFIT_NEARER_HELD_SIZES)
     outline_px = calib.project(_edges_candidate(scene, p.size, q).outline_mm)
     return replace(p, pose=q, tip_mm=q.tip_mm(scene.pieces.dims(p.size).footprint_length_mm),
                    outline_px=tuple((float(x), float(y)) for x, y in outline_px))
