@@ -1883,8 +1883,10 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     # Clear pieces read whole from an area joined with a neighbour's shaded side (edge_refits.
     # CLEAR_JOINED_*): their longer sizes were not whole on the edges, so not lengthened.
     joined: set[int] = set()
+    clear_from_base: list[Candidate] = []
     if table_hue_sat(bg)[1] <= COLOURED_TABLE_SAT:
-        lying += _clear_from_base(scene, view, bg, edges, lying, hand_mask, layout)
+        clear_from_base = _clear_from_base(scene, view, bg, edges, lying, hand_mask, layout)
+        lying += clear_from_base
         lying += clear_beside_found(scene, view, bg, edges, enclosed, lying, standing,
                                     hand_mask, lambda c: _standing_clear(scene, c),
                                     grey_black_alone, lambda c: _bare_white(c, scene, bg),
@@ -2102,8 +2104,12 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
         if (out[i] is p and p.color == "white"
                 and (o := hollow_near_longer(scene, c, p.sigma_mm, lying)) is not None):
             out[i] = replace(as_piece(o, False), color="white")
-    # A white or clear reading in doubt moved onto its own outline (edge_refits.EDGE_REFIT_*).
-    out = [edges_refit(scene, edges, p, calib) for p in out]
+    # A white or clear reading in doubt moved onto its own outline (edge_refits.EDGE_REFIT_*);
+    # one read from its open base's quad, white or clear, keeps its stern measured there
+    # (not moved by distance alone: EDGE_REFIT_NEARER_PX's note).
+    quad_fits = base_fits | {id(b.fit) for b in clear_from_base}
+    out = [edges_refit(scene, edges, p, calib, from_base=id(c.fit) in quad_fits)
+           for c, p in zip(lying, out, strict=True)]
 
     def placed(p: DetectedPiece) -> DetectedPiece:
         return _placed(p, _edges_candidate(scene, p.size, p.pose).outline_mm, pieces,
