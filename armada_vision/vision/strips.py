@@ -519,12 +519,24 @@ def clear_strip_longer(scene: Scene, c: Candidate, sigma_mm: float, lying: list[
     sets = _set_from_tip(scene, c, _longer_sizes(scene, c, sigma_mm))
     for o, free, shorter in _free_strips(scene, seen, sets, others):
         shade = median_shade(scene, free)
-        if not (shade >= CLEAR_STRIP_LIT if lit else shade <= CLEAR_STRIP_DARK) and not (
+        dark = shade <= CLEAR_STRIP_DARK and _dark_past(scene, free, shorter)
+        if not (shade >= CLEAR_STRIP_LIT if lit else dark) and not (
                 grey and _grey_strip(scene, ratio, free, own, shorter)):
             continue
         if (q := _covering_longer(scene, o, c, others)) is not None:
             return q
     return None
+
+
+def _dark_past(scene: Scene, free: shapely.Geometry, shorter: Candidate | None) -> bool:
+    """Whether a longer reading's strip ``free`` (table mm, off the other readings) has its
+    part past ``shorter`` (the next shorter size set from the same tip, when longer than the
+    reading) at most CLEAR_STRIP_DARK too: a piece of that shorter size leaves that part bare
+    (see CLEAR_STRIP_DARK)."""
+    if shorter is None:
+        return True
+    last = free.difference(shapely.Polygon(shorter.outline_mm).buffer(STRIP_GROW_MM))
+    return last.area > 0.0 and median_shade(scene, last) <= CLEAR_STRIP_DARK
 
 
 def _longer_asked(scene: Scene, c: Candidate, sigma_mm: float) -> list[Size]:
