@@ -511,7 +511,7 @@ def clear_strip_longer(scene: Scene, c: Candidate, sigma_mm: float, lying: list[
                        ratio: np.ndarray | None = None) -> Candidate | None:
     """The longest size longer than clear reading ``c`` (σ ``sigma_mm``, covering it: in size
     doubt) from ``c``'s tip and heading whose strip past ``c``'s stern shows the piece (see
-    CLEAR_STRIP_DARK, dark, its part past the next shorter size too; on a coloured table,
+    CLEAR_STRIP_DARK; when dark, its part past the next shorter size too; on a coloured table,
     with ``ratio`` the view's saturation over the table's, also as grey as a clear piece:
     CLEAR_GREY) and that clashes with none of ``lying``: set there, not fitted
     (crisp._edges_candidate), its σ covering ``c``; else None."""
