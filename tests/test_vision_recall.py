@@ -5769,23 +5769,6 @@ def test_a_clear_large_both_strip_rules_lengthen_is_read_at_the_longer(seed, see
     assert p is not None and p.size.value == "large" and p.color == "clear"
 
 
-# ... but the strip rule's longer size passes on a grey table only when its part past the next
-# shorter size is dark as well (issue 4, session 55, sizeclear65; strips._dark_past): a clear
-# medium on the laminate read as a small from its tip has its large's strip at 0.75-0.77 (under
-# CLEAR_STRIP_DARK: the medium's own strip is most of it), its part past the medium bare table
-# at 0.89 (the base's 0.886-0.895), where 12419's and 11712's larges (above) keep 0.57-0.59
-# there. The check sets' 5357 (1280×720, 0-10°) and 6149 (1280×720, 0-10°) and the 15472-set's
-# 15546 (1920×1080, 10-22°), read as larges on 6a8175d, are read as mediums in doubt.
-@pytest.mark.parametrize(("seed", "seed0", "stern"), [
-    (5357, 5104, (486.9, 373.5)),
-    (6149, 5968, (467.3, 78.7)),
-    (15546, 15472, (203.5, 136.7)),
-])
-def test_a_clear_medium_whose_large_strip_past_the_medium_is_bare_table_is_read_as_a_medium(
-        seed, seed0, stern):
-    assert_clear_read_at_size_in_doubt(seed, seed0, "medium", stern)
-
-
 # A fingertip, or the wood lit between a hand's finger shadows, fitted cleanly on wood (issue 4,
 # session 47, precision57; hands.skin_on_wood): read as a trusted orange piece (σ 0.4-0.6 mm,
 # cost 0.25-0.35), which the skin rule (is_skin) asked only of doubtful fits. The 12304-set's

@@ -46,14 +46,6 @@ from armada_vision.vision.segment import TableView
 # the other readings, has a median shade at most CLEAR_STRIP_DARK (or, lit, at least
 # CLEAR_STRIP_LIT) and that clashes with no other reading; set at that pose, not fitted, its σ
 # covers the shorter reading (never trusted: the size is the view's shade, not a fit).
-# Its part past the next shorter size (the last part, which a piece of that size leaves bare)
-# must be at most CLEAR_STRIP_DARK as well (issue 4, session 55, sizeclear65; _dark_past): a
-# small's large strip is mostly its medium's strip, so a clear medium on the laminate read as a
-# small from its tip had its large pass at 0.75-0.77 with that last part bare table at
-# 0.886-0.895 (the check sets' 5357 and 6149, the 15472-set's 15546: read as larges), where
-# right larges this rule reads keep 0.570 (the 12304-set's 12419) and 0.587 (the 11440-set's
-# 11712) there: the bound itself parts them. The lit route and the grey one (CLEAR_GREY, which
-# asks its own last part) are as they were.
 CLEAR_STRIP_DARK = 0.8
 # ... and on a coloured table, by its grey (issue 4, session 35, size45). A clear piece on a
 # coloured table mutes its colour (saturation over the table's, segment.saturation_ratio,
@@ -511,10 +503,10 @@ def clear_strip_longer(scene: Scene, c: Candidate, sigma_mm: float, lying: list[
                        ratio: np.ndarray | None = None) -> Candidate | None:
     """The longest size longer than clear reading ``c`` (σ ``sigma_mm``, covering it: in size
     doubt) from ``c``'s tip and heading whose strip past ``c``'s stern shows the piece (see
-    CLEAR_STRIP_DARK; when dark, its part past the next shorter size too; on a coloured table,
-    with ``ratio`` the view's saturation over the table's, also as grey as a clear piece:
-    CLEAR_GREY) and that clashes with none of ``lying``: set there, not fitted
-    (crisp._edges_candidate), its σ covering ``c``; else None."""
+    CLEAR_STRIP_DARK; on a coloured table, with ``ratio`` the view's saturation over the
+    table's, also as grey as a clear piece: CLEAR_GREY) and that clashes with none of
+    ``lying``: set there, not fitted (crisp._edges_candidate), its σ covering ``c``; else
+    None."""
     if c.upright or scene.shade is None:
         return None
     others = [k for k in lying if k is not c]
@@ -527,24 +519,12 @@ def clear_strip_longer(scene: Scene, c: Candidate, sigma_mm: float, lying: list[
     sets = _set_from_tip(scene, c, _longer_sizes(scene, c, sigma_mm))
     for o, free, shorter in _free_strips(scene, seen, sets, others):
         shade = median_shade(scene, free)
-        dark = shade <= CLEAR_STRIP_DARK and _dark_past(scene, free, shorter)
-        if not (shade >= CLEAR_STRIP_LIT if lit else dark) and not (
+        if not (shade >= CLEAR_STRIP_LIT if lit else shade <= CLEAR_STRIP_DARK) and not (
                 grey and _grey_strip(scene, ratio, free, own, shorter)):
             continue
         if (q := _covering_longer(scene, o, c, others)) is not None:
             return q
     return None
-
-
-def _dark_past(scene: Scene, free: shapely.Geometry, shorter: Candidate | None) -> bool:
-    """Whether a longer reading's strip ``free`` (table mm, off the other readings) has its
-    part past ``shorter`` (the next shorter size set from the same tip, when longer than the
-    reading) at most CLEAR_STRIP_DARK too: a piece of that shorter size leaves that part bare
-    (see CLEAR_STRIP_DARK)."""
-    if shorter is None:
-        return True
-    last = free.difference(shapely.Polygon(shorter.outline_mm).buffer(STRIP_GROW_MM))
-    return last.area > 0.0 and median_shade(scene, last) <= CLEAR_STRIP_DARK
 
 
 def _longer_asked(scene: Scene, c: Candidate, sigma_mm: float) -> list[Size]:
