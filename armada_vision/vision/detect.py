@@ -700,11 +700,15 @@ HIDDEN_TABLE_PAST_SHARE = 0.15
 # glare), is lost to the fit map as a shadow, and σ covers the longest (issue 4, session 55,
 # lead65: the judge set 15472-15759's 15710, a green large on green felt read as a medium at
 # σ 0.47 mm set 5.8 mm aside, cost 0.313; its shaded face stands 54 over the felt, its lit
-# face 14; 0.181 of its ring). Over the 35 trusted readings of their table's hue at
-# HUED_MIN_COST or worse, or no more saturated than it, on six sets (13744, 14032, 14320,
-# 14608, 14896, 15184: /work/scratch/lead65/probe3.txt), all right, the most is 0.083 (the
-# 14032-set's 14160, a red medium on wood), then 0.076 (the 14608-set's 14779's orange
-# medium): their rings are table, tinted shadow or glare off a neighbour.
+# face 14; 0.181 of its ring). Over the 86 readings of that kind (vivid, shorter than the
+# longest, at HUED_MIN_COST or worse, of their table's hue and no more saturated than it; any
+# σ) on the eleven tuning and check sets (the merged tree's runs:
+# /work/scratch/merge65/log_*.jsonl), the right trusted ones reach 0.094 (the 14032-set's
+# 14160, a red medium on wood), then 0.085 (the 14608-set's 14779, an orange medium on wood):
+# their rings are table, tinted shadow or a neighbour's glare. Over the bound besides 15710:
+# the 5968-set's 6233 (a green large read as a medium, in doubt before: 0.175), the 13456-set's
+# 13467 (a yellow large read as a medium, in doubt: 0.326), the 13744-set's 13746 (a green
+# medium 6 mm off, in doubt: 0.145).
 LOST_FACE_SAT = 40.0
 LOST_FACE_SHARE = 0.13
 TURN_STEP_DEG = 30.0
