@@ -1044,7 +1044,7 @@ def clear_beside_found(scene: Scene, view: TableView, bg: np.ndarray, edges: np.
             continue
         # Turned down as small or not piece-shaped: perhaps a clear piece joined with its
         # neighbour's shaded side (CLEAR_JOINED_*), refitted when its cast share says so.
-        by_side = (not clear_like and n_px <= hi and _joined_shaped(area)
+        by_side = (not clear_like and _piece_shaped(area, hi, CLEAR_JOINED_FILL, False)
                    and clear_shade())
         if small and not by_side:  # under a piece's area: only a band is read
             continue
@@ -1248,21 +1248,13 @@ def _grey_black_alone(scene: Scene, view: TableView, bg: np.ndarray, wc: Candida
                         or overlaps_any(scene, wc, others, GREY_BLACK_BESIDE_SLIVER))
 
 
-def _joined_shaped(area: np.ndarray) -> bool:
-    """Whether the crisp ``area`` (bool, view px) fills CLEAR_JOINED_FILL of its convex hull
-    and the hull's least box is no longer than CLEAR_BESIDE_ASPECT of its width: one body,
-    a clear piece with its neighbour's shaded side at most, no ring nor band."""
-    cnt = cv2.findContours(area.view(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]
-    hull = cv2.convexHull(np.vstack(cnt))
-    (_x, _y), (w, h), _deg = cv2.minAreaRect(hull)
-    return (np.count_nonzero(area) >= CLEAR_JOINED_FILL * cv2.contourArea(hull)
-            and max(w, h) <= CLEAR_BESIDE_ASPECT * min(w, h))
-
-
-def _piece_shaped(area: np.ndarray, most_px: float) -> bool:
+def _piece_shaped(area: np.ndarray, most_px: float, fill: float = CLEAR_BESIDE_FILL,
+                  not_round: bool = True) -> bool:
     """Whether the crisp ``area`` (bool, view px) is one solid body of a lying piece's shape:
-    at most ``most_px`` pixels, filling CLEAR_BESIDE_FILL of its convex hull, the hull's least
-    box no longer than CLEAR_BESIDE_ASPECT of its width, the hull not round (crisp.ROUND_MIN)."""
+    at most ``most_px`` pixels, filling ``fill`` of its convex hull, the hull's least box no
+    longer than CLEAR_BESIDE_ASPECT of its width, and, with ``not_round``, the hull not round
+    (crisp.ROUND_MIN). A clear piece joined with its neighbour's shaded side is asked with
+    CLEAR_JOINED_FILL and may be round (CLEAR_JOINED_*)."""
     n_px = np.count_nonzero(area)
     if n_px > most_px:
         return False
@@ -1270,9 +1262,10 @@ def _piece_shaped(area: np.ndarray, most_px: float) -> bool:
     hull = cv2.convexHull(np.vstack(cnt))
     hull_px = cv2.contourArea(hull)
     (_x, _y), (w, h), _deg = cv2.minAreaRect(hull)
+    if n_px < fill * hull_px or max(w, h) > CLEAR_BESIDE_ASPECT * min(w, h):
+        return False
     perimeter = cv2.arcLength(hull, True)
-    return (n_px >= CLEAR_BESIDE_FILL * hull_px and max(w, h) <= CLEAR_BESIDE_ASPECT * min(w, h)
-            and 4.0 * np.pi * hull_px < ROUND_MIN * perimeter * perimeter)
+    return not not_round or 4.0 * np.pi * hull_px < ROUND_MIN * perimeter * perimeter
 
 
 def _cast_share(scene: Scene, sl: tuple[slice, slice], area: np.ndarray,
