@@ -243,11 +243,13 @@ def value_share_of_ring(view: TableView, poly_mm: shapely.Polygon) -> float | No
 
 
 def darker_than_clear(view: TableView, poly_mm: shapely.Polygon, bg_bgr: np.ndarray,
-                      others: Sequence[shapely.Polygon] = ()) -> bool:
+                      others: Sequence[shapely.Polygon] = (),
+                      bound: float = CLEAR_DARKEST_SHARE) -> bool:
     """Whether the reading whose footprint is ``poly_mm`` (table mm), named clear on a grey
-    table, has a part darker than clear plastic lets the table round it through
-    (CLEAR_DARKEST_SHARE): black plastic lit grey. ``others``: the other readings' footprints,
-    left out of both the piece and the table ring."""
+    table, has a part darker than clear plastic lets the table round it through (its darkest
+    part under ``bound`` of the table ring: CLEAR_DARKEST_SHARE by default): black plastic lit
+    grey. ``others``: the other readings' footprints, left out of both the piece and the table
+    ring."""
     if (stats := _grey_stats(view, poly_mm, bg_bgr)) is None or _hsv(stats[2])[1] > 40:
         return False
     if float(percentile(channel_max(stats[0]), 90)) >= WHITE_MIN_V:
@@ -257,7 +259,7 @@ def darker_than_clear(view: TableView, poly_mm: shapely.Polygon, bg_bgr: np.ndar
     value, ring, piece = got
     table_v = float(percentile(value[ring], TABLE_RING_Q))
     dark = float(percentile(value[piece], CLEAR_DARKEST_Q))
-    return dark < CLEAR_DARKEST_SHARE * table_v
+    return dark < bound * table_v
 
 
 def _ring_and_piece(view: TableView, poly_mm: shapely.Polygon,

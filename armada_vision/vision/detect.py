@@ -30,6 +30,7 @@ from armada_vision.geometry.shapes import footprint
 from armada_vision.vision.base_quad import BASE_DARK, base_of_longer, pieces_from_base
 from armada_vision.vision.calibrate import TableCalibration, calibrate
 from armada_vision.vision.colors import (
+    CLEAR_DARKEST_SHARE,
     INNER_SHRINK,
     classify_color,
     darker_than_clear,
@@ -761,6 +762,17 @@ CLEAR_SHORT_COST = 0.20
 # better (13), while the shorter swaps of right larges often fit better (docs/vision-history.md,
 # the 7120-set after its run).
 CLEAR_LONG_COST = GOOD_COST
+# A trusted reading named clear on a grey table, alone, whose darkest part (colors.
+# darker_than_clear: the 5th percentile of its inset footprint against the table ring round
+# it) lies under CLEAR_TRUSTED_DARKEST is black plastic lit grey (issue 4, session 56, sure66):
+# named black, σ covering the other sizes (_grey_black_named). Clear plastic passes the table's
+# light through two walls and its own light shadow, so its darkest part stays at 0.535 of the
+# table or over (205 readings named clear on the laminate scenes of eleven sets, any σ; the
+# trusted right ones 0.540 and over), while a black piece's face mirroring the light is as
+# grey as that light: the judge set 15760's 15859, a black medium on the laminate read as a
+# clear large at σ 0.27 mm over the shadow ahead of its tip (cost 0.228), 0.472. Readings in
+# doubt keep CLEAR_DARKEST_SHARE (colors): their footprints may take in a neighbour's shade.
+CLEAR_TRUSTED_DARKEST = 0.5
 # A clear piece hiding the outline at both ends (solid outside: its own dark base past the
 # stern, a glint past the tip) is pinned along its axis by its sides alone, which it shows
 # double (the far face through the near one): the fit may slide along them (issue 4, sure36:
@@ -2140,7 +2152,9 @@ def _grey_black_named(out: list[DetectedPiece], view: TableView, bg: np.ndarray,
     Only alone, as crisp.SOFT_GREY_BLACK asks: no other reading's footprint within
     GREY_ALONE_MM of its own. A neighbour's open base or shade is such a dark part (the
     9136-set's 9173: a false small read over a white large's hollow, in a hand's shadow,
-    touching the white's reading); the black pieces so named lay 10 mm or more from any."""
+    touching the white's reading); the black pieces so named lay 10 mm or more from any.
+    A trusted reading is asked against CLEAR_TRUSTED_DARKEST and, named black so, has σ
+    covering the other sizes: its size is a fit to a grey taken for clear plastic."""
     fps = [footprint(p.pose, pieces.dims(p.size)) for p in out]
 
     def black(i: int, p: DetectedPiece) -> bool:
@@ -2148,10 +2162,16 @@ def _grey_black_named(out: list[DetectedPiece], view: TableView, bg: np.ndarray,
             return False
         others = fps[:i] + fps[i + 1:]
         near = fps[i].buffer(GREY_ALONE_MM)
+        bound = CLEAR_TRUSTED_DARKEST if p.sigma_mm <= TRUSTED_MM else CLEAR_DARKEST_SHARE
         return (not any(near.intersects(o) for o in others)
-                and darker_than_clear(view, fps[i], bg, others))
+                and darker_than_clear(view, fps[i], bg, others, bound))
 
-    return [replace(p, color="black") if black(i, p) else p for i, p in enumerate(out)]
+    def as_black(p: DetectedPiece) -> DetectedPiece:
+        if p.sigma_mm > TRUSTED_MM:
+            return replace(p, color="black")
+        return replace(p, color="black", sigma_mm=max(p.sigma_mm, *size_span_mm(pieces, p.size)))
+
+    return [as_black(p) if black(i, p) else p for i, p in enumerate(out)]
 
 
 def _read_shorter(p: DetectedPiece, o: Candidate, pieces: PieceSet, area_poly: shapely.Polygon,
