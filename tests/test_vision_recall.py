@@ -5664,6 +5664,30 @@ def test_a_reading_of_the_tables_hue_with_little_saturated_plastic_beside_keeps_
     assert_kept_trusted(seed, seed0, "medium", color, stern, named=True)
 
 
+# Never a wrong pose presented as certain: a black piece lit grey read as a trusted clear
+# reading (issue 4, session 56, sure66; detect.CLEAR_TRUSTED_DARKEST). The judge set
+# 15760-16047's 15859, a black medium on the laminate (1280×720, 10-22°), its faces mirroring
+# the light as a grey 0.52 of the table, was named clear and read as a large over the shadow
+# ahead of its tip at σ 0.27 mm (cost 0.228), a trusted wrong size on 5d55072. Its darkest
+# part is 0.472 of the table round it, darker than clear plastic lets the table through (0.53
+# and over): named black, σ covering the other sizes.
+def test_a_trusted_clear_reading_darker_than_clear_plastic_is_named_black_in_doubt():
+    assert_no_sure_wrong_size(15859, 15760, "medium", "black", (474.58, 245.05))
+    p = found(15859, "medium", "black", (474.58, 245.05), seed0=15760)
+    assert p is not None and p.color == "black"
+
+
+# ... but trusted clear larges alone on the laminate keep their trust and name (guards,
+# passing on 5d55072): the 13456-set's 13732 (darkest 0.542 of the table, the nearest alone)
+# and the 13744-set's 13948 (0.543).
+@pytest.mark.parametrize(("seed", "seed0", "stern"), [
+    (13732, 13456, (283.61, 405.66)),
+    (13948, 13744, (464.19, 170.3)),
+])
+def test_a_trusted_clear_large_alone_on_the_laminate_keeps_its_trust(seed, seed0, stern):
+    assert_kept_trusted(seed, seed0, "large", "clear", stern, named=True)
+
+
 # A clear large on wood read short from its tip, its strip a little darker than the table
 # beside it (issue 4, session 46, sizeclear56; strips.CLEAR_STRIP_BESIDE_COLOURED). The open
 # base's rim drowns in the grain, so the reading stops 7-18 mm short of the stern; the large
