@@ -766,12 +766,15 @@ CLEAR_LONG_COST = GOOD_COST
 # darker_than_clear: the 5th percentile of its inset footprint against the table ring round
 # it) lies under CLEAR_TRUSTED_DARKEST is black plastic lit grey (issue 4, session 56, sure66):
 # named black, σ covering the other sizes (_grey_black_named). Clear plastic passes the table's
-# light through two walls and its own light shadow, so its darkest part stays at 0.535 of the
-# table or over (205 readings named clear on the laminate scenes of eleven sets, any σ; the
-# trusted right ones 0.540 and over), while a black piece's face mirroring the light is as
-# grey as that light: the judge set 15760's 15859, a black medium on the laminate read as a
-# clear large at σ 0.27 mm over the shadow ahead of its tip (cost 0.228), 0.472. Readings in
-# doubt keep CLEAR_DARKEST_SHARE (colors): their footprints may take in a neighbour's shade.
+# light through two walls and lies in its own light shadow, so its darkest part stays near
+# 0.55 of the table: the 21 trusted readings of clear pieces on the laminate scenes of the
+# twelve tuning and check sets lie at 0.540 and over (the 13456-set's 13631; alone, 13732 at
+# 0.542 and the 13744-set's 13948 at 0.543), any clear piece named clear at 0.530 and over (the
+# 14032-set's 14010, in doubt), while a black face mirroring the light is as grey as that
+# light: the judge set 15760's 15859, a black medium on the laminate read as a clear large at
+# σ 0.27 mm over the shadow ahead of its tip (cost 0.228), 0.472. Readings in doubt keep
+# CLEAR_DARKEST_SHARE (colors): black pieces named clear in doubt reach 0.530 (the 15184-set's
+# 15265) and a neighbour's shade may lie in their footprints.
 CLEAR_TRUSTED_DARKEST = 0.5
 # A clear piece hiding the outline at both ends (solid outside: its own dark base past the
 # stern, a glint past the tip) is pinned along its axis by its sides alone, which it shows
