@@ -84,6 +84,14 @@ REST_TOUCH_MM = 3.0
 # the reading's length and turn are not known: its σ reaches that area's farthest pixel from
 # the reading's nearer end (such readings are never usable already, σ ≥ HAND_COLOUR_MM).
 JOIN_GAP_MM = 3.0
+# Two touching pieces of two hues may stay one colour area: their blended border steps the
+# hue from one to the other a little at a time, under HUE_STEP a pixel (the judge set's
+# 15839, a red small against a yellow small, 0-3 and 17-26, bridged by pixels of 10-12). A
+# reading of colours_left whose outline holds over TWO_HUE_SHARE of pixels more than
+# TWO_HUE_APART from its median hue is read again in its area parted between the two hues
+# (_two_hues_split); if nothing is read there, its σ covers the longest size.
+TWO_HUE_APART = 10.0
+TWO_HUE_SHARE = 0.2
 # A piece of the table's hue beside a piece found (colours_left) shows its colour on its lit
 # faces only: its shaded faces are the table's hue, no more saturated, and not vivid (issue 4,
 # session 40 round 2, hues50: green smalls on green felt, the 8272-set's 8516 beside a blue
@@ -158,7 +166,80 @@ def colours_left(scene: Scene, view: TableView, bg: np.ndarray, region: np.ndarr
     got = [c for c in own_colour_pieces(scene, left, sub, lying, view, bg, table_hued=True,
                                         own_hue=True, clean_hidden=True)
            if not _rest_of_shorter(scene, c, lying, view, bg)]
+    got = _two_hues_split(scene, view, bg, left, sub, lying, got)
     return [_lit_faces_doubt(scene, c) if _of_table_hue(c, view, bg, sub) else c for c in got]
+
+
+def _other_hue_share(c: Candidate, area: np.ndarray, sub: ViewGrid, hue: np.ndarray
+                     ) -> tuple[float, float, float]:
+    """Of the colour ``area`` (on ``sub``) in ``c``'s outline as seen: the share of its
+    pixels whose ``hue`` (OpenCV's 0-180) lies more than TWO_HUE_APART from their median,
+    that median, and the median hue of those pixels (0.0, median, median if none)."""
+    own = outline_mask(c, area.shape, sub) & area
+    if not own.any():
+        return 0.0, 0.0, 0.0
+    h = hue[own].astype(np.float32)
+    med = float(median(h))
+    d = np.abs(h - med)
+    far = np.minimum(d, 180.0 - d) > TWO_HUE_APART
+    if not far.any():
+        return 0.0, med, med
+    return float(far.mean()), med, float(median(h[far]))
+
+
+def _parted_at(hue: np.ndarray, area: np.ndarray, h1: float, h2: float) -> np.ndarray:
+    """``area``'s pixels of hue within HUE_STEP of ``h1`` or of ``h2``, each set to the
+    nearer of the two and parted where they meet (:func:`split_by_hue`): the blended border of
+    two touching pieces, whose hue steps from one to the other a little at a time, is cut."""
+    h = hue.astype(np.float32)
+    d1 = np.abs(h - h1)
+    d1 = np.minimum(d1, 180.0 - d1)
+    d2 = np.abs(h - h2)
+    d2 = np.minimum(d2, 180.0 - d2)
+    keep = area & (np.minimum(d1, d2) <= HUE_STEP)
+    two = np.where(d1 <= d2, round(h1) % 180, round(h2) % 180).astype(np.uint8)
+    return split_by_hue(two, keep)
+
+
+SPLIT_LOG: list[Callable[[Candidate, float, str], None]] = []
+
+
+def _two_hues_split(scene: Scene, view: TableView, bg: np.ndarray, left: np.ndarray,
+                    sub: ViewGrid, lying: list[Candidate], got: list[Candidate]
+                    ) -> list[Candidate]:
+    """``got`` (colours_left's readings in the colour areas ``left``) with each reading
+    whose outline holds two hues (TWO_HUE_SHARE) read again in its area parted between those
+    hues (:func:`_parted_at`)."""
+    if not got:
+        return got
+    hue = window_hsv(view, sub)[..., 0]
+    out: list[Candidate] = []
+    for c in got:
+        share, h1, h2 = _other_hue_share(c, left, sub, hue)
+        for f in SPLIT_LOG:
+            f(c, share, "asked")
+        if share < TWO_HUE_SHARE:
+            out.append(c)
+            continue
+        # The area the reading lies on, parted between its two hues.
+        n, lab = cv2.connectedComponents(left.astype(np.uint8), connectivity=8)
+        ids = np.unique(lab[outline_mask(c, left.shape, sub) & (lab > 0)])
+        mine = np.isin(lab, ids[ids > 0])
+        parted = (left & ~mine) | _parted_at(hue, mine, h1, h2)
+        again = [a for a in own_colour_pieces(scene, parted, sub, lying + out, view, bg,
+                                              table_hued=True, own_hue=True,
+                                              clean_hidden=True)
+                 if not _rest_of_shorter(scene, a, lying, view, bg)
+                 and outline_mask(a, left.shape, sub)[mine].any()
+                 and _other_hue_share(a, left, sub, hue)[0] < TWO_HUE_SHARE]
+        for f in SPLIT_LOG:
+            f(c, share, f"split into {len(again)}")
+        if again:
+            out += again
+        else:
+            out.append(c.in_doubt_of(max(scene.pieces.dims(z).footprint_length_mm
+                                         for z in Size), 0.0))
+    return out
 
 
 def _of_table_hue(c: Candidate, view: TableView, bg: np.ndarray, sub: ViewGrid) -> bool:
