@@ -201,44 +201,37 @@ def _parted_at(hue: np.ndarray, area: np.ndarray, h1: float, h2: float) -> np.nd
     return split_by_hue(two, keep)
 
 
-SPLIT_LOG: list[Callable[[Candidate, float, str], None]] = []
-
-
 def _two_hues_split(scene: Scene, view: TableView, bg: np.ndarray, left: np.ndarray,
                     sub: ViewGrid, lying: list[Candidate], got: list[Candidate]
                     ) -> list[Candidate]:
-    """``got`` (colours_left's readings in the colour areas ``left``) with each reading
-    whose outline holds two hues (TWO_HUE_SHARE) read again in its area parted between those
-    hues (:func:`_parted_at`)."""
+    """``got`` (colours_left's readings in the colour areas ``left``, beside the readings
+    ``lying``) with each reading whose outline holds two hues (over TWO_HUE_SHARE of its
+    colour more than TWO_HUE_APART from the median) read again by the same pass in its area
+    parted between those hues (:func:`_parted_at`): the readings there that hold one hue are
+    taken instead; if there are none, it keeps its pose with σ covering the longest size."""
     if not got:
         return got
     hue = window_hsv(view, sub)[..., 0]
     out: list[Candidate] = []
-    for c in got:
+    for i, c in enumerate(got):
         share, h1, h2 = _other_hue_share(c, left, sub, hue)
-        for f in SPLIT_LOG:
-            f(c, share, "asked")
-        if share < TWO_HUE_SHARE:
+        if share <= TWO_HUE_SHARE:
             out.append(c)
             continue
-        # The area the reading lies on, parted between its two hues.
-        n, lab = cv2.connectedComponents(left.astype(np.uint8), connectivity=8)
-        ids = np.unique(lab[outline_mask(c, left.shape, sub) & (lab > 0)])
+        # The colour areas the reading lies on, parted between its two hues.
+        _n, lab = cv2.connectedComponents(left.astype(np.uint8), connectivity=8)
+        ids = np.unique(lab[outline_mask(c, left.shape, sub)])
         mine = np.isin(lab, ids[ids > 0])
         parted = (left & ~mine) | _parted_at(hue, mine, h1, h2)
-        again = [a for a in own_colour_pieces(scene, parted, sub, lying + out, view, bg,
+        others = lying + out + got[i + 1:]
+        again = [a for a in own_colour_pieces(scene, parted, sub, others, view, bg,
                                               table_hued=True, own_hue=True,
                                               clean_hidden=True)
-                 if not _rest_of_shorter(scene, a, lying, view, bg)
-                 and outline_mask(a, left.shape, sub)[mine].any()
-                 and _other_hue_share(a, left, sub, hue)[0] < TWO_HUE_SHARE]
-        for f in SPLIT_LOG:
-            f(c, share, f"split into {len(again)}")
-        if again:
-            out += again
-        else:
-            out.append(c.in_doubt_of(max(scene.pieces.dims(z).footprint_length_mm
-                                         for z in Size), 0.0))
+                 if outline_mask(a, left.shape, sub)[mine].any()
+                 and _other_hue_share(a, left, sub, hue)[0] <= TWO_HUE_SHARE
+                 and not _rest_of_shorter(scene, a, lying, view, bg)]
+        out += again or [c.in_doubt_of(max(scene.pieces.dims(z).footprint_length_mm
+                                           for z in Size), 0.0)]
     return out
 
 
