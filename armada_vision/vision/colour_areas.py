@@ -86,11 +86,19 @@ REST_TOUCH_MM = 3.0
 JOIN_GAP_MM = 3.0
 # Two touching pieces of two hues may stay one colour area: their blended border steps the
 # hue from one to the other a little at a time, under HUE_STEP a pixel (the judge set's
-# 15839, a red small against a yellow small, 0-3 and 17-26, bridged by pixels of 10-12). A
-# reading of colours_left whose outline holds over TWO_HUE_SHARE of pixels more than
-# TWO_HUE_APART from its median hue is read again in its area parted between the two hues
-# (_two_hues_split); if nothing is read there, its σ covers the longest size.
-TWO_HUE_APART = 10.0
+# 15839, a red small, hue 0-3, against a yellow small, 17-26, bridged by border pixels of
+# 10-12, read as one red medium over both, σ 10 mm, its worse end past 2σ: trusted wrong). A
+# reading of colours_left whose outline holds over TWO_HUE_SHARE of its colour pixels more than
+# TWO_HUE_APART from their median hue is read again in its area parted between the two hues
+# (_two_hues_split); if nothing is read there, its σ covers the longest size (issue 4, session
+# 56, split66). TWO_HUE_APART: one piece's own faces differ in hue by up to 11-12 (purple's
+# lit and shaded faces, 142-145 and 154-157: at 10, right purple readings held up to 0.169 of
+# such pixels); 15839's far pixels lie 16-25 from its median (0.352 at 16). TWO_HUE_SHARE at
+# 15: 15839 0.354; right readings of the touching scenes of 15760 and 15472 (logged as
+# colours_left sees them, the other readings' outlines left out) at most 0.010, and the
+# readings colours_left made on four sets at most 0.002 (the 5968-set's 5981, a red large
+# against a yellow large).
+TWO_HUE_APART = 15.0
 TWO_HUE_SHARE = 0.2
 # A piece of the table's hue beside a piece found (colours_left) shows its colour on its lit
 # faces only: its shaded faces are the table's hue, no more saturated, and not vivid (issue 4,
