@@ -94,10 +94,11 @@ JOIN_GAP_MM = 3.0
 # 56, split66). TWO_HUE_APART: one piece's own faces differ in hue by up to 11-12 (purple's
 # lit and shaded faces, 142-145 and 154-157: at 10, right purple readings held up to 0.169 of
 # such pixels); 15839's far pixels lie 16-25 from its median (0.352 at 16). TWO_HUE_SHARE at
-# 15: 15839 0.354; right readings of the touching scenes of 15760 and 15472 (logged as
-# colours_left sees them, the other readings' outlines left out) at most 0.010, and the
-# readings colours_left made on four sets at most 0.002 (the 5968-set's 5981, a red large
-# against a yellow large).
+# 15: 15839 0.354; the 940 right vivid readings of the touching scenes of 15760 and 15472
+# (logged as colours_left sees them, the other readings' outlines left out; 545 touch a piece
+# of another colour) at most 0.040 (the 15472-set's 15638, a cyan large), and the readings
+# colours_left made on four sets at most 0.005 (at 10; the 5968-set's 5981, a red large and a
+# yellow large touching, 0.002 and 0).
 TWO_HUE_APART = 15.0
 TWO_HUE_SHARE = 0.2
 # A piece of the table's hue beside a piece found (colours_left) shows its colour on its lit
