@@ -288,3 +288,31 @@ def test_a_trusted_clear_reading_and_one_across_its_base_are_merged_at_the_longe
     assert p.size is Size.MEDIUM and p.color == "clear"  # the medium holds it, from the tip
     assert math.dist(p.tip_mm, kept.tip_mm) < 1e-6
     assert p.sigma_mm >= gone.sigma_mm
+
+
+# Two touching pieces of two hues (red 1, yellow 23, OpenCV's 0-180) whose blended border steps
+# the hue from one to the other a few units a pixel stay one area when parted where the hue
+# steps by more than HUE_STEP (the judge set's 15839: 4, 10, 18 across its border); parted
+# between the two hues (colour_areas._parted_at, split66) they are two, neither eroded by more
+# than a pixel or two at the border; one hue with its shading's spread (±4) is not parted.
+def test_a_blended_border_between_two_hues_is_parted_between_them():
+    import cv2
+
+    from armada_vision.vision.colour_areas import _parted_at, split_by_hue
+
+    hue = np.zeros((20, 40), np.uint8)
+    hue[:, :18] = 1
+    hue[:, 18:22] = (5, 10, 14, 18)  # the border, each step ≤ HUE_STEP
+    hue[:, 22:] = 23
+    area = np.ones(hue.shape, bool)
+
+    def parts(mask: np.ndarray) -> list[int]:
+        _n, _lab, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8),
+                                                              connectivity=8)
+        return sorted(int(a) for a in stats[1:, cv2.CC_STAT_AREA])
+
+    assert len(parts(split_by_hue(hue, area))) == 1
+    two = parts(_parted_at(hue, area, 1.0, 23.0))
+    assert len(two) == 2 and min(two) >= 15 * 20
+    shaded = (1 + np.random.default_rng(0).integers(-4, 5, hue.shape)) % 180
+    assert len(parts(_parted_at(shaded.astype(np.uint8), area, 1.0, 23.0))) == 1

@@ -5688,6 +5688,25 @@ def test_a_trusted_clear_large_alone_on_the_laminate_keeps_its_trust(seed, seed0
     assert_kept_trusted(seed, seed0, "large", "clear", stern, named=True)
 
 
+# Two touching pieces of two hues whose blended border bridges the hue parting (each pixel
+# steps the hue by HUE_STEP or less) are one colour area: a reading of colours_left whose
+# outline holds two hues is read again in its area parted between them (issue 4, session 56,
+# split66; colour_areas.TWO_HUE_SHARE). The judge set 15760-16047's 15839 (1280×720, 0-10°), a
+# yellow small against a red small, was read as one red medium over both (0.355 of its outline
+# another hue), σ 10.0 mm, its worse end past 2σ of the yellow piece: a trusted wrong size on
+# 5d55072, the red small missed. Both smalls are read, at their size and colour.
+@pytest.mark.parametrize(("color", "stern"), [
+    ("yellow", (240.1, 267.5)),
+    ("red", (225.4, 271.4)),
+])
+def test_two_touching_pieces_of_two_hues_read_as_one_are_read_apart(color, stern):
+    p = found(15839, "small", color, stern, seed0=15760)
+    assert p is not None and p.size.value == "small" and p.color == color
+    assert math.dist(p.pose.stern_mm, stern) < 2.0
+    assert_no_sure_wrong_size(15839, 15760, "small", color, stern, any_size=True)
+    assert_no_false_piece(15839, 15760)
+
+
 # A clear large on wood read short from its tip, its strip a little darker than the table
 # beside it (issue 4, session 46, sizeclear56; strips.CLEAR_STRIP_BESIDE_COLOURED). The open
 # base's rim drowns in the grain, so the reading stops 7-18 mm short of the stern; the large

@@ -84,6 +84,23 @@ REST_TOUCH_MM = 3.0
 # the reading's length and turn are not known: its σ reaches that area's farthest pixel from
 # the reading's nearer end (such readings are never usable already, σ ≥ HAND_COLOUR_MM).
 JOIN_GAP_MM = 3.0
+# Two touching pieces of two hues may stay one colour area: their blended border steps the
+# hue from one to the other a little at a time, under HUE_STEP a pixel (the judge set's
+# 15839, a red small, hue 0-3, against a yellow small, 17-26, bridged by border pixels of
+# 10-12, read as one red medium over both, σ 10 mm, its worse end past 2σ: trusted wrong). A
+# reading of colours_left whose outline holds over TWO_HUE_SHARE of its colour pixels more than
+# TWO_HUE_APART from their median hue is read again in its area parted between the two hues
+# (_two_hues_split); if nothing is read there, its σ covers the longest size (issue 4, session
+# 56, split66). TWO_HUE_APART: one piece's own faces differ in hue by up to 11-12 (purple's
+# lit and shaded faces, 142-145 and 154-157: at 10, right purple readings held up to 0.169 of
+# such pixels); 15839's far pixels lie 16-25 from its median (0.352 at 16). TWO_HUE_SHARE at
+# 15: 15839 0.354; the 940 right vivid readings of the touching scenes of 15760 and 15472
+# (logged as colours_left sees them, the other readings' outlines left out; 545 touch a piece
+# of another colour) at most 0.040 (the 15472-set's 15638, a cyan large), and the readings
+# colours_left made on four sets at most 0.005 (at 10; the 5968-set's 5981, a red large and a
+# yellow large touching, 0.002 and 0).
+TWO_HUE_APART = 15.0
+TWO_HUE_SHARE = 0.2
 # A piece of the table's hue beside a piece found (colours_left) shows its colour on its lit
 # faces only: its shaded faces are the table's hue, no more saturated, and not vivid (issue 4,
 # session 40 round 2, hues50: green smalls on green felt, the 8272-set's 8516 beside a blue
@@ -158,7 +175,73 @@ def colours_left(scene: Scene, view: TableView, bg: np.ndarray, region: np.ndarr
     got = [c for c in own_colour_pieces(scene, left, sub, lying, view, bg, table_hued=True,
                                         own_hue=True, clean_hidden=True)
            if not _rest_of_shorter(scene, c, lying, view, bg)]
+    got = _two_hues_split(scene, view, bg, left, sub, lying, got)
     return [_lit_faces_doubt(scene, c) if _of_table_hue(c, view, bg, sub) else c for c in got]
+
+
+def _other_hue_share(c: Candidate, area: np.ndarray, sub: ViewGrid, hue: np.ndarray
+                     ) -> tuple[float, float, float]:
+    """Of the colour ``area`` (on ``sub``) in ``c``'s outline as seen: the share of its
+    pixels whose ``hue`` (OpenCV's 0-180) lies more than TWO_HUE_APART from their median,
+    that median, and the median hue of those pixels (0.0, median, median if none)."""
+    own = outline_mask(c, area.shape, sub) & area
+    if not own.any():
+        return 0.0, 0.0, 0.0
+    h = hue[own].astype(np.float32)
+    med = float(median(h))
+    d = np.abs(h - med)
+    far = np.minimum(d, 180.0 - d) > TWO_HUE_APART
+    if not far.any():
+        return 0.0, med, med
+    return float(far.mean()), med, float(median(h[far]))
+
+
+def _parted_at(hue: np.ndarray, area: np.ndarray, h1: float, h2: float) -> np.ndarray:
+    """``area``'s pixels of hue within HUE_STEP of ``h1`` or of ``h2``, each set to the
+    nearer of the two and parted where they meet (:func:`split_by_hue`): the blended border of
+    two touching pieces, whose hue steps from one to the other a little at a time, is cut."""
+    h = hue.astype(np.float32)
+    d1 = np.abs(h - h1)
+    d1 = np.minimum(d1, 180.0 - d1)
+    d2 = np.abs(h - h2)
+    d2 = np.minimum(d2, 180.0 - d2)
+    keep = area & (np.minimum(d1, d2) <= HUE_STEP)
+    two = np.where(d1 <= d2, round(h1) % 180, round(h2) % 180).astype(np.uint8)
+    return split_by_hue(two, keep)
+
+
+def _two_hues_split(scene: Scene, view: TableView, bg: np.ndarray, left: np.ndarray,
+                    sub: ViewGrid, lying: list[Candidate], got: list[Candidate]
+                    ) -> list[Candidate]:
+    """``got`` (colours_left's readings in the colour areas ``left``, beside the readings
+    ``lying``) with each reading whose outline holds two hues (over TWO_HUE_SHARE of its
+    colour more than TWO_HUE_APART from the median) read again by the same pass in its area
+    parted between those hues (:func:`_parted_at`): the readings there that hold one hue are
+    taken instead; if there are none, it keeps its pose with σ covering the longest size."""
+    if not got:
+        return got
+    hue = window_hsv(view, sub)[..., 0]
+    out: list[Candidate] = []
+    for i, c in enumerate(got):
+        share, h1, h2 = _other_hue_share(c, left, sub, hue)
+        if share <= TWO_HUE_SHARE:
+            out.append(c)
+            continue
+        # The colour areas the reading lies on, parted between its two hues.
+        _n, lab = cv2.connectedComponents(left.astype(np.uint8), connectivity=8)
+        ids = np.unique(lab[outline_mask(c, left.shape, sub)])
+        mine = np.isin(lab, ids[ids > 0])
+        parted = (left & ~mine) | _parted_at(hue, mine, h1, h2)
+        others = lying + out + got[i + 1:]
+        again = [a for a in own_colour_pieces(scene, parted, sub, others, view, bg,
+                                              table_hued=True, own_hue=True,
+                                              clean_hidden=True)
+                 if outline_mask(a, left.shape, sub)[mine].any()
+                 and _other_hue_share(a, left, sub, hue)[0] <= TWO_HUE_SHARE
+                 and not _rest_of_shorter(scene, a, lying, view, bg)]
+        out += again or [c.in_doubt_of(max(scene.pieces.dims(z).footprint_length_mm
+                                           for z in Size), 0.0)]
+    return out
 
 
 def _of_table_hue(c: Candidate, view: TableView, bg: np.ndarray, sub: ViewGrid) -> bool:
