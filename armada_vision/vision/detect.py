@@ -13,6 +13,7 @@ Frames: table mm (+y away from the viewer), image px (OpenCV).
 from __future__ import annotations
 
 import math
+import os
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
@@ -1407,6 +1408,8 @@ def _clear_sunk(scene: Scene, view: TableView, bg: np.ndarray, region: np.ndarra
         late += short or [_clear_sunk_doubt(scene, c) for c in doubtful
                           if CLEAR_SUNK_DOUBT_SHADE[0] <= shade_of <= CLEAR_SUNK_DOUBT_SHADE[1]
                           and upright_fit(unscaled, region, sub, c.fit.cost) is None]
+    elif os.environ.get("SUNK_BESIDE"):
+        late += [c for c in short if not overlaps_any(scene, c, got)]
     return got
 
 
@@ -1899,6 +1902,10 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
         # joins a coloured neighbour's, seen by its pale part (PALE_PART_*).
         if pale_parts:
             lying += _pale_part_pieces(scene, view, bg, edges, pale_parts, lying, standing)
+    elif os.environ.get("COLOURED_CBF"):
+        lying += clear_beside_found(scene, view, bg, edges, enclosed, lying, standing,
+                                    hand_mask, lambda c: _standing_clear(scene, c),
+                                    None, None, None, joined, coloured=True)
     # A vivid piece on a coloured table that no region holds: its score (brightness against
     # the grain's noise) stayed under the object level (UNREGIONED_*). Last of the passes that add
     # pieces: read earlier it took a yellow large's base as a small before the pass that
