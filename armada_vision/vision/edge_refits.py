@@ -991,8 +991,7 @@ def clear_beside_found(scene: Scene, view: TableView, bg: np.ndarray, edges: np.
                        black: set[int] | None = None,
                        lit_clear: Callable[[Candidate], bool] | None = None,
                        lit: set[int] | None = None,
-                       joined: set[int] | None = None,
-                       coloured: bool = False) -> list[Candidate]:
+                       joined: set[int] | None = None) -> list[Candidate]:
     """Clear pieces lit like the grey table read from the crisp areas (``enclosed``: the
     crisp map and its holes, view-size bool) the readings ``lying`` and ``standing`` and the
     hands (``hand_mask``) leave (CLEAR_BESIDE_*): an area darkened as clear plastic darkens,
@@ -1003,7 +1002,7 @@ def clear_beside_found(scene: Scene, view: TableView, bg: np.ndarray, edges: np.
     id joins ``lit`` (named clear at the end). An area joined with a found piece's shaded side
     (CLEAR_JOINED_*) is read only from a refit whole at every sample; its fit's id joins
     ``joined`` (not lengthened at the end: its longer sizes were not whole)."""
-    if scene.shade is None or (table_hue_sat(bg)[1] > COLOURED_TABLE_SAT) != coloured:
+    if scene.shade is None or table_hue_sat(bg)[1] > COLOURED_TABLE_SAT:
         return []
     grid = scene.grid
     ppm2 = grid.px_per_mm**2
@@ -1050,8 +1049,7 @@ def clear_beside_found(scene: Scene, view: TableView, bg: np.ndarray, edges: np.
         if small and not by_side:  # under a piece's area: only a band is read
             continue
         # Else perhaps a black piece lit grey (GREY_BLACK_ALONE_*): asked after the refit.
-        black_path = not coloured and not small and (
-            clear_like or _piece_shaped(area, hi_black))
+        black_path = not small and (clear_like or _piece_shaped(area, hi_black))
         if not (clear_like or black_path or by_side):
             continue
         if not light:  # the scene's light, found once (a scene has one)
