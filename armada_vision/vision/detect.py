@@ -1400,8 +1400,9 @@ def _clear_sunk(scene: Scene, view: TableView, bg: np.ndarray, region: np.ndarra
     # none of the clean fits (issue 4, session 56, recallcol66): the 14320-set's 14498, a
     # clear medium on felt (0.21) beside a clear small fitted clean (0.13) in one region, was
     # dropped so. Kept last the same way (only where nothing read since clashes). A
-    # doubtful fit only where it kept no good one either, on a grey table, in a region darkened as clear plastic darkens it, and no
-    # standing piece fits the map as well (CLEAR_SUNK_DOUBT_COST, CLEAR_SUNK_DOUBT_SHADE).
+    # doubtful fit only where it kept no good one either, on a grey table, in a region
+    # darkened as clear plastic darkens it, and no standing piece fits the map as well
+    # (CLEAR_SUNK_DOUBT_COST, CLEAR_SUNK_DOUBT_SHADE).
     if not got:
         # (No shade known, or a coloured table: no doubtful fit kept.)
         shade_of = (float(median(scene.shade[sl][region]))
