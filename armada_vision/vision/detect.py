@@ -1422,7 +1422,8 @@ def _clear_sunk(scene: Scene, view: TableView, bg: np.ndarray, region: np.ndarra
 # score map takes it for table, the crisp map holds nothing (the grain drowns its outline)
 # and the wood-mute area (WOOD_MUTE_*) takes ~0.65 of its footprint in scattered bits that no
 # fit on the score map explains (the 12880-set's 12915 and 12951, the 14320-set's 14331, the
-# 14608-set's 14739, the 14896-set's 15177, the 15472-set's 15501, the 15760-set's 15933).
+# 14608-set's 14739, the 14896-set's 15177, the 15472-set's 15501, the 15760-set's 15933;
+# and one against a neighbour, the 14320-set's 14411, a clear large 1.6 mm from a blue one).
 # Last of the passes, on a wood table, the saturation ratio and shade blurred over
 # GRAIN_BLUR_MM, under GRAIN_RATIO and GRAIN_SHADE, make one patch of such a piece (0.30-0.42
 # of the largest footprint's area, scene.max_area_mm2) where the grain's streaks, darker but
@@ -1441,6 +1442,12 @@ def _clear_sunk(scene: Scene, view: TableView, bg: np.ndarray, region: np.ndarra
 #   readings left out), lie in GRAIN_RATIO_REL and GRAIN_SHADE_REL (the cases 0.81-0.89 and
 #   0.75-0.86; a black piece's shadow keeps the wood's saturation, 0.996; vivid and black
 #   pieces' own patches 0.14-0.18; the upright clear larges 0.78-0.90 and 0.83-0.92);
+# - its axis lies over GRAIN_RADIAL_DEG off the line from the camera's foot, either way: a
+#   clear piece standing on its base leans straight away from the camera, and its patch may
+#   be a lying piece's size (the 14320-set's 14343, an upright clear medium: patch 0.39, held
+#   0.35, its fit 2° off that line, saturation 0.80 and shade 0.77 of the ring, read as a false
+#   clear small by the form run on the sets before this test; the cases 24-118° off, 14411's
+#   the nearest);
 # - it clashes with no reading.
 # Named clear, in doubt of its size and turn (σ at least every other size's reach and
 # DOUBT_FLOOR_MM, heading DOUBT_TURN_DEG, as _clear_sunk_doubt): never trusted.
@@ -1457,6 +1464,7 @@ GRAIN_MAP_SPAN = 0.06
 GRAIN_COST = 1.0
 GRAIN_IN = 0.3
 GRAIN_RING_MM = (3.0, 8.0)
+GRAIN_RADIAL_DEG = CLEAR_BASE_RADIAL_DEG
 GRAIN_RATIO_REL = (0.75, 0.92)
 GRAIN_SHADE_REL = (0.70, 0.88)
 
@@ -1508,7 +1516,8 @@ def _grain_clear_pieces(scene: Scene, view: TableView, ratio: np.ndarray,
                 st0 = mid - d_z / 3.0 * u
                 starts.append((z, Pose(float(st0[0]), float(st0[1]), hd % 360.0)))
         best = min((on.fit(z, q) for z, q in starts), key=lambda c: c.fit.cost)
-        if best.fit.cost > GRAIN_COST:
+        off = abs(scene.off_radial_deg(best.fit.pose))
+        if best.fit.cost > GRAIN_COST or min(off, 180.0 - off) <= GRAIN_RADIAL_DEG:
             continue
         fp = scene.footprint(best)[0]
         at = (win[1].start, win[0].start)
