@@ -1487,18 +1487,25 @@ def _grain_clear_pieces(scene: Scene, view: TableView, ratio: np.ndarray,
         fp = scene.footprint(c)[0].buffer(GRAIN_TAKEN_MM)
         cv2.fillPoly(taken, [np.round(grid.to_px(np.asarray(fp.exterior.coords))
                                       ).astype(np.int32)], 1)
-    n, lab, st, _cen = cv2.connectedComponentsWithStats(mask.view(np.uint8), connectivity=8)
+    # The patches' outlines (a tenth of the cost of labelling the view's every speck); each
+    # patch's pixels counted in its window (its outline filled, on the mask).
+    outlines = cv2.findContours(mask.view(np.uint8), cv2.RETR_EXTERNAL,
+                                cv2.CHAIN_APPROX_SIMPLE)[0]
     big = scene.max_area_mm2 * ppm * ppm
+    pad = round(GRAIN_RING_MM[1] * 2 * ppm)
     out: list[Candidate] = []
-    for i in range(1, n):
-        n_px = st[i, cv2.CC_STAT_AREA]
-        if not GRAIN_AREA[0] * big <= n_px <= GRAIN_AREA[1] * big:
+    for cnt in outlines:
+        # (The outline's polygon area is a little under the pixels it holds: a loose cut.)
+        if not 0.5 * GRAIN_AREA[0] * big <= cv2.contourArea(cnt) <= GRAIN_AREA[1] * big:
             continue
-        x, y, w, h = st[i, :4]
-        pad = round(GRAIN_RING_MM[1] * 2 * ppm)
+        x, y, w, h = cv2.boundingRect(cnt)
         win = (slice(max(y - pad, 0), y + h + pad), slice(max(x - pad, 0), x + w + pad))
-        comp = lab[win] == i
-        if np.count_nonzero(comp & (taken[win] > 0)) > GRAIN_TAKEN_SHARE * n_px:
+        comp = np.zeros(mask[win].shape, np.uint8)
+        cv2.drawContours(comp, [cnt], 0, 1, -1, offset=(-win[1].start, -win[0].start))
+        comp = comp.view(bool) & mask[win]
+        n_px = np.count_nonzero(comp)
+        if not GRAIN_AREA[0] * big <= n_px <= GRAIN_AREA[1] * big or np.count_nonzero(
+                comp & (taken[win] > 0)) > GRAIN_TAKEN_SHARE * n_px:
             continue
         fg = scene.fg.copy()
         fg[win] = np.clip((GRAIN_MAP_TOP - rb[win]) / GRAIN_MAP_SPAN, 0.0, 1.0)
