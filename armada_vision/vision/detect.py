@@ -1448,6 +1448,11 @@ def _clear_sunk(scene: Scene, view: TableView, bg: np.ndarray, region: np.ndarra
 #   0.35, its fit 2° off that line, saturation 0.80 and shade 0.77 of the ring, read as a false
 #   clear small by the form run on the sets before this test; the cases 24-118° off, 14411's
 #   the nearest);
+# - no standing piece's outline explains the patch up to GRAIN_UPRIGHT_COST
+#   (explain.upright_fit, on the same map): the 14896-set's 14937, an upright clear medium
+#   (patch 0.46, held 0.31, its fit 20° off the line, saturation and shade 0.76 of the ring),
+#   was read as a false clear large by the form run on the sets; standing, it fits at 0.38
+#   (14343's at 0.31), the cases at 0.81-0.94 or not at all;
 # - it clashes with no reading.
 # Named clear, in doubt of its size and turn (σ at least every other size's reach and
 # DOUBT_FLOOR_MM, heading DOUBT_TURN_DEG, as _clear_sunk_doubt): never trusted.
@@ -1465,6 +1470,7 @@ GRAIN_COST = 1.0
 GRAIN_IN = 0.3
 GRAIN_RING_MM = (3.0, 8.0)
 GRAIN_RADIAL_DEG = CLEAR_BASE_RADIAL_DEG
+GRAIN_UPRIGHT_COST = 0.6
 GRAIN_RATIO_REL = (0.75, 0.92)
 GRAIN_SHADE_REL = (0.70, 0.88)
 
@@ -1526,6 +1532,9 @@ def _grain_clear_pieces(scene: Scene, view: TableView, ratio: np.ndarray,
         off = abs(scene.off_radial_deg(best.fit.pose))
         if best.fit.cost > GRAIN_COST or min(off, 180.0 - off) <= GRAIN_RADIAL_DEG:
             continue
+        if upright_fit(on, comp, grid.sub(win[1].start, win[0].start, comp.shape),
+                       GRAIN_UPRIGHT_COST) is not None:
+            continue  # a standing piece's outline explains the patch
         fp = scene.footprint(best)[0]
         at = (win[1].start, win[0].start)
         inside = _poly_mask(grid, fp.buffer(-1.0), comp.shape, at)
