@@ -5375,11 +5375,12 @@ def test_a_lone_clear_piece_on_wood_that_only_mutes_the_wood_is_found_in_doubt(
 # And the 14320-set's 14343 (an upright clear medium, 1280×720, 22-35°), whose patch is a
 # lying piece's size and held 0.35 by its fit, but the fit lies 2° off the line from the
 # camera's foot (GRAIN_RADIAL_DEG): read as a false clear small by the form run on the sets.
-# And the 14896-set's 14937 (an upright clear medium, 1280×720, 22-35°), its fit 20° off that
-# line, read as a false clear large by the same form: a standing piece's outline explains its
-# patch at 0.38 (GRAIN_UPRIGHT_COST).
+# And the 14896-set's 14937 and the check set 5104's 5301 (upright clear mediums, 1280×720,
+# 22-35°), their fits 20° and 16° off that line, read as a false clear large and small by the
+# same form: a standing piece's outline explains their patches at 0.38 and 0.40
+# (GRAIN_UPRIGHT_COST).
 @pytest.mark.parametrize(("seed", "seed0"), [(12915, 12880), (15825, 15760), (14343, 14320),
-                                             (14937, 14896)])
+                                             (14937, 14896), (5301, 5104)])
 def test_a_clear_piece_standing_on_wood_is_no_lone_lying_one(seed, seed0):
     assert_no_false_piece(seed, seed0)
 

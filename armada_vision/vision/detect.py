@@ -1451,8 +1451,10 @@ def _clear_sunk(scene: Scene, view: TableView, bg: np.ndarray, region: np.ndarra
 # - no standing piece's outline explains the patch up to GRAIN_UPRIGHT_COST
 #   (explain.upright_fit, on the same map): the 14896-set's 14937, an upright clear medium
 #   (patch 0.46, held 0.31, its fit 20° off the line, saturation and shade 0.76 of the ring),
-#   was read as a false clear large by the form run on the sets; standing, it fits at 0.38
-#   (14343's at 0.31), the cases at 0.81-0.94 or not at all;
+#   was read as a false clear large by the form run on the sets, and the check set 5104's
+#   5301, an upright clear medium (its fit 16° off the line), as a false clear small;
+#   standing, they fit at 0.38 and 0.40 (14343's at 0.31), the cases at 0.81-0.94 or not at
+#   all;
 # - it clashes with no reading.
 # Named clear, in doubt of its size and turn (σ at least every other size's reach and
 # DOUBT_FLOOR_MM, heading DOUBT_TURN_DEG, as _clear_sunk_doubt): never trusted.
