@@ -1418,14 +1418,14 @@ def _clear_sunk(scene: Scene, view: TableView, bg: np.ndarray, region: np.ndarra
 
 # A lone clear piece on wood that no pass reads (issue 4, session 56, recallcol66): lying
 # along the grain, or across it at 1280×720, it mutes and darkens the wood only a little
-# (its footprint's saturation 0.81-0.89 of the wood's round it, its light 0.75-0.86), so the
+# (its footprint's saturation 0.78-0.89 of the wood's round it, its light 0.75-0.86), so the
 # score map takes it for table, the crisp map holds nothing (the grain drowns its outline)
 # and the wood-mute area (WOOD_MUTE_*) takes ~0.65 of its footprint in scattered bits that no
 # fit on the score map explains (the 12880-set's 12915 and 12951, the 14320-set's 14331, the
 # 14608-set's 14739, the 14896-set's 15177, the 15472-set's 15501, the 15760-set's 15933;
 # and one against a neighbour, the 14320-set's 14411, a clear large 1.6 mm from a blue one).
 # Last of the passes, on a wood table, the saturation ratio and shade blurred over
-# GRAIN_BLUR_MM, under GRAIN_RATIO and GRAIN_SHADE, make one patch of such a piece (0.30-0.42
+# GRAIN_BLUR_MM, under GRAIN_RATIO and GRAIN_SHADE, make one patch of such a piece (0.26-0.42
 # of the largest footprint's area, scene.max_area_mm2) where the grain's streaks, darker but
 # as saturated, stay out (the patch map takes ~1 % of the view). A patch of GRAIN_AREA that
 # the readings (grown by GRAIN_TAKEN_MM) leave at least 1 - GRAIN_TAKEN_SHARE of is fitted on
@@ -1439,7 +1439,7 @@ def _clear_sunk(scene: Scene, view: TableView, bg: np.ndarray, region: np.ndarra
 #   top) that the fit holds only 0.21-0.22 of (the 12880-set's 12915's and the 15760-set's
 #   upright clear larges);
 # - its footprint's median saturation ratio and shade, over a ring GRAIN_RING_MM out (the
-#   readings left out), lie in GRAIN_RATIO_REL and GRAIN_SHADE_REL (the cases 0.81-0.89 and
+#   readings left out), lie in GRAIN_RATIO_REL and GRAIN_SHADE_REL (the cases 0.78-0.89 and
 #   0.75-0.86; a black piece's shadow keeps the wood's saturation, 0.996; vivid and black
 #   pieces' own patches 0.14-0.18; the upright clear larges 0.78-0.90 and 0.83-0.92);
 # - its axis lies over GRAIN_RADIAL_DEG off the line from the camera's foot, either way: a
