@@ -1411,9 +1411,13 @@ def _clear_sunk(scene: Scene, view: TableView, bg: np.ndarray, region: np.ndarra
              if c.fit.cost <= CLEAR_SUNK_LATE_COST else doubtful).append(c)
     # Only where the re-read kept no clean fit: beside one, the rest of the region's
     # explanation is that piece's own remainder (the 9424-set's 9512: a small beside its
-    # clear medium took the medium's place). A doubtful fit only where it kept no good one
-    # either, on a grey table, in a region darkened as clear plastic darkens it, and no
-    # standing piece fits the map as well (CLEAR_SUNK_DOUBT_COST, CLEAR_SUNK_DOUBT_SHADE).
+    # clear medium took the medium's place, overlapping the clean fit) -- unless it overlaps
+    # none of the clean fits (issue 4, session 56, recallcol66): the 14320-set's 14498, a
+    # clear medium on felt (0.21) beside a clear small fitted clean (0.13) in one region, was
+    # dropped so. Kept last the same way (only where nothing read since clashes). A
+    # doubtful fit only where it kept no good one either, on a grey table, in a region
+    # darkened as clear plastic darkens it, and no standing piece fits the map as well
+    # (CLEAR_SUNK_DOUBT_COST, CLEAR_SUNK_DOUBT_SHADE).
     if not got:
         # (No shade known, or a coloured table: no doubtful fit kept.)
         shade_of = (float(median(scene.shade[sl][region]))
@@ -1422,7 +1426,170 @@ def _clear_sunk(scene: Scene, view: TableView, bg: np.ndarray, region: np.ndarra
         late += short or [_clear_sunk_doubt(scene, c) for c in doubtful
                           if CLEAR_SUNK_DOUBT_SHADE[0] <= shade_of <= CLEAR_SUNK_DOUBT_SHADE[1]
                           and upright_fit(unscaled, region, sub, c.fit.cost) is None]
+    else:
+        late += [c for c in short if not overlaps_any(scene, c, got)]
     return got
+
+
+# A lone clear piece on wood that no pass reads (issue 4, session 56, recallcol66): lying
+# along the grain, or across it at 1280×720, it mutes and darkens the wood only a little
+# (its footprint's saturation 0.78-0.89 of the wood's round it, its light 0.75-0.86), so the
+# score map takes it for table, the crisp map holds nothing (the grain drowns its outline)
+# and the wood-mute area (WOOD_MUTE_*) takes ~0.65 of its footprint in scattered bits that no
+# fit on the score map explains (the 12880-set's 12915 and 12951, the 14320-set's 14331, the
+# 14608-set's 14739, the 14896-set's 15177, the 15472-set's 15501, the 15760-set's 15933;
+# and one against a neighbour, the 14320-set's 14411, a clear large 1.6 mm from a blue one).
+# Last of the passes, on a wood table, the saturation ratio and shade blurred over
+# GRAIN_BLUR_MM, under GRAIN_RATIO and GRAIN_SHADE, make one patch of such a piece (0.26-0.42
+# of the largest footprint's area, scene.max_area_mm2) where the grain's streaks, darker but
+# as saturated, stay out (the patch map takes ~1 % of the view). A patch of GRAIN_AREA that
+# the readings (grown by GRAIN_TAKEN_MM) leave at least 1 - GRAIN_TAKEN_SHARE of is fitted on
+# its muting as the fit map (GRAIN_MAP_TOP less the blurred ratio, over GRAIN_MAP_SPAN, 0-1),
+# from its axis both ways, every size, its stern a third of the length behind its middle;
+# the best fit up to GRAIN_COST (the cases 0.30-0.96: the lit face near the tip keeps more of
+# the wood's colour, so the fit is short: most are read a size or two short, the end's strip
+# rules lengthening some) is read when:
+# - its footprint holds GRAIN_IN of the patch (the cases 0.35-0.66): a clear piece standing
+#   on its base makes a bigger patch (0.61-0.65 of the largest footprint, over GRAIN_AREA's
+#   top) that the fit holds only 0.21-0.22 of (the 12880-set's 12915's and the 15760-set's
+#   upright clear larges);
+# - its footprint's median saturation ratio and shade, over a ring GRAIN_RING_MM out (the
+#   readings left out), lie in GRAIN_RATIO_REL and GRAIN_SHADE_REL (the cases 0.78-0.89 and
+#   0.75-0.86; a black piece's shadow keeps the wood's saturation, 0.996; vivid and black
+#   pieces' own patches 0.14-0.18; the upright clear larges 0.78-0.90 and 0.83-0.92);
+# - its axis lies over GRAIN_RADIAL_DEG off the line from the camera's foot, either way: a
+#   clear piece standing on its base leans straight away from the camera, and its patch may
+#   be a lying piece's size (the 14320-set's 14343, an upright clear medium: patch 0.39, held
+#   0.35, its fit 2° off that line, saturation 0.80 and shade 0.77 of the ring, read as a false
+#   clear small by the form run on the sets before this test; the cases 24-118° off, 14411's
+#   the nearest);
+# - no standing piece's outline explains the patch up to GRAIN_UPRIGHT_COST
+#   (explain.upright_fit, on the same map): the 14896-set's 14937, an upright clear medium
+#   (patch 0.46, held 0.31, its fit 20° off the line, saturation and shade 0.76 of the ring),
+#   was read as a false clear large by the form run on the sets, and the check set 5104's
+#   5301, an upright clear medium (its fit 16° off the line), as a false clear small;
+#   standing, they fit at 0.38 and 0.40 (14343's at 0.31), the cases at 0.81-0.94 or not at
+#   all;
+# - it clashes with no reading.
+# Named clear, in doubt of its size and turn (σ at least every other size's reach and
+# DOUBT_FLOOR_MM, heading DOUBT_TURN_DEG, as _clear_sunk_doubt): never trusted.
+# Left: the 12880-set's 13074 (1920×1080, 10-22°: shade 0.898 of the ring) and the 14896-set's
+# 14919 (its patch 0.58, saturation 0.947: the piece's shadow joined it).
+GRAIN_BLUR_MM = 3.0
+GRAIN_RATIO = 0.95
+GRAIN_SHADE = 0.97
+GRAIN_AREA = (0.25, 0.55)
+GRAIN_TAKEN_MM = 3.0
+GRAIN_TAKEN_SHARE = 0.3
+GRAIN_MAP_TOP = 0.97
+GRAIN_MAP_SPAN = 0.06
+GRAIN_COST = 1.0
+GRAIN_IN = 0.3
+GRAIN_RING_MM = (3.0, 8.0)
+GRAIN_RADIAL_DEG = CLEAR_BASE_RADIAL_DEG
+GRAIN_UPRIGHT_COST = 0.6
+GRAIN_RATIO_REL = (0.75, 0.92)
+GRAIN_SHADE_REL = (0.70, 0.88)
+
+
+def _grain_clear_pieces(scene: Scene, view: TableView, ratio: np.ndarray,
+                        lying: list[Candidate], standing: list[Candidate],
+                        hand_mask: np.ndarray) -> list[Candidate]:
+    """Clear pieces on wood that no pass reads (GRAIN_*): a patch muted and darkened a
+    little (saturation ``ratio`` and ``scene.shade``, blurred), left by every reading,
+    fitted on its muting as the fit map; in doubt of size and turn."""
+    grid = scene.grid
+    ppm = grid.px_per_mm
+    k = max(round(GRAIN_BLUR_MM * ppm) | 1, 1)
+    rb = cv2.blur(ratio, (k, k))
+    sb = cv2.blur(scene.shade.astype(np.float32), (k, k))
+    mask = (rb < GRAIN_RATIO) & (sb < GRAIN_SHADE) & view.valid_mask & ~view.marker_mask
+    mask &= ~hand_mask
+    taken = np.zeros(mask.shape, np.uint8)
+    for c in [*lying, *standing]:
+        fp = scene.footprint(c)[0].buffer(GRAIN_TAKEN_MM)
+        cv2.fillPoly(taken, [np.round(grid.to_px(np.asarray(fp.exterior.coords))
+                                      ).astype(np.int32)], 1)
+    # The patches' outlines (a tenth of the cost of labelling the view's every speck); each
+    # patch's pixels counted in its window (its outline filled, on the mask).
+    outlines = cv2.findContours(mask.view(np.uint8), cv2.RETR_EXTERNAL,
+                                cv2.CHAIN_APPROX_SIMPLE)[0]
+    big = scene.max_area_mm2 * ppm * ppm
+    pad = round(GRAIN_RING_MM[1] * 2 * ppm)
+    out: list[Candidate] = []
+    for cnt in outlines:
+        # (The outline's polygon area is a little under the pixels it holds: a loose cut.)
+        if not 0.5 * GRAIN_AREA[0] * big <= cv2.contourArea(cnt) <= GRAIN_AREA[1] * big:
+            continue
+        x, y, w, h = cv2.boundingRect(cnt)
+        win = (slice(max(y - pad, 0), y + h + pad), slice(max(x - pad, 0), x + w + pad))
+        comp = np.zeros(mask[win].shape, np.uint8)
+        cv2.drawContours(comp, [cnt], 0, 1, -1, offset=(-win[1].start, -win[0].start))
+        comp = comp.view(bool) & mask[win]
+        n_px = np.count_nonzero(comp)
+        if not GRAIN_AREA[0] * big <= n_px <= GRAIN_AREA[1] * big or np.count_nonzero(
+                comp & (taken[win] > 0)) > GRAIN_TAKEN_SHARE * n_px:
+            continue
+        fg = scene.fg.copy()
+        fg[win] = np.clip((GRAIN_MAP_TOP - rb[win]) / GRAIN_MAP_SPAN, 0.0, 1.0)
+        on = scene.on_map(fg)
+        ys, xs = np.nonzero(comp)
+        pts = grid.to_mm(np.column_stack((xs + win[1].start, ys + win[0].start)).astype(float))
+        mid = pts.mean(axis=0)
+        v = np.linalg.eigh(np.cov((pts - mid).T))[1][:, 1]
+        axis = math.degrees(math.atan2(v[1], v[0]))
+        starts = []
+        for z in Size:
+            d_z = scene.pieces.dims(z).footprint_length_mm
+            for hd in (axis, axis + 180.0):
+                u = np.array([math.cos(math.radians(hd)), math.sin(math.radians(hd))])
+                st0 = mid - d_z / 3.0 * u
+                starts.append((z, Pose(float(st0[0]), float(st0[1]), hd % 360.0)))
+        best = min((on.fit(z, q) for z, q in starts), key=lambda c: c.fit.cost)
+        off = abs(scene.off_radial_deg(best.fit.pose))
+        if best.fit.cost > GRAIN_COST or min(off, 180.0 - off) <= GRAIN_RADIAL_DEG:
+            continue
+        if upright_fit(on, comp, grid.sub(win[1].start, win[0].start, comp.shape),
+                       GRAIN_UPRIGHT_COST) is not None:
+            continue  # a standing piece's outline explains the patch
+        fp = scene.footprint(best)[0]
+        at = (win[1].start, win[0].start)
+        inside = _poly_mask(grid, fp.buffer(-1.0), comp.shape, at)
+        ring = _poly_mask(grid, fp.buffer(GRAIN_RING_MM[1]).difference(
+            fp.buffer(GRAIN_RING_MM[0])), comp.shape, at) & ~(taken[win] > 0)
+        ring &= view.valid_mask[win]
+        if (not inside.any() or np.count_nonzero(ring) < np.count_nonzero(inside)
+                or np.count_nonzero(comp & inside) < GRAIN_IN * n_px):
+            continue
+        rr = float(median(ratio[win][inside])) / max(float(median(ratio[win][ring])), 1e-3)
+        sr = float(median(scene.shade[win][inside])) / max(
+            float(median(scene.shade[win][ring])), 1e-3)
+        if not (GRAIN_RATIO_REL[0] <= rr <= GRAIN_RATIO_REL[1]
+                and GRAIN_SHADE_REL[0] <= sr <= GRAIN_SHADE_REL[1]):
+            continue
+        c = best.in_doubt_of(max(DOUBT_FLOOR_MM, *size_span_mm(scene.pieces, best.size)),
+                             DOUBT_TURN_DEG)
+        if clashes(c, [*lying, *standing, *out], scene):
+            continue
+        out.append(c)
+    return out
+
+
+def _poly_mask(grid: ViewGrid, poly: shapely.Geometry, shape: tuple[int, ...],
+               at: tuple[int, int]) -> np.ndarray:
+    """Bool mask of ``shape`` (a view window whose top-left view px is ``at``, x then y) of
+    the table polygon(s) ``poly`` (mm), holes left out."""
+    m = np.zeros(shape, np.uint8)
+    off = np.array(at, float)
+    for g in getattr(poly, "geoms", [poly]):
+        if g.is_empty:
+            continue
+        cv2.fillPoly(m, [np.round(grid.to_px(np.asarray(g.exterior.coords)) - off
+                                  ).astype(np.int32)], 1)
+        for h in g.interiors:
+            cv2.fillPoly(m, [np.round(grid.to_px(np.asarray(h.coords)) - off
+                                      ).astype(np.int32)], 0)
+    return m.view(bool)
 
 
 def _clear_sunk_doubt(scene: Scene, c: Candidate) -> Candidate:
@@ -1948,6 +2115,14 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
              and (id(c) in by_shadow or not looks_lit(c))
              and not _leaning_shadow(c, scene, view, bg)
              and not _die_top(c, view, bg)]
+    # A lone clear piece on wood that only mutes and darkens the wood a little, no pass
+    # reading it (GRAIN_*): after the filters above (named by the wood's hue, skin_on_wood
+    # would take it for lit wood), named clear at the end.
+    grain: set[int] = set()
+    if ratio is not None and scene.shade is not None and wood_table(bg):
+        got = _grain_clear_pieces(scene, view, ratio, lying, standing, hand_mask)
+        grain = {id(c.fit) for c in got}
+        lying += got
     # A reading whose base as seen is the face ahead of it ends on the piece: σ covers the
     # longer reading from its tip whose open base the view shows.
     lying = [face_for_base(scene, c) for c in lying]
@@ -2015,7 +2190,8 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     # can be: the 10864-set's 11108; edge_refits.WHITE_ALONE_FACE).
     out = [replace(p, color="white") if id(c.fit) in alone
            else replace(p, color="black") if id(c.fit) in grey_black_alone
-           else replace(p, color="clear") if id(c.fit) in lit_band else p
+           else replace(p, color="clear") if id(c.fit) in lit_band or id(c.fit) in grain
+           else p
            for c, p in zip(lying, out, strict=True)]
     for i, (c, p) in enumerate(zip(lying, out, strict=True)):
         # A clear reading in size doubt whose stern is cut short (CLEAR_STRIP_DARK).
