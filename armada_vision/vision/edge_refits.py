@@ -375,8 +375,10 @@ EDGE_REFIT_NEARER_HELD_SIZES = (Size.MEDIUM,)
 # 1.83 -> 0.16 mm, the 12880-set's 12991 4.77 -> 2.29 mm); above the bound the 13744-set's
 # 13959 (0.664) nearer, the 14032-set's 14161 (0.667) its stern nearer but its tip farther
 # (1.15 -> 2.32 mm), the 5968-set's 5973 (0.747) and 5104's 5385 (0.756, 1.81 -> 2.17 mm)
-# farther. Many such readings lie on wood or felt where the map holds none of the piece (cost
-# 1.2-1.9, coverage 0): their fits stay where they are.
+# farther. One mover is mixed: the 15184-set's 15455 (0.635), turned 8.5° off its piece, both
+# ends nearer (7.11 / 2.70 -> 6.49 / 0.85 mm) but its heading 0.63° farther. Many such
+# readings lie on wood or felt where the map holds none of the piece (cost 1.2-1.9, coverage
+# 0): their fits stay where they are.
 SET_CLEAR_REFIT_COST = 0.65
 
 
