@@ -4497,6 +4497,38 @@ def test_a_medium_on_its_crisp_outline_is_not_turned_off_it(seed, stern):
     assert p.sigma_mm > 1.5
 
 
+# A clear large set by a strip rule moved to its map fit (issue 4, session 56, acc66; the 720p
+# stern p95 over 1.5 mm on five tuning sets). Set from a shorter reading's tip or stern, not
+# fitted (score 0), it lies where the shorter's end put it: the 14896-set's 14971 (1280×720,
+# 10-22°, felt, clear_strip_longer) 1.83 mm off at both ends; the 14032-set's 14051 (0-10°,
+# cloth) 3.41 / 2.98 mm and 14207 (0-10°, felt, clear_base_longer) 3.16 / 3.10 mm. The fit map's
+# fit of the large from there costs 0.454, 0.523 and 0.640 (SET_CLEAR_REFIT_COST 0.65) and lies
+# 0.16 / 0.12, 0.23 / 0.81 and 1.42 / 1.34 mm off; size, colour and σ are kept: in doubt.
+@pytest.mark.parametrize(("seed0", "seed", "stern", "tip", "within"), [
+    (14896, 14971, (335.96, 416.72), (362.99, 454.22), 1.0),
+    (14032, 14051, (198.93, 233.82), (213.98, 277.53), 1.0),
+    (14032, 14207, (452.66, 343.25), (410.48, 362.17), 1.5),
+])
+def test_a_clear_large_set_by_a_strip_rule_is_moved_to_its_map_fit(seed0, seed, stern, tip,
+                                                                    within):
+    p = found(seed, "large", "clear", stern, seed0=seed0)
+    assert p is not None and p.size.value == "large" and p.color == "clear"
+    assert math.dist(p.pose.stern_mm, stern) < within
+    assert math.dist(p.tip_mm, tip) < within
+    assert p.sigma_mm > 1.5
+
+
+# ... but not to a fit costing over SET_CLEAR_REFIT_COST (issue 4, session 56, acc66): the
+# 14032-set's 14161 (1280×720, 10-22°, laminate), a clear large set from a medium's stern
+# (clear_tip_longer), stern 3.70 mm off but its tip 1.15 mm; its fit (0.667) brings the stern
+# to 2.83 mm and sends the tip to 2.32 mm. Left, its tip stays within 1.3 mm.
+def test_a_clear_large_whose_map_fit_costs_more_keeps_its_set_pose():
+    tip = (196.1, 397.47)
+    p = found(14161, "large", "clear", (150.85, 406.93), seed0=14032)
+    assert p is not None and p.size.value == "large"
+    assert math.dist(p.tip_mm, tip) < 1.3
+
+
 # A clear piece lit like a grey table is no lit table (issue 4, session 40, clearrec50; clear
 # pieces on laminate missed, lit like the table). The 10864-set's 11118: a clear small alone on
 # laminate (1920×1080, 10-22°), its faces passing the table's light and colour at over ×1.05.

@@ -78,6 +78,7 @@ from armada_vision.vision.edge_refits import (
     clear_beside_found,
     edges_refit,
     grey_black_size_by_edges,
+    set_clear_refit,
     white_alone,
     white_beside_found,
     white_by_shadow,
@@ -2303,7 +2304,14 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     # one read from its open base's quad, white or clear, keeps its stern measured there
     # (not moved by distance alone: EDGE_REFIT_NEARER_PX's note).
     quad_fits = base_fits | {id(b.fit) for b in clear_from_base}
-    out = [edges_refit(scene, edges, p, calib, from_base=id(c.fit) in quad_fits)
+
+    def _refit_set(p: DetectedPiece, q: DetectedPiece, from_base: bool) -> DetectedPiece:
+        # A clear large set by a strip rule that edges_refit left: its map fit from there
+        # (edge_refits.SET_CLEAR_REFIT_COST).
+        return set_clear_refit(scene, p, calib, from_base) if q is p else q
+
+    out = [_refit_set(p, edges_refit(scene, edges, p, calib, from_base=id(c.fit) in quad_fits),
+                      id(c.fit) in quad_fits)
            for c, p in zip(lying, out, strict=True)]
 
     def placed(p: DetectedPiece) -> DetectedPiece:
