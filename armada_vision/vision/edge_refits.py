@@ -418,6 +418,13 @@ def edges_refit(scene: Scene, edges: np.ndarray, p: DetectedPiece,
         if (p.size in EDGE_REFIT_NEARER_HELD_SIZES
                 and abs(angle_diff_deg(q.heading_deg, pose.heading_deg)) > 1e-6):
             return p  # a medium turned on edges it lay on already (EDGE_REFIT_NEARER_HELD_SIZES)
+    return _moved_to(scene, p, calib, q)
+
+
+def _moved_to(scene: Scene, p: DetectedPiece, calib: TableCalibration, q: Pose
+              ) -> DetectedPiece:
+    """``p`` at the pose ``q`` (table mm): its tip and its outline as seen (image px) with
+    it; size, colour, σ and score kept."""
     outline_px = calib.project(_edges_candidate(scene, p.size, q).outline_mm)
     return replace(p, pose=q, tip_mm=q.tip_mm(scene.pieces.dims(p.size).footprint_length_mm),
                    outline_px=tuple((float(x), float(y)) for x, y in outline_px))
@@ -436,10 +443,7 @@ def set_clear_refit(scene: Scene, p: DetectedPiece, calib: TableCalibration,
     if f.cost > SET_CLEAR_REFIT_COST or math.dist(f.pose.stern_mm,
                                                   p.pose.stern_mm) > EDGE_REFIT_MAX_MOVE_MM:
         return p
-    q = f.pose
-    outline_px = calib.project(_edges_candidate(scene, p.size, q).outline_mm)
-    return replace(p, pose=q, tip_mm=q.tip_mm(scene.pieces.dims(p.size).footprint_length_mm),
-                   outline_px=tuple((float(x), float(y)) for x, y in outline_px))
+    return _moved_to(scene, p, calib, f.pose)
 
 
 def white_by_shadow(scene: Scene, view: TableView, bg: np.ndarray, edges: np.ndarray,
