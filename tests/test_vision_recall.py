@@ -4714,6 +4714,40 @@ def test_a_vivid_reading_whose_lit_base_has_its_shadow_behind_it_stays_trusted()
     assert_kept_trusted(13940, 13744, "small", "orange", (194.89, 513.72), named=True)
 
 
+# ... and a white reading slid back onto its own shadow's ring (issue 4, session 57, white67;
+# open_base.FACE_GAP_MM): the fit map holds a thin ring round the shadow behind the base and
+# scores the band inside it as table, so the fit put the stern on the ring, the tip pulled
+# back onto the map's end, its plastic beginning 2.8-4.0 mm past its rim as seen. The judge
+# set 16048-16335's 16293 (a white small on the light laminate, 1280×720, 22-35°: read 3.3 mm
+# off at σ 0.49 mm, a trusted far-off reading on caa1ec9), the check set's 5279 (a small, 2.9
+# mm behind at σ 0.49 mm) and 5239 (a large, 2.7 mm behind at σ 0.27 mm): σ covers the gap.
+@pytest.mark.parametrize(("seed", "seed0", "size", "stern"), [
+    (16293, 16048, "small", (479.84, 281.57)),
+    (5279, 5104, "small", (294.52, 96.17)),
+    (5239, 5104, "large", (265.83, 261.76)),
+])
+def test_a_white_reading_behind_where_its_plastic_begins_is_not_trusted(seed, seed0, size,
+                                                                        stern):
+    p = found(seed, size, "white", stern, seed0=seed0)
+    assert p is not None and p.size.value == size and p.color == "white"
+    assert p.sigma_mm > 1.5
+    assert_no_sure_wrong_size(seed, seed0, size, "white", stern, any_size=True)
+
+
+# ... but right white readings whose plastic begins nearest the gap keep their trust (guards,
+# passing on caa1ec9): the 15760-set's 15789 (a large, 1.49 mm), the 13456-set's 13685 (a
+# small seen 4.0 mm into its base, 1.04 mm) and the check set's 5270 (a faint small whose fit
+# map scores 0.35-0.6 all over: measured against its own level).
+@pytest.mark.parametrize(("seed", "seed0", "size", "stern"), [
+    (15789, 15760, "large", (190.69, 484.16)),
+    (13685, 13456, "small", (441.95, 292.73)),
+    (5270, 5104, "small", (437.03, 402.88)),
+])
+def test_a_right_white_reading_whose_plastic_begins_at_its_rim_keeps_its_trust(seed, seed0,
+                                                                               size, stern):
+    assert_kept_trusted(seed, seed0, size, "white", stern, within_mm=1.5, named=True)
+
+
 # ... a reading named white on a grey table that shows no white piece's shade and casts no
 # shadow (detect.CLEAR_LIT_RING_MM's BARE_WHITE note): nothing tells white from clear, and a
 # clear piece's outline is its walls' refraction. The 10864-set's 11148: a clear medium on

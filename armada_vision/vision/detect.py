@@ -147,6 +147,7 @@ from armada_vision.vision.open_base import (
     crop_in,
     face_ahead_of_base,
     face_for_base,
+    face_gap_mm,
     face_lit_as_inside,
     hollow_ahead_mm,
     hollow_of_longer,
@@ -2174,7 +2175,8 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
                       lambda: _table_hue_sat(c, scene, view, bg),
                       lambda: face_lit_as_inside(scene, c),
                       lambda: _others_over(c, lying, scene),
-                      lambda: _lost_face_share(c, lying, scene, view, bg))
+                      lambda: _lost_face_share(c, lying, scene, view, bg),
+                      lambda: face_gap_mm(scene, c))
 
     out = [as_piece(c, dark_base, top)
            for c, dark_base, top in zip(lying, opaque, lit_top, strict=True)]
@@ -3735,7 +3737,8 @@ def _piece(c: Candidate, calib: TableCalibration, view: TableView, bg: np.ndarra
            table_hued: Callable[[], tuple[bool, bool]] | None = None,
            face_lit: Callable[[], bool] | None = None,
            others_over: Callable[[], shapely.Geometry | None] | None = None,
-           lost_face: Callable[[], float] | None = None) -> DetectedPiece:
+           lost_face: Callable[[], float] | None = None,
+           face_gap: Callable[[], float] | None = None) -> DetectedPiece:
     """The detected piece of ``c``; ``goes_on`` tells whether its colour goes on past its
     outline (asked of a vivid piece only: :func:`_colour_goes_on`), ``inside_goes_on``
     whether its inside's colour does (asked of the others: :func:`_inside_goes_on`),
@@ -3769,7 +3772,9 @@ def _piece(c: Candidate, calib: TableCalibration, view: TableView, bg: np.ndarra
     the other pieces' outlines as seen over its footprint (table mm: :func:`_others_over`;
     the tip-half hue test leaves them out), ``lost_face`` the share of its ring that is
     plastic of the table's hue more saturated than it (asked of a trusted vivid piece of the
-    table's hue no more saturated than it: :func:`_lost_face_share`)."""
+    table's hue no more saturated than it: :func:`_lost_face_share`), ``face_gap`` how far past
+    its rim as seen the fit map's plastic begins, when far (asked of a trusted white piece:
+    :func:`open_base.face_gap_mm`)."""
     d = pieces.dims(c.size)
     pose = c.fit.pose
     s_cal = calibration_sigma_mm(calib, pose.stern_mm, d)
@@ -3918,6 +3923,10 @@ def _piece(c: Candidate, calib: TableCalibration, view: TableView, bg: np.ndarra
         # lit, and a black reading with a lit "base" is a white piece's hollow, read apart,
         # which _split_piece takes as one piece with it only while it is trusted (7967).
         s_mm = max(s_mm, slid_ahead_mm(color in SHADED_BASE))
+    if color == "white" and s_mm <= TRUSTED_MM and face_gap is not None:
+        # Its plastic begins well past its rim: its stern on a shadow's ring, the piece that
+        # far ahead (open_base.FACE_GAP_MM).
+        s_mm = max(s_mm, face_gap())
     if (color == "white" and not opaque and s_mm <= TRUSTED_MM and bare_white is not None
             and bare_white()):
         # No shade, no shadow: maybe clear plastic, its outline its walls' (BARE_WHITE).

@@ -819,6 +819,62 @@ def slid_onto_face_mm(scene: Scene, c: Candidate, white: bool) -> float:
     return depth if slid else 0.0
 
 
+# A white reading slid back onto its own shadow (issue 4, session 57, white67): the judge
+# set's 16293 (a white small on the light laminate, 1280×720, 22-35°) was read 2.7 mm behind
+# the piece at σ 0.49 mm, its tip pulled back onto the fit map's end (the faint last 3 mm of
+# the true tip scored as table), its stern on the outer ring of the shadow band behind the
+# base: the fit map holds a thin ring round a shadow, and between it and the piece the band
+# itself scores as table. So does the check set's 5279 (a white small, 2.9 mm behind) and 5239
+# (a white large, 2.7 mm behind): their sterns on the ring, their rims as seen 2.8-4.0 mm short
+# of where the fit map's plastic begins. A right reading's face begins at its rim as seen: the
+# fit map along its axis (the median of FACE_GAP_LANES lanes across the base, FACE_GAP_STEP_MM
+# apart along it) first holds a FACE_GAP_RUN_MM run at half the piece's own level (its middle
+# third's median: a faint white scores 0.4-0.6 all over, the 5104-set's 5270) at most 1.49 mm
+# past the rim (the 15760-set's 15789, a large; smalls at most 1.04, 13685) over the 619 right
+# trusted white readings of six sets (16048, 15760, 15472, 13456, 14032, 5104); the three slid
+# back show 2.77 (16293), 3.47 (5239) and 4.05 mm (5279). Past FACE_GAP_MM the piece may begin
+# that far ahead of the reading: σ covers it (at 16293, 2.77 mm against 2.74 mm off). The
+# hollow seen in a base (depth as seen over 0) scores as shadow or as plastic: the gap is
+# measured from the rim, so a hollow that scores as table is not counted in it. Readings slid
+# ahead (5202, 5220, 15586: 1.3-2.2 mm, their hollows partly behind the reading) show no gap:
+# left (the history entry).
+FACE_GAP_MM = 2.1
+FACE_GAP_LANES = (-0.3, -0.15, 0.0, 0.15, 0.3)  # across, in base widths
+FACE_GAP_STEP_MM = 0.5
+FACE_GAP_RUN_MM = 2.0
+FACE_GAP_BEHIND_MM = 3.0  # searched from this far behind the outline's back end
+FACE_GAP_LEVEL = 0.5
+
+
+def face_gap_mm(scene: Scene, c: Candidate) -> float:
+    """How far past lying ``c``'s rim as seen the fit map's plastic begins along its axis
+    (mm; the first FACE_GAP_RUN_MM run at FACE_GAP_LEVEL of its middle third's level, the
+    median of FACE_GAP_LANES lanes) when that is at least FACE_GAP_MM: the piece may begin
+    that far ahead of the reading (its stern on a shadow's ring); else 0."""
+    if c.upright:
+        return 0.0
+    p = c.fit.pose
+    d = scene.pieces.dims(c.size)
+    length = d.footprint_length_mm
+    depth = _base_depth_mm(scene, c)
+    u = np.asarray(p.direction)
+    n = np.array([-u[1], u[0]])
+    ts = np.arange(min(0.0, depth) - FACE_GAP_BEHIND_MM, 2 * length / 3 + 1e-6,
+                   FACE_GAP_STEP_MM)
+    across = np.asarray(FACE_GAP_LANES) * d.base_w_mm
+    pts = (np.asarray(p.stern_mm)[None, None, :] + ts[None, :, None] * u
+           + across[:, None, None] * n)
+    px = scene.grid.to_px(pts.reshape(-1, 2))
+    lanes = sample_map(scene.fg, px[:, 0], px[:, 1]).reshape(len(across), len(ts))
+    prof = np.asarray(median(lanes, axis=0))
+    level = float(median(prof[ts >= length / 3]))
+    run = round(FACE_GAP_RUN_MM / FACE_GAP_STEP_MM)
+    solid = np.convolve(prof >= FACE_GAP_LEVEL * level, np.ones(run), "valid") == run
+    first = np.flatnonzero(solid)
+    gap = float(ts[first[0]]) - depth if len(first) else length
+    return gap if gap >= FACE_GAP_MM else 0.0
+
+
 def no_base_step(scene: Scene, c: Candidate) -> bool:
     """Whether the camera sees at least BASE_ON_FACE_DEPTH_MM into lying ``c``'s base and
     the view shows there no step (BASE_STEP) to the face ahead: no shaded hollow where ``c``
