@@ -825,19 +825,21 @@ def slid_onto_face_mm(scene: Scene, c: Candidate, white: bool) -> float:
 # the true tip scored as table), its stern on the outer ring of the shadow band behind the
 # base: the fit map holds a thin ring round a shadow, and between it and the piece the band
 # itself scores as table. So does the check set's 5279 (a white small, 2.9 mm behind) and 5239
-# (a white large, 2.7 mm behind): their sterns on the ring, their rims as seen 2.8-4.0 mm short
-# of where the fit map's plastic begins. A right reading's face begins at its rim as seen: the
-# fit map along its axis (the median of FACE_GAP_LANES lanes across the base, FACE_GAP_STEP_MM
-# apart along it) first holds a FACE_GAP_RUN_MM run at half the piece's own level (its middle
-# third's median: a faint white scores 0.4-0.6 all over, the 5104-set's 5270) at most 1.49 mm
-# past the rim (the 15760-set's 15789, a large; smalls at most 1.04, 13685) over the 619 right
-# trusted white readings of six sets (16048, 15760, 15472, 13456, 14032, 5104); the three slid
-# back show 2.77 (16293), 3.47 (5239) and 4.05 mm (5279). Past FACE_GAP_MM the piece may begin
-# that far ahead of the reading: σ covers it (at 16293, 2.77 mm against 2.74 mm off). The
-# hollow seen in a base (depth as seen over 0) scores as shadow or as plastic: the gap is
-# measured from the rim, so a hollow that scores as table is not counted in it. Readings slid
-# ahead (5202, 5220, 15586: 1.3-2.2 mm, their hollows partly behind the reading) show no gap:
-# left (the history entry).
+# (a white large, 2.7 mm behind). A right reading's face begins at its rim as seen: along its
+# axis the fit map (the median of FACE_GAP_LANES lanes across the base, FACE_GAP_STEP_MM apart)
+# first holds a FACE_GAP_RUN_MM run at FACE_GAP_LEVEL of the piece's own level (its middle
+# third's median: a faint white scores 0.35-0.6 all over, the 5104-set's 5270) at most 1.14 mm
+# past the rim (the 5104-set's 5255, a large; smalls at most 1.0, 5270) over the 198 right
+# trusted white readings of the 16048 and 5104 sets as this function measures them, and at most
+# 1.49 mm (the 15760-set's 15789, a large) over 619 on six sets (16048, 15760, 15472, 13456,
+# 14032, 5104) measured offline on a grid 0.5 mm apart from 10 mm behind the stern; the three
+# slid back show 3.0 (16293), 3.47 (5239) and 4.05 mm (5279). Past FACE_GAP_MM the piece may
+# begin that far ahead of the reading: σ covers it. A hollow seen in a base (depth as seen over
+# 0) scores as shadow or as plastic: the gap is measured from the rim, so a hollow that scores
+# as table is not counted in it. Readings slid ahead (5202, 5220, 15586: 1.3-2.2 mm, the hollow
+# partly behind them) and two slid back 1.3-1.6 mm (13503; 5318 against a red small) show no
+# gap: left (vision-history, white67). A move by the gap (no fit) would leave 16293 1.8 mm off
+# (its heading 3.5° off), and refits from there cost 0.44-0.53: σ only.
 FACE_GAP_MM = 2.1
 FACE_GAP_LANES = (-0.3, -0.15, 0.0, 0.15, 0.3)  # across, in base widths
 FACE_GAP_STEP_MM = 0.5
