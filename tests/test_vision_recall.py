@@ -4735,9 +4735,9 @@ def test_a_white_reading_behind_where_its_plastic_begins_is_not_trusted(seed, se
 
 
 # ... but right white readings whose plastic begins nearest the gap keep their trust (guards,
-# passing on caa1ec9): the 15760-set's 15789 (a large, 1.49 mm), the 13456-set's 13685 (a
-# small seen 4.0 mm into its base, 1.04 mm) and the check set's 5270 (a faint small whose fit
-# map scores 0.35-0.6 all over: measured against its own level).
+# passing on caa1ec9): the 15760-set's 15789 (a large, its plastic 1.5 mm past its rim), the
+# 13456-set's 13685 (a small seen 4.0 mm into its base, 1.04 mm measured offline) and the check
+# set's 5270 (a faint small whose fit map scores 0.35-0.6 all over, 1.0 mm against its own level).
 @pytest.mark.parametrize(("seed", "seed0", "size", "stern"), [
     (15789, 15760, "large", (190.69, 484.16)),
     (13685, 13456, "small", (441.95, 292.73)),

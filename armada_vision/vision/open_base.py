@@ -828,12 +828,12 @@ def slid_onto_face_mm(scene: Scene, c: Candidate, white: bool) -> float:
 # (a white large, 2.7 mm behind). A right reading's face begins at its rim as seen: along its
 # axis the fit map (the median of FACE_GAP_LANES lanes across the base, FACE_GAP_STEP_MM apart)
 # first holds a FACE_GAP_RUN_MM run at FACE_GAP_LEVEL of the piece's own level (its middle
-# third's median: a faint white scores 0.35-0.6 all over, the 5104-set's 5270) at most 1.14 mm
-# past the rim (the 5104-set's 5255, a large; smalls at most 1.0, 5270) over the 198 right
-# trusted white readings of the 16048 and 5104 sets as this function measures them, and at most
-# 1.49 mm (the 15760-set's 15789, a large) over 619 on six sets (16048, 15760, 15472, 13456,
-# 14032, 5104) measured offline on a grid 0.5 mm apart from 10 mm behind the stern; the three
-# slid back show 3.0 (16293), 3.47 (5239) and 4.05 mm (5279). Past FACE_GAP_MM the piece may
+# third's median: a faint white scores 0.35-0.6 all over, the 5104-set's 5270) at most 1.5 mm
+# past the rim (the 15760-set's 15789, a large; smalls at most 1.0, 5270) over the 294 right
+# trusted white readings of the 16048, 5104 and 15760 sets as this function measures them, and
+# at most 1.49 mm (15789 again) over 619 on six sets (those and 15472, 13456, 14032) measured
+# offline on a grid 0.5 mm apart from 10 mm behind the stern; the three slid back show 3.0
+# (16293), 3.47 (5239) and 4.05 mm (5279). Past FACE_GAP_MM the piece may
 # begin that far ahead of the reading: σ covers it. A hollow seen in a base (depth as seen over
 # 0) scores as shadow or as plastic: the gap is measured from the rim, so a hollow that scores
 # as table is not counted in it. Readings slid ahead (5202, 5220, 15586: 1.3-2.2 mm, the hollow
