@@ -296,6 +296,7 @@ WHITE_ALONE_DARK_SHARE = 0.005
 # shadow is such a region too (the check set 5104's 5221: a small refit whole on the edges of
 # a finger's tip and its shadow, 40 mm from the hand's region, which holds only the palm, read
 # as a false white small).
+WHITE_ALONE_WHOLE_DIM = True
 WHITE_ALONE_HAND_MM = 10.0
 WHITE_ALONE_SKIN_SHARE = 0.02
 # The stern error's tail at 720p (issue 4, session 39, acc49): readings in doubt (σ over
@@ -843,16 +844,25 @@ def white_alone(scene: Scene, view: TableView, bg: np.ndarray, edges: np.ndarray
             or clashes(wc, lying + standing, scene) or overlaps_any(scene, wc, lying)):
         return []  # a die's pips, or on a reading
     if near_only:  # a clear piece, a shadow, a standing piece, a die (WHITE_ALONE_NEAR_*)
-        return [wc] if (abs(scene.off_radial_deg(wc.fit.pose)) > WHITE_ALONE_NEAR_RADIAL_DEG
-                        and float(percentile(inside, WHITE_ALONE_NEAR_SHADE_Q))
-                        >= WHITE_ALONE_NEAR_SHADE
-                        and float(percentile(inside, WHITE_ALONE_NEAR_FACE_Q))
-                        < WHITE_ALONE_NEAR_FACE and classify_color(
-                            view, scene.footprint(wc)[0], bg) == "white") else []
+        return [wc] if _near_white(scene, view, bg, wc, inside) else []
     if (float(percentile(inside, WHITE_ALONE_FACE_Q)) < WHITE_ALONE_FACE
             or classify_color(view, scene.footprint(wc)[0], bg) not in ("white", "clear")):
-        return []  # no lit face brighter than the table: a clear piece, a shadow
+        # No lit face brighter than the table: a clear piece, a shadow; or a white piece lit
+        # like the table whose outline is whole, read as a nearly whole one would be
+        # (WHITE_ALONE_WHOLE_DIM).
+        return [wc] if WHITE_ALONE_WHOLE_DIM and _near_white(scene, view, bg, wc, inside) else []
     return [wc]
+
+
+def _near_white(scene: Scene, view: TableView, bg: np.ndarray, wc: Candidate,
+                inside: np.ndarray) -> bool:
+    """White_alone's tests of a refit whose lit face need not outshine the table
+    (WHITE_ALONE_NEAR_*: not heading away from the camera's foot, no shadow's dark in its
+    inset footprint ``inside``, no die's lit top filling it, named white)."""
+    return (abs(scene.off_radial_deg(wc.fit.pose)) > WHITE_ALONE_NEAR_RADIAL_DEG
+            and float(percentile(inside, WHITE_ALONE_NEAR_SHADE_Q)) >= WHITE_ALONE_NEAR_SHADE
+            and float(percentile(inside, WHITE_ALONE_NEAR_FACE_Q)) < WHITE_ALONE_NEAR_FACE
+            and classify_color(view, scene.footprint(wc)[0], bg) == "white")
 
 
 # A clear piece lit like the grey table (issue 4, session 44, clearmiss54; after session 43's
