@@ -386,7 +386,7 @@ SET_CLEAR_REFIT_COST = 0.65
 # edges_refit leaves it, it takes its map fit at SET_CLEAR_REFIT_COST or less (a medium too:
 # the 14896-set's 14997, 14.6 -> 0.07°, 14953), and up to SET_TIP_TURN_COST that fit's heading
 # only, turned about the end the fit moved less: at 0.65-0.9 the fit's own pose sent an end
-# farther on three of eleven (the 10576-set's 10731 large, tip 1.28 -> 2.74 mm; 14032's
+# farther on three of twelve (the 10576-set's 10731 large, tip 1.28 -> 2.74 mm; 14032's
 # 14161, 1.15 -> 2.32; 5104's 5385), the turn on none but 10576's 10699, its tip 6.52 -> 6.72
 # mm as its heading came 14.4 -> 0.66° (/work/scratch/head67/var.py on cls2_*.jsonl: 10576,
 # 14896, 5968, 12304 and acc66's cases). Margin: the costliest mover 5968's 6057 (0.785,
