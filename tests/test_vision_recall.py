@@ -15,7 +15,7 @@ import pytest
 from vision_helpers import match, pair, scene_spec, uses_camera
 
 from armada_vision.geometry.pieces import NOMINAL_PIECES, Size
-from armada_vision.geometry.pose import Pose
+from armada_vision.geometry.pose import Pose, angle_diff_deg
 from armada_vision.geometry.shapes import footprint
 from armada_vision.synth.render import Rendered, render
 from armada_vision.vision.detect import detect
@@ -4527,6 +4527,40 @@ def test_a_clear_large_whose_map_fit_costs_more_keeps_its_set_pose():
     p = found(14161, "large", "clear", (150.85, 406.93), seed0=14032)
     assert p is not None and p.size.value == "large"
     assert math.dist(p.tip_mm, tip) < 1.3
+
+
+# A clear reading set by strips.clear_tip_longer, turned 10° by that rule, takes its map fit's
+# heading (issue 4, session 57, head67; the 720p heading p95 over 1.5°): the rule sets a longer
+# size from the shorter reading's stern at its heading turned 0 or ±10°, so these set readings
+# lie 5-21° off. Its map fit from there (cost up to SET_CLEAR_REFIT_COST: the pose; up to
+# SET_TIP_TURN_COST: the heading, turned about the end the fit moved less) puts them within 1°.
+# Laminate, 1280×720: the 14896-set's 14997 (a medium 14.6° off, fit 0.580: the fit's pose),
+# the 10576-set's 10731 (a medium 21.5° off, 0.651), 10699 (a large 14.4° off, 0.661),
+# the 13744-set's 13959 (a large 16.4° off, 0.664): turned.
+@pytest.mark.parametrize(("seed0", "seed", "size", "stern", "heading", "tip", "within"), [
+    (14896, 14997, "medium", (154.81, 377.13), 152.82, (122.51, 393.71), 2.5),
+    (10576, 10731, "medium", (204.24, 334.82), 150.62, (172.6, 352.63), 5.5),
+    (10576, 10699, "large", (140.49, 382.08), 31.34, (179.97, 406.12), 7.0),
+    (13744, 13959, "large", (147.21, 169.93), 168.09, (101.98, 179.47), 7.0),
+])
+def test_a_clear_reading_set_turned_by_the_tip_rule_takes_its_map_fits_heading(
+        seed0, seed, size, stern, heading, tip, within):
+    p = found(seed, size, "clear", stern, seed0=seed0)
+    assert p is not None and p.size.value == size and p.color == "clear"
+    assert abs(angle_diff_deg(p.pose.heading_deg, heading)) < 1.0
+    # Neither end sent far (each was as far or farther before: 10699's tip 6.5 mm).
+    assert math.dist(p.pose.stern_mm, stern) < within
+    assert math.dist(p.tip_mm, tip) < within
+    assert p.sigma_mm > 1.5
+
+
+# ... but not one whose fit costs over SET_TIP_TURN_COST (issue 4, session 57, head67): the
+# 14896-set's 14925 (1280×720, 22-35°, laminate), a clear medium set by clear_tip_longer 1.9°
+# off, its fit (0.991) 3.9° off and its stern farther (2.81 -> 3.46 mm). Left within 2.5°.
+def test_a_clear_reading_set_by_the_tip_rule_whose_map_fit_costs_more_keeps_its_heading():
+    p = found(14925, "medium", "clear", (98.26, 470.56), seed0=14896)
+    assert p is not None and p.size.value == "medium"
+    assert abs(angle_diff_deg(p.pose.heading_deg, 65.44)) < 2.5
 
 
 # A clear piece lit like a grey table is no lit table (issue 4, session 40, clearrec50; clear

@@ -2196,6 +2196,7 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
            else replace(p, color="clear") if id(c.fit) in lit_band or id(c.fit) in grain
            else p
            for c, p in zip(lying, out, strict=True)]
+    tip_set: set[int] = set()  # readings set by clear_tip_longer (SET_TIP_TURN_COST)
     for i, (c, p) in enumerate(zip(lying, out, strict=True)):
         # A clear reading in size doubt whose stern is cut short (CLEAR_STRIP_DARK).
         # ... or whose strip is darker than the table beside it (CLEAR_STRIP_BESIDE; on a
@@ -2233,6 +2234,7 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
             if (t := clear_tip_longer(scene, c, p.sigma_mm, lying, edges,
                                           grey_table=ratio is None)) is not None:
                 out[i] = replace(as_piece(t, False), color="clear")
+                tip_set.add(i)
                 continue
             # ... or its side wall past it, greyer than the table beside it, on a coloured
             # table (CLEAR_WALL_GREY); named clear, as the reading was.
@@ -2307,14 +2309,16 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     # (not moved by distance alone: EDGE_REFIT_NEARER_PX's note).
     quad_fits = base_fits | {id(b.fit) for b in clear_from_base}
 
-    def _refit_set(p: DetectedPiece, q: DetectedPiece, from_base: bool) -> DetectedPiece:
-        # A clear large set by a strip rule that edges_refit left: its map fit from there
-        # (edge_refits.SET_CLEAR_REFIT_COST).
-        return set_clear_refit(scene, p, calib, from_base) if q is p else q
+    def _refit_set(p: DetectedPiece, q: DetectedPiece, from_base: bool, from_tip: bool
+                   ) -> DetectedPiece:
+        # A clear large set by a strip rule, or a clear reading set by clear_tip_longer, that
+        # edges_refit left: its map fit from there, or that fit's heading
+        # (edge_refits.SET_CLEAR_REFIT_COST, SET_TIP_TURN_COST).
+        return set_clear_refit(scene, p, calib, from_base, from_tip) if q is p else q
 
     out = [_refit_set(p, edges_refit(scene, edges, p, calib, from_base=id(c.fit) in quad_fits),
-                      id(c.fit) in quad_fits)
-           for c, p in zip(lying, out, strict=True)]
+                      id(c.fit) in quad_fits, i in tip_set)
+           for i, (c, p) in enumerate(zip(lying, out, strict=True))]
 
     def placed(p: DetectedPiece) -> DetectedPiece:
         return _placed(p, _edges_candidate(scene, p.size, p.pose).outline_mm, pieces,

@@ -391,6 +391,19 @@ EDGE_REFIT_NEARER_HELD_SIZES = (Size.MEDIUM,)
 # readings lie on wood or felt where the map holds none of the piece (cost 1.2-1.9, coverage
 # 0): their fits stay where they are.
 SET_CLEAR_REFIT_COST = 0.65
+# Session 57 (head67; the 720p heading p95 over 1.5° on many sets): a clear reading set by
+# strips.clear_tip_longer (a medium or large from the shorter reading's stern at its heading
+# turned 0 or ±10°) lies 5-21° off when the turn or the shorter's heading was wrong. When
+# edges_refit leaves it, it takes its map fit at SET_CLEAR_REFIT_COST or less (a medium too:
+# the 14896-set's 14997, 14.6 -> 0.07°, 14953), and up to SET_TIP_TURN_COST that fit's heading
+# only, turned about the end the fit moved less: at 0.65-0.9 the fit's own pose sent an end
+# farther on three of twelve (the 10576-set's 10731 large, tip 1.28 -> 2.74 mm; 14032's
+# 14161, 1.15 -> 2.32; 5104's 5385), the turn on none but 10576's 10699, its tip 6.52 -> 6.72
+# mm as its heading came 14.4 -> 0.66° (/work/scratch/head67/var.py on cls2_*.jsonl: 10576,
+# 14896, 5968, 12304 and acc66's cases). Margin: the costliest mover 5968's 6057 (0.785,
+# 13.9 -> 4.2°, stern 6.88 -> 0.95 mm); above the bound 12304's 12541 (0.909: its fit still
+# 5.2° off) and 14896's 14925 (0.991: 1.9 -> 3.9°, stern 2.81 -> 3.46 mm turned or fitted).
+SET_TIP_TURN_COST = 0.9
 
 
 def edges_refit(scene: Scene, edges: np.ndarray, p: DetectedPiece,
@@ -442,19 +455,33 @@ def _moved_to(scene: Scene, p: DetectedPiece, calib: TableCalibration, q: Pose
 
 
 def set_clear_refit(scene: Scene, p: DetectedPiece, calib: TableCalibration,
-                    from_base: bool = False) -> DetectedPiece:
-    """``p`` (a clear reading of the longest size, set, not fitted: score 0; in doubt; not
-    read from its open base's quad: ``from_base``) moved to the fit map's fit of its size
-    from its pose when that fit costs at most SET_CLEAR_REFIT_COST and it moved at most
-    EDGE_REFIT_MAX_MOVE_MM; size, colour and σ kept."""
-    if (from_base or p.score > 0.0 or p.color != "clear" or p.size != scene.by_length[-1]
+                    from_base: bool = False, from_tip: bool = False) -> DetectedPiece:
+    """``p`` (a clear reading of the longest size, or any set by strips.clear_tip_longer:
+    ``from_tip``; set, not fitted: score 0; in doubt; not read from its open base's quad:
+    ``from_base``) moved to the fit map's fit of its size from its pose when that fit costs
+    at most SET_CLEAR_REFIT_COST and it moved at most EDGE_REFIT_MAX_MOVE_MM; one set by
+    clear_tip_longer whose fit costs at most SET_TIP_TURN_COST turned to that fit's heading
+    about the end the fit moved less; size, colour and σ kept."""
+    if (from_base or p.score > 0.0 or p.color != "clear"
+            or (p.size != scene.by_length[-1] and not from_tip)
             or p.sigma_mm <= EDGE_REFIT_MIN_SIGMA_MM):
         return p
     f = scene.fit(p.size, p.pose).fit
-    if f.cost > SET_CLEAR_REFIT_COST or math.dist(f.pose.stern_mm,
-                                                  p.pose.stern_mm) > EDGE_REFIT_MAX_MOVE_MM:
+    if math.dist(f.pose.stern_mm, p.pose.stern_mm) > EDGE_REFIT_MAX_MOVE_MM:
         return p
-    return _moved_to(scene, p, calib, f.pose)
+    if f.cost <= SET_CLEAR_REFIT_COST:
+        return _moved_to(scene, p, calib, f.pose)
+    if not from_tip or f.cost > SET_TIP_TURN_COST:
+        return p
+    # Its heading only, turned about the end the fit moved less (SET_TIP_TURN_COST).
+    length = scene.pieces.dims(p.size).footprint_length_mm
+    tip, fit_tip = p.pose.tip_mm(length), f.pose.tip_mm(length)
+    if math.dist(f.pose.stern_mm, p.pose.stern_mm) <= math.dist(fit_tip, tip):
+        q = Pose(p.pose.x_mm, p.pose.y_mm, f.pose.heading_deg)
+    else:
+        dx, dy = f.pose.direction
+        q = Pose(tip[0] - length * dx, tip[1] - length * dy, f.pose.heading_deg)
+    return _moved_to(scene, p, calib, q)
 
 
 def white_by_shadow(scene: Scene, view: TableView, bg: np.ndarray, edges: np.ndarray,
