@@ -956,7 +956,18 @@ CLEAR_JOINED_FILL = 0.55
 CLEAR_JOINED_CAST = 0.45
 CLEAR_JOINED_WHOLE = 1.0
 
-# A clear piece on cloth or felt (issue 4, session 57, recallclear67): TODO
+# A clear piece on cloth or felt (issue 4, session 57, recallclear67): over the dark cloth it
+# is lit, not darkened (its crisp area's median shade 1.04-2.01 of the table's: the 11728-set's
+# 11957, the 10288-set's 10457, the 12880-set's 13052; the clear misses' areas there 0.57-2.77),
+# so CLEAR_BESIDE_SHADE turns it down, and clear_beside_found asked no coloured table: its
+# outline whole on the crisp edges at its size and pose, no pass read it. On cloth and felt
+# (detect asks no wood table: the crisp map holds nothing of a clear piece on wood) only the
+# clear path runs (the cheap tests, the joined path, the refit and _clear_beside_ok; no band,
+# no black path), the area's median and the refit's inset held to CLEAR_CLOTH_SHADE instead.
+# The bounds only keep out what is no clear plastic at all: a shadow under 0.6 (as on the
+# laminate) and a white piece's lit face over 3.0; the name (classify_color, clear) and the
+# whole refit carry the rule (see vision-history, recallclear67, for what the wide-open form
+# read).
 CLEAR_CLOTH_SHADE = (0.60, 3.0)
 
 # A lit clear piece on the laminate pointing at the viewer (issue 4, session 49,
