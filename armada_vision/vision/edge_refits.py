@@ -1056,7 +1056,9 @@ def clear_beside_found(scene: Scene, view: TableView, bg: np.ndarray, edges: np.
     band (CLEAR_BAND_*) is read so from its hull when named clear or ``lit_clear``; its fit's
     id joins ``lit`` (named clear at the end). An area joined with a found piece's shaded side
     (CLEAR_JOINED_*) is read only from a refit whole at every sample; its fit's id joins
-    ``joined`` (not lengthened at the end: its longer sizes were not whole)."""
+    ``joined`` (not lengthened at the end: its longer sizes were not whole). On a coloured
+    table (cloth or felt: detect asks no wood table) only the clear path, its shades held to
+    CLEAR_CLOTH_SHADE."""
     if scene.shade is None:
         return []
     # On cloth or felt (a coloured table; detect asks no wood table) a clear piece is lit
