@@ -2083,6 +2083,12 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
         # joins a coloured neighbour's, seen by its pale part (PALE_PART_*).
         if pale_parts:
             lying += _pale_part_pieces(scene, view, bg, edges, pale_parts, lying, standing)
+    elif not wood_table(bg):
+        # On cloth or felt, a clear piece lit over the dark cloth whose crisp area no pass
+        # read: its clear path alone (edge_refits.CLEAR_CLOTH_SHADE).
+        lying += clear_beside_found(scene, view, bg, edges, enclosed, lying, standing,
+                                    hand_mask, lambda c: _standing_clear(scene, c),
+                                    joined=joined)
     # A vivid piece on a coloured table that no region holds: its score (brightness against
     # the grain's noise) stayed under the object level (UNREGIONED_*). Last of the passes that add
     # pieces: read earlier it took a yellow large's base as a small before the pass that

@@ -1003,6 +1003,20 @@ CLEAR_JOINED_FILL = 0.55
 CLEAR_JOINED_CAST = 0.45
 CLEAR_JOINED_WHOLE = 1.0
 
+# A clear piece on cloth or felt (issue 4, session 57, recallclear67): over the dark cloth it
+# is lit, not darkened (its crisp area's median shade 1.04-2.01 of the table's: the 11728-set's
+# 11957, the 10288-set's 10457, the 12880-set's 13052; the clear misses' areas there 0.57-2.77),
+# so CLEAR_BESIDE_SHADE turns it down, and clear_beside_found asked no coloured table: its
+# outline whole on the crisp edges at its size and pose, no pass read it. On cloth and felt
+# (detect asks no wood table: the crisp map holds nothing of a clear piece on wood) only the
+# clear path runs (the cheap tests, the joined path, the refit and _clear_beside_ok; no band,
+# no black path), the area's median and the refit's inset held to CLEAR_CLOTH_SHADE instead.
+# The bounds only keep out what is no clear plastic at all: a shadow under 0.6 (as on the
+# laminate) and a white piece's lit face over 3.0; the name (classify_color, clear) and the
+# whole refit carry the rule (see vision-history, recallclear67, for what the wide-open form
+# read).
+CLEAR_CLOTH_SHADE = (0.60, 3.0)
+
 # A lit clear piece on the laminate pointing at the viewer (issue 4, session 49,
 # recallclear59): its faces pass the table's light (its inset 0.92-1.0 of the table), so the
 # crisp map holds its outline only as a long band down its shaded side and shadow (the
@@ -1089,9 +1103,19 @@ def clear_beside_found(scene: Scene, view: TableView, bg: np.ndarray, edges: np.
     band (CLEAR_BAND_*) is read so from its hull when named clear or ``lit_clear``; its fit's
     id joins ``lit`` (named clear at the end). An area joined with a found piece's shaded side
     (CLEAR_JOINED_*) is read only from a refit whole at every sample; its fit's id joins
-    ``joined`` (not lengthened at the end: its longer sizes were not whole)."""
-    if scene.shade is None or table_hue_sat(bg)[1] > COLOURED_TABLE_SAT:
+    ``joined`` (not lengthened at the end: its longer sizes were not whole). On a coloured
+    table (cloth or felt: detect asks no wood table) only the clear path, its shades held to
+    CLEAR_CLOTH_SHADE."""
+    if scene.shade is None:
         return []
+    # On cloth or felt (a coloured table; detect asks no wood table) a clear piece is lit
+    # over the dark cloth: only the clear path, its shade bounds CLEAR_CLOTH_SHADE.
+    cloth = table_hue_sat(bg)[1] > COLOURED_TABLE_SAT
+    shade_lo, area_hi = CLEAR_CLOTH_SHADE if cloth else (CLEAR_BESIDE_SHADE[0],
+                                                          CLEAR_BESIDE_AREA_LIT)
+    inset_shade = CLEAR_CLOTH_SHADE if cloth else CLEAR_BESIDE_SHADE
+    if cloth:
+        black = lit_clear = None
     grid = scene.grid
     ppm2 = grid.px_per_mm**2
     left = _left_of(scene, enclosed, [*lying, *standing], hand_mask)[1]
@@ -1116,8 +1140,7 @@ def clear_beside_found(scene: Scene, view: TableView, bg: np.ndarray, edges: np.
         def clear_shade(sl: tuple[slice, slice] = sl, area: np.ndarray = area) -> bool:
             nonlocal shade_ok
             if shade_ok is None:
-                shade_ok = CLEAR_BESIDE_SHADE[0] <= float(
-                    median(scene.shade[sl][area])) <= CLEAR_BESIDE_AREA_LIT
+                shade_ok = shade_lo <= float(median(scene.shade[sl][area])) <= area_hi
             return shade_ok
 
         clear_like = not small and _piece_shaped(area, hi) and clear_shade()
@@ -1137,7 +1160,7 @@ def clear_beside_found(scene: Scene, view: TableView, bg: np.ndarray, edges: np.
         if small and not by_side:  # under a piece's area: only a band is read
             continue
         # Else perhaps a black piece lit grey (GREY_BLACK_ALONE_*): asked after the refit.
-        black_path = not small and (clear_like or _piece_shaped(area, hi_black))
+        black_path = not (small or cloth) and (clear_like or _piece_shaped(area, hi_black))
         if not (clear_like or black_path or by_side):
             continue
         if not light:  # the scene's light, found once (a scene has one)
@@ -1166,12 +1189,12 @@ def clear_beside_found(scene: Scene, view: TableView, bg: np.ndarray, edges: np.
                            or _nested_whole(scene, best)
                            ) is not None and _clear_beside_ok(
                 scene, view, bg, wc := _edges_candidate(scene, *whole), lying + out, lying,
-                standing_clear):
+                standing_clear, inset_shade):
             out.append(wc)
             continue
         if by_side and (whole := _whole_size(best, CLEAR_JOINED_WHOLE)) is not None and (
                 _clear_beside_ok(scene, view, bg, wc := _edges_candidate(scene, *whole),
-                                 lying + out, lying, standing_clear)):
+                                 lying + out, lying, standing_clear, inset_shade)):
             out.append(wc)
             if joined is not None:
                 joined.add(id(wc.fit))
