@@ -467,7 +467,7 @@ def set_clear_refit(scene: Scene, p: DetectedPiece, calib: TableCalibration,
             or p.sigma_mm <= EDGE_REFIT_MIN_SIGMA_MM):
         return p
     f = scene.fit(p.size, p.pose).fit
-    if math.dist(f.pose.stern_mm, p.pose.stern_mm) > EDGE_REFIT_MAX_MOVE_MM:
+    if (stern_moved := math.dist(f.pose.stern_mm, p.pose.stern_mm)) > EDGE_REFIT_MAX_MOVE_MM:
         return p
     if f.cost <= SET_CLEAR_REFIT_COST:
         return _moved_to(scene, p, calib, f.pose)
@@ -475,12 +475,10 @@ def set_clear_refit(scene: Scene, p: DetectedPiece, calib: TableCalibration,
         return p
     # Its heading only, turned about the end the fit moved less (SET_TIP_TURN_COST).
     length = scene.pieces.dims(p.size).footprint_length_mm
-    tip, fit_tip = p.pose.tip_mm(length), f.pose.tip_mm(length)
-    if math.dist(f.pose.stern_mm, p.pose.stern_mm) <= math.dist(fit_tip, tip):
-        q = Pose(p.pose.x_mm, p.pose.y_mm, f.pose.heading_deg)
-    else:
-        dx, dy = f.pose.direction
-        q = Pose(tip[0] - length * dx, tip[1] - length * dy, f.pose.heading_deg)
+    tip = p.pose.tip_mm(length)
+    q = (Pose(p.pose.x_mm, p.pose.y_mm, f.pose.heading_deg)
+         if stern_moved <= math.dist(f.pose.tip_mm(length), tip)
+         else Pose.with_tip(tip, f.pose.heading_deg, length))
     return _moved_to(scene, p, calib, q)
 
 
@@ -1115,7 +1113,7 @@ def clear_beside_found(scene: Scene, view: TableView, bg: np.ndarray, edges: np.
                                                           CLEAR_BESIDE_AREA_LIT)
     inset_shade = CLEAR_CLOTH_SHADE if cloth else CLEAR_BESIDE_SHADE
     if cloth:
-        black = lit_clear = None
+        lit_clear = None  # no lit band (the black path is left by black_path below)
     grid = scene.grid
     ppm2 = grid.px_per_mm**2
     left = _left_of(scene, enclosed, [*lying, *standing], hand_mask)[1]
