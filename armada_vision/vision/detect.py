@@ -199,6 +199,7 @@ from armada_vision.vision.strips import (
     clear_apex_longer,
     clear_base_longer,
     clear_beside_longer,
+    clear_set_apex_longer,
     clear_strip_longer,
     clear_tip_longer,
     clear_wall_longer,
@@ -2224,6 +2225,12 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
                 continue
             o = clear_strip_longer(scene, c, p.sigma_mm, lying, ratio)
             b = clear_beside_longer(scene, c, p.sigma_mm, lying, ratio is not None, hand_mask)
+            # A size those set from its tip, still short of the longest, whose faint apex lies
+            # ahead of it: the apex rule's longer size from its stern (clear_set_apex_longer).
+            o = None if o is None else clear_set_apex_longer(scene, c, o, p.sigma_mm, lying,
+                                                             edges)
+            b = None if b is None else clear_set_apex_longer(scene, c, b, p.sigma_mm, lying,
+                                                             edges)
             if b is not None and (o is None or pieces.dims(b.size).footprint_length_mm
                                   > pieces.dims(o.size).footprint_length_mm):
                 out[i] = replace(as_piece(b, False), color="clear")

@@ -700,6 +700,24 @@ def clear_apex_longer(scene: Scene, c: Candidate, sigma_mm: float, lying: list[C
     return None
 
 
+def clear_set_apex_longer(scene: Scene, c: Candidate, o: Candidate, sigma_mm: float,
+                          lying: list[Candidate], edges: np.ndarray) -> Candidate:
+    """For longer reading ``o`` that a strip rule (:func:`clear_strip_longer`,
+    :func:`clear_beside_longer`) set from clear reading ``c``'s tip (``c`` one of ``lying``,
+    σ ``sigma_mm``): when ``o`` is short of the longest size, the longer size
+    :func:`clear_apex_longer` reads from ``o``'s stern (see the note above), its σ covering ``c``
+    too; else ``o``."""
+    if o.size == scene.by_length[-1]:
+        return o
+    others = [k for k in lying if k is not c]
+    # o is set, not fitted (cost MAX_COST): CLEAR_APEX_COST's gate passes it.
+    a = clear_apex_longer(scene, o, sigma_mm, [o, *others], edges)
+    if a is None:
+        return o
+    wide = _covering(scene, a, c)
+    return wide if wide.covering_ambiguity_mm > a.covering_ambiguity_mm else a
+
+
 def clear_wall_longer(scene: Scene, c: Candidate, sigma_mm: float, lying: list[Candidate],
                       ratio: np.ndarray | None) -> Candidate | None:
     """The longest size longer than clear reading ``c`` (σ ``sigma_mm``, covering it: in size
