@@ -2260,8 +2260,10 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
                 out[i] = replace(as_piece(w, False), color="clear")
                 continue
             # ... or lying across a longer clear piece, turned 100-150° on its base, the rest
-            # of the piece darker than the table beside it (CLEAR_ACROSS_DARK); named clear.
+            # of the piece darker than the table beside it (CLEAR_ACROSS_DARK); named clear
+            # (a medium there, its apex ahead darker: clear_set_apex_longer).
             if (w := clear_across_longer(scene, c, p.sigma_mm, lying)) is not None:
+                w = clear_set_apex_longer(scene, c, w, p.sigma_mm, lying, edges)
                 out[i] = replace(as_piece(w, False), color="clear")
                 continue
             # ... or from its stern, the tip short, the strip ahead of its tip (the faint apex
