@@ -2052,6 +2052,28 @@ def test_a_right_clear_small_whose_apex_strip_is_a_shade_over_the_bound_stays_sm
     assert_no_false_piece(5259, 5104)
 
 
+# A clear small read in the middle of a large (issue 4, session 58, size68;
+# strips.clear_set_apex_longer): its stern and its tip 6-12 mm short of the large's, the strip
+# rules (clear_strip_longer, clear_beside_longer) set a medium from its tip, or the across rule
+# a medium across it, and stopped there: the large's strip from the small's tip runs past the
+# true stern. That medium's stern lies near the true stern, its tip short, and the large's
+# part ahead of it, the faint apex, is darker than the table beside it (strips.CLEAR_APEX_BESIDE
+# 0.885), as clear_apex_longer asks of fitted readings. Each was read as a medium at σ 99 mm on
+# 5a949b6: the 16048-set's 16122 (1920×1080, 10-22°, the beside rule's medium; its large's
+# part ahead 0.778), the 14608-set's 14739 (1280×720, 22-35°, the beside rule's; 0.835) and
+# 14666 (1920×1080, 22-35°, the across rule's; 0.780), the 14896-set's 15177 (1280×720,
+# 22-35°, the across rule's; 0.841).
+@pytest.mark.parametrize(("seed", "seed0", "stern"), [
+    (16122, 16048, (295.5, 490.6)),
+    (14739, 14608, (473.6, 390.5)),
+    (14666, 14608, (478.5, 188.0)),
+    (15177, 14896, (470.6, 179.8)),
+])
+def test_a_clear_medium_set_by_a_strip_rule_whose_apex_ahead_is_darker_is_read_as_a_large(
+        seed, seed0, stern):
+    assert_clear_read_at_size_in_doubt(seed, seed0, "large", stern)
+
+
 # A piece read twice (issue 4, precision; session 19, set from 4816): two lying pieces never
 # share table, yet a region's choice let a second reading overlap one chosen by up to 0.15 of
 # the smaller footprint, and the re-reads' clash tests the same: 4933's blue small read again
