@@ -704,9 +704,9 @@ def clear_set_apex_longer(scene: Scene, c: Candidate, o: Candidate, sigma_mm: fl
                           lying: list[Candidate], edges: np.ndarray) -> Candidate:
     """For longer reading ``o`` that a strip rule (:func:`clear_strip_longer`,
     :func:`clear_beside_longer`) set from clear reading ``c``'s tip, or
-    :func:`clear_across_longer` across it (``c`` one of ``lying``, σ ``sigma_mm``): when ``o`` is short of the longest size, the longer size
-    :func:`clear_apex_longer` reads from ``o``'s stern (see the note above), its σ covering ``c``
-    too; else ``o``."""
+    :func:`clear_across_longer` across it (``c`` one of ``lying``, σ ``sigma_mm``): when
+    ``o`` is short of the longest size, the longer size :func:`clear_apex_longer` reads from
+    ``o``'s stern (see the note above), its σ covering ``c`` too; else ``o``."""
     if o.size == scene.by_length[-1]:
         return o
     others = [k for k in lying if k is not c]
