@@ -700,6 +700,23 @@ def clear_apex_longer(scene: Scene, c: Candidate, sigma_mm: float, lying: list[C
     return None
 
 
+# A clear small read in the middle of a large (issue 4, session 58, size68). Of the clear
+# larges read as mediums on the base files (5a949b6), about fifteen are a small read 6-15 mm
+# inside both ends of a large, its stern and its tip short: clear_strip_longer or
+# clear_beside_longer set a medium from its tip (the strip to the medium is the large's own
+# wall, dark) and stopped there, since the large's strip from that tip runs past the true
+# stern onto bare table. The medium so set has its stern near the true stern (1.9-7.8 mm
+# off) and its tip 11-16 mm short: a large read short from its stern, which is what
+# clear_apex_longer reads, but that rule asks only fitted readings that no rule above made
+# longer. So the medium a strip rule sets, or the one clear_across_longer sets across the
+# reading, is asked clear_apex_longer from its own stern (it is set, not fitted: cost
+# MAX_COST, over CLEAR_APEX_COST), with the reading's σ, its bound CLEAR_APEX_BESIDE and its
+# tests (the tip off the other readings, the crisp edges past it at most
+# CLEAR_TIP_EDGES_MAX). The large's part ahead of the set medium on the cases: 0.778 (the
+# 16048-set's 16122), 0.780 (the 14608-set's 14666, across), 0.835 (14739), 0.841 (the
+# 14896-set's 15177, across); on the right mediums the rules set on the sets run 0.902 (the
+# 16048-set's 16051, 1280×720) and 0.98 and up (/work/scratch/size68/rs_*.txt, '#A' lines).
+# Set there, not fitted, its σ covering the first reading and the medium (never trusted).
 def clear_set_apex_longer(scene: Scene, c: Candidate, o: Candidate, sigma_mm: float,
                           lying: list[Candidate], edges: np.ndarray) -> Candidate:
     """For longer reading ``o`` that a strip rule (:func:`clear_strip_longer`,
