@@ -2062,16 +2062,29 @@ def test_a_right_clear_small_whose_apex_strip_is_a_shade_over_the_bound_stays_sm
 # 5a949b6: the 16048-set's 16122 (1920×1080, 10-22°, the beside rule's medium; its large's
 # part ahead 0.778), the 14608-set's 14739 (1280×720, 22-35°, the beside rule's; 0.835) and
 # 14666 (1920×1080, 22-35°, the across rule's; 0.780), the 14896-set's 15177 (1280×720,
-# 22-35°, the across rule's; 0.841).
+# 22-35°, the across rule's; 0.841), the 9424-set's 9684 (1920×1080, 10-22°, the beside
+# rule's; 0.874, the nearest the bound) and the check set 5104's 5241 (1280×720, 22-35°, the
+# strip rule's; 0.794).
 @pytest.mark.parametrize(("seed", "seed0", "stern"), [
     (16122, 16048, (295.5, 490.6)),
     (14739, 14608, (473.6, 390.5)),
     (14666, 14608, (478.5, 188.0)),
     (15177, 14896, (470.6, 179.8)),
+    (9684, 9424, (347.0, 448.6)),
+    (5241, 5104, (251.7, 327.6)),
 ])
 def test_a_clear_medium_set_by_a_strip_rule_whose_apex_ahead_is_darker_is_read_as_a_large(
         seed, seed0, stern):
     assert_clear_read_at_size_in_doubt(seed, seed0, "large", stern)
+
+
+# ... but not a right clear medium a strip rule set whose large's part ahead is a shade over
+# the bound (a guard, passing on 5a949b6): the 16048-set's 16051 (1280×720, 10-22°, the medium
+# set from a small's tip at σ 70 mm; its large's part ahead 0.902 of the table beside it).
+def test_a_right_clear_medium_set_by_a_strip_rule_whose_apex_is_a_shade_over_stays_medium():
+    p = found(16051, "medium", "clear", (198.8, 331.7), seed0=16048)
+    assert p is not None and p.size.value == "medium" and p.color == "clear"
+    assert_no_false_piece(16051, 16048)
 
 
 # A piece read twice (issue 4, precision; session 19, set from 4816): two lying pieces never
