@@ -712,11 +712,13 @@ def clear_apex_longer(scene: Scene, c: Candidate, sigma_mm: float, lying: list[C
 # reading, is asked clear_apex_longer from its own stern (it is set, not fitted: cost
 # MAX_COST, over CLEAR_APEX_COST), with the reading's σ, its bound CLEAR_APEX_BESIDE and its
 # tests (the tip off the other readings, the crisp edges past it at most
-# CLEAR_TIP_EDGES_MAX). The large's part ahead of the set medium on the cases: 0.778 (the
-# 16048-set's 16122), 0.780 (the 14608-set's 14666, across), 0.835 (14739), 0.841 (the
-# 14896-set's 15177, across); on the right mediums the rules set on the sets run 0.902 (the
-# 16048-set's 16051, 1280×720) and 0.98 and up (/work/scratch/size68/rs_*.txt, '#A' lines).
-# Set there, not fitted, its σ covering the first reading and the medium (never trusted).
+# CLEAR_TIP_EDGES_MAX). The large's part ahead of the set medium on the fourteen larges it
+# reads: 0.757-0.882 (the 16048-set's 16122 0.778, the 14608-set's 14666 0.780 across and
+# 14739 0.835, the 14896-set's 15177 0.841 across, the 9424-set's 9684 0.874, the 13456-set's
+# 13588 0.882, the nearest); on the right mediums the rules set on the sets run 0.902 (the
+# 16048-set's 16051, 1280×720, the nearest) and 0.98 and up (/work/scratch/size68/rs_*.txt,
+# '#A' lines): the bound sits in a thin gap. Set there, not fitted, its σ covering the first
+# reading and the medium (never trusted).
 def clear_set_apex_longer(scene: Scene, c: Candidate, o: Candidate, sigma_mm: float,
                           lying: list[Candidate], edges: np.ndarray) -> Candidate:
     """For longer reading ``o`` that a strip rule (:func:`clear_strip_longer`,
