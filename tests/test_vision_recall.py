@@ -4567,7 +4567,7 @@ def test_a_clear_reading_set_by_the_tip_rule_whose_map_fit_costs_more_keeps_its_
 # about its stern to its map fit's heading where the crisp edges agree (issue 4, session 58,
 # head68; the 720p heading p95 over 1.5°): the quad gives the stern (0.03-1.2 mm here) but its
 # heading is a short lever, 3.8-14.6° off, the tip 1.8-6.1 mm. The fit map's fit from there
-# turns it 4.1-11.1° (edge_refits.BASE_FIT_TURN_MIN_DEG 1.5) and its outline ahead of the base
+# turns it 4.1-11.1° (edge_refits.BASE_FIT_TURN_MIN_DEG 3.5) and its outline ahead of the base
 # lies 0.23-0.60 px nearer the crisp edges there (BASE_FIT_TURN_NEARER_PX 0.1). All 1280×720 on
 # the laminate: the 8272-set's 8505 large (7.90°) and 8553 medium (10.58°), the 15184-set's
 # 15455 small (4.72°), the 12304-set's 12581 small (3.80°), the check set's 5163 small

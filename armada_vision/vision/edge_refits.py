@@ -409,22 +409,23 @@ SET_TIP_TURN_COST = 0.9
 # open base's quad (base_quad.pieces_from_base: set, score 0, in doubt) has its stern right
 # (0.03-0.9 mm) but its heading from the quad, a short lever: 2-15° off when
 # base_quad._turned_on_stern did not turn it (a small, or its outline ahead off the crisp
-# edges), its tip 2-7 mm off (the largest class of set readings over 1.5° at 720p: 45 of 105
-# on five sets). The fit map's fit of its size from there (scene.fit) holds little of a white
-# piece on the laminate (coverage 0, cost 1.0-1.7) and its heading goes either way, and so does
-# the heading nearest the crisp edges alone; where both agree it is right. When edges_refit
-# leaves such a reading, it is turned about its stern to the fit's heading when that turns it
-# BASE_FIT_TURN_MIN_DEG or more (under the quad's own 1.5° refine step the quad is as good)
+# edges), its tip 2-7 mm off (35 of the 105 set readings over 1.5° at 720p on five sets). The
+# fit map's fit of its size from there (scene.fit) holds little of a white piece on the
+# laminate (coverage 0, cost 1.0-1.7) and its heading goes either way, and so does the heading
+# nearest the crisp edges alone; where both agree it is right. When edges_refit leaves such a
+# reading, it is turned about its stern to the fit's heading when that turns it
+# BASE_FIT_TURN_MIN_DEG or more (a smaller turn is within the quad's and the fit's own error)
 # and its outline ahead of the base (base_quad.ahead_distance_px) lies BASE_FIT_TURN_NEARER_PX
 # nearer the crisp edges than at its own heading; size, colour, stern and σ kept. Per such
 # reading in the 720p scenes of five sets and acc66's cases (/work/scratch/head68/qprobe.py,
-# q1.jsonl, qana.py): the ten movers (0.15-0.82 px nearer, turned 3.0-11.1°) came nearer
-# (8505 7.90 -> 1.88°, tip 5.22 -> 0.42 mm; 15455 4.72 -> 0.60°) but the 5968-set's 6067, its
-# tip 1.45 -> 0.46 mm and its heading 1.44 -> 1.52°. Left: at 0.09 px 6213 (nearer), at 0.05
-# px the 14896-set's 15101 (turned 1.05°, its heading 1.13 -> 2.17°: farther), at 0.02 px 6107's
-# small (0.88°; 0.06 -> 0.83°: farther); the fit's turns that went farther by more were all
-# farther from the edges (8419 30°, 8459, 14957, 15161, 14961 at +0.0 px).
-BASE_FIT_TURN_MIN_DEG = 1.5
+# q1.jsonl, qana.py): the nine movers (turned 4.1-11.1°, 0.15-0.82 px nearer) came nearer
+# at the tip and in heading (8505 7.90 -> 1.88°, tip 5.22 -> 0.42 mm; 12581 3.80 -> 0.30°, the
+# smallest turn). Left: the 5968-set's 6067 (turned 2.96°, 0.22 px nearer: its tip 1.45 ->
+# 0.46 mm but its heading 1.44 -> 1.52°, the bound's case); at 0.09 px 6213 (turned 2.1°,
+# nearer), at 0.05 px the 14896-set's 15101 (1.05°, its heading 1.13 -> 2.17°: farther), 6107's
+# small (0.88°, 0.02 px; 0.06 -> 0.83°: farther); the fit's turns that went farther by more were
+# all farther from the edges (8419 30°, 8459 5.6°, 14957, 15161, 14961 at +0.0 px).
+BASE_FIT_TURN_MIN_DEG = 3.5
 BASE_FIT_TURN_NEARER_PX = 0.1
 
 
