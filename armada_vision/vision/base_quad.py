@@ -234,8 +234,25 @@ def _turned_on_stern(scene: Scene, edges: np.ndarray, lying: list[Candidate], c:
     n = round(STERN_TURN_MAX_DEG / STERN_TURN_STEP_DEG)
     turns = np.arange(-n, n + 1) * STERN_TURN_STEP_DEG
     poses = [Pose(p.x_mm, p.y_mm, p.heading_deg + float(t)) for t in turns]
-    samples = _outline_samples_many(scene, poses, lying_local_3d(scene.pieces.dims(c.size)))
-    heads = np.radians(p.heading_deg + turns)
+    mean = ahead_distance_px(scene, edges, c.size, poses, p.heading_deg + turns)
+    best = int(np.argmin(mean))
+    if mean[best] >= mean[n]:
+        return c  # the quad's own heading is as near the edges as any
+    t = _candidate(scene, c.size, poses[best])
+    if _edge_share(scene, t, edges) < STERN_TURN_EDGES or clashes(t, lying, scene):
+        return c
+    return t
+
+
+def ahead_distance_px(scene: Scene, edges: np.ndarray, size: Size, poses: Sequence[Pose],
+                      heads_deg: np.ndarray) -> np.ndarray:
+    """For each of ``poses`` (of one stern, at the headings ``heads_deg``: a reading from its
+    open base turned about it) of a lying ``size``: the mean distance (view px, clipped at
+    SOFT_WHITE_CLIP_PX) from the crisp ``edges`` (view-size bool) of its outline as seen
+    ahead of the base (BASE_AHEAD_MM)."""
+    p = poses[0]
+    samples = _outline_samples_many(scene, poses, lying_local_3d(scene.pieces.dims(size)))
+    heads = np.radians(heads_deg)
     along = np.einsum("knd,kd->kn", samples - np.asarray(p.stern_mm),
                       np.column_stack((np.cos(heads), np.sin(heads))))
     dist, origin = edge_distance_window(scene.grid, edges, samples.reshape(-1, 2),
@@ -244,14 +261,7 @@ def _turned_on_stern(scene: Scene, edges: np.ndarray, lying: list[Candidate], c:
     # Each pose's mean summed in float64.
     d = clipped_at(np.minimum(dist, SOFT_WHITE_CLIP_PX), px).astype(np.float64)
     ahead = along > BASE_AHEAD_MM
-    mean = (d.reshape(along.shape) * ahead).sum(axis=1) / np.maximum(ahead.sum(axis=1), 1)
-    best = int(np.argmin(mean))
-    if mean[best] >= mean[n]:
-        return c  # the quad's own heading is as near the edges as any
-    t = _candidate(scene, c.size, poses[best])
-    if _edge_share(scene, t, edges) < STERN_TURN_EDGES or clashes(t, lying, scene):
-        return c
-    return t
+    return (d.reshape(along.shape) * ahead).sum(axis=1) / np.maximum(ahead.sum(axis=1), 1)
 
 
 def base_of_longer(scene: Scene, c: Candidate) -> Candidate:

@@ -75,6 +75,7 @@ from armada_vision.vision.crisp import (
 )
 from armada_vision.vision.edge_refits import (
     CLEAR_BESIDE_SHADE,
+    base_fit_turn,
     clear_beside_found,
     edges_refit,
     grey_black_size_by_edges,
@@ -2328,8 +2329,14 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
                    ) -> DetectedPiece:
         # A clear large set by a strip rule, or a clear reading set by clear_tip_longer, that
         # edges_refit left: its map fit from there, or that fit's heading
-        # (edge_refits.SET_CLEAR_REFIT_COST, SET_TIP_TURN_COST).
-        return set_clear_refit(scene, p, calib, from_base, from_tip) if q is p else q
+        # (edge_refits.SET_CLEAR_REFIT_COST, SET_TIP_TURN_COST); a white one read from its
+        # open base's quad: turned about its stern to that fit's heading where the crisp
+        # edges agree (BASE_FIT_TURN_*).
+        if q is not p:
+            return q
+        if from_base:
+            return base_fit_turn(scene, edges, p, calib)
+        return set_clear_refit(scene, p, calib, from_base, from_tip)
 
     out = [_refit_set(p, edges_refit(scene, edges, p, calib, from_base=id(c.fit) in quad_fits),
                       id(c.fit) in quad_fits, i in tip_set)

@@ -28,6 +28,7 @@ import shapely
 from armada_vision.geometry.pieces import Size
 from armada_vision.geometry.pose import Pose, angle_diff_deg
 from armada_vision.geometry.shapes import footprint
+from armada_vision.vision.base_quad import ahead_distance_px
 from armada_vision.vision.calibrate import TableCalibration
 from armada_vision.vision.colors import classify_color, darker_than_clear, value_share_of_ring
 from armada_vision.vision.crisp import (
@@ -404,6 +405,28 @@ SET_CLEAR_REFIT_COST = 0.65
 # 13.9 -> 4.2°, stern 6.88 -> 0.95 mm); above the bound 12304's 12541 (0.909: its fit still
 # 5.2° off) and 14896's 14925 (0.991: 1.9 -> 3.9°, stern 2.81 -> 3.46 mm turned or fitted).
 SET_TIP_TURN_COST = 0.9
+# Session 58 (head68; the 720p heading p95 over 1.5° on many sets): a white reading from its
+# open base's quad (base_quad.pieces_from_base: set, score 0, in doubt) has its stern right
+# (0.03-0.9 mm) but its heading from the quad, a short lever: 2-15° off when
+# base_quad._turned_on_stern did not turn it (a small, or its outline ahead off the crisp
+# edges), its tip 2-7 mm off (35 of the 105 set readings over 1.5° at 720p on five sets). The
+# fit map's fit of its size from there (scene.fit) holds little of a white piece on the
+# laminate (coverage 0, cost 1.0-1.7) and its heading goes either way, and so does the heading
+# nearest the crisp edges alone; where both agree it is right. When edges_refit leaves such a
+# reading, it is turned about its stern to the fit's heading when that turns it
+# BASE_FIT_TURN_MIN_DEG or more (a smaller turn is within the quad's and the fit's own error)
+# and its outline ahead of the base (base_quad.ahead_distance_px) lies BASE_FIT_TURN_NEARER_PX
+# nearer the crisp edges than at its own heading; size, colour, stern and σ kept. Per such
+# reading in the 720p scenes of five sets and acc66's cases (/work/scratch/head68/qprobe.py,
+# q1.jsonl, qana.py): the nine movers (turned 4.1-11.1°, 0.15-0.82 px nearer) came nearer
+# at the tip and in heading (8505 7.90 -> 1.88°, tip 5.22 -> 0.42 mm; 12581 3.80 -> 0.30°, the
+# smallest turn). Left: the 5968-set's 6067 (turned 2.96°, 0.22 px nearer: its tip 1.45 ->
+# 0.46 mm but its heading 1.44 -> 1.52°, the bound's case); at 0.09 px 6213 (turned 2.1°,
+# nearer), at 0.05 px the 14896-set's 15101 (1.05°, its heading 1.13 -> 2.17°: farther), 6107's
+# small (0.88°, 0.02 px; 0.06 -> 0.83°: farther); the fit's turns that went farther by more were
+# all farther from the edges (8419 30°, 8459 5.6°, 14957, 15161, 14961 at +0.0 px).
+BASE_FIT_TURN_MIN_DEG = 3.5
+BASE_FIT_TURN_NEARER_PX = 0.1
 
 
 def edges_refit(scene: Scene, edges: np.ndarray, p: DetectedPiece,
@@ -480,6 +503,27 @@ def set_clear_refit(scene: Scene, p: DetectedPiece, calib: TableCalibration,
          if stern_moved <= math.dist(f.pose.tip_mm(length), tip)
          else Pose.with_tip(tip, f.pose.heading_deg, length))
     return _moved_to(scene, p, calib, q)
+
+
+def base_fit_turn(scene: Scene, edges: np.ndarray, p: DetectedPiece, calib: TableCalibration
+                  ) -> DetectedPiece:
+    """``p`` (read from its open base's quad; white, set: score 0, in doubt) turned about its
+    stern to the heading of the fit map's fit of its size from there when that turns it
+    BASE_FIT_TURN_MIN_DEG or more and its outline ahead of the base lies
+    BASE_FIT_TURN_NEARER_PX nearer the crisp ``edges`` (view-size bool) there; size, colour,
+    stern and σ kept."""
+    if p.score > 0.0 or p.color != "white" or p.sigma_mm <= EDGE_REFIT_MIN_SIGMA_MM:
+        return p
+    f = scene.fit(p.size, p.pose).fit
+    turn = angle_diff_deg(f.pose.heading_deg, p.pose.heading_deg)
+    if abs(turn) < BASE_FIT_TURN_MIN_DEG:
+        return p
+    heads = p.pose.heading_deg + np.array([0.0, turn])
+    poses = [Pose(p.pose.x_mm, p.pose.y_mm, float(h)) for h in heads]
+    own, turned = ahead_distance_px(scene, edges, p.size, poses, heads)
+    if own - turned < BASE_FIT_TURN_NEARER_PX:
+        return p
+    return _moved_to(scene, p, calib, poses[1])
 
 
 def white_by_shadow(scene: Scene, view: TableView, bg: np.ndarray, edges: np.ndarray,
