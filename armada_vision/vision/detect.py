@@ -32,6 +32,7 @@ from armada_vision.vision.calibrate import TableCalibration, calibrate
 from armada_vision.vision.colors import (
     CLEAR_DARKEST_SHARE,
     INNER_SHRINK,
+    base_rim_white,
     classify_color,
     darker_than_clear,
     dim_white,
@@ -2007,12 +2008,23 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     # its dark hollow and its faces is no "dimmer table" (seed 4383's medium, ×0.64).
     # Named on the part no piece found leans over: a hollow beside a neighbour is read now
     # (base_quad.OWN_SHARE), and 5582's white medium under a cyan large's outline read cyan.
+    # Named black by its hollow alone when its base is turned to the camera: white if its
+    # rim and faces round the hollow are white plastic's (colors.BASE_WHITE_SHRINK); named
+    # so again when output (_piece's rim_white).
+    rim_white: set[int] = set()
+
     def white_bases(in_unseen: bool) -> list[Candidate]:
-        return [c for c in pieces_from_base(scene, edges, lying, hand_mask,
-                                            [m.corners_mm() for m in layout.markers],
-                                            grey_area, in_unseen=in_unseen)
-                if classify_color(view, _seen_part(c, lying, scene), bg, opaque=True)
-                == "white"]
+        out = []
+        for c in pieces_from_base(scene, edges, lying, hand_mask,
+                                  [m.corners_mm() for m in layout.markers],
+                                  grey_area, in_unseen=in_unseen):
+            seen = _seen_part(c, lying, scene)
+            name = classify_color(view, seen, bg, opaque=True)
+            if name == "white" or (name == "black" and base_rim_white(view, seen, bg)):
+                out.append(c)
+                if name == "black":
+                    rim_white.add(id(c.fit))
+        return out
 
     from_base = white_bases(in_unseen=False)
     lying += from_base
@@ -2182,7 +2194,7 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
                       lambda: face_lit_as_inside(scene, c),
                       lambda: _others_over(c, lying, scene),
                       lambda: _lost_face_share(c, lying, scene, view, bg),
-                      lambda: face_gap_mm(scene, c))
+                      lambda: face_gap_mm(scene, c), id(c.fit) in rim_white)
 
     out = [as_piece(c, dark_base, top)
            for c, dark_base, top in zip(lying, opaque, lit_top, strict=True)]
@@ -3748,7 +3760,8 @@ def _piece(c: Candidate, calib: TableCalibration, view: TableView, bg: np.ndarra
            face_lit: Callable[[], bool] | None = None,
            others_over: Callable[[], shapely.Geometry | None] | None = None,
            lost_face: Callable[[], float] | None = None,
-           face_gap: Callable[[], float] | None = None) -> DetectedPiece:
+           face_gap: Callable[[], float] | None = None,
+           rim_white: bool = False) -> DetectedPiece:
     """The detected piece of ``c``; ``goes_on`` tells whether its colour goes on past its
     outline (asked of a vivid piece only: :func:`_colour_goes_on`), ``inside_goes_on``
     whether its inside's colour does (asked of the others: :func:`_inside_goes_on`),
@@ -3815,6 +3828,10 @@ def _piece(c: Candidate, calib: TableCalibration, view: TableView, bg: np.ndarra
     end_hues = cache(lambda: _end_hues(c, view, d.footprint_length_mm,
                                        None if others_over is None else others_over()))
     color = classify_color(view, shown, bg, opaque)
+    if color == "black" and rim_white and base_rim_white(view, shown, bg):
+        # Read from its open base turned to the camera, its hollow filling the middle: its
+        # rim and faces are white plastic's (colors.BASE_WHITE_SHRINK).
+        color = "white"
     if color == "clear" and not opaque and shaded_white(view, shown, bg):
         # Bright faces beside a dark one: white plastic, not a dimmer table (WHITE_TABLE_V).
         color = "white"
