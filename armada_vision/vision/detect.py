@@ -993,6 +993,15 @@ CLEAR_BASE_RADIAL_DEG = 15.0
 # region to fit, and a quad read there is something else's dark face: the 11440-set's 11487,
 # a white die's shaded side and shadow read as a clear small (0.87). Not read over this share.
 CLEAR_BASE_FG_MAX = 0.6
+# A white piece whose hollow is dark (median under BASE_DARK) but whose dark area under
+# BASE_DARK is no quad (its deepest part only; its walls lit through the base), read at
+# CLEAR_BASE_LEVELS' lighter level with every test above (issue 4, session 58, recallwhite68):
+# the clear path dropped it by its dark hollow. Named white as opaque plastic (its seen part's
+# lit faces: colors.name_color), it is read as white_bases reads one, in doubt: the 14320-set's
+# 14576 (a white small beside a green one, 1920×1080) and 14357 (720p, 0-10°), the 9136-set's
+# 9363 (720p, 22-35°, alone): within 1 mm of the truth, hollows 0.31-0.45, foreground
+# 0.25-0.55. The 10864-set's 11103 (8° off the radial direction) stays out, as a standing
+# piece would. No new constant: the clear path's tests and BASE_DARK.
 # ... and its hollow, inside the lanes, no darker than a white piece's may be
 # (base_quad.BASE_DARK): the clear walls let the light in (0.56-0.60 on the cases). A black
 # medium's face under the lowest level read as a quad (the 11728-set's 11912: 0.13-0.17,
@@ -2085,8 +2094,11 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     joined: set[int] = set()
     clear_from_base: list[Candidate] = []
     if table_hue_sat(bg)[1] <= COLOURED_TABLE_SAT:
-        clear_from_base = _clear_from_base(scene, view, bg, edges, lying, hand_mask, layout)
-        lying += clear_from_base
+        clear_from_base, white_from_base = _clear_from_base(scene, view, bg, edges, lying,
+                                                            hand_mask, layout)
+        lying += clear_from_base + white_from_base
+        # Read from their base as white_bases reads one (named on its seen part, opaque).
+        from_base += white_from_base
         lying += clear_beside_found(scene, view, bg, edges, enclosed, lying, standing,
                                     hand_mask, lambda c: _standing_clear(scene, c),
                                     grey_black_alone, lambda c: _bare_white(c, scene, bg),
@@ -2408,25 +2420,35 @@ def _placed(p: DetectedPiece, outline_mm: np.ndarray, pieces: PieceSet,
 
 def _clear_from_base(scene: Scene, view: TableView, bg: np.ndarray, edges: np.ndarray,
                      lying: list[Candidate], hand_mask: np.ndarray, layout: TableLayout
-                     ) -> list[Candidate]:
+                     ) -> tuple[list[Candidate], list[Candidate]]:
     """Clear pieces read from their open base (base_quad.pieces_from_base) under each of
     CLEAR_BASE_LEVELS in turn, named clear, not heading away from the camera's foot within
     CLEAR_BASE_RADIAL_DEG (a standing piece), the fit map's foreground over at most
-    CLEAR_BASE_FG_MAX of its footprint, its hollow no darker than base_quad.BASE_DARK."""
+    CLEAR_BASE_FG_MAX of its footprint, its hollow no darker than base_quad.BASE_DARK; and
+    the white pieces among them (the note after CLEAR_BASE_FG_MAX): the same tests, the
+    hollow darker than BASE_DARK, named white as opaque plastic."""
     out: list[Candidate] = []
+    white: list[Candidate] = []
     markers = [m.corners_mm() for m in layout.markers]
     for level in CLEAR_BASE_LEVELS:
-        for c in pieces_from_base(scene, edges, lying + out, hand_mask, markers,
+        for c in pieces_from_base(scene, edges, lying + out + white, hand_mask, markers,
                                   dark_level=level, wall_level=level + CLEAR_BASE_WALL_STEP):
             if abs(scene.off_radial_deg(c.fit.pose)) <= CLEAR_BASE_RADIAL_DEG:
                 continue
             if _fg_share(scene, c) > CLEAR_BASE_FG_MAX:
                 continue
-            if (got := _base_shades(scene, c)) is None or median(got[1]) < BASE_DARK:
-                continue  # a hollow as dark as a white's or a black face: no clear piece's
-            if classify_color(view, _seen_part(c, lying + out, scene), bg) == "clear":
+            if (got := _base_shades(scene, c)) is None:
+                continue
+            seen = _seen_part(c, lying + out + white, scene)
+            if median(got[1]) < BASE_DARK:
+                # A hollow as dark as a white's or a black face: no clear piece's; a white
+                # piece's when its faces are white plastic's (see CLEAR_BASE_FG_MAX).
+                if classify_color(view, seen, bg, opaque=True) == "white":
+                    white.append(c)
+                continue
+            if classify_color(view, seen, bg) == "clear":
                 out.append(c)
-    return out
+    return out, white
 
 
 def _standing_clear(scene: Scene, c: Candidate) -> bool:
