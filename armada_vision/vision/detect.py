@@ -3819,7 +3819,8 @@ def _piece(c: Candidate, calib: TableCalibration, view: TableView, bg: np.ndarra
     plastic of the table's hue more saturated than it (asked of a trusted vivid piece of the
     table's hue no more saturated than it: :func:`_lost_face_share`), ``face_gap`` how far past
     its rim as seen the fit map's plastic begins, when far (asked of a trusted white piece:
-    :func:`open_base.face_gap_mm`)."""
+    :func:`open_base.face_gap_mm`), ``rim_white`` whether it was read from its open base and
+    kept white on its rim while named black (:func:`colors.base_rim_white`)."""
     d = pieces.dims(c.size)
     pose = c.fit.pose
     s_cal = calibration_sigma_mm(calib, pose.stern_mm, d)
