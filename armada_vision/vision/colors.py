@@ -95,6 +95,32 @@ def _classify_color(view: TableView, poly_mm: shapely.Polygon, bg_bgr: np.ndarra
     return name_color(px, bg, bright, lit_face_bgr(pixels), opaque)
 
 
+# A white piece seen by its open base, the base turned to a tilted camera (issue 4, session
+# 58, recallwhite68): its dark hollow fills the footprint's middle, so the inner crop
+# (INNER_SHRINK) holds the hollow alone and names it black (the 13168-set's 13286, a white
+# large beside a purple one at 1920x1080: its brightest tenth there 142 over a table of 191;
+# the 16336-set's 16532, a white small, 66 over 209). Nearly the whole footprint
+# (BASE_WHITE_SHRINK of it) takes in the white rim and faces round the hollow: 186 and 197,
+# over WHITE_MIN_V and 0.85 of the table's value (162, 178); every pixel of a footprint read
+# at the piece shows the piece (the camera looks down on it), and black plastic's lit faces
+# stay at 141 or under (name_color). 0.8 keeps 16532 at only 181 (3 over its bar).
+BASE_WHITE_SHRINK = 0.9
+
+
+def base_rim_white(view: TableView, poly_mm: shapely.Polygon, bg_bgr: np.ndarray,
+                   shrink: float = BASE_WHITE_SHRINK) -> bool:
+    """Whether the piece read from its open base whose footprint (seen part) is ``poly_mm``
+    (table mm), named black by its dark hollow, has faces as bright as white plastic round
+    it: the brightest tenth (value) of ``shrink`` of the footprint at least WHITE_MIN_V and
+    0.85 of the table's value (BASE_WHITE_SHRINK)."""
+    sl, m = view.grid.inner_crop(poly_mm, shrink)
+    if (stats := _color_stats(view, sl, m, bg_bgr)) is None:
+        return False
+    vt = _hsv(stats[1])[2]
+    bright = float(percentile(channel_max(masked(view.image_bgr, sl, m)), 90))
+    return bright >= max(WHITE_MIN_V, 0.85 * vt)
+
+
 # A clear piece is a dimmer table: each of its faces passes about the same share of the
 # table's light, so its darkest tenth (value) stays over this share of its brightest tenth
 # (the clear pieces of the desaturated pass on seeds 1144-1359: 0.58-0.95). An opaque piece's

@@ -32,6 +32,7 @@ from armada_vision.vision.calibrate import TableCalibration, calibrate
 from armada_vision.vision.colors import (
     CLEAR_DARKEST_SHARE,
     INNER_SHRINK,
+    base_rim_white,
     classify_color,
     darker_than_clear,
     dim_white,
@@ -994,6 +995,15 @@ CLEAR_BASE_RADIAL_DEG = 15.0
 # region to fit, and a quad read there is something else's dark face: the 11440-set's 11487,
 # a white die's shaded side and shadow read as a clear small (0.87). Not read over this share.
 CLEAR_BASE_FG_MAX = 0.6
+# A white piece whose hollow is dark (median under BASE_DARK) but whose dark area under
+# BASE_DARK is no quad (its deepest part only; its walls lit through the base), read at
+# CLEAR_BASE_LEVELS' lighter level with every test above (issue 4, session 58, recallwhite68):
+# the clear path dropped it by its dark hollow. Named white as opaque plastic (its seen part's
+# lit faces: colors.name_color), it is read as white_bases reads one, in doubt: the 14320-set's
+# 14576 (a white small beside a green one, 1920×1080) and 14357 (720p, 0-10°), the 9136-set's
+# 9363 (720p, 22-35°, alone): within 1 mm of the truth, hollows 0.31-0.45, foreground
+# 0.25-0.55. The 10864-set's 11103 (8° off the radial direction) stays out, as a standing
+# piece would. No new constant: the clear path's tests and BASE_DARK.
 # ... and its hollow, inside the lanes, no darker than a white piece's may be
 # (base_quad.BASE_DARK): the clear walls let the light in (0.56-0.60 on the cases). A black
 # medium's face under the lowest level read as a quad (the 11728-set's 11912: 0.13-0.17,
@@ -2009,12 +2019,23 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     # its dark hollow and its faces is no "dimmer table" (seed 4383's medium, ×0.64).
     # Named on the part no piece found leans over: a hollow beside a neighbour is read now
     # (base_quad.OWN_SHARE), and 5582's white medium under a cyan large's outline read cyan.
+    # Named black by its hollow alone when its base is turned to the camera: white if its
+    # rim and faces round the hollow are white plastic's (colors.BASE_WHITE_SHRINK); named
+    # so again when output (_piece's rim_white).
+    rim_white: set[int] = set()
+
     def white_bases(in_unseen: bool) -> list[Candidate]:
-        return [c for c in pieces_from_base(scene, edges, lying, hand_mask,
-                                            [m.corners_mm() for m in layout.markers],
-                                            grey_area, in_unseen=in_unseen)
-                if classify_color(view, _seen_part(c, lying, scene), bg, opaque=True)
-                == "white"]
+        out = []
+        for c in pieces_from_base(scene, edges, lying, hand_mask,
+                                  [m.corners_mm() for m in layout.markers],
+                                  grey_area, in_unseen=in_unseen):
+            seen = _seen_part(c, lying, scene)
+            name = classify_color(view, seen, bg, opaque=True)
+            if name == "white" or (name == "black" and base_rim_white(view, seen, bg)):
+                out.append(c)
+                if name == "black":
+                    rim_white.add(id(c.fit))
+        return out
 
     from_base = white_bases(in_unseen=False)
     lying += from_base
@@ -2075,8 +2096,11 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     joined: set[int] = set()
     clear_from_base: list[Candidate] = []
     if table_hue_sat(bg)[1] <= COLOURED_TABLE_SAT:
-        clear_from_base = _clear_from_base(scene, view, bg, edges, lying, hand_mask, layout)
-        lying += clear_from_base
+        clear_from_base, white_from_base = _clear_from_base(scene, view, bg, edges, lying,
+                                                            hand_mask, layout)
+        lying += clear_from_base + white_from_base
+        # Read from their base as white_bases reads one (named on its seen part, opaque).
+        from_base += white_from_base
         lying += clear_beside_found(scene, view, bg, edges, enclosed, lying, standing,
                                     hand_mask, lambda c: _standing_clear(scene, c),
                                     grey_black_alone, lambda c: _bare_white(c, scene, bg),
@@ -2184,7 +2208,7 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
                       lambda: face_lit_as_inside(scene, c),
                       lambda: _others_over(c, lying, scene),
                       lambda: _lost_face_share(c, lying, scene, view, bg),
-                      lambda: face_gap_mm(scene, c))
+                      lambda: face_gap_mm(scene, c), id(c.fit) in rim_white)
 
     out = [as_piece(c, dark_base, top)
            for c, dark_base, top in zip(lying, opaque, lit_top, strict=True)]
@@ -2412,25 +2436,35 @@ def _placed(p: DetectedPiece, outline_mm: np.ndarray, pieces: PieceSet,
 
 def _clear_from_base(scene: Scene, view: TableView, bg: np.ndarray, edges: np.ndarray,
                      lying: list[Candidate], hand_mask: np.ndarray, layout: TableLayout
-                     ) -> list[Candidate]:
+                     ) -> tuple[list[Candidate], list[Candidate]]:
     """Clear pieces read from their open base (base_quad.pieces_from_base) under each of
     CLEAR_BASE_LEVELS in turn, named clear, not heading away from the camera's foot within
     CLEAR_BASE_RADIAL_DEG (a standing piece), the fit map's foreground over at most
-    CLEAR_BASE_FG_MAX of its footprint, its hollow no darker than base_quad.BASE_DARK."""
+    CLEAR_BASE_FG_MAX of its footprint, its hollow no darker than base_quad.BASE_DARK; and
+    the white pieces among them (the note after CLEAR_BASE_FG_MAX): the same tests, the
+    hollow darker than BASE_DARK, named white as opaque plastic."""
     out: list[Candidate] = []
+    white: list[Candidate] = []
     markers = [m.corners_mm() for m in layout.markers]
     for level in CLEAR_BASE_LEVELS:
-        for c in pieces_from_base(scene, edges, lying + out, hand_mask, markers,
+        for c in pieces_from_base(scene, edges, lying + out + white, hand_mask, markers,
                                   dark_level=level, wall_level=level + CLEAR_BASE_WALL_STEP):
             if abs(scene.off_radial_deg(c.fit.pose)) <= CLEAR_BASE_RADIAL_DEG:
                 continue
             if _fg_share(scene, c) > CLEAR_BASE_FG_MAX:
                 continue
-            if (got := _base_shades(scene, c)) is None or median(got[1]) < BASE_DARK:
-                continue  # a hollow as dark as a white's or a black face: no clear piece's
-            if classify_color(view, _seen_part(c, lying + out, scene), bg) == "clear":
+            if (got := _base_shades(scene, c)) is None:
+                continue
+            seen = _seen_part(c, lying + out + white, scene)
+            if median(got[1]) < BASE_DARK:
+                # A hollow as dark as a white's or a black face: no clear piece's; a white
+                # piece's when its faces are white plastic's (see CLEAR_BASE_FG_MAX).
+                if classify_color(view, seen, bg, opaque=True) == "white":
+                    white.append(c)
+                continue
+            if classify_color(view, seen, bg) == "clear":
                 out.append(c)
-    return out
+    return out, white
 
 
 def _standing_clear(scene: Scene, c: Candidate) -> bool:
@@ -3764,7 +3798,8 @@ def _piece(c: Candidate, calib: TableCalibration, view: TableView, bg: np.ndarra
            face_lit: Callable[[], bool] | None = None,
            others_over: Callable[[], shapely.Geometry | None] | None = None,
            lost_face: Callable[[], float] | None = None,
-           face_gap: Callable[[], float] | None = None) -> DetectedPiece:
+           face_gap: Callable[[], float] | None = None,
+           rim_white: bool = False) -> DetectedPiece:
     """The detected piece of ``c``; ``goes_on`` tells whether its colour goes on past its
     outline (asked of a vivid piece only: :func:`_colour_goes_on`), ``inside_goes_on``
     whether its inside's colour does (asked of the others: :func:`_inside_goes_on`),
@@ -3800,7 +3835,8 @@ def _piece(c: Candidate, calib: TableCalibration, view: TableView, bg: np.ndarra
     plastic of the table's hue more saturated than it (asked of a trusted vivid piece of the
     table's hue no more saturated than it: :func:`_lost_face_share`), ``face_gap`` how far past
     its rim as seen the fit map's plastic begins, when far (asked of a trusted white piece:
-    :func:`open_base.face_gap_mm`)."""
+    :func:`open_base.face_gap_mm`), ``rim_white`` whether it was read from its open base and
+    kept white on its rim while named black (:func:`colors.base_rim_white`)."""
     d = pieces.dims(c.size)
     pose = c.fit.pose
     s_cal = calibration_sigma_mm(calib, pose.stern_mm, d)
@@ -3831,6 +3867,10 @@ def _piece(c: Candidate, calib: TableCalibration, view: TableView, bg: np.ndarra
     end_hues = cache(lambda: _end_hues(c, view, d.footprint_length_mm,
                                        None if others_over is None else others_over()))
     color = classify_color(view, shown, bg, opaque)
+    if color == "black" and rim_white and base_rim_white(view, shown, bg):
+        # Read from its open base turned to the camera, its hollow filling the middle: its
+        # rim and faces are white plastic's (colors.BASE_WHITE_SHRINK).
+        color = "white"
     if color == "clear" and not opaque and shaded_white(view, shown, bg):
         # Bright faces beside a dark one: white plastic, not a dimmer table (WHITE_TABLE_V).
         color = "white"
