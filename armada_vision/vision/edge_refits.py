@@ -1015,6 +1015,8 @@ CLEAR_JOINED_WHOLE = 1.0
 # read).
 CLEAR_CLOTH_SHADE = (0.60, 3.0)
 
+CLEAR_LIT_AREA = 1.08
+
 # A lit clear piece on the laminate pointing at the viewer (issue 4, session 49,
 # recallclear59): its faces pass the table's light (its inset 0.92-1.0 of the table), so the
 # crisp map holds its outline only as a long band down its shaded side and shadow (the
@@ -1142,6 +1144,11 @@ def clear_beside_found(scene: Scene, view: TableView, bg: np.ndarray, edges: np.
             return shade_ok
 
         clear_like = not small and _piece_shaped(area, hi) and clear_shade()
+        # A lit clear piece's area, over the clear path's shade (CLEAR_LIT_AREA): its whole
+        # refit read only when named clear or lit like the table (lit_clear).
+        lit_area = (not (clear_like or small) and lit_clear is not None
+                    and area_hi < float(median(scene.shade[sl][area])) <= CLEAR_LIT_AREA
+                    and _piece_shaped(area, hi))
         # Not piece-shaped: perhaps a lit clear piece's band (CLEAR_BAND_*).
         if not clear_like and lit_clear is not None and (wc := _lit_band(
                 scene, edges, sl, area, band_px, lying, light, name)) is not None and (
@@ -1159,10 +1166,24 @@ def clear_beside_found(scene: Scene, view: TableView, bg: np.ndarray, edges: np.
             continue
         # Else perhaps a black piece lit grey (GREY_BLACK_ALONE_*): asked after the refit.
         black_path = not (small or cloth) and (clear_like or _piece_shaped(area, hi_black))
-        if not (clear_like or black_path or by_side):
+        if not (clear_like or black_path or by_side or lit_area):
             continue
         if not light:  # the scene's light, found once (a scene has one)
             light.append(_light_offset(scene, name)(lying))
+        if lit_area and _cast_share(scene, sl, area, lying, light[0]) <= CLEAR_BESIDE_CAST:
+            ys, xs = np.nonzero(area)
+            pts = grid.to_mm(np.column_stack((xs + c0, ys + r0)).astype(float))
+            if ((best := _whole_from_area(scene, edges, pts, None)) is not None
+                    and (whole := _whole_size(best, CLEAR_BESIDE_WHOLE)) is not None
+                    and _clear_beside_ok(scene, view, bg, wc := _edges_candidate(scene, *whole),
+                                         lying + out, lying, standing_clear,
+                                         (CLEAR_BESIDE_SHADE[0], CLEAR_LIT_AREA), lit_clear)):
+                out.append(wc)
+                if lit is not None:
+                    lit.add(id(wc.fit))
+                continue
+            if not black_path:
+                continue
         if (cast := _cast_share(scene, sl, area, lying, light[0])) > CLEAR_BESIDE_CAST:
             # A found piece's shaded face or cast shadow; a clear piece against it shares
             # up to CLEAR_JOINED_CAST of its area with them (only its whole refit is read).
