@@ -1174,7 +1174,8 @@ def clear_beside_found(scene: Scene, view: TableView, bg: np.ndarray, edges: np.
             ys, xs = np.nonzero(area)
             pts = grid.to_mm(np.column_stack((xs + c0, ys + r0)).astype(float))
             if ((best := _whole_from_area(scene, edges, pts, None)) is not None
-                    and (whole := _whole_size(best, CLEAR_BESIDE_WHOLE)) is not None
+                    and (whole := _whole_size(best, CLEAR_BESIDE_WHOLE)
+                         or _nested_whole(scene, best)) is not None
                     and _clear_beside_ok(scene, view, bg, wc := _edges_candidate(scene, *whole),
                                          lying + out, lying, standing_clear,
                                          (CLEAR_BESIDE_SHADE[0], CLEAR_LIT_AREA), lit_clear)):
