@@ -1135,20 +1135,23 @@ def clear_beside_found(scene: Scene, view: TableView, bg: np.ndarray, edges: np.
         sl = (slice(r0, r0 + area.shape[0]), slice(c0, c0 + area.shape[1]))
         n_px = np.count_nonzero(area)
         small = n_px < CLEAR_BESIDE_MIN_AREA * scene.small_area_mm2 * ppm2
-        shade_ok: bool | None = None  # the area's median shade in the clear range, asked once
+        shade_at: float | None = None  # the area's median shade, asked once
 
-        def clear_shade(sl: tuple[slice, slice] = sl, area: np.ndarray = area) -> bool:
-            nonlocal shade_ok
-            if shade_ok is None:
-                shade_ok = shade_lo <= float(median(scene.shade[sl][area])) <= area_hi
-            return shade_ok
+        def area_shade(sl: tuple[slice, slice] = sl, area: np.ndarray = area) -> float:
+            nonlocal shade_at
+            if shade_at is None:
+                shade_at = float(median(scene.shade[sl][area]))
+            return shade_at
 
-        clear_like = not small and _piece_shaped(area, hi) and clear_shade()
-        # A lit clear piece's area, over the clear path's shade (CLEAR_LIT_AREA): its whole
-        # refit read only when named clear or lit like the table (lit_clear).
-        lit_area = (not (clear_like or small) and lit_clear is not None
-                    and area_hi < float(median(scene.shade[sl][area])) <= CLEAR_LIT_AREA
-                    and _piece_shaped(area, hi))
+        def clear_shade() -> bool:
+            return shade_lo <= area_shade() <= area_hi
+
+        shaped = not small and _piece_shaped(area, hi)
+        clear_like = shaped and clear_shade()
+        # A lit clear piece's area, over the clear path's shade (CLEAR_LIT_AREA): refitted,
+        # its whole refit read when named clear or lit like the table (``lit_clear``).
+        lit_area = (shaped and not clear_like and lit_clear is not None
+                    and area_hi < area_shade() <= CLEAR_LIT_AREA)
         # Not piece-shaped: perhaps a lit clear piece's band (CLEAR_BAND_*).
         if not clear_like and lit_clear is not None and (wc := _lit_band(
                 scene, edges, sl, area, band_px, lying, light, name)) is not None and (
