@@ -1015,6 +1015,21 @@ CLEAR_JOINED_WHOLE = 1.0
 # read).
 CLEAR_CLOTH_SHADE = (0.60, 3.0)
 
+# A lit clear piece on the laminate whose crisp area is piece-shaped (issue 4, session 58,
+# recallclear68): its faces pass the table's light, so the area's median shade is over
+# CLEAR_BESIDE_AREA_LIT (the 10864-set's 10892, a clear small 2 mm from a clear small: 1.04;
+# the 15760-set's 16037, a clear medium 2 mm from a black medium: 1.01) and the clear path
+# turned it down before any refit, though its outline lies whole on the crisp edges at its size
+# and pose (10892's small 1.0, the next 0.78; 16037's small and medium 1.0, nested). On a grey
+# table such an area, its median over CLEAR_BESIDE_AREA_LIT up to CLEAR_LIT_AREA and at most
+# CLEAR_BESIDE_CAST of it a found piece's grown body and cast shadow, is refitted (the lit
+# path); the size whole on the crisp edges (CLEAR_BESIDE_WHOLE beating the others by
+# WHITE_EDGES_MARGIN, or ``_nested_whole``) is read when its inset shade lies in
+# CLEAR_BESIDE_SHADE[0]..CLEAR_LIT_AREA (10892 1.045, 16037's medium 0.964), it is named
+# clear, or named white but lit like the table with no white piece's shade nor shadow
+# (``lit_clear``: detect._bare_white; 10892: its darkest tenth 1.03, the ring 0.77), and the
+# clash, overlap, size-doubt and standing tests pass. Its fit's id joins ``lit`` (named clear
+# at the end); in doubt (σ at least DOUBT_FLOOR_MM), never trusted. MARGIN_NOTE
 CLEAR_LIT_AREA = 1.08
 
 # A lit clear piece on the laminate pointing at the viewer (issue 4, session 49,
@@ -1173,10 +1188,15 @@ def clear_beside_found(scene: Scene, view: TableView, bg: np.ndarray, edges: np.
             continue
         if not light:  # the scene's light, found once (a scene has one)
             light.append(_light_offset(scene, name)(lying))
-        if lit_area and _cast_share(scene, sl, area, lying, light[0]) <= CLEAR_BESIDE_CAST:
+        cast = _cast_share(scene, sl, area, lying, light[0])
+        if lit_area and cast <= CLEAR_BESIDE_CAST:
             ys, xs = np.nonzero(area)
             pts = grid.to_mm(np.column_stack((xs + c0, ys + r0)).astype(float))
-            if ((best := _whole_from_area(scene, edges, pts, None)) is not None
+            # No part darker than clear plastic lets through: no black piece lit grey (the
+            # 10000-set's 10194, its area 0.96 and named clear, was read as a clear piece; it
+            # goes on to the black path, as before).
+            if not darker_than_clear(view, shapely.MultiPoint(pts).convex_hull, bg, ()) and (
+                    (best := _whole_from_area(scene, edges, pts, None)) is not None
                     and (whole := _whole_size(best, CLEAR_BESIDE_WHOLE)
                          or _nested_whole(scene, best)) is not None
                     and _clear_beside_ok(scene, view, bg, wc := _edges_candidate(scene, *whole),
@@ -1188,7 +1208,7 @@ def clear_beside_found(scene: Scene, view: TableView, bg: np.ndarray, edges: np.
                 continue
             if not black_path:
                 continue
-        if (cast := _cast_share(scene, sl, area, lying, light[0])) > CLEAR_BESIDE_CAST:
+        if cast > CLEAR_BESIDE_CAST:
             # A found piece's shaded face or cast shadow; a clear piece against it shares
             # up to CLEAR_JOINED_CAST of its area with them (only its whole refit is read).
             if cast > CLEAR_JOINED_CAST or not (clear_like or by_side):
