@@ -1029,7 +1029,13 @@ CLEAR_CLOTH_SHADE = (0.60, 3.0)
 # clear, or named white but lit like the table with no white piece's shade nor shadow
 # (``lit_clear``: detect._bare_white; 10892: its darkest tenth 1.03, the ring 0.77), and the
 # clash, overlap, size-doubt and standing tests pass. Its fit's id joins ``lit`` (named clear
-# at the end); in doubt (σ at least DOUBT_FLOOR_MM), never trusted. MARGIN_NOTE
+# at the end); in doubt (σ at least DOUBT_FLOOR_MM), never trusted. An area with a part darker
+# than clear plastic lets through (colors.darker_than_clear) is no lit clear piece: it goes on
+# to the black path (the 10000-set's 10194, a black large lit grey, area 0.96, named clear,
+# was read as a clear piece without this). No case on the other side sets the bound: with the
+# area's and the inset's tops at 1.5 the lit path found no whole refit on the laminate scenes
+# of the 14896-, 13744-, 14320- and 16048-sets (vision-history, recallclear68); 1.08 sits over
+# the cases' 1.04 and 1.045 with room, the name and the whole outline carry the rule.
 CLEAR_LIT_AREA = 1.08
 
 # A lit clear piece on the laminate pointing at the viewer (issue 4, session 49,
