@@ -954,7 +954,8 @@ CLEAR_BESIDE_DOUBT_SHARE = 0.5
 # 0.926) and the 8272-set's 8537 (a clear large against a black small: area 0.953) were turned
 # down by the area's cheap test alone. So the area's median may reach CLEAR_BESIDE_AREA_LIT
 # (the refit's inset shade is still held to CLEAR_BESIDE_SHADE); lit clear pieces' areas, whose
-# insets are the table's, read 0.97-1.04 (the 10864-set's 11024 and 10892, 12880's 13070).
+# insets are the table's, read 0.97-1.04 (the 10864-set's 11024 and 10892, 12880's 13070):
+# those are asked by the lit path instead (CLEAR_LIT_AREA).
 CLEAR_BESIDE_AREA_LIT = 0.96
 
 # A clear large's crisp outline holds a medium's whole too (recallclear56): its open base's
