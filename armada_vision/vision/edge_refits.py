@@ -1035,8 +1035,9 @@ CLEAR_CLOTH_SHADE = (0.60, 3.0)
 # to the black path (the 10000-set's 10194, a black large lit grey, area 0.96, named clear,
 # was read as a clear piece without this). No case on the other side sets the bound: with the
 # area's and the inset's tops at 1.5 the lit path found no whole refit on the laminate scenes
-# of the 14896-, 13744-, 14320- and 16048-sets (vision-history, recallclear68); 1.08 sits over
-# the cases' 1.04 and 1.045 with room, the name and the whole outline carry the rule.
+# of the 14896-, 13744-, 14320- and 16048-sets and the check set 5104 (vision-history,
+# recallclear68); 1.08 sits over the cases' 1.04 and 1.045 with room, the name and the whole
+# outline carry the rule.
 CLEAR_LIT_AREA = 1.08
 
 # A lit clear piece on the laminate pointing at the viewer (issue 4, session 49,
