@@ -998,7 +998,8 @@ CLEAR_BESIDE_DOUBT_SHARE = 0.5
 # 0.926) and the 8272-set's 8537 (a clear large against a black small: area 0.953) were turned
 # down by the area's cheap test alone. So the area's median may reach CLEAR_BESIDE_AREA_LIT
 # (the refit's inset shade is still held to CLEAR_BESIDE_SHADE); lit clear pieces' areas, whose
-# insets are the table's, read 0.97-1.04 (the 10864-set's 11024 and 10892, 12880's 13070).
+# insets are the table's, read 0.97-1.04 (the 10864-set's 11024 and 10892, 12880's 13070):
+# those are asked by the lit path instead (CLEAR_LIT_AREA).
 CLEAR_BESIDE_AREA_LIT = 0.96
 
 # A clear large's crisp outline holds a medium's whole too (recallclear56): its open base's
@@ -1058,6 +1059,30 @@ CLEAR_JOINED_WHOLE = 1.0
 # whole refit carry the rule (see vision-history, recallclear67, for what the wide-open form
 # read).
 CLEAR_CLOTH_SHADE = (0.60, 3.0)
+
+# A lit clear piece on the laminate whose crisp area is piece-shaped (issue 4, session 58,
+# recallclear68): its faces pass the table's light, so the area's median shade is over
+# CLEAR_BESIDE_AREA_LIT (the 10864-set's 10892, a clear small 2 mm from a clear small: 1.04;
+# the 15760-set's 16037, a clear medium 2 mm from a black medium: 1.01) and the clear path
+# turned it down before any refit, though its outline lies whole on the crisp edges at its size
+# and pose (10892's small 1.0, the next 0.78; 16037's small and medium 1.0, nested). On a grey
+# table such an area, its median over CLEAR_BESIDE_AREA_LIT up to CLEAR_LIT_AREA and at most
+# CLEAR_BESIDE_CAST of it a found piece's grown body and cast shadow, is refitted (the lit
+# path); the size whole on the crisp edges (CLEAR_BESIDE_WHOLE beating the others by
+# WHITE_EDGES_MARGIN, or ``_nested_whole``) is read when its inset shade lies in
+# CLEAR_BESIDE_SHADE[0]..CLEAR_LIT_AREA (10892 1.045, 16037's medium 0.964), it is named
+# clear, or named white but lit like the table with no white piece's shade nor shadow
+# (``lit_clear``: detect._bare_white; 10892: its darkest tenth 1.03, the ring 0.77), and the
+# clash, overlap, size-doubt and standing tests pass. Its fit's id joins ``lit`` (named clear
+# at the end); in doubt (σ at least DOUBT_FLOOR_MM), never trusted. An area with a part darker
+# than clear plastic lets through (colors.darker_than_clear) is no lit clear piece: it goes on
+# to the black path (the 10000-set's 10194, a black large lit grey, area 0.96, named clear,
+# was read as a clear piece without this). No case on the other side sets the bound: with the
+# area's and the inset's tops at 1.5 the lit path found no whole refit on the laminate scenes
+# of the 14896-, 13744-, 14320- and 16048-sets and the check set 5104 (vision-history,
+# recallclear68); 1.08 sits over the cases' 1.04 and 1.045 with room, the name and the whole
+# outline carry the rule.
+CLEAR_LIT_AREA = 1.08
 
 # A lit clear piece on the laminate pointing at the viewer (issue 4, session 49,
 # recallclear59): its faces pass the table's light (its inset 0.92-1.0 of the table), so the
@@ -1177,15 +1202,23 @@ def clear_beside_found(scene: Scene, view: TableView, bg: np.ndarray, edges: np.
         sl = (slice(r0, r0 + area.shape[0]), slice(c0, c0 + area.shape[1]))
         n_px = np.count_nonzero(area)
         small = n_px < CLEAR_BESIDE_MIN_AREA * scene.small_area_mm2 * ppm2
-        shade_ok: bool | None = None  # the area's median shade in the clear range, asked once
+        shade_at: float | None = None  # the area's median shade, asked once
 
-        def clear_shade(sl: tuple[slice, slice] = sl, area: np.ndarray = area) -> bool:
-            nonlocal shade_ok
-            if shade_ok is None:
-                shade_ok = shade_lo <= float(median(scene.shade[sl][area])) <= area_hi
-            return shade_ok
+        def area_shade(sl: tuple[slice, slice] = sl, area: np.ndarray = area) -> float:
+            nonlocal shade_at
+            if shade_at is None:
+                shade_at = float(median(scene.shade[sl][area]))
+            return shade_at
 
-        clear_like = not small and _piece_shaped(area, hi) and clear_shade()
+        def clear_shade() -> bool:
+            return shade_lo <= area_shade() <= area_hi
+
+        shaped = not small and _piece_shaped(area, hi)
+        clear_like = shaped and clear_shade()
+        # A lit clear piece's area, over the clear path's shade (CLEAR_LIT_AREA): refitted,
+        # its whole refit read when named clear or lit like the table (``lit_clear``).
+        lit_area = (shaped and not clear_like and lit_clear is not None
+                    and area_hi < area_shade() <= CLEAR_LIT_AREA)
         # Not piece-shaped: perhaps a lit clear piece's band (CLEAR_BAND_*).
         if not clear_like and lit_clear is not None and (wc := _lit_band(
                 scene, edges, sl, area, band_px, lying, light, name)) is not None and (
@@ -1203,11 +1236,31 @@ def clear_beside_found(scene: Scene, view: TableView, bg: np.ndarray, edges: np.
             continue
         # Else perhaps a black piece lit grey (GREY_BLACK_ALONE_*): asked after the refit.
         black_path = not (small or cloth) and (clear_like or _piece_shaped(area, hi_black))
-        if not (clear_like or black_path or by_side):
+        if not (clear_like or black_path or by_side or lit_area):
             continue
         if not light:  # the scene's light, found once (a scene has one)
             light.append(_light_offset(scene, name)(lying))
-        if (cast := _cast_share(scene, sl, area, lying, light[0])) > CLEAR_BESIDE_CAST:
+        cast = _cast_share(scene, sl, area, lying, light[0])
+        if lit_area and cast <= CLEAR_BESIDE_CAST:
+            ys, xs = np.nonzero(area)
+            pts = grid.to_mm(np.column_stack((xs + c0, ys + r0)).astype(float))
+            # No part darker than clear plastic lets through: no black piece lit grey (the
+            # 10000-set's 10194, its area 0.96 and named clear, was read as a clear piece; it
+            # goes on to the black path, as before).
+            if not darker_than_clear(view, shapely.MultiPoint(pts).convex_hull, bg, ()) and (
+                    (best := _whole_from_area(scene, edges, pts, None)) is not None
+                    and (whole := _whole_size(best, CLEAR_BESIDE_WHOLE)
+                         or _nested_whole(scene, best)) is not None
+                    and _clear_beside_ok(scene, view, bg, wc := _edges_candidate(scene, *whole),
+                                         lying + out, lying, standing_clear,
+                                         (CLEAR_BESIDE_SHADE[0], CLEAR_LIT_AREA), lit_clear)):
+                out.append(wc)
+                if lit is not None:
+                    lit.add(id(wc.fit))
+                continue
+            if not black_path:
+                continue
+        if cast > CLEAR_BESIDE_CAST:
             # A found piece's shaded face or cast shadow; a clear piece against it shares
             # up to CLEAR_JOINED_CAST of its area with them (only its whole refit is read).
             if cast > CLEAR_JOINED_CAST or not (clear_like or by_side):
