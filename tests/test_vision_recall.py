@@ -4880,6 +4880,16 @@ def test_a_white_reading_behind_where_its_plastic_begins_is_not_trusted(seed, se
     assert_no_sure_wrong_size(seed, seed0, size, "white", stern, any_size=True)
 
 
+# ... and a vivid piece of its table's hue fitting worse than GOOD_COST (issue 4, session 58,
+# lead68; detect.HUED_SIZE_DOUBT_COST): its shaded faces lost in the table, the fit may lie
+# turned across what shows. The judge set 16624-16911's 16805: a green medium on green felt
+# (1280×720, 0-10°) against a red large's base, read as a small turned 114° on its lit face at
+# cost 0.431, σ 6.6 mm, σ° 12.9° (its tip 38 mm off, a wrong size the rules would trust on
+# 5a949b6). σ covers every other size and σ° any heading, as past SIZE_DOUBT_COST.
+def test_a_vivid_reading_of_its_tables_hue_fitting_badly_is_in_doubt_of_size_and_heading():
+    assert_no_sure_wrong_size(16805, 16624, "medium", "green", (139.37, 454.50))
+
+
 # ... but right white readings whose plastic begins nearest the gap keep their trust (guards,
 # passing on caa1ec9): the 15760-set's 15789 (a large, its plastic 1.5 mm past its rim), the
 # 13456-set's 13685 (a small seen 4.0 mm into its base, 1.04 mm measured offline) and the check

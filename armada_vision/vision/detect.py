@@ -842,6 +842,13 @@ SIZE_DOUBT_COST = 0.5
 # before), 15050's was the one turned: the rest lay within 14.6° of the truth, those under 90°
 # within 4.3°.
 ANY_HEADING_DEG = 90.0
+# A vivid piece of its table's hue (_table_hue_sat) fitting worse than GOOD_COST has the
+# doubt of one fitting worse than SIZE_DOUBT_COST (issue 4, session 58, lead68): its shaded
+# faces are lost in the table, and the fit may lie turned across what shows. The judge set
+# 16624-16911's 16805, a green medium on green felt (1280×720, 0-10°) against a red large's
+# base, was read as a small turned 114° on its lit face at cost 0.431, σ 6.6 mm, σ° 12.9°: its
+# tip 38 mm off, past the rules' allowance. σ covers every other size and σ° any heading.
+HUED_SIZE_DOUBT_COST = GOOD_COST
 # A standing piece seen from a tilted camera looks like a lying one heading straight away
 # from the camera's foot (_standing_read_lying, issue 4: tuning seeds 1257, 1419, 1557, 1593,
 # 1611 read upright pieces as lying ones at σ 0.3-2.8 mm, 0-4° off that direction, their
@@ -3948,11 +3955,15 @@ def _piece(c: Candidate, calib: TableCalibration, view: TableView, bg: np.ndarra
         # Of the table's hue, its shaded side face lost to the fit map: σ covers the turn
         # that face allows (TURN_MIN_HIDDEN's note).
         s_mm = max(s_mm, hued_side_mm())
-    if doubtful or cost > SIZE_DOUBT_COST:
+    # A vivid piece of its table's hue fitting worse than GOOD_COST: its shaded faces may be
+    # lost in the table and the fit turned on what shows (HUED_SIZE_DOUBT_COST).
+    hued_doubt = (vivid and cost > HUED_SIZE_DOUBT_COST and table_hued is not None
+                  and table_hued()[0])
+    if doubtful or cost > SIZE_DOUBT_COST or hued_doubt:
         # Any other size may be the piece (SIZE_DOUBT_COST): a faint clear longer piece going
         # on past either end, a white face past the tip, the part of a faint white that shows.
         s_mm = max(s_mm, to_longest_mm, to_shortest_mm)
-    if cost > SIZE_DOUBT_COST:
+    if cost > SIZE_DOUBT_COST or hued_doubt:
         # ... and any heading (ANY_HEADING_DEG).
         s_deg = max(s_deg, ANY_HEADING_DEG)
     if color in PALE and hollow_mm is not None:
