@@ -3955,10 +3955,11 @@ def _piece(c: Candidate, calib: TableCalibration, view: TableView, bg: np.ndarra
         # Of the table's hue, its shaded side face lost to the fit map: σ covers the turn
         # that face allows (TURN_MIN_HIDDEN's note).
         s_mm = max(s_mm, hued_side_mm())
-    # A vivid piece of its table's hue fitting worse than GOOD_COST: its shaded faces may be
-    # lost in the table and the fit turned on what shows (HUED_SIZE_DOUBT_COST).
-    hued_doubt = (vivid and cost > HUED_SIZE_DOUBT_COST and table_hued is not None
-                  and table_hued()[0])
+    # A vivid piece of its table's hue fitting worse than GOOD_COST, in doubt already: its
+    # shaded faces may be lost in the table and the fit turned on what shows
+    # (HUED_SIZE_DOUBT_COST).
+    hued_doubt = (vivid and cost > HUED_SIZE_DOUBT_COST and s_mm > TRUSTED_MM
+                  and table_hued is not None and table_hued()[0])
     if doubtful or cost > SIZE_DOUBT_COST or hued_doubt:
         # Any other size may be the piece (SIZE_DOUBT_COST): a faint clear longer piece going
         # on past either end, a white face past the tip, the part of a faint white that shows.
