@@ -668,11 +668,11 @@ def _apex_strip(scene: Scene, c: Candidate, o: Candidate, seen: shapely.Geometry
 
 
 def clear_apex_longer(scene: Scene, c: Candidate, sigma_mm: float, lying: list[Candidate],
-                      edges: np.ndarray) -> Candidate | None:
+                      edges: np.ndarray, bound: float = CLEAR_APEX_BESIDE) -> Candidate | None:
     """For clear reading ``c`` fitted no better than CLEAR_APEX_COST: the longest size longer
     than it (σ ``sigma_mm``, covering it: in size doubt) from ``c``'s stern and heading whose
     strip AHEAD of ``c``'s tip (:func:`_apex_strip`), and its part past the next shorter size,
-    are at most CLEAR_APEX_BESIDE (at least CLEAR_STRIP_FLOOR) of the table beside them
+    are at most ``bound`` (CLEAR_APEX_BESIDE; at least CLEAR_STRIP_FLOOR) of the table beside them
     (:func:`_darker_than_beside`),
     whose tip lies CLEAR_TIP_OFF_MM or more from the other readings, whose outline past ``c``
     lies on the crisp ``edges`` for at most CLEAR_TIP_EDGES_MAX of its samples (a missed
@@ -688,7 +688,7 @@ def clear_apex_longer(scene: Scene, c: Candidate, sigma_mm: float, lying: list[C
         free = _apex_strip(scene, c, o, seen, others)
         if free is None or not _darker_than_beside(scene, o, seen, free, others,
                                                    sets[k - 1] if k else None,
-                                                   bound=CLEAR_APEX_BESIDE):
+                                                   bound=bound):
             continue
         if _end_near(scene, o, others, tip=True):
             continue  # its tip runs into another piece: that piece's shadow
@@ -717,8 +717,14 @@ def clear_apex_longer(scene: Scene, c: Candidate, sigma_mm: float, lying: list[C
 # 14739 0.835, the 14896-set's 15177 0.841 across, the 9424-set's 9684 0.874, the 13456-set's
 # 13588 0.882, the nearest); on the right mediums the rules set on the sets run 0.902 (the
 # 16048-set's 16051, 1280×720, the nearest) and 0.98 and up (/work/scratch/size68/rs_*.txt,
-# '#A' lines): the bound sits in a thin gap. Set there, not fitted, its σ covering the first
-# reading and the medium (never trusted).
+# '#A' lines). Set there, not fitted, its σ covering the first reading and the medium (never
+# trusted). The bound is its own, under CLEAR_APEX_BESIDE (the lead, after the merged tree's
+# runs): at 0.885 the merged tree read two right clear mediums set by a strip rule as larges
+# (the 15472-set's 15601 at 0.872, the 12880-set's 12901 at 0.858, both 1280×720, 10-22°),
+# inside the larges' range. At CLEAR_SET_APEX_BESIDE the larges up to 0.848 (the 8848-set's
+# 8997) are read and 13219 (0.856), 9684 (0.874) and 13588 (0.882) are left as mediums, in
+# doubt as before: a gap of 0.01 to 12901, measured on these cases alone.
+CLEAR_SET_APEX_BESIDE = 0.85
 def clear_set_apex_longer(scene: Scene, c: Candidate, o: Candidate, sigma_mm: float,
                           lying: list[Candidate], edges: np.ndarray) -> Candidate:
     """For longer reading ``o`` that a strip rule (:func:`clear_strip_longer`,
@@ -730,7 +736,7 @@ def clear_set_apex_longer(scene: Scene, c: Candidate, o: Candidate, sigma_mm: fl
         return o
     others = [k for k in lying if k is not c]
     # o is set, not fitted (cost MAX_COST): CLEAR_APEX_COST's gate passes it.
-    a = clear_apex_longer(scene, o, sigma_mm, [o, *others], edges)
+    a = clear_apex_longer(scene, o, sigma_mm, [o, *others], edges, bound=CLEAR_SET_APEX_BESIDE)
     if a is None:
         return o
     wide = _covering(scene, a, c)
