@@ -842,12 +842,18 @@ SIZE_DOUBT_COST = 0.5
 # before), 15050's was the one turned: the rest lay within 14.6° of the truth, those under 90°
 # within 4.3°.
 ANY_HEADING_DEG = 90.0
-# A vivid piece of its table's hue (_table_hue_sat) fitting worse than GOOD_COST has the
-# doubt of one fitting worse than SIZE_DOUBT_COST (issue 4, session 58, lead68): its shaded
-# faces are lost in the table, and the fit may lie turned across what shows. The judge set
-# 16624-16911's 16805, a green medium on green felt (1280×720, 0-10°) against a red large's
-# base, was read as a small turned 114° on its lit face at cost 0.431, σ 6.6 mm, σ° 12.9°: its
-# tip 38 mm off, past the rules' allowance. σ covers every other size and σ° any heading.
+# A vivid piece of its table's hue (_table_hue_sat) fitting worse than GOOD_COST, in doubt
+# already (σ over TRUSTED_MM), has the doubt of one fitting worse than SIZE_DOUBT_COST (issue
+# 4, session 58, lead68): its shaded faces are lost in the table, and the fit may lie turned
+# across what shows. The judge set 16624-16911's 16805, a green medium on green felt (1280×720,
+# 0-10°) against a red large's base, was read as a small turned 114° on its lit face at cost
+# 0.431, σ 6.6 mm, σ° 12.9°: its tip 38 mm off, past the rules' allowance (a wrong size the
+# rules would trust). σ covers every other size and σ° any heading. Only readings in doubt
+# already: asked at any σ, the 16336-set's 16597 and 16607 (right, cost 0.354-0.359, σ 1.2 mm)
+# went out of use. Readings it raised (σ 1.5-19 mm before): 42 on eight sets, one of them a
+# wrong size (the 15760-set's 15952, a red medium read as a small under a hand, not counted),
+# and 7 on the judge set (16805; the rest right, 16891 3.6 mm off): no scene line changed but
+# 16805's, the usable readings as before (/work/scratch/lead68/).
 HUED_SIZE_DOUBT_COST = GOOD_COST
 # A standing piece seen from a tilted camera looks like a lying one heading straight away
 # from the camera's foot (_standing_read_lying, issue 4: tuning seeds 1257, 1419, 1557, 1593,
