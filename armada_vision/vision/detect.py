@@ -2201,6 +2201,8 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     lying = refine_on_score(scene, lying)
     area_poly = shapely.Polygon(layout.play_area_mm)
 
+    hued_doubt: set[tuple[Size, Pose]] = set()
+
     def as_piece(c: Candidate, dark_base: bool, top: float = CLEAR_LIT_INSIDE[1]
                  ) -> DetectedPiece:
         return _piece(c, calib, view, bg, pieces, area_poly, _seen_part(c, lying, scene),
@@ -2221,7 +2223,7 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
                       lambda: face_lit_as_inside(scene, c),
                       lambda: _others_over(c, lying, scene),
                       lambda: _lost_face_share(c, lying, scene, view, bg),
-                      lambda: face_gap_mm(scene, c), id(c.fit) in rim_white)
+                      lambda: face_gap_mm(scene, c), id(c.fit) in rim_white, hued_doubt)
 
     out = [as_piece(c, dark_base, top)
            for c, dark_base, top in zip(lying, opaque, lit_top, strict=True)]
@@ -2390,6 +2392,11 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
            if _stern_meets_hand(p, pieces, view, hand_mask) else p for p in out]
     out = _glare_pairs(out, pieces, view)
     out = _tips_hidden(out, pieces)
+    # A vivid reading of its table's hue fitting badly, in doubt, that no rule read otherwise:
+    # σ covers every other size and σ° any heading (HUED_SIZE_DOUBT_COST).
+    out = [replace(p, sigma_mm=min(99.0, max(p.sigma_mm, *size_span_mm(pieces, p.size))),
+                   sigma_deg=min(99.0, max(p.sigma_deg, ANY_HEADING_DEG)))
+           if (p.size, p.pose) in hued_doubt else p for p in out]
     out.sort(key=lambda p: (p.pose.x_mm, p.pose.y_mm))
     ups = [UprightPiece(c.size, classify_color(view, shapely.Polygon(c.outline_mm), bg),
                         c.fit.pose.stern_mm) for c in standing]
@@ -3812,7 +3819,8 @@ def _piece(c: Candidate, calib: TableCalibration, view: TableView, bg: np.ndarra
            others_over: Callable[[], shapely.Geometry | None] | None = None,
            lost_face: Callable[[], float] | None = None,
            face_gap: Callable[[], float] | None = None,
-           rim_white: bool = False) -> DetectedPiece:
+           rim_white: bool = False,
+           hued_doubt: set[tuple[Size, Pose]] | None = None) -> DetectedPiece:
     """The detected piece of ``c``; ``goes_on`` tells whether its colour goes on past its
     outline (asked of a vivid piece only: :func:`_colour_goes_on`), ``inside_goes_on``
     whether its inside's colour does (asked of the others: :func:`_inside_goes_on`),
@@ -3849,7 +3857,8 @@ def _piece(c: Candidate, calib: TableCalibration, view: TableView, bg: np.ndarra
     table's hue no more saturated than it: :func:`_lost_face_share`), ``face_gap`` how far past
     its rim as seen the fit map's plastic begins, when far (asked of a trusted white piece:
     :func:`open_base.face_gap_mm`), ``rim_white`` whether it was read from its open base and
-    kept white on its rim while named black (:func:`colors.base_rim_white`)."""
+    kept white on its rim while named black (:func:`colors.base_rim_white`); ``hued_doubt``
+    collects its size and pose when HUED_SIZE_DOUBT_COST's doubt is due."""
     d = pieces.dims(c.size)
     pose = c.fit.pose
     s_cal = calibration_sigma_mm(calib, pose.stern_mm, d)
@@ -3963,14 +3972,16 @@ def _piece(c: Candidate, calib: TableCalibration, view: TableView, bg: np.ndarra
         s_mm = max(s_mm, hued_side_mm())
     # A vivid piece of its table's hue fitting worse than GOOD_COST, in doubt already: its
     # shaded faces may be lost in the table and the fit turned on what shows
-    # (HUED_SIZE_DOUBT_COST).
-    hued_doubt = (vivid and cost > HUED_SIZE_DOUBT_COST and s_mm > TRUSTED_MM
-                  and table_hued is not None and table_hued()[0])
-    if doubtful or cost > SIZE_DOUBT_COST or hued_doubt:
+    # (HUED_SIZE_DOUBT_COST). Noted, and raised once no later rule has read it otherwise
+    # (find_pieces' end): the size rules after this ask a reading's σ.
+    if (hued_doubt is not None and vivid and cost > HUED_SIZE_DOUBT_COST and s_mm > TRUSTED_MM
+            and table_hued is not None and table_hued()[0]):
+        hued_doubt.add((c.size, pose))
+    if doubtful or cost > SIZE_DOUBT_COST:
         # Any other size may be the piece (SIZE_DOUBT_COST): a faint clear longer piece going
         # on past either end, a white face past the tip, the part of a faint white that shows.
         s_mm = max(s_mm, to_longest_mm, to_shortest_mm)
-    if cost > SIZE_DOUBT_COST or hued_doubt:
+    if cost > SIZE_DOUBT_COST:
         # ... and any heading (ANY_HEADING_DEG).
         s_deg = max(s_deg, ANY_HEADING_DEG)
     if color in PALE and hollow_mm is not None:
