@@ -853,7 +853,10 @@ ANY_HEADING_DEG = 90.0
 # went out of use. Readings it raised (σ 1.5-19 mm before): 41 on eight sets, one of them a
 # wrong size (the 15760-set's 15952, a red medium read as a small under a hand, not counted),
 # and 7 on the judge set (16805; the rest right, 16891 3.6 mm off): no scene line changed but
-# 16805's, the usable readings as before (/work/scratch/lead68/).
+# 16805's, the usable readings as before (/work/scratch/lead68/). Raised at find_pieces' end,
+# on the readings no later rule read otherwise: raised at once, it kept the size rules after
+# _piece from asking (they ask a reading's σ), and the 10000-set's 10220, a red medium on wood
+# that the black-strip rule reads from a red large fitting at 0.49, stayed a large.
 HUED_SIZE_DOUBT_COST = GOOD_COST
 # A standing piece seen from a tilted camera looks like a lying one heading straight away
 # from the camera's foot (_standing_read_lying, issue 4: tuning seeds 1257, 1419, 1557, 1593,
