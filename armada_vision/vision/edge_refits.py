@@ -1241,14 +1241,15 @@ def clear_beside_found(scene: Scene, view: TableView, bg: np.ndarray, edges: np.
         if not light:  # the scene's light, found once (a scene has one)
             light.append(_light_offset(scene, name)(lying))
         cast = _cast_share(scene, sl, area, lying, light[0])
+        ys, xs = np.nonzero(area)
+        pts = grid.to_mm(np.column_stack((xs + c0, ys + r0)).astype(float))
+        refit: list[dict[Size, tuple[float, Pose]] | None] = []  # the area's refit, made once
         if lit_area and cast <= CLEAR_BESIDE_CAST:
-            ys, xs = np.nonzero(area)
-            pts = grid.to_mm(np.column_stack((xs + c0, ys + r0)).astype(float))
             # No part darker than clear plastic lets through: no black piece lit grey (the
             # 10000-set's 10194, its area 0.96 and named clear, was read as a clear piece; it
             # goes on to the black path, as before).
             if not darker_than_clear(view, shapely.MultiPoint(pts).convex_hull, bg, ()) and (
-                    (best := _whole_from_area(scene, edges, pts, None)) is not None
+                    (best := _refit_once(refit, scene, edges, pts)) is not None
                     and (whole := _whole_size(best, CLEAR_BESIDE_WHOLE)
                          or _nested_whole(scene, best)) is not None
                     and _clear_beside_ok(scene, view, bg, wc := _edges_candidate(scene, *whole),
@@ -1272,13 +1273,11 @@ def clear_beside_found(scene: Scene, view: TableView, bg: np.ndarray, edges: np.
             by_side = False
             if not (clear_like or black_path):
                 continue
-        ys, xs = np.nonzero(area)
-        pts = grid.to_mm(np.column_stack((xs + c0, ys + r0)).astype(float))
         if not clear_like and black_path and not _may_be_grey_black(view, bg, pts):
             black_path = False  # (GREY_BLACK_AREA_V: no refit)
             if not by_side:
                 continue
-        if (best := _whole_from_area(scene, edges, pts, None)) is None:
+        if (best := _refit_once(refit, scene, edges, pts)) is None:
             continue
         if clear_like and (whole := _whole_size(best, CLEAR_BESIDE_WHOLE)
                            or _nested_whole(scene, best)
@@ -1304,6 +1303,16 @@ def clear_beside_found(scene: Scene, view: TableView, bg: np.ndarray, edges: np.
             if black is not None:
                 black.add(id(wc.fit))
     return out
+
+
+def _refit_once(memo: list[dict[Size, tuple[float, Pose]] | None], scene: Scene,
+                edges: np.ndarray, pts: np.ndarray) -> dict[Size, tuple[float, Pose]] | None:
+    """:func:`_whole_from_area` of the crisp area of table points ``pts`` (mm, N × 2), kept in
+    ``memo`` (empty until asked): clear_beside_found's lit path and its later paths refit one
+    area alike."""
+    if not memo:
+        memo.append(_whole_from_area(scene, edges, pts, None))
+    return memo[0]
 
 
 def _may_be_grey_black(view: TableView, bg: np.ndarray, pts: np.ndarray) -> bool:
