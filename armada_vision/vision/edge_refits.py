@@ -1018,7 +1018,7 @@ CLEAR_BESIDE_NESTED = 0.9
 # left by that alone, every later test passing. The clear path reads a size whole from
 # CLEAR_BESIDE_WHOLE, still beating every other size by WHITE_EDGES_MARGIN; the area's shape,
 # shade and cast tests and the refit's inset, name, clash and size-doubt tests stand.
-CLEAR_BESIDE_WHOLE = 0.96
+CLEAR_BESIDE_WHOLE = 0.95
 
 # A clear piece against a found one whose crisp area the cheap tests turn down (issue 4,
 # session 55, recallclear65): its area is joined with the neighbour's shaded side or shadow,
@@ -1045,6 +1045,7 @@ CLEAR_BESIDE_WHOLE = 0.96
 CLEAR_JOINED_FILL = 0.55
 CLEAR_JOINED_CAST = 0.45
 CLEAR_JOINED_WHOLE = 1.0
+_LOG: list = []
 
 # A clear piece on cloth or felt (issue 4, session 57, recallclear67): over the dark cloth it
 # is lit, not darkened (its crisp area's median shade 1.04-2.01 of the table's: the 11728-set's
@@ -1286,6 +1287,20 @@ def clear_beside_found(scene: Scene, view: TableView, bg: np.ndarray, edges: np.
                 standing_clear, inset_shade):
             out.append(wc)
             continue
+        # Its best refit landed on a found reading (that piece's own outline, whole on the
+        # edges it shares): each size's best refit clear of the readings (CLEAR_CLEAR_OF).
+        if (clear_like or by_side) and (whole := _whole_clear_of(
+                scene, best, refit[1], lying + out,
+                CLEAR_BESIDE_WHOLE if clear_like else CLEAR_JOINED_WHOLE)) is not None and (
+                _clear_beside_ok(scene, view, bg, wc := _edges_candidate(scene, *whole),
+                                 lying + out, lying, standing_clear, inset_shade)):
+            out.append(wc)
+            if by_side and not clear_like and joined is not None:
+                joined.add(id(wc.fit))
+            if _LOG:
+                _LOG.append(("clearof", wc.size.value, round(wc.fit.pose.x_mm),
+                             round(wc.fit.pose.y_mm), round(wc.fit.pose.heading_deg)))
+            continue
         if by_side and (whole := _whole_size(best, CLEAR_JOINED_WHOLE)) is not None and (
                 _clear_beside_ok(scene, view, bg, wc := _edges_candidate(scene, *whole),
                                  lying + out, lying, standing_clear, inset_shade)):
@@ -1305,14 +1320,41 @@ def clear_beside_found(scene: Scene, view: TableView, bg: np.ndarray, edges: np.
     return out
 
 
-def _refit_once(memo: list[dict[Size, tuple[float, Pose]] | None], scene: Scene,
-                edges: np.ndarray, pts: np.ndarray) -> dict[Size, tuple[float, Pose]] | None:
+def _refit_once(memo: list, scene: Scene, edges: np.ndarray, pts: np.ndarray
+                ) -> dict[Size, tuple[float, Pose]] | None:
     """:func:`_whole_from_area` of the crisp area of table points ``pts`` (mm, N × 2), kept in
-    ``memo`` (empty until asked): clear_beside_found's lit path and its later paths refit one
-    area alike."""
+    ``memo`` (empty until asked; then the refits' best and every refit tried, its second
+    item): clear_beside_found's lit path and its later paths refit one area alike."""
     if not memo:
-        memo.append(_whole_from_area(scene, edges, pts, None))
+        tried: list[tuple[Size, float, Pose]] = []
+        memo.extend((_whole_from_area(scene, edges, pts, None, tried), tried))
     return memo[0]
+
+
+def _whole_clear_of(scene: Scene, best: dict[Size, tuple[float, Pose]],
+                    tried: list[tuple[Size, float, Pose]], others: list[Candidate],
+                    whole: float) -> tuple[Size, Pose] | None:
+    """The size and pose whole on the crisp edges (``whole``, beating the other sizes by
+    WHITE_EDGES_MARGIN) of a crisp area's refits (``best``: each size's best; ``tried``: every
+    refit) when its best refit lands on a reading of ``others`` (clashes with or overlaps
+    it past CLEAR_BESIDE_SLIVER; CLEAR_CLEAR_OF): each size's best refit that lands on none;
+    else None (no size whole, or the best refit lands on no reading: the area's own reading,
+    asked before)."""
+    z, (_share, q) = max(best.items(), key=lambda t: t[1][0])
+    first = _edges_candidate(scene, z, q)
+    if not (clashes(first, others, scene)
+            or overlaps_any(scene, first, others, CLEAR_BESIDE_SLIVER)):
+        return None
+    clear: dict[Size, tuple[float, Pose]] = {}
+    for y, share, p in tried:
+        if share <= clear.get(y, (-1.0, p))[0]:
+            continue
+        c = _edges_candidate(scene, y, p)
+        if not (clashes(c, others, scene)
+                or overlaps_any(scene, c, others, CLEAR_BESIDE_SLIVER)):
+            clear[y] = (share, p)
+    # The sizes whose every refit lands on a reading (the neighbour's outline) do not compete.
+    return _whole_size(clear, whole) if clear else None
 
 
 def _may_be_grey_black(view: TableView, bg: np.ndarray, pts: np.ndarray) -> bool:
@@ -1509,7 +1551,8 @@ def _cast_share(scene: Scene, sl: tuple[slice, slice], area: np.ndarray,
 
 
 def _whole_from_area(scene: Scene, edges: np.ndarray, pts: np.ndarray,
-                     others: list[Candidate] | None
+                     others: list[Candidate] | None,
+                     tried: list[tuple[Size, float, Pose]] | None = None
                      ) -> dict[Size, tuple[float, Pose]] | None:
     """Each size's refit to the crisp ``edges`` (its share of outline on them, its pose) from
     starts along the axis of the area of table points ``pts`` (mm; WHITE_BESIDE_TURNS_DEG,
@@ -1517,7 +1560,8 @@ def _whole_from_area(scene: Scene, edges: np.ndarray, pts: np.ndarray,
     WHITE_BESIDE_ALONG of its length: the start nearest the edges refined, the next ones up to
     WHITE_BESIDE_REFINED only of a size whose first refit comes near the edges
     (WHITE_BESIDE_PROMISE). None when ``others`` is given and the first refits' best clashes
-    with or overlaps one of them (white_beside_found: a neighbour's shadow's area ends there)."""
+    with or overlaps one of them (white_beside_found: a neighbour's shadow's area ends there).
+    ``tried``, when given, gets every refit made (size, share, pose), the best or not."""
     grid = scene.grid
     mid = pts.mean(axis=0)
     v = np.linalg.eigh(np.cov((pts - mid).T))[1][:, 1]
@@ -1542,6 +1586,8 @@ def _whole_from_area(scene: Scene, edges: np.ndarray, pts: np.ndarray,
         near = [float(g.mean()) for g in clipped_at(clipped, at.reshape(len(starts), -1, 2))]
         order[z] = (starts, np.argsort(near, kind="stable")[:WHITE_BESIDE_REFINED])
         best[z] = _white_edges_refit(scene, z, starts[order[z][1][0]], dist, (x0, y0), edges)
+        if tried is not None:
+            tried.append((z, *best[z]))
     if others is not None:
         z, (_share, q) = max(best.items(), key=lambda t: t[1][0])
         first = _edges_candidate(scene, z, q)
@@ -1552,6 +1598,8 @@ def _whole_from_area(scene: Scene, edges: np.ndarray, pts: np.ndarray,
             continue
         for j in idx[1:]:
             share, q = _white_edges_refit(scene, z, starts[j], dist, (x0, y0), edges)
+            if tried is not None:
+                tried.append((z, share, q))
             if share > best[z][0]:
                 best[z] = (share, q)
     return best
