@@ -1018,6 +1018,11 @@ CLEAR_BESIDE_NESTED = 0.9
 # left by that alone, every later test passing. The clear path reads a size whole from
 # CLEAR_BESIDE_WHOLE, still beating every other size by WHITE_EDGES_MARGIN; the area's shape,
 # shade and cast tests and the refit's inset, name, clash and size-doubt tests stand.
+# Two samples short (issue 4, session 59, recallclear69): a clear large against a found large
+# loses a run of its side along the neighbour's or its own lit side (76 of 80: 0.95): the
+# 14896-set's 15032 (medium 0.86) and the 13168-set's 13283 (lit, the lit path; medium 0.88),
+# and the 12304-set's 12407's small clear of its neighbour's reading (every medium refit on
+# the neighbour: ``_whole_clear_of``); every later test passing. MARGIN_TODO
 CLEAR_BESIDE_WHOLE = 0.95
 
 # A clear piece against a found one whose crisp area the cheap tests turn down (issue 4,
@@ -1045,7 +1050,6 @@ CLEAR_BESIDE_WHOLE = 0.95
 CLEAR_JOINED_FILL = 0.55
 CLEAR_JOINED_CAST = 0.45
 CLEAR_JOINED_WHOLE = 1.0
-_LOG: list = []
 
 # A clear piece on cloth or felt (issue 4, session 57, recallclear67): over the dark cloth it
 # is lit, not darkened (its crisp area's median shade 1.04-2.01 of the table's: the 11728-set's
@@ -1288,18 +1292,15 @@ def clear_beside_found(scene: Scene, view: TableView, bg: np.ndarray, edges: np.
             out.append(wc)
             continue
         # Its best refit landed on a found reading (that piece's own outline, whole on the
-        # edges it shares): each size's best refit clear of the readings (CLEAR_CLEAR_OF).
+        # edges it shares): each size's best refit clear of the readings (_whole_clear_of).
         if (clear_like or by_side) and (whole := _whole_clear_of(
                 scene, best, refit[1], lying + out,
                 CLEAR_BESIDE_WHOLE if clear_like else CLEAR_JOINED_WHOLE)) is not None and (
                 _clear_beside_ok(scene, view, bg, wc := _edges_candidate(scene, *whole),
                                  lying + out, lying, standing_clear, inset_shade)):
             out.append(wc)
-            if by_side and not clear_like and joined is not None:
+            if by_side and joined is not None:
                 joined.add(id(wc.fit))
-            if _LOG:
-                _LOG.append(("clearof", wc.size.value, round(wc.fit.pose.x_mm),
-                             round(wc.fit.pose.y_mm), round(wc.fit.pose.heading_deg)))
             continue
         if by_side and (whole := _whole_size(best, CLEAR_JOINED_WHOLE)) is not None and (
                 _clear_beside_ok(scene, view, bg, wc := _edges_candidate(scene, *whole),
@@ -1335,11 +1336,18 @@ def _whole_clear_of(scene: Scene, best: dict[Size, tuple[float, Pose]],
                     tried: list[tuple[Size, float, Pose]], others: list[Candidate],
                     whole: float) -> tuple[Size, Pose] | None:
     """The size and pose whole on the crisp edges (``whole``, beating the other sizes by
-    WHITE_EDGES_MARGIN) of a crisp area's refits (``best``: each size's best; ``tried``: every
-    refit) when its best refit lands on a reading of ``others`` (clashes with or overlaps
-    it past CLEAR_BESIDE_SLIVER; CLEAR_CLEAR_OF): each size's best refit that lands on none;
-    else None (no size whole, or the best refit lands on no reading: the area's own reading,
-    asked before)."""
+    WHITE_EDGES_MARGIN) among a crisp area's refits that land on no reading of ``others`` (no
+    clash, no overlap past CLEAR_BESIDE_SLIVER), asked only when the best refit (``best``:
+    each size's best; ``tried``: every refit made) lands on one; else None.
+
+    A clear piece against a found one shares its crisp area and the edges between them: the
+    refit from the area's starts may settle on the neighbour's own outline, whole on those
+    edges (the 12304-set's 12407: its small refit 1.0 on the purple small it touches), and the
+    area was dropped for the clash though another start's refit lies on the clear piece (its
+    small 0.95 at its pose). A size whose every refit lands on a reading (the neighbour's
+    outline again, 12407's medium 0.95) does not compete; the later tests
+    (``_clear_beside_ok``: inset shade, named clear, no clash, no size doubt, not standing)
+    stand. No refit is added: only the ones the area's refit made are asked."""
     z, (_share, q) = max(best.items(), key=lambda t: t[1][0])
     first = _edges_candidate(scene, z, q)
     if not (clashes(first, others, scene)
