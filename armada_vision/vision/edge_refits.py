@@ -1517,7 +1517,8 @@ def _whole_from_area(scene: Scene, edges: np.ndarray, pts: np.ndarray,
     WHITE_BESIDE_ALONG of its length: the start nearest the edges refined, the next ones up to
     WHITE_BESIDE_REFINED only of a size whose first refit comes near the edges
     (WHITE_BESIDE_PROMISE). None when ``others`` is given and the first refits' best clashes
-    with or overlaps one of them (white_beside_found: a neighbour's shadow's area ends there)."""
+    with or overlaps one of them by more than a sliver (WHITE_EDGES_SLIVER; white_beside_found:
+    a neighbour's shadow's area ends there)."""
     grid = scene.grid
     mid = pts.mean(axis=0)
     v = np.linalg.eigh(np.cov((pts - mid).T))[1][:, 1]
@@ -1545,7 +1546,8 @@ def _whole_from_area(scene: Scene, edges: np.ndarray, pts: np.ndarray,
     if others is not None:
         z, (_share, q) = max(best.items(), key=lambda t: t[1][0])
         first = _edges_candidate(scene, z, q)
-        if clashes(first, others, scene) or overlaps_any(scene, first, others):
+        if clashes(first, others, scene) or overlaps_any(scene, first, others,
+                                                         WHITE_EDGES_SLIVER):
             return None
     for z, (starts, idx) in order.items():
         if best[z][0] < WHITE_BESIDE_PROMISE:
