@@ -4397,6 +4397,24 @@ def test_a_white_piece_lit_like_the_laminate_against_a_piece_found_is_read(seed,
     assert_white_read_from_edges(seed, seed0, size, stern)
 
 
+# ... when the first refits' best grazes the neighbour's reading (issue 4, session 59,
+# recallwhite69; edge_refits._whole_from_area's guard): the 15472-set's 15530, a white medium
+# against an orange medium (laminate, 1920×1080, 22-35°). Its medium's first refit lies 0.975 on
+# the edges, 6° off, its footprint 0.006 inside the orange reading's; the guard (there for a
+# neighbour's shadow's area: the cost bench's 1003, a blue large's shadow whose small refit
+# lies 0.061 inside the blue reading) dropped the area, and the next refit lies whole (1.0) at
+# the truth, clear of the orange reading. A sliver (WHITE_EDGES_SLIVER) is let through.
+def test_a_white_piece_whose_first_refit_grazes_the_neighbour_found_is_read():
+    assert_white_read_from_edges(15530, 15472, "medium", (113.1, 297.8))
+
+
+# ... and the guard still holds a neighbour's shadow's area whose refit lies inside the
+# neighbour's reading by more than a sliver (1003, 1280×720, 10-22°: 0.061 of the small's
+# footprint inside the blue large's): no white piece read there.
+def test_a_neighbours_shadow_area_whose_refit_overlaps_it_gives_no_white_piece():
+    assert_no_false_piece(1003, 1000)
+
+
 # ... but a clear piece named white keeps its size (issue 4, session 39, the lead's mend of the
 # merge; WHITE_EDGES_SHORTER). The 9136-set's 9311: a clear large (1280×720, 0-10°) named white,
 # read at its size in doubt; its open base's inner rim, seen through the walls, nests a medium's
