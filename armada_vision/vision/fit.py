@@ -514,6 +514,7 @@ class _Body:
     k: np.ndarray  # (V,)
     kc: np.ndarray  # (V, 1): k as a column
     kl: np.ndarray  # (V, 2): k × the vertex's ship-frame (x, y)
+    k2: np.ndarray  # (V, 2): k in both columns (k·(x, y) broadcast along rows)
     base: np.ndarray  # (V, 2): C_xy·(1 − k)
     key: bytes  # the vertices and the camera
 
@@ -525,6 +526,7 @@ class _Body:
         if got is None:
             k = camera_mm[2] / (camera_mm[2] - local_3d[:, 2])
             got = _Body(k, k[:, None].copy(), local_3d[:, :2] * k[:, None],
+                        np.repeat(k[:, None], 2, axis=1),
                         np.asarray(camera_mm[:2], np.float64) * (1.0 - k)[:, None],
                         k.tobytes() + raw)
             if len(_BODIES) >= 64:
@@ -535,11 +537,13 @@ class _Body:
     def seen(self, x: float, y: float, c: float, s: float) -> np.ndarray:
         """Where the vertices are seen on the table (V, 2) mm, as :func:`seen_on_table`."""
         # k·(x, y) by broadcasting: the products np.multiply.outer makes, without the ~10k
-        # instructions of buffer set-up it spends on five vertices (callgrind). A round's small
+        # instructions of buffer set-up it spends on five vertices (callgrind); k repeated in
+        # two columns (k2) broadcasts the pair along rows, cheaper than the (V, 1) column
+        # against it (the same products; speed69). A round's small
         # products are ndarray.dot, not @: the very BLAS call (gemm, gemv) and bits, without
         # the matmul gufunc's set-up (~3.6 k instructions a product less; speed69, checked on
         # ~105 k products of 24 scenes and tests/test_fit_fast.py).
-        return self.base + self.kc * (x, y) + self.kl.dot(np.array(((c, s), (-s, c))))
+        return self.base + self.k2 * (x, y) + self.kl.dot(np.array(((c, s), (-s, c))))
 
 
 _BODIES: dict[bytes, _Body] = {}
@@ -715,8 +719,9 @@ class _Fit:
         (:func:`_normals`, for a round's fits side by side)."""
         self.c, self.s = c, s = math.cos(self.th), math.sin(self.th)
         pts = self.body.seen(self.x, self.y, c, s)
-        hull = cv2.convexHull(pts.astype(np.float32), clockwise=False,
-                              returnPoints=False).ravel()
+        # (clockwise=False, returnPoints=False given by position: OpenCV's keyword parsing
+        # costs more than the hull of five points.)
+        hull = cv2.convexHull(pts.astype(np.float32), None, False, False).ravel()
         if len(hull) < 3:
             return False
         out = self.out
