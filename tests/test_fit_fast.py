@@ -535,3 +535,83 @@ def test_a_placed_fits_samples_and_edges_are_their_own_products_bit_for_bit():
                 assert f.n.tobytes() == (e[::-1] * np.array(((1.0,), (-1.0,)))).take(
                     f.out.edge, axis=1).tobytes()
     assert len(hulls) > 20
+
+
+def test_a_fit_rounds_products_are_ndarray_dots_with_the_matmul_bits():
+    """speed69: a fit round's small products (_Body.seen's kl·R, place's samples and edges,
+    step's R′q, wjt·jtᵀ and wjt·off) are taken with ndarray.dot, not the @ operator: the same
+    BLAS call (gemm / gemv) without the matmul gufunc's set-up (~3.6 k instructions a product,
+    callgrind; ~6 products a fit and round). They must be the @ products bit for bit: every
+    round's step of good and poor starts, all sizes, lying and standing, is worked out again
+    with @ from the fit's own operands."""
+    import sys
+
+    from armada_vision.vision.fit import _edge_offsets_px, _Fit, _solve3, _weights
+
+    grid = ViewGrid(0.0, 200.0, 1.5, (300, 300))
+    cam = np.array([90.0, -250.0, 900.0])
+    fg = np.zeros((300, 300), np.float32)
+    truths = [(Size.SMALL, 40.0, 50.0, 30.0), (Size.MEDIUM, 120.0, 60.0, 200.0),
+              (Size.LARGE, 80.0, 140.0, 100.0)]
+    for z, x, y, h in truths:
+        loc = lying_local_3d(NOMINAL_PIECES.dims(z))
+        fg = np.maximum(fg, raster_outline(outline_mm(loc, np.array([x, y, math.radians(h)]),
+                                                      cam), grid))
+    fg += np.random.default_rng(69).normal(0, 0.03, fg.shape).astype(np.float32)
+    to_px = np.array(((1.5,), (-1.5,)))
+    origin = np.array(((grid.x0_mm,), (grid.y1_mm,)))
+    scale = 0.7 / 1.5
+    steps = dots = place_dots = 0
+    for z, x, y, h in truths:
+        d = NOMINAL_PIECES.dims(z)
+        for loc in (lying_local_3d(d), upright_local_3d(d)):
+            for dx, dh in ((0.5, 3.0), (4.0, 25.0)):
+                f = _Fit(loc, Pose(x + dx, y - dx / 2, h + dh), cam)
+                search = 4.0
+                for it in range(8):
+                    # Which products go through ndarray.dot: C calls seen by a profile hook
+                    # (the @ operator makes none).
+                    seen: list[str] = []
+                    sys.setprofile(lambda _fr, ev, arg, seen=seen: seen.append(arg.__name__)
+                                   if ev == "c_call" else None)
+                    try:
+                        placed = f.place(grid, to_px, origin, 1.0)
+                    finally:
+                        sys.setprofile(None)
+                    if not placed:
+                        break
+                    place_dots += seen.count("dot")
+                    pts_t = f.body.seen(f.x, f.y, f.c, f.s).T
+                    assert f.m0.tobytes() == (pts_t @ f.out.interp_t.copy()).tobytes()
+                    assert pts_t.tobytes() == (f.body.base + f.body.kc * (f.x, f.y) + f.body.kl
+                                               @ np.array(((f.c, f.s), (-f.s, f.c)))
+                                               ).T.tobytes()
+                    off, ok, blocked = _edge_offsets_px(fg, 1.5, f.p_px, f.d_px, search, f.bbox)
+                    x0, y0, th0, c, s = f.x, f.y, f.th, f.c, f.s
+                    seen.clear()
+                    sys.setprofile(lambda _fr, ev, arg, seen=seen: seen.append(arg.__name__)
+                                   if ev == "c_call" else None)
+                    try:
+                        going = f.step(off, ok, blocked, search, scale, it)
+                    finally:
+                        sys.setprofile(None)
+                    if np.count_nonzero(ok) < 6:
+                        break
+                    # The step again with @ from the fit's own operands.
+                    jt = np.empty((3, len(off)))
+                    np.multiply(f.out.ka, f.n, out=jt[:2])
+                    tq = np.array(((-s, -c), (c, -s))) @ f.out.q_t
+                    tq *= f.n
+                    np.add(tq[0], tq[1], out=jt[2])
+                    assert jt.tobytes() == f.jt.tobytes()
+                    w, _keep = _weights(off, ok, search, scale)
+                    wjt = jt * w
+                    ddx, ddy, ddth = _solve3(wjt @ jt.T, wjt @ off, (1e-6, 1e-6, 1e-2))
+                    assert (f.x, f.y, f.th) == (x0 + ddx, y0 + ddy, th0 + ddth)
+                    steps += 1
+                    dots += seen.count("dot")
+                    if not going:
+                        break
+                    search = max(search * 0.6, 1.5)
+    # Every round compared took its two products in place and three in step with ndarray.dot.
+    assert steps > 40 and dots == 3 * steps and place_dots >= 2 * steps
