@@ -4684,7 +4684,7 @@ def test_a_white_reading_from_its_quad_whose_map_fit_the_edges_do_not_back_keeps
 
 
 # A clear reading in doubt on the laminate, as first read from its map fit, whose fit samples
-# on the side away from the camera cost CLEAR_FAR_MISS (0.65) more than those toward it, is
+# on the side away from the camera cost CLEAR_FAR_MISS (0.7) more than those toward it, is
 # moved CLEAR_FAR_SHIFT_MM (1.2 mm) away from the camera (issue 4, session 59, acc69; the 720p
 # stern p95 of the 16624 set 1.84 mm): the fit map holds its footprint but not its far walls,
 # lit like the table, so the fit slid 2-3.5 mm toward the camera. The 16624 set's 1280×720
