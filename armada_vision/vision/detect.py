@@ -78,6 +78,7 @@ from armada_vision.vision.edge_refits import (
     CLEAR_BESIDE_SHADE,
     base_fit_turn,
     clear_beside_found,
+    clear_far_shift,
     edges_refit,
     grey_black_size_by_edges,
     set_clear_refit,
@@ -2367,20 +2368,24 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     # (not moved by distance alone: EDGE_REFIT_NEARER_PX's note).
     quad_fits = base_fits | {id(b.fit) for b in clear_from_base}
 
-    def _refit_set(p: DetectedPiece, q: DetectedPiece, from_base: bool, from_tip: bool
-                   ) -> DetectedPiece:
+    def _refit_set(c: Candidate, p: DetectedPiece, q: DetectedPiece, from_base: bool,
+                   from_tip: bool) -> DetectedPiece:
         # A clear large set by a strip rule, or a clear reading set by clear_tip_longer, that
         # edges_refit left: its map fit from there, or that fit's heading
         # (edge_refits.SET_CLEAR_REFIT_COST, SET_TIP_TURN_COST); a white one read from its
         # open base's quad: turned about its stern to that fit's heading where the crisp
         # edges agree (BASE_FIT_TURN_*).
+        # A clear reading in doubt as first read whose map fit's far side found no edge: moved
+        # away from the camera (edge_refits.CLEAR_FAR_*).
         if q is not p:
             return q
         if from_base:
             return base_fit_turn(scene, edges, p, calib)
+        if p.score > 0.0:
+            return clear_far_shift(scene, c, p, calib, grey_table=ratio is None)
         return set_clear_refit(scene, p, calib, from_base, from_tip)
 
-    out = [_refit_set(p, edges_refit(scene, edges, p, calib, from_base=id(c.fit) in quad_fits),
+    out = [_refit_set(c, p, edges_refit(scene, edges, p, calib, from_base=id(c.fit) in quad_fits),
                       id(c.fit) in quad_fits, i in tip_set)
            for i, (c, p) in enumerate(zip(lying, out, strict=True))]
 
