@@ -4956,6 +4956,16 @@ def test_a_vivid_reading_of_its_tables_hue_fitting_badly_is_in_doubt_of_size_and
     assert_no_sure_wrong_size(16805, 16624, "medium", "green", (139.37, 454.50))
 
 
+# ... and a reading named clear in doubt with a part as dark as black plastic, not alone
+# (issue 4, session 59, lead69; detect._grey_black_named): its size is a fit to a grey taken
+# for clear plastic. The judge set 16912-17199's 17036: a black medium on the laminate
+# (1920×1080, 22-35°) touching an orange small's stern, read as a clear large at cost 0.226,
+# σ 2.0 mm, its tip 8 mm past the medium's (a wrong size the rules would trust on 01516c9).
+# σ covers the other sizes; the name stays clear, the dark part might be the neighbour's.
+def test_a_clear_reading_in_doubt_as_dark_as_black_plastic_beside_another_is_in_doubt_of_size():
+    assert_no_sure_wrong_size(17036, 16912, "medium", "black", (495.26, 273.38))
+
+
 # ... but right white readings whose plastic begins nearest the gap keep their trust (guards,
 # passing on caa1ec9): the 15760-set's 15789 (a large, its plastic 1.5 mm past its rim), the
 # 13456-set's 13685 (a small seen 4.0 mm into its base, 1.04 mm measured offline) and the check
