@@ -5641,14 +5641,14 @@ def test_a_clear_piece_whose_area_is_joined_with_its_neighbours_shaded_side_is_r
 
 
 # A clear piece on cloth or felt (issue 4, session 57, recallclear67; edge_refits.
-# CLEAR_CLOTH_SHADE): lit over the dark cloth (its crisp area's shade 1.04-2.01 of the table's),
-# its outline whole on the crisp edges at its size and pose, but clear_beside_found asked no
-# coloured table, and no other pass read it. The 10288-set's 10457 (a clear medium on felt
-# against a red large, 0.40 of its area in the large's grown body and shadow: the joined
-# path), the 11728-set's 11957 (a clear large on cloth against a black small, its area
-# filling 0.55 of its hull, 0.44 cast: the joined path) and the 12880-set's 13052 (a clear
-# large on cloth 2 mm from a red large, cast 0: the clear path). All three missed on caa1ec9;
-# read at their size, named clear, in doubt.
+# CLEAR_CLOTH_SHADE): lit over the dark cloth (its crisp area's shade 1.04-2.01 of the table's), its
+# outline whole on the crisp edges at its size and pose, but clear_beside_found's clear path was not
+# asked on a coloured table, and no other pass read it. The 10288-set's 10457 (a clear medium on
+# felt against a red large, 0.40 of its area in the large's grown body and shadow: the joined path),
+# the 11728-set's 11957 (a clear large on cloth against a black small, its area filling 0.55 of its
+# hull, 0.44 cast: the joined path) and the 12880-set's 13052 (a clear large on cloth 2 mm from a
+# red large, cast 0: the clear path). All three missed on caa1ec9; read at their size, named clear,
+# in doubt.
 @pytest.mark.parametrize(("seed", "seed0", "size", "color", "stern"), [
     (10457, 10288, "medium", "clear", (99.6, 496.1)),
     (11957, 11728, "large", "clear", (360.9, 307.2)),
