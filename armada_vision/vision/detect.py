@@ -2426,21 +2426,10 @@ def _grey_black_named(out: list[DetectedPiece], view: TableView, bg: np.ndarray,
     name: the dark part may be a neighbour's)."""
     fps = [footprint(p.pose, pieces.dims(p.size)) for p in out]
 
-    def dark(i: int, p: DetectedPiece) -> str:
-        """"black" (alone), "doubt" (in doubt, not alone) or "" (clear plastic's grey)."""
-        if p.color != "clear":
-            return ""
-        others = fps[:i] + fps[i + 1:]
-        alone = not any(fps[i].buffer(GREY_ALONE_MM).intersects(o) for o in others)
-        if not (alone or p.sigma_mm > TRUSTED_MM):
-            return ""
+    def dark(i: int, p: DetectedPiece, others: list[shapely.Polygon]) -> bool:
+        """A part darker than clear plastic's grey (``others``: the other footprints)."""
         bound = CLEAR_TRUSTED_DARKEST if p.sigma_mm <= TRUSTED_MM else CLEAR_DARKEST_SHARE
-        if not darker_than_clear(view, fps[i], bg, others, bound):
-            return ""
-        return "black" if alone else "doubt"
-
-    def sized(p: DetectedPiece, color: str) -> DetectedPiece:
-        return replace(p, color=color, sigma_mm=max(p.sigma_mm, *size_span_mm(pieces, p.size)))
+        return darker_than_clear(view, fps[i], bg, others, bound)
 
     # A reading named clear in doubt (σ over TRUSTED_MM) with a part as dark as black plastic
     # (under CLEAR_DARKEST_SHARE, the other readings left out) has σ covering the other sizes, alone
@@ -2453,10 +2442,13 @@ def _grey_black_named(out: list[DetectedPiece], view: TableView, bg: np.ndarray,
     # readings already in doubt, so no usable reading changes.
     out = list(out)
     for i, p in enumerate(out):
-        if (d := dark(i, p)) == "black":
-            out[i] = sized(p, "black")
-        elif d == "doubt":
-            out[i] = sized(p, p.color)
+        if p.color != "clear":
+            continue
+        others = fps[:i] + fps[i + 1:]
+        alone = not any(fps[i].buffer(GREY_ALONE_MM).intersects(o) for o in others)
+        if (alone or p.sigma_mm > TRUSTED_MM) and dark(i, p, others):
+            out[i] = replace(p, color="black" if alone else p.color,
+                             sigma_mm=max(p.sigma_mm, *size_span_mm(pieces, p.size)))
     return out
 
 

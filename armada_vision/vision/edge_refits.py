@@ -1415,18 +1415,16 @@ def _whole_clear_of(scene: Scene, best: dict[Size, tuple[float, Pose]],
     outline again, 12407's medium 0.95) does not compete; the later tests
     (``_clear_beside_ok``: inset shade, named clear, no clash, no size doubt, not standing)
     stand. No refit is added: only the ones the area's refit made are asked."""
+    def lands_on(size: Size, pose: Pose) -> bool:
+        c = _edges_candidate(scene, size, pose)
+        return clashes(c, others, scene) or overlaps_any(scene, c, others, CLEAR_BESIDE_SLIVER)
+
     z, (_share, q) = max(best.items(), key=lambda t: t[1][0])
-    first = _edges_candidate(scene, z, q)
-    if not (clashes(first, others, scene)
-            or overlaps_any(scene, first, others, CLEAR_BESIDE_SLIVER)):
+    if not lands_on(z, q):
         return None
     clear: dict[Size, tuple[float, Pose]] = {}
     for y, share, p in tried:
-        if share <= clear.get(y, (-1.0, p))[0]:
-            continue
-        c = _edges_candidate(scene, y, p)
-        if not (clashes(c, others, scene)
-                or overlaps_any(scene, c, others, CLEAR_BESIDE_SLIVER)):
+        if share > clear.get(y, (-1.0, p))[0] and not lands_on(y, p):
             clear[y] = (share, p)
     # The sizes whose every refit lands on a reading (the neighbour's outline) do not compete.
     return _whole_size(clear, whole) if clear else None
