@@ -2375,16 +2375,17 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
         # (edge_refits.SET_CLEAR_REFIT_COST, SET_TIP_TURN_COST); a white one read from its
         # open base's quad: turned about its stern to that fit's heading where the crisp
         # edges agree (BASE_FIT_TURN_*).
-        # A clear reading in doubt as first read whose map fit's far side found no edge: moved
-        # away from the camera (edge_refits.CLEAR_FAR_*).
         if q is not p:
             return q
         if from_base:
             return base_fit_turn(scene, edges, p, calib)
         if p.score > 0.0:
-            return clear_far_shift(scene, c, p, calib, grey_table=ratio is None)
+            far_asked[(p.size, p.pose)] = c
+            return p
         return set_clear_refit(scene, p, calib, from_base, from_tip)
 
+    # Fitted readings still at their map fit's pose, for clear_far_shift below.
+    far_asked: dict[tuple[Size, Pose], Candidate] = {}
     out = [_refit_set(c, p, edges_refit(scene, edges, p, calib, from_base=id(c.fit) in quad_fits),
                       id(c.fit) in quad_fits, i in tip_set)
            for i, (c, p) in enumerate(zip(lying, out, strict=True))]
@@ -2396,6 +2397,12 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     out = _one_reading_per_doubtful_piece(out, pieces, [c.outline_mm for c in lying], placed)
     out = _trusted_clear_reaching_over(out, pieces, placed)
     out = _grey_black_named(out, view, bg, pieces)
+    # A clear reading in doubt as first read whose map fit's far side found no edge: moved
+    # away from the camera (edge_refits.CLEAR_FAR_*). Once the readings of one piece are
+    # merged: the merge asks where each was read, and a step toward a touching neighbour's
+    # reading made it one piece with that neighbour (edge_refits.CLEAR_FAR_MISS's note).
+    out = [clear_far_shift(scene, c, p, calib, grey_table=ratio is None)
+           if (c := far_asked.get((p.size, p.pose))) is not None else p for p in out]
     out = [replace(p, sigma_mm=max(p.sigma_mm, *size_span_mm(pieces, p.size)))
            if _stern_meets_hand(p, pieces, view, hand_mask) else p for p in out]
     out = _glare_pairs(out, pieces, view)

@@ -457,6 +457,12 @@ BASE_FIT_TURN_NEARER_PX = 0.1
 # nearer), 16689's small read of a medium (0.58: its tip 5.41 -> 5.73 mm). The step: at 1.6 mm
 # 16679's medium (0.84 -> 0.86 mm) and 16763's tip (1.83 -> 1.92 mm) went farther; at 1.2 mm
 # none. Most movers stay over 1.5 mm: the slide is 1.5-3.5 mm, the step fixed.
+# Asked last (detect.find_pieces), after the readings of one piece are merged and the grey ones
+# named, both of which ask where the readings lie (session 60, lead70): moved first, the
+# 12016-set's 12134 clear medium came 1.2 mm nearer a black small read as a clear small, which
+# then lay 0.465 in its large footprint (0.373 as read; ONE_PIECE_SHARE 0.4) and was merged
+# away; asked between the two, it took the small within GREY_ALONE_MM (3.05 -> 2.21 mm) and
+# the small kept the name clear.
 CLEAR_FAR_MISS = 0.7
 CLEAR_FAR_SHIFT_MM = 1.2
 CLEAR_FAR_COS = 0.5
