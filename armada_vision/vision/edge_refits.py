@@ -54,7 +54,7 @@ from armada_vision.vision.crisp import (
     overlaps_any,
 )
 from armada_vision.vision.explain import unexplained_mask
-from armada_vision.vision.fit import ViewGrid, lying_local_3d
+from armada_vision.vision.fit import ViewGrid, lying_local_3d, sample_costs_at
 from armada_vision.vision.hands import _skin_share
 from armada_vision.vision.look import COLOURED_TABLE_SAT, colour_namer, table_hue_sat
 from armada_vision.vision.open_base import near_edges, shades_in
@@ -460,6 +460,11 @@ BASE_FIT_TURN_NEARER_PX = 0.1
 CLEAR_FAR_MISS = 0.7
 CLEAR_FAR_SHIFT_MM = 1.2
 CLEAR_FAR_COS = 0.5
+# Session 60 (tail70): the step measured (see below).
+CLEAR_FAR_STEP_MM = 0.2
+CLEAR_FAR_MAX_SHIFT_MM = 3.0
+CLEAR_FAR_BALANCE = 0.0
+CLEAR_FAR_MEASURED = 0.3
 
 
 def edges_refit(scene: Scene, edges: np.ndarray, p: DetectedPiece,
@@ -538,13 +543,27 @@ def set_clear_refit(scene: Scene, p: DetectedPiece, calib: TableCalibration,
     return _moved_to(scene, p, calib, q)
 
 
+def _far_excess(costs: np.ndarray, cos: np.ndarray) -> float | None:
+    """The mean cost of an outline's samples (``costs``: NaN, hidden, counted a full miss)
+    facing within 60° of away from the camera (``cos``: each one's cosine to that way,
+    CLEAR_FAR_COS) less that of those facing within 60° of toward it; None when either side
+    has none."""
+    costs = np.where(np.isnan(costs), 2.0, costs)
+    far, near = cos > CLEAR_FAR_COS, cos < -CLEAR_FAR_COS
+    if not far.any() or not near.any():
+        return None
+    return float(costs[far].mean()) - float(costs[near].mean())
+
+
 def clear_far_shift(scene: Scene, c: Candidate, p: DetectedPiece, calib: TableCalibration,
                     grey_table: bool) -> DetectedPiece:
     """``p`` (a clear reading in doubt as first read from its map fit ``c``: score over 0) on
-    a grey table (``grey_table``: the laminate) moved CLEAR_FAR_SHIFT_MM away from the
-    camera's foot when ``c``'s outline samples on its side away from the camera cost
-    CLEAR_FAR_MISS more than those toward it (its far walls, not on the map, pulled it toward
-    the camera); size, colour and σ kept."""
+    a grey table (``grey_table``: the laminate) moved away from the camera's foot when
+    ``c``'s outline samples on its side away from the camera cost CLEAR_FAR_MISS more than
+    those toward it (its far walls, not on the map, pulled it toward the camera): by the
+    first step of CLEAR_FAR_STEP_MM up to CLEAR_FAR_MAX_SHIFT_MM at which its outline's far
+    side costs no more than its near side (CLEAR_FAR_BALANCE), or CLEAR_FAR_SHIFT_MM when
+    none does; size, colour and σ kept."""
     f = c.fit
     if (not grey_table or p.color != "clear" or p.score <= 0.0
             or p.sigma_mm <= EDGE_REFIT_MIN_SIGMA_MM
@@ -557,13 +576,21 @@ def clear_far_shift(scene: Scene, c: Candidate, p: DetectedPiece, calib: TableCa
     away /= n
     out = np.asarray(f.probe_mm, float) - cen
     cos = out @ away / np.maximum(np.hypot(out[:, 0], out[:, 1]), 1e-9)
-    costs = np.where(np.isnan(f.sample_cost), 2.0, f.sample_cost)
-    far, near = cos > CLEAR_FAR_COS, cos < -CLEAR_FAR_COS
-    if not far.any() or not near.any():
+    if (ex := _far_excess(f.sample_cost, cos)) is None or ex < CLEAR_FAR_MISS:
         return p
-    if float(costs[far].mean()) - float(costs[near].mean()) < CLEAR_FAR_MISS:
-        return p
-    dx, dy = away * CLEAR_FAR_SHIFT_MM
+    local = lying_local_3d(scene.pieces.dims(p.size))
+    step = CLEAR_FAR_SHIFT_MM
+    for k in range(round(CLEAR_FAR_MAX_SHIFT_MM / CLEAR_FAR_STEP_MM) + 1):
+        s = k * CLEAR_FAR_STEP_MM
+        q = Pose(p.pose.x_mm + away[0] * s, p.pose.y_mm + away[1] * s, p.pose.heading_deg)
+        costs, normals = sample_costs_at(scene.fg, scene.grid, local, q, scene.camera_mm)
+        ex = _far_excess(costs, normals @ away)
+        if k == 0 and (ex is None or ex < CLEAR_FAR_MEASURED):
+            break  # its near side hidden (a neighbour): the step not measured
+        if k > 0 and ex is not None and ex <= CLEAR_FAR_BALANCE:
+            step = s
+            break
+    dx, dy = away * step
     return _moved_to(scene, p, calib, Pose(p.pose.x_mm + dx, p.pose.y_mm + dy, p.pose.heading_deg))
 
 
