@@ -460,7 +460,22 @@ BASE_FIT_TURN_NEARER_PX = 0.1
 CLEAR_FAR_MISS = 0.7
 CLEAR_FAR_SHIFT_MM = 1.2
 CLEAR_FAR_COS = 0.5
-# Session 60 (tail70): the step measured (see below).
+# Session 60 (tail70; the 720p stern p95 still 1.81 mm on 16624): the step measured, not
+# fixed. The outline's samples are costed at poses CLEAR_FAR_STEP_MM apart away from the
+# camera (fit.sample_costs_at: not fitted; the sides by each sample's normal), and the reading
+# moved by the first step up to CLEAR_FAR_MAX_SHIFT_MM at which its far side costs no more
+# than its near side (CLEAR_FAR_BALANCE): on the movers the near side costs least at the read
+# pose and the far side less step by step, balancing near the reading's own slide (the 5968
+# set's 6123 large at 2.6 mm, its slide 2.66 mm: 1.53 -> 0.43 mm off at the fixed step and the
+# measured one; the 14896 set's 15051 small 2.6 mm, 2.22 -> 0.82 mm). Of the 23 right-size
+# movers on the 720p laminate scenes of 16624, 5968 and 14896 (/work/scratch/tail70/probe.py,
+# rules.py) 13 stay over 1.5 mm (15 at the fixed step), one went farther (16679's medium,
+# 0.50 -> 0.68 mm). The fixed CLEAR_FAR_SHIFT_MM where no step up to 3 mm balances (16769's
+# medium: 3.21 mm off at 3 mm, 2.41 at 1.2; 16763, 5985, 14977; a 3.4 mm cap sent four
+# farther) or where at the read pose the far side costs less than CLEAR_FAR_MEASURED more than
+# the near side by the normals: its near side hidden by a neighbour (6101's large -0.08,
+# 15143's large -0.04: a 0.2 mm step would balance them, 6101 ~3.1 mm off; the smallest
+# measured 14977's large 0.37).
 CLEAR_FAR_STEP_MM = 0.2
 CLEAR_FAR_MAX_SHIFT_MM = 3.0
 CLEAR_FAR_BALANCE = 0.0
