@@ -28,6 +28,7 @@ from armada_vision.vision.fit import (
     fit_poses,
     lying_local_3d,
     outline_mm,
+    sample_costs_at,
     sample_map,
     seen_on_table,
     upright_local_3d,
@@ -615,3 +616,24 @@ def test_a_fit_rounds_products_are_ndarray_dots_with_the_matmul_bits():
                     search = max(search * 0.6, 1.5)
     # Every round compared took its two products in place and three in step with ndarray.dot.
     assert steps > 40 and dots == 3 * steps and place_dots >= 2 * steps
+
+
+def test_sample_costs_at_a_pose_are_its_outlines_own_not_fitted():
+    # fit.sample_costs_at (edge_refits.clear_far_shift's measured step, session 60): an
+    # outline placed on its own map costs little, one placed 2 mm off costs more on the side
+    # facing the move and the side facing away, and a converged fit's own sample costs are
+    # what it gives at the fit's pose. Normals are unit vectors, one per sample.
+    grid = ViewGrid(40.0, 160.0, 1.5, (180, 180))
+    cam = np.array([120.0, -200.0, 900.0])
+    loc = lying_local_3d(NOMINAL_PIECES.dims(Size.MEDIUM))
+    fg = raster_outline(outline_mm(loc, np.array([100.0, 100.0, 0.5]), cam), grid)
+    at = Pose(100.0, 100.0, math.degrees(0.5))
+    costs, normals = sample_costs_at(fg, grid, loc, at, cam)
+    assert costs.shape == (len(normals),) and np.allclose(np.hypot(*normals.T), 1.0)
+    assert float(np.nanmean(costs)) < 0.15
+    off, n_off = sample_costs_at(fg, grid, loc, Pose(102.0, 100.0, at.heading_deg), cam)
+    facing = np.abs(n_off[:, 0]) > 0.5
+    assert float(np.nanmean(off[facing])) > 0.5 + float(np.nanmean(costs))
+    f = fit_pose(fg, grid, loc, at, cam)
+    again, _ = sample_costs_at(fg, grid, loc, f.pose, cam)
+    assert abs(float(np.nanmean(again)) - float(np.nanmean(f.sample_cost))) < 0.05

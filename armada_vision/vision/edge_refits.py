@@ -54,7 +54,7 @@ from armada_vision.vision.crisp import (
     overlaps_any,
 )
 from armada_vision.vision.explain import unexplained_mask
-from armada_vision.vision.fit import ViewGrid, lying_local_3d
+from armada_vision.vision.fit import ViewGrid, lying_local_3d, sample_costs_at
 from armada_vision.vision.hands import _skin_share
 from armada_vision.vision.look import COLOURED_TABLE_SAT, colour_namer, table_hue_sat
 from armada_vision.vision.open_base import near_edges, shades_in
@@ -466,6 +466,26 @@ BASE_FIT_TURN_NEARER_PX = 0.1
 CLEAR_FAR_MISS = 0.7
 CLEAR_FAR_SHIFT_MM = 1.2
 CLEAR_FAR_COS = 0.5
+# Session 60 (tail70; the 720p stern p95 still 1.81 mm on 16624): the step measured, not
+# fixed. The outline's samples are costed at poses CLEAR_FAR_STEP_MM apart away from the
+# camera (fit.sample_costs_at: not fitted; the sides by each sample's normal), and the reading
+# moved by the first step up to CLEAR_FAR_MAX_SHIFT_MM at which its far side costs no more
+# than its near side (CLEAR_FAR_BALANCE): on the movers the near side costs least at the read
+# pose and the far side less step by step, balancing near the reading's own slide (the 5968
+# set's 6123 large at 2.6 mm, its slide 2.66 mm: 1.53 -> 0.43 mm off at the fixed step and the
+# measured one; the 14896 set's 15051 small 2.6 mm, 2.22 -> 0.82 mm). Of the 23 right-size
+# movers on the 720p laminate scenes of 16624, 5968 and 14896 (/work/scratch/tail70/probe.py,
+# rules.py) 13 stay over 1.5 mm (15 at the fixed step), one went farther (16679's medium,
+# 0.50 -> 0.68 mm). The fixed CLEAR_FAR_SHIFT_MM where no step up to 3 mm balances (16769's
+# medium: 3.21 mm off at 3 mm, 2.41 at 1.2; 16763, 5985, 14977; a 3.4 mm cap sent four
+# farther) or where at the read pose the far side costs less than CLEAR_FAR_MEASURED more than
+# the near side by the normals: its near side hidden by a neighbour (6101's large -0.08,
+# 15143's large -0.04: a 0.2 mm step would balance them, 6101 ~3.1 mm off; the smallest
+# measured 14977's large 0.37).
+CLEAR_FAR_STEP_MM = 0.2
+CLEAR_FAR_MAX_SHIFT_MM = 3.0
+CLEAR_FAR_BALANCE = 0.0
+CLEAR_FAR_MEASURED = 0.3
 
 
 def edges_refit(scene: Scene, edges: np.ndarray, p: DetectedPiece,
@@ -544,13 +564,27 @@ def set_clear_refit(scene: Scene, p: DetectedPiece, calib: TableCalibration,
     return _moved_to(scene, p, calib, q)
 
 
+def _far_excess(costs: np.ndarray, cos: np.ndarray) -> float | None:
+    """The mean cost of an outline's samples (``costs``: NaN, hidden, counted a full miss)
+    facing within 60° of away from the camera (``cos``: each one's cosine to that way,
+    CLEAR_FAR_COS) less that of those facing within 60° of toward it; None when either side
+    has none."""
+    costs = np.where(np.isnan(costs), 2.0, costs)
+    far, near = cos > CLEAR_FAR_COS, cos < -CLEAR_FAR_COS
+    if not far.any() or not near.any():
+        return None
+    return float(costs[far].mean()) - float(costs[near].mean())
+
+
 def clear_far_shift(scene: Scene, c: Candidate, p: DetectedPiece, calib: TableCalibration,
                     grey_table: bool) -> DetectedPiece:
     """``p`` (a clear reading in doubt as first read from its map fit ``c``: score over 0) on
-    a grey table (``grey_table``: the laminate) moved CLEAR_FAR_SHIFT_MM away from the
-    camera's foot when ``c``'s outline samples on its side away from the camera cost
-    CLEAR_FAR_MISS more than those toward it (its far walls, not on the map, pulled it toward
-    the camera); size, colour and σ kept."""
+    a grey table (``grey_table``: the laminate) moved away from the camera's foot when
+    ``c``'s outline samples on its side away from the camera cost CLEAR_FAR_MISS more than
+    those toward it (its far walls, not on the map, pulled it toward the camera): by the
+    first step of CLEAR_FAR_STEP_MM up to CLEAR_FAR_MAX_SHIFT_MM at which its outline's far
+    side costs no more than its near side (CLEAR_FAR_BALANCE), or CLEAR_FAR_SHIFT_MM when
+    none does; size, colour and σ kept."""
     f = c.fit
     if (not grey_table or p.color != "clear" or p.score <= 0.0
             or p.sigma_mm <= EDGE_REFIT_MIN_SIGMA_MM
@@ -563,13 +597,21 @@ def clear_far_shift(scene: Scene, c: Candidate, p: DetectedPiece, calib: TableCa
     away /= n
     out = np.asarray(f.probe_mm, float) - cen
     cos = out @ away / np.maximum(np.hypot(out[:, 0], out[:, 1]), 1e-9)
-    costs = np.where(np.isnan(f.sample_cost), 2.0, f.sample_cost)
-    far, near = cos > CLEAR_FAR_COS, cos < -CLEAR_FAR_COS
-    if not far.any() or not near.any():
+    if (ex := _far_excess(f.sample_cost, cos)) is None or ex < CLEAR_FAR_MISS:
         return p
-    if float(costs[far].mean()) - float(costs[near].mean()) < CLEAR_FAR_MISS:
-        return p
-    dx, dy = away * CLEAR_FAR_SHIFT_MM
+    local = lying_local_3d(scene.pieces.dims(p.size))
+    step = CLEAR_FAR_SHIFT_MM
+    for k in range(round(CLEAR_FAR_MAX_SHIFT_MM / CLEAR_FAR_STEP_MM) + 1):
+        s = k * CLEAR_FAR_STEP_MM
+        q = Pose(p.pose.x_mm + away[0] * s, p.pose.y_mm + away[1] * s, p.pose.heading_deg)
+        costs, normals = sample_costs_at(scene.fg, scene.grid, local, q, scene.camera_mm)
+        ex = _far_excess(costs, normals @ away)
+        if k == 0 and (ex is None or ex < CLEAR_FAR_MEASURED):
+            break  # its near side hidden (a neighbour): the step not measured
+        if k > 0 and ex is not None and ex <= CLEAR_FAR_BALANCE:
+            step = s
+            break
+    dx, dy = away * step
     return _moved_to(scene, p, calib, Pose(p.pose.x_mm + dx, p.pose.y_mm + dy, p.pose.heading_deg))
 
 

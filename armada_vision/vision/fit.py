@@ -843,6 +843,25 @@ def fit_pose(fg: np.ndarray, grid: ViewGrid, local_3d: np.ndarray, init: Pose,
     return f.result(grid, huber_px, unit)
 
 
+def sample_costs_at(fg: np.ndarray, grid: ViewGrid, local_3d: np.ndarray, pose: Pose,
+                    camera_mm: np.ndarray, *, search_mm: float = 1.5, huber_px: float = 0.7
+                    ) -> tuple[np.ndarray, np.ndarray]:
+    """The outline as seen of body ``local_3d`` placed at ``pose`` (table mm), not fitted:
+    each sample's robust cost, as :class:`FitResult`'s ``sample_cost`` (NaN where a touching
+    neighbour hides its edge; edges searched ``search_mm`` along its normal, a fit's last
+    rounds' reach), and its outward unit normal (table mm, (N, 2)). Empty when the outline
+    has collapsed."""
+    ppm = grid.px_per_mm
+    f = _Fit(local_3d, pose, camera_mm)
+    if not f.place(grid, _FLIP * ppm, np.array(((grid.x0_mm,), (grid.y1_mm,))), 1.0):
+        return np.zeros(0), np.zeros((0, 2))
+    off, ok, blocked = _edge_offsets_px(fg, ppm, f.p_px, f.d_px, search_mm, f.bbox)
+    _w, keep = _weights(off, ok, search_mm, huber_px / ppm)
+    _cost, per, judged, _n = _robust_cost(off * (ppm / _edge_unit(grid, local_3d)), keep,
+                                          blocked, huber_px)
+    return np.where(judged, per, np.nan), f.n.T
+
+
 def fit_poses(fg: np.ndarray, grid: ViewGrid, jobs: Sequence[tuple[np.ndarray, Pose]],
               camera_mm: np.ndarray, *, search_mm: float = 4.0, iterations: int = 8,
               step_mm: float = 1.0, huber_px: float = 0.7,
