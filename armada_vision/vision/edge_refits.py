@@ -1115,7 +1115,7 @@ CLEAR_BESIDE_WHOLE = 0.95
 # DOUBT_FLOOR_MM), never trusted; not lengthened by the strip rules at the end (15725's small
 # was taken to a medium by the apex rule over its white neighbour's shade).
 CLEAR_JOINED_FILL = 0.55
-CLEAR_JOINED_CAST = 0.45
+CLEAR_JOINED_CAST = 0.70
 CLEAR_JOINED_WHOLE = 1.0
 
 # A clear piece on cloth or felt (issue 4, session 57, recallclear67): over the dark cloth it
@@ -1369,7 +1369,8 @@ def clear_beside_found(scene: Scene, view: TableView, bg: np.ndarray, edges: np.
             if by_side and joined is not None:
                 joined.add(id(wc.fit))
             continue
-        if by_side and (whole := _whole_size(best, CLEAR_JOINED_WHOLE)) is not None and (
+        if by_side and (whole := _whole_size(best, CLEAR_JOINED_WHOLE)
+                        or _nested_whole(scene, best, CLEAR_JOINED_WHOLE)) is not None and (
                 _clear_beside_ok(scene, view, bg, wc := _edges_candidate(scene, *whole),
                                  lying + out, lying, standing_clear, inset_shade)):
             out.append(wc)
@@ -1456,8 +1457,8 @@ def _may_be_grey_black(view: TableView, bg: np.ndarray, pts: np.ndarray) -> bool
     return share is None or share <= GREY_BLACK_AREA_V or darker_than_clear(view, hull, bg, ())
 
 
-def _nested_whole(scene: Scene, best: dict[Size, tuple[float, Pose]]
-                  ) -> tuple[Size, Pose] | None:
+def _nested_whole(scene: Scene, best: dict[Size, tuple[float, Pose]],
+                  whole: float = WHITE_EDGES_WHOLE) -> tuple[Size, Pose] | None:
     """Of each size's refit (its share of outline on the crisp edges, its pose; table mm), the
     longest size and pose when every size within WHITE_EDGES_MARGIN of the best share is whole
     on the edges (WHITE_EDGES_WHOLE) and each shorter one lies CLEAR_BESIDE_NESTED of its
@@ -1465,8 +1466,7 @@ def _nested_whole(scene: Scene, best: dict[Size, tuple[float, Pose]]
     None."""
     top = max(s for s, _q in best.values())
     near = [(y, q) for y, (s, q) in best.items() if s >= top - WHITE_EDGES_MARGIN]
-    if top < WHITE_EDGES_WHOLE or len(near) < 2 or any(
-            best[y][0] < WHITE_EDGES_WHOLE for y, _q in near):
+    if top < whole or len(near) < 2 or any(best[y][0] < whole for y, _q in near):
         return None
     dims = scene.pieces.dims
     longest, lq = max(near, key=lambda t: dims(t[0]).footprint_length_mm)
