@@ -1122,10 +1122,11 @@ CLEAR_BESIDE_WHOLE = 0.95
 # (15953's medium and a small nested at its tip both 1.0: the joined path reads the longest,
 # ``_nested_whole`` at CLEAR_JOINED_WHOLE; 16307's small 1.0, the next 0.84). So the bound is
 # 0.70: the cases 0.35-0.64 below it. No case on the other side sets it: with no bound at all
-# the joined path read nothing but 15953 on the 15760-set and nothing new on the 15184-set (the
-# nearest area above, 0.703, refitted and not read there); 13937's area (0.64, a small whole at
-# a turned heading) is held by the inset shade (0.54), and the found pieces' shaded faces and
-# shadows of the guards (clearmiss53's five) by the shade, shape and whole tests, as before.
+# the joined path read nothing but 15953 on the 15760-set and nothing new on the 15184- and
+# 16336-sets (the nearest area above, 15184's 0.703, refitted and not read); 13937's area (0.64,
+# a small whole at a turned heading) is held by the inset shade (0.54), and the found pieces'
+# shaded faces and shadows of the guards (clearmiss53's five) by the shade, shape and whole
+# tests, as before.
 CLEAR_JOINED_FILL = 0.55
 CLEAR_JOINED_CAST = 0.70
 CLEAR_JOINED_WHOLE = 1.0
