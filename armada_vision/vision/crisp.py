@@ -295,7 +295,7 @@ BASE_INSET_MM = 1.0
 # where no later pass reads a piece.
 SOFT_HIDDEN = 0.4
 # A soft clear reading snug inside its own crisp area (issue 4, session 60, size70): DRAFT.
-SOFT_LONGER_HIDDEN = 0.3
+SOFT_LONGER_HIDDEN = 0.25
 SOFT_LONGER_IN = 0.9
 SOFT_LONGER_EDGE = 0.15
 # A soft reading is added last, where no later pass read a piece (detect.find_pieces); one
