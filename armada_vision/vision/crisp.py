@@ -294,7 +294,22 @@ BASE_INSET_MM = 1.0
 # (:func:`_any_size_mm`) and its heading SOFT_DOUBT_DEG; it is added by the caller only
 # where no later pass reads a piece.
 SOFT_HIDDEN = 0.4
-# A soft clear reading snug inside its own crisp area (issue 4, session 60, size70): DRAFT.
+# A soft clear reading snug inside its own crisp area (issue 4, session 60, size70). The soft
+# pick (explaining most of the area per doubt) can be a size short: a clear piece's faint end
+# costs its own fit more than a shorter fit lying snug inside the area. The 15760-set's 15785, a
+# clear large on the laminate: the pick a medium at cost 0.29 hiding 0.31 of its outline inside
+# the area itself (the area goes on past it), the large's fit 0.52 hiding 0.11 (its outline is
+# the area's rim), no strip rule reading it longer: a medium at σ 22.5 mm. Where the pick hides
+# at least SOFT_LONGER_HIDDEN of its outline, the longest fit of the area longer than it taking
+# in SOFT_LONGER_IN of its footprint and hiding at most SOFT_LONGER_EDGE of its own outline, up
+# to MAX_COST, is noted (_soft_longer), and read after the clear strip rules when none made the
+# reading longer (soft_longer_read: its σ covering that size, clashing with no reading; σ
+# covering the pick). Soft picks surveyed on the 16624 set and the first 30 of the 15760 set
+# (/work/scratch/size70/softb_*.txt): the short picks whose longer fit hides 0.04-0.12 are four
+# clear larges (16639, 16689 and 16815, which the strip rules read at their size already, and
+# 15785); the nearest over the bound hide 0.24 (16667, a medium's), 0.28 (16761, a large read
+# two sizes short: its medium's), 0.31 (16781, a large's) and 0.39 (16799, a right small's
+# medium: left small). Those four picks hide 0.31-0.39.
 SOFT_LONGER_HIDDEN = 0.25
 SOFT_LONGER_IN = 0.9
 SOFT_LONGER_EDGE = 0.15
