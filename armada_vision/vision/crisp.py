@@ -539,7 +539,7 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
                  area_if: Callable[[tuple[slice, slice], np.ndarray], bool] | None = None,
                  clear_part: Callable[[tuple[slice, slice], np.ndarray], bool] | None = None,
                  vivid: Callable[[Candidate], bool] | None = None,
-                 soft_longer: dict[int, Candidate] | None = None
+                 soft_longer: dict[int, tuple[Candidate, Candidate]] | None = None
                  ) -> list[Candidate]:
     """Lying pieces (table mm) in the crisp-enclosed areas (``crisp``, view-size bool;
     ``edges`` the crisp edges themselves) that the lying pieces ``chosen``, the ``standing``
@@ -799,7 +799,7 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
                             and not _standing_seen(crisp_scene, w, region, sub)):
                         # Snug inside its own area, a longer fit on the area's rim
                         # (SOFT_LONGER_*): the caller's size rules may read it.
-                        soft_longer[id(c.fit)] = w
+                        soft_longer[id(c.fit)] = (c, w)
                     soft_out.append(c)
                     taken = c
             elif (soft_white is not None and white_out is not None and edges is not None
@@ -1012,12 +1012,14 @@ def _soft_longer(scene: Scene, c: Candidate, cands: list[Candidate], region: np.
 
 
 def soft_longer_read(scene: Scene, c: Candidate, sigma_mm: float, lying: list[Candidate],
-                     soft_longer: dict[int, Candidate]) -> Candidate | None:
-    """The longer fit :func:`_soft_longer` found for the soft clear reading ``c`` (``soft_longer``
-    by ``id(c.fit)``) when ``c``'s σ ``sigma_mm`` covers its size (size doubt) and it clashes
+                     soft_longer: dict[int, tuple[Candidate, Candidate]]) -> Candidate | None:
+    """The longer fit :func:`_soft_longer` found for the soft clear reading ``c``
+    (``soft_longer``: by ``id`` of the pick's fit, the pick, which keeps that id its own, and
+    the longer fit) when ``c``'s σ ``sigma_mm`` covers its size (size doubt) and it clashes
     with none of ``lying`` but ``c``: its ambiguity at least their gap (σ covering ``c``);
     else None."""
-    if (w := soft_longer.get(id(c.fit))) is None:
+    pick, w = soft_longer.get(id(c.fit), (None, None))
+    if pick is None or w is None or pick.fit is not c.fit:
         return None
     dims = scene.pieces.dims
     if sigma_mm < dims(w.size).footprint_length_mm - dims(c.size).footprint_length_mm - 0.1:

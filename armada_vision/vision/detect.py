@@ -1866,7 +1866,7 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     # the crisp edges (crisp.SOFT_WHITE_SHADE), added with the soft readings.
     soft_white: list[Candidate] = []
     # A soft clear reading's longer fit on its area's rim, by id of its fit (crisp.SOFT_LONGER_*).
-    soft_longer: dict[int, Candidate] = {}
+    soft_longer: dict[int, tuple[Candidate, Candidate]] = {}
     # Of those, black pieces on a grey table named clear there (crisp.SOFT_GREY_BLACK): named
     # as opaque plastic.
     grey_black: list[Candidate] = []
