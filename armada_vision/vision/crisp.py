@@ -304,7 +304,7 @@ SOFT_HIDDEN = 0.4
 # in SOFT_LONGER_IN of its footprint and hiding at most SOFT_LONGER_EDGE of its own outline, up
 # to MAX_COST, is noted (_soft_longer), and read after the clear strip rules when none made the
 # reading longer (soft_longer_read: its σ covering that size, clashing with no reading; σ
-# covering the pick). Soft picks surveyed on the 16624 set and the first 30 of the 15760 set
+# covering the pick). Soft picks surveyed on the 16624 set and the 15760 set's 15760-15797
 # (/work/scratch/size70/softb_*.txt): the short picks whose longer fit hides 0.04-0.12 are four
 # clear larges (16639, 16689 and 16815, which the strip rules read at their size already, and
 # 15785); the nearest over the bound hide 0.24 (16667, a medium's), 0.28 (16761, a large read
@@ -591,7 +591,9 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
     accepts are fitted. ``clear_part(window, part)``: on a crisp area, a peeled part under
     what a medium keeps is fitted only when it accepts it (of a clear piece's colour;
     PEEL_SMALL); without it, not at all. ``vivid``: the readings named in a vivid colour, no
-    rival to a grey black reading (GREY_BESIDE_VIVID)."""
+    rival to a grey black reading (GREY_BESIDE_VIVID). ``soft_longer``: where a soft clear
+    reading lies snug inside its area, its longer fit on the area's rim is noted there by id of
+    the reading's fit, with the reading (SOFT_LONGER_*; read by :func:`soft_longer_read`)."""
     grid = scene.grid
     ppm = grid.px_per_mm
     cover, left = _left_of(scene, crisp, [*chosen, *standing], unseen)
