@@ -2133,9 +2133,16 @@ def test_a_right_clear_medium_set_by_a_strip_rule_whose_apex_is_a_shade_over_sta
 # medium's snug one (0.29), which hides 0.31 of its outline inside the area itself (the area
 # goes on past it), where the large's hides 0.11: the area's rim is the large's outline. No
 # strip rule read it longer. The 15760-set's 15785 (1280×720, 0-10°, a clear large on the
-# laminate whose tip nearly meets a blue medium) was read as a medium at σ 22.5 mm on 522ee5e.
-def test_a_soft_clear_reading_snug_inside_its_area_is_read_at_the_longer_fit_on_its_rim():
-    assert_clear_read_at_size_in_doubt(15785, 15760, "large", (256.0, 68.5))
+# laminate whose tip nearly meets a blue medium) was read as a medium at σ 22.5 mm on 522ee5e,
+# the 15184-set's 15455 (1280×720, 0-10°, a clear large against another; its medium pick hides
+# 0.35, its large 0.10) as a medium at σ 78.2 mm.
+@pytest.mark.parametrize(("seed", "seed0", "stern"), [
+    (15785, 15760, (256.0, 68.5)),
+    (15455, 15184, (477.9, 419.2)),
+])
+def test_a_soft_clear_reading_snug_inside_its_area_is_read_at_the_longer_fit_on_its_rim(
+        seed, seed0, stern):
+    assert_clear_read_at_size_in_doubt(seed, seed0, "large", stern)
 
 
 # ... but not a right soft clear small whose medium fit hides as much of its outline inside the
