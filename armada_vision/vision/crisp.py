@@ -309,7 +309,8 @@ SOFT_HIDDEN = 0.4
 # clear larges (16639, 16689 and 16815, which the strip rules read at their size already, and
 # 15785); the nearest over the bound hide 0.24 (16667, a medium's), 0.28 (16761, a large read
 # two sizes short: its medium's), 0.31 (16781, a large's) and 0.39 (16799, a right small's
-# medium: left small). Those four picks hide 0.31-0.39.
+# medium: left small). Those four picks hide 0.31-0.39. On five full sets the rule changed two
+# lines, both better: 15785 and the 15184-set's 15455 (a medium pick hiding 0.35, the large 0.10).
 SOFT_LONGER_HIDDEN = 0.25
 SOFT_LONGER_IN = 0.9
 SOFT_LONGER_EDGE = 0.15
