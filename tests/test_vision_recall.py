@@ -2127,6 +2127,33 @@ def test_a_right_clear_medium_set_by_a_strip_rule_whose_apex_is_a_shade_over_sta
     assert_no_false_piece(seed, seed0)
 
 
+# A soft clear reading snug inside its own crisp area, the longer fit on the area's rim (issue 4,
+# session 60, size70; crisp.SOFT_LONGER_*). The soft pass picks the fit explaining most of a
+# darkened area per doubt; a clear large's faint tip end costs its own fit (0.52) more than a
+# medium's snug one (0.29), which hides 0.31 of its outline inside the area itself (the area
+# goes on past it), where the large's hides 0.11: the area's rim is the large's outline. No
+# strip rule read it longer. The 15760-set's 15785 (1280×720, 0-10°, a clear large on the
+# laminate whose tip nearly meets a blue medium) was read as a medium at σ 22.5 mm on 522ee5e,
+# the 15184-set's 15455 (1280×720, 0-10°, a clear large against another; its medium pick hides
+# 0.35, its large 0.10) as a medium at σ 78.2 mm.
+@pytest.mark.parametrize(("seed", "seed0", "stern"), [
+    (15785, 15760, (256.0, 68.5)),
+    (15455, 15184, (477.9, 419.2)),
+])
+def test_a_soft_clear_reading_snug_inside_its_area_is_read_at_the_longer_fit_on_its_rim(
+        seed, seed0, stern):
+    assert_clear_read_at_size_in_doubt(seed, seed0, "large", stern)
+
+
+# ... but not a right soft clear small whose medium fit hides as much of its outline inside the
+# area (0.39, over SOFT_LONGER_EDGE 0.15: the area's rim is not its outline): the 16624-set's
+# 16799 (a clear small read at σ 99 mm; passing on 522ee5e).
+def test_a_soft_clear_small_whose_longer_fit_hides_as_much_stays_small():
+    p = found(16799, "small", "clear", (385.6, 132.7), seed0=16624)
+    assert p is not None and p.size.value == "small" and p.color == "clear"
+    assert_no_false_piece(16799, 16624)
+
+
 # A piece read twice (issue 4, precision; session 19, set from 4816): two lying pieces never
 # share table, yet a region's choice let a second reading overlap one chosen by up to 0.15 of
 # the smaller footprint, and the re-reads' clash tests the same: 4933's blue small read again

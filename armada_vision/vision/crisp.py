@@ -294,6 +294,26 @@ BASE_INSET_MM = 1.0
 # (:func:`_any_size_mm`) and its heading SOFT_DOUBT_DEG; it is added by the caller only
 # where no later pass reads a piece.
 SOFT_HIDDEN = 0.4
+# A soft clear reading snug inside its own crisp area (issue 4, session 60, size70). The soft
+# pick (explaining most of the area per doubt) can be a size short: a clear piece's faint end
+# costs its own fit more than a shorter fit lying snug inside the area. The 15760-set's 15785, a
+# clear large on the laminate: the pick a medium at cost 0.29 hiding 0.31 of its outline inside
+# the area itself (the area goes on past it), the large's fit 0.52 hiding 0.11 (its outline is
+# the area's rim), no strip rule reading it longer: a medium at σ 22.5 mm. Where the pick hides
+# at least SOFT_LONGER_HIDDEN of its outline, the longest fit of the area longer than it taking
+# in SOFT_LONGER_IN of its footprint and hiding at most SOFT_LONGER_EDGE of its own outline, up
+# to MAX_COST, is noted (_soft_longer), and read after the clear strip rules when none made the
+# reading longer (soft_longer_read: its σ covering that size, clashing with no reading; σ
+# covering the pick). Soft picks surveyed on the 16624 set and the 15760 set's 15760-15797
+# (/work/scratch/size70/softb_*.txt): the short picks whose longer fit hides 0.04-0.12 are four
+# clear larges (16639, 16689 and 16815, which the strip rules read at their size already, and
+# 15785); the nearest over the bound hide 0.24 (16667, a medium's), 0.28 (16761, a large read
+# two sizes short: its medium's), 0.31 (16781, a large's) and 0.39 (16799, a right small's
+# medium: left small). Those four picks hide 0.31-0.39. On five full sets the rule changed two
+# lines, both better: 15785 and the 15184-set's 15455 (a medium pick hiding 0.35, the large 0.10).
+SOFT_LONGER_HIDDEN = 0.25
+SOFT_LONGER_IN = 0.9
+SOFT_LONGER_EDGE = 0.15
 # A soft reading is added last, where no later pass read a piece (detect.find_pieces); one
 # whose footprint overlaps a later reading by no more than SOFT_TOUCH_SHARE of its own area
 # is a piece touching that reading, not its shade (issue 4, session 28; the 7120-set's 7253:
@@ -519,7 +539,8 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
                  lit_whole: list[np.ndarray] | None = None, cut_lit: bool = True,
                  area_if: Callable[[tuple[slice, slice], np.ndarray], bool] | None = None,
                  clear_part: Callable[[tuple[slice, slice], np.ndarray], bool] | None = None,
-                 vivid: Callable[[Candidate], bool] | None = None
+                 vivid: Callable[[Candidate], bool] | None = None,
+                 soft_longer: dict[int, tuple[Candidate, Candidate]] | None = None
                  ) -> list[Candidate]:
     """Lying pieces (table mm) in the crisp-enclosed areas (``crisp``, view-size bool;
     ``edges`` the crisp edges themselves) that the lying pieces ``chosen``, the ``standing``
@@ -571,7 +592,9 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
     accepts are fitted. ``clear_part(window, part)``: on a crisp area, a peeled part under
     what a medium keeps is fitted only when it accepts it (of a clear piece's colour;
     PEEL_SMALL); without it, not at all. ``vivid``: the readings named in a vivid colour, no
-    rival to a grey black reading (GREY_BESIDE_VIVID)."""
+    rival to a grey black reading (GREY_BESIDE_VIVID). ``soft_longer``: where a soft clear
+    reading lies snug inside its area, its longer fit on the area's rim is noted there by id of
+    the reading's fit, with the reading (SOFT_LONGER_*; read by :func:`soft_longer_read`)."""
     grid = scene.grid
     ppm = grid.px_per_mm
     cover, left = _left_of(scene, crisp, [*chosen, *standing], unseen)
@@ -773,6 +796,13 @@ def crisp_pieces(scene: Scene, edges: np.ndarray | None, crisp: np.ndarray, chos
             if c is not None:
                 # A standing piece's outline is neither a clear nor a white lying piece.
                 if not _standing_seen(crisp_scene, c, region, sub):
+                    if (soft_longer is not None
+                            and (w := _soft_longer(scene, c, cands, region, sub, excuse, grid,
+                                                   chosen + out + soft_out)) is not None
+                            and not _standing_seen(crisp_scene, w, region, sub)):
+                        # Snug inside its own area, a longer fit on the area's rim
+                        # (SOFT_LONGER_*): the caller's size rules may read it.
+                        soft_longer[id(c.fit)] = (c, w)
                     soft_out.append(c)
                     taken = c
             elif (soft_white is not None and white_out is not None and edges is not None
@@ -948,6 +978,59 @@ def _soft_pick(scene: Scene, cands: list[Candidate], region: np.ndarray, sub: Vi
                 or in_size_doubt_of(scene, c, others)):
             return cost, c
     return None
+
+
+def _soft_longer(scene: Scene, c: Candidate, cands: list[Candidate], region: np.ndarray,
+                 sub: ViewGrid, excuse: np.ndarray, grid: ViewGrid, others: list[Candidate]
+                 ) -> Candidate | None:
+    """The longest fit of ``cands`` longer than the soft clear reading ``c`` (fitted on the
+    crisp ``region`` on ``sub``) when ``c`` hides at least SOFT_LONGER_HIDDEN of its outline
+    and the fit takes in SOFT_LONGER_IN of ``c``'s footprint, hides at most SOFT_LONGER_EDGE
+    of its own outline, fits up to MAX_COST and clashes with, overlaps and is in size doubt
+    of none of ``others``: in doubt as ``c`` is (:func:`_soft_doubt_mm`); else None."""
+    if not len(c.fit.sample_cost) or np.isnan(c.fit.sample_cost).mean() < SOFT_LONGER_HIDDEN:
+        return None
+    dims = scene.pieces.dims
+    d_c = dims(c.size).footprint_length_mm
+    seen = shapely.Polygon(c.outline_mm)
+    best: tuple[float, Candidate] | None = None
+    for _u, cost, o in _scored(cands, region, sub, excuse, grid, max_hidden=SOFT_LONGER_EDGE,
+                               max_cost=MAX_COST, own=region):
+        d_o = dims(o.size).footprint_length_mm
+        if (d_o <= d_c or (best is not None and d_o <= dims(best[1].size).footprint_length_mm)
+                or shapely.Polygon(o.outline_mm).intersection(seen).area
+                < SOFT_LONGER_IN * seen.area
+                or clashes(o, others, scene) or overlaps_any(scene, o, others)
+                or in_size_doubt_of(scene, o, others)):
+            continue
+        best = (cost, o)
+    if best is None:
+        return None
+    cost, o = best
+    amb = max(_soft_doubt_mm(scene, o, region, sub), c.covering_ambiguity_mm)
+    return replace(o, fit=replace(o.fit, cost=cost), ambiguity_mm=amb,
+                   covering_ambiguity_mm=amb,
+                   ambiguity_deg=max(o.ambiguity_deg, SOFT_DOUBT_DEG),
+                   covering_ambiguity_deg=max(o.covering_ambiguity_deg, SOFT_DOUBT_DEG))
+
+
+def soft_longer_read(scene: Scene, c: Candidate, sigma_mm: float, lying: list[Candidate],
+                     soft_longer: dict[int, tuple[Candidate, Candidate]]) -> Candidate | None:
+    """The longer fit :func:`_soft_longer` found for the soft clear reading ``c``
+    (``soft_longer``: by ``id`` of the pick's fit, the pick, which keeps that id its own, and
+    the longer fit) when ``c``'s σ ``sigma_mm`` covers its size (size doubt) and it clashes
+    with none of ``lying`` but ``c``: its ambiguity at least their gap (σ covering ``c``);
+    else None."""
+    pick, w = soft_longer.get(id(c.fit), (None, None))
+    if pick is None or w is None or pick.fit is not c.fit:
+        return None
+    dims = scene.pieces.dims
+    if sigma_mm < dims(w.size).footprint_length_mm - dims(c.size).footprint_length_mm - 0.1:
+        return None
+    if clashes(w, [k for k in lying if k is not c], scene):
+        return None
+    mm, deg = reading_gap(scene, w, c)
+    return w.in_doubt_of(mm, deg)
 
 
 def _soft_clear_piece(scene: Scene, pick: tuple[float, Candidate], region: np.ndarray,

@@ -73,6 +73,7 @@ from armada_vision.vision.crisp import (
     overlaps_any,
     peel_hidden,
     rim_pieces,
+    soft_longer_read,
 )
 from armada_vision.vision.edge_refits import (
     CLEAR_BESIDE_SHADE,
@@ -1864,6 +1865,8 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     # Where that keeps nothing, a white piece lit like the table whose outline lies whole on
     # the crisp edges (crisp.SOFT_WHITE_SHADE), added with the soft readings.
     soft_white: list[Candidate] = []
+    # A soft clear reading's longer fit on its area's rim, by id of its fit (crisp.SOFT_LONGER_*).
+    soft_longer: dict[int, tuple[Candidate, Candidate]] = {}
     # Of those, black pieces on a grey table named clear there (crisp.SOFT_GREY_BLACK): named
     # as opaque plastic.
     grey_black: list[Candidate] = []
@@ -1903,7 +1906,7 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
                           soft_black=lambda c: named(c) == "black",
                           soft_grey=lambda c: named(c) == "clear",
                           grey_out=grey_black,
-                          other_piece=other_piece, vivid=vivid)
+                          other_piece=other_piece, vivid=vivid, soft_longer=soft_longer)
     if lit:
         # A reading the end drops as bare table looking lit beside a dark area (lit_table)
         # holds no crisp area off: a clear piece's faces lit like the table, read as doubtful
@@ -1931,7 +1934,8 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
                      not_clear=lambda c: looks_opaque(view, scene.footprint(c)[0], bg),
                      lit_clear=(GREY_LIT, looks_clear, is_clear), doubtful_if=is_clear,
                      soft_clear=is_clear, soft_out=soft, soft_dark=False,
-                     soft_off=_off_view(view), other_piece=other_piece)
+                     soft_off=_off_view(view), other_piece=other_piece,
+                     soft_longer=soft_longer)
         grey = crisp_pieces(scene, None, grey_area, lying, hand_mask, standing, **muted,
                             lit_whole=lit_whole)
         if lit_whole:
@@ -2314,6 +2318,11 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
             # alone, not the longer size's sides) darker than the table beside it
             # (CLEAR_APEX_BESIDE); named clear.
             if (w := clear_apex_longer(scene, c, p.sigma_mm, lying, edges)) is not None:
+                out[i] = replace(as_piece(w, False), color="clear")
+                continue
+            # ... or, a soft reading snug inside its own crisp area, the longer fit on the
+            # area's rim (crisp.SOFT_LONGER_*); named clear.
+            if (w := soft_longer_read(scene, c, p.sigma_mm, lying, soft_longer)) is not None:
                 out[i] = replace(as_piece(w, False), color="clear")
                 continue
         # A black reading in size doubt on a coloured table whose strip to a longer size from
