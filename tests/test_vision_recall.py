@@ -2127,6 +2127,19 @@ def test_a_right_clear_medium_set_by_a_strip_rule_whose_apex_is_a_shade_over_sta
     assert_no_false_piece(seed, seed0)
 
 
+# ... nor a right clear medium whose set medium stands back of its stern, its own apex ahead of
+# the set tip (issue 4, session 60, trace70; strips.CLEAR_SET_APEX_FAR_MM): the 12016-set's
+# 12073 (the laminate, 1280×720), its small read 5.9 mm inside the stern, the beside rule's
+# medium from its tip 4.0 mm back of the stern and 4.0 mm short: the large's part ahead of it
+# 0.840 of the table beside it (under CLEAR_SET_APEX_BESIDE 0.85), its part 2 mm past the set
+# tip 0.877 (bare table past the medium's apex). Read as a medium at σ 99 mm on 5a949b6, as a
+# large since size68 (fails on 522ee5e).
+def test_a_right_clear_medium_set_back_of_its_stern_whose_far_apex_strip_is_table_stays_medium():
+    p = found(12073, "medium", "clear", (350.2, 180.9), seed0=12016)
+    assert p is not None and p.size.value == "medium" and p.color == "clear"
+    assert_no_false_piece(12073, 12016)
+
+
 # A piece read twice (issue 4, precision; session 19, set from 4816): two lying pieces never
 # share table, yet a region's choice let a second reading overlap one chosen by up to 0.15 of
 # the smaller footprint, and the re-reads' clash tests the same: 4933's blue small read again
