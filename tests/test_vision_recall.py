@@ -1874,6 +1874,17 @@ def test_a_white_piece_read_from_its_base_at_the_clear_level_is_not_dropped(seed
     assert_no_false_piece(seed, seed0)
 
 
+# ... but a base read there whose seen footprint shows coloured plastic is a vivid piece's open
+# base, no white piece's (issue 4, session 60, trace70; detect.WHITE_BASE_VIVID): the
+# 11440-set's 11666 (the laminate, 1920×1080, 22-35°), a yellow large read as a medium from its
+# tip, its base face seen past its stern read as a white small (0.33 of the footprint as
+# saturated as plastic; the white smalls above 0.00). A false white small at σ 99 mm since
+# recallwhite68 (fails on 522ee5e); the yellow large is found as before.
+def test_a_vivid_piece_open_base_read_at_the_clear_level_is_no_white_piece():
+    assert_no_false_piece(11666, 11440)
+    assert found(11666, "large", "yellow", (366.6, 208.0), seed0=11440) is not None
+
+
 # A white piece read by its top face alone, turned about its tip (issue 4, trust25): a lying
 # pyramid's side faces lean out over the table, so a tilted camera sees the one on its side,
 # shaded, between the footprint's edge and the ridge from the raised base corner to the tip.
