@@ -2140,7 +2140,7 @@ def test_a_right_clear_medium_set_by_a_strip_rule_whose_apex_is_a_shade_over_sta
 
 # ... nor a right clear medium whose set medium stands back of its stern, its own apex ahead of
 # the set tip (issue 4, session 60, trace70; strips.CLEAR_SET_APEX_FAR_MM): the 12016-set's
-# 12073 (the laminate, 1280×720), its small read 5.9 mm inside the stern, the beside rule's
+# 12073 (wood, 1280×720, 10-22°), its small read 5.9 mm inside the stern, the beside rule's
 # medium from its tip 4.0 mm back of the stern and 4.0 mm short: the large's part ahead of it
 # 0.840 of the table beside it (under CLEAR_SET_APEX_BESIDE 0.85), its part 2 mm past the set
 # tip 0.877 (bare table past the medium's apex). Read as a medium at σ 99 mm on 5a949b6, as a

@@ -731,7 +731,7 @@ CLEAR_SET_APEX_BESIDE = 0.85
 # ... and the large's part CLEAR_SET_APEX_FAR_MM or more past the set medium's tip as dark, by
 # the same bound against the same table beside the whole strip (issue 4, session 60, trace70).
 # The medium is set from the first reading's tip, not fitted: a right medium's set medium
-# may stand back of its stern (the 12016-set's 12073, a clear medium on the laminate at
+# may stand back of its stern (the 12016-set's 12073, a clear medium on wood at
 # 1280×720, its small read 5.9 mm inside the stern, the set medium 4.0 mm back of it and its
 # tip 4.0 mm short), so the strip ahead of the set tip holds the medium's own apex and reads
 # 0.840, inside the larges' range, and 12073 was read as a large (σ 99 mm). A large's apex
