@@ -1874,6 +1874,17 @@ def test_a_white_piece_read_from_its_base_at_the_clear_level_is_not_dropped(seed
     assert_no_false_piece(seed, seed0)
 
 
+# ... but a base read there whose seen footprint shows coloured plastic is a vivid piece's open
+# base, no white piece's (issue 4, session 60, trace70; detect.WHITE_BASE_VIVID): the
+# 11440-set's 11666 (the laminate, 1920×1080, 22-35°), a yellow large read as a medium from its
+# tip, its base face seen past its stern read as a white small (0.33 of the footprint as
+# saturated as plastic; the white smalls above 0.00). A false white small at σ 99 mm since
+# recallwhite68 (fails on 522ee5e); the yellow large is found as before.
+def test_a_vivid_piece_open_base_read_at_the_clear_level_is_no_white_piece():
+    assert_no_false_piece(11666, 11440)
+    assert found(11666, "large", "yellow", (366.6, 208.0), seed0=11440) is not None
+
+
 # A white piece read by its top face alone, turned about its tip (issue 4, trust25): a lying
 # pyramid's side faces lean out over the table, so a tilted camera sees the one on its side,
 # shaded, between the footprint's edge and the ridge from the raised base corner to the tip.
@@ -2125,6 +2136,19 @@ def test_a_right_clear_medium_set_by_a_strip_rule_whose_apex_is_a_shade_over_sta
     p = found(seed, "medium", "clear", stern, seed0=seed0)
     assert p is not None and p.size.value == "medium" and p.color == "clear"
     assert_no_false_piece(seed, seed0)
+
+
+# ... nor a right clear medium whose set medium stands back of its stern, its own apex ahead of
+# the set tip (issue 4, session 60, trace70; strips.CLEAR_SET_APEX_FAR_MM): the 12016-set's
+# 12073 (wood, 1280×720, 10-22°), its small read 5.9 mm inside the stern, the beside rule's
+# medium from its tip 4.0 mm back of the stern and 4.0 mm short: the large's part ahead of it
+# 0.840 of the table beside it (under CLEAR_SET_APEX_BESIDE 0.85), its part 2 mm past the set
+# tip 0.877 (bare table past the medium's apex). Read as a medium at σ 99 mm on 5a949b6, as a
+# large since size68 (fails on 522ee5e).
+def test_a_right_clear_medium_set_back_of_its_stern_whose_far_apex_strip_is_table_stays_medium():
+    p = found(12073, "medium", "clear", (350.2, 180.9), seed0=12016)
+    assert p is not None and p.size.value == "medium" and p.color == "clear"
+    assert_no_false_piece(12073, 12016)
 
 
 # A soft clear reading snug inside its own crisp area, the longer fit on the area's rim (issue 4,

@@ -121,6 +121,24 @@ def base_rim_white(view: TableView, poly_mm: shapely.Polygon, bg_bgr: np.ndarray
     return bright >= max(WHITE_MIN_V, 0.85 * vt)
 
 
+# Coloured plastic's saturation (HSV, 0-255) at least: name_color's bound, under which a median
+# is too dull for a vivid piece.
+PLASTIC_SAT = 90.0
+
+
+def vivid_share(view: TableView, poly_mm: shapely.Polygon,
+                shrink: float = BASE_WHITE_SHRINK) -> float:
+    """The share of ``shrink`` of the footprint ``poly_mm`` (table mm) whose pixels are as
+    saturated as coloured plastic (HSV saturation PLASTIC_SAT or more); 0 when unseen."""
+    sl, m = view.grid.inner_crop(poly_mm, shrink)
+    if not m.any():
+        return 0.0
+    px = masked(view.image_bgr, sl, m).astype(np.float32)
+    hi, lo = channel_max(px), channel_min(px)
+    # OpenCV's S = 255 (V - min) / V, V the largest channel.
+    return float(np.mean(255.0 * (hi - lo) >= PLASTIC_SAT * np.maximum(hi, 1.0)))
+
+
 # A clear piece is a dimmer table: each of its faces passes about the same share of the
 # table's light, so its darkest tenth (value) stays over this share of its brightest tenth
 # (the clear pieces of the desaturated pass on seeds 1144-1359: 0.58-0.95). An opaque piece's

@@ -43,6 +43,7 @@ from armada_vision.vision.colors import (
     piece_color_stats,
     shaded_white,
     too_dark_for_clear,
+    vivid_share,
 )
 from armada_vision.vision.colour_areas import (
     REST_TOUCH_MM,
@@ -1022,6 +1023,13 @@ CLEAR_BASE_FG_MAX = 0.6
 # 9363 (720p, 22-35°, alone): within 1 mm of the truth, hollows 0.31-0.45, foreground
 # 0.25-0.55. The 10864-set's 11103 (8° off the radial direction) stays out, as a standing
 # piece would. No new constant: the clear path's tests and BASE_DARK.
+# ... but not when over WHITE_BASE_VIVID of nearly its whole seen footprint
+# (colors.BASE_WHITE_SHRINK) is as saturated as coloured plastic (colors.vivid_share;
+# issue 4, session 60, trace70): a white piece shows no vivid pixel (14576, 14357, 9363:
+# 0.00), where the 11440-set's 11666, a false white small read from a yellow large's open
+# base (its base face seen past its stern, the yellow walls lit through it; hollow 0.471,
+# named white as opaque on the grey laminate round it), shows 0.33 of yellow.
+WHITE_BASE_VIVID = 0.1
 # ... and its hollow, inside the lanes, no darker than a white piece's may be
 # (base_quad.BASE_DARK): the clear walls let the light in (0.56-0.60 on the cases). A black
 # medium's face under the lowest level read as a quad (the 11728-set's 11912: 0.13-0.17,
@@ -2514,7 +2522,9 @@ def _clear_from_base(scene: Scene, view: TableView, bg: np.ndarray, edges: np.nd
             if median(got[1]) < BASE_DARK:
                 # A hollow as dark as a white's or a black face: no clear piece's; a white
                 # piece's when its faces are white plastic's (see CLEAR_BASE_FG_MAX).
-                if classify_color(view, seen, bg, opaque=True) == "white":
+                # Not when the seen part shows coloured plastic (WHITE_BASE_VIVID).
+                if (classify_color(view, seen, bg, opaque=True) == "white"
+                        and vivid_share(view, seen) <= WHITE_BASE_VIVID):
                     white.append(c)
                 continue
             if classify_color(view, seen, bg) == "clear":

@@ -668,10 +668,12 @@ def _apex_strip(scene: Scene, c: Candidate, o: Candidate, seen: shapely.Geometry
 
 
 def clear_apex_longer(scene: Scene, c: Candidate, sigma_mm: float, lying: list[Candidate],
-                      edges: np.ndarray, bound: float = CLEAR_APEX_BESIDE) -> Candidate | None:
+                      edges: np.ndarray, bound: float = CLEAR_APEX_BESIDE,
+                      far_mm: float | None = None) -> Candidate | None:
     """For clear reading ``c`` fitted no better than CLEAR_APEX_COST: the longest size longer
     than it (σ ``sigma_mm``, covering it: in size doubt) from ``c``'s stern and heading whose
     strip AHEAD of ``c``'s tip (:func:`_apex_strip`), and its part past the next shorter size,
+    and (``far_mm`` given) its part ``far_mm`` or more past ``c``'s tip,
     are at most ``bound`` (CLEAR_APEX_BESIDE; at least CLEAR_STRIP_FLOOR) of the table beside them
     (:func:`_darker_than_beside`),
     whose tip lies CLEAR_TIP_OFF_MM or more from the other readings, whose outline past ``c``
@@ -683,12 +685,13 @@ def clear_apex_longer(scene: Scene, c: Candidate, sigma_mm: float, lying: list[C
     others = [k for k in lying if k is not c]
     seen = shapely.Polygon(c.outline_mm)
     sets = _set_from_stern(scene, c, longer)
+    far = None if far_mm is None else _past_end(scene, c, tip=True, back_mm=-far_mm)
     for k in reversed(range(len(sets))):
         o = sets[k]
         free = _apex_strip(scene, c, o, seen, others)
         if free is None or not _darker_than_beside(scene, o, seen, free, others,
                                                    sets[k - 1] if k else None,
-                                                   bound=bound):
+                                                   bound=bound, far=far):
             continue
         if _end_near(scene, o, others, tip=True):
             continue  # its tip runs into another piece: that piece's shadow
@@ -725,6 +728,20 @@ def clear_apex_longer(scene: Scene, c: Candidate, sigma_mm: float, lying: list[C
 # 8997) are read and 13219 (0.856), 9684 (0.874) and 13588 (0.882) are left as mediums, in
 # doubt as before: a gap of 0.01 to 12901, measured on these cases alone.
 CLEAR_SET_APEX_BESIDE = 0.85
+# ... and the large's part CLEAR_SET_APEX_FAR_MM or more past the set medium's tip as dark, by
+# the same bound against the same table beside the whole strip (issue 4, session 60, trace70).
+# The medium is set from the first reading's tip, not fitted: a right medium's set medium
+# may stand back of its stern (the 12016-set's 12073, a clear medium on wood at
+# 1280×720, its small read 5.9 mm inside the stern, the set medium 4.0 mm back of it and its
+# tip 4.0 mm short), so the strip ahead of the set tip holds the medium's own apex and reads
+# 0.840, inside the larges' range, and 12073 was read as a large (σ 99 mm). A large's apex
+# lies 6-16 mm past the set tip and fills the strip's far part too: on the eleven larges the
+# rule reads (size68's cases) the far part is 0.737 (11259) to 0.845 (the 8848-set's 8997,
+# the nearest), within 0.021 of each one's whole strip; a medium's far part is mostly bare
+# table past its tip: 12073 0.877 (the nearest), 12901 0.898, 15601 0.913, 16051 0.953 (their
+# whole strips 0.840-0.902). At 4 mm the far part is bare table past 8997's and 5241's tips
+# too (0.901, 0.906): 2 mm, CLEAR_APEX_BACK_MM's mirror (the strip starts 2 mm back of the tip).
+CLEAR_SET_APEX_FAR_MM = 2.0
 def clear_set_apex_longer(scene: Scene, c: Candidate, o: Candidate, sigma_mm: float,
                           lying: list[Candidate], edges: np.ndarray) -> Candidate:
     """For longer reading ``o`` that a strip rule (:func:`clear_strip_longer`,
@@ -736,7 +753,8 @@ def clear_set_apex_longer(scene: Scene, c: Candidate, o: Candidate, sigma_mm: fl
         return o
     others = [k for k in lying if k is not c]
     # o is set, not fitted (cost MAX_COST): CLEAR_APEX_COST's gate passes it.
-    a = clear_apex_longer(scene, o, sigma_mm, [o, *others], edges, bound=CLEAR_SET_APEX_BESIDE)
+    a = clear_apex_longer(scene, o, sigma_mm, [o, *others], edges, bound=CLEAR_SET_APEX_BESIDE,
+                          far_mm=CLEAR_SET_APEX_FAR_MM)
     if a is None:
         return o
     wide = _covering(scene, a, c)
@@ -1026,19 +1044,24 @@ def _greyer_away(scene: Scene, ratio: np.ndarray, o: Candidate, seen: shapely.Ge
 def _darker_than_beside(scene: Scene, o: Candidate, seen: shapely.Geometry,
                         free: shapely.Geometry, others: list[Candidate],
                         shorter: Candidate | None, bound: float = CLEAR_STRIP_BESIDE,
-                        floor: float = CLEAR_STRIP_FLOOR) -> bool:
+                        floor: float = CLEAR_STRIP_FLOOR,
+                        far: shapely.Geometry | None = None) -> bool:
     """Whether a longer reading ``o``'s strip ``free`` (table mm, past the reading as
     ``seen``, off ``others``) has a median shade at most ``bound`` (CLEAR_STRIP_BESIDE), and
     at least ``floor`` (CLEAR_STRIP_FLOOR), of the table's beside it (CLEAR_BESIDE_MM out
     from ``o``'s outline, within CLEAR_BESIDE_MM[1] + 1 mm of the strip, off the reading and
     the others), and so
-    has its part past ``shorter`` (the next shorter size set from the same tip, when longer
-    than the reading)."""
+    has its part in ``far`` (a half-plane, when given; against the same table beside the
+    whole strip) and its part past ``shorter`` (the next shorter size set from the same tip,
+    when longer than the reading)."""
     ring = shades_in(scene, _beside_strip(scene, o, seen, free, others))
     if not ring.size:
         return False
     lo, hi = floor * float(median(ring)), bound * float(median(ring))
     if not lo <= median_shade(scene, free) <= hi:
+        return False
+    if far is not None and not ((part := free.intersection(far)).area > 0.0
+                                and lo <= median_shade(scene, part) <= hi):
         return False
     if shorter is None:
         return True
