@@ -347,6 +347,24 @@ ONE_TRUSTED_SHARE = 0.6
 # and 0.38). Pieces touching end to end in line keep ONE_PIECE_SHARE (3983's, 0.25).
 TURNED_ACROSS_DEG = 60.0
 TURNED_PIECE_SHARE = 0.3
+# One piece read twice is read in line (once at each end: headings under IN_LINE_DEG apart)
+# or with its open base read across it, turned BASE_ACROSS_DEG (the pieces read so: 4857's
+# white large, 106°; the 7696-set's 7905 and 7760, 104°; the 14896-set's 14972 and 15080,
+# 112° and 104°; 14193, 117°; 14546, 113°; 10760's white large, 118°; 8006's white large read
+# in line, 1°). Two readings of one colour turned otherwise, each lying in a footprint the
+# other would have at a longer size, are two pieces touching (issue 4, session 60, merge70):
+# both are left, each one's σ covering the other. The wrong merges on 522ee5e, each a right
+# reading lost: the 8272-set's 8318 (two white smalls stern to stern, 175°) and 8519 (green,
+# 164°); the 9424-set's 9602 (a white medium and small, 35°); the 10576-set's 10625 (white,
+# 52°) and 10607 (two black smalls, 63°); the 10864-set's 10982 (black, 82°); the 12016-set's
+# 12167 (a black large and medium, 78°); the 14896-set's 15107 (two orange smalls, 80°); the
+# 15760-set's 16013 (black, 66°); the 16336-set's 16571 (white smalls, 60°). Margins: 30° in
+# line against 9602's 35° (10760's yellow medium read as two smalls 32° apart is left to
+# PAIR_DOUBT_SHARE, 8516's 27° to HIDDEN_PIECE_SHARE); 95-140° across against 10982's 82° and
+# 7905's 104°, 10760's 118° and 8519's 164°. The 8272-set's 8564 (two blue smalls 114° apart,
+# one trusted) is turned like a base read across and stays merged.
+IN_LINE_DEG = 30.0
+BASE_ACROSS_DEG = (95.0, 140.0)
 # Two readings of one colour, both in doubt, are one piece too when this share of one's
 # footprint lies under the other's outline as seen (the table it hides, table mm): no piece
 # lying there could be seen, so it is the other's raised face read as a piece of its own (the
@@ -2648,6 +2666,10 @@ def _one_reading_per_doubtful_piece(out: list[DetectedPiece], pieces: PieceSet,
             a = placed(q) if placed is not None else q  # one clear piece over both readings
         kept[keep] = _covering(a, b)
 
+    def cover(i: int, j: int) -> None:
+        a, b = kept[i], kept[j]
+        kept[i], kept[j] = _covering(a, b), _covering(b, a)
+
     for i in doubtful:
         for j in doubtful:
             if j <= i or i not in kept or j not in kept or out[i].color != out[j].color:
@@ -2660,13 +2682,19 @@ def _one_reading_per_doubtful_piece(out: list[DetectedPiece], pieces: PieceSet,
             if max(share_i, share_j) < (TURNED_PIECE_SHARE if _turned_across(
                     out[i], out[j], fps[i], fps[j]) else ONE_PIECE_SHARE):
                 continue
+            if not _read_twice_turn(out[i], out[j]):
+                cover(i, j)  # two pieces touching: both left, in doubt
+                continue
             merge(*((i, j) if share_i >= share_j else (j, i)))
     for i in doubtful:
         for j in range(len(out)):
             if (i in kept and j in kept and out[j].sigma_mm <= SIZE_DOUBT_MM
                     and fps[j].distance(fps[i]) <= REST_TOUCH_MM
                     and _split_piece(out[j], out[i], share(j, i), share(i, j))):
-                merge(j, i)
+                if _read_twice_turn(out[i], out[j]):
+                    merge(j, i)
+                else:
+                    cover(i, j)
     # Two left of one colour, both in doubt and touching, PAIR_DOUBT_SHARE of one in the
     # other's longer footprint: maybe one piece, maybe two; each one's σ covers the other.
     for i in doubtful:
@@ -2675,8 +2703,7 @@ def _one_reading_per_doubtful_piece(out: list[DetectedPiece], pieces: PieceSet,
                     or fps[i].distance(fps[j]) > REST_TOUCH_MM
                     or max(share(i, j), share(j, i)) < PAIR_DOUBT_SHARE):
                 continue
-            a, b = kept[i], kept[j]
-            kept[i], kept[j] = _covering(a, b), _covering(b, a)
+            cover(i, j)
     return list(kept.values())
 
 
@@ -2745,6 +2772,13 @@ def _trusted_clear_reaching_over(out: list[DetectedPiece], pieces: PieceSet,
                 gone.add(j)  # one piece: its open base's reading goes
                 break
     return [p for k, p in enumerate(res) if k not in gone]
+
+
+def _read_twice_turn(a: DetectedPiece, b: DetectedPiece) -> bool:
+    """Whether readings ``a`` and ``b`` are turned as one piece read twice is: in line (under
+    IN_LINE_DEG apart) or its open base read across it (BASE_ACROSS_DEG)."""
+    turn = abs((a.pose.heading_deg - b.pose.heading_deg + 180.0) % 360.0 - 180.0)
+    return turn < IN_LINE_DEG or BASE_ACROSS_DEG[0] <= turn <= BASE_ACROSS_DEG[1]
 
 
 def _turned_across(a: DetectedPiece, b: DetectedPiece, fp_a: shapely.Polygon,
