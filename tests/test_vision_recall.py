@@ -6547,3 +6547,43 @@ def test_a_white_piece_whose_crisp_area_joins_a_coloured_neighbours_is_read_from
                                              (13114, 12880)])
 def test_a_pale_part_where_no_white_piece_is_read_adds_no_piece(seed, seed0):
     _no_false_nor_trusted_wrong(seed, seed0)
+
+
+# Two touching pieces of one colour, each read (in doubt, or one trusted), where one reading
+# lies in a footprint the other would have at a longer size, behind its stern (issue 4,
+# session 60, merge70): detect._one_reading_per_doubtful_piece took them for one piece read
+# twice and kept one, the other piece missed. One piece read twice is read in line or with
+# its open base read across it (104-118° on the cases the merge exists for); these pairs are
+# turned otherwise (detect.IN_LINE_DEG, BASE_ACROSS_DEG): both pieces found, in doubt, no
+# false piece and no trusted wrong reading. Each (seed, seed0, colour, the two pieces as
+# (size, stern)), the piece missed on 522ee5e first, the turn between the readings and the
+# branch that merged them on 522ee5e: ONE_PIECE_SHARE (or TURNED_PIECE_SHARE), or
+# _split_piece (a trusted reading dropped).
+@pytest.mark.parametrize(("seed", "seed0", "color", "pieces"), [
+    # two smalls stern to stern, 175°, both at σ 99 mm; 0.57 in the other's large
+    (8318, 8272, "white", [("small", (324.3, 315.9)), ("small", (328.8, 307.4))]),
+    # a medium and a small, 35°; 0.51 of the medium in the small's large
+    (9602, 9424, "white", [("medium", (316.4, 346.4)), ("small", (296.8, 347.8))]),
+    # a trusted medium (σ 0.3 mm) and a small, 52°; _split_piece, 0.70
+    (10625, 10576, "white", [("medium", (97.8, 271.6)), ("small", (102.2, 289.6))]),
+    # a trusted small (σ 0.6 mm) and a small, 60°; _split_piece, 0.61
+    (16571, 16336, "white", [("small", (395.0, 196.8)), ("small", (388.3, 189.3))]),
+    # two smalls, 63°; 0.60 in the other's large
+    (10607, 10576, "black", [("small", (144.2, 447.6)), ("small", (163.8, 448.3))]),
+    # a medium and a small, 82°; 0.71 of the medium in the small's large
+    (10982, 10864, "black", [("medium", (195.0, 367.0)), ("small", (210.3, 395.3))]),
+    # a large and a medium, 78°; TURNED_PIECE_SHARE, 0.32
+    (12167, 12016, "black", [("large", (184.8, 122.6)), ("medium", (200.2, 128.8))]),
+    # a trusted small (σ 1.05 mm) and a medium, 66°; _split_piece, 0.73
+    (16013, 15760, "black", [("small", (273.0, 186.2)), ("medium", (265.7, 170.6))]),
+    # a small and a medium stern to stern, 164°; 0.46
+    (8519, 8272, "green", [("small", (286.1, 115.6)), ("medium", (283.6, 110.0))]),
+    # two smalls, 80°; 0.52
+    (15107, 14896, "orange", [("small", (268.1, 152.3)), ("small", (256.7, 123.2))]),
+])
+def test_two_touching_pieces_of_one_colour_turned_apart_are_both_read(
+        seed, seed0, color, pieces):
+    for size, stern in pieces:
+        p = found(seed, size, color, stern, seed0=seed0)
+        assert p is not None and p.color == color
+    _no_false_nor_trusted_wrong(seed, seed0)

@@ -393,7 +393,8 @@ PAIR_DOUBT_SHARE = 0.15
 # a large, not a medium). The only clear merges of the 14896-set
 # (168 scenes with a clear piece, /work/scratch/sizeclear63/ml_14896.txt). Asked of clear
 # pairs only: the 14896-set's 15107, two orange smalls in doubt (a right one kept), has 0.52
-# of the gone one in the kept one's large from its stern. σ covers the short reading and the
+# of the gone one in the kept one's large from its stern (two pieces, turned 80°: left apart
+# since session 60, BASE_ACROSS_DEG). σ covers the short reading and the
 # gone one (never trusted: the size is where the two readings lie, not a fit).
 ACROSS_BASE_SHARE = 0.6
 # ... and a trusted clear reading that such a clear reading in doubt touches turned across
