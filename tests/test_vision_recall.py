@@ -6580,6 +6580,8 @@ def test_a_pale_part_where_no_white_piece_is_read_adds_no_piece(seed, seed0):
     (8519, 8272, "green", [("small", (286.1, 115.6)), ("medium", (283.6, 110.0))]),
     # two smalls, 80°; 0.52
     (15107, 14896, "orange", [("small", (268.1, 152.3)), ("small", (256.7, 123.2))]),
+    # a medium and a small stern to stern, 179°; 0.71 of the medium in the small's large
+    (16535, 16336, "red", [("medium", (475.4, 416.4)), ("small", (477.2, 417.1))]),
 ])
 def test_two_touching_pieces_of_one_colour_turned_apart_are_both_read(
         seed, seed0, color, pieces):

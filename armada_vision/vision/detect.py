@@ -350,19 +350,21 @@ TURNED_PIECE_SHARE = 0.3
 # One piece read twice is read in line (once at each end: headings under IN_LINE_DEG apart)
 # or with its open base read across it, turned BASE_ACROSS_DEG (the pieces read so: 4857's
 # white large, 106°; the 7696-set's 7905 and 7760, 104°; the 14896-set's 14972 and 15080,
-# 112° and 104°; 14193, 117°; 14546, 113°; 10760's white large, 118°; 8006's white large read
-# in line, 1°). Two readings of one colour turned otherwise, each lying in a footprint the
-# other would have at a longer size, are two pieces touching (issue 4, session 60, merge70):
-# both are left, each one's σ covering the other. The wrong merges on 522ee5e, each a right
-# reading lost: the 8272-set's 8318 (two white smalls stern to stern, 175°) and 8519 (green,
-# 164°); the 9424-set's 9602 (a white medium and small, 35°); the 10576-set's 10625 (white,
-# 52°) and 10607 (two black smalls, 63°); the 10864-set's 10982 (black, 82°); the 12016-set's
-# 12167 (a black large and medium, 78°); the 14896-set's 15107 (two orange smalls, 80°); the
-# 15760-set's 16013 (black, 66°); the 16336-set's 16571 (white smalls, 60°). Margins: 30° in
-# line against 9602's 35° (10760's yellow medium read as two smalls 32° apart is left to
-# PAIR_DOUBT_SHARE, 8516's 27° to HIDDEN_PIECE_SHARE); 95-140° across against 10982's 82° and
-# 7905's 104°, 10760's 118° and 8519's 164°. The 8272-set's 8564 (two blue smalls 114° apart,
-# one trusted) is turned like a base read across and stays merged.
+# 112° and 104°; 14193, 117°; 14546, 113°; 10760's white large, 118°; 7984-set's 8006, a
+# white large read in line, 1°, left apart by its share, 0.33). Two readings of one colour
+# turned otherwise, one lying in a footprint the other would have at a longer size (behind
+# its stern), are two pieces touching (issue 4, session 60, merge70): both are left, each
+# one's σ covering the other. The wrong merges on 522ee5e, each a right reading lost: the
+# 8272-set's 8318 (two white smalls stern to stern, 175°) and 8519 (green, 164°); the
+# 9424-set's 9602 (a white medium and small, 35°); the 10576-set's 10625 (white, 52°) and
+# 10607 (two black smalls, 63°); the 10864-set's 10982 (black, 82°); the 12016-set's 12167
+# (a black large and medium, 78°); the 14896-set's 15107 (two orange smalls, 80°); the
+# 15760-set's 16013 (black, 66°); the 16336-set's 16571 (white smalls, 60°) and 16535 (a red
+# medium and small stern to stern, 179°). Margins: 30° in line against 9602's 35° (10760's
+# yellow medium read as two smalls 32° apart is left to PAIR_DOUBT_SHARE, 8516's 27° to
+# HIDDEN_PIECE_SHARE); 95-140° across against 10982's 82° and 7905's and 15080's 104°,
+# 10760's 118° and 8519's 164°. The 8272-set's 8564 (two blue smalls 114° apart, one
+# trusted) is turned like a base read across and stays merged.
 IN_LINE_DEG = 30.0
 BASE_ACROSS_DEG = (95.0, 140.0)
 # Two readings of one colour, both in doubt, are one piece too when this share of one's
@@ -2630,7 +2632,9 @@ def _one_reading_per_doubtful_piece(out: list[DetectedPiece], pieces: PieceSet,
     other's goes; the one kept has σ covering it (its σ, and how far apart the two sterns and
     tips lie). Two touching and turned across each other need TURNED_PIECE_SHARE only
     (:func:`_turned_across`); a trusted reading goes too when ONE_TRUSTED_SHARE of it lies so
-    in a touching reading in doubt's (:func:`_split_piece`). Two clear readings so merged, the
+    in a touching reading in doubt's (:func:`_split_piece`). Two turned neither in line nor as
+    an open base read across (:func:`_read_twice_turn`) are two pieces touching: both left,
+    each one's σ covering the other. Two clear readings so merged, the
     one that goes lying in a longer footprint of the one kept (ACROSS_BASE_SHARE), leave it
     at that size (:func:`_reaching_over`; its outline and play-area flag by ``placed``)."""
     doubtful = [i for i, p in enumerate(out) if p.sigma_mm > SIZE_DOUBT_MM]
