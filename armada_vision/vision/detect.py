@@ -364,7 +364,10 @@ TURNED_PIECE_SHARE = 0.3
 # yellow medium read as two smalls 32° apart is left to PAIR_DOUBT_SHARE, 8516's 27° to
 # HIDDEN_PIECE_SHARE); 95-140° across against 10982's 82° and 7905's and 15080's 104°,
 # 10760's 118° and 8519's 164°. The 8272-set's 8564 (two blue smalls 114° apart, one
-# trusted) is turned like a base read across and stays merged.
+# trusted) is turned like a base read across and stays merged. Not asked of clear readings:
+# a clear piece's base, seen through, is read across it at other turns too (the 15760-set's
+# 16004, a clear large read as a medium over its tip and a small across its base 82° apart,
+# a false small if left); nor of a black reading with a white one (_split_piece's open base).
 IN_LINE_DEG = 30.0
 BASE_ACROSS_DEG = (95.0, 140.0)
 # Two readings of one colour, both in doubt, are one piece too when this share of one's
@@ -2780,8 +2783,12 @@ def _trusted_clear_reaching_over(out: list[DetectedPiece], pieces: PieceSet,
 
 
 def _read_twice_turn(a: DetectedPiece, b: DetectedPiece) -> bool:
-    """Whether readings ``a`` and ``b`` are turned as one piece read twice is: in line (under
-    IN_LINE_DEG apart) or its open base read across it (BASE_ACROSS_DEG)."""
+    """Whether readings ``a`` and ``b`` may be one piece read twice by their turn: in line
+    (under IN_LINE_DEG apart) or its open base read across it (BASE_ACROSS_DEG). Always
+    True for clear readings (a clear piece's base, seen through, is read across it at other
+    turns too) and for two of different colours (a white piece's open base read black)."""
+    if a.color != b.color or a.color == "clear":
+        return True
     turn = abs((a.pose.heading_deg - b.pose.heading_deg + 180.0) % 360.0 - 180.0)
     return turn < IN_LINE_DEG or BASE_ACROSS_DEG[0] <= turn <= BASE_ACROSS_DEG[1]
 
