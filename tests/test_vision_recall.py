@@ -6589,3 +6589,21 @@ def test_two_touching_pieces_of_one_colour_turned_apart_are_both_read(
         p = found(seed, size, color, stern, seed0=seed0)
         assert p is not None and p.color == color
     _no_false_nor_trusted_wrong(seed, seed0)
+
+
+# ... and one piece read over its tip and across its open base stays one reading (guards of
+# detect._read_twice_turn): the 10576-set's 10760, a white large read as a small over its tip
+# and a medium across its base 118° apart (BASE_ACROSS_DEG); the 15760-set's 16004, a clear
+# large read as a medium over its tip and a small across its base 82° apart (clear readings
+# are not asked the turn). Found, no wrong size the rules would trust, no false piece of its
+# colour.
+@pytest.mark.parametrize(("seed", "seed0", "color", "stern"), [
+    (10760, 10576, "white", (120.0, 444.3)),
+    (16004, 15760, "clear", (176.3, 301.2)),
+])
+def test_a_piece_read_over_its_tip_and_across_its_base_stays_one_reading(seed, seed0, color,
+                                                                         stern):
+    assert_no_sure_wrong_size(seed, seed0, "large", color, stern, any_size=True)
+    r, det = bench_scene(seed, seed0)
+    assert not [m for m in match(r.truth, det).misses if f"false small {color}" in m
+                or f"false medium {color}" in m or f"false large {color}" in m]
