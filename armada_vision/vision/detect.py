@@ -350,7 +350,7 @@ TURNED_PIECE_SHARE = 0.3
 # One piece read twice is read in line (once at each end: headings under IN_LINE_DEG apart)
 # or with its open base read across it, turned BASE_ACROSS_DEG (the pieces read so: 4857's
 # white large, 106°; the 7696-set's 7905 and 7760, 104°; the 14896-set's 14972 and 15080,
-# 112° and 104°; 14193, 117°; 14546, 113°; 10760's white large, 118°; 7984-set's 8006, a
+# 112° and 104°; 14193, 117°; 14546, 113°; 10760's white large, 118°; the 7984-set's 8006, a
 # white large read in line, 1°, left apart by its share, 0.33). Two readings of one colour
 # turned otherwise, one lying in a footprint the other would have at a longer size (behind
 # its stern), are two pieces touching (issue 4, session 60, merge70): both are left, each
@@ -360,16 +360,18 @@ TURNED_PIECE_SHARE = 0.3
 # 10607 (two black smalls, 63°); the 10864-set's 10982 (black, 82°); the 12016-set's 12167
 # (a black large and medium, 78°); the 14896-set's 15107 (two orange smalls, 80°); the
 # 15760-set's 16013 (black, 66°); the 16336-set's 16571 (white smalls, 60°) and 16535 (a red
-# medium and small stern to stern, 179°). Margins: 30° in line against 9602's 35° (10760's
-# yellow medium read as two smalls 32° apart is left to PAIR_DOUBT_SHARE, 8516's 27° to
-# HIDDEN_PIECE_SHARE); 95-140° across against 10982's 82° and 7905's and 15080's 104°,
-# 10760's 118° and 8519's 164°. The 8272-set's 8564 (two blue smalls 114° apart, one
-# trusted) is turned like a base read across and stays merged. Not asked of clear readings:
-# a clear piece's base, seen through, is read across it at other turns too (the 15760-set's
-# 16004, a clear large read as a medium over its tip and a small across its base 82° apart,
-# a false small if left); nor of a black reading with a white one (_split_piece's open base).
+# medium and small stern to stern, 179°); the 16624-set's 16679 (purple smalls, 149°).
+# Margins: in line, 30° against 9602's 35° (10760's yellow medium read as two smalls 32°
+# apart is left to PAIR_DOUBT_SHARE, 8516's 27° to HIDDEN_PIECE_SHARE); across, 88° against
+# 10982's 82° and the 16624-set's 16736's 93° (two yellow small readings, sterns 3 mm apart,
+# 0.10 of each in the other: a piece partly under a hand read twice), 140° against 10760's
+# 118° and 16679's 149°. The 8272-set's 8564 (two blue smalls 114° apart, one trusted) is
+# turned like a base read across and stays merged. Not asked of clear readings: a clear
+# piece's base, seen through, is read across it at other turns too (the 15760-set's 16004, a
+# clear large read as a medium over its tip and a small across its base 82° apart, a false
+# small if left); nor of a black reading with a white one (_split_piece's open base).
 IN_LINE_DEG = 30.0
-BASE_ACROSS_DEG = (95.0, 140.0)
+BASE_ACROSS_DEG = (88.0, 140.0)
 # Two readings of one colour, both in doubt, are one piece too when this share of one's
 # footprint lies under the other's outline as seen (the table it hides, table mm): no piece
 # lying there could be seen, so it is the other's raised face read as a piece of its own (the
