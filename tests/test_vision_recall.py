@@ -6584,6 +6584,8 @@ def test_a_pale_part_where_no_white_piece_is_read_adds_no_piece(seed, seed0):
     (16535, 16336, "red", [("medium", (475.4, 416.4)), ("small", (477.2, 417.1))]),
     # a trusted small (σ 0.7 mm) and a small behind its stern, 149°; _split_piece, 0.81
     (16679, 16624, "purple", [("small", (512.2, 178.0)), ("small", (521.2, 178.2))]),
+    # a trusted medium (σ 0.4 mm) and a small, 44°; _split_piece, 0.69
+    (16061, 16048, "cyan", [("medium", (360.8, 195.4)), ("small", (339.3, 196.4))]),
 ])
 def test_two_touching_pieces_of_one_colour_turned_apart_are_both_read(
         seed, seed0, color, pieces):

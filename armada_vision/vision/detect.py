@@ -360,7 +360,8 @@ TURNED_PIECE_SHARE = 0.3
 # 10607 (two black smalls, 63°); the 10864-set's 10982 (black, 82°); the 12016-set's 12167
 # (a black large and medium, 78°); the 14896-set's 15107 (two orange smalls, 80°); the
 # 15760-set's 16013 (black, 66°); the 16336-set's 16571 (white smalls, 60°) and 16535 (a red
-# medium and small stern to stern, 179°); the 16624-set's 16679 (purple smalls, 149°).
+# medium and small stern to stern, 179°); the 16624-set's 16679 (purple smalls, 149°); the
+# 16048-set's 16061 (a trusted cyan medium and a small, 44°).
 # Margins: in line, 30° against 9602's 35° (10760's yellow medium read as two smalls 32°
 # apart is left to PAIR_DOUBT_SHARE, 8516's 27° to HIDDEN_PIECE_SHARE); across, 88° against
 # 10982's 82° and the 16624-set's 16736's 93° (two yellow small readings, sterns 3 mm apart,
