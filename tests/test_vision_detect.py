@@ -256,8 +256,9 @@ def test_two_clear_readings_of_one_piece_merged_keep_the_size_that_holds_both(co
     its base behind the stern (the 14896-set's 14972 and 15080 as read, detect.
     ACROSS_BASE_SHARE): one reading is left; named clear, it is read at the shortest size
     from its tip whose footprint holds the one that went (here the large: 0.95 of it), σ
-    covering the small; of another colour it keeps its size (the 14896-set's 15107: two
-    orange readings, the right small kept, 0.52 of the other in its large)."""
+    covering the small; of another colour it keeps its size (the 14896-set's 15107 as first
+    read: two orange readings, the right small kept, 0.52 of the other in its large; two
+    pieces there, turned 80°, left apart since session 60, detect.BASE_ACROSS_DEG)."""
     kept = _doubtful(Size.SMALL, color, 100.0, 100.0, 0.0)
     gone = _doubtful(Size.SMALL, color, 90.0, 90.0, 100.0)
     out = _one_reading_per_doubtful_piece([kept, gone], NOMINAL_PIECES, [np.empty((0, 2))] * 2)
@@ -268,6 +269,25 @@ def test_two_clear_readings_of_one_piece_merged_keep_the_size_that_holds_both(co
     shift = (NOMINAL_PIECES.dims(size).footprint_length_mm
              - NOMINAL_PIECES.dims(Size.SMALL).footprint_length_mm)
     assert p.sigma_mm >= shift
+
+
+@pytest.mark.parametrize(("color", "turn", "left"), [
+    ("white", 0.0, 1), ("white", 100.0, 1), ("white", 60.0, 2), ("white", 180.0, 2),
+    ("clear", 60.0, 1)])
+def test_two_doubtful_readings_are_one_piece_only_in_line_or_across_its_base(color, turn, left):
+    """Two small readings of one colour in doubt, one 5 mm behind the other's stern, in its
+    large from the tip: one piece read twice when in line (0°) or with its open base read
+    across it (100°, detect.BASE_ACROSS_DEG); turned 60° or stern to stern (180°), two
+    touching pieces (the 10576-set's 10607, 63°; the 8272-set's 8318, 175°), both left, each
+    one's σ covering the other. Clear readings are not asked the turn (the 15760-set's 16004,
+    a clear large's base read across at 82°)."""
+    kept = _doubtful(Size.SMALL, color, 100.0, 100.0, 0.0)
+    other = _doubtful(Size.SMALL, color, 95.0, 100.0, turn)
+    out = _one_reading_per_doubtful_piece([kept, other], NOMINAL_PIECES, [np.empty((0, 2))] * 2)
+    assert len(out) == left
+    apart = max(math.dist(kept.pose.stern_mm, other.pose.stern_mm),
+                math.dist(kept.tip_mm, other.tip_mm))
+    assert all(p.sigma_mm >= apart for p in out)
 
 
 @pytest.mark.parametrize("color", ["clear", "orange"])

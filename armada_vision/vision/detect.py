@@ -349,6 +349,32 @@ ONE_TRUSTED_SHARE = 0.6
 # and 0.38). Pieces touching end to end in line keep ONE_PIECE_SHARE (3983's, 0.25).
 TURNED_ACROSS_DEG = 60.0
 TURNED_PIECE_SHARE = 0.3
+# One piece read twice is read in line (once at each end: headings under IN_LINE_DEG apart)
+# or with its open base read across it, turned BASE_ACROSS_DEG (the pieces read so: 4857's
+# white large, 106°; the 7696-set's 7905 and 7760, 104°; the 14896-set's 14972 and 15080,
+# 112° and 104°; 14193, 117°; 14546, 113°; 10760's white large, 118°; the 7984-set's 8006, a
+# white large read in line, 1°, left apart by its share, 0.33). Two readings of one colour
+# turned otherwise, one lying in a footprint the other would have at a longer size (behind
+# its stern), are two pieces touching (issue 4, session 60, merge70): both are left, each
+# one's σ covering the other. The wrong merges on 522ee5e, each a right reading lost: the
+# 8272-set's 8318 (two white smalls stern to stern, 175°) and 8519 (green, 164°); the
+# 9424-set's 9602 (a white medium and small, 35°); the 10576-set's 10625 (white, 52°) and
+# 10607 (two black smalls, 63°); the 10864-set's 10982 (black, 82°); the 12016-set's 12167
+# (a black large and medium, 78°); the 14896-set's 15107 (two orange smalls, 80°); the
+# 15760-set's 16013 (black, 66°); the 16336-set's 16571 (white smalls, 60°) and 16535 (a red
+# medium and small stern to stern, 179°); the 16624-set's 16679 (purple smalls, 149°); the
+# 16048-set's 16061 (a trusted cyan medium and a small, 44°).
+# Margins: in line, 30° against 9602's 35° (10760's yellow medium read as two smalls 32°
+# apart is left to PAIR_DOUBT_SHARE, 8516's 27° to HIDDEN_PIECE_SHARE); across, 88° against
+# 10982's 82° and the 16624-set's 16736's 93° (two yellow small readings, sterns 3 mm apart,
+# 0.10 of each in the other: a piece partly under a hand read twice), 140° against 10760's
+# 118° and 16679's 149°. The 8272-set's 8564 (two blue smalls 114° apart, one trusted) is
+# turned like a base read across and stays merged. Not asked of clear readings: a clear
+# piece's base, seen through, is read across it at other turns too (the 15760-set's 16004, a
+# clear large read as a medium over its tip and a small across its base 82° apart, a false
+# small if left); nor of a black reading with a white one (_split_piece's open base).
+IN_LINE_DEG = 30.0
+BASE_ACROSS_DEG = (88.0, 140.0)
 # Two readings of one colour, both in doubt, are one piece too when this share of one's
 # footprint lies under the other's outline as seen (the table it hides, table mm): no piece
 # lying there could be seen, so it is the other's raised face read as a piece of its own (the
@@ -377,7 +403,8 @@ PAIR_DOUBT_SHARE = 0.15
 # a large, not a medium). The only clear merges of the 14896-set
 # (168 scenes with a clear piece, /work/scratch/sizeclear63/ml_14896.txt). Asked of clear
 # pairs only: the 14896-set's 15107, two orange smalls in doubt (a right one kept), has 0.52
-# of the gone one in the kept one's large from its stern. σ covers the short reading and the
+# of the gone one in the kept one's large from its stern (two pieces, turned 80°: left apart
+# since session 60, BASE_ACROSS_DEG). σ covers the short reading and the
 # gone one (never trusted: the size is where the two readings lie, not a fit).
 ACROSS_BASE_SHARE = 0.6
 # ... and a trusted clear reading that such a clear reading in doubt touches turned across
@@ -2637,7 +2664,9 @@ def _one_reading_per_doubtful_piece(out: list[DetectedPiece], pieces: PieceSet,
     other's goes; the one kept has σ covering it (its σ, and how far apart the two sterns and
     tips lie). Two touching and turned across each other need TURNED_PIECE_SHARE only
     (:func:`_turned_across`); a trusted reading goes too when ONE_TRUSTED_SHARE of it lies so
-    in a touching reading in doubt's (:func:`_split_piece`). Two clear readings so merged, the
+    in a touching reading in doubt's (:func:`_split_piece`). Two turned neither in line nor as
+    an open base read across (:func:`_read_twice_turn`) are two pieces touching: both left,
+    each one's σ covering the other. Two clear readings so merged, the
     one that goes lying in a longer footprint of the one kept (ACROSS_BASE_SHARE), leave it
     at that size (:func:`_reaching_over`; its outline and play-area flag by ``placed``)."""
     doubtful = [i for i, p in enumerate(out) if p.sigma_mm > SIZE_DOUBT_MM]
@@ -2674,6 +2703,10 @@ def _one_reading_per_doubtful_piece(out: list[DetectedPiece], pieces: PieceSet,
             a = placed(q) if placed is not None else q  # one clear piece over both readings
         kept[keep] = _covering(a, b)
 
+    def cover(i: int, j: int) -> None:
+        a, b = kept[i], kept[j]
+        kept[i], kept[j] = _covering(a, b), _covering(b, a)
+
     for i in doubtful:
         for j in doubtful:
             if j <= i or i not in kept or j not in kept or out[i].color != out[j].color:
@@ -2686,13 +2719,19 @@ def _one_reading_per_doubtful_piece(out: list[DetectedPiece], pieces: PieceSet,
             if max(share_i, share_j) < (TURNED_PIECE_SHARE if _turned_across(
                     out[i], out[j], fps[i], fps[j]) else ONE_PIECE_SHARE):
                 continue
+            if not _read_twice_turn(out[i], out[j]):
+                cover(i, j)  # two pieces touching: both left, in doubt
+                continue
             merge(*((i, j) if share_i >= share_j else (j, i)))
     for i in doubtful:
         for j in range(len(out)):
             if (i in kept and j in kept and out[j].sigma_mm <= SIZE_DOUBT_MM
                     and fps[j].distance(fps[i]) <= REST_TOUCH_MM
                     and _split_piece(out[j], out[i], share(j, i), share(i, j))):
-                merge(j, i)
+                if _read_twice_turn(out[i], out[j]):
+                    merge(j, i)
+                else:
+                    cover(i, j)
     # Two left of one colour, both in doubt and touching, PAIR_DOUBT_SHARE of one in the
     # other's longer footprint: maybe one piece, maybe two; each one's σ covers the other.
     for i in doubtful:
@@ -2701,8 +2740,7 @@ def _one_reading_per_doubtful_piece(out: list[DetectedPiece], pieces: PieceSet,
                     or fps[i].distance(fps[j]) > REST_TOUCH_MM
                     or max(share(i, j), share(j, i)) < PAIR_DOUBT_SHARE):
                 continue
-            a, b = kept[i], kept[j]
-            kept[i], kept[j] = _covering(a, b), _covering(b, a)
+            cover(i, j)
     return list(kept.values())
 
 
@@ -2771,6 +2809,17 @@ def _trusted_clear_reaching_over(out: list[DetectedPiece], pieces: PieceSet,
                 gone.add(j)  # one piece: its open base's reading goes
                 break
     return [p for k, p in enumerate(res) if k not in gone]
+
+
+def _read_twice_turn(a: DetectedPiece, b: DetectedPiece) -> bool:
+    """Whether readings ``a`` and ``b`` may be one piece read twice by their turn: in line
+    (under IN_LINE_DEG apart) or its open base read across it (BASE_ACROSS_DEG). Always
+    True for clear readings (a clear piece's base, seen through, is read across it at other
+    turns too) and for two of different colours (a white piece's open base read black)."""
+    if a.color != b.color or a.color == "clear":
+        return True
+    turn = abs((a.pose.heading_deg - b.pose.heading_deg + 180.0) % 360.0 - 180.0)
+    return turn < IN_LINE_DEG or BASE_ACROSS_DEG[0] <= turn <= BASE_ACROSS_DEG[1]
 
 
 def _turned_across(a: DetectedPiece, b: DetectedPiece, fp_a: shapely.Polygon,
