@@ -6176,6 +6176,15 @@ def test_a_costly_fit_read_turned_has_a_heading_sigma_covering_the_turn():
     assert_no_sure_wrong_size(15050, 14896, "medium", "yellow", (325.21, 431.88), any_size=True)
 
 
+# ... and one in doubt just under it, over LATE_SIZE_DOUBT_COST 0.48, raised at find_pieces'
+# end (issue 4, session 60, lead70b): the judge set 17200-17487's 17408, a purple small in a
+# knot of four touching pieces (1920×1080, 22-35°), its map fit turned 116° across the piece
+# at cost 0.489, σ 4.3 mm and σ° 6.5° on 4ece380: its tip 31 mm off, outside twice the σ the
+# rules use. Now σ covers every size and σ° any heading.
+def test_a_doubtful_fit_just_under_size_doubt_cost_read_turned_is_in_doubt_of_the_turn():
+    assert_no_sure_wrong_size(17408, 17200, "small", "purple", (360.6, 290.5), any_size=True)
+
+
 # A vivid reading on a table of its hue hiding TURN_MIN_HIDDEN of its outline, its saturated
 # colour going on past it over HIDDEN_TABLE_PAST_SHARE of its ring (under TABLE_PAST_SHARE),
 # is a shorter reading laid inside a longer piece: in doubt (issue 4, session 54, lead64;

