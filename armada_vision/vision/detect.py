@@ -872,6 +872,16 @@ SIZE_DOUBT_COST = 0.5
 # the size rules after _piece no longer asked the 10000-set's 10220 (a red large over a black
 # small's stern at 0.49, read as a medium by strips.OTHER_STRIP_NAMES), which stayed a large.
 LATE_SIZE_DOUBT_COST = 0.48
+# A soft clear reading read at the longer fit on its area's rim (crisp.SOFT_LONGER_*) is not
+# one whose darkest part (colors.darker_than_clear, its own footprint, no other left out) lies
+# under SOFT_LONGER_DARKEST of the table ring round it: black plastic lit grey, whose rim is
+# its shadow's (issue 4, session 60, the lead on merging size70). The 9424-set's 9427, a
+# black medium on the laminate named clear (1280×720), was read as a large at 0.476 and a
+# guard test failed; the clear pieces the rule reads lie at 0.512 (the judge set 17200-17487's
+# 17346), 0.553 (17366), 0.563 (the 15760-set's 15785) and 0.582 (the 15184-set's 15455).
+# Above CLEAR_DARKEST_SHARE (0.45), which names a reading black: 9427 is named black at the end
+# from the large's footprint (0.402), not its own.
+SOFT_LONGER_DARKEST = 0.5
 # ... and its heading is as little pinned: σ° covers any heading, twice ANY_HEADING_DEG a half
 # turn, the farthest a heading can be off (issue 4, session 53, trust63: the 14896-set's 15050,
 # a yellow medium on blue cloth, 1920×1080, 22-35°, its open base facing the camera, read
@@ -2365,8 +2375,11 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
                 out[i] = replace(as_piece(w, False), color="clear")
                 continue
             # ... or, a soft reading snug inside its own crisp area, the longer fit on the
-            # area's rim (crisp.SOFT_LONGER_*); named clear.
-            if (w := soft_longer_read(scene, c, p.sigma_mm, lying, soft_longer)) is not None:
+            # area's rim (crisp.SOFT_LONGER_*), not as dark as black plastic lit grey
+            # (SOFT_LONGER_DARKEST); named clear.
+            if ((w := soft_longer_read(scene, c, p.sigma_mm, lying, soft_longer)) is not None
+                    and not darker_than_clear(view, footprint(p.pose, pieces.dims(p.size)), bg,
+                                              bound=SOFT_LONGER_DARKEST)):
                 out[i] = replace(as_piece(w, False), color="clear")
                 continue
         # A black reading in size doubt on a coloured table whose strip to a longer size from
