@@ -5808,23 +5808,31 @@ def test_a_clear_piece_beside_a_found_one_whose_refit_is_two_samples_short_or_la
 
 
 # A clear piece lying in its found neighbour's cast shadow (issue 4, session 60, recallclear70;
-# edge_refits.CLEAR_JOINED_CAST 0.45 -> 0.70, the joined path's _nested_whole): its crisp area
-# lies over CLEAR_JOINED_CAST in the neighbour's grown body and cast shadow, so it was dropped
+# edge_refits.CLEAR_JOINED_CAST 0.45 -> 0.50, the joined path's _nested_whole): its crisp area
+# lies over the old bound in the neighbour's grown body and cast shadow, so it was dropped
 # before any refit, though its outline lies whole on the crisp edges at every sample. The
-# 15760-set's 15953 (a clear medium 3.5 mm from an orange large, 0-10°, 1280×720: cast 0.64;
-# its medium and a small nested at its tip both 1.0, read as the medium) and the 16048-set's
-# 16307 (a clear small 1.2 mm from a yellow small, 0-10°, 1280×720: cast 0.47; small 1.0, the
-# next 0.84). Both missed on 522ee5e; read at their size, named clear, in doubt. The guards on
-# the other side are the found pieces' shaded faces and shadows above
-# (test_a_found_pieces_shaded_face_or_shadow_is_no_clear_piece_lit_like_the_table, 0.37-0.99)
-# and 5141 below.
-@pytest.mark.parametrize(("seed", "seed0", "size", "color", "stern"), [
-    (15953, 15760, "medium", "clear", (248.3, 402.2)),
-    (16307, 16048, "small", "clear", (229.3, 355.7)),
-])
-def test_a_clear_piece_in_its_found_neighbours_cast_shadow_is_read(
-        seed, seed0, size, color, stern):
-    _found_in_colour_never_trusted(seed, seed0, size, color, stern)
+# 16048-set's 16307 (a clear small 1.2 mm from a yellow small, 0-10°, 1280×720: cast 0.47;
+# small 1.0, the next 0.84): missed on 522ee5e; read at its size, named clear, in doubt. The
+# guards on the other side are the found pieces' shaded faces and shadows above
+# (test_a_found_pieces_shaded_face_or_shadow_is_no_clear_piece_lit_like_the_table, 0.37-0.99),
+# 5141 below, and the 14032-set's 14117 (an area 0.55-0.60 in a reading's body and shadow,
+# read as a false clear small at the branch's 0.70; the 15760-set's 15953, a clear medium at
+# 0.64, is left missed with it).
+def test_a_clear_piece_in_its_found_neighbours_cast_shadow_is_read():
+    _found_in_colour_never_trusted(16307, 16048, "small", "clear", (229.3, 355.7))
+
+
+def test_an_area_in_a_found_pieces_cast_shadow_past_the_bound_is_no_clear_piece():
+    assert_no_false_piece(14117, 14032)
+
+
+# Two pieces of one colour merged as one read twice are kept apart only when named: two
+# readings named "unknown" turned apart are one false piece's, asked or not (issue 4, session
+# 60, the lead on merging merge70; detect._read_twice_turn): the 13456-set's 13678, whose
+# second unknown small (387, 239) was kept beside the first at merge70's turn rule.
+def test_two_readings_named_unknown_turned_apart_are_not_kept_as_two_pieces():
+    r, det = bench_scene(13678, 13456)
+    assert sum("false" in m for m in match(r.truth, det).misses) <= 1
 
 
 def test_a_long_area_beside_a_white_pieces_stern_is_no_joined_clear_piece():

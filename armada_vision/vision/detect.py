@@ -2837,8 +2837,10 @@ def _read_twice_turn(a: DetectedPiece, b: DetectedPiece) -> bool:
     """Whether readings ``a`` and ``b`` may be one piece read twice by their turn: in line
     (under IN_LINE_DEG apart) or its open base read across it (BASE_ACROSS_DEG). Always
     True for clear readings (a clear piece's base, seen through, is read across it at other
-    turns too) and for two of different colours (a white piece's open base read black)."""
-    if a.color != b.color or a.color == "clear":
+    turns too), for two of different colours (a white piece's open base read black) and for
+    two named "unknown" (no plastic named: the 13456-set's 13678, a second false piece kept
+    apart when asked)."""
+    if a.color != b.color or a.color in ("clear", "unknown"):
         return True
     turn = abs((a.pose.heading_deg - b.pose.heading_deg + 180.0) % 360.0 - 180.0)
     return turn < IN_LINE_DEG or BASE_ACROSS_DEG[0] <= turn <= BASE_ACROSS_DEG[1]
