@@ -2842,6 +2842,8 @@ def _read_twice_turn(a: DetectedPiece, b: DetectedPiece) -> bool:
     apart when asked)."""
     if a.color != b.color or a.color in ("clear", "unknown"):
         return True
+    if a.score <= 0.0 or b.score <= 0.0:
+        return True  # one set by a rule, not fitted: its heading tells nothing (5968's 6174)
     turn = abs((a.pose.heading_deg - b.pose.heading_deg + 180.0) % 360.0 - 180.0)
     return turn < IN_LINE_DEG or BASE_ACROSS_DEG[0] <= turn <= BASE_ACROSS_DEG[1]
 
