@@ -2133,6 +2133,12 @@ def test_a_clear_medium_set_by_a_strip_rule_whose_apex_ahead_is_darker_is_read_a
 ])
 def test_a_right_clear_medium_set_by_a_strip_rule_whose_apex_is_a_shade_over_stays_medium(
         seed, seed0, stern):
+    _stays_clear_medium(seed, seed0, stern)
+
+
+def _stays_clear_medium(seed: int, seed0: int, stern: tuple[float, float]) -> None:
+    """The right clear medium at ``stern`` (table mm) is read as a clear medium, no false
+    piece beside it."""
     p = found(seed, "medium", "clear", stern, seed0=seed0)
     assert p is not None and p.size.value == "medium" and p.color == "clear"
     assert_no_false_piece(seed, seed0)
@@ -2146,9 +2152,7 @@ def test_a_right_clear_medium_set_by_a_strip_rule_whose_apex_is_a_shade_over_sta
 # tip 0.877 (bare table past the medium's apex). Read as a medium at σ 99 mm on 5a949b6, as a
 # large since size68 (fails on 522ee5e).
 def test_a_right_clear_medium_set_back_of_its_stern_whose_far_apex_strip_is_table_stays_medium():
-    p = found(12073, "medium", "clear", (350.2, 180.9), seed0=12016)
-    assert p is not None and p.size.value == "medium" and p.color == "clear"
-    assert_no_false_piece(12073, 12016)
+    _stays_clear_medium(12073, 12016, (350.2, 180.9))
 
 
 # A soft clear reading snug inside its own crisp area, the longer fit on the area's rim (issue 4,
