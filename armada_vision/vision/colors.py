@@ -353,7 +353,7 @@ def dull_plastic(view: TableView, poly_mm: shapely.Polygon, bg_bgr: np.ndarray) 
     h, s, v = _hsv(px)
     ht, _st, _vt = _hsv(bg)
     dh = min(abs(h - ht), 180.0 - abs(h - ht))
-    if not (DULL_PLASTIC_SAT <= s < 90 and v >= 60 and dh >= DULL_PLASTIC_HUE):
+    if not (DULL_PLASTIC_SAT <= s < PLASTIC_SAT and v >= 60 and dh >= DULL_PLASTIC_HUE):
         return None
     lit = lit_face_bgr(pixels)
     if lit is not None:
@@ -464,7 +464,7 @@ def name_color(piece_bgr: np.ndarray, table_bgr: np.ndarray, bright_v: float | N
                                                       or v < 0.45 * vt):
             return "white"
         return "clear" if st <= 40 and v >= 0.45 * vt else "black"
-    if s < 90:
+    if s < PLASTIC_SAT:
         # Too dull for plastic: clear plastic whose hue its reflections shifted, if it is
         # near the table's and keeps less of its colour (the test above, hue aside).
         if (not opaque and st > 40 and dh < DULL_CLEAR_HUE and s >= 0.2 * st

@@ -1021,9 +1021,9 @@ def soft_longer_read(scene: Scene, c: Candidate, sigma_mm: float, lying: list[Ca
     the longer fit) when ``c``'s σ ``sigma_mm`` covers its size (size doubt) and it clashes
     with none of ``lying`` but ``c``: its ambiguity at least their gap (σ covering ``c``);
     else None."""
-    pick, w = soft_longer.get(id(c.fit), (None, None))
-    if pick is None or w is None or pick.fit is not c.fit:
+    if (got := soft_longer.get(id(c.fit))) is None or got[0].fit is not c.fit:
         return None
+    w = got[1]
     dims = scene.pieces.dims
     if sigma_mm < dims(w.size).footprint_length_mm - dims(c.size).footprint_length_mm - 0.1:
         return None

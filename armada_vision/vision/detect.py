@@ -25,7 +25,7 @@ import shapely
 from armada_vision.geometry.camera import CameraIntrinsics
 from armada_vision.geometry.layout import TableLayout
 from armada_vision.geometry.pieces import NOMINAL_PIECES, PieceDims, PieceSet, Size
-from armada_vision.geometry.pose import Pose
+from armada_vision.geometry.pose import Pose, angle_diff_deg
 from armada_vision.geometry.shapes import footprint
 from armada_vision.vision.base_quad import BASE_DARK, base_of_longer, pieces_from_base
 from armada_vision.vision.calibrate import TableCalibration, calibrate
@@ -2434,6 +2434,9 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     # (not moved by distance alone: EDGE_REFIT_NEARER_PX's note).
     quad_fits = base_fits | {id(b.fit) for b in clear_from_base}
 
+    # Fitted readings still at their map fit's pose, for clear_far_shift below.
+    far_asked: dict[tuple[Size, Pose], Candidate] = {}
+
     def _refit_set(c: Candidate, p: DetectedPiece, q: DetectedPiece, from_base: bool,
                    from_tip: bool) -> DetectedPiece:
         # A clear large set by a strip rule, or a clear reading set by clear_tip_longer, that
@@ -2450,8 +2453,6 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
             return p
         return set_clear_refit(scene, p, calib, from_base, from_tip)
 
-    # Fitted readings still at their map fit's pose, for clear_far_shift below.
-    far_asked: dict[tuple[Size, Pose], Candidate] = {}
     out = [_refit_set(c, p, edges_refit(scene, edges, p, calib, from_base=id(c.fit) in quad_fits),
                       id(c.fit) in quad_fits, i in tip_set)
            for i, (c, p) in enumerate(zip(lying, out, strict=True))]
@@ -2844,7 +2845,7 @@ def _read_twice_turn(a: DetectedPiece, b: DetectedPiece) -> bool:
         return True
     if a.score <= 0.0 or b.score <= 0.0:
         return True  # one set by a rule, not fitted: its heading tells nothing (5968's 6174)
-    turn = abs((a.pose.heading_deg - b.pose.heading_deg + 180.0) % 360.0 - 180.0)
+    turn = abs(angle_diff_deg(a.pose.heading_deg, b.pose.heading_deg))
     return turn < IN_LINE_DEG or BASE_ACROSS_DEG[0] <= turn <= BASE_ACROSS_DEG[1]
 
 
@@ -2853,7 +2854,7 @@ def _turned_across(a: DetectedPiece, b: DetectedPiece, fp_a: shapely.Polygon,
     """Whether readings ``a`` and ``b`` (footprints ``fp_a``, ``fp_b``, table mm) touch
     (REST_TOUCH_MM) with headings TURNED_ACROSS_DEG or more apart: one read across the
     other's end (TURNED_PIECE_SHARE)."""
-    turn = abs((a.pose.heading_deg - b.pose.heading_deg + 180.0) % 360.0 - 180.0)
+    turn = abs(angle_diff_deg(a.pose.heading_deg, b.pose.heading_deg))
     return turn >= TURNED_ACROSS_DEG and fp_a.distance(fp_b) <= REST_TOUCH_MM
 
 
@@ -4094,12 +4095,12 @@ def _piece(c: Candidate, calib: TableCalibration, view: TableView, bg: np.ndarra
     # shaded faces may be lost in the table and the fit turned on what shows
     # (HUED_SIZE_DOUBT_COST). Noted, and raised once no later rule has read it otherwise
     # (find_pieces' end): the size rules after this ask a reading's σ.
-    if (hued_doubt is not None and vivid and cost > HUED_SIZE_DOUBT_COST and s_mm > TRUSTED_MM
-            and table_hued is not None and table_hued()[0]):
-        hued_doubt.add((c.size, pose))
-    # Any reading in doubt fitting nearly as badly as SIZE_DOUBT_COST: noted the same way
+    # Any reading in doubt fitting nearly as badly as SIZE_DOUBT_COST is noted the same way
     # (LATE_SIZE_DOUBT_COST).
-    if hued_doubt is not None and cost > LATE_SIZE_DOUBT_COST and s_mm > TRUSTED_MM:
+    if hued_doubt is not None and s_mm > TRUSTED_MM and (
+            cost > LATE_SIZE_DOUBT_COST
+            or (vivid and cost > HUED_SIZE_DOUBT_COST and table_hued is not None
+                and table_hued()[0])):
         hued_doubt.add((c.size, pose))
     if doubtful or cost > SIZE_DOUBT_COST:
         # Any other size may be the piece (SIZE_DOUBT_COST): a faint clear longer piece going
