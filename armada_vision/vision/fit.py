@@ -14,12 +14,18 @@ Frames: table mm (+y away from the viewer); the view's pixels are a fixed scale 
 from __future__ import annotations
 
 import math
+import struct
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
 import shapely
+
+try:  # numpy 2
+    from numpy._core.multiarray import count_nonzero as _count_true
+except ImportError:  # numpy 1.x
+    from numpy.core.multiarray import count_nonzero as _count_true  # type: ignore[no-redef]
 
 from armada_vision.geometry.pieces import PieceDims
 from armada_vision.geometry.pose import Pose
@@ -212,7 +218,7 @@ class FitResult:
         hidden = np.isnan(self.sample_cost)
         # np.nanmean written out (it costs ~10x the arithmetic here): excused samples add
         # nothing and are not counted.
-        n = len(hidden) - int(np.count_nonzero(hidden & explained))
+        n = len(hidden) - int(_count_true(hidden & explained))
         if n == 0:
             return 99.0
         return float(np.where(hidden, 2.0 * ~explained, self.sample_cost).sum()) / n
@@ -543,10 +549,20 @@ class _Body:
         # products are ndarray.dot, not @: the very BLAS call (gemm, gemv) and bits, without
         # the matmul gufunc's set-up (~3.6 k instructions a product less; speed69, checked on
         # ~105 k products of 24 scenes and tests/test_fit_fast.py).
-        return self.base + self.k2 * (x, y) + self.kl.dot(np.array(((c, s), (-s, c))))
+        return self.base + self.k2 * (x, y) + self.kl.dot(_two_by_two(c, s, -s, c))
 
 
 _BODIES: dict[bytes, _Body] = {}
+
+# A round's two 2×2 rotations (the body's R, the step's R'), ~1 300 a detect: packed as four
+# doubles and read back as an array, ~2.4 k instructions less than np.array of nested tuples
+# (its shape discovery; callgrind), the same float64 values (speed71).
+_PACK4 = struct.Struct("=4d").pack
+
+
+def _two_by_two(a: float, b: float, c: float, d: float) -> np.ndarray:
+    """((a, b), (c, d)) as a float64 array (read-only)."""
+    return np.frombuffer(_PACK4(a, b, c, d)).reshape(2, 2)
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -764,14 +780,14 @@ class _Fit:
         edges, or converged). ``weighed``: :func:`_weights` of these samples, when the
         caller worked them out (for several fits' samples at once)."""
         self.off, self.ok, self.blocked = off, ok, blocked
-        if np.count_nonzero(ok) < 6:
+        if _count_true(ok) < 6:
             return False
         out, n, c, s = self.out, self.n, self.c, self.s
         # Residual: model point minus edge point along the normal, −off.
         jt = np.empty((3, len(off)))
         np.multiply(out.ka, n, out=jt[:2])
         # d(R q)/d(heading) = R' q with R' = ((−s, −c), (c, −s)).
-        tq = np.array(((-s, -c), (c, -s))).dot(out.q_t)
+        tq = _two_by_two(-s, -c, c, -s).dot(out.q_t)
         tq *= n
         np.add(tq[0], tq[1], out=jt[2])
         w, keep = _weights(off, ok, search, scale) if weighed is None else weighed
@@ -784,7 +800,7 @@ class _Fit:
 
     def cost_now(self, ppm: float, huber_px: float) -> float:
         """The cost :meth:`result` would report now, without the rest of it."""
-        if np.count_nonzero(self.ok) < 6:
+        if _count_true(self.ok) < 6:
             return 99.0
         # (Only reached after a step that set keep: ok has ≥ 6 samples only then.)
         return _robust_cost(self.off * ppm, self.keep, self.blocked, huber_px)[0]
@@ -1010,7 +1026,7 @@ def _robust_costs(r_px: np.ndarray, good: np.ndarray, blocked: np.ndarray, huber
     counted = np.where(judged, np.where(good, np.minimum(hub, 2.0), 2.0), 0.0)
     costs = []
     for a, b in spans:
-        n_judged = int(np.count_nonzero(judged[a:b]))
+        n_judged = int(_count_true(judged[a:b]))
         costs.append(99.0 if n_judged < 6 else float(counted[a:b].sum()) / n_judged)
     return costs
 
@@ -1025,7 +1041,7 @@ def _robust_cost(r_px: np.ndarray, good: np.ndarray, blocked: np.ndarray, huber_
     # Where a touching neighbour hides the edge, the sample neither helps nor counts as a miss.
     # (good or not blocked, on bools in one pass.)
     judged = np.greater_equal(good, blocked)
-    n_judged = int(np.count_nonzero(judged))
+    n_judged = int(_count_true(judged))
     per = np.where(good, np.minimum(hub, 2.0), 2.0)
     if n_judged < 6:
         return 99.0, per, judged, n_judged
@@ -1039,7 +1055,7 @@ def _result(p: np.ndarray, res: np.ndarray, ok: np.ndarray, w: np.ndarray, J: np
     it (a fit's ``keep``)."""
     pose = Pose(float(p[0]), float(p[1]), math.degrees(p[2]))
     n = len(res)
-    n_ok = int(np.count_nonzero(ok))
+    n_ok = int(_count_true(ok))
     if n == 0 or n_ok < 6:
         return FitResult(pose, 99.0, 99.0, 99.0, n_ok / n if n else 0.0, 99.0, n)
     if good is None:
@@ -1052,7 +1068,7 @@ def _result(p: np.ndarray, res: np.ndarray, ok: np.ndarray, w: np.ndarray, J: np
     if n_judged < 6:
         return FitResult(pose, 99.0, 99.0, rms, 0.0, 99.0, n)
     per[~judged] = np.nan
-    n_good = int(np.count_nonzero(good))
+    n_good = int(_count_true(good))
     dof = max(n_good - 3, 1)
     s2 = float(w.dot(res * res)) / dof
     # Neighbouring samples share pixels: count ~one independent sample per pixel of outline.
