@@ -637,3 +637,60 @@ def test_sample_costs_at_a_pose_are_its_outlines_own_not_fitted():
     f = fit_pose(fg, grid, loc, at, cam)
     again, _ = sample_costs_at(fg, grid, loc, f.pose, cam)
     assert abs(float(np.nanmean(again)) - float(np.nanmean(f.sample_cost))) < 0.05
+
+
+def test_a_fit_round_asks_numpy_by_its_c_functions_with_the_same_numbers():
+    """speed71: a fit round counts its found samples with numpy's C count_nonzero (not
+    np.count_nonzero's Python wrapper and dispatcher, ~2.3 k instructions a call, ~1 200 calls
+    a detect) and builds its two 2×2 rotations (_Body.seen's R, step's R′) from four packed
+    doubles (fit._two_by_two), not np.array of nested tuples (~2.4 k instructions less). The
+    same numbers: the rotations bit for bit, the counts equal and of the same type; and no
+    round of fit_poses (lying and standing bodies, good and poor starts) calls either."""
+    import sys
+
+    from armada_vision.vision.fit import _count_true, _two_by_two
+
+    rng = np.random.default_rng(71)
+    for a, b, c, d in rng.normal(0.0, 1.0, (300, 4)).tolist():
+        got = _two_by_two(a, b, c, d)
+        want = np.array(((a, b), (c, d)))
+        assert got.shape == want.shape and got.dtype == want.dtype
+        assert got.tobytes() == want.tobytes()
+    for n in (0, 1, 7, 300):
+        m = rng.random(n) < 0.4
+        assert _count_true(m) == np.count_nonzero(m)
+        assert type(_count_true(m)) is type(np.count_nonzero(m))
+
+    grid = ViewGrid(0.0, 200.0, 1.5, (300, 300))
+    cam = np.array([90.0, -250.0, 900.0])
+    fg = np.zeros((300, 300), np.float32)
+    truths = [(Size.SMALL, 40.0, 50.0, 30.0), (Size.MEDIUM, 120.0, 60.0, 200.0),
+              (Size.LARGE, 80.0, 140.0, 100.0)]
+    for z, x, y, h in truths:
+        loc = lying_local_3d(NOMINAL_PIECES.dims(z))
+        fg = np.maximum(fg, raster_outline(outline_mm(loc, np.array([x, y, math.radians(h)]),
+                                                      cam), grid))
+    jobs = []
+    for z, x, y, h in truths:
+        d = NOMINAL_PIECES.dims(z)
+        for loc in (lying_local_3d(d), upright_local_3d(d)):
+            for dx, dh in ((0.5, 3.0), (4.0, 25.0)):
+                jobs.append((loc, Pose(x + dx, y - dx / 2, h + dh)))
+    asked: dict[str, int] = {"step": 0, "wrapper": 0, "nested": 0}
+
+    def hook(frame, event, arg) -> None:
+        name = frame.f_code.co_name
+        if event == "call" and name == "step":
+            asked["step"] += 1
+        elif event == "call" and name == "count_nonzero" and "numpy" in frame.f_code.co_filename:
+            asked["wrapper"] += 1
+        elif event == "c_call" and arg.__name__ == "array" and name in ("step", "seen"):
+            asked["nested"] += 1
+
+    sys.setprofile(hook)
+    try:
+        fits = fit_poses(fg, grid, jobs, cam)
+    finally:
+        sys.setprofile(None)
+    assert len(fits) == len(jobs) and asked["step"] > 40
+    assert asked["wrapper"] == 0 and asked["nested"] == 0
