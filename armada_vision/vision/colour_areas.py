@@ -306,7 +306,7 @@ def whites_left(scene: Scene, view: TableView, bg: np.ndarray, region: np.ndarra
     left = unexplained_mask(pale, sub, lying)
     if np.count_nonzero(left) < min_px:
         return []
-    return [c for c in own_colour_pieces(scene, left, sub, lying, view, bg)
+    return [c for c in own_colour_pieces(scene, left, sub, lying, view, bg, base_open=True)
             if pale_white(c, scene, view, bg) and not _rest_of_shorter(scene, c, lying, view, bg)]
 
 
@@ -359,7 +359,7 @@ def own_colour_pieces(scene: Scene, areas: np.ndarray, sub: ViewGrid,
                       lying: list[Candidate], view: TableView, bg: np.ndarray,
                       max_hidden: float = APART_MAX_HIDDEN, unclean: bool = True,
                       table_hued: bool = False, own_hue: bool = False,
-                      clean_hidden: bool = False) -> list[Candidate]:
+                      clean_hidden: bool = False, base_open: bool = False) -> list[Candidate]:
     """:func:`pieces_in_colour` in the parted colour ``areas`` of a region with no hand (a
     longer piece's extra length would show in them), on the scaled map, else the unscaled
     one: a vivid neighbour sets the scaled map's level and a duller piece's faces sink (4040's
@@ -406,7 +406,8 @@ def own_colour_pieces(scene: Scene, areas: np.ndarray, sub: ViewGrid,
             sc = maps[k]
             read = pieces_in_colour(sc, areas, sub, areas, lying, other_colour=other_colour,
                                     rim_px=COLOUR_RIM_PX, unclean=unclean, min_share=min_share,
-                                    own_hue=hue if lenient and own_hue else None)
+                                    own_hue=hue if lenient and own_hue else None,
+                                    base_open=base_open)
             if got := [c for c in read if hidden(c) <= max_hidden
                        or (lenient and clean_hidden and c.fit.cost <= LEFT_CLEAN_COST
                            and hidden(c) <= LONE_MAX_HIDDEN)]:
