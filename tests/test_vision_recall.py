@@ -4127,6 +4127,26 @@ def test_a_white_piece_against_one_found_is_read_in_the_pale_area_left(seed, see
     assert_no_false_piece(seed, seed0)
 
 
+# ... when its open base faces the camera (issue 4, session 61, recallwhite71; whites_left with
+# explain.pieces_in_colour's base_open). Its hollow is dark: no edge at its stern, so its true
+# fit costs over GOOD_COST, and no pale plastic there, so under COLOUR_MIN_SHARE of its outline
+# lies in the pale area. Taken at its open base's cost (open_base.open_base_cost: 0.02 and 0.07
+# against 0.43 and 0.43) where the view shows the open base (base_band), its base face as seen
+# counted in the area (share 0.52 → 0.90, 0.44 → 0.77): the 15472-set's 15533 (a white small
+# against a black large's tip) and the 14032-set's 14303 (against a cyan large's tip), both on
+# wood at 1280×720, 0-10°: found, never trusted, no false piece.
+@pytest.mark.parametrize(("seed", "seed0", "stern"), [
+    (15533, 15472, (165.4, 309.2)),
+    (14303, 14032, (435.3, 322.8)),
+])
+def test_a_white_piece_against_one_found_showing_its_open_base_is_read(seed, seed0, stern):
+    p = found(seed, "small", "white", stern, seed0=seed0)
+    assert p is not None and p.color == "white" and p.size == Size.SMALL
+    assert p.sigma_mm > 1.5
+    assert math.dist(p.pose.stern_mm, stern) < 3.0
+    assert_no_false_piece(seed, seed0)
+
+
 # Where the session's branches met (issue 4, session 37, the merge; each branch alone was right
 # on these). (a) false47's cast-shadow rule dropped clear47's new reading of the 8272-set's 8384,
 # a clear small on cloth against a cyan large (1920×1080, 22-35°): the light's offset put 60 %

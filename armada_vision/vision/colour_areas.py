@@ -290,13 +290,24 @@ def _table_hued_share(view: TableView, bg: np.ndarray, sub: ViewGrid
     return share
 
 
+# A white piece whose open base faces the camera (issue 4, session 61, recallwhite71): its hollow
+# is dark, so its stern edge finds no edge on the map (its true fit costs over GOOD_COST: the
+# 15472-set's 15533 0.434, the 14032-set's 14303 0.432, both smalls against a found large's tip
+# on wood at 1280×720, 0-10°) and holds no pale plastic (0.52 and 0.44 of the outline as seen in
+# the pale area, under COLOUR_MIN_SHARE). whites_left asks pieces_in_colour with ``base_open``:
+# a fit over GOOD_COST is taken at its open base's cost (open_base.open_base_cost, hidden
+# samples as misses: 0.017 and 0.065) when that is good and the view shows its open base darker
+# than the table behind it and the face ahead (open_base.base_band: lanes 1.32-2.01 against
+# BASE_STEP 1.15), and its base face as seen counts as pale (shares 0.90 and 0.77). No bound of
+# its own: GOOD_COST, BASE_STEP and COLOUR_MIN_SHARE as elsewhere; the reading is in doubt.
 def whites_left(scene: Scene, view: TableView, bg: np.ndarray, region: np.ndarray,
                 sub: ViewGrid, lying: list[Candidate]) -> list[Candidate]:
     """White pieces read in the pale area (PALE_*) the readings ``lying`` leave in
     ``region`` on a coloured table, as :func:`colours_left` reads a vivid one: a white piece
     touching one found, which the region's passes took as explained by its neighbour. Only
     white ones (:func:`pale_white`) that are no found reading's rest
-    (:func:`_rest_of_shorter`); never trusted (σ ≥ HAND_COLOUR_MM)."""
+    (:func:`_rest_of_shorter`); never trusted (σ ≥ HAND_COLOUR_MM). A fit whose open base
+    faces the camera is asked at its open base's cost, its base face counted as pale (above)."""
     if table_hue_sat(bg)[1] <= COLOURED_TABLE_SAT:
         return []
     min_px = COLOUR_MIN_AREA * scene.small_area_mm2 * sub.px_per_mm**2
@@ -306,7 +317,7 @@ def whites_left(scene: Scene, view: TableView, bg: np.ndarray, region: np.ndarra
     left = unexplained_mask(pale, sub, lying)
     if np.count_nonzero(left) < min_px:
         return []
-    return [c for c in own_colour_pieces(scene, left, sub, lying, view, bg)
+    return [c for c in own_colour_pieces(scene, left, sub, lying, view, bg, base_open=True)
             if pale_white(c, scene, view, bg) and not _rest_of_shorter(scene, c, lying, view, bg)]
 
 
@@ -359,7 +370,7 @@ def own_colour_pieces(scene: Scene, areas: np.ndarray, sub: ViewGrid,
                       lying: list[Candidate], view: TableView, bg: np.ndarray,
                       max_hidden: float = APART_MAX_HIDDEN, unclean: bool = True,
                       table_hued: bool = False, own_hue: bool = False,
-                      clean_hidden: bool = False) -> list[Candidate]:
+                      clean_hidden: bool = False, base_open: bool = False) -> list[Candidate]:
     """:func:`pieces_in_colour` in the parted colour ``areas`` of a region with no hand (a
     longer piece's extra length would show in them), on the scaled map, else the unscaled
     one: a vivid neighbour sets the scaled map's level and a duller piece's faces sink (4040's
@@ -406,7 +417,8 @@ def own_colour_pieces(scene: Scene, areas: np.ndarray, sub: ViewGrid,
             sc = maps[k]
             read = pieces_in_colour(sc, areas, sub, areas, lying, other_colour=other_colour,
                                     rim_px=COLOUR_RIM_PX, unclean=unclean, min_share=min_share,
-                                    own_hue=hue if lenient and own_hue else None)
+                                    own_hue=hue if lenient and own_hue else None,
+                                    base_open=base_open)
             if got := [c for c in read if hidden(c) <= max_hidden
                        or (lenient and clean_hidden and c.fit.cost <= LEFT_CLEAN_COST
                            and hidden(c) <= LONE_MAX_HIDDEN)]:

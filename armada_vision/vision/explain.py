@@ -32,8 +32,10 @@ from armada_vision.vision.fit import (
     sample_map,
 )
 from armada_vision.vision.open_base import (
+    _base_seen,
     _glint_tip,
     _open_base,
+    base_band,
     open_base_cost,
     shows_open_base,
 )
@@ -1280,7 +1282,8 @@ def pieces_in_colour(scene: Scene, part: np.ndarray, sub: ViewGrid, vivid: np.nd
                      rim_px: int = 0, unclean: bool = False,
                      pair_hue: np.ndarray | None = None, split_rest: bool = False,
                      min_share: Callable[[Candidate, np.ndarray], float] | None = None,
-                     own_hue: np.ndarray | None = None) -> list[Candidate]:
+                     own_hue: np.ndarray | None = None, base_open: bool = False
+                     ) -> list[Candidate]:
     """Lying pieces in a hand's region ``part`` fitted in each area of its ``vivid`` mask (a
     piece's own colour, apart from the skin and the table): from the area's sharp corners (a
     tip that is no corner of the region is one of the area's) and its axis; per area the good
@@ -1300,7 +1303,8 @@ def pieces_in_colour(scene: Scene, part: np.ndarray, sub: ViewGrid, vivid: np.nd
     ``min_share`` (a fit, its area): the share of its outline that must lie in the area
     (COLOUR_MIN_SHARE without it; colour_areas' table-hued pieces). ``own_hue`` (the
     window's OpenCV hue): a clean fit may leave another hue's part of its area out
-    (:func:`_covers_area`, OWN_HUE_COST)."""
+    (:func:`_covers_area`, OWN_HUE_COST). ``base_open`` (a white piece's pale area): a fit over
+    GOOD_COST is taken at its open base's cost when that is good (:func:`_at_open_base_cost`)."""
     n, lab, stats, _ = cv2.connectedComponentsWithStats(vivid.astype(np.uint8), connectivity=8)
     min_px = COLOUR_MIN_AREA * scene.small_area_mm2 * sub.px_per_mm**2
     out: list[Candidate] = []
@@ -1318,6 +1322,11 @@ def pieces_in_colour(scene: Scene, part: np.ndarray, sub: ViewGrid, vivid: np.nd
         got = fits_from_tips(scene, tip_guesses(area, sub))
         if (guess := axis_guess(area, sub)) is not None:
             got += fits_from_axis(scene, *guess, screened=True)
+        # Fits taken at their open base's cost, by id: their base face as seen is counted in
+        # the area (a white piece's hollow is not pale).
+        opened: dict[int, np.ndarray] = {}
+        if base_open:
+            got = [_at_open_base_cost(scene, c, area.shape, sub, opened) for c in got]
         cands += got
         if pair_hue is not None:
             # Pairs only: one fit of a hue-parted area beside a hand read an upright yellow
@@ -1345,8 +1354,9 @@ def pieces_in_colour(scene: Scene, part: np.ndarray, sub: ViewGrid, vivid: np.nd
         for c in got:
             if c.fit.cost > GOOD_COST:
                 continue
-            asked = (c, area, sub, _leaning(c, taken, sub, other_colour), rim_px,
-                     COLOUR_MIN_SHARE if min_share is None else min_share(c, area))
+            own = area | opened[id(c)] if id(c) in opened else area
+            asked = (c, own, sub, _leaning(c, taken, sub, other_colour), rim_px,
+                     COLOUR_MIN_SHARE if min_share is None else min_share(c, own))
             if (left := _covers_area(*asked)) is not None:
                 if not clashes(c, out + taken, scene):
                     fits.append((c, left))
@@ -1384,6 +1394,25 @@ def pieces_in_colour(scene: Scene, part: np.ndarray, sub: ViewGrid, vivid: np.nd
             for c0, c, g in zip(done, read, gap, strict=True) if _amb(c) <= HAND_EDGE_MM or (
                 (unclean or (under_hand and _amb(c0) <= HAND_EDGE_MM))
                 and not round_area(c, lab, sub))]
+
+
+def _at_open_base_cost(scene: Scene, c: Candidate, shape: tuple[int, ...], sub: ViewGrid,
+                       opened: dict[int, np.ndarray]) -> Candidate:
+    """``c`` taken at its open base's cost (:func:`open_base.open_base_cost`, every hidden
+    sample a miss) when it is over GOOD_COST, that cost is good and the view shows its open
+    base (:func:`open_base.base_band`); its base face as seen (a mask of ``shape`` on ``sub``)
+    then noted in ``opened`` by the new candidate's id. Else ``c``."""
+    if c.upright or c.fit.cost <= GOOD_COST or not len(c.fit.sample_cost):
+        return c
+    cost = open_base_cost(c, np.zeros(len(c.fit.sample_cost), bool))
+    if cost > GOOD_COST or not base_band(scene, c):
+        return c
+    out = replace(c, fit=replace(c.fit, cost=cost))
+    face = np.zeros(shape, np.uint8)
+    corners = np.round(sub.to_px(_base_seen(scene, c))).astype(np.int32)
+    cv2.fillConvexPoly(face, cv2.convexHull(corners), 1)
+    opened[id(out)] = face > 0
+    return out
 
 
 def _other_hues(scene: Scene, fits: list[Candidate], picked: list[Candidate],
