@@ -1195,9 +1195,10 @@ CLEAR_JOINED_WHOLE = 1.0
 # CLEAR_JOINED_CAST: read only from a refit whole at every sample (CLEAR_JOINED_WHOLE),
 # beating the others by WHITE_EDGES_MARGIN, and the clear path's later tests (inset shade,
 # named clear, no clash nor overlap, no size doubt, not standing). In doubt, never trusted.
-# The other cut areas of the survey are no whole refit: the 14608-set's 14789 (0.85 smalls,
-# best 0.85), the 12880-set's 13040 (0.79, 0.94), the 5968-set's 6038 (0.87, its neighbour
-# read grown over it), the 13456-set's 13517 (0.45: under the bound).
+# The other cut parts of the survey hold no size whole at every sample: the 14608-set's 14789
+# (0.85 smalls, best 0.85), the 12880-set's 13040 (0.79, small 0.94), the 5968-set's 6038
+# (0.87, small 0.988 at its pose, and on its black neighbour read grown as a large); the
+# 13456-set's 13517 (0.45) and the 15472-set's 15584 (0.27) lie under the bound.
 CLEAR_CUT_AREA = 0.75
 
 # A clear piece on cloth or felt (issue 4, session 57, recallclear67): over the dark cloth it
