@@ -1182,6 +1182,25 @@ CLEAR_JOINED_FILL = 0.55
 CLEAR_JOINED_CAST = 0.50
 CLEAR_JOINED_WHOLE = 1.0
 
+# A clear small against a found piece whose crisp area that piece's reading cuts under a
+# small's footprint (issue 4, session 61, recallclear71): the two share one crisp area; what
+# the reading's outline, grown by crisp.COVER_GROW_MM, leaves of it and the opening
+# (CLEAR_BESIDE_OPEN_MM) trims is under min(CLEAR_BESIDE_MIN_AREA, CLEAR_BAND_AREA[0]) of a
+# small's footprint, so no path asked it: the 14320-set's 14339 (a clear small 1.1 mm from a
+# white small, 0-10° 1280×720: area 0.83 smalls, cast 0.21; its small refit 1.0 at its pose,
+# the medium 0.925; inset 0.66, named clear). Such an area, at least CLEAR_CUT_AREA of a
+# small's footprint, touching a reading's grown outline (cut by it: a cost gate, and the tell
+# that it is the part of a joined area the reading does not explain), one body (the joined
+# path's shape) of clear shade, goes to the joined path whatever its cast share up to
+# CLEAR_JOINED_CAST: read only from a refit whole at every sample (CLEAR_JOINED_WHOLE),
+# beating the others by WHITE_EDGES_MARGIN, and the clear path's later tests (inset shade,
+# named clear, no clash nor overlap, no size doubt, not standing). In doubt, never trusted.
+# The other cut parts of the survey hold no size whole at every sample: the 14608-set's 14789
+# (0.85 smalls, best 0.85), the 12880-set's 13040 (0.79, small 0.94), the 5968-set's 6038
+# (0.87, small 0.988 at its pose, and on its black neighbour read grown as a large); the
+# 13456-set's 13517 (0.45) and the 15472-set's 15584 (0.27) lie under the bound.
+CLEAR_CUT_AREA = 0.75
+
 # A clear piece on cloth or felt (issue 4, session 57, recallclear67): over the dark cloth it
 # is lit, not darkened (its crisp area's median shade 1.04-2.01 of the table's: the 11728-set's
 # 11957, the 10288-set's 10457, the 12880-set's 13052; the clear misses' areas there 0.57-2.77),
@@ -1321,22 +1340,25 @@ def clear_beside_found(scene: Scene, view: TableView, bg: np.ndarray, edges: np.
         lit_clear = None  # no lit band (the black path is left by black_path below)
     grid = scene.grid
     ppm2 = grid.px_per_mm**2
-    left = _left_of(scene, enclosed, [*lying, *standing], hand_mask)[1]
+    cover, left = _left_of(scene, enclosed, [*lying, *standing], hand_mask)
     if (win := _nonzero_window(left, WINDOW_PAD_PX)) is None:
         return []
     r = max(round(CLEAR_BESIDE_OPEN_MM * grid.px_per_mm), 1)
     opened = cv2.morphologyEx(left[win].view(np.uint8), cv2.MORPH_OPEN,
                               cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1,) * 2))
     lo = min(CLEAR_BESIDE_MIN_AREA, CLEAR_BAND_AREA[0]) * scene.small_area_mm2 * ppm2
+    cut_lo = CLEAR_CUT_AREA * scene.small_area_mm2 * ppm2
     band_px = tuple(a * scene.small_area_mm2 * ppm2 for a in CLEAR_BAND_AREA)
     hi = CLEAR_BESIDE_MAX_AREA * scene.max_area_mm2 * ppm2
     name = colour_namer(scene, view, bg)
     light: list[tuple[float, float] | None] = []
     out: list[Candidate] = []
     hi_black = GREY_BLACK_ALONE_MAX_AREA * scene.max_area_mm2 * ppm2
-    for c0, r0, area in _areas(opened, lo, 0, (win, left.shape)):
+    for c0, r0, area in _areas(opened, min(lo, cut_lo), 0, (win, left.shape)):
         sl = (slice(r0, r0 + area.shape[0]), slice(c0, c0 + area.shape[1]))
         n_px = np.count_nonzero(area)
+        # Under every path's least area: only a part a reading cut off (CLEAR_CUT_AREA).
+        cut = n_px < lo
         small = n_px < CLEAR_BESIDE_MIN_AREA * scene.small_area_mm2 * ppm2
         shade_at: float | None = None  # the area's median shade, asked once
 
@@ -1349,6 +1371,9 @@ def clear_beside_found(scene: Scene, view: TableView, bg: np.ndarray, edges: np.
         def clear_shade() -> bool:
             return shade_lo <= area_shade() <= area_hi
 
+        if cut and not (_touches(cover, sl, area, r + 1)
+                        and _piece_shaped(area, hi, CLEAR_JOINED_FILL, False)):
+            continue
         shaped = not small and _piece_shaped(area, hi)
         clear_like = shaped and clear_shade()
         # A lit clear piece's area, over the clear path's shade (CLEAR_LIT_AREA): refitted,
@@ -1356,7 +1381,7 @@ def clear_beside_found(scene: Scene, view: TableView, bg: np.ndarray, edges: np.
         lit_area = (shaped and not clear_like and lit_clear is not None
                     and area_hi < area_shade() <= CLEAR_LIT_AREA)
         # Not piece-shaped: perhaps a lit clear piece's band (CLEAR_BAND_*).
-        if not clear_like and lit_clear is not None and (wc := _lit_band(
+        if not cut and not clear_like and lit_clear is not None and (wc := _lit_band(
                 scene, edges, sl, area, band_px, lying, light, name)) is not None and (
                 _clear_beside_ok(scene, view, bg, wc, lying + out, lying, standing_clear,
                                  CLEAR_BAND_INSET, lit_clear)):
@@ -1403,9 +1428,10 @@ def clear_beside_found(scene: Scene, view: TableView, bg: np.ndarray, edges: np.
             if cast > CLEAR_JOINED_CAST or not (clear_like or by_side):
                 continue
             clear_like, by_side, black_path = False, True, False
-        elif by_side:
+        elif by_side and not cut:
             # Joined with no found piece's side (at most CLEAR_BESIDE_CAST of it there): not
             # this path (a cost gate: round chits and lone areas were refitted for nothing).
+            # A part a reading cut off (CLEAR_CUT_AREA) is joined with that reading.
             by_side = False
             if not (clear_like or black_path):
                 continue
@@ -1453,6 +1479,18 @@ def clear_beside_found(scene: Scene, view: TableView, bg: np.ndarray, edges: np.
             if black is not None:
                 black.add(id(wc.fit))
     return out
+
+
+def _touches(cover: np.ndarray, sl: tuple[slice, slice], area: np.ndarray, grow: int) -> bool:
+    """Whether the area ``area`` (bool on the view window ``sl``), grown by ``grow`` px, meets
+    ``cover`` (view-size 0/1: the readings' outlines as seen, grown; crisp._left_of)."""
+    rows, cols = cover.shape
+    r0, c0 = max(sl[0].start - grow, 0), max(sl[1].start - grow, 0)
+    r1, c1 = min(sl[0].stop + grow, rows), min(sl[1].stop + grow, cols)
+    pad = np.zeros((r1 - r0, c1 - c0), np.uint8)
+    pad[sl[0].start - r0:sl[0].stop - r0, sl[1].start - c0:sl[1].stop - c0] = area
+    grown = cv2.dilate(pad, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * grow + 1,) * 2))
+    return bool((grown.view(bool) & cover[r0:r1, c0:c1].view(bool)).any())
 
 
 def _refit_once(memo: list, scene: Scene, edges: np.ndarray, pts: np.ndarray
