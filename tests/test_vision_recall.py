@@ -3236,6 +3236,24 @@ def test_a_piece_read_at_both_ends_with_one_reading_trusted_is_one_reading_in_do
     assert_no_false_piece(seed, 7696)
 
 
+# A trusted reading as long as the piece it would be the rest of is the whole piece (issue 4,
+# session 61, recallhue71): the 13456-set's 13521 and the 16336-set's 16521, green larges on
+# felt alone (1280×720, 22-35°), each read right at σ 0.3 mm and its stern's area as a small
+# turned 89° / 101° across it (σ 19.8 mm). 0.62 / 0.63 of the large lies in the large the
+# small would be, so detect._split_piece took the large for the rest of the small's piece,
+# dropped it and kept the small: the large missed, a false small. The piece the two make is
+# no longer than the trusted reading: the small goes, the large is kept with σ covering it.
+# (7760 and 7967 above: the trusted reading is shorter than the piece, 0.83 / 0.66 in it.)
+@pytest.mark.parametrize(("seed", "seed0", "stern"), [
+    (13521, 13456, (456.1, 452.8)),
+    (16521, 16336, (235.9, 490.6)),
+])
+def test_a_trusted_large_and_its_stern_read_across_it_keep_the_large(seed, seed0, stern):
+    p = found(seed, "large", "green", stern, seed0=seed0)
+    assert p is not None and p.size.value == "large" and p.color == "green"
+    assert_no_false_piece(seed, seed0)
+
+
 # A piece read short over one end and its other end read across it, both in doubt (issue 4,
 # session 30, split39; the 7696-set's 7905, felt, 1280×720, 22-35°): a clear large whose
 # stern touches a purple large's was read as a small over its tip (σ 20 mm) and a small
