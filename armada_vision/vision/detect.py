@@ -340,7 +340,12 @@ ONE_PIECE_SHARE = 0.4
 # A trusted reading is one piece with a reading of its colour in doubt when this share of it
 # lies so in the other's longer footprint (_split_piece): the 7696-set's 7760's trusted medium
 # turned across a purple large's base, 0.83 in the large from the tip reading's tip. Higher
-# than ONE_PIECE_SHARE: the reading dropped was trusted.
+# than ONE_PIECE_SHARE: the reading dropped was trusted. The piece it is the rest of is longer
+# than it: where only a footprint no longer than the trusted reading holds the share, that one
+# is the whole piece and the one in doubt its open base read across it, which goes (issue 4,
+# session 61, recallhue71: the 13456-set's 13521 and the 16336-set's 16521, green larges on
+# felt at σ 0.3 mm and a small over each one's stern turned 89° / 101°, 0.62 / 0.63 in the
+# large from the small; 7760's medium and 7967's small reach 0.83 / 0.66 in a large).
 ONE_TRUSTED_SHARE = 0.6
 # Two readings in doubt, one turned this much or more from the other and touching it
 # (_turned_across), are one piece at TURNED_PIECE_SHARE: a piece read short over one end and
