@@ -3254,6 +3254,26 @@ def test_a_trusted_large_and_its_stern_read_across_it_keep_the_large(seed, seed0
     assert_no_false_piece(seed, seed0)
 
 
+# A hued small touching a neighbour on the dark blue cloth whose shaded faces are not vivid
+# (issue 4, session 61, recallhue71): the region's choice priced its fit against the
+# neighbour's reading (over MAX_COST), and colours_left's fit in its own colour area, whole
+# (0.00-0.03 of the area left out) and cheap (0.02-0.05), had 0.65-0.69 of its outline as seen
+# in colour, under explain.COLOUR_MIN_SHARE: none read. Beside a piece found, a fit leaving
+# at most BESIDE_MAX_LEFT of its area out needs BESIDE_MIN_SHARE (0.6): found, in colour,
+# never trusted, no false piece.
+@pytest.mark.parametrize(("seed", "seed0", "color", "stern"), [
+    (12071, 12016, "red", (481.4, 131.7)),
+    (14519, 14320, "yellow", (170.0, 422.6)),
+    (14267, 14032, "red", (254.7, 423.1)),
+    (16352, 16336, "orange", (446.6, 261.0)),
+])
+def test_a_hued_small_beside_a_neighbour_with_its_shaded_faces_dull_is_read(
+        seed, seed0, color, stern):
+    _found_in_colour_never_trusted(seed, seed0, "small", color, stern)
+    assert found(seed, "small", color, stern, seed0=seed0).color == color
+    assert_no_false_piece(seed, seed0)
+
+
 # A piece read short over one end and its other end read across it, both in doubt (issue 4,
 # session 30, split39; the 7696-set's 7905, felt, 1280×720, 22-35°): a clear large whose
 # stern touches a purple large's was read as a small over its tip (σ 20 mm) and a small
