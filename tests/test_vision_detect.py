@@ -290,6 +290,29 @@ def test_two_doubtful_readings_are_one_piece_only_in_line_or_across_its_base(col
     assert all(p.sigma_mm >= apart for p in out)
 
 
+@pytest.mark.parametrize(("trusted", "doubtful", "left"), [
+    ((Size.LARGE, 455.8, 452.9, 357.3), (466.5, 461.4, 86.5), Size.LARGE),
+    ((Size.MEDIUM, 378.6, 492.5, 127.0), (383.2, 505.0, 23.0), Size.SMALL)])
+def test_a_trusted_reading_as_long_as_the_piece_it_makes_with_one_in_doubt_is_kept(
+        trusted, doubtful, left):
+    """A trusted reading and a small in doubt turned across it, 0.6 or more of the trusted
+    one in a footprint the small would have longer (detect._split_piece): one piece. Where
+    that footprint is no longer than the trusted reading (the 13456-set's 13521 as read: a
+    trusted large and a small across its stern, 0.62 in the large from the small), the trusted
+    one is the whole piece and the small goes; where it is longer (the 7696-set's 7760 as
+    read: a trusted medium across a large's base, 0.83 in the large from the small's tip),
+    the trusted one goes. The reading kept has σ covering the other."""
+    size, x, y, heading = trusted
+    sure = dataclasses.replace(_doubtful(size, "green", x, y, heading), sigma_mm=0.3)
+    small = _doubtful(Size.SMALL, "green", *doubtful)
+    out = _one_reading_per_doubtful_piece([sure, small], NOMINAL_PIECES,
+                                          [np.empty((0, 2))] * 2)
+    assert len(out) == 1
+    assert out[0].size is left
+    assert out[0].sigma_mm >= max(math.dist(sure.pose.stern_mm, small.pose.stern_mm),
+                                  math.dist(sure.tip_mm, small.tip_mm))
+
+
 @pytest.mark.parametrize("color", ["clear", "orange"])
 def test_a_trusted_clear_reading_and_one_across_its_base_are_merged_at_the_longer_size(color):
     """A trusted small over a piece's tip and a small in doubt turned 100° across its base

@@ -3236,6 +3236,44 @@ def test_a_piece_read_at_both_ends_with_one_reading_trusted_is_one_reading_in_do
     assert_no_false_piece(seed, 7696)
 
 
+# A trusted reading as long as the piece it would be the rest of is the whole piece (issue 4,
+# session 61, recallhue71): the 13456-set's 13521 and the 16336-set's 16521, green larges on
+# felt alone (1280×720, 22-35°), each read right at σ 0.3 mm and its stern's area as a small
+# turned 89° / 101° across it (σ 19.8 mm). 0.62 / 0.63 of the large lies in the large the
+# small would be, so detect._split_piece took the large for the rest of the small's piece,
+# dropped it and kept the small: the large missed, a false small. The piece the two make is
+# no longer than the trusted reading: the small goes, the large is kept with σ covering it.
+# (7760 and 7967 above: the trusted reading is shorter than the piece, 0.83 / 0.66 in it.)
+@pytest.mark.parametrize(("seed", "seed0", "stern"), [
+    (13521, 13456, (456.1, 452.8)),
+    (16521, 16336, (235.9, 490.6)),
+])
+def test_a_trusted_large_and_its_stern_read_across_it_keep_the_large(seed, seed0, stern):
+    p = found(seed, "large", "green", stern, seed0=seed0)
+    assert p is not None and p.size.value == "large" and p.color == "green"
+    assert_no_false_piece(seed, seed0)
+
+
+# A hued small touching a neighbour on the dark blue cloth whose shaded faces are not vivid
+# (issue 4, session 61, recallhue71): the region's choice priced its fit against the
+# neighbour's reading (over MAX_COST), and colours_left's fit in its own colour area, whole
+# (0.00-0.03 of the area left out) and cheap (0.02-0.05), had 0.65-0.69 of its outline as seen
+# in colour, under explain.COLOUR_MIN_SHARE: none read. Beside a piece found, a fit leaving
+# at most BESIDE_MAX_LEFT of its area out needs BESIDE_MIN_SHARE (0.6): found, in colour,
+# never trusted, no false piece.
+@pytest.mark.parametrize(("seed", "seed0", "color", "stern"), [
+    (12071, 12016, "red", (481.4, 131.7)),
+    (14519, 14320, "yellow", (170.0, 422.6)),
+    (14267, 14032, "red", (254.7, 423.1)),
+    (16352, 16336, "orange", (446.6, 261.0)),
+])
+def test_a_hued_small_beside_a_neighbour_with_its_shaded_faces_dull_is_read(
+        seed, seed0, color, stern):
+    _found_in_colour_never_trusted(seed, seed0, "small", color, stern)
+    assert found(seed, "small", color, stern, seed0=seed0).color == color
+    assert_no_false_piece(seed, seed0)
+
+
 # A piece read short over one end and its other end read across it, both in doubt (issue 4,
 # session 30, split39; the 7696-set's 7905, felt, 1280×720, 22-35°): a clear large whose
 # stern touches a purple large's was read as a small over its tip (σ 20 mm) and a small

@@ -173,7 +173,7 @@ def colours_left(scene: Scene, view: TableView, bg: np.ndarray, region: np.ndarr
     if np.count_nonzero(left) < min_px:
         return []
     got = [c for c in own_colour_pieces(scene, left, sub, lying, view, bg, table_hued=True,
-                                        own_hue=True, clean_hidden=True)
+                                        own_hue=True, clean_hidden=True, beside=True)
            if not _rest_of_shorter(scene, c, lying, view, bg)]
     got = _two_hues_split(scene, view, bg, left, sub, lying, got)
     return [_lit_faces_doubt(scene, c) if _of_table_hue(c, view, bg, sub) else c for c in got]
@@ -370,7 +370,8 @@ def own_colour_pieces(scene: Scene, areas: np.ndarray, sub: ViewGrid,
                       lying: list[Candidate], view: TableView, bg: np.ndarray,
                       max_hidden: float = APART_MAX_HIDDEN, unclean: bool = True,
                       table_hued: bool = False, own_hue: bool = False,
-                      clean_hidden: bool = False, base_open: bool = False) -> list[Candidate]:
+                       clean_hidden: bool = False, base_open: bool = False,
+                       beside: bool = False) -> list[Candidate]:
     """:func:`pieces_in_colour` in the parted colour ``areas`` of a region with no hand (a
     longer piece's extra length would show in them), on the scaled map, else the unscaled
     one: a vivid neighbour sets the scaled map's level and a duller piece's faces sink (4040's
@@ -394,7 +395,8 @@ def own_colour_pieces(scene: Scene, areas: np.ndarray, sub: ViewGrid,
     (:func:`_table_hued_share`); with ``own_hue``, a clean fit may leave a touching piece's
     hue out of its area (explain.OWN_HUE_COST); with ``clean_hidden``, a reading at most
     LEFT_CLEAN_COST may hide up to LONE_MAX_HIDDEN of its outline (beside a piece found); both
-    only where neither map reads a piece without them."""
+    only where neither map reads a piece without them. ``beside``: pieces_in_colour's (a fit
+    that leaves under explain.BESIDE_MAX_LEFT of the area out, explain.BESIDE_MIN_SHARE)."""
     colour = colour_namer(scene, view, bg)
     min_share = _table_hued_share(view, bg, sub) if table_hued else None
 
@@ -418,7 +420,7 @@ def own_colour_pieces(scene: Scene, areas: np.ndarray, sub: ViewGrid,
             read = pieces_in_colour(sc, areas, sub, areas, lying, other_colour=other_colour,
                                     rim_px=COLOUR_RIM_PX, unclean=unclean, min_share=min_share,
                                     own_hue=hue if lenient and own_hue else None,
-                                    base_open=base_open)
+                                     base_open=base_open, beside=beside)
             if got := [c for c in read if hidden(c) <= max_hidden
                        or (lenient and clean_hidden and c.fit.cost <= LEFT_CLEAN_COST
                            and hidden(c) <= LONE_MAX_HIDDEN)]:

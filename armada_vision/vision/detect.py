@@ -340,7 +340,12 @@ ONE_PIECE_SHARE = 0.4
 # A trusted reading is one piece with a reading of its colour in doubt when this share of it
 # lies so in the other's longer footprint (_split_piece): the 7696-set's 7760's trusted medium
 # turned across a purple large's base, 0.83 in the large from the tip reading's tip. Higher
-# than ONE_PIECE_SHARE: the reading dropped was trusted.
+# than ONE_PIECE_SHARE: the reading dropped was trusted. The piece it is the rest of is longer
+# than it: where only a footprint no longer than the trusted reading holds the share, that one
+# is the whole piece and the one in doubt its open base read across it, which goes (issue 4,
+# session 61, recallhue71: the 13456-set's 13521 and the 16336-set's 16521, green larges on
+# felt at σ 0.3 mm and a small over each one's stern turned 89° / 101°, 0.62 / 0.63 in the
+# large from the small; 7760's medium and 7967's small reach 0.83 / 0.66 in a large).
 ONE_TRUSTED_SHARE = 0.6
 # Two readings in doubt, one turned this much or more from the other and touching it
 # (_turned_across), are one piece at TURNED_PIECE_SHARE: a piece read short over one end and
@@ -2712,6 +2717,15 @@ def _one_reading_per_doubtful_piece(out: list[DetectedPiece], pieces: PieceSet,
         """How much of reading ``i``'s footprint lies in one of ``j``'s longer ones."""
         return max(fps[i].intersection(f).area for f in longer(j)) / fps[i].area
 
+    def share_past(i: int, j: int) -> float:
+        """:func:`share` over ``j``'s longer footprints longer than reading ``i`` too: a piece
+        ``i`` is the rest of is longer than ``i`` as read (ONE_TRUSTED_SHARE's note)."""
+        least = max(pieces.dims(out[j].size).footprint_length_mm,
+                    math.nextafter(pieces.dims(out[i].size).footprint_length_mm, math.inf))
+        return max((fps[i].intersection(f).area for z, f in size_footprints(
+            out[j].pose, out[j].size, pieces) if pieces.dims(z).footprint_length_mm >= least),
+                   default=0.0) / fps[i].area
+
     def hidden_under(i: int, j: int) -> float:
         """How much of reading ``i``'s footprint lies under ``j``'s outline as seen."""
         return fps[i].intersection(seen_poly(j)).area / fps[i].area
@@ -2751,10 +2765,14 @@ def _one_reading_per_doubtful_piece(out: list[DetectedPiece], pieces: PieceSet,
             if (i in kept and j in kept and out[j].sigma_mm <= SIZE_DOUBT_MM
                     and fps[j].distance(fps[i]) <= REST_TOUCH_MM
                     and _split_piece(out[j], out[i], share(j, i), share(i, j))):
-                if _read_twice_turn(out[i], out[j]):
+                if not _read_twice_turn(out[i], out[j]):
+                    cover(i, j)
+                elif _split_piece(out[j], out[i], share_past(j, i), share(i, j)):
                     merge(j, i)
                 else:
-                    cover(i, j)
+                    # The piece the two make is no longer than the trusted reading: that one
+                    # is the whole piece, the one in doubt its open base read across it.
+                    merge(i, j)
     # Two left of one colour, both in doubt and touching, PAIR_DOUBT_SHARE of one in the
     # other's longer footprint: maybe one piece, maybe two; each one's σ covers the other.
     for i in doubtful:

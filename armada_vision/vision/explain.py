@@ -104,6 +104,15 @@ HAND_MAX_COST = 0.15
 COLOUR_MIN_AREA = 0.5
 COLOUR_MIN_SHARE = 0.7
 COLOUR_MAX_LEFT = 0.2
+# A piece beside one found (colour_areas.colours_left: its colour area what the readings
+# leave of the region) whose fit leaves at most BESIDE_MAX_LEFT of that area out needs only
+# BESIDE_MIN_SHARE of its outline as seen in colour (issue 4, session 61, recallhue71): on the
+# dark blue cloth a hued small's shaded faces are not vivid, 0.31-0.35 of its outline, and
+# the red and yellow smalls touching a neighbour in the 12016-set's 12071 (0.65 in colour,
+# 0.01 left, cost 0.04), the 14320-set's 14519 (0.65, 0.03, 0.02), the 14032-set's 14267
+# (0.69, 0.02, 0.05) and the 16336-set's 16352 (0.0 left) were turned down whole.
+BESIDE_MIN_SHARE = 0.6
+BESIDE_MAX_LEFT = 0.05
 # ... asked again, when under COLOUR_MIN_SHARE, of the outline outside the pieces found of
 # another colour (grown 1 mm, as unexplained_mask) when at least this share of it lies there:
 # a neighbour leaning over a piece in the view hides its colour (session 24, vivid32: 6341's
@@ -1282,7 +1291,8 @@ def pieces_in_colour(scene: Scene, part: np.ndarray, sub: ViewGrid, vivid: np.nd
                      rim_px: int = 0, unclean: bool = False,
                      pair_hue: np.ndarray | None = None, split_rest: bool = False,
                      min_share: Callable[[Candidate, np.ndarray], float] | None = None,
-                     own_hue: np.ndarray | None = None, base_open: bool = False
+                     own_hue: np.ndarray | None = None, base_open: bool = False,
+                     beside: bool = False
                      ) -> list[Candidate]:
     """Lying pieces in a hand's region ``part`` fitted in each area of its ``vivid`` mask (a
     piece's own colour, apart from the skin and the table): from the area's sharp corners (a
@@ -1304,7 +1314,9 @@ def pieces_in_colour(scene: Scene, part: np.ndarray, sub: ViewGrid, vivid: np.nd
     (COLOUR_MIN_SHARE without it; colour_areas' table-hued pieces). ``own_hue`` (the
     window's OpenCV hue): a clean fit may leave another hue's part of its area out
     (:func:`_covers_area`, OWN_HUE_COST). ``base_open`` (a white piece's pale area): a fit over
-    GOOD_COST is taken at its open base's cost when that is good (:func:`_at_open_base_cost`)."""
+    GOOD_COST is taken at its open base's cost when that is good (:func:`_at_open_base_cost`).
+    ``beside`` (the area is what readings found beside it leave): a fit leaving at most
+    BESIDE_MAX_LEFT of it out needs BESIDE_MIN_SHARE."""
     n, lab, stats, _ = cv2.connectedComponentsWithStats(vivid.astype(np.uint8), connectivity=8)
     min_px = COLOUR_MIN_AREA * scene.small_area_mm2 * sub.px_per_mm**2
     out: list[Candidate] = []
@@ -1357,7 +1369,11 @@ def pieces_in_colour(scene: Scene, part: np.ndarray, sub: ViewGrid, vivid: np.nd
             own = area | opened[id(c)] if id(c) in opened else area
             asked = (c, own, sub, _leaning(c, taken, sub, other_colour), rim_px,
                      COLOUR_MIN_SHARE if min_share is None else min_share(c, own))
-            if (left := _covers_area(*asked)) is not None:
+            if (left := _covers_area(*asked)) is None and beside and (
+                    whole := _covers_area(*asked[:5], min(asked[5], BESIDE_MIN_SHARE))
+                    ) is not None and whole <= BESIDE_MAX_LEFT:
+                left = whole
+            if left is not None:
                 if not clashes(c, out + taken, scene):
                     fits.append((c, left))
                     joint.append((c, left))
