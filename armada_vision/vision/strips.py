@@ -761,6 +761,55 @@ def clear_set_apex_longer(scene: Scene, c: Candidate, o: Candidate, sigma_mm: fl
     return wide if wide.covering_ambiguity_mm > a.covering_ambiguity_mm else a
 
 
+# A clear reading in size doubt whose longer size FITS the map from its stern or its tip (issue
+# 4, session 61, size71). CLEAR_FIT_* set below from the survey (see the entry).
+CLEAR_FIT_COST = 0.85
+CLEAR_FIT_SIGMA_MM = 0.5
+CLEAR_FIT_PAST_MM = 1.5
+CLEAR_FIT_PAST_COST = 0.75
+CLEAR_FIT_PAST_SEEN = 0.5
+
+
+def _past_ends_cost(scene: Scene, c: Candidate, f: Candidate) -> float:
+    """The mean robust cost of longer fit ``f``'s outline samples that lie past reading
+    ``c``'s stern or tip by CLEAR_FIT_PAST_MM or more along ``c``'s heading (each sample's
+    probe, just outside it; table mm), those whose outside is foreground left out; infinite
+    when none lies past or under CLEAR_FIT_PAST_SEEN of those past are seen."""
+    cost = f.fit.sample_cost
+    if not len(cost):
+        return math.inf
+    p = c.fit.pose
+    h = math.radians(p.heading_deg)
+    along = (f.fit.probe_mm - np.asarray(p.stern_mm)) @ np.array((math.cos(h), math.sin(h)))
+    past = (along < -CLEAR_FIT_PAST_MM) | (
+        along > scene.pieces.dims(c.size).footprint_length_mm + CLEAR_FIT_PAST_MM)
+    seen = past & ~np.isnan(cost)
+    if not past.any() or np.count_nonzero(seen) < CLEAR_FIT_PAST_SEEN * np.count_nonzero(past):
+        return math.inf
+    return float(cost[seen].mean())
+
+
+def clear_fit_longer(scene: Scene, c: Candidate, sigma_mm: float, lying: list[Candidate]
+                     ) -> Candidate | None:
+    """The longest size longer than clear reading ``c`` (σ ``sigma_mm``, covering it: in size
+    doubt) whose fit on the map from ``c``'s stern or its tip (its heading) costs at most
+    CLEAR_FIT_COST at σ at most CLEAR_FIT_SIGMA_MM, finds the edges past ``c``'s ends
+    (:func:`_past_ends_cost` at most CLEAR_FIT_PAST_COST) and clashes with none of ``lying``:
+    that fit, its σ covering ``c``; else None."""
+    if not (longer := _longer_asked(scene, c, sigma_mm)):
+        return None
+    others = [k for k in lying if k is not c]
+    for z in reversed(longer):
+        for o in (*_set_from_stern(scene, c, [z]), *_set_from_tip(scene, c, [z])):
+            f = scene.fit(z, o.fit.pose)
+            if (f.fit.cost <= CLEAR_FIT_COST and f.fit.sigma_mm <= CLEAR_FIT_SIGMA_MM
+                    and _past_ends_cost(scene, c, f) <= CLEAR_FIT_PAST_COST
+                    and not clashes(f, others, scene)):
+                mm, deg = reading_gap(scene, f, c)
+                return f.in_doubt_of(mm, deg)
+    return None
+
+
 def clear_wall_longer(scene: Scene, c: Candidate, sigma_mm: float, lying: list[Candidate],
                       ratio: np.ndarray | None) -> Candidate | None:
     """The longest size longer than clear reading ``c`` (σ ``sigma_mm``, covering it: in size
