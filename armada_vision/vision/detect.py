@@ -2383,7 +2383,7 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
                                               bound=SOFT_LONGER_DARKEST)):
                 out[i] = replace(as_piece(w, False), color="clear")
                 continue
-            # ... or whose longer size fits the map from its stern or its tip, finding the
+            # ... or, a medium, whose large fits the map from its stern or its tip, finding the
             # edges past its ends (strips.CLEAR_FIT_*); named clear.
             if (w := clear_fit_longer(scene, c, p.sigma_mm, lying)) is not None:
                 out[i] = replace(as_piece(w, False), color="clear")

@@ -783,7 +783,7 @@ def clear_set_apex_longer(scene: Scene, c: Candidate, o: Candidate, sigma_mm: fl
 # there, named clear, its σ covering the medium (never trusted). Bounds: the past cost 0.4
 # between 15422's 0.34 and 8849's 0.51 (14610, 0.43, is left a medium in doubt); the fit cost
 # 0.7 between 15422's 0.61 and 16745's 0.84, which leaves 13095 (0.81) and 15537 (0.79), read
-# turned 18-21° and fitted back onto the piece, with the right readings' 0.53-0.99.
+# turned 18-21° and fitted back onto the piece, with the right readings' 0.49-0.99.
 CLEAR_FIT_COST = 0.7
 CLEAR_FIT_SIGMA_MM = 0.5
 CLEAR_FIT_PAST_MM = 1.5
