@@ -2182,6 +2182,44 @@ def test_a_soft_clear_small_whose_longer_fit_hides_as_much_stays_small():
     assert_no_false_piece(16799, 16624)
 
 
+# A clear medium in size doubt whose large fits the map from its stern or its tip and finds the
+# edges past its ends (issue 4, session 61, size71; strips.clear_fit_longer, CLEAR_FIT_COST
+# 0.7, CLEAR_FIT_SIGMA_MM 0.5, CLEAR_FIT_PAST_COST 0.4). No strip rule read these clear larges
+# longer (15230's strip from the tip not free of a touching yellow large, 0.86 of it; 15422's
+# from the tip 0.99 of the table beside it, from the stern not free), yet the large's own fit
+# from the medium's tip (15230: cost 0.48) or stern (15422: 0.61) converges on the piece, its
+# samples past the medium's ends finding edges (mean cost 0.11 and 0.34), where a right
+# reading's longer fit mostly lies on bare table past them (1.13 and up on the survey). The
+# 15184-set's 15230 (σ 10.8 mm) and 15422 (σ 49.3 mm), both 1920×1080 and read as mediums on
+# 17d752f.
+@pytest.mark.parametrize(("seed", "seed0", "stern"), [
+    (15230, 15184, (313.0, 182.9)),
+    (15422, 15184, (313.8, 299.2)),
+])
+def test_a_clear_medium_whose_large_fit_finds_the_edges_past_its_ends_is_read_large(
+        seed, seed0, stern):
+    assert_clear_read_at_size_in_doubt(seed, seed0, "large", stern)
+
+
+# ... but not a right medium whose large fit costs as little but whose samples past it lie on
+# bare table or its shadow's rim: the 15184-set's 15285 (a white medium read as clear at σ 70
+# mm, 1280×720, 22-35°), its large from the tip 0.53 at σ 0.16 mm, past 1.13; the 16336-set's
+# 16557 (a clear medium at σ 99 mm, 1280×720, 22-35°), its large from the stern 0.60, past 0.75
+# (read as a large under a first bound, 0.75). Both mediums on 17d752f. (The 8848-set's 8849,
+# past 0.51 on a missed neighbour, and the 16624-set's 16745, a small whose medium costs 0.84
+# at past 0.26, are guarded by test_a_clear_piece_whose_longer_size_runs_into_another_piece_
+# keeps_its_size and test_a_clear_reading_on_the_laminate_whose_far_side_found_its_edge_is_
+# not_moved: each failed under the first bounds, 0.85 and 0.75, for any size.)
+@pytest.mark.parametrize(("seed", "seed0", "color", "stern"), [
+    (15285, 15184, "white", (114.7, 369.6)),
+    (16557, 16336, "clear", (179.6, 167.7)),
+])
+def test_a_medium_whose_large_fit_finds_no_edges_past_its_ends_stays_medium(
+        seed, seed0, color, stern):
+    p = found(seed, "medium", color, stern, seed0=seed0)
+    assert p is not None and p.size.value == "medium"
+
+
 # A piece read twice (issue 4, precision; session 19, set from 4816): two lying pieces never
 # share table, yet a region's choice let a second reading overlap one chosen by up to 0.15 of
 # the smaller footprint, and the re-reads' clash tests the same: 4933's blue small read again

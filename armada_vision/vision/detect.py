@@ -204,6 +204,7 @@ from armada_vision.vision.strips import (
     clear_apex_longer,
     clear_base_longer,
     clear_beside_longer,
+    clear_fit_longer,
     clear_set_apex_longer,
     clear_strip_longer,
     clear_tip_longer,
@@ -2385,6 +2386,11 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
             if ((w := soft_longer_read(scene, c, p.sigma_mm, lying, soft_longer)) is not None
                     and not darker_than_clear(view, footprint(p.pose, pieces.dims(p.size)), bg,
                                               bound=SOFT_LONGER_DARKEST)):
+                out[i] = replace(as_piece(w, False), color="clear")
+                continue
+            # ... or, a medium, whose large fits the map from its stern or its tip, finding the
+            # edges past its ends (strips.CLEAR_FIT_*); named clear.
+            if (w := clear_fit_longer(scene, c, p.sigma_mm, lying)) is not None:
                 out[i] = replace(as_piece(w, False), color="clear")
                 continue
         # A black reading in size doubt on a coloured table whose strip to a longer size from

@@ -761,6 +761,76 @@ def clear_set_apex_longer(scene: Scene, c: Candidate, o: Candidate, sigma_mm: fl
     return wide if wide.covering_ambiguity_mm > a.covering_ambiguity_mm else a
 
 
+# A clear medium in size doubt whose large FITS the map from its stern or its tip (issue 4,
+# session 61, size71). Of the clear larges read as mediums on the base files, a third are
+# short for want of a strip rule that passes (the strip past the reading not free of a
+# touching neighbour, or not dark enough against the table beside it: 0.87-0.98), yet in
+# nine of them the large's own fit on the map from the reading's stern or tip, at its heading,
+# converges (σ 0.1-0.4 mm) at cost 0.27-0.94. A right reading's longer fit from its tip
+# converges as often (cost 0.49-0.99; on the survey, the 14608 set's 14608-14757 and the 15184
+# set's 15184-15334, 28 of the 80 right clear readings in size doubt reaching this rule) but
+# its outline past the reading mostly lies on bare table: the mean robust cost of its samples
+# 1.5 mm (CLEAR_FIT_PAST_MM) or more past the reading's stern or tip, along its heading, is
+# 1.13 (15285, a medium whose large costs 0.53) to 2.0 there, where the larges' find their
+# edges: 0.03 (13095), 0.11 (15230), 0.19 (15537), 0.34 (15422), 0.43 (14610). Not always:
+# the 8848-set's 8849, a right clear medium head to tail beside a missed one, has a large from
+# its stern at cost 0.49 whose past samples lie on the other's outline (0.51); the 16336-set's
+# 16557, a right clear medium, 0.60 and 0.75 (its shadow's rim); the 16624-set's 16745, a right
+# clear small, a medium at 0.84 and 0.26. So only a medium is asked, of the large alone: the
+# large's fit from its stern or its tip costing at most CLEAR_FIT_COST at σ at most
+# CLEAR_FIT_SIGMA_MM, its past samples (at least CLEAR_FIT_PAST_SEEN of them seen, not
+# foreground outside) costing at most CLEAR_FIT_PAST_COST, clashing with no reading, is read
+# there, named clear, its σ covering the medium (never trusted). Bounds: the past cost 0.4
+# between 15422's 0.34 and 8849's 0.51 (14610, 0.43, is left a medium in doubt); the fit cost
+# 0.7 between 15422's 0.61 and 16745's 0.84, which leaves 13095 (0.81) and 15537 (0.79), read
+# turned 18-21° and fitted back onto the piece, with the right readings' 0.49-0.99.
+CLEAR_FIT_COST = 0.7
+CLEAR_FIT_SIGMA_MM = 0.5
+CLEAR_FIT_PAST_MM = 1.5
+CLEAR_FIT_PAST_COST = 0.4
+CLEAR_FIT_PAST_SEEN = 0.5
+
+
+def _past_ends_cost(scene: Scene, c: Candidate, f: Candidate) -> float:
+    """The mean robust cost of longer fit ``f``'s outline samples that lie past reading
+    ``c``'s stern or tip by CLEAR_FIT_PAST_MM or more along ``c``'s heading (each sample's
+    probe, just outside it; table mm), those whose outside is foreground left out; infinite
+    when none lies past or under CLEAR_FIT_PAST_SEEN of those past are seen."""
+    cost = f.fit.sample_cost
+    if not len(cost):
+        return math.inf
+    p = c.fit.pose
+    h = math.radians(p.heading_deg)
+    along = (f.fit.probe_mm - np.asarray(p.stern_mm)) @ np.array((math.cos(h), math.sin(h)))
+    past = (along < -CLEAR_FIT_PAST_MM) | (
+        along > scene.pieces.dims(c.size).footprint_length_mm + CLEAR_FIT_PAST_MM)
+    seen = past & ~np.isnan(cost)
+    if not past.any() or np.count_nonzero(seen) < CLEAR_FIT_PAST_SEEN * np.count_nonzero(past):
+        return math.inf
+    return float(cost[seen].mean())
+
+
+def clear_fit_longer(scene: Scene, c: Candidate, sigma_mm: float, lying: list[Candidate]
+                     ) -> Candidate | None:
+    """For clear reading ``c`` of the size next to the longest, its σ ``sigma_mm`` covering the
+    longest (in size doubt): the longest size's fit on the map from ``c``'s stern, else from
+    its tip (at ``c``'s heading), when it costs at most CLEAR_FIT_COST at σ at most
+    CLEAR_FIT_SIGMA_MM, finds the edges past ``c``'s ends (:func:`_past_ends_cost` at most
+    CLEAR_FIT_PAST_COST) and clashes with none of ``lying``, its σ covering ``c``; else None."""
+    z = scene.by_length[-1]
+    if c.size != scene.by_length[-2] or z not in _longer_asked(scene, c, sigma_mm):
+        return None  # a medium in doubt of the large alone (CLEAR_FIT_COST's note)
+    others = [k for k in lying if k is not c]
+    for o in (*_set_from_stern(scene, c, [z]), *_set_from_tip(scene, c, [z])):
+        f = scene.fit(z, o.fit.pose)
+        if (f.fit.cost <= CLEAR_FIT_COST and f.fit.sigma_mm <= CLEAR_FIT_SIGMA_MM
+                and _past_ends_cost(scene, c, f) <= CLEAR_FIT_PAST_COST
+                and not clashes(f, others, scene)):
+            mm, deg = reading_gap(scene, f, c)
+            return f.in_doubt_of(mm, deg)
+    return None
+
+
 def clear_wall_longer(scene: Scene, c: Candidate, sigma_mm: float, lying: list[Candidate],
                       ratio: np.ndarray | None) -> Candidate | None:
     """The longest size longer than clear reading ``c`` (σ ``sigma_mm``, covering it: in size
