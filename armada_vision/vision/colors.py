@@ -113,12 +113,52 @@ def base_rim_white(view: TableView, poly_mm: shapely.Polygon, bg_bgr: np.ndarray
     (table mm), named black by its dark hollow, has faces as bright as white plastic round
     it: the brightest tenth (value) of ``shrink`` of the footprint at least WHITE_MIN_V and
     0.85 of the table's value (BASE_WHITE_SHRINK)."""
+    got = _brightest_of_white(view, poly_mm, bg_bgr, shrink)
+    return got is not None and got[0] >= 1.0
+
+
+def _brightest_of_white(view: TableView, poly_mm: shapely.Polygon, bg_bgr: np.ndarray,
+                        shrink: float = BASE_WHITE_SHRINK) -> tuple[float, float] | None:
+    """The brightest tenth (value) of ``shrink`` of footprint ``poly_mm`` (table mm) over
+    white plastic's bar, max(WHITE_MIN_V, 0.85 of the table's value), and the table's value;
+    None when unseen."""
     sl, m = view.grid.inner_crop(poly_mm, shrink)
     if (stats := _color_stats(view, sl, m, bg_bgr)) is None:
-        return False
+        return None
     vt = _hsv(stats[1])[2]
     bright = float(percentile(channel_max(masked(view.image_bgr, sl, m)), 90))
-    return bright >= max(WHITE_MIN_V, 0.85 * vt)
+    return bright / max(WHITE_MIN_V, 0.85 * vt), vt
+
+
+# A black reading lying across a white piece's open base (issue 4, session 61, the lead): the
+# judge set 17488-17775's 17684, a white medium on the laminate at 1920x1080, 22-35°, its base
+# turned to the camera against a red medium's stern, read as a black small across the base's
+# dark hollow at σ 0.92 mm (its tip 29 mm off). Its footprint takes in the base's white rim:
+# its brightest tenth 0.758 of BASE_WHITE_SHRINK's bar; and the base's white walls lie round
+# it: 0.671 of the ring TABLE_RING_MM off it lit over HOLLOW_BLACK_LIT × the table's value.
+# Either alone is no tell: of 299 readings named black on 144 scenes each of the 16624, 14896
+# and 13456 sets (285 right), right trusted ones reach 0.860 (16695) on the first and 0.616
+# (15029) on the second, but none both: the two wrong readings there (13515, 14997, white and
+# black larges read as smalls, in doubt already) lie at 0.778 / 0.776 and 0.796 / 0.649, the
+# one right reading past both bounds (14953, 0.752 / 0.864) is in doubt already.
+HOLLOW_BLACK_BRIGHT = 0.75
+HOLLOW_BLACK_RING_LIT = 0.6
+HOLLOW_BLACK_LIT = 1.05
+
+
+def white_walls_round(view: TableView, poly_mm: shapely.Polygon, bg_bgr: np.ndarray) -> bool:
+    """Whether a reading named black whose footprint (seen part) is ``poly_mm`` (table mm)
+    may be a white piece's open base read across its hollow: its brightest tenth at least
+    HOLLOW_BLACK_BRIGHT of white plastic's bar and HOLLOW_BLACK_RING_LIT of its table ring lit
+    over HOLLOW_BLACK_LIT × the table's value."""
+    got = _brightest_of_white(view, poly_mm, bg_bgr)
+    if got is None or got[0] < HOLLOW_BLACK_BRIGHT:
+        return False
+    if (rp := _ring_and_piece(view, poly_mm)) is None:
+        return False
+    value, ring, _ = rp
+    lit = value[ring] > HOLLOW_BLACK_LIT * got[1]
+    return bool(lit.size) and float(lit.mean()) >= HOLLOW_BLACK_RING_LIT
 
 
 # Coloured plastic's saturation (HSV, 0-255) at least: name_color's bound, under which a median

@@ -44,6 +44,7 @@ from armada_vision.vision.colors import (
     shaded_white,
     too_dark_for_clear,
     vivid_share,
+    white_walls_round,
 )
 from armada_vision.vision.colour_areas import (
     REST_TOUCH_MM,
@@ -4161,6 +4162,10 @@ def _piece(c: Candidate, calib: TableCalibration, view: TableView, bg: np.ndarra
         # step, which a σ a little over TRUSTED_MM does not cover (VIVID_STERN_END_SHARE).
         s_mm = span_mm
     s_deg = max(s_deg, c.covering_ambiguity_deg if vivid else c.ambiguity_deg)
+    if color == "black" and s_mm <= TRUSTED_MM and white_walls_round(view, shown, bg):
+        # Lit nearly as white plastic, white walls lit round it: a white piece's open base
+        # read across its hollow (colors.HOLLOW_BLACK_*); σ covers the other sizes.
+        s_mm = span_mm
     if s_mm <= TRUSTED_MM and slid_ahead_mm is not None and color != "black":
         # Its hollow behind it: the piece lies behind the reading (SLID_BEHIND_DARK; a vivid
         # or clear piece's, SLID_HUED_DARK). Not a black one: a black piece's base is never
