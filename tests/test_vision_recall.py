@@ -6879,3 +6879,25 @@ def test_a_piece_under_a_hand_read_twice_across_is_one_reading():
     _r, det = bench_scene(16736, 16624)
     assert len([p for p in det.pieces if p.color == "yellow"
                 and math.dist(p.pose.stern_mm, (410.0, 375.0)) < 10.0]) == 1
+
+
+# A trusted reading named black lit nearly as white plastic inside, white walls lit round it:
+# a white piece's open base read across its hollow, σ covering the other sizes (issue 4,
+# session 61, the lead; colors.HOLLOW_BLACK_*): the judge set 17488-17775's 17684, a white
+# medium on the laminate (1920×1080, 22-35°) against a red medium's stern, read as a black
+# small across its base at σ 0.92 mm on 9f8e39d (brightest tenth 0.758 of white's bar, its
+# ring 0.671 lit), its tip 29 mm off.
+def test_a_black_reading_across_a_white_pieces_open_base_is_in_doubt():
+    assert_no_sure_wrong_size(17684, 17488, "medium", "white", (122.8, 180.0), any_size=True)
+
+
+# ... and right black readings with one of the two tells alone stay trusted: the 16624-set's
+# 16695, a black large whose lit faces reach 0.860 of white's bar (its ring 0.192 lit), and
+# the 14896-set's 15029, a black medium beside a lit white face (ring 0.616 lit, brightest
+# tenth 0.320).
+@pytest.mark.parametrize("seed, seed0, size, stern", [
+    (16695, 16624, "large", (451.4, 376.0)),
+    (15029, 14896, "medium", (125.6, 180.2)),
+])
+def test_a_black_reading_with_one_white_tell_alone_stays_trusted(seed, seed0, size, stern):
+    assert_kept_trusted(seed, seed0, size, "black", stern, within_mm=1.5, named=True)
