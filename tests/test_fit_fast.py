@@ -538,6 +538,21 @@ def test_a_placed_fits_samples_and_edges_are_their_own_products_bit_for_bit():
     assert len(hulls) > 20
 
 
+
+def _three_pieces_map() -> tuple[ViewGrid, np.ndarray, np.ndarray, list]:
+    """A 300×300 px view (1.5 px/mm), a tilted camera and the fit map of a small, a medium
+    and a large lying apart, with their (size, x_mm, y_mm, heading_deg)."""
+    grid = ViewGrid(0.0, 200.0, 1.5, (300, 300))
+    cam = np.array([90.0, -250.0, 900.0])
+    fg = np.zeros((300, 300), np.float32)
+    truths = [(Size.SMALL, 40.0, 50.0, 30.0), (Size.MEDIUM, 120.0, 60.0, 200.0),
+              (Size.LARGE, 80.0, 140.0, 100.0)]
+    for z, x, y, h in truths:
+        loc = lying_local_3d(NOMINAL_PIECES.dims(z))
+        fg = np.maximum(fg, raster_outline(outline_mm(loc, np.array([x, y, math.radians(h)]),
+                                                      cam), grid))
+    return grid, cam, fg, truths
+
 def test_a_fit_rounds_products_are_ndarray_dots_with_the_matmul_bits():
     """speed69: a fit round's small products (_Body.seen's kl·R, place's samples and edges,
     step's R′q, wjt·jtᵀ and wjt·off) are taken with ndarray.dot, not the @ operator: the same
@@ -549,15 +564,7 @@ def test_a_fit_rounds_products_are_ndarray_dots_with_the_matmul_bits():
 
     from armada_vision.vision.fit import _edge_offsets_px, _Fit, _solve3, _weights
 
-    grid = ViewGrid(0.0, 200.0, 1.5, (300, 300))
-    cam = np.array([90.0, -250.0, 900.0])
-    fg = np.zeros((300, 300), np.float32)
-    truths = [(Size.SMALL, 40.0, 50.0, 30.0), (Size.MEDIUM, 120.0, 60.0, 200.0),
-              (Size.LARGE, 80.0, 140.0, 100.0)]
-    for z, x, y, h in truths:
-        loc = lying_local_3d(NOMINAL_PIECES.dims(z))
-        fg = np.maximum(fg, raster_outline(outline_mm(loc, np.array([x, y, math.radians(h)]),
-                                                      cam), grid))
+    grid, cam, fg, truths = _three_pieces_map()
     fg += np.random.default_rng(69).normal(0, 0.03, fg.shape).astype(np.float32)
     to_px = np.array(((1.5,), (-1.5,)))
     origin = np.array(((grid.x0_mm,), (grid.y1_mm,)))
@@ -661,15 +668,7 @@ def test_a_fit_round_asks_numpy_by_its_c_functions_with_the_same_numbers():
         assert _count_true(m) == np.count_nonzero(m)
         assert type(_count_true(m)) is type(np.count_nonzero(m))
 
-    grid = ViewGrid(0.0, 200.0, 1.5, (300, 300))
-    cam = np.array([90.0, -250.0, 900.0])
-    fg = np.zeros((300, 300), np.float32)
-    truths = [(Size.SMALL, 40.0, 50.0, 30.0), (Size.MEDIUM, 120.0, 60.0, 200.0),
-              (Size.LARGE, 80.0, 140.0, 100.0)]
-    for z, x, y, h in truths:
-        loc = lying_local_3d(NOMINAL_PIECES.dims(z))
-        fg = np.maximum(fg, raster_outline(outline_mm(loc, np.array([x, y, math.radians(h)]),
-                                                      cam), grid))
+    grid, cam, fg, truths = _three_pieces_map()
     jobs = []
     for z, x, y, h in truths:
         d = NOMINAL_PIECES.dims(z)
