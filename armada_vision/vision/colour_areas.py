@@ -370,8 +370,8 @@ def own_colour_pieces(scene: Scene, areas: np.ndarray, sub: ViewGrid,
                       lying: list[Candidate], view: TableView, bg: np.ndarray,
                       max_hidden: float = APART_MAX_HIDDEN, unclean: bool = True,
                       table_hued: bool = False, own_hue: bool = False,
-                       clean_hidden: bool = False, base_open: bool = False,
-                       beside: bool = False) -> list[Candidate]:
+                      clean_hidden: bool = False, base_open: bool = False,
+                      beside: bool = False) -> list[Candidate]:
     """:func:`pieces_in_colour` in the parted colour ``areas`` of a region with no hand (a
     longer piece's extra length would show in them), on the scaled map, else the unscaled
     one: a vivid neighbour sets the scaled map's level and a duller piece's faces sink (4040's
@@ -420,7 +420,7 @@ def own_colour_pieces(scene: Scene, areas: np.ndarray, sub: ViewGrid,
             read = pieces_in_colour(sc, areas, sub, areas, lying, other_colour=other_colour,
                                     rim_px=COLOUR_RIM_PX, unclean=unclean, min_share=min_share,
                                     own_hue=hue if lenient and own_hue else None,
-                                     base_open=base_open, beside=beside)
+                                    base_open=base_open, beside=beside)
             if got := [c for c in read if hidden(c) <= max_hidden
                        or (lenient and clean_hidden and c.fit.cost <= LEFT_CLEAN_COST
                            and hidden(c) <= LONE_MAX_HIDDEN)]:

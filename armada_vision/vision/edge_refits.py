@@ -42,6 +42,7 @@ from armada_vision.vision.crisp import (
     _areas,
     _chamfer_refine,
     _edges_candidate,
+    _grown_within,
     _inset_shade,
     _left_of,
     _nonzero_window,
@@ -1348,6 +1349,7 @@ def clear_beside_found(scene: Scene, view: TableView, bg: np.ndarray, edges: np.
                               cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1,) * 2))
     lo = min(CLEAR_BESIDE_MIN_AREA, CLEAR_BAND_AREA[0]) * scene.small_area_mm2 * ppm2
     cut_lo = CLEAR_CUT_AREA * scene.small_area_mm2 * ppm2
+    touch_disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 3,) * 2)
     band_px = tuple(a * scene.small_area_mm2 * ppm2 for a in CLEAR_BAND_AREA)
     hi = CLEAR_BESIDE_MAX_AREA * scene.max_area_mm2 * ppm2
     name = colour_namer(scene, view, bg)
@@ -1371,7 +1373,9 @@ def clear_beside_found(scene: Scene, view: TableView, bg: np.ndarray, edges: np.
         def clear_shade() -> bool:
             return shade_lo <= area_shade() <= area_hi
 
-        if cut and not (_touches(cover, sl, area, r + 1)
+        # Touching the readings' grown outlines: the cover grown by r + 1 px over the area
+        # meets it (the disc is symmetric: the area grown meets the cover).
+        if cut and not ((_grown_within(cover, sl, touch_disc) & area).any()
                         and _piece_shaped(area, hi, CLEAR_JOINED_FILL, False)):
             continue
         shaped = not small and _piece_shaped(area, hi)
@@ -1479,18 +1483,6 @@ def clear_beside_found(scene: Scene, view: TableView, bg: np.ndarray, edges: np.
             if black is not None:
                 black.add(id(wc.fit))
     return out
-
-
-def _touches(cover: np.ndarray, sl: tuple[slice, slice], area: np.ndarray, grow: int) -> bool:
-    """Whether the area ``area`` (bool on the view window ``sl``), grown by ``grow`` px, meets
-    ``cover`` (view-size 0/1: the readings' outlines as seen, grown; crisp._left_of)."""
-    rows, cols = cover.shape
-    r0, c0 = max(sl[0].start - grow, 0), max(sl[1].start - grow, 0)
-    r1, c1 = min(sl[0].stop + grow, rows), min(sl[1].stop + grow, cols)
-    pad = np.zeros((r1 - r0, c1 - c0), np.uint8)
-    pad[sl[0].start - r0:sl[0].stop - r0, sl[1].start - c0:sl[1].stop - c0] = area
-    grown = cv2.dilate(pad, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * grow + 1,) * 2))
-    return bool((grown.view(bool) & cover[r0:r1, c0:c1].view(bool)).any())
 
 
 def _refit_once(memo: list, scene: Scene, edges: np.ndarray, pts: np.ndarray
