@@ -2727,10 +2727,10 @@ def _one_reading_per_doubtful_piece(out: list[DetectedPiece], pieces: PieceSet,
     def share_past(i: int, j: int) -> float:
         """:func:`share` over ``j``'s longer footprints longer than reading ``i`` too: a piece
         ``i`` is the rest of is longer than ``i`` as read (ONE_TRUSTED_SHARE's note)."""
-        least = max(pieces.dims(out[j].size).footprint_length_mm,
-                    math.nextafter(pieces.dims(out[i].size).footprint_length_mm, math.inf))
+        own_i, own_j = (pieces.dims(out[k].size).footprint_length_mm for k in (i, j))
         return max((fps[i].intersection(f).area for z, f in size_footprints(
-            out[j].pose, out[j].size, pieces) if pieces.dims(z).footprint_length_mm >= least),
+            out[j].pose, out[j].size, pieces)
+            if (long_z := pieces.dims(z).footprint_length_mm) >= own_j and long_z > own_i),
                    default=0.0) / fps[i].area
 
     def hidden_under(i: int, j: int) -> float:
