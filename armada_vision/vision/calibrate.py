@@ -6,12 +6,13 @@ that disagrees with the others' table-plane homography (one half under a hand, w
 OpenCV took for the marker's) is left out of the pose.
 
 With a camera file the pose comes from ``cv2.solvePnP`` on every kept marker corner (the
-table is the plane z = 0). Without one, the focal length is estimated from the same corners
-(``cv2.calibrateCamera`` on the single view, principal point at the image centre, square
-pixels); when the view is too close to straight-down for that to be determined, a typical
-webcam focal length is assumed instead. Then radial distortion k1 is estimated when the
-pinhole model leaves a clear residual. Either way the result says so (``intrinsics_source``)
-and carries a larger uncertainty.
+table is the plane z = 0); one whole marker is enough when its square's two possible poses are
+told apart, its pose covariance then carried into the pieces' σ. Without one, the focal
+length is estimated from the same corners (``cv2.calibrateCamera`` on the single view,
+principal point at the image centre, square pixels); when the view is too close to
+straight-down for that to be determined, a typical webcam focal length is assumed instead.
+Then radial distortion k1 is estimated when the pinhole model leaves a clear residual. Either
+way the result says so (``intrinsics_source``) and carries a larger uncertainty.
 
 Frames: table mm (+y away from the viewer, +z up), image px (OpenCV, y down).
 """
@@ -439,8 +440,9 @@ def calibrate(image_bgr: np.ndarray, layout: TableLayout,
               camera: CameraIntrinsics | None = None) -> TableCalibration | VisionFailure:
     """Camera pose relative to the table from the layout's visible ArUco markers.
 
-    ``image_bgr``: 8-bit BGR (or grayscale) image. Needs 2+ markers (8+ corners); a marker
-    that disagrees with the others is left out (``info.markers_found`` lists those used).
+    ``image_bgr``: 8-bit BGR (or grayscale) image. Needs 2+ markers (8+ corners), or one whole
+    marker with ``camera`` when its pose is unambiguous (ONE_MARKER_*); a marker that disagrees
+    with the others is left out (``info.markers_found`` lists those used).
     Returns a :class:`TableCalibration`, or a :class:`VisionFailure` (``unreadable``,
     ``too_dark``, ``blown_out``, ``too_few_markers``, ``bad_calibration``) with a one-line
     reason.
