@@ -4,7 +4,9 @@ unreadable input."""
 
 from __future__ import annotations
 
+import json
 import math
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -158,3 +160,83 @@ def test_half_size_search_with_two_thresholds_finds_what_three_find(seed):
     a = calibrate._refined(gray, two, cells, r.camera)
     b = calibrate._refined(gray, three, cells, r.camera)
     assert max(float(np.abs(a[k] - b[k]).max()) for k in a) <= 0.01
+
+
+# One whole marker with a camera file (calibrate.ONE_MARKER_*; issue 4, session 62, stills72).
+STILLS = Path(__file__).resolve().parent.parent / "sample_images" / "stills"
+
+
+def _still(name: str):
+    from armada_vision.vision.io import load_camera_file, load_layout_file, read_image
+
+    b = STILLS / name
+    return (read_image(b.with_suffix(".png")), load_layout_file(b.with_suffix(".layout.json")),
+            load_camera_file(b.with_suffix(".camera.json")),
+            json.loads(b.with_suffix(".truth.json").read_text()))
+
+
+@pytest.mark.skipif(not (STILLS / "s26_partial_hd.png").exists(), reason="stills not generated")
+def test_one_whole_marker_and_a_camera_file_calibrate_with_a_sigma_that_covers_the_table():
+    """s26_partial_hd: a low camera sees marker 7 whole (0 and 4 cut by the image edge), was
+    `too_few_markers`. Its pose is unambiguous (IPPE's other pose 1.50 px off, this one
+    0.011 px), and every truth piece's stern, up to 450 mm from the marker, maps back within
+    the pose σ, which grows with that distance."""
+    from armada_vision.vision.detect import pose_sigma_mm
+
+    img, lay, cam, truth = _still("s26_partial_hd")
+    cal = calibrate(img, lay, cam)
+    assert isinstance(cal, TableCalibration) and cal.info.markers_found == (7,)
+    marker = lay.marker(7).corners_mm().mean(axis=0)
+    by_dist = sorted(truth["pieces"], key=lambda p: math.dist(p["stern"], marker))
+    sig = [pose_sigma_mm(cal, tuple(p["stern"])) for p in by_dist]
+    assert sig[-1] > 3 * sig[0]
+    for p, s in zip(by_dist, sig, strict=True):
+        got = cal.image_to_table(np.array([p["stern_px"]]))[0]
+        assert math.dist(got, p["stern"]) < s, p["id"]
+
+
+@pytest.mark.skipif(not (STILLS / "s26_partial_hd.png").exists(), reason="stills not generated")
+def test_one_whole_marker_without_a_camera_file_is_still_too_few():
+    """Guard: the rule needs the intrinsics; s26 without its camera file stays a failure."""
+    img, lay, _cam, _truth = _still("s26_partial_hd")
+    out = calibrate(img, lay, None)
+    assert isinstance(out, VisionFailure) and out.code == "too_few_markers"
+
+
+@pytest.mark.skipif(not (STILLS / "s26_partial_hd.png").exists(), reason="stills not generated")
+def test_one_marker_with_a_corner_moved_is_not_used():
+    """Guard: s26's marker 7 with one corner moved 1 px (a hand's edge taken for the marker's)
+    leaves a residual over ONE_MARKER_MAX_RMS_PX: no pose from it."""
+    from armada_vision.vision.calibrate import _one_marker, find_markers
+
+    img, lay, cam, _truth = _still("s26_partial_hd")
+    (c,) = find_markers(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), lay, cam).values()
+    c = c.copy()
+    c[2] += (1.0, 0.0)
+    out = _one_marker({7: c}, lay, cam)
+    assert isinstance(out, VisionFailure) and out.code == "too_few_markers"
+
+
+@pytest.mark.parametrize("tilt, dist", [(35.0, 700.0), (15.0, 550.0)])
+def test_one_marker_pose_sigma_covers_biased_corners(tilt, dist):
+    """marker_table_image draws marker 0's corners 0.25-0.33 px off, two together, which the
+    one-marker pose absorbs without residual: at 35°/700 mm the table 250-400 mm away is 3.9-8.1
+    mm off. ONE_MARKER_CORNER_SIGMA_PX keeps that within the pose σ (6.4 × it with the 0.05 px
+    floor of several markers)."""
+    from armada_vision.vision.detect import pose_sigma_mm
+
+    m0 = LAYOUT.marker(0).corners_mm().mean(axis=0)
+    aim = m0 + 0.5 * (np.array([300.0, 300.0]) - m0)
+    t = math.radians(tilt)
+    eye = [aim[0], aim[1] - dist * math.sin(t), dist * math.cos(t)]
+    rvec, tvec = look_at(eye, [aim[0], aim[1], 0.0])
+    cal = calibrate(marker_table_image(LAYOUT, CAM, rvec, tvec, hide=tuple(range(1, 8))),
+                    LAYOUT, CAM)
+    assert isinstance(cal, TableCalibration) and cal.info.markers_found == (0,)
+    for p in ((300.0, 300.0), (450.0, 450.0), (550.0, 100.0), (100.0, 550.0)):
+        px, _ = cv2.projectPoints(np.array([[p[0], p[1], 0.0]]), np.asarray(rvec, float),
+                                  np.asarray(tvec, float), CAM.K, CAM.dist)
+        u, v = px.ravel()
+        if 0 <= u < 1280 and 0 <= v < 720:
+            err = math.dist(cal.image_to_table(px.reshape(1, 2))[0], p)
+            assert err < 1.5 * pose_sigma_mm(cal, p), p

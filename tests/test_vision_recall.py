@@ -6901,3 +6901,30 @@ def test_a_black_reading_across_a_white_pieces_open_base_is_in_doubt():
 ])
 def test_a_black_reading_with_one_white_tell_alone_stays_trusted(seed, seed0, size, stern):
     assert_kept_trusted(seed, seed0, size, "black", stern, within_mm=1.5, named=True)
+
+
+def test_a_view_with_one_whole_marker_finds_its_pieces():
+    """s26_partial_hd: a low camera sees marker 7 whole and 0 and 4 cut by the image edge; with
+    its camera file one whole marker calibrates (calibrate.ONE_MARKER_*, issue 4, session 62,
+    stills72). Its three pieces in view were missed (`too_few_markers`); now each is found at
+    its size, no false piece, and σ covers each reading's error (in doubt far from the
+    marker)."""
+    from pathlib import Path
+
+    from armada_vision.vision.io import load_camera_file, load_layout_file, read_image
+
+    base = Path(__file__).resolve().parent.parent / "sample_images" / "stills"
+    name = "s26_partial_hd"
+    truth = json.loads((base / f"{name}.truth.json").read_text())
+    det = detect(read_image(base / f"{name}.png"), load_layout_file(base / f"{name}.layout.json"),
+                 load_camera_file(base / f"{name}.camera.json"))
+    assert isinstance(det, Detections)
+    t = match(truth, det)
+    assert t.truth == 3 and t.matched == 3 and t.size_ok == 3
+    assert not any("false" in m for m in t.misses)
+    for p in truth["pieces"]:
+        if not p["fully_visible"]:
+            continue
+        best = pair(p, [footprint(q.pose, NOMINAL_PIECES.dims(q.size)) for q in det.pieces])
+        q = det.pieces[best]
+        assert math.dist(q.pose.stern_mm, p["stern"]) < max(q.sigma_mm, 0.5), p["id"]

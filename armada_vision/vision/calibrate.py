@@ -6,12 +6,13 @@ that disagrees with the others' table-plane homography (one half under a hand, w
 OpenCV took for the marker's) is left out of the pose.
 
 With a camera file the pose comes from ``cv2.solvePnP`` on every kept marker corner (the
-table is the plane z = 0). Without one, the focal length is estimated from the same corners
-(``cv2.calibrateCamera`` on the single view, principal point at the image centre, square
-pixels); when the view is too close to straight-down for that to be determined, a typical
-webcam focal length is assumed instead. Then radial distortion k1 is estimated when the
-pinhole model leaves a clear residual. Either way the result says so (``intrinsics_source``)
-and carries a larger uncertainty.
+table is the plane z = 0); one whole marker is enough when its square's two possible poses are
+told apart, its pose covariance then carried into the pieces' σ. Without one, the focal
+length is estimated from the same corners (``cv2.calibrateCamera`` on the single view,
+principal point at the image centre, square pixels); when the view is too close to
+straight-down for that to be determined, a typical webcam focal length is assumed instead.
+Then radial distortion k1 is estimated when the pinhole model leaves a clear residual. Either
+way the result says so (``intrinsics_source``) and carries a larger uncertainty.
 
 Frames: table mm (+y away from the viewer, +z up), image px (OpenCV, y down).
 """
@@ -47,6 +48,23 @@ MAX_ABS_K1 = 0.6
 OUTLIER_MIN_PX = 1.0
 OUTLIER_FACTOR = 4.0
 MIN_MARKERS_KEPT = 3
+# With a camera file one whole marker calibrates (issue 4, session 62, stills72: the still
+# s26_partial_hd, a low camera seeing marker 7 whole and 0 and 4 cut by the image edge, was
+# `too_few_markers` and its 3 pieces missed). A square's 4 corners fix the pose (6 unknowns,
+# 8 measurements) but allow a second, mirror-tilted pose; the marker is used only when that
+# pose reprojects its corners at least ONE_MARKER_MIN_ALT_RMS_PX off and the chosen one within
+# ONE_MARKER_MAX_RMS_PX (a corner moved by a hand's edge shows there). s26: 0.011 px against
+# 1.50 px. The pose's uncertainty from the corner σ is carried (``pose_cov``) and grows with
+# the distance from the marker (detect.calibration_sigma_mm).
+ONE_MARKER_MIN_ALT_RMS_PX = 0.5
+ONE_MARKER_MAX_RMS_PX = 0.2
+# Four corners leave 2 of their 8 measurements to show an error, so a one-marker pose's corner
+# σ is not read from its residual: it is taken as ONE_MARKER_CORNER_SIGMA_PX (at least twice the
+# residual). A bias of two corners together moves the pose and leaves no residual: the test
+# harness's marker_table_image draws corners 0.25-0.33 px off (one marker at 15-35° tilt, 550-
+# 850 mm: table error up to 6.4 × σ with the 0.05 px floor, 1.1 × with 0.3 px); the stills'
+# edge corners are 0.05 px RMS, 0.19 px at most (docs/vision.md, Calibration 1).
+ONE_MARKER_CORNER_SIGMA_PX = 0.3
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -63,6 +81,9 @@ class TableCalibration:
     info: CalibrationInfo
     corner_sigma_px: float
     focal_rel_sigma: float = 0.0
+    # Covariance (6 × 6: rvec, tvec) of the pose from the corner σ when one marker gave it,
+    # else None (several markers round the table: their corner noise averages, see detect).
+    pose_cov: tuple[tuple[float, ...], ...] | None = None
 
     @property
     def R(self) -> np.ndarray:
@@ -372,6 +393,42 @@ def _solve_pose(obj: np.ndarray, img: np.ndarray, cam: CameraIntrinsics
     return rvec.ravel(), tvec.ravel(), rms
 
 
+def _one_marker(found: dict[int, np.ndarray], layout: TableLayout, camera: CameraIntrinsics
+                ) -> TableCalibration | VisionFailure:
+    """The pose from one whole marker and a camera file (ONE_MARKER_*), with its covariance;
+    a ``too_few_markers`` failure when the square's two poses cannot be told apart."""
+    (i, img), = found.items()
+    obj = np.column_stack((layout.marker(i).corners_mm(), np.zeros(4)))
+    img = np.asarray(img, dtype=np.float64).reshape(-1, 2)
+    fail = VisionFailure("too_few_markers", f"1 of the layout's {len(layout.markers)} markers "
+                         "visible and its pose ambiguous; need 2 or more")
+    n, rvecs, tvecs, errs = cv2.solvePnPGeneric(obj, img, camera.K, camera.dist,
+                                                flags=cv2.SOLVEPNP_IPPE)
+    errs = np.asarray(errs, dtype=float).ravel()
+    if n < 2 or errs[0] > ONE_MARKER_MAX_RMS_PX or errs[1] < ONE_MARKER_MIN_ALT_RMS_PX:
+        return fail
+    rvec, tvec = cv2.solvePnPRefineLM(obj, img, camera.K, camera.dist, rvecs[0], tvecs[0])
+    rvec, tvec = rvec.ravel(), tvec.ravel()
+    proj, jac = cv2.projectPoints(obj, rvec, tvec, camera.K, camera.dist)
+    rms = float(np.sqrt(np.mean(np.sum((proj.reshape(-1, 2) - img) ** 2, axis=1))))
+    R = cv2.Rodrigues(rvec)[0]
+    if rms > ONE_MARKER_MAX_RMS_PX or (-R.T @ tvec)[2] <= 0:
+        return fail
+    corner_sigma = max(rms * 2.0, ONE_MARKER_CORNER_SIGMA_PX)
+    J = jac[:, :6]
+    cov = corner_sigma ** 2 * np.linalg.inv(J.T @ J)
+    H_img_from_table = camera.K @ np.column_stack((R[:, 0], R[:, 1], tvec))
+    H_table_from_image = np.linalg.inv(H_img_from_table)
+    H_table_from_image /= H_table_from_image[2, 2]
+    info = CalibrationInfo(
+        markers_found=(i,), reprojection_error_px=rms,
+        H_table_from_image=tuple(tuple(float(v) for v in r) for r in H_table_from_image),
+        intrinsics_source="given", rvec=tuple(float(v) for v in rvec),
+        tvec=tuple(float(v) for v in tvec))
+    return TableCalibration(camera, info.rvec, info.tvec, info, corner_sigma,  # type: ignore[arg-type]
+                            0.0, tuple(tuple(float(v) for v in r) for r in cov))
+
+
 def _pinhole(size: tuple[int, int], f: float, k1: float = 0.0) -> CameraIntrinsics:
     """Camera with focal ``f`` px, principal point at the image centre, radial k1 only."""
     w, h = size
@@ -383,8 +440,9 @@ def calibrate(image_bgr: np.ndarray, layout: TableLayout,
               camera: CameraIntrinsics | None = None) -> TableCalibration | VisionFailure:
     """Camera pose relative to the table from the layout's visible ArUco markers.
 
-    ``image_bgr``: 8-bit BGR (or grayscale) image. Needs 2+ markers (8+ corners); a marker
-    that disagrees with the others is left out (``info.markers_found`` lists those used).
+    ``image_bgr``: 8-bit BGR (or grayscale) image. Needs 2+ markers (8+ corners), or one whole
+    marker with ``camera`` when its pose is unambiguous (ONE_MARKER_*); a marker that disagrees
+    with the others is left out (``info.markers_found`` lists those used).
     Returns a :class:`TableCalibration`, or a :class:`VisionFailure` (``unreadable``,
     ``too_dark``, ``blown_out``, ``too_few_markers``, ``bad_calibration``) with a one-line
     reason.
@@ -404,6 +462,8 @@ def calibrate(image_bgr: np.ndarray, layout: TableLayout,
             f"camera file is for {camera.image_size[0]}×{camera.image_size[1]} images, "
             f"this image is {w}×{h}")
     found = find_markers(gray, layout, camera)
+    if len(found) == 1 and camera is not None:
+        return _one_marker(found, layout, camera)
     if len(found) < 2:
         return VisionFailure(
             "too_few_markers",

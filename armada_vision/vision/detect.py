@@ -1135,9 +1135,32 @@ def calibration_sigma_mm(calib: TableCalibration, at_mm: tuple[float, float],
     n = max(len(calib.info.markers_found) * 4, 1)
     s_cal = calib.corner_sigma_px * mpp * 2.0 / math.sqrt(n)
     c = calib.camera_center_mm
+    if calib.pose_cov is not None:
+        s_cal = max(s_cal, pose_sigma_mm(calib, at_mm))
     rise = d.base_rise_mm
     parallax = rise * math.hypot(at_mm[0] - c[0], at_mm[1] - c[1]) / max(c[2] - rise, 1.0)
     return math.hypot(s_cal, calib.focal_rel_sigma * parallax * 0.5)
+
+
+def pose_sigma_mm(calib: TableCalibration, at_mm: tuple[float, float]) -> float:
+    """σ (mm, the longer axis) of where the pixel showing ``at_mm`` lands on the table, from
+    the pose covariance of a one-marker calibration (calibrate.ONE_MARKER_*): the pose moved
+    along each of its 6 parameters, the landing point's shifts weighed by the covariance. It
+    grows with the distance from the marker (s26_partial_hd: 0.58 mm 167 mm from it, 3.5 mm
+    452 mm away)."""
+    if calib.pose_cov is None:
+        return 0.0
+    px = calib.project(np.array([at_mm], dtype=float))
+    q0 = np.array(calib.rvec + calib.tvec, dtype=float)
+    eps = np.array([1e-5] * 3 + [1e-3] * 3)
+    J = np.empty((2, 6))
+    for k in range(6):
+        q = q0.copy()
+        q[k] += eps[k]
+        moved = replace(calib, rvec=tuple(q[:3]), tvec=tuple(q[3:]))
+        J[:, k] = (moved.image_to_table(px)[0] - np.asarray(at_mm, dtype=float)) / eps[k]
+    cov = J @ np.array(calib.pose_cov) @ J.T
+    return float(math.sqrt(max(float(np.linalg.eigvalsh(cov)[-1]), 0.0)))
 
 
 # A white piece whose crisp area joins a coloured neighbour's (segment PALE_SPLIT_*; issue 4,
