@@ -70,11 +70,14 @@ def _crowded() -> SceneSpec:
 
 
 def _single_large_topdown() -> SceneSpec:
-    cam = CameraSpec.looking_at(HD, (300.0, 300.0), 600.0, 0.0, fov_deg=50)
-    pieces = (PieceSpec("large", "red", Pose(250.0, 300.0, 20.0)),
-              PieceSpec("medium", "green", Pose(330.0, 250.0, 200.0)),
-              PieceSpec("small", "blue", Pose(340.0, 340.0, 120.0)))
-    return SceneSpec(standard_layout(600, 600), cam, pieces, "wood", seed=27)
+    # From 0.6 m a 50° lens sees 560 × 315 mm: a 600 × 600 table put every marker off the
+    # image or cut by its sides (too_few_markers). On a 500 × 290 mm layout all eight markers
+    # and their paper lie whole in view (≥ 20 px in), the camera over its middle.
+    cam = CameraSpec.looking_at(HD, (250.0, 145.0), 600.0, 0.0, fov_deg=50)
+    pieces = (PieceSpec("large", "red", Pose(200.0, 145.0, 20.0)),
+              PieceSpec("medium", "green", Pose(280.0, 95.0, 200.0)),
+              PieceSpec("small", "blue", Pose(290.0, 185.0, 120.0)))
+    return SceneSpec(standard_layout(500, 290), cam, pieces, "wood", seed=27)
 
 
 # name → (what it shows, what it tests, camera file written?, spec builder)
@@ -151,7 +154,8 @@ STILLS: dict[str, tuple[str, str, bool, Callable[[], SceneSpec]]] = {
                       lambda: random_scene(26, tilt_deg=15, yaw_deg=90, jpeg_quality=92)),
     "s26_partial_hd": ("1280×720, low camera seeing part of the table (some markers), PNG",
                        "calibration from a subset of markers", True, _partial_view),
-    "s27_closeup_hd": ("1280×720, three pieces close up from 0.6 m, straight down, PNG",
+    "s27_closeup_hd": ("1280×720, three pieces close up from 0.6 m, straight down, on a "
+                       "50×29 cm layout whose eight markers are all in view, PNG",
                        "sub-millimetre pose accuracy", True, _single_large_topdown),
 }
 
