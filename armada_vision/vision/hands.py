@@ -82,7 +82,7 @@ PALE_GREY_SHADE = 1.75
 # spread of its BGR channels (max - min, 0-255) under BLACK_HAND_CHROMA, where HSV saturation
 # is not (dark pixels' saturation is noise: the black pieces' median 12-43, up to 73 at their
 # 80th percentile). The cases (13478, 14492, 14720, 16388, 17212, 14785, 16696, 6015): the
-# black pieces' footprints 2-9 at their 80th percentile; the rest of their hands' regions
+# black pieces' footprints 4-9 at their 80th percentile; the rest of their hands' regions
 # (table, its shadows, skin) 29-41 at their 20th. Read as white ones are (PALE_COST,
 # PALE_SKIN), kept only when named black; σ at least HAND_COLOUR_MM.
 BLACK_HAND_CHROMA = 20
