@@ -84,7 +84,9 @@ PALE_GREY_SHADE = 1.75
 # 80th percentile). The cases (13478, 14492, 14720, 16388, 17212, 14785, 16696, 6015): the
 # black pieces' footprints 4-9 at their 80th percentile; the rest of their hands' regions
 # (table, its shadows, skin) 29-41 at their 20th. Read as white ones are (PALE_COST,
-# PALE_SKIN), kept only when named black; σ at least HAND_COLOUR_MM.
+# PALE_SKIN), kept only when named black; σ at least HAND_COLOUR_MM. The pieces found so
+# (14492, 17212, 16696, 6015) fit 0.034-0.206 with 0-0.017 of their border skin; 13478's,
+# against two fingers, 0.225 (turned down by PALE_SKIN, as a dark gap between fingers would be).
 BLACK_HAND_CHROMA = 20
 # A clear piece in a hand's region (clear_in_hands): its crisp or muted area is taken in
 # up to this far past the region's border (mm), which may run across the piece.
