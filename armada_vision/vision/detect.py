@@ -110,6 +110,7 @@ from armada_vision.vision.fit import ViewGrid, lying_local_3d, seen_on_table
 from armada_vision.vision.hands import (
     SKIN_RING_MM,
     clear_in_hands,
+    hand_dark_pieces,
     hand_hides,
     hand_pale_pieces,
     in_crook_of_hand,
@@ -1922,6 +1923,8 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
                                       own_hue=hue)
     for sub, region in hands:
         lying += hand_pale_pieces(scene, view, bg, region, sub, lying)
+    for sub, region in hands:
+        lying += hand_dark_pieces(scene, view, bg, region, sub, lying)
     # Standing pieces cover their area too: their crisp outline is no lying piece. A clear
     # piece against a piece found is peeled off it (crisp.PEEL_DARK).
     hand_mask = _mask_of(hands, view.grid)

@@ -75,6 +75,19 @@ PALE_GREY_SHADE = 1.75
 # 1.52-1.67 (seed 1007: five, 13.7 smalls' area, ~120 ms of fits for nothing), the white
 # pieces' parts 1.92 (8850, 9173). Not asked per pixel: that cuts a white piece's own darker
 # faces out of its area (9173's large was lost so).
+# A black piece in a hand's region on a coloured table (issue 4, recall; session 62, black72;
+# hand_dark_pieces): the hand's region takes in a black piece beside it or in its shadow, where
+# only vivid colours (pieces_in_colour), white ones (hand_pale_pieces) and clean pieces at the
+# region's corners (pieces_at_tips) were read. Black plastic is colourless, lit or not: the
+# spread of its BGR channels (max - min, 0-255) under BLACK_HAND_CHROMA, where HSV saturation
+# is not (dark pixels' saturation is noise: the black pieces' median 12-43, up to 73 at their
+# 80th percentile). The cases (13478, 14492, 14720, 16388, 17212, 14785, 16696, 6015): the
+# black pieces' footprints 4-9 at their 80th percentile; the rest of their hands' regions
+# (table, its shadows, skin) 29-41 at their 20th. Read as white ones are (PALE_COST,
+# PALE_SKIN), kept only when named black; σ at least HAND_COLOUR_MM. The pieces found so
+# (14492, 17212, 16696, 6015) fit 0.034-0.206 with 0-0.017 of their border skin; 13478's,
+# against two fingers, 0.225 (turned down by PALE_SKIN, as a dark gap between fingers would be).
+BLACK_HAND_CHROMA = 20
 # A clear piece in a hand's region (clear_in_hands): its crisp or muted area is taken in
 # up to this far past the region's border (mm), which may run across the piece.
 HAND_CLEAR_GROW_MM = 3.0
@@ -298,6 +311,30 @@ def hand_pale_pieces(scene: Scene, view: TableView, bg: np.ndarray, region: np.n
         out += [c for c in got if pale_white(c, scene, view, bg) and (
             coloured or median_shade(scene, scene.footprint(c)[0].buffer(-1.0))
             >= PALE_GREY_SHADE)]
+    return out
+
+
+def hand_dark_pieces(scene: Scene, view: TableView, bg: np.ndarray, region: np.ndarray,
+                     sub: ViewGrid, taken: list[Candidate]) -> list[Candidate]:
+    """Black pieces in a hand's ``region`` (on ``sub``) on a coloured table: read in its
+    colourless area (BLACK_HAND_CHROMA) as :func:`hand_pale_pieces` reads a white one, on the
+    fit map and then on the area itself (:func:`colour_map`); only those fitted at most
+    PALE_COST, with at most PALE_SKIN of their border skin and named black are kept (σ at
+    least HAND_COLOUR_MM: never trusted)."""
+    if table_hue_sat(bg)[1] <= COLOURED_TABLE_SAT:
+        return []
+    bgr = view.image_bgr[scene.grid.window(sub)]
+    chroma = bgr.max(axis=2).astype(np.int16) - bgr.min(axis=2)
+    dark = (region & (chroma < BLACK_HAND_CHROMA)).view(np.uint8)
+    dark = cv2.morphologyEx(dark, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)) > 0
+    if np.count_nonzero(dark) < scene.small_area_mm2 * sub.px_per_mm**2 / 2:
+        return []
+    out: list[Candidate] = []
+    for s in (scene, colour_map(scene, dark, sub)):
+        got = pieces_in_colour(s, region, sub, dark, taken + out, under_hand=True)
+        out += [c for c in got if c.fit.cost <= PALE_COST
+                and _border_skin(c, view, bg) <= PALE_SKIN
+                and classify_color(view, scene.footprint(c)[0], bg) == "black"]
     return out
 
 
