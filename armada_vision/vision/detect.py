@@ -2086,6 +2086,12 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
                   if c.fit.cost <= GOOD_COST]
     for sub, region in read:
         lying += colours_left(scene, view, bg, region, sub, lying)
+    # ... and where no pass read a piece in the region but another's reading lies on it (the
+    # crisp pass read its neighbour from the neighbour's own edges): the region's passes took
+    # the piece's colour area as explained by that neighbour (issue 4, session 62, knot72).
+    for sub, region in empty:
+        if not any(region is r for _s, r in read) and _reading_on(region, sub, lying):
+            lying += colours_left(scene, view, bg, region, sub, lying)
     # Good fits of a sunk clear piece short of clean (CLEAR_SUNK_LATE_COST): kept last.
     sunk_late: list[Candidate] = []
     for sub, region in lit_regions:
@@ -3942,6 +3948,13 @@ def _ends_hidden(c: Candidate, length_mm: float) -> bool:
                 or (c.fit.cost > CLEAR_PINNED_COST and sides.any()
                     and hidden[sides].mean() >= CLEAR_SIDES_HIDDEN
                     and max(at_stern, at_tip) >= CLEAR_ONE_END_HIDDEN))
+
+
+def _reading_on(region: np.ndarray, sub: ViewGrid, lying: list[Candidate]) -> bool:
+    """Whether a reading of ``lying`` lies on ``region`` (on ``sub``): its outline, grown as
+    unexplained_mask grows it, covers some of the region."""
+    return bool(np.count_nonzero(unexplained_mask(region, sub, lying))
+                < np.count_nonzero(region))
 
 
 def _piece(c: Candidate, calib: TableCalibration, view: TableView, bg: np.ndarray,
