@@ -2086,17 +2086,19 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
                   if c.fit.cost <= GOOD_COST]
     for sub, region in read:
         lying += colours_left(scene, view, bg, region, sub, lying)
-    # ... and where no pass read a piece in the region but another's reading lies on it (the
-    # crisp pass read its neighbour from the neighbour's own edges): the region's passes took
-    # the piece's colour area as explained by that neighbour (issue 4, session 62, knot72).
-    for sub, region in empty:
-        if not any(region is r for _s, r in read) and _reading_on(region, sub, lying):
-            lying += colours_left(scene, view, bg, region, sub, lying)
     # Good fits of a sunk clear piece short of clean (CLEAR_SUNK_LATE_COST): kept last.
     sunk_late: list[Candidate] = []
     for sub, region in lit_regions:
         # A clear piece whose shaded face sank below the region's scaled map (CLEAR_SUNK_COST).
         lying += _clear_sunk(scene, view, bg, region, sub, lying, sunk_late)
+    # colours_left again, where no pass read a piece in the region but another's reading lies
+    # on it (the crisp pass read its neighbour from the neighbour's own edges, or a sunk clear
+    # piece was read): the region's passes took the piece's colour area as explained by that
+    # neighbour (issue 4, session 62, knot72). After the passes above, which see the region
+    # as before.
+    for sub, region in empty:
+        if not any(region is r for _s, r in read) and _reading_on(region, sub, lying):
+            lying += colours_left(scene, view, bg, region, sub, lying)
     if ratio is not None:
         # Last: it only adds black pieces nothing else read (a piece the passes above read
         # keeps their pose and σ; seed 1094's black large touching a cyan one).
