@@ -2095,9 +2095,11 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     # on it (the crisp pass read its neighbour from the neighbour's own edges, or a sunk clear
     # piece was read): the region's passes took the piece's colour area as explained by that
     # neighbour (issue 4, session 62, knot72). After the passes above, which see the region
-    # as before.
+    # as before. Not where a piece was read standing: its faces are its colour area (the
+    # 8560-set's 8799, an upright piece read standing, its faces then read lying here).
     for sub, region in empty:
-        if not any(region is r for _s, r in read) and _reading_on(region, sub, lying):
+        if (not any(region is r for _s, r in read) and _reading_on(region, sub, lying)
+                and not _reading_on(region, sub, standing)):
             lying += colours_left(scene, view, bg, region, sub, lying)
     if ratio is not None:
         # Last: it only adds black pieces nothing else read (a piece the passes above read
@@ -3952,10 +3954,10 @@ def _ends_hidden(c: Candidate, length_mm: float) -> bool:
                     and max(at_stern, at_tip) >= CLEAR_ONE_END_HIDDEN))
 
 
-def _reading_on(region: np.ndarray, sub: ViewGrid, lying: list[Candidate]) -> bool:
-    """Whether a reading of ``lying`` lies on ``region`` (on ``sub``): its outline, grown as
+def _reading_on(region: np.ndarray, sub: ViewGrid, readings: list[Candidate]) -> bool:
+    """Whether one of ``readings`` lies on ``region`` (on ``sub``): its outline, grown as
     unexplained_mask grows it, covers some of the region."""
-    return bool(np.count_nonzero(unexplained_mask(region, sub, lying))
+    return bool(np.count_nonzero(unexplained_mask(region, sub, readings))
                 < np.count_nonzero(region))
 
 
