@@ -3321,7 +3321,8 @@ def test_a_hued_small_beside_a_neighbour_with_its_shaded_faces_dull_is_read(
 # small at a yellow large's tip, felt) and 16301 (a yellow small beside a yellow small,
 # cloth), the 13744-set's 13853 (an orange large beside a yellow large, cloth), the
 # 15184-set's 15467 (a yellow large beside a yellow large, cloth) and the 14320-set's 14519
-# (a yellow large beside an orange large, cloth); all 1280×720, 0-10°.
+# (a yellow large beside an orange large, cloth), all 1280×720, 0-10°; and the 14320-set's
+# 14396 (a yellow medium beside an orange medium, cloth, 1920×1080, 22-35°).
 @pytest.mark.parametrize(("seed", "seed0", "size", "color", "stern"), [
     (13481, 13456, "large", "cyan", (395.9, 291.4)),
     (16235, 16048, "small", "cyan", (327.6, 125.4)),
@@ -3329,6 +3330,7 @@ def test_a_hued_small_beside_a_neighbour_with_its_shaded_faces_dull_is_read(
     (13853, 13744, "large", "orange", (255.2, 238.5)),
     (15467, 15184, "large", "yellow", (330.9, 401.4)),
     (14519, 14320, "large", "yellow", (399.9, 163.2)),
+    (14396, 14320, "medium", "yellow", (218.2, 437.1)),
 ])
 def test_a_hued_piece_in_a_region_no_pass_read_whose_neighbour_another_pass_read_is_found(
         seed, seed0, size, color, stern):
