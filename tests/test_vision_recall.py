@@ -3312,6 +3312,33 @@ def test_a_hued_small_beside_a_neighbour_with_its_shaded_faces_dull_is_read(
     assert_no_false_piece(seed, seed0)
 
 
+# A hued piece in a knot whose region no pass read a piece in, its neighbour read by another
+# pass (the crisp pass, from the neighbour's own edges; issue 4, session 62, knot72): the
+# region was never asked what that reading leaves of its colour (colours_left asked only the
+# regions a piece was read in), though the piece's fit there is good and whole. Asked of such
+# a region too (detect._reading_on): found, in colour, never trusted, no false piece. The
+# 13456-set's 13481 (a cyan large beside a black medium, felt), the 16048-set's 16235 (a cyan
+# small at a yellow large's tip, felt) and 16301 (a yellow small beside a yellow small,
+# cloth), the 13744-set's 13853 (an orange large beside a yellow large, cloth), the
+# 15184-set's 15467 (a yellow large beside a yellow large, cloth) and the 14320-set's 14519
+# (a yellow large beside an orange large, cloth), all 1280×720, 0-10°; and the 14320-set's
+# 14396 (a yellow medium beside an orange medium, cloth, 1920×1080, 22-35°).
+@pytest.mark.parametrize(("seed", "seed0", "size", "color", "stern"), [
+    (13481, 13456, "large", "cyan", (395.9, 291.4)),
+    (16235, 16048, "small", "cyan", (327.6, 125.4)),
+    (16301, 16048, "small", "yellow", (237.9, 486.1)),
+    (13853, 13744, "large", "orange", (255.2, 238.5)),
+    (15467, 15184, "large", "yellow", (330.9, 401.4)),
+    (14519, 14320, "large", "yellow", (399.9, 163.2)),
+    (14396, 14320, "medium", "yellow", (218.2, 437.1)),
+])
+def test_a_hued_piece_in_a_region_no_pass_read_whose_neighbour_another_pass_read_is_found(
+        seed, seed0, size, color, stern):
+    _found_in_colour_never_trusted(seed, seed0, size, color, stern)
+    assert found(seed, size, color, stern, seed0=seed0).color == color
+    assert_no_false_piece(seed, seed0)
+
+
 # A piece read short over one end and its other end read across it, both in doubt (issue 4,
 # session 30, split39; the 7696-set's 7905, felt, 1280×720, 22-35°): a clear large whose
 # stern touches a purple large's was read as a small over its tip (σ 20 mm) and a small

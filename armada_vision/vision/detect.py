@@ -2117,6 +2117,16 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     for sub, region in lit_regions:
         # A clear piece whose shaded face sank below the region's scaled map (CLEAR_SUNK_COST).
         lying += _clear_sunk(scene, view, bg, region, sub, lying, sunk_late)
+    # colours_left again, where no pass read a piece in the region but another's reading lies
+    # on it (the crisp pass read its neighbour from the neighbour's own edges, or a sunk clear
+    # piece was read): the region's passes took the piece's colour area as explained by that
+    # neighbour (issue 4, session 62, knot72). After the passes above, which see the region
+    # as before. Not where a piece was read standing: its faces are its colour area (the
+    # 8560-set's 8799, an upright piece read standing, its faces then read lying here).
+    for sub, region in empty:
+        if (not any(region is r for _s, r in read) and _reading_on(region, sub, lying)
+                and not _reading_on(region, sub, standing)):
+            lying += colours_left(scene, view, bg, region, sub, lying)
     if ratio is not None:
         # Last: it only adds black pieces nothing else read (a piece the passes above read
         # keeps their pose and σ; seed 1094's black large touching a cyan one).
@@ -3968,6 +3978,13 @@ def _ends_hidden(c: Candidate, length_mm: float) -> bool:
                 or (c.fit.cost > CLEAR_PINNED_COST and sides.any()
                     and hidden[sides].mean() >= CLEAR_SIDES_HIDDEN
                     and max(at_stern, at_tip) >= CLEAR_ONE_END_HIDDEN))
+
+
+def _reading_on(region: np.ndarray, sub: ViewGrid, readings: list[Candidate]) -> bool:
+    """Whether one of ``readings`` lies on ``region`` (on ``sub``): its outline, grown as
+    unexplained_mask grows it, covers some of the region."""
+    return bool(np.count_nonzero(unexplained_mask(region, sub, readings))
+                < np.count_nonzero(region))
 
 
 def _piece(c: Candidate, calib: TableCalibration, view: TableView, bg: np.ndarray,
