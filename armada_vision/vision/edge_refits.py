@@ -587,7 +587,7 @@ def clear_far_shift(scene: Scene, c: Candidate, p: DetectedPiece, calib: TableCa
     side costs no more than its near side (CLEAR_FAR_BALANCE), or CLEAR_FAR_SHIFT_MM when
     none does; size, colour and σ kept."""
     f = c.fit
-    if (not grey_table or p.color != "clear" or p.score <= 0.0
+    if (not grey_table or p.color != "clear"
             or p.sigma_mm <= EDGE_REFIT_MIN_SIGMA_MM
             or p.pose != f.pose or len(f.probe_mm) == 0):
         return p
