@@ -2465,7 +2465,7 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
             return p
         q = set_clear_refit(scene, p, calib, from_base, from_tip)
         # Moved to its map fit, it lies where a fitted one does: asked as one (issue 4,
-        # session 62, acc72; edge_refits.CLEAR_FAR_REFIT).
+        # session 62, acc72; edge_refits.CLEAR_FAR_STEP_MM's note).
         if q is not p and (m := scene.fit(p.size, p.pose)).fit.pose == q.pose:
             far_asked[(q.size, q.pose)] = m
         return q
