@@ -4954,10 +4954,12 @@ def test_a_clear_reading_moved_from_the_camera_whose_step_is_not_measured_takes_
 # 62, acc72): it lies where a fitted one does, its far walls off the map, and the fit's own
 # samples are asked as a fitted reading's are (CLEAR_FAR_MISS's test, the measured step). 1280×720,
 # laminate, σ 99 mm: the 14896 set's 14997 medium (far side 1.34 above its near side; step 3 mm:
-# 2.21 / 2.17 -> 0.89 / 0.91 mm), the 16624 set's 16639 large (1.36; step 2 mm: 2.24 / 2.71 ->
-# 2.12 / 2.13 mm). Size, colour and σ kept.
+# 2.21 / 2.17 -> 0.89 / 0.91 mm), the 12880 set's 12991 large (step 2 mm: 2.29 / 1.84 -> 0.65 /
+# 0.79 mm), the 16624 set's 16639 large (1.36; step 2 mm: 2.24 / 2.71 -> 2.12 / 2.13 mm). Size,
+# colour and σ kept.
 @pytest.mark.parametrize(("seed0", "seed", "size", "stern", "heading", "within"), [
     (14896, 14997, "medium", (154.81, 377.13), 152.82, 1.5),
+    (12880, 12991, "large", (347.51, 435.48), 7.31, 1.5),
     (16624, 16639, "large", (292.59, 287.06), 344.62, 2.2),
 ])
 def test_a_clear_set_reading_at_its_map_fit_is_moved_from_the_camera_as_a_fitted_one(

@@ -487,9 +487,12 @@ CLEAR_FAR_COS = 0.5
 # lies where a fitted one does, its far walls off the map, and is asked as one: find_pieces hands
 # clear_far_shift that fit (the same test, bounds and step; a reading set_clear_refit only turned,
 # or left, is not at a map fit and is left). On the 720p and 1080p laminate scenes of 16624, 14896,
-# 5968 and 13744 (/work/scratch/acc72/probe.py, pr_*.jsonl) two such readings, both at 720p,
-# both nearer: the 14896 set's 14997 medium (far side 1.34 above its near side, step 3 mm: 2.21
-# -> 0.89 mm), the 16624 set's 16639 large (1.36, step 2 mm: 2.24 / 2.71 -> 2.12 / 2.13 mm).
+# 5968, 13744 and 12880 (/work/scratch/acc72/probe.py, pr_*.jsonl) four such readings, all at
+# 720p: three nearer at both ends, the 14896 set's 14997 medium (far side 1.34 above its near
+# side, step 3 mm: 2.21 -> 0.89 mm), the 12880 set's 12991 large (step 2 mm: 2.29 -> 0.65 mm),
+# the 16624 set's 16639 large (1.36, step 2 mm: 2.24 / 2.71 -> 2.12 / 2.13 mm); one mixed, a
+# wrong reading in doubt (12880's 13053, a white medium read as a clear large: stern 2.17 ->
+# 3.29 mm, tip 7.96 -> 7.38 mm).
 CLEAR_FAR_STEP_MM = 0.2
 CLEAR_FAR_MAX_SHIFT_MM = 3.0
 CLEAR_FAR_BALANCE = 0.0
