@@ -4972,6 +4972,16 @@ def test_a_clear_set_reading_at_its_map_fit_is_moved_from_the_camera_as_a_fitted
     assert p.sigma_mm > 1.5
 
 
+# ... but one whose map fit's far side found its edge is left (issue 4, session 62, acc72): the
+# 5968 set's 6154 clear large (1920×1080, laminate, σ in doubt) at set_clear_refit's map fit,
+# its far side 0.12 above its near side (CLEAR_FAR_MISS 0.7): 1.74 / 2.66 mm off as left; moved
+# the fixed 1.2 mm its stern would go to 2.07 mm.
+def test_a_clear_set_reading_at_its_map_fit_whose_far_side_found_its_edge_is_not_moved():
+    p = found(6154, "large", "clear", (315.8, 406.04), seed0=5968)
+    assert p is not None and p.size.value == "large" and p.color == "clear"
+    assert math.dist(p.pose.stern_mm, (315.8, 406.04)) < 1.9
+
+
 # A clear piece lit like a grey table is no lit table (issue 4, session 40, clearrec50; clear
 # pieces on laminate missed, lit like the table). The 10864-set's 11118: a clear small alone on
 # laminate (1920×1080, 10-22°), its faces passing the table's light and colour at over ×1.05.
