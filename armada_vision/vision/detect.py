@@ -2499,7 +2499,12 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
         if p.score > 0.0:
             far_asked[(p.size, p.pose)] = c
             return p
-        return set_clear_refit(scene, p, calib, from_base, from_tip)
+        q = set_clear_refit(scene, p, calib, from_base, from_tip)
+        # Moved to its map fit, it lies where a fitted one does: asked as one (issue 4,
+        # session 62, acc72; edge_refits.CLEAR_FAR_STEP_MM's note).
+        if q is not p and (m := scene.fit(p.size, p.pose)).fit.pose == q.pose:
+            far_asked[(q.size, q.pose)] = m
+        return q
 
     out = [_refit_set(c, p, edges_refit(scene, edges, p, calib, from_base=id(c.fit) in quad_fits),
                       id(c.fit) in quad_fits, i in tip_set)

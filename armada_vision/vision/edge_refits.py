@@ -483,6 +483,16 @@ CLEAR_FAR_COS = 0.5
 # the near side by the normals: its near side hidden by a neighbour (6101's large -0.08,
 # 15143's large -0.04: a 0.2 mm step would balance them, 6101 ~3.1 mm off; the smallest
 # measured 14977's large 0.37).
+# Session 62 (acc72): a clear set reading (score 0) that set_clear_refit moved to its map fit
+# lies where a fitted one does, its far walls off the map, and is asked as one: find_pieces hands
+# clear_far_shift that fit (the same test, bounds and step; a reading set_clear_refit only turned,
+# or left, is not at a map fit and is left). On the 720p and 1080p laminate scenes of 16624, 14896,
+# 5968, 13744 and 12880 (/work/scratch/acc72/probe.py, pr_*.jsonl) four such readings, all at
+# 720p: three nearer at both ends, the 14896 set's 14997 medium (far side 1.34 above its near
+# side, step 3 mm: 2.21 -> 0.89 mm), the 12880 set's 12991 large (step 2 mm: 2.29 -> 0.65 mm),
+# the 16624 set's 16639 large (1.36, step 2 mm: 2.24 / 2.71 -> 2.12 / 2.13 mm); one mixed, a
+# wrong reading in doubt (12880's 13053, a white medium read as a clear large: stern 2.17 ->
+# 3.29 mm, tip 7.96 -> 7.38 mm).
 CLEAR_FAR_STEP_MM = 0.2
 CLEAR_FAR_MAX_SHIFT_MM = 3.0
 CLEAR_FAR_BALANCE = 0.0
@@ -579,15 +589,15 @@ def _far_excess(costs: np.ndarray, cos: np.ndarray) -> float | None:
 
 def clear_far_shift(scene: Scene, c: Candidate, p: DetectedPiece, calib: TableCalibration,
                     grey_table: bool) -> DetectedPiece:
-    """``p`` (a clear reading in doubt as first read from its map fit ``c``: score over 0) on
-    a grey table (``grey_table``: the laminate) moved away from the camera's foot when
-    ``c``'s outline samples on its side away from the camera cost CLEAR_FAR_MISS more than
-    those toward it (its far walls, not on the map, pulled it toward the camera): by the
-    first step of CLEAR_FAR_STEP_MM up to CLEAR_FAR_MAX_SHIFT_MM at which its outline's far
-    side costs no more than its near side (CLEAR_FAR_BALANCE), or CLEAR_FAR_SHIFT_MM when
-    none does; size, colour and σ kept."""
+    """``p`` (a clear reading in doubt at its map fit ``c``'s pose: as first read, score over
+    0, or a set reading set_clear_refit moved there) on a grey table (``grey_table``: the
+    laminate) moved away from the camera's foot when ``c``'s outline samples on its side
+    away from the camera cost CLEAR_FAR_MISS more than those toward it (its far walls, not on
+    the map, pulled it toward the camera): by the first step of CLEAR_FAR_STEP_MM up to
+    CLEAR_FAR_MAX_SHIFT_MM at which its outline's far side costs no more than its near side
+    (CLEAR_FAR_BALANCE), or CLEAR_FAR_SHIFT_MM when none does; size, colour and σ kept."""
     f = c.fit
-    if (not grey_table or p.color != "clear" or p.score <= 0.0
+    if (not grey_table or p.color != "clear"
             or p.sigma_mm <= EDGE_REFIT_MIN_SIGMA_MM
             or p.pose != f.pose or len(f.probe_mm) == 0):
         return p
