@@ -2220,6 +2220,37 @@ def test_a_medium_whose_large_fit_finds_no_edges_past_its_ends_stays_medium(
     assert p is not None and p.size.value == "medium"
 
 
+# The same rule asked of a vivid, white or black medium (issue 4, session 62, size72;
+# detect.FIT_LONGER_VIVID, the bounds strips.CLEAR_FIT_*). The 14896-set's 15086, a green large
+# on green felt read as a medium on its lit face (σ 46.2 mm, 1920×1080, 22-35°): its large from
+# the medium's stern costs 0.63 at σ 0.12 mm, past its ends 0.10; the 15184-set's 15349, an
+# orange large read as a medium (σ 31.1 mm, 1280×720, 10-22°): from its tip 0.26, past 0.15.
+# Both mediums on e9d4b0f; now larges in doubt, named as they were.
+@pytest.mark.parametrize(("seed", "seed0", "color", "stern"), [
+    (15086, 14896, "green", (303.5, 381.7)),
+    (15349, 15184, "orange", (196.1, 310.0)),
+])
+def test_a_vivid_medium_whose_large_fit_finds_the_edges_past_its_ends_is_read_large(
+        seed, seed0, color, stern):
+    assert_set_at_size(seed, seed0, "large", color, stern)
+    assert_no_false_piece(seed, seed0)
+
+
+# ... but not a right vivid medium in size doubt whose large fit converges on its shadow or the
+# bare table past it: the 14608-set's 14627 (a purple medium on cloth, σ 9.9 mm: its large from
+# the stern 0.65 at σ 0.16 mm, past 0.75, the nearest right vivid medium surveyed) and 14617
+# (an orange medium, σ 10.0 mm: from the tip 0.68 at σ 0.08 mm, past 2.00). Mediums on
+# e9d4b0f too.
+@pytest.mark.parametrize(("seed", "seed0", "color", "stern"), [
+    (14627, 14608, "purple", (343.3, 409.9)),
+    (14617, 14608, "orange", (214.7, 428.8)),
+])
+def test_a_vivid_medium_whose_large_fit_finds_no_edges_past_its_ends_stays_medium(
+        seed, seed0, color, stern):
+    p = found(seed, "medium", color, stern, seed0=seed0)
+    assert p is not None and p.size.value == "medium" and p.color == color
+
+
 # A piece read twice (issue 4, precision; session 19, set from 4816): two lying pieces never
 # share table, yet a region's choice let a second reading overlap one chosen by up to 0.15 of
 # the smaller footprint, and the re-reads' clash tests the same: 4933's blue small read again
