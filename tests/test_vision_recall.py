@@ -2220,55 +2220,6 @@ def test_a_medium_whose_large_fit_finds_no_edges_past_its_ends_stays_medium(
     assert p is not None and p.size.value == "medium"
 
 
-# The same rule asked of a vivid medium of the table's hue (issue 4, session 62, size72;
-# detect.FIT_LONGER_TABLE_HUE, the bounds strips.CLEAR_FIT_*): its shaded faces and open base
-# are the table's colour, so the map sees its lit face alone. The 14896-set's 15086, a green
-# large on green felt read as a medium on its lit face (σ 46.2 mm, 1920×1080, 22-35°): its
-# large from the medium's stern costs 0.63 at σ 0.12 mm, past its ends 0.10. A medium on
-# e9d4b0f; now a large in doubt, named green.
-def test_a_medium_of_the_tables_hue_whose_large_fit_finds_the_edges_past_its_ends_is_read_large():
-    assert_set_at_size(15086, 14896, "large", "green", (303.5, 381.7))
-    assert_no_false_piece(15086, 14896)
-
-
-# ... but not a right vivid medium in size doubt whose large fit converges on its shadow or the
-# bare table past it: the 14608-set's 14627 (a purple medium on cloth, σ 9.9 mm: its large from
-# the stern 0.65 at σ 0.16 mm, past 0.75) and 14617 (an orange medium, σ 10.0 mm: from the tip
-# 0.68 at σ 0.08 mm, past 2.00); nor one not of the table's hue whose large passes every bound,
-# left as read (the 15184-set's 15349, an orange large on felt read as a medium at σ 31.1 mm:
-# from the tip 0.26, past 0.15; see the still below). Mediums on e9d4b0f too.
-@pytest.mark.parametrize(("seed", "seed0", "color", "stern"), [
-    (14627, 14608, "purple", (343.3, 409.9)),
-    (14617, 14608, "orange", (214.7, 428.8)),
-    (15349, 15184, "orange", (196.1, 310.0)),
-])
-def test_a_vivid_medium_whose_large_fit_is_not_asked_or_finds_no_edges_keeps_its_reading(
-        seed, seed0, color, stern):
-    size = "large" if seed == 15349 else "medium"
-    p = found(seed, size, color, stern, seed0=seed0)
-    assert p is not None and p.size.value == "medium" and p.color == color
-
-
-def test_a_right_purple_medium_whose_large_lies_on_its_shadow_stays_medium():
-    """s19_projector_fhd's purple medium (at 412.6, 190.0), read right in size doubt (σ 9.9
-    mm): its large from the stern costs 0.50 at past 0.20, inside strips.CLEAR_FIT_*, and the
-    first form of FIT_LONGER_TABLE_HUE (any vivid medium) read it large (σ 51 mm). Not of the
-    table's hue, it is not asked (session 62, size72; a medium on e9d4b0f too)."""
-    from pathlib import Path
-
-    from armada_vision.vision.io import load_camera_file, load_layout_file, read_image
-
-    base = Path(__file__).resolve().parent.parent / "sample_images" / "stills"
-    name = "s19_projector_fhd"
-    truth = json.loads((base / f"{name}.truth.json").read_text())
-    det = detect(read_image(base / f"{name}.jpg"), load_layout_file(base / f"{name}.layout.json"),
-                 load_camera_file(base / f"{name}.camera.json"))
-    assert isinstance(det, Detections)
-    assert not [m for m in match(truth, det).misses if "size medium purple" in m]
-    (p,) = [q for q in det.pieces if math.dist(q.pose.stern_mm, (412.6, 190.0)) < 3.0]
-    assert p.size.value == "medium" and p.color == "purple"
-
-
 # A piece read twice (issue 4, precision; session 19, set from 4816): two lying pieces never
 # share table, yet a region's choice let a second reading overlap one chosen by up to 0.15 of
 # the smaller footprint, and the re-reads' clash tests the same: 4933's blue small read again

@@ -889,18 +889,6 @@ LATE_SIZE_DOUBT_COST = 0.48
 # Above CLEAR_DARKEST_SHARE (0.45), which names a reading black: 9427 is named black at the end
 # from the large's footprint (0.402), not its own.
 SOFT_LONGER_DARKEST = 0.5
-# A vivid medium of the table's hue (detect._table_hue_sat: green on green felt) in size doubt
-# of the large is asked strips.clear_fit_longer too (issue 4, session 62, size72): its shaded
-# faces and open base are the table's colour, so the map sees its lit face alone and the medium
-# fits there, a size short. Its large's fit on the map from its stern or its tip, costing at
-# most CLEAR_FIT_COST at σ at most CLEAR_FIT_SIGMA_MM and finding the edges past the medium's
-# ends (CLEAR_FIT_PAST_COST), is read, in doubt, its name kept: the 14896-set's 15086 (a green
-# large on green felt: from its stern, cost 0.63, past 0.10). Not any vivid medium: a right
-# purple medium of the sample still s19_projector_fhd has a large from its stern at 0.50, past
-# 0.20 (read large by the first form), inside the bounds and over 15086's and the 15184-set's
-# 15349's (an orange large on felt, 0.15, left a medium in doubt) by a hair; a right white
-# medium's large lies on its shadow's rim (the 14608-set's 14730: 0.41, past 0.31).
-FIT_LONGER_TABLE_HUE = True
 # ... and its heading is as little pinned: σ° covers any heading, twice ANY_HEADING_DEG a half
 # turn, the farthest a heading can be off (issue 4, session 53, trust63: the 14896-set's 15050,
 # a yellow medium on blue cloth, 1920×1080, 22-35°, its open base facing the camera, read
@@ -2426,13 +2414,6 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
         # reading itself (FULL_STRIP_FG) is read at that size, named as it was.
         if (not opaque[i] and out[i] is p
                 and (o := full_strip_longer(scene, c, p.sigma_mm, lying)) is not None):
-            out[i] = replace(as_piece(o, False), color=p.color)
-        # A vivid medium of the table's hue in size doubt of the large whose large fits the map
-        # from its stern or its tip, finding the edges past its ends (strips.CLEAR_FIT_*;
-        # FIT_LONGER_TABLE_HUE), is read large, named as it was.
-        if (FIT_LONGER_TABLE_HUE and not opaque[i] and out[i] is p
-                and p.color not in FACES_CAN_VANISH and _table_hue_sat(c, scene, view, bg)[0]
-                and (o := clear_fit_longer(scene, c, p.sigma_mm, lying)) is not None):
             out[i] = replace(as_piece(o, False), color=p.color)
         # Any colour but clear: a longer reading whose strip past the next shorter size is
         # bare table (BARE_STRIP_SCORE) is read at that size, named as it was.
