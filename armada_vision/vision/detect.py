@@ -1255,7 +1255,9 @@ def _standing_max_cost(found: list[Candidate], no_base: bool, scene: Scene | Non
     base the view contradicts (any usable standing fit, MAX_COST); one doubtful reading
     (STAND_TIE under its cost); several, all doubtful (STAND_TIE under the best, at most
     GOOD_COST: a standing piece's faces read as lying pieces; issue 4, 8560-set 8661's
-    upright purple large read as two purple smalls at 0.42, standing at 0.18)."""
+    upright purple large read as two purple smalls at 0.42, standing at 0.18). Good readings
+    (given the ``scene``) whose best joint cost is STAND_GOOD_FROM or more yield to a standing
+    fit at STAND_OFF_SHARE of it."""
     if not found:
         return GOOD_COST
     if no_base:
