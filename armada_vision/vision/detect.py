@@ -966,6 +966,17 @@ STAND_BELOW_SHARE = 1.0
 # (9801).
 STAND_OFF_COST = MAX_COST
 STAND_OFF_SHARE = 0.75
+# A lone region whose lying readings all fit well (fit cost at most GOOD_COST) is asked for a
+# standing piece too when their best joint cost (alone, in view) is this or more: it yields to
+# a standing fit at STAND_OFF_SHARE of that joint cost or less (_standing_max_cost). Issue 4,
+# session 62, false72: at 22-35° and 1280×720 an upright piece's base and faces were read as
+# one good lying piece heading off the camera's direction or as two (14320-set 14349, an
+# upright orange large read as a medium at joint 0.314, standing 0.144; 5968-set 5997, an
+# upright orange large read as two smalls at 0.257 and 0.279, standing 0.164, 0.64 of it;
+# 14032-set 14127, an upright red large read as two smalls at 0.278 and 0.466, standing
+# 0.001): false pieces, in doubt. Below the gate no standing fit is asked (a fit per start on
+# every well-read lone piece otherwise); the nearest case above it is 5997's 0.257.
+STAND_GOOD_FROM = 0.2
 # A reading named a vivid colour that is the table with light taken away (_dimmed_table_read)
 # and hides this share of its outline or more against a neighbour is that neighbour's shadow,
 # no piece (_leaning_shadow; the 8272-set's 8332: a red large's shadow on blue cloth read as a
@@ -1261,20 +1272,28 @@ def _scaled_to(score: np.ndarray, region: np.ndarray) -> np.ndarray:
     return np.clip((score - lo) / (hi - lo), 0.0, 1.0)
 
 
-def _standing_max_cost(found: list[Candidate], no_base: bool) -> float | None:
+def _standing_max_cost(found: list[Candidate], no_base: bool, scene: Scene | None = None
+                       ) -> float | None:
     """The joint cost a standing piece must fit a lone region's area at to replace its lying
     readings ``found``, or None when they stand: no lying piece (GOOD_COST); one whose open
     base the view contradicts (any usable standing fit, MAX_COST); one doubtful reading
     (STAND_TIE under its cost); several, all doubtful (STAND_TIE under the best, at most
     GOOD_COST: a standing piece's faces read as lying pieces; issue 4, 8560-set 8661's
-    upright purple large read as two purple smalls at 0.42, standing at 0.18)."""
+    upright purple large read as two purple smalls at 0.42, standing at 0.18). Good readings
+    (given the ``scene``) whose best joint cost is STAND_GOOD_FROM or more yield to a standing
+    fit at STAND_OFF_SHARE of it."""
     if not found:
         return GOOD_COST
     if no_base:
         return MAX_COST
     best = min(c.fit.cost for c in found)
     if best <= GOOD_COST:
-        return None
+        # Good lying readings whose joint cost is middling (STAND_GOOD_FROM) yield only to a
+        # clearly better standing fit (STAND_OFF_SHARE of it).
+        if scene is None or any(c.upright for c in found):
+            return None
+        joint = min(_in_view_px(c, joint_cost(c, [], scene)) for c in found)
+        return joint * STAND_OFF_SHARE if joint >= STAND_GOOD_FROM else None
     if len(found) == 1:
         return best - STAND_TIE
     return min(best - STAND_TIE, GOOD_COST)
@@ -1876,7 +1895,7 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
         up = None
         alone = area <= scene.max_area_mm2
         no_base = alone and len(found) == 1 and shows_no_base(scene, found[0])
-        if alone and (stand_max := _standing_max_cost(found, no_base)) is not None:
+        if alone and (stand_max := _standing_max_cost(found, no_base, scene)) is not None:
             up = next((u for m in _standing_maps(scene, sub, dark)
                        if (u := upright_fit(m, region, sub, stand_max)) is not None), None)
             if up is not None:
