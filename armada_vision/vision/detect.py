@@ -170,7 +170,7 @@ from armada_vision.vision.open_base import (
 )
 from armada_vision.vision.order import median, percentile
 from armada_vision.vision.pixels import masked
-from armada_vision.vision.refine import refine_on_score, unsettled_doubt
+from armada_vision.vision.refine import near_face_refit, refine_on_score, unsettled_doubt
 from armada_vision.vision.scene import (
     GOOD_COST,
     MAX_COST,
@@ -2323,6 +2323,9 @@ def find_pieces(view: TableView, calib: TableCalibration, layout: TableLayout,
     lying = unsettled_doubt(scene, lying)
     # The fit map's clip set the edges a little outside a vivid piece: refitted on the score.
     lying = refine_on_score(scene, lying)
+    # The camera-side face of the table's hue lost in its shadow: refitted without it
+    # (refine.NEAR_FACE_*).
+    lying = near_face_refit(scene, lying)
     area_poly = shapely.Polygon(layout.play_area_mm)
 
     hued_doubt: set[tuple[Size, Pose]] = set()
