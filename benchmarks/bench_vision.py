@@ -7,7 +7,7 @@ recall, precision, size and colour accuracy, stern/tip/heading errors (median an
 percentile) per tilt band and resolution, cold single-image time, the tracking steady-state
 frame time (one core) and peak memory, into the ``vision`` section of docs/benchmarks.md.
 
-A second set from ``--holdout`` (default seed 17776; ``--holdout-scenes``, default as many
+A second set from ``--holdout`` (default seed 18064; ``--holdout-scenes``, default as many
 as ``--scenes``), never tuned on, gets its own row: the first set's figures are partly tuned
 to it (seeds 1000–17487 have all been looked at; 17200–17487 only for the last judge run).
 A wrong size whose worse end is off by over 2σ is counted apart: the rules would trust it
@@ -452,7 +452,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--scenes", type=int, default=36)
     ap.add_argument("--seed", type=int, default=1000)
     # A second set never tuned on: the first set's figures are partly tuned to it.
-    ap.add_argument("--holdout", type=int, default=17776,
+    ap.add_argument("--holdout", type=int, default=18064,
                     help="first seed of a held-out set (0: none)")
     ap.add_argument("--holdout-scenes", type=int, default=0,
                     help="scenes in the held-out set (default: as many as --scenes)")
