@@ -25,7 +25,7 @@ from dataclasses import replace
 import numpy as np
 
 from armada_vision.geometry.pose import Pose
-from armada_vision.vision.fit import fit_poses, lying_local_3d, outline_mm
+from armada_vision.vision.fit import FitResult, fit_poses, lying_local_3d, outline_mm
 from armada_vision.vision.scene import GOOD_COST, Candidate, Scene
 
 # The edge search (±mm along each normal) and rounds of the refit: the poses it corrects
@@ -63,17 +63,24 @@ def refine_on_score(scene: Scene, found: list[Candidate]) -> list[Candidate]:
                      scene.camera_mm, search_mm=REFINE_SEARCH_MM, iterations=REFINE_ROUNDS)
     out = list(found)
     for i, loc, f in zip(todo, locs, fits, strict=True):
-        if f.cost > REFINE_MAX_COST or not len(f.sample_cost):
-            continue
-        if float(np.isnan(f.sample_cost).mean()) > REFINE_MAX_HIDDEN:
-            continue
-        c, q = found[i], f.pose
-        if math.hypot(q.x_mm - c.fit.pose.x_mm, q.y_mm - c.fit.pose.y_mm) > REFINE_MAX_MOVE_MM:
-            continue
-        params = np.array([q.x_mm, q.y_mm, math.radians(q.heading_deg)])
-        out[i] = replace(c, fit=replace(c.fit, pose=q),
-                         outline_mm=outline_mm(loc, params, scene.camera_mm))
+        if f.cost <= REFINE_MAX_COST and (moved := _moved_to(found[i], f, loc,
+                                                             scene.camera_mm)) is not None:
+            out[i] = moved
     return out
+
+
+def _moved_to(c: Candidate, f: FitResult, loc: np.ndarray, camera_mm: np.ndarray
+              ) -> Candidate | None:
+    """``c`` at refit ``f``'s pose (body ``loc``, table mm) with its outline, or None when the
+    refit saw too little of its outline (REFINE_MAX_HIDDEN) or moved too far
+    (REFINE_MAX_MOVE_MM); σ and cost stay ``c``'s."""
+    if not len(f.sample_cost) or float(np.isnan(f.sample_cost).mean()) > REFINE_MAX_HIDDEN:
+        return None
+    q = f.pose
+    if math.hypot(q.x_mm - c.fit.pose.x_mm, q.y_mm - c.fit.pose.y_mm) > REFINE_MAX_MOVE_MM:
+        return None
+    params = np.array([q.x_mm, q.y_mm, math.radians(q.heading_deg)])
+    return replace(c, fit=replace(c.fit, pose=q), outline_mm=outline_mm(loc, params, camera_mm))
 
 
 def unsettled_doubt(scene: Scene, found: list[Candidate]) -> list[Candidate]:
@@ -149,13 +156,6 @@ def near_face_refit(scene: Scene, found: list[Candidate]) -> list[Candidate]:
         std, near = fits[2 * k], fits[2 * k + 1]
         if near.cost > NEAR_FACE_MAX_COST or near.cost > NEAR_FACE_RATIO * std.cost:
             continue
-        hidden = float(np.isnan(near.sample_cost).mean()) if len(near.sample_cost) else 1.0
-        if hidden > REFINE_MAX_HIDDEN:
-            continue
-        c, q = found[i], near.pose
-        if math.hypot(q.x_mm - c.fit.pose.x_mm, q.y_mm - c.fit.pose.y_mm) > REFINE_MAX_MOVE_MM:
-            continue
-        params = np.array([q.x_mm, q.y_mm, math.radians(q.heading_deg)])
-        out[i] = replace(c, fit=replace(c.fit, pose=q),
-                         outline_mm=outline_mm(jobs[2 * k][0], params, cam))
+        if (moved := _moved_to(found[i], near, jobs[2 * k][0], cam)) is not None:
+            out[i] = moved
     return out
