@@ -83,6 +83,18 @@ def assert_kept_trusted(seed: int, seed0: int, size: str, color: str,
         assert p.color == color
 
 
+def _clear_read_at(seed0: int, seed: int, size: str, stern: tuple[float, float],
+                   heading: float, within: float):
+    """The clear reading of ``seed``'s ``size`` near ``stern`` (table mm), asserted found at its
+    size with stern and tip within ``within`` mm of the pose (``stern``, ``heading``)."""
+    p = found(seed, size, "clear", stern, seed0=seed0)
+    assert p is not None and p.size.value == size and p.color == "clear"
+    assert math.dist(p.pose.stern_mm, stern) < within
+    length = NOMINAL_PIECES.dims(Size(size)).footprint_length_mm
+    assert math.dist(p.tip_mm, Pose(*stern, heading).tip_mm(length)) < within
+    return p
+
+
 def assert_clear_read_at_size_in_doubt(seed: int, seed0: int, size: str,
                                        stern_mm: tuple[float, float]) -> None:
     """The clear piece of ``size`` at ``stern_mm`` (table mm) is read clear at its size, in
@@ -5001,11 +5013,7 @@ def test_a_clear_reading_moved_from_the_camera_does_not_merge_a_touching_neighbo
 ])
 def test_a_clear_reading_moved_from_the_camera_goes_until_its_far_side_costs_no_more_than_its_near(
         seed0, seed, size, stern, heading, within):
-    p = found(seed, size, "clear", stern, seed0=seed0)
-    assert p is not None and p.size.value == size and p.color == "clear"
-    assert math.dist(p.pose.stern_mm, stern) < within
-    length = NOMINAL_PIECES.dims(Size(size)).footprint_length_mm
-    assert math.dist(p.tip_mm, Pose(*stern, heading).tip_mm(length)) < within
+    p = _clear_read_at(seed0, seed, size, stern, heading, within)
     assert p.sigma_mm > 1.5
 
 
@@ -5021,11 +5029,7 @@ def test_a_clear_reading_moved_from_the_camera_goes_until_its_far_side_costs_no_
 ])
 def test_a_clear_reading_moved_from_the_camera_whose_step_is_not_measured_takes_the_fixed_one(
         seed0, seed, size, stern, heading, within):
-    p = found(seed, size, "clear", stern, seed0=seed0)
-    assert p is not None and p.size.value == size and p.color == "clear"
-    assert math.dist(p.pose.stern_mm, stern) < within
-    length = NOMINAL_PIECES.dims(Size(size)).footprint_length_mm
-    assert math.dist(p.tip_mm, Pose(*stern, heading).tip_mm(length)) < within
+    _clear_read_at(seed0, seed, size, stern, heading, within)
 
 
 # ... and so is a clear set reading that set_clear_refit moved to its map fit (issue 4, session
@@ -5042,11 +5046,7 @@ def test_a_clear_reading_moved_from_the_camera_whose_step_is_not_measured_takes_
 ])
 def test_a_clear_set_reading_at_its_map_fit_is_moved_from_the_camera_as_a_fitted_one(
         seed0, seed, size, stern, heading, within):
-    p = found(seed, size, "clear", stern, seed0=seed0)
-    assert p is not None and p.size.value == size and p.color == "clear"
-    assert math.dist(p.pose.stern_mm, stern) < within
-    length = NOMINAL_PIECES.dims(Size(size)).footprint_length_mm
-    assert math.dist(p.tip_mm, Pose(*stern, heading).tip_mm(length)) < within
+    p = _clear_read_at(seed0, seed, size, stern, heading, within)
     assert p.sigma_mm > 1.5
 
 
