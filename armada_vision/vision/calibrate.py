@@ -417,16 +417,28 @@ def _one_marker(found: dict[int, np.ndarray], layout: TableLayout, camera: Camer
     corner_sigma = max(rms * 2.0, ONE_MARKER_CORNER_SIGMA_PX)
     J = jac[:, :6]
     cov = corner_sigma ** 2 * np.linalg.inv(J.T @ J)
+    return _calibration(camera, rvec, tvec, (i,), rms, "given", corner_sigma, 0.0,
+                        tuple(tuple(float(v) for v in r) for r in cov))
+
+
+def _calibration(camera: CameraIntrinsics, rvec: np.ndarray, tvec: np.ndarray,
+                 ids: tuple[int, ...], rms: float, source: str, corner_sigma: float,
+                 focal_rel_sigma: float, pose_cov: tuple[tuple[float, ...], ...] | None = None
+                 ) -> TableCalibration:
+    """The calibration of a solved camera pose (``rvec``, ``tvec``: table mm → camera), with
+    its homography table mm → image px on the undistorted plane (for warping and the file
+    format)."""
+    R = cv2.Rodrigues(rvec)[0]
     H_img_from_table = camera.K @ np.column_stack((R[:, 0], R[:, 1], tvec))
     H_table_from_image = np.linalg.inv(H_img_from_table)
     H_table_from_image /= H_table_from_image[2, 2]
     info = CalibrationInfo(
-        markers_found=(i,), reprojection_error_px=rms,
+        markers_found=ids, reprojection_error_px=rms,
         H_table_from_image=tuple(tuple(float(v) for v in r) for r in H_table_from_image),
-        intrinsics_source="given", rvec=tuple(float(v) for v in rvec),
+        intrinsics_source=source, rvec=tuple(float(v) for v in rvec),
         tvec=tuple(float(v) for v in tvec))
     return TableCalibration(camera, info.rvec, info.tvec, info, corner_sigma,  # type: ignore[arg-type]
-                            0.0, tuple(tuple(float(v) for v in r) for r in cov))
+                            focal_rel_sigma, pose_cov)
 
 
 def _pinhole(size: tuple[int, int], f: float, k1: float = 0.0) -> CameraIntrinsics:
@@ -502,17 +514,7 @@ def calibrate(image_bgr: np.ndarray, layout: TableLayout,
     R = cv2.Rodrigues(rvec)[0]
     if (-R.T @ tvec)[2] <= 0:
         return VisionFailure("bad_calibration", "camera appears to be below the table")
-    # Homography table mm → image px on the undistorted plane, for warping and the file format.
-    H_img_from_table = camera.K @ np.column_stack((R[:, 0], R[:, 1], tvec))
-    H_table_from_image = np.linalg.inv(H_img_from_table)
-    H_table_from_image /= H_table_from_image[2, 2]
-    info = CalibrationInfo(
-        markers_found=ids, reprojection_error_px=rms,
-        H_table_from_image=tuple(tuple(float(v) for v in r) for r in H_table_from_image),
-        intrinsics_source=source, rvec=tuple(float(v) for v in rvec),
-        tvec=tuple(float(v) for v in tvec))
     # Corner σ: the residual, with a floor for what sub-pixel refinement cannot do better.
     dof = max(2 * len(img) - 6, 1)
     corner_sigma = max(rms * math.sqrt(2 * len(img) / dof), 0.05)
-    return TableCalibration(camera, info.rvec, info.tvec, info, corner_sigma,  # type: ignore[arg-type]
-                            focal_rel_sigma)
+    return _calibration(camera, rvec, tvec, ids, rms, source, corner_sigma, focal_rel_sigma)
