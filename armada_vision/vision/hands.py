@@ -303,14 +303,22 @@ def hand_pale_pieces(scene: Scene, view: TableView, bg: np.ndarray, region: np.n
     coloured = table_hue_sat(bg)[1] > COLOURED_TABLE_SAT
     if not coloured:
         pale = _lit_parts(scene, pale, sub, PALE_GREY_SHADE)
-    if np.count_nonzero(pale) < scene.small_area_mm2 * sub.px_per_mm**2 / 2:
+    return _read_in_area(scene, region, sub, pale, taken, lambda c: pale_white(
+        c, scene, view, bg) and (coloured or median_shade(
+            scene, scene.footprint(c)[0].buffer(-1.0)) >= PALE_GREY_SHADE))
+
+
+def _read_in_area(scene: Scene, region: np.ndarray, sub: ViewGrid, area: np.ndarray,
+                  taken: list[Candidate], keep: Callable[[Candidate], bool]) -> list[Candidate]:
+    """The pieces :func:`explain.pieces_in_colour` reads in ``area`` of a hand's ``region``
+    (on ``sub``), on the fit map and then on the area itself (:func:`colour_map`), those
+    ``keep`` passes; none when the area is under half a small's."""
+    if np.count_nonzero(area) < scene.small_area_mm2 * sub.px_per_mm**2 / 2:
         return []
     out: list[Candidate] = []
-    for s in (scene, colour_map(scene, pale, sub)):
-        got = pieces_in_colour(s, region, sub, pale, taken + out, under_hand=True)
-        out += [c for c in got if pale_white(c, scene, view, bg) and (
-            coloured or median_shade(scene, scene.footprint(c)[0].buffer(-1.0))
-            >= PALE_GREY_SHADE)]
+    for s in (scene, colour_map(scene, area, sub)):
+        got = pieces_in_colour(s, region, sub, area, taken + out, under_hand=True)
+        out += [c for c in got if keep(c)]
     return out
 
 
@@ -327,15 +335,9 @@ def hand_dark_pieces(scene: Scene, view: TableView, bg: np.ndarray, region: np.n
     chroma = bgr.max(axis=2).astype(np.int16) - bgr.min(axis=2)
     dark = (region & (chroma < BLACK_HAND_CHROMA)).view(np.uint8)
     dark = cv2.morphologyEx(dark, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)) > 0
-    if np.count_nonzero(dark) < scene.small_area_mm2 * sub.px_per_mm**2 / 2:
-        return []
-    out: list[Candidate] = []
-    for s in (scene, colour_map(scene, dark, sub)):
-        got = pieces_in_colour(s, region, sub, dark, taken + out, under_hand=True)
-        out += [c for c in got if c.fit.cost <= PALE_COST
-                and _border_skin(c, view, bg) <= PALE_SKIN
-                and classify_color(view, scene.footprint(c)[0], bg) == "black"]
-    return out
+    return _read_in_area(scene, region, sub, dark, taken, lambda c: (
+        c.fit.cost <= PALE_COST and _border_skin(c, view, bg) <= PALE_SKIN
+        and classify_color(view, scene.footprint(c)[0], bg) == "black"))
 
 
 def is_skin(c: Candidate, view: TableView, bg: np.ndarray, pieces: PieceSet) -> bool:
